@@ -1,0 +1,197 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Settings are the user's choices, stored as JSON in Paths.Settings. The zero
+// value of a field never means "default": Load fills defaults for keys the
+// file leaves out, and Validate rejects values that cannot work.
+type Settings struct {
+	// Voice input.
+	Hotkey         string   `json:"hotkey"`         // e.g. "ctrl+option+space" (macOS), "ctrl+alt+space" (Linux)
+	HotkeyMode     string   `json:"hotkeyMode"`     // "push-to-talk" or "toggle"
+	Microphone     string   `json:"microphone"`     // input device name; "" is the system default
+	RecordTail     Duration `json:"recordTail"`     // keep recording this long after release
+	MaxRecording   Duration `json:"maxRecording"`   // a recording stops by itself after this long
+	WhisperModel   string   `json:"whisperModel"`   // catalog name (e.g. "base.en") or a path to a ggml file
+	Language       string   `json:"language"`       // "en", another ISO code, or "auto" on multilingual models
+	WhisperThreads int      `json:"whisperThreads"` // 0 picks the performance cores, at most 8
+	InitialPrompt  string   `json:"initialPrompt"`  // vocabulary that biases transcription
+	ModelBaseURL   string   `json:"modelBaseURL"`   // where `hark models download` fetches from
+
+	// The agent.
+	OllamaHost     string   `json:"ollamaHost"`     // OLLAMA_HOST in the environment wins over this
+	OllamaModel    string   `json:"ollamaModel"`    // a tool-capable model
+	MaxTurns       int      `json:"maxTurns"`       // model turns per request
+	ConfirmTimeout Duration `json:"confirmTimeout"` // an unanswered approval is a denial after this long
+
+	// Commands.
+	ConfirmBeforeExecute bool     `json:"confirmBeforeExecute"` // ask before anything that is not read-only
+	CommandTimeout       Duration `json:"commandTimeout"`
+	OutputLimit          int      `json:"outputLimit"` // bytes kept of stdout and of stderr each
+	Sandbox              string   `json:"sandbox"`     // "auto", "read-only" or "off"
+	KeepEnv              []string `json:"keepEnv"`     // secret-looking variables to pass to commands anyway
+
+	LaunchAtLogin bool `json:"launchAtLogin"`
+}
+
+// Defaults returns the settings used for every key a file leaves out.
+func Defaults() Settings {
+	hotkey := "ctrl+alt+space"
+	if runtime.GOOS == "darwin" {
+		hotkey = "ctrl+option+space"
+	}
+	return Settings{
+		Hotkey:               hotkey,
+		HotkeyMode:           "push-to-talk",
+		RecordTail:           Duration(300 * time.Millisecond),
+		MaxRecording:         Duration(60 * time.Second),
+		WhisperModel:         "base.en",
+		Language:             "en",
+		InitialPrompt:        "ls, cd, grep, find, git, Homebrew, brew, Downloads, Documents, Desktop, zsh, npm, docker, ssh, du, df, ps, kill, mkdir, chmod.",
+		ModelBaseURL:         "https://huggingface.co/ggerganov/whisper.cpp/resolve/main",
+		OllamaModel:          "qwen3:4b",
+		MaxTurns:             12,
+		ConfirmTimeout:       Duration(120 * time.Second),
+		ConfirmBeforeExecute: true,
+		CommandTimeout:       Duration(30 * time.Second),
+		OutputLimit:          16 << 10,
+		Sandbox:              "auto",
+	}
+}
+
+// Load reads settings from path. A missing file gives the defaults. Unknown
+// keys and invalid values are errors that name the key, so a typo never
+// silently turns a setting off.
+func Load(path string) (Settings, error) {
+	s := Defaults()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := s.decode(data); err != nil {
+		return Defaults(), fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.Validate(); err != nil {
+		return Defaults(), fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Settings) decode(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return fmt.Errorf("not valid JSON at byte %d: %v", syn.Offset, err)
+		}
+		return fmt.Errorf("not a JSON object of settings: %v", err)
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	// Decoding one key at a time lets every error name its key, including
+	// the ones a custom UnmarshalJSON reports.
+	for _, k := range keys {
+		one, _ := json.Marshal(map[string]json.RawMessage{k: fields[k]})
+		dec := json.NewDecoder(bytes.NewReader(one))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(s); err != nil {
+			if strings.HasPrefix(err.Error(), "json: unknown field ") {
+				return fmt.Errorf("unknown key %q (see the settings reference in the README)", k)
+			}
+			var typ *json.UnmarshalTypeError
+			if errors.As(err, &typ) {
+				return fmt.Errorf("key %q: expected %s, found %s", k, typ.Type, typ.Value)
+			}
+			return fmt.Errorf("key %q: %v", k, err)
+		}
+	}
+	return nil
+}
+
+// Validate reports the first value that cannot work, naming its key.
+func (s Settings) Validate() error {
+	bad := func(key string, format string, args ...any) error {
+		return fmt.Errorf("key %q: %s", key, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case strings.TrimSpace(s.Hotkey) == "":
+		return bad("hotkey", "must name a key combination such as %q", Defaults().Hotkey)
+	case s.HotkeyMode != "push-to-talk" && s.HotkeyMode != "toggle":
+		return bad("hotkeyMode", "must be \"push-to-talk\" or \"toggle\", not %q", s.HotkeyMode)
+	case s.RecordTail < 0 || s.RecordTail.D() > 5*time.Second:
+		return bad("recordTail", "must be between 0s and 5s")
+	case s.MaxRecording.D() < time.Second || s.MaxRecording.D() > 10*time.Minute:
+		return bad("maxRecording", "must be between 1s and 10m")
+	case strings.TrimSpace(s.WhisperModel) == "":
+		return bad("whisperModel", "must name a model such as \"base.en\" or a path to a ggml .bin file")
+	case strings.TrimSpace(s.Language) == "":
+		return bad("language", "must be a language code such as \"en\", or \"auto\"")
+	case s.WhisperThreads < 0 || s.WhisperThreads > 64:
+		return bad("whisperThreads", "must be 0 (automatic) to 64")
+	case !strings.HasPrefix(s.ModelBaseURL, "https://") && !strings.HasPrefix(s.ModelBaseURL, "http://"):
+		return bad("modelBaseURL", "must be an http(s) URL")
+	case strings.TrimSpace(s.OllamaModel) == "":
+		return bad("ollamaModel", "must name a tool-capable model such as \"qwen3:4b\"")
+	case s.MaxTurns < 1 || s.MaxTurns > 100:
+		return bad("maxTurns", "must be 1 to 100")
+	case s.ConfirmTimeout.D() < 5*time.Second || s.ConfirmTimeout.D() > time.Hour:
+		return bad("confirmTimeout", "must be between 5s and 1h")
+	case s.CommandTimeout.D() < time.Second || s.CommandTimeout.D() > time.Hour:
+		return bad("commandTimeout", "must be between 1s and 1h")
+	case s.OutputLimit < 1024 || s.OutputLimit > 16<<20:
+		return bad("outputLimit", "must be 1024 to 16777216 bytes")
+	case s.Sandbox != "auto" && s.Sandbox != "read-only" && s.Sandbox != "off":
+		return bad("sandbox", "must be \"auto\", \"read-only\" or \"off\", not %q", s.Sandbox)
+	}
+	return nil
+}
+
+// Save validates s and writes it atomically to path.
+func Save(path string, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+}
+
+// Duration is a time.Duration written in JSON as a string such as "30s".
+type Duration time.Duration
+
+// D returns the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a duration is written as a string such as \"30s\" or \"2m\"")
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as \"30s\" or \"2m\"", s)
+	}
+	*d = Duration(v)
+	return nil
+}

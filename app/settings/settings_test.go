@@ -1,0 +1,122 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadMissingGivesDefaults(t *testing.T) {
+	t.Parallel()
+	s, err := Load(filepath.Join(t.TempDir(), "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.OllamaModel != "qwen3:4b" || !s.ConfirmBeforeExecute || s.CommandTimeout.D() != 30*time.Second {
+		t.Fatalf("defaults not applied: %+v", s)
+	}
+}
+
+func TestLoadErrorsNameTheKey(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct{ json, want string }{
+		"unknown key":    {`{"ollamaModle":"x"}`, `unknown key "ollamaModle"`},
+		"wrong type":     {`{"maxTurns":"many"}`, `key "maxTurns": expected int`},
+		"bad duration":   {`{"commandTimeout":"soon"}`, `key "commandTimeout"`},
+		"duration int":   {`{"recordTail":300}`, `key "recordTail"`},
+		"invalid value":  {`{"sandbox":"maybe"}`, `key "sandbox"`},
+		"out of range":   {`{"maxTurns":0}`, `key "maxTurns"`},
+		"not json":       {`{"maxTurns":`, "not valid JSON"},
+		"not an object":  {`[1,2]`, "not a JSON object"},
+		"bad hotkeyMode": {`{"hotkeyMode":"hold"}`, `key "hotkeyMode"`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "settings.json")
+			if err := os.WriteFile(p, []byte(c.json), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(p)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Load(%s) error = %v, want it to contain %q", c.json, err, c.want)
+			}
+		})
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "sub", "settings.json")
+	s := Defaults()
+	s.ConfirmBeforeExecute = false
+	s.CommandTimeout = Duration(45 * time.Second)
+	s.KeepEnv = []string{"GITHUB_TOKEN"}
+	if err := Save(p, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ConfirmBeforeExecute || got.CommandTimeout.D() != 45*time.Second || len(got.KeepEnv) != 1 {
+		t.Fatalf("round trip lost values: %+v", got)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("settings mode = %v, want 0600", fi.Mode().Perm())
+	}
+	if err := Save(p, Settings{}); err == nil {
+		t.Fatal("Save accepted invalid settings")
+	}
+}
+
+func TestWriteFileAtomicLeavesNoTempFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	for i := 0; i < 3; i++ {
+		if err := WriteFileAtomic(p, []byte(strings.Repeat("x", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("folder has %d entries, want only the file", len(entries))
+	}
+	if b, _ := os.ReadFile(p); string(b) != "xx" {
+		t.Fatalf("content = %q", b)
+	}
+	aside, err := MoveAside(p)
+	if err != nil || !strings.Contains(aside, ".corrupt-") {
+		t.Fatalf("MoveAside = %q, %v", aside, err)
+	}
+	if _, err := os.Stat(aside); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPaths(t *testing.T) {
+	t.Parallel()
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	p, err := pathsFor("linux", env(map[string]string{"HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Settings != "/home/u/.config/hark/settings.json" || p.Models != "/home/u/.local/share/hark/models" ||
+		p.Audit != "/home/u/.local/state/hark/audit.jsonl" || p.Runtime != "/run/user/1/hark" {
+		t.Fatalf("linux paths: %+v", p)
+	}
+	p, _ = pathsFor("darwin", env(map[string]string{"HOME": "/Users/u"}))
+	if p.Settings != "/Users/u/Library/Application Support/Hark/settings.json" || p.Logs != "/Users/u/Library/Logs/Hark" {
+		t.Fatalf("darwin paths: %+v", p)
+	}
+	p, _ = pathsFor("linux", env(map[string]string{"HOME": "/home/u", "HARK_HOME": "/tmp/h"}))
+	if p.Settings != "/tmp/h/settings.json" || p.History != "/tmp/h/history" {
+		t.Fatalf("HARK_HOME paths: %+v", p)
+	}
+	if _, err := pathsFor("linux", env(nil)); err == nil {
+		t.Fatal("no HOME and no HARK_HOME should be an error")
+	}
+}

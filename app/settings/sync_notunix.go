@@ -1,0 +1,5 @@
+//go:build !unix
+
+package settings
+
+func isSyncUnsupported(error) bool { return true }

@@ -1,0 +1,13 @@
+//go:build unix
+
+package settings
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Some filesystems refuse fsync on a directory; durability is then best effort.
+func isSyncUnsupported(err error) bool {
+	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP)
+}

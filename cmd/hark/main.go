@@ -1,0 +1,107 @@
+// Command hark is the Hark menu-bar app and its command-line tools. It only
+// dispatches: every subcommand parses its flags, builds the real adapters and
+// hands over to an importable package.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// version is stamped by the Makefile from git (-ldflags "-X main.version=…").
+var version = "dev"
+
+// A command is one subcommand. Each lives in its own file and registers itself
+// in init, so adding one never touches this file.
+type command struct {
+	name    string
+	usage   string // one line: arguments after the name
+	summary string
+	hidden  bool // internal entry points, not listed in help
+	run     func(ctx context.Context, env *env, args []string) int
+}
+
+// env is what a subcommand may touch of the process, so tests can drive
+// subcommands with buffers instead of the real terminal.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	isTerminal     bool // stdin and stderr are a terminal a person can answer on
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("hark: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// Exit codes shared by all subcommands.
+const (
+	exitOK    = 0
+	exitError = 1 // Hark could not do its job; the message says why
+	exitUsage = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: stdioIsTerminal()}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, e *env, args []string) int {
+	name := defaultCommand
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "-version", "--version":
+		name = "version"
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "hark: unknown command %q\n\n", name)
+		printHelp(e.stderr)
+		return exitUsage
+	}
+	return c.run(ctx, e, args)
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "Hark turns what you say into safe terminal work.")
+	fmt.Fprintln(w, "\nUsage:")
+	names := make([]string, 0, len(commands))
+	for n, c := range commands {
+		if !c.hidden {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  hark %-10s %s\n", c.name, c.usage)
+		fmt.Fprintf(w, "  %-15s %s\n", "", c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'hark COMMAND -h' for a command's options.")
+}
+
+func init() {
+	register(&command{
+		name: "help", summary: "Show this help.",
+		run: func(_ context.Context, e *env, _ []string) int { printHelp(e.stdout); return exitOK },
+	})
+	register(&command{
+		name: "version", summary: "Print Hark's version.",
+		run: func(_ context.Context, e *env, _ []string) int { fmt.Fprintln(e.stdout, "hark", version); return exitOK },
+	})
+}

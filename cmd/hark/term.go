@@ -1,0 +1,11 @@
+package main
+
+import (
+	"os"
+
+	"golang.org/x/term"
+)
+
+func stdioIsTerminal() bool {
+	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
+}

@@ -1,0 +1,86 @@
+// Package shell decides whether a shell command may run and runs it carefully.
+//
+// Policy classifies a command on its bash parse tree into one of three tiers
+// (safe, confirm, forbidden) with a human reason for every offending part.
+// Runner executes a command in its own process group with a timeout, bounded
+// output capture and, for the safe tier, an OS sandbox, and reports a Result
+// that always marshals to valid JSON.
+package shell
+
+import "encoding/json"
+
+// Tier is the policy's verdict on a command.
+type Tier string
+
+const (
+	// Safe commands are provably read-only and run without asking.
+	Safe Tier = "safe"
+	// Confirm commands may change the machine and run only after the user agrees.
+	Confirm Tier = "confirm"
+	// Forbidden commands are never run and nobody is asked.
+	Forbidden Tier = "forbidden"
+)
+
+// Reason explains one offending part of a command.
+type Reason struct {
+	Command string `json:"command"` // the part of the command the reason is about, e.g. "rm -rf build"
+	Why     string `json:"why"`     // human text, e.g. "rm: deletes files"
+}
+
+// Verdict is the policy's classification of a whole command line.
+type Verdict struct {
+	Command string   `json:"command"`
+	Tier    Tier     `json:"tier"`
+	Reasons []Reason `json:"reasons"`
+}
+
+// SandboxMode says how the Runner should confine a command.
+type SandboxMode string
+
+const (
+	// SandboxAuto confines safe-tier commands and leaves the others unconfined.
+	SandboxAuto SandboxMode = "auto"
+	// SandboxReadOnly always applies the read-only, no-network sandbox.
+	SandboxReadOnly SandboxMode = "read-only"
+	// SandboxOff never confines.
+	SandboxOff SandboxMode = "off"
+)
+
+// Values of Result.Sandbox.
+const (
+	SandboxApplied     = "read-only"   // the OS sandbox confined the command
+	SandboxNotApplied  = "off"         // no sandbox was requested
+	SandboxUnavailable = "unavailable" // requested, but the OS offers none; the command ran anyway
+)
+
+// Result is what running (or refusing to run) a command produced. It is the
+// tool result sent back to the model, so it must always marshal to valid JSON.
+type Result struct {
+	Success          bool     `json:"success"`
+	Command          string   `json:"command"`
+	WorkingDirectory string   `json:"workingDirectory"`
+	Purpose          string   `json:"purpose,omitempty"`
+	Tier             Tier     `json:"tier"`
+	Reasons          []Reason `json:"reasons"`
+	Executed         bool     `json:"executed"`
+	ExitCode         int      `json:"exitCode"`
+	Output           string   `json:"output"` // captured stdout, cleaned and capped
+	Error            string   `json:"error"`  // captured stderr, or why Hark did not run the command
+	TimedOut         bool     `json:"timedOut"`
+	Truncated        bool     `json:"truncated"`
+	ExecutionTimeMs  int64    `json:"executionTimeMs"`
+	Sandbox          string   `json:"sandbox"`
+}
+
+// JSON encodes the result. Strings are already valid UTF-8 after capture, and
+// encoding/json replaces anything invalid, so this cannot produce bad JSON.
+func (r Result) JSON() []byte {
+	if r.Reasons == nil {
+		r.Reasons = []Reason{}
+	}
+	b, err := json.Marshal(r)
+	if err != nil { // unreachable for this type; keep the contract anyway
+		b, _ = json.Marshal(map[string]any{"success": false, "error": err.Error()})
+	}
+	return b
+}
