@@ -1,0 +1,67 @@
+package app
+
+// Menu is the whole tray menu at one moment: what the tray adapter renders.
+// It is built from the core's state by a pure function, so the same state
+// always gives the same menu.
+type Menu struct {
+	// Icon names the icon set for the state: "idle", "listening", "busy",
+	// "approval" or "error" (see assets/icons).
+	Icon string
+	// Tooltip is a one-line summary for the icon's hover text.
+	Tooltip string
+	// Title is short text the adapter may show beside the icon (macOS):
+	// streamed words while the model speaks, else empty.
+	Title string
+	Items []MenuItem
+}
+
+// ItemKind is how a MenuItem looks and behaves.
+type ItemKind int
+
+const (
+	// ItemLabel is text that cannot be clicked (status, command lines).
+	ItemLabel ItemKind = iota
+	// ItemAction is a clickable entry.
+	ItemAction
+	// ItemCheckbox is a clickable entry with a check mark (Checked).
+	ItemCheckbox
+	// ItemSeparator is a divider line.
+	ItemSeparator
+	// ItemSubmenu opens Children.
+	ItemSubmenu
+)
+
+// MenuItem is one row of the menu.
+type MenuItem struct {
+	// ID is stable for the same meaning across renders ("quit",
+	// "approve:p3", "conv:ID", "status") so clicks map back and an adapter
+	// can update rows in place. Every item has a unique non-empty ID.
+	ID       string
+	Kind     ItemKind
+	Label    string
+	Tooltip  string
+	Checked  bool // ItemCheckbox only
+	Disabled bool // shown greyed out; clicks are ignored
+	Children []MenuItem
+}
+
+// Stable IDs of the fixed menu entries. Per-pending and per-conversation
+// entries use the prefixes below followed by their ID.
+const (
+	IDStatus          = "status"
+	IDPendingHeader   = "pending"
+	IDConfirm         = "confirm-before-executing"
+	IDCancel          = "cancel"
+	IDNewConversation = "new-conversation"
+	IDRecent          = "recent"
+	IDAuditLog        = "audit-log"
+	IDSettings        = "settings"
+	IDTypeRequest     = "type-request"
+	IDQuit            = "quit"
+
+	PrefixApprove      = "approve:"      // + Pending.ID
+	PrefixDeny         = "deny:"         // + Pending.ID
+	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
+	PrefixConversation = "conversation:" // + ConversationSummary.ID
+	PrefixSeparator    = "sep:"          // + a name unique within the menu
+)
