@@ -1,0 +1,30 @@
+//go:build (darwin && !cgo) || !(darwin || linux || freebsd || netbsd || openbsd)
+
+package hotkey
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Listener is never returned on this build; the type exists so callers
+// compile everywhere.
+type Listener struct{ out chan Event }
+
+// Events returns a channel that never delivers.
+func (l *Listener) Events() <-chan Event { return l.out }
+
+// DetectableAutoRepeat is meaningless without a listener.
+func (l *Listener) DetectableAutoRepeat() bool { return false }
+
+// Close does nothing.
+func (l *Listener) Close() error { return nil }
+
+// Register always fails with ErrUnavailable: macOS hot keys need cgo
+// (Carbon), and other systems have no adapter yet.
+func Register(c Combo, o Options) (*Listener, error) {
+	if runtime.GOOS == "darwin" {
+		return nil, fmt.Errorf("%w: this build of Hark was made without cgo, which macOS hot keys need; rebuild with CGO_ENABLED=1 (make build)", ErrUnavailable)
+	}
+	return nil, fmt.Errorf("%w: no global hotkey support on %s", ErrUnavailable, runtime.GOOS)
+}
