@@ -1,0 +1,313 @@
+//go:build whisper && cgo
+
+package whisper
+
+/*
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <whisper.h>
+
+// flags[0] is set when the current transcription's context is cancelled,
+// flags[1] when the transcriber is closing. whisper.cpp polls this after every
+// encoder pass and decoder step, so a cancel does not wait for the rest of
+// the audio window.
+static bool hark_abort_requested(void *data) {
+	int *flags = (int *)data;
+	return __atomic_load_n(&flags[0], __ATOMIC_RELAXED) != 0 ||
+	       __atomic_load_n(&flags[1], __ATOMIC_RELAXED) != 0;
+}
+
+// The Go bindings do not expose the abort callback, so it is set on their
+// params struct here: it is the same C struct from the same header.
+static void hark_set_abort(struct whisper_full_params *p, int *flags) {
+	p->abort_callback = hark_abort_requested;
+	p->abort_callback_user_data = flags;
+	// Non-speech tokens are what produce "(music)" and friends on noise.
+	p->suppress_nst = true;
+}
+
+static void hark_free_prompt(struct whisper_full_params *p) {
+	free((void *)p->initial_prompt);
+	p->initial_prompt = NULL;
+}
+
+static int hark_debug_log;
+
+// whisper.cpp logs every load step to stderr; Hark prints its own messages
+// and shows whisper.cpp's only when asked to (HARK_WHISPER_DEBUG=1).
+static void hark_log(enum ggml_log_level level, const char *text, void *user_data) {
+	if (hark_debug_log) {
+		fputs(text, stderr);
+	}
+}
+
+static void hark_set_log(int debug) {
+	hark_debug_log = debug;
+	whisper_log_set(hark_log, NULL);
+}
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"unsafe"
+
+	bw "github.com/ggerganov/whisper.cpp/bindings/go"
+
+	"github.com/hark-sh/hark/speech"
+)
+
+func init() {
+	debug := 0
+	if os.Getenv("HARK_WHISPER_DEBUG") != "" {
+		debug = 1
+	}
+	C.hark_set_log(C.int(debug))
+}
+
+// busy is held while a model loads, transcribes or is freed. It is global,
+// not per Transcriber, because the bindings keep their callbacks in plain
+// package maps that two concurrent whisper_full calls would race on; and
+// whisper.cpp already uses every thread it is given, so running two at once
+// would gain nothing.
+var busy = make(chan struct{}, 1)
+
+func acquire(ctx context.Context) error {
+	select {
+	case busy <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func release() { <-busy }
+
+// Transcriber turns speech into text with one whisper.cpp model, loaded on
+// first use (or by Warm) and kept until Close. It is safe for concurrent use;
+// transcriptions run one at a time.
+type Transcriber struct {
+	opts Options
+
+	// flags is C memory (see hark_abort_requested): [0] cancel, [1] closing.
+	flags   *C.int
+	closing atomic.Bool
+
+	// Guarded by busy.
+	model  *bw.Context
+	params bw.Params
+	closed bool
+
+	// encoderBegin, when set by a test, runs each time whisper.cpp is about
+	// to encode a 30-second window.
+	encoderBegin func()
+}
+
+// Available reports whether this build can transcribe.
+func Available() bool { return true }
+
+// New checks the options. The model is loaded by Warm or the first
+// Transcribe, so constructing a Transcriber never blocks the caller and a
+// model downloaded later is picked up without a restart.
+func New(o Options) (*Transcriber, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	flags := (*C.int)(C.calloc(2, C.size_t(unsafe.Sizeof(C.int(0)))))
+	if flags == nil {
+		return nil, fmt.Errorf("whisper: out of memory")
+	}
+	return &Transcriber{opts: o, flags: flags}, nil
+}
+
+func (t *Transcriber) flag(i int) *int32 {
+	return (*int32)(unsafe.Add(unsafe.Pointer(t.flags), i*int(unsafe.Sizeof(C.int(0)))))
+}
+
+// Warm loads the model so the first transcription does not pay for it. It
+// blocks until the model is loaded; the app calls it in a goroutine at start.
+// If ctx ends first Warm returns, and the load finishes on its own.
+func (t *Transcriber) Warm(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() {
+		if err := acquire(ctx); err != nil {
+			done <- err
+			return
+		}
+		defer release()
+		done <- t.loadLocked()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// loadLocked loads the model once; a failure is not remembered, so fixing
+// the model file and trying again works. Call with busy held.
+func (t *Transcriber) loadLocked() error {
+	if t.closed {
+		return ErrClosed
+	}
+	if t.model != nil {
+		return nil
+	}
+	if err := checkModelFile(t.opts.ModelPath); err != nil {
+		return err
+	}
+	m := bw.Whisper_init(t.opts.ModelPath)
+	if m == nil {
+		return fmt.Errorf("whisper: could not load %s: it is not a ggml whisper model or it is damaged; download it again with `hark models download %s` (HARK_WHISPER_DEBUG=1 shows whisper.cpp's reason)",
+			t.opts.ModelPath, modelName(t.opts.ModelPath))
+	}
+	p, err := t.buildParams(m)
+	if err != nil {
+		m.Whisper_free()
+		return err
+	}
+	t.model, t.params = m, p
+	return nil
+}
+
+// buildParams builds the decoding parameters once per model: greedy decoding,
+// no printing, no carried-over context between requests (each push-to-talk
+// request stands alone), the user's language and vocabulary prompt.
+func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
+	multilingual := m.Whisper_is_multilingual() != 0
+	lang, err := languageChoice(t.opts.Language, multilingual, t.opts.ModelPath)
+	if err != nil {
+		return bw.Params{}, err
+	}
+	p := m.Whisper_full_default_params(bw.SAMPLING_GREEDY)
+	p.SetTranslate(false)
+	p.SetPrintSpecial(false)
+	p.SetPrintProgress(false)
+	p.SetPrintRealtime(false)
+	p.SetPrintTimestamps(false)
+	p.SetNoContext(true)
+	p.SetThreads(t.opts.Threads)
+	if multilingual {
+		id := -1 // auto-detect
+		if lang != "auto" {
+			cl := C.CString(lang)
+			id = int(C.whisper_lang_id(cl))
+			C.free(unsafe.Pointer(cl))
+			if id < 0 {
+				return bw.Params{}, fmt.Errorf("whisper: language %q is not one whisper knows; use a two-letter code such as en, de, fr or es, or \"auto\"", lang)
+			}
+		}
+		if err := p.SetLanguage(id); err != nil {
+			return bw.Params{}, fmt.Errorf("whisper: language %q: %w", lang, err)
+		}
+	}
+	if prompt := strings.TrimSpace(t.opts.InitialPrompt); prompt != "" {
+		p.SetInitialPrompt(prompt) // C copy, freed in Close
+	}
+	C.hark_set_abort((*C.struct_whisper_full_params)(unsafe.Pointer(&p)), t.flags)
+	return p, nil
+}
+
+// Transcribe returns what was said in a. Audio at another rate is resampled
+// to 16 kHz first. A recording too short or too quiet to hold speech, or one
+// in which whisper finds only non-speech (tags such as [BLANK_AUDIO], stock
+// phrases on near-silence), gives an error wrapping speech.ErrNoSpeech: the
+// caller says "didn't catch that". Cancelling ctx makes whisper.cpp stop at its next check
+// (before an encoder window, after an encoder pass or a decoder step), and
+// Transcribe then returns ctx.Err().
+func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := a.Validate(); err != nil {
+		return "", err
+	}
+	// Silence and key taps never reach whisper: it would answer them with
+	// phantom text an agent might act on.
+	a, level, err := speech.Prepare(a)
+	if err != nil {
+		return "", err
+	}
+	if err := acquire(ctx); err != nil {
+		return "", err
+	}
+	defer release()
+	if t.closing.Load() {
+		return "", ErrClosed
+	}
+	if err := t.loadLocked(); err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+
+	cancel := t.flag(0)
+	atomic.StoreInt32(cancel, 0)
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		atomic.StoreInt32(cancel, 1)
+		close(fired)
+	})
+	defer func() {
+		// Wait for a cancel already under way, so it cannot reset the next
+		// transcription's flag.
+		if !stop() {
+			<-fired
+		}
+	}()
+
+	hook := t.encoderBegin
+	encoderBegin := func() bool {
+		if hook != nil {
+			hook()
+		}
+		return atomic.LoadInt32(cancel) == 0 && !t.closing.Load()
+	}
+	runErr := t.model.Whisper_full(t.params, a.Samples, encoderBegin, nil, nil)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if t.closing.Load() {
+		return "", ErrClosed
+	}
+	if runErr != nil {
+		return "", fmt.Errorf("whisper: whisper.cpp could not transcribe the recording (%v); HARK_WHISPER_DEBUG=1 shows its log", runErr)
+	}
+	var b strings.Builder
+	for i, n := 0, t.model.Whisper_full_n_segments(); i < n; i++ {
+		b.WriteString(t.model.Whisper_full_get_segment_text(i))
+	}
+	text := speech.CleanTranscript(b.String(), level)
+	if text == "" {
+		return "", fmt.Errorf("%w: whisper heard no words, only non-speech sounds", speech.ErrNoSpeech)
+	}
+	return text, nil
+}
+
+// Close aborts a running transcription, frees the model and makes further
+// calls return ErrClosed. It is safe to call more than once.
+func (t *Transcriber) Close() error {
+	if t.closing.Swap(true) {
+		return nil
+	}
+	atomic.StoreInt32(t.flag(1), 1)
+	busy <- struct{}{}
+	defer release()
+	t.closed = true
+	if t.model != nil {
+		C.hark_free_prompt((*C.struct_whisper_full_params)(unsafe.Pointer(&t.params)))
+		t.model.Whisper_free()
+		t.model = nil
+	}
+	C.free(unsafe.Pointer(t.flags))
+	t.flags = nil
+	return nil
+}
