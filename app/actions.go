@@ -1,0 +1,211 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/hark-sh/hark/app/settings"
+)
+
+// view snapshots the loop's state for BuildMenu.
+func (a *App) view() View {
+	v := View{
+		State:     a.state,
+		Note:      a.note,
+		Detail:    a.detail,
+		Stream:    a.stream,
+		LastError: a.lastError,
+		Confirm:   a.settings.ConfirmBeforeExecute,
+		Recent:    a.recent,
+		CanType:   a.o.Prompter != nil,
+		Hotkey:    a.settings.Hotkey,
+		Toggle:    a.settings.HotkeyMode == "toggle",
+	}
+	if a.turn != nil {
+		v.Cancelling = a.turn.cancelling
+	}
+	if len(a.problems) > 0 {
+		v.Problems = make(map[string]string, len(a.problems))
+		for k, m := range a.problems {
+			v.Problems[k] = m
+		}
+	}
+	for _, e := range a.pending {
+		v.Pending = append(v.Pending, e.p)
+	}
+	return v
+}
+
+// renderNow redraws at once (a state change the user must see now).
+func (a *App) renderNow() {
+	a.throttle.shown()
+	a.render()
+}
+
+// renderThrottled redraws for streamed text, at most MaxRendersPerSecond.
+func (a *App) renderThrottled() {
+	if a.throttle.allow() {
+		a.render()
+	}
+}
+
+func (a *App) render() {
+	if a.o.Menu == nil {
+		return
+	}
+	m := BuildMenu(a.view())
+	if a.lastRender != nil && reflect.DeepEqual(*a.lastRender, m) {
+		return
+	}
+	a.lastRender = &m
+	a.o.Menu.Render(m)
+}
+
+func (a *App) click(ctx context.Context, id string) {
+	switch {
+	case strings.HasPrefix(id, PrefixApprove):
+		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixApprove), Approved: true, By: ByMenu})
+	case strings.HasPrefix(id, PrefixDeny):
+		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixDeny), Approved: false, By: ByMenu})
+	case strings.HasPrefix(id, PrefixConversation):
+		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
+	case id == IDCancel:
+		a.cancel()
+	case id == IDConfirm:
+		a.toggleConfirm()
+	case id == IDNewConversation:
+		if a.state.Busy() {
+			a.busyNote()
+			return
+		}
+		if a.o.Agent != nil {
+			a.o.Agent.NewConversation()
+		}
+		a.stream, a.lastError = "", ""
+		a.setState(Idle)
+		a.note = "new conversation started"
+		a.renderNow()
+	case id == IDAuditLog:
+		a.background(func() error { return openAudit(a.o.Paths.Audit, a.o.Opener) })
+	case id == IDSettings:
+		a.background(func() error { return openSettings(a.o.Paths.Settings, a.o.Opener) })
+	case id == IDTypeRequest:
+		a.typeRequest(ctx)
+	}
+}
+
+// background runs a slow side effect (files, starting a viewer) off the
+// loop; a failure becomes a remark in the status line.
+func (a *App) background(f func() error) {
+	go func() {
+		if err := f(); err != nil {
+			a.post(noteEvent{text: err.Error()})
+		}
+	}()
+}
+
+// toggleConfirm flips "Confirm before executing" and writes it through to
+// the settings file. It starts from the file as it is on disk, so edits the
+// user made through Settings… are kept, and refuses to overwrite a file it
+// cannot read.
+func (a *App) toggleConfirm() {
+	want := !a.settings.ConfirmBeforeExecute
+	path := a.o.Paths.Settings
+	go func() {
+		a.post(toggleSaved{value: want, err: SaveConfirmBeforeExecute(path, want)})
+	}()
+}
+
+// SaveConfirmBeforeExecute sets confirmBeforeExecute in the settings file at
+// path, atomically, keeping every other key as it is on disk.
+func SaveConfirmBeforeExecute(path string, value bool) error {
+	s, err := settings.Load(path)
+	if err != nil {
+		return fmt.Errorf("settings.json has an error, so it was left alone (%v); fix it in Settings… and try again", err)
+	}
+	s.ConfirmBeforeExecute = value
+	return settings.Save(path, s)
+}
+
+func openSettings(path string, o Opener) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := settings.Save(path, settings.Defaults()); err != nil {
+			return fmt.Errorf("could not create %s: %v", path, err)
+		}
+	}
+	if err := o.Open(path); err != nil {
+		return fmt.Errorf("could not open %s: %v — open it in an editor yourself", path, err)
+	}
+	return nil
+}
+
+func openAudit(path string, o Opener) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		// Create it empty so the viewer has something to show; the agent
+		// appends to it.
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return fmt.Errorf("could not create %s: %v", filepath.Dir(path), err)
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("could not create %s: %v", path, err)
+		}
+		f.Close()
+	}
+	if err := o.Open(path); err != nil {
+		return fmt.Errorf("could not open %s: %v — run `hark audit` instead", path, err)
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// openTranscript writes a conversation as text to the runtime folder and
+// opens it in the default viewer.
+func (a *App) openTranscript(id string) {
+	h, dir, o := a.o.History, filepath.Join(a.o.Paths.Runtime, "transcripts"), a.o.Opener
+	if h == nil {
+		return
+	}
+	a.background(func() error {
+		text, err := h.Transcript(id)
+		if err != nil {
+			return fmt.Errorf("could not read conversation %s: %v — try `hark history show %s`", id, err, id)
+		}
+		path := filepath.Join(dir, unsafeName.ReplaceAllString(id, "_")+".txt")
+		if err := settings.WriteFileAtomic(path, []byte(text), 0o600); err != nil {
+			return fmt.Errorf("could not write the transcript: %v — try `hark history show %s`", err, id)
+		}
+		if err := o.Open(path); err != nil {
+			return fmt.Errorf("could not open %s: %v", path, err)
+		}
+		return nil
+	})
+}
+
+func (a *App) typeRequest(ctx context.Context) {
+	p := a.o.Prompter
+	if p == nil {
+		return
+	}
+	if a.state.Busy() {
+		a.busyNote()
+		return
+	}
+	go func() {
+		text, ok, err := p.Prompt(ctx, "Hark", "What should Hark do?")
+		switch {
+		case err != nil:
+			a.post(noteEvent{text: fmt.Sprintf("the text prompt failed: %v", err)})
+		case ok && strings.TrimSpace(text) != "":
+			a.post(typedText{text: strings.TrimSpace(text)})
+		}
+	}()
+}

@@ -1,0 +1,784 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/speech"
+)
+
+// State is what the app is doing.
+type State int
+
+// The states of the app. Idle and Error accept a new request; the others are
+// busy with a turn.
+const (
+	Idle State = iota
+	Listening
+	Transcribing
+	Thinking
+	AwaitingApproval
+	Running
+	Error
+)
+
+func (s State) String() string {
+	switch s {
+	case Idle:
+		return "idle"
+	case Listening:
+		return "listening"
+	case Transcribing:
+		return "transcribing"
+	case Thinking:
+		return "thinking"
+	case AwaitingApproval:
+		return "awaiting-approval"
+	case Running:
+		return "running"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("state(%d)", int(s))
+}
+
+// Busy reports whether a turn is under way in s.
+func (s State) Busy() bool { return s != Idle && s != Error }
+
+// ErrStopped is returned by a Confirmer whose app has shut down.
+var ErrStopped = errors.New("hark is shutting down")
+
+// Options are the adapters and settings the core runs with. Settings and
+// Paths are required; a nil adapter disables what it backs (no Recorder:
+// voice input says why it is unavailable; no Approver: approvals come from
+// the menu only; no Prompter: "Type a request…" is hidden).
+type Options struct {
+	Settings settings.Settings
+	Paths    settings.Paths
+	// SettingsError is the error from loading the settings file, if any. The
+	// defaults are in use and the status line says what to fix.
+	SettingsError error
+
+	Recorder    Recorder
+	Transcriber Transcriber
+	Agent       Agent
+	Notifier    Notifier
+	Approver    Approver
+	Menu        MenuRenderer
+	Opener      Opener // nil: ExecOpener
+	Prompter    Prompter
+	History     History
+
+	// Checks run once in the background when Run starts; an error shows in
+	// the status line under the check's name ("ollama": OllamaCheck(host)).
+	Checks map[string]func(ctx context.Context) error
+
+	Logger *slog.Logger // nil: slog.Default()
+
+	// OnTranscribeStart, when set, is called as transcription begins with
+	// the time from key-up (or toggle stop) to that moment. It measures the
+	// latency the issue budgets as "tail + under 20 ms".
+	OnTranscribeStart func(sinceKeyUp time.Duration)
+
+	// For tests: the clock and timers of the render throttle.
+	now       func() time.Time
+	afterFunc func(time.Duration, func()) func() bool
+}
+
+// MinRecording is the shortest recording worth transcribing; shorter ones
+// are a tap of the key, not speech.
+const MinRecording = 300 * time.Millisecond
+
+// recentCount is how many conversations the Recent submenu lists.
+const recentCount = 10
+
+// App is the menu-bar core. Create it with New, start Run, and send inputs
+// with Post.
+type App struct {
+	o      Options
+	log    *slog.Logger
+	events chan Event
+	done   chan struct{} // closed when Run returns
+	turns  sync.WaitGroup
+	ids    atomic.Int64 // pending IDs
+
+	// Everything below is owned by the Run goroutine.
+	settings   settings.Settings
+	state      State
+	turn       *turn
+	turnSeq    int
+	pending    []*pendingEntry
+	problems   map[string]string
+	note       string // transient remark, cleared by the next state change
+	detail     string // the command being run or proposed
+	stream     string // streamed words of the current reply
+	lastError  string
+	recent     []ConversationSummary
+	throttle   *throttle
+	lastRender *Menu
+}
+
+// turn is one request from key-down (or typed text) to the final answer.
+type turn struct {
+	id         int
+	ctx        context.Context
+	cancel     context.CancelFunc
+	stop       chan struct{} // closed to end the recording
+	stopped    bool
+	cancelling bool
+	source     string
+	text       string // typed or sent text; empty for voice
+	confirm    bool   // confirm-before-execute when the turn started
+	reply      chan<- SendReply
+	keyUp      time.Time
+}
+
+type pendingEntry struct {
+	turn  int
+	p     Pending
+	reply chan Decision // capacity 1; receives the first answer only
+}
+
+// Private events from turn goroutines and helpers.
+type (
+	stageEvent struct {
+		turn  int
+		state State
+	}
+	agentEvent struct {
+		turn int
+		ev   AgentEvent
+	}
+	turnDone struct {
+		turn      int
+		answer    string
+		err       error
+		cancelled bool
+	}
+	pendingAdd struct {
+		turn  int
+		entry *pendingEntry
+	}
+	renderFlush  struct{}
+	recentLoaded struct {
+		list []ConversationSummary
+		err  error
+	}
+	noteEvent   struct{ text string }
+	typedText   struct{ text string }
+	toggleSaved struct {
+		value bool
+		err   error
+	}
+)
+
+func (stageEvent) isEvent()   {}
+func (agentEvent) isEvent()   {}
+func (turnDone) isEvent()     {}
+func (pendingAdd) isEvent()   {}
+func (renderFlush) isEvent()  {}
+func (recentLoaded) isEvent() {}
+func (noteEvent) isEvent()    {}
+func (typedText) isEvent()    {}
+func (toggleSaved) isEvent()  {}
+
+// New builds an App. Nothing runs until Run.
+func New(o Options) *App {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Opener == nil {
+		o.Opener = ExecOpener{}
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.afterFunc == nil {
+		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+	}
+	a := &App{
+		o:        o,
+		log:      o.Logger,
+		events:   make(chan Event, 64),
+		done:     make(chan struct{}),
+		settings: o.Settings,
+		problems: map[string]string{},
+	}
+	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
+	if o.SettingsError != nil {
+		a.problems["settings"] = fmt.Sprintf("%v — fix it in Settings…; defaults are in use", o.SettingsError)
+	}
+	if o.Recorder == nil || o.Transcriber == nil {
+		a.problems["voice"] = "voice input is not available in this build — use Type a request… or `hark send`"
+	}
+	if o.Agent == nil {
+		a.problems["agent"] = "no agent configured — requests cannot run"
+	}
+	return a
+}
+
+// Post hands an event to the loop. It blocks until the loop has taken it
+// (so clicks are never dropped) and returns false once Run has ended.
+func (a *App) Post(e Event) bool { return a.post(e) }
+
+func (a *App) post(e Event) bool {
+	select {
+	case <-a.done:
+		return false
+	default:
+	}
+	select {
+	case a.events <- e:
+		return true
+	case <-a.done:
+		return false
+	}
+}
+
+// Done is closed when Run has returned.
+func (a *App) Done() <-chan struct{} { return a.done }
+
+// Run is the event loop. It returns when ctx ends or a Quit event (or the
+// Quit menu item) arrives, after cancelling a running turn and waiting up to
+// two seconds for it to let go of the microphone.
+func (a *App) Run(ctx context.Context) error {
+	defer close(a.done)
+	ctx, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	a.startBackground(ctx)
+	a.renderNow()
+	for {
+		var e Event
+		select {
+		case <-ctx.Done():
+			a.shutdown()
+			return nil
+		case e = <-a.events:
+		}
+		if _, quit := e.(Quit); quit {
+			a.shutdown()
+			return nil
+		}
+		if c, ok := e.(MenuClick); ok && c.ID == IDQuit {
+			a.shutdown()
+			return nil
+		}
+		a.handle(ctx, e)
+	}
+}
+
+func (a *App) shutdown() {
+	if a.turn != nil {
+		a.turn.cancel()
+	}
+	a.throttle.stop()
+	waited := make(chan struct{})
+	go func() { a.turns.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(2 * time.Second):
+		a.log.Warn("a turn did not stop within 2s of quitting")
+	}
+}
+
+func (a *App) startBackground(ctx context.Context) {
+	if w, ok := a.o.Transcriber.(Warmer); ok {
+		go func() {
+			if err := w.Warm(ctx); err != nil && ctx.Err() == nil {
+				a.post(Problem{Source: "transcriber", Message: err.Error()})
+			}
+		}()
+	}
+	names := make([]string, 0, len(a.o.Checks))
+	for name := range a.o.Checks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		check := a.o.Checks[name]
+		go func() {
+			if err := check(ctx); err != nil && ctx.Err() == nil {
+				a.post(Problem{Source: name, Message: err.Error()})
+			}
+		}()
+	}
+	a.loadRecent()
+}
+
+func (a *App) handle(ctx context.Context, e Event) {
+	switch e := e.(type) {
+	case KeyDown:
+		a.keyDown(ctx)
+	case KeyUp:
+		a.keyUp()
+	case MenuClick:
+		a.click(ctx, e.ID)
+	case Decision:
+		a.decide(e)
+	case SendRequest:
+		a.send(ctx, e)
+	case typedText:
+		a.startText(ctx, e.text, "typed", nil)
+	case Problem:
+		if e.Message == "" {
+			delete(a.problems, e.Source)
+		} else {
+			a.problems[e.Source] = e.Message
+		}
+		a.renderNow()
+	case stageEvent:
+		if a.turn == nil || a.turn.id != e.turn {
+			return
+		}
+		if e.state == Transcribing {
+			a.turn.stopped = true // the recording hit its maximum length
+		}
+		a.setState(e.state)
+	case agentEvent:
+		if a.turn == nil || a.turn.id != e.turn {
+			return
+		}
+		a.agentProgress(e.ev)
+	case pendingAdd:
+		if a.turn == nil || a.turn.id != e.turn || a.turn.cancelling {
+			// The turn is gone or going: the answer is a cancel.
+			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
+			return
+		}
+		a.pending = append(a.pending, e.entry)
+		a.setState(AwaitingApproval)
+	case turnDone:
+		a.finish(e)
+	case renderFlush:
+		a.throttle.fired()
+		a.render()
+	case recentLoaded:
+		if e.err != nil {
+			a.log.Warn("listing recent conversations", "err", e.err)
+			return
+		}
+		a.recent = e.list
+		a.renderNow()
+	case noteEvent:
+		a.note = e.text
+		a.renderNow()
+	case toggleSaved:
+		if e.err != nil {
+			a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+		} else {
+			a.settings.ConfirmBeforeExecute = e.value
+		}
+		a.renderNow()
+	default:
+		a.log.Warn("unknown event", "type", fmt.Sprintf("%T", e))
+	}
+}
+
+// setState changes state and clears the transient remark that belonged to
+// the old one.
+func (a *App) setState(s State) {
+	if a.state != s {
+		a.note = ""
+	}
+	a.state = s
+	a.renderNow()
+}
+
+func (a *App) busyNote() {
+	a.note = "still busy with the last request — choose Cancel to stop it"
+	a.renderNow()
+}
+
+func (a *App) keyDown(ctx context.Context) {
+	toggle := a.settings.HotkeyMode == "toggle"
+	switch {
+	case a.state == Listening && toggle:
+		a.stopRecording()
+	case a.state == Listening:
+		// Push-to-talk key still held (a repeat the adapter let through).
+	case a.state.Busy():
+		a.busyNote()
+	default:
+		a.startVoice(ctx)
+	}
+}
+
+func (a *App) keyUp() {
+	if a.settings.HotkeyMode == "toggle" {
+		return
+	}
+	if a.state == Listening {
+		a.stopRecording()
+	}
+}
+
+func (a *App) stopRecording() {
+	t := a.turn
+	if t == nil || t.stopped {
+		return
+	}
+	t.stopped = true
+	t.keyUp = a.o.now()
+	close(t.stop)
+	a.setState(Transcribing)
+}
+
+func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
+	a.turnSeq++
+	tctx, cancel := context.WithCancel(ctx)
+	t := &turn{id: a.turnSeq, ctx: tctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
+		confirm: a.settings.ConfirmBeforeExecute}
+	a.turn = t
+	a.stream, a.detail, a.lastError = "", "", ""
+	return t
+}
+
+func (a *App) startVoice(ctx context.Context) {
+	if a.o.Recorder == nil || a.o.Transcriber == nil {
+		a.note = "voice input is not available — use Type a request… or `hark send`"
+		a.renderNow()
+		return
+	}
+	t := a.newTurn(ctx, "voice", "", nil)
+	a.setState(Listening)
+	a.turns.Add(1)
+	go a.runTurn(t)
+}
+
+func (a *App) startText(ctx context.Context, text, source string, reply chan<- SendReply) {
+	if a.state.Busy() {
+		if reply != nil {
+			reply <- SendReply{Error: "Hark is busy with another request; wait for it to finish or cancel it from the menu, then try again"}
+		} else {
+			a.busyNote()
+		}
+		return
+	}
+	t := a.newTurn(ctx, source, text, reply)
+	a.setState(Thinking)
+	a.turns.Add(1)
+	go a.runTurn(t)
+}
+
+func (a *App) send(ctx context.Context, r SendRequest) {
+	text := strings.TrimSpace(r.Text)
+	if text == "" {
+		r.Reply <- SendReply{Error: "nothing to send: give the request as text, e.g. hark send \"list my downloads\""}
+		return
+	}
+	if a.o.Agent == nil {
+		r.Reply <- SendReply{Error: "no agent is configured in this Hark; see the status line in the menu"}
+		return
+	}
+	if a.state.Busy() {
+		r.Reply <- SendReply{Error: "Hark is busy with another request; wait for it to finish or cancel it from the menu, then try again"}
+		return
+	}
+	var reply chan<- SendReply
+	if r.Wait {
+		reply = r.Reply
+	} else {
+		r.Reply <- SendReply{OK: true}
+	}
+	a.startText(ctx, text, "socket", reply)
+}
+
+// runTurn is the goroutine of one turn. It reports every stage to the loop
+// and always ends with exactly one turnDone.
+func (a *App) runTurn(t *turn) {
+	defer a.turns.Done()
+	answer, err := a.turnBody(t)
+	cancelled := t.ctx.Err() != nil
+	a.post(turnDone{turn: t.id, answer: answer, err: err, cancelled: cancelled})
+}
+
+func (a *App) turnBody(t *turn) (string, error) {
+	text := t.text
+	if t.source == "voice" {
+		var err error
+		text, err = a.listen(t)
+		if err != nil || text == "" {
+			return "", err
+		}
+		a.post(stageEvent{turn: t.id, state: Thinking})
+	}
+	if a.o.Agent == nil {
+		return "", errors.New("no agent is configured; see the status line")
+	}
+	req := Request{Text: text, ConfirmBeforeExecute: t.confirm, Source: t.source}
+	return a.o.Agent.Run(t.ctx, req, turnConfirmer{a: a, turn: t.id, timeout: a.o.Settings.ConfirmTimeout.D()}, func(ev AgentEvent) {
+		a.post(agentEvent{turn: t.id, ev: ev})
+	})
+}
+
+// listen records until the loop closes t.stop (key-up), the maximum length
+// passes, or the turn is cancelled, then transcribes.
+func (a *App) listen(t *turn) (string, error) {
+	if err := a.o.Recorder.Start(t.ctx); err != nil {
+		return "", fmt.Errorf("could not start recording: %w", err)
+	}
+	max := a.o.Settings.MaxRecording.D()
+	if max <= 0 {
+		max = time.Minute
+	}
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	var keyUp time.Time
+	select {
+	case <-t.stop:
+		keyUp = t.keyUp // written by the loop before it closed t.stop
+	case <-timer.C:
+		// The recorder stops itself at the maximum; tell the loop we moved on.
+		a.post(stageEvent{turn: t.id, state: Transcribing})
+	case <-t.ctx.Done():
+		_, _ = a.o.Recorder.Stop()
+		return "", t.ctx.Err()
+	}
+	audio, err := a.o.Recorder.Stop()
+	if t.ctx.Err() != nil {
+		return "", t.ctx.Err()
+	}
+	if err != nil {
+		return "", fmt.Errorf("recording failed: %w", err)
+	}
+	if audio.Duration() < MinRecording {
+		return "", errDidntCatch
+	}
+	if f := a.o.OnTranscribeStart; f != nil && !keyUp.IsZero() {
+		f(a.o.now().Sub(keyUp))
+	}
+	text, err := a.o.Transcriber.Transcribe(t.ctx, audio)
+	if t.ctx.Err() != nil {
+		return "", t.ctx.Err()
+	}
+	if errors.Is(err, speech.ErrNoSpeech) {
+		return "", err
+	}
+	if err != nil {
+		return "", fmt.Errorf("transcription failed: %w", err)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", errDidntCatch
+	}
+	return text, nil
+}
+
+var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")
+
+func (a *App) agentProgress(ev AgentEvent) {
+	switch ev.Kind {
+	case AgentText:
+		a.stream += ev.Text
+		if len(a.stream) > 4096 {
+			a.stream = a.stream[len(a.stream)-2048:]
+		}
+		a.renderThrottled()
+	case AgentProposed:
+		a.detail = ev.Command
+		a.renderNow()
+	case AgentAwaiting:
+		a.detail = ev.Command
+		if len(a.pending) > 0 {
+			a.setState(AwaitingApproval)
+		}
+	case AgentRunning:
+		a.detail = ev.Command
+		a.stream = ""
+		a.setState(Running)
+	case AgentResult:
+		a.detail = ""
+		a.setState(Thinking)
+	case AgentAnswer:
+		a.stream = ev.Text
+		a.renderNow()
+	case AgentError:
+		a.lastError = ev.Text
+		a.renderNow()
+	}
+}
+
+func (a *App) decide(d Decision) {
+	for i, e := range a.pending {
+		if e.p.ID != d.PendingID {
+			continue
+		}
+		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
+		e.reply <- d // capacity 1 and only ever sent here: never blocks
+		if a.state == AwaitingApproval && len(a.pending) == 0 {
+			if d.Approved {
+				a.setState(Running)
+			} else {
+				a.setState(Thinking)
+			}
+			return
+		}
+		a.renderNow()
+		return
+	}
+	// Already decided by another channel, or unknown: the first answer won.
+}
+
+func (a *App) cancel() {
+	t := a.turn
+	if t == nil || t.cancelling {
+		return
+	}
+	t.cancelling = true
+	t.cancel()
+	a.note = ""
+	a.renderNow()
+}
+
+func (a *App) finish(d turnDone) {
+	t := a.turn
+	if t == nil || t.id != d.turn {
+		return
+	}
+	a.turn = nil
+	t.cancel()
+	// A turn never leaves an entry behind: Confirm removes its own. Any left
+	// here belong to a confirmer that has not been scheduled yet.
+	for _, e := range a.pending {
+		select {
+		case e.reply <- Decision{PendingID: e.p.ID, By: ByCancel}:
+		default:
+		}
+	}
+	a.pending = nil
+	a.detail = ""
+	reply := SendReply{OK: true, Answer: d.answer}
+	switch {
+	case d.cancelled:
+		a.stream = ""
+		a.setState(Idle)
+		a.note = "cancelled"
+		reply = SendReply{Error: "the request was cancelled"}
+	case errors.Is(d.err, errDidntCatch) || errors.Is(d.err, speech.ErrNoSpeech):
+		a.stream = ""
+		a.setState(Idle)
+		a.note = d.err.Error()
+		reply = SendReply{Error: d.err.Error()}
+	case d.err != nil:
+		a.lastError = d.err.Error()
+		a.setState(Error)
+		a.notify("Hark — something went wrong", d.err.Error())
+		reply = SendReply{Error: d.err.Error()}
+	default:
+		a.stream = d.answer
+		a.setState(Idle)
+		if d.answer != "" {
+			a.notify("Hark", d.answer)
+		}
+	}
+	if t.reply != nil {
+		t.reply <- reply
+	}
+	a.renderNow()
+	a.loadRecent()
+}
+
+func (a *App) notify(title, body string) {
+	n := a.o.Notifier
+	if n == nil {
+		return
+	}
+	go func() {
+		if err := n.Notify(title, body); err != nil {
+			a.log.Warn("notification failed", "err", err)
+		}
+	}()
+}
+
+func (a *App) loadRecent() {
+	h := a.o.History
+	if h == nil {
+		return
+	}
+	go func() {
+		list, err := h.Recent(recentCount)
+		a.post(recentLoaded{list: list, err: err})
+	}()
+}
+
+// turnConfirmer is the Confirmer a turn hands to the agent: it adds the
+// command to the menu and posts a notification; the loop delivers the first
+// answer from either, or from the timeout or a cancel, and ignores the rest.
+type turnConfirmer struct {
+	a       *App
+	turn    int
+	timeout time.Duration
+}
+
+func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
+	a := c.a
+	p.ID = fmt.Sprintf("p%d", a.ids.Add(1))
+	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
+	if !a.post(pendingAdd{turn: c.turn, entry: entry}) {
+		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
+	}
+	asked := false
+	if ap := a.o.Approver; ap != nil {
+		id := p.ID
+		err := ap.Ask(p, func(d Decision) {
+			d.PendingID, d.By = id, ByNotification
+			a.post(d)
+		})
+		if err != nil {
+			a.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
+		} else {
+			asked = true
+		}
+	}
+	timeout := c.timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var d Decision
+	select {
+	case d = <-entry.reply:
+	case <-timer.C:
+		d = c.settle(entry, ByTimeout)
+	case <-ctx.Done():
+		by := ByCancel
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			by = ByTimeout
+		}
+		d = c.settle(entry, by)
+	}
+	if asked && d.By != ByNotification {
+		if err := a.o.Approver.Withdraw(p.ID); err != nil {
+			a.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
+		}
+	}
+	return d, nil
+}
+
+// settle asks the loop to resolve entry with a denial by `by`, then returns
+// whatever the loop decided first: that denial, or an answer that arrived
+// just before it.
+func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
+	if c.a.post(Decision{PendingID: entry.p.ID, By: by}) {
+		select {
+		case d := <-entry.reply:
+			return d
+		case <-c.a.done:
+		}
+	}
+	select {
+	case d := <-entry.reply:
+		return d
+	default:
+		return Decision{PendingID: entry.p.ID, By: ByCancel}
+	}
+}

@@ -1,0 +1,278 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// View is the part of the core's state the menu shows. BuildMenu turns it
+// into a Menu with no other input, so the menu is tested as a pure function.
+type View struct {
+	State      State
+	Cancelling bool
+	Note       string            // transient remark ("still busy…", "cancelled")
+	Problems   map[string]string // source → why Hark cannot work fully
+	Detail     string            // command proposed or running
+	Stream     string            // streamed words of the current reply
+	LastError  string
+	Pending    []Pending
+	Confirm    bool // confirm before executing
+	Recent     []ConversationSummary
+	CanType    bool // a text prompt tool exists
+	Hotkey     string
+	Toggle     bool // hotkey mode is toggle rather than push-to-talk
+}
+
+// Widths of menu text in characters. Menus grow as wide as their widest
+// row, so long commands wrap over several rows instead.
+const (
+	commandWidth = 60
+	statusWidth  = 72
+	titleWidth   = 24
+	reasonWidth  = 68
+)
+
+// BuildMenu is the menu for v.
+func BuildMenu(v View) Menu {
+	status := StatusLine(v)
+	m := Menu{Icon: iconFor(v), Tooltip: "Hark — " + status, Title: titleFor(v)}
+	add := func(it MenuItem) { m.Items = append(m.Items, it) }
+	sep := func(name string) { add(MenuItem{ID: PrefixSeparator + name, Kind: ItemSeparator}) }
+
+	add(MenuItem{ID: IDStatus, Kind: ItemLabel, Label: clip(status, statusWidth), Tooltip: status, Disabled: true})
+	for i, src := range problemSources(v.Problems) {
+		for j, line := range wrap("⚠ "+v.Problems[src], reasonWidth) {
+			add(MenuItem{ID: fmt.Sprintf("problem:%d:%d", i, j), Kind: ItemLabel, Label: line, Disabled: true})
+		}
+	}
+
+	if n := len(v.Pending); n > 0 {
+		sep("pending")
+		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
+		for _, p := range v.Pending {
+			row := 0
+			label := func(text string) {
+				add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
+				row++
+			}
+			for i, line := range wrap(Visible(p.Command), commandWidth) {
+				prefix := "    "
+				if i == 0 {
+					prefix = "  $ "
+				}
+				label(prefix + line)
+			}
+			if p.Purpose != "" {
+				label("    Purpose: " + p.Purpose)
+			}
+			if p.WorkingDirectory != "" {
+				for _, line := range wrap("In: "+Visible(p.WorkingDirectory), reasonWidth) {
+					label("    " + line)
+				}
+			}
+			for _, r := range p.Reasons {
+				for _, line := range wrap("Why: "+Visible(r.Why), reasonWidth) {
+					label("    " + line)
+				}
+			}
+			add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + Visible(p.Command)})
+			add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})
+		}
+	}
+
+	sep("settings")
+	add(MenuItem{ID: IDConfirm, Kind: ItemCheckbox, Label: "Confirm before executing", Checked: v.Confirm,
+		Tooltip: "Ask before running anything that is not read-only"})
+	busy := v.State.Busy()
+	if busy {
+		label := "Cancel"
+		if v.Cancelling {
+			label = "Cancelling…"
+		}
+		add(MenuItem{ID: IDCancel, Kind: ItemAction, Label: label, Disabled: v.Cancelling})
+	}
+	if v.CanType {
+		add(MenuItem{ID: IDTypeRequest, Kind: ItemAction, Label: "Type a request…", Disabled: busy})
+	}
+	add(MenuItem{ID: IDNewConversation, Kind: ItemAction, Label: "New conversation", Disabled: busy,
+		Tooltip: "Forget the current conversation; the next request starts afresh"})
+	recent := MenuItem{ID: IDRecent, Kind: ItemSubmenu, Label: "Recent conversations"}
+	for _, c := range v.Recent {
+		title := strings.TrimSpace(c.Title)
+		if title == "" {
+			title = c.ID
+		}
+		recent.Children = append(recent.Children, MenuItem{ID: PrefixConversation + c.ID, Kind: ItemAction, Label: clip(Visible(title), 48)})
+	}
+	if len(recent.Children) == 0 {
+		recent.Children = []MenuItem{{ID: "recent:none", Kind: ItemLabel, Label: "No conversations yet", Disabled: true}}
+	}
+	add(recent)
+	add(MenuItem{ID: IDAuditLog, Kind: ItemAction, Label: "Open audit log"})
+	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…"})
+	sep("quit")
+	add(MenuItem{ID: IDQuit, Kind: ItemAction, Label: "Quit Hark"})
+	return m
+}
+
+// StatusLine says what Hark is doing, or why it cannot listen.
+func StatusLine(v View) string {
+	var s string
+	switch {
+	case v.Cancelling:
+		s = "Cancelling…"
+	case v.State == Idle:
+		s = readyLine(v)
+	case v.State == Listening:
+		if v.Toggle {
+			s = "Listening… press " + v.Hotkey + " again when done"
+		} else {
+			s = "Listening… release " + v.Hotkey + " when done"
+		}
+	case v.State == Transcribing:
+		s = "Transcribing…"
+	case v.State == Thinking:
+		if tail := streamTail(v.Stream, statusWidth-12); tail != "" {
+			s = "Thinking: " + tail
+		} else {
+			s = "Thinking…"
+		}
+	case v.State == AwaitingApproval:
+		s = fmt.Sprintf("Waiting for your approval (%d)", len(v.Pending))
+	case v.State == Running:
+		s = "Running: " + Visible(firstLine(v.Detail))
+	case v.State == Error:
+		s = "Error: " + v.LastError
+	}
+	if v.Note != "" {
+		s += " — " + v.Note
+	}
+	return s
+}
+
+func readyLine(v View) string {
+	if len(v.Problems) > 0 {
+		for _, src := range []string{"voice", "hotkey", "microphone", "transcriber"} {
+			if _, ok := v.Problems[src]; ok {
+				return "Can't listen: see below — Type a request… still works"
+			}
+		}
+		return "Ready, with problems (see below)"
+	}
+	if v.Toggle {
+		return "Ready — press " + v.Hotkey + " and speak"
+	}
+	return "Ready — hold " + v.Hotkey + " and speak"
+}
+
+func iconFor(v View) string {
+	switch {
+	case len(v.Pending) > 0 || v.State == AwaitingApproval:
+		return "approval"
+	case v.State == Listening:
+		return "listening"
+	case v.State == Error:
+		return "error"
+	case v.State.Busy():
+		return "busy"
+	}
+	return "idle"
+}
+
+func titleFor(v View) string {
+	if v.State != Thinking || v.Cancelling {
+		return ""
+	}
+	return streamTail(v.Stream, titleWidth)
+}
+
+func problemSources(p map[string]string) []string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// streamTail is the last n characters of streamed text on one line, so the
+// status line shows the words as they arrive.
+func streamTail(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// clip shortens s to n characters with an ellipsis.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// wrap splits s into rows of at most width characters, breaking at spaces
+// where it can and inside long words where it must. Newlines in s start a
+// new row, so a multi-line command keeps its shape.
+func wrap(s string, width int) []string {
+	var rows []string
+	for _, para := range strings.Split(s, "\n") {
+		r := []rune(para)
+		if len(r) == 0 {
+			rows = append(rows, "")
+			continue
+		}
+		for len(r) > width {
+			cut := -1
+			for i := width; i > width/2; i-- {
+				if r[i] == ' ' {
+					cut = i
+					break
+				}
+			}
+			if cut < 0 {
+				rows = append(rows, string(r[:width]))
+				r = r[width:]
+				continue
+			}
+			rows = append(rows, string(r[:cut]))
+			r = r[cut+1:]
+		}
+		rows = append(rows, string(r))
+	}
+	return rows
+}
+
+// Visible makes every character of s show up: control characters,
+// invisible format characters (zero-width spaces, bidirectional overrides)
+// and other non-printing runes become ⟨U+XXXX⟩, so the user approves the
+// command that will really run, not one that merely looks like it. Tabs
+// and newlines are kept.
+func Visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
