@@ -4,8 +4,18 @@ GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      := bin/hark
-# Build tags: whisper is added when libwhisper can be found (see speech/whisper).
-TAGS     ?=
+# Build tags: whisper is added when libwhisper can be found (see speech/whisper):
+# through pkg-config (PKG_CONFIG_PATH may name a private whisper.cpp install),
+# else in Homebrew's whisper-cpp (its ggml is a separate formula). cgo then gets
+# the header and library folders; without libwhisper, hark builds without it.
+HOMEBREW_PREFIX ?= $(firstword $(wildcard /opt/homebrew /usr/local))
+WHISPER_PC      := $(shell pkg-config --exists whisper 2>/dev/null && echo yes)
+WHISPER_BREW    := $(if $(WHISPER_PC),,$(wildcard $(HOMEBREW_PREFIX)/opt/whisper-cpp/lib/libwhisper.*))
+WHISPER_CFLAGS  := $(if $(WHISPER_PC),$(shell pkg-config --cflags whisper),$(if $(WHISPER_BREW),$(foreach f,whisper-cpp ggml,-I$(HOMEBREW_PREFIX)/opt/$(f)/include) -I$(HOMEBREW_PREFIX)/include))
+WHISPER_LDFLAGS := $(if $(WHISPER_PC),$(shell pkg-config --libs-only-L whisper),$(if $(WHISPER_BREW),$(foreach f,whisper-cpp ggml,-L$(HOMEBREW_PREFIX)/opt/$(f)/lib) -L$(HOMEBREW_PREFIX)/lib))
+TAGS     ?= $(if $(WHISPER_PC)$(WHISPER_BREW),whisper)
+build: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
+build: export CGO_LDFLAGS := $(strip $(or $(CGO_LDFLAGS),-O2 -g) $(WHISPER_LDFLAGS))
 
 .DEFAULT_GOAL := help
 
