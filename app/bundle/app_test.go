@@ -1,0 +1,208 @@
+package bundle
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// realIcns is the .icns of the real app icon, made once: encoding ten PNGs
+// up to 1024 pixels is the slowest step of these tests under -race.
+var realIcns = sync.OnceValues(func() ([]byte, error) {
+	src, err := appIcon()
+	if err != nil {
+		return nil, err
+	}
+	return WriteIcns(src)
+})
+
+// TestWriteIcnsParsesBack writes the real app icon and reads the container
+// back: magic, total length, every entry's type and length, and each PNG at
+// the size its type promises.
+func TestWriteIcnsParsesBack(t *testing.T) {
+	t.Parallel()
+	data, err := realIcns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIcns(t, data)
+}
+
+func checkIcns(t *testing.T, data []byte) {
+	t.Helper()
+	entries, err := ReadIcns(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(IcnsEntries) {
+		t.Fatalf("%d entries, want %d", len(entries), len(IcnsEntries))
+	}
+	for i, want := range IcnsEntries {
+		got := entries[i]
+		t.Run(want.Type, func(t *testing.T) {
+			if got.Type != want.Type {
+				t.Fatalf("entry %d is %q, want %q", i, got.Type, want.Type)
+			}
+			if !bytes.HasPrefix(got.Data, []byte("\x89PNG\r\n\x1a\n")) {
+				t.Fatal("entry is not PNG data")
+			}
+			img, err := png.Decode(bytes.NewReader(got.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != want.Size || b.Dy() != want.Size {
+				t.Fatalf("%dx%d, want %d", b.Dx(), b.Dy(), want.Size)
+			}
+			// The scaled icon keeps its transparent margin and opaque middle.
+			if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
+				t.Errorf("corner alpha %d, want transparent", a)
+			}
+			if _, _, _, a := img.At(want.Size/2, want.Size*3/4).RGBA(); a != 0xffff {
+				t.Errorf("lower middle alpha %d, want opaque", a)
+			}
+		})
+	}
+}
+
+func TestWriteIcnsRejectsNonSquare(t *testing.T) {
+	t.Parallel()
+	if _, err := WriteIcns(image.NewNRGBA(image.Rect(0, 0, 10, 20))); err == nil {
+		t.Error("want an error for a non-square source")
+	}
+}
+
+func TestReadIcnsRejectsCorruption(t *testing.T) {
+	t.Parallel()
+	good, err := realIcns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string][]byte{
+		"bad magic":       append([]byte("icnz"), good[4:]...),
+		"short file":      good[:len(good)-1],
+		"too short":       []byte("icn"),
+		"entry overflows": func() []byte { b := bytes.Clone(good); b[8+4] = 0xff; return b }(),
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := ReadIcns(data); err == nil {
+				t.Error("want an error")
+			}
+		})
+	}
+}
+
+func TestBuildApp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "hark")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho hark\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plist, err := os.ReadFile("../../Info.plist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "Hark.app")
+	// A stale file from an older build must not survive the rebuild.
+	if err := os.MkdirAll(filepath.Join(dest, "Contents", "Stale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	icns, err := realIcns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := BuildApp(AppOptions{Dest: dest, Binary: bin, InfoPlist: plist, Version: "v1.2.3-4-gabcdef0-dirty", Commits: 42, icns: icns}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, "Contents", "Stale")); !os.IsNotExist(err) {
+		t.Errorf("stale folder survived the rebuild: %v", err)
+	}
+	fi, err := os.Stat(filepath.Join(dest, "Contents/MacOS/hark"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		t.Errorf("binary mode %v is not executable", fi.Mode())
+	}
+	info, err := os.ReadFile(filepath.Join(dest, "Contents/Info.plist"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ParsePlist(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckInfoPlist(d); err != nil {
+		t.Error(err)
+	}
+	if v, _ := d.Get("CFBundleShortVersionString"); v != "1.2.3" {
+		t.Errorf("short version %v, want 1.2.3", v)
+	}
+	if v, _ := d.Get("CFBundleVersion"); v != "42" {
+		t.Errorf("build version %v, want 42", v)
+	}
+	if pk, err := os.ReadFile(filepath.Join(dest, "Contents/PkgInfo")); err != nil || string(pk) != "APPL????" {
+		t.Errorf("PkgInfo %q, %v", pk, err)
+	}
+	got, err := os.ReadFile(filepath.Join(dest, "Contents/Resources/hark.icns"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, icns) {
+		t.Error("Contents/Resources/hark.icns differs from the icon it was given")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".Hark-build-*"))
+	if len(left) > 0 {
+		t.Errorf("build folder left behind: %v", left)
+	}
+}
+
+func TestBuildAppRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plist, err := os.ReadFile("../../Info.plist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		o    AppOptions
+	}{
+		{"not .app", AppOptions{Dest: filepath.Join(dir, "Hark"), Binary: "/bin/sh", InfoPlist: plist}},
+		{"missing binary", AppOptions{Dest: filepath.Join(dir, "A.app"), Binary: filepath.Join(dir, "nope"), InfoPlist: plist}},
+		{"broken plist", AppOptions{Dest: filepath.Join(dir, "B.app"), Binary: "/bin/sh", InfoPlist: []byte("<plist>")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := BuildApp(c.o); err == nil {
+				t.Error("want an error")
+			}
+			if _, err := os.Stat(c.o.Dest); !os.IsNotExist(err) {
+				t.Errorf("%s exists after a failed build", c.o.Dest)
+			}
+		})
+	}
+}
+
+func TestWriteIconPNG(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "icons/hicolor/256x256/apps/hark.png")
+	if err := WriteIconPNG(p, 256); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != 256 || cfg.Height != 256 {
+		t.Errorf("config %+v, %v; want 256x256", cfg, err)
+	}
+}

@@ -1,0 +1,186 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLoginItemOnOffStatus(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name        string
+		goos        string
+		exe         string
+		wantPath    string // relative to the temp HOME
+		wantCommand []string
+		wantInFile  []string
+	}{
+		{
+			name: "macOS bare binary", goos: "darwin", exe: "/usr/local/bin/hark",
+			wantPath:    "Library/LaunchAgents/sh.hark.Hark.plist",
+			wantCommand: []string{"/usr/local/bin/hark"},
+			wantInFile:  []string{"<key>RunAtLoad</key>", "<true/>", "<string>sh.hark.Hark</string>"},
+		},
+		{
+			name: "macOS app bundle opens through LaunchServices", goos: "darwin", exe: "/Applications/Hark.app/Contents/MacOS/hark",
+			wantPath:    "Library/LaunchAgents/sh.hark.Hark.plist",
+			wantCommand: []string{"/usr/bin/open", "-a", "/Applications/Hark.app"},
+			wantInFile:  []string{"<string>/usr/bin/open</string>"},
+		},
+		{
+			name: "linux autostart", goos: "linux", exe: "/home/me/.local/bin/hark",
+			wantPath:    ".config/autostart/hark.desktop",
+			wantCommand: []string{"/home/me/.local/bin/hark"},
+			wantInFile:  []string{"[Desktop Entry]", "X-GNOME-Autostart-enabled=true", "Exec=/home/me/.local/bin/hark\n", "Type=Application"},
+		},
+		{
+			name: "linux path with a space is quoted", goos: "linux", exe: "/home/me/my apps/hark",
+			wantPath:    ".config/autostart/hark.desktop",
+			wantCommand: []string{`"/home/me/my apps/hark"`},
+			wantInFile:  []string{`Exec="/home/me/my apps/hark"`},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			l := LoginItem{GOOS: c.goos, Home: home, Executable: c.exe}
+			if l.Path() != filepath.Join(home, c.wantPath) {
+				t.Fatalf("path %s, want %s", l.Path(), filepath.Join(home, c.wantPath))
+			}
+			if st, err := l.Status(); err != nil || st.Enabled {
+				t.Fatalf("before: %+v, %v; want off", st, err)
+			}
+			if err := l.Enable(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(l.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.wantInFile {
+				if !strings.Contains(string(data), w) {
+					t.Errorf("file lacks %q:\n%s", w, data)
+				}
+			}
+			if c.goos == "darwin" {
+				if _, err := ParsePlist(data); err != nil {
+					t.Errorf("LaunchAgent is not a valid plist: %v", err)
+				}
+			}
+			st, err := l.Status()
+			if err != nil || !st.Enabled || !reflect.DeepEqual(st.Command, c.wantCommand) || st.Note != "" {
+				t.Errorf("after on: %+v, %v; want enabled running %q", st, err, c.wantCommand)
+			}
+			// Another binary sees the item as on but pointing elsewhere.
+			other := l
+			other.Executable = "/opt/other/hark"
+			if st, _ := other.Status(); !st.Enabled || !strings.Contains(st.Note, "different Hark binary") {
+				t.Errorf("other binary: %+v; want a note about the mismatch", st)
+			}
+			if err := l.Disable(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(l.Path()); !os.IsNotExist(err) {
+				t.Errorf("file still there after off: %v", err)
+			}
+			if err := l.Disable(); err != nil {
+				t.Errorf("second off: %v", err)
+			}
+			if st, err := l.Status(); err != nil || st.Enabled {
+				t.Errorf("after off: %+v, %v", st, err)
+			}
+		})
+	}
+}
+
+func TestLoginItemSwitchedOffByUser(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, goos, file, contents string
+	}{
+		{"gnome switch", "linux", ".config/autostart/hark.desktop", "[Desktop Entry]\nType=Application\nExec=/bin/hark\nX-GNOME-Autostart-enabled=false\n"},
+		{"hidden", "linux", ".config/autostart/hark.desktop", "[Desktop Entry]\nType=Application\nExec=/bin/hark\nHidden=true\n"},
+		{"launch agent disabled", "darwin", "Library/LaunchAgents/sh.hark.Hark.plist", `<plist><dict><key>Label</key><string>sh.hark.Hark</string><key>Disabled</key><true/></dict></plist>`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			p := filepath.Join(home, c.file)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(c.contents), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err := LoginItem{GOOS: c.goos, Home: home, Executable: "/bin/hark"}.Status()
+			if err != nil || st.Enabled || st.Note == "" {
+				t.Errorf("%+v, %v; want off with a note", st, err)
+			}
+		})
+	}
+}
+
+func TestLoginItemHonoursXDGConfigHome(t *testing.T) {
+	t.Parallel()
+	home, cfg := t.TempDir(), t.TempDir()
+	l := LoginItem{GOOS: "linux", Home: home, ConfigHome: cfg, Executable: "/bin/hark"}
+	if err := l.Enable(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cfg, "autostart", "hark.desktop")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLoginItemCorruptLaunchAgent(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	l := LoginItem{GOOS: "darwin", Home: home, Executable: "/bin/hark"}
+	if err := os.MkdirAll(filepath.Dir(l.Path()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.Path(), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Status(); err == nil || !strings.Contains(err.Error(), "hark login-item on") {
+		t.Errorf("error %v, want one that says how to repair", err)
+	}
+}
+
+func TestDesktopExecArg(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"/usr/bin/hark":        "/usr/bin/hark",
+		"/a b/hark":            `"/a b/hark"`,
+		`/a$b/hark`:            `"/a\\$b/hark"`,
+		`/a"b/hark`:            `"/a\\"b/hark"`,
+		`/a\b/hark`:            `"/a\\\\b/hark"`,
+		"/100%/hark":           "/100%%/hark",
+		"/home/me/it's/hark":   `"/home/me/it's/hark"`,
+		"/tmp/back`tick`/hark": "\"/tmp/back\\\\`tick\\\\`/hark\"",
+	}
+	for in, want := range cases {
+		if got := desktopExecArg(in); got != want {
+			t.Errorf("desktopExecArg(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestDesktopEntryForApplications(t *testing.T) {
+	t.Parallel()
+	keys := desktopKeys(DesktopEntry("/home/me/.local/bin/hark", false))
+	want := map[string]string{"Type": "Application", "Name": "Hark", "Exec": "/home/me/.local/bin/hark", "Icon": "hark", "Terminal": "false"}
+	for k, v := range want {
+		if keys[k] != v {
+			t.Errorf("%s=%q, want %q", k, keys[k], v)
+		}
+	}
+	if _, ok := keys["X-GNOME-Autostart-enabled"]; ok {
+		t.Error("the applications entry must not carry the autostart key")
+	}
+}
