@@ -21,9 +21,9 @@ type Listener struct {
 // Events delivers Down and Up events until Close.
 func (l *Listener) Events() <-chan Event { return l.pump.out }
 
-// DetectableAutoRepeat is true: Carbon hot keys report one press and one
-// release however long the key is held.
-func (l *Listener) DetectableAutoRepeat() bool { return true }
+// DetectableAutoRepeat is false: Carbon hot keys are not documented to
+// suppress repeat presses, so the full debounce window applies.
+func (l *Listener) DetectableAutoRepeat() bool { return false }
 
 var macKeys = map[string]hotkey.Key{
 	"space": hotkey.KeySpace, "return": hotkey.KeyReturn, "escape": hotkey.KeyEscape,

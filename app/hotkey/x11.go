@@ -104,6 +104,12 @@ func RegisterDisplay(display string, c Combo, o Options) (*Listener, error) {
 		return nil, err
 	}
 	l.detectable = enableDetectableAutoRepeat(conn)
+	if l.detectable && o.RepeatWindow == 0 {
+		// The server sends no fake release+press pairs, so a release is
+		// real the moment it arrives; waiting would only delay the end of
+		// the recording. Repeat presses are still dropped.
+		o.RepeatWindow = time.Millisecond
+	}
 	l.pump = newPump(o)
 	go l.read()
 	return l, nil

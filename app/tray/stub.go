@@ -1,0 +1,38 @@
+//go:build darwin && !cgo
+
+package tray
+
+import (
+	"fmt"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// New returns a Tray whose drawing goes nowhere: without cgo there is no
+// menu bar on macOS. Run reports why.
+func New(o Options) *Tray { return newTray(nullBackend{}, o) }
+
+// Run fails at once: the macOS menu bar needs cgo (AppKit).
+func Run(onReady, onExit func()) error {
+	return fmt.Errorf("%w: this build of Hark was made without cgo, which the macOS menu bar needs; rebuild with CGO_ENABLED=1 (make build)", ErrUnavailable)
+}
+
+// Quit does nothing without a tray.
+func Quit() {}
+
+type nullBackend struct{}
+
+type nullHandle struct{}
+
+// closed makes forwarding goroutines end at once.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (nullHandle) Clicked() <-chan struct{} { return closed }
+
+func (nullBackend) reset()                                        {}
+func (nullBackend) add(parent handle, it app.MenuItem) handle     { return nullHandle{} }
+func (nullBackend) separator(parent handle)                       {}
+func (nullBackend) update(h handle, it app.MenuItem)              {}
+func (nullBackend) setIcon(name string, regular, template []byte) {}
+func (nullBackend) setTooltip(s string)                           {}
+func (nullBackend) setTitle(s string)                             {}
