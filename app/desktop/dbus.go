@@ -1,0 +1,272 @@
+package desktop
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// The freedesktop notification interface (Desktop Notifications spec 1.2).
+const (
+	notifyName  = "org.freedesktop.Notifications"
+	notifyPath  = "/org/freedesktop/Notifications"
+	notifyIface = "org.freedesktop.Notifications"
+
+	actionApprove = "hark-approve"
+	actionDeny    = "hark-deny"
+)
+
+// DBus talks to the desktop's notification server over a private session
+// bus connection, so nothing else in the process (systray shares the
+// default one) sees our signals or can close our connection.
+type DBus struct {
+	conn    *dbus.Conn
+	obj     dbus.BusObject
+	appName string
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	caps    map[string]bool
+	capsErr error
+	asks    map[uint32]*ask // by notification id
+	byPend  map[string]uint32
+	closed  bool
+	signals chan *dbus.Signal
+}
+
+type ask struct {
+	pendingID string
+	answer    func(app.Decision)
+}
+
+// DBusOptions configure NewDBus.
+type DBusOptions struct {
+	// Address of the bus; empty means the session bus from the environment.
+	Address string
+	AppName string // shown by the server; default "Hark"
+	Logger  *slog.Logger
+}
+
+// NewDBus connects to the session bus. It fails only when there is no bus;
+// a missing notification server shows up later as Actions() false and as
+// errors from Notify and Ask (D-Bus activation may still start one).
+func NewDBus(o DBusOptions) (*DBus, error) {
+	if o.AppName == "" {
+		o.AppName = "Hark"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	var conn *dbus.Conn
+	var err error
+	if o.Address != "" {
+		conn, err = dbus.Dial(o.Address)
+	} else {
+		conn, err = dbus.SessionBusPrivate()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("no D-Bus session bus (%v); is DBUS_SESSION_BUS_ADDRESS set?", err)
+	}
+	if err = conn.Auth(nil); err == nil {
+		err = conn.Hello()
+	}
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("cannot use the D-Bus session bus: %v", err)
+	}
+	d := &DBus{
+		conn: conn, obj: conn.Object(notifyName, notifyPath),
+		appName: o.AppName, log: o.Logger,
+		asks: map[uint32]*ask{}, byPend: map[string]uint32{},
+		signals: make(chan *dbus.Signal, 32),
+	}
+	for _, member := range []string{"ActionInvoked", "NotificationClosed"} {
+		if err := conn.AddMatchSignal(dbus.WithMatchInterface(notifyIface), dbus.WithMatchMember(member), dbus.WithMatchObjectPath(notifyPath)); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("cannot subscribe to notification signals: %v", err)
+		}
+	}
+	conn.Signal(d.signals)
+	go d.handleSignals()
+	d.capabilities()
+	return d, nil
+}
+
+// capabilities asks the server what it can do, once it has answered.
+func (d *DBus) capabilities() (map[string]bool, error) {
+	d.mu.Lock()
+	if d.caps != nil {
+		defer d.mu.Unlock()
+		return d.caps, nil
+	}
+	d.mu.Unlock()
+	var list []string
+	err := d.obj.Call(notifyIface+".GetCapabilities", 0).Store(&list)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil {
+		d.capsErr = fmt.Errorf("no notification server on the session bus (%v)", err)
+		return nil, d.capsErr
+	}
+	d.caps = map[string]bool{}
+	for _, c := range list {
+		d.caps[c] = true
+	}
+	d.capsErr = nil
+	return d.caps, nil
+}
+
+// Actions reports whether the server shows buttons on notifications.
+func (d *DBus) Actions() bool {
+	caps, err := d.capabilities()
+	return err == nil && caps["actions"]
+}
+
+// Status says what works, for the status line; empty when all is well.
+func (d *DBus) Status() string {
+	caps, err := d.capabilities()
+	switch {
+	case err != nil:
+		return err.Error() + " — approve commands from the tray menu"
+	case !caps["actions"]:
+		return "the notification server cannot show Approve/Deny buttons — approve commands from the tray menu"
+	}
+	return ""
+}
+
+func (d *DBus) text(s string) string {
+	caps, _ := d.capabilities()
+	if caps["body-markup"] {
+		// Servers with markup would read "<" in a command as a tag.
+		return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	}
+	return s
+}
+
+func (d *DBus) notify(summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, error) {
+	var id uint32
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), "", summary, d.text(body), actions, hints, timeout).Store(&id)
+	if err != nil {
+		return 0, fmt.Errorf("posting a notification: %v", err)
+	}
+	return id, nil
+}
+
+// Notify posts an ordinary notification that the server expires on its own.
+func (d *DBus) Notify(title, body string) error {
+	_, err := d.notify(title, body, []string{}, map[string]dbus.Variant{}, -1)
+	return err
+}
+
+// Ask posts an approval request. With the actions capability it carries
+// Approve and Deny buttons and stays until answered or withdrawn; without
+// it, it only tells the user to approve from the menu.
+func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
+	if !d.Actions() {
+		_, err := d.notify(approvalTitle(p), approvalBody(p)+"\n\nApprove or deny it from the Hark menu.", []string{}, map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(2))}, 0)
+		return err
+	}
+	hints := map[string]dbus.Variant{
+		"urgency":  dbus.MakeVariant(byte(2)), // critical: do not expire or fold away
+		"resident": dbus.MakeVariant(true),
+		"category": dbus.MakeVariant("x-hark.approval"),
+	}
+	// Hold the lock across the call so a signal for the new id cannot be
+	// handled before the id is recorded.
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return errors.New("notifications are shut down")
+	}
+	var id uint32
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), "", approvalTitle(p), d.textLocked(approvalBody(p)),
+		[]string{actionApprove, "Approve", actionDeny, "Deny"}, hints, int32(0)).Store(&id)
+	if err != nil {
+		return fmt.Errorf("posting the approval notification: %v", err)
+	}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer}
+	d.byPend[p.ID] = id
+	return nil
+}
+
+func (d *DBus) textLocked(s string) string {
+	if d.caps["body-markup"] {
+		return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	}
+	return s
+}
+
+// Withdraw closes the approval notification of pending id, if still open.
+func (d *DBus) Withdraw(pendingID string) error {
+	d.mu.Lock()
+	id, ok := d.byPend[pendingID]
+	if ok {
+		delete(d.byPend, pendingID)
+		delete(d.asks, id)
+	}
+	d.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if err := d.obj.Call(notifyIface+".CloseNotification", 0, id).Err; err != nil {
+		return fmt.Errorf("closing notification %d: %v", id, err)
+	}
+	return nil
+}
+
+// handleSignals answers for our own notifications only: other programs'
+// ids are ignored, and each ask is answered at most once.
+func (d *DBus) handleSignals() {
+	for sig := range d.signals {
+		if sig == nil || len(sig.Body) < 2 {
+			continue
+		}
+		id, ok := sig.Body[0].(uint32)
+		if !ok {
+			continue
+		}
+		switch sig.Name {
+		case notifyIface + ".ActionInvoked":
+			key, _ := sig.Body[1].(string)
+			if key != actionApprove && key != actionDeny {
+				continue // "default" (a click on the body) decides nothing
+			}
+			d.mu.Lock()
+			a := d.asks[id]
+			if a != nil {
+				delete(d.asks, id)
+				delete(d.byPend, a.pendingID)
+			}
+			d.mu.Unlock()
+			if a == nil {
+				continue
+			}
+			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, By: app.ByNotification})
+			// Resident notifications stay after an action; take it away.
+			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
+		case notifyIface + ".NotificationClosed":
+			// Dismissed without a choice: the menu and the timeout decide.
+			d.mu.Lock()
+			if a := d.asks[id]; a != nil {
+				delete(d.asks, id)
+				delete(d.byPend, a.pendingID)
+			}
+			d.mu.Unlock()
+		}
+	}
+}
+
+// Close withdraws nothing (the core has withdrawn what it asked) and drops
+// the connection.
+func (d *DBus) Close() error {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	return d.conn.Close()
+}

@@ -1,0 +1,185 @@
+package desktop
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/e2e/harness"
+	"github.com/hark-sh/hark/shell"
+)
+
+func pending(id, cmd string) app.Pending {
+	return app.Pending{ID: id, Command: cmd, Purpose: "executing", WorkingDirectory: "/tmp",
+		Tier: shell.Confirm, Reasons: []shell.Reason{{Command: cmd, Why: "rm: deletes files"}}}
+}
+
+func connect(t *testing.T, addr string) *DBus {
+	t.Helper()
+	d, err := NewDBus(DBusOptions{Address: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func latest(t *testing.T, f *harness.Notifications, n int) harness.Notification {
+	t.Helper()
+	var all []harness.Notification
+	harness.Eventually(t, 5*time.Second, "notification posted", func() error {
+		all = f.All()
+		if len(all) < n {
+			return harness.Errorf("%d notifications, want %d", len(all), n)
+		}
+		return nil
+	})
+	return all[n-1]
+}
+
+func TestDBusApproval(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body", "body-markup")
+	d := connect(t, addr)
+	if !d.Actions() || d.Status() != "" {
+		t.Fatalf("Actions() = %v, Status() = %q with an actions-capable server", d.Actions(), d.Status())
+	}
+	answers := make(chan app.Decision, 4)
+	answer := func(dec app.Decision) { answers <- dec }
+
+	t.Run("approve button answers once, for our id only", func(t *testing.T) {
+		if err := d.Ask(pending("p1", "rm -rf build && echo <done>"), answer); err != nil {
+			t.Fatal(err)
+		}
+		n := latest(t, fake, 1)
+		if !n.HasAction("hark-approve") || !n.HasAction("hark-deny") || n.ActionKey("Approve") == "" || n.ActionKey("Deny") == "" {
+			t.Fatalf("actions = %v, want Approve and Deny", n.Actions)
+		}
+		if !strings.Contains(n.Body, "rm -rf build &amp;&amp; echo &lt;done&gt;") || !strings.Contains(n.Body, "rm: deletes files") {
+			t.Errorf("body = %q, want the escaped command and its reason", n.Body)
+		}
+		if n.Timeout != 0 {
+			t.Errorf("expire timeout = %d, want 0 (stays until answered)", n.Timeout)
+		}
+		fake.Invoke(n.ID+1000, "hark-approve") // another program's notification
+		fake.Invoke(n.ID, "default")           // a click on the body decides nothing
+		fake.Invoke(n.ID, n.ActionKey("Approve"))
+		fake.Invoke(n.ID, n.ActionKey("Deny")) // too late: already answered
+		select {
+		case dec := <-answers:
+			if dec != (app.Decision{PendingID: "p1", Approved: true, By: app.ByNotification}) {
+				t.Errorf("decision = %+v", dec)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer after Approve")
+		}
+		select {
+		case dec := <-answers:
+			t.Errorf("second answer %+v; want exactly one", dec)
+		case <-time.After(200 * time.Millisecond):
+		}
+		harness.Eventually(t, 5*time.Second, "answered notification closed", func() error {
+			if !fake.All()[0].Closed {
+				return harness.Errorf("still open")
+			}
+			return nil
+		})
+	})
+
+	t.Run("deny button", func(t *testing.T) {
+		d.Ask(pending("p2", "touch /tmp/x"), answer)
+		n := latest(t, fake, 2)
+		fake.Invoke(n.ID, n.ActionKey("Deny"))
+		select {
+		case dec := <-answers:
+			if dec.Approved || dec.PendingID != "p2" || dec.By != app.ByNotification {
+				t.Errorf("decision = %+v, want p2 denied by notification", dec)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer after Deny")
+		}
+	})
+
+	t.Run("withdraw closes it and later clicks are ignored", func(t *testing.T) {
+		d.Ask(pending("p3", "rm x"), answer)
+		n := latest(t, fake, 3)
+		if err := d.Withdraw("p3"); err != nil {
+			t.Fatal(err)
+		}
+		if !fake.All()[2].Closed {
+			t.Error("notification not closed by Withdraw")
+		}
+		fake.Invoke(n.ID, n.ActionKey("Approve"))
+		select {
+		case dec := <-answers:
+			t.Errorf("answer %+v after Withdraw", dec)
+		case <-time.After(200 * time.Millisecond):
+		}
+		if err := d.Withdraw("p3"); err != nil {
+			t.Errorf("second Withdraw: %v, want nil", err)
+		}
+	})
+
+	t.Run("dismissed without a choice answers nothing", func(t *testing.T) {
+		d.Ask(pending("p4", "rm y"), answer)
+		n := latest(t, fake, 4)
+		fake.Dismiss(n.ID)
+		select {
+		case dec := <-answers:
+			t.Errorf("answer %+v after dismissal", dec)
+		case <-time.After(200 * time.Millisecond):
+		}
+	})
+
+	t.Run("info notification", func(t *testing.T) {
+		if err := d.Notify("Hark", "3 files"); err != nil {
+			t.Fatal(err)
+		}
+		n := latest(t, fake, 5)
+		if n.Summary != "Hark" || n.Body != "3 files" || len(n.Actions) != 0 || n.AppName != "Hark" {
+			t.Errorf("info notification = %+v", n)
+		}
+	})
+}
+
+func TestDBusWithoutActions(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "body")
+	d := connect(t, addr)
+	if d.Actions() {
+		t.Fatal("Actions() = true for a server without the actions capability")
+	}
+	if !strings.Contains(d.Status(), "approve commands from the tray menu") {
+		t.Errorf("Status() = %q, want advice to use the menu", d.Status())
+	}
+	if err := d.Ask(pending("p1", "rm -rf build"), func(app.Decision) { t.Error("answered without buttons") }); err != nil {
+		t.Fatal(err)
+	}
+	n := latest(t, fake, 1)
+	if len(n.Actions) != 0 || !strings.Contains(n.Body, "Hark menu") || !strings.Contains(n.Body, "rm -rf build") {
+		t.Errorf("notification = %+v, want a plain one pointing to the menu", n)
+	}
+}
+
+func TestDBusWithoutServer(t *testing.T) {
+	addr := harness.SessionBus(t)
+	d := connect(t, addr)
+	if d.Actions() {
+		t.Fatal("Actions() = true with no server")
+	}
+	if s := d.Status(); !strings.Contains(s, "no notification server") {
+		t.Errorf("Status() = %q", s)
+	}
+	if err := d.Notify("a", "b"); err == nil {
+		t.Error("Notify succeeded with no server")
+	}
+}
+
+func TestDBusWithoutBus(t *testing.T) {
+	t.Parallel()
+	_, err := NewDBus(DBusOptions{Address: "unix:path=/nonexistent/hark-test-bus"})
+	if err == nil || !strings.Contains(err.Error(), "DBUS_SESSION_BUS_ADDRESS") {
+		t.Fatalf("error = %v, want one naming DBUS_SESSION_BUS_ADDRESS", err)
+	}
+}

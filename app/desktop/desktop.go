@@ -1,0 +1,52 @@
+// Package desktop posts Hark's notifications: ordinary ones for answers and
+// errors, and approval requests with Approve and Deny buttons for commands
+// that change the machine. On Linux both go to org.freedesktop.Notifications
+// over a private D-Bus connection; on macOS answers go through the
+// notification centre (beeep) and approvals through an osascript dialog
+// whose text is passed as an argument, never spliced into the script.
+package desktop
+
+import (
+	"strings"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// Result is what Setup found: the adapters to wire into app.Options (nil
+// when unavailable) and, when something is missing, a Problem message for
+// the status line that says what still works.
+type Result struct {
+	Notifier app.Notifier
+	Approver app.Approver
+	Problem  string
+	Close    func()
+}
+
+// approvalTitle and approvalBody are the words of an approval request,
+// shared by every platform so the user sees the same thing everywhere.
+func approvalTitle(p app.Pending) string {
+	if p.Purpose != "" {
+		return "Hark wants to run a command (" + p.Purpose + ")"
+	}
+	return "Hark wants to run a command"
+}
+
+func approvalBody(p app.Pending) string {
+	var b strings.Builder
+	b.WriteString(p.Command)
+	if len(p.Reasons) > 0 {
+		b.WriteString("\n\n")
+		for i, r := range p.Reasons {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString("• ")
+			b.WriteString(r.Why)
+		}
+	}
+	if p.WorkingDirectory != "" {
+		b.WriteString("\n\nin ")
+		b.WriteString(p.WorkingDirectory)
+	}
+	return b.String()
+}

@@ -1,0 +1,105 @@
+package desktop
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// dialogScript shows the approval dialog. The text to show comes in as
+// argv, so nothing a command contains can change the script. Deny is both
+// the default and the cancel button: Return or Escape never approve.
+var dialogScript = []string{
+	"on run argv",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Deny", "Approve"} default button "Deny" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
+	"if gave up of r then return \"gave-up\"",
+	"return button returned of r",
+	"end run",
+}
+
+// Dialog asks for approval with a modal osascript dialog, one per pending
+// command. It is the macOS fallback for when Hark runs outside its app
+// bundle or notifications are not authorised.
+type Dialog struct {
+	// Osascript is the program to run; tests point it at a fake.
+	Osascript string
+	// GiveUp closes an unanswered dialog after this long (the core's own
+	// timeout decides; this only stops dialogs piling up). Zero: 10 minutes.
+	GiveUp time.Duration
+
+	mu   sync.Mutex
+	open map[string]*exec.Cmd
+}
+
+// NewDialog returns a Dialog that runs /usr/bin/osascript.
+func NewDialog() *Dialog { return &Dialog{Osascript: "/usr/bin/osascript"} }
+
+// Actions is true: the dialog always has Approve and Deny.
+func (d *Dialog) Actions() bool { return true }
+
+// Ask opens the dialog and returns; answer is called when the user clicks a
+// button. Closing it by giving up, or a withdrawn dialog, answers nothing.
+func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
+	give := d.GiveUp
+	if give <= 0 {
+		give = 10 * time.Minute
+	}
+	args := []string{}
+	for _, line := range dialogScript {
+		args = append(args, "-e", line)
+	}
+	args = append(args, "--", approvalTitle(p), approvalBody(p), fmt.Sprint(int(give.Seconds())))
+	cmd := exec.Command(d.Osascript, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("opening the approval dialog with %s: %v", d.Osascript, err)
+	}
+	d.mu.Lock()
+	if d.open == nil {
+		d.open = map[string]*exec.Cmd{}
+	}
+	d.open[p.ID] = cmd
+	d.mu.Unlock()
+	go func() {
+		err := cmd.Wait()
+		d.mu.Lock()
+		current := d.open[p.ID] == cmd
+		if current {
+			delete(d.open, p.ID)
+		}
+		d.mu.Unlock()
+		if !current {
+			return // withdrawn: the answer came from elsewhere
+		}
+		switch reply := strings.TrimSpace(out.String()); {
+		case err == nil && reply == "Approve":
+			answer(app.Decision{PendingID: p.ID, Approved: true, By: app.ByNotification})
+		case err == nil && reply == "gave-up":
+			// Nobody answered; the core's timeout decides.
+		case err == nil && reply == "Deny", strings.Contains(errb.String(), "-128"):
+			// Deny is the cancel button: osascript reports "User canceled (-128)".
+			answer(app.Decision{PendingID: p.ID, Approved: false, By: app.ByNotification})
+		}
+	}()
+	return nil
+}
+
+// Withdraw closes the dialog of pending id, if it is still open.
+func (d *Dialog) Withdraw(id string) error {
+	d.mu.Lock()
+	cmd := d.open[id]
+	delete(d.open, id)
+	d.mu.Unlock()
+	if cmd != nil && cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package desktop
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// fakeOsascript writes a script standing in for osascript: it saves its
+// arguments NUL-separated, then behaves as told (print a button name, fail
+// like a cancelled dialog, or wait to be killed).
+func fakeOsascript(t *testing.T, behaviour string) (path, argsFile string) {
+	dir := t.TempDir()
+	argsFile = filepath.Join(dir, "args")
+	path = filepath.Join(dir, "osascript")
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > " + argsFile + "\n" + behaviour + "\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, argsFile
+}
+
+func TestDialog(t *testing.T) {
+	t.Parallel()
+	hostile := `rm -rf "$HOME" ; " & (do shell script "touch /tmp/pwned") & "`
+	cases := []struct {
+		name      string
+		behaviour string
+		want      *app.Decision
+	}{
+		{"approve", `echo Approve`, &app.Decision{PendingID: "p1", Approved: true, By: app.ByNotification}},
+		{"deny button", `echo Deny`, &app.Decision{PendingID: "p1", Approved: false, By: app.ByNotification}},
+		{"cancelled dialog is a denial", `echo "execution error: User canceled. (-128)" >&2; exit 1`, &app.Decision{PendingID: "p1", Approved: false, By: app.ByNotification}},
+		{"gave up answers nothing", `echo gave-up`, nil},
+		{"osascript failure answers nothing", `echo "some other error" >&2; exit 1`, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			bin, argsFile := fakeOsascript(t, tc.behaviour)
+			d := &Dialog{Osascript: bin, GiveUp: 90 * time.Second}
+			got := make(chan app.Decision, 2)
+			if err := d.Ask(pending("p1", hostile), func(dec app.Decision) { got <- dec }); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case dec := <-got:
+				if tc.want == nil {
+					t.Fatalf("answered %+v, want no answer", dec)
+				}
+				if dec != *tc.want {
+					t.Fatalf("decision = %+v, want %+v", dec, *tc.want)
+				}
+			case <-time.After(3 * time.Second):
+				if tc.want != nil {
+					t.Fatal("no answer")
+				}
+			}
+			raw, err := os.ReadFile(argsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
+			sep := -1
+			for i, a := range args {
+				if a == "--" {
+					sep = i
+					break
+				}
+				if strings.Contains(a, hostile) || strings.Contains(a, "pwned") {
+					t.Errorf("command text spliced into script argument %d: %q", i, a)
+				}
+			}
+			if sep < 0 || len(args) != sep+4 {
+				t.Fatalf("args = %q, want the script, then -- and three values", args)
+			}
+			if !strings.HasPrefix(args[sep+2], hostile) || args[sep+3] != "90" {
+				t.Errorf("argv after -- = %q, want the body starting with the command and 90", args[sep+1:])
+			}
+		})
+	}
+}
+
+func TestDialogWithdraw(t *testing.T) {
+	t.Parallel()
+	bin, _ := fakeOsascript(t, `sleep 30; echo Approve`)
+	d := &Dialog{Osascript: bin}
+	got := make(chan app.Decision, 1)
+	if err := d.Ask(pending("p9", "rm x"), func(dec app.Decision) { got <- dec }); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // let the fake start its sleep
+	if err := d.Withdraw("p9"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case dec := <-got:
+		t.Fatalf("withdrawn dialog answered %+v", dec)
+	case <-time.After(500 * time.Millisecond):
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.open) != 0 {
+		t.Errorf("%d dialogs still tracked after Withdraw", len(d.open))
+	}
+}
