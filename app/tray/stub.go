@@ -36,3 +36,9 @@ func (nullBackend) update(h handle, it app.MenuItem)              {}
 func (nullBackend) setIcon(name string, regular, template []byte) {}
 func (nullBackend) setTooltip(s string)                           {}
 func (nullBackend) setTitle(s string)                             {}
+
+// Check fails: the macOS menu bar needs cgo.
+func Check() error { return Run(nil, nil) }
+
+// HostProblem repeats why there is no menu bar item.
+func HostProblem() string { return Check().Error() }
