@@ -1,15 +1,589 @@
 package shell
 
-// Policy classifies shell commands into tiers. It is safe for concurrent use
-// and holds no per-call state.
-type Policy struct{}
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Policy classifies shell commands into tiers by walking their bash parse
+// tree. Every simple command anywhere in the tree (pipelines, lists, compound
+// commands, function bodies, command and process substitutions, the strings
+// given to `sh -c` and `eval`) is judged on its own, and the verdict is the
+// worst of its parts.
+//
+// The safe tier is an allowlist: a command is safe only when every part is a
+// known read-only program whose arguments were checked. Nobody can enumerate
+// every dangerous command, but one can enumerate the harmless ones.
+//
+// A Policy holds no per-call state and is safe for concurrent use.
+type Policy struct {
+	programs map[string]check
+	parsers  sync.Pool
+}
 
 // NewPolicy returns the default policy.
-func NewPolicy() *Policy { return &Policy{} }
+func NewPolicy() *Policy {
+	p := &Policy{programs: defaultPrograms()}
+	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
+	return p
+}
 
-// Classify returns the verdict for command. It never runs anything and never
-// looks at anything but the command text. Until the full classifier lands,
-// every command needs confirmation.
+// maxDepth bounds how deeply strings run by `sh -c`, `eval` and friends are
+// parsed again, so a hostile input cannot make classification expensive.
+const maxDepth = 6
+
+// Classify returns the verdict for command. It is pure: it never runs or
+// reads anything, and looks at nothing but the command text — in particular
+// never at the purpose a model claims for it.
 func (p *Policy) Classify(command string) Verdict {
-	return Verdict{Command: command, Tier: Confirm, Reasons: []Reason{{Command: command, Why: "not yet classified: needs your confirmation"}}}
+	v := &verdict{tier: Safe}
+	checkText(v, command)
+	if strings.TrimSpace(command) == "" {
+		v.add(Confirm, command, "empty command: there is nothing to run")
+	} else {
+		p.classifySource(v, command, 0, "")
+	}
+	reasons := v.reasons
+	if reasons == nil {
+		reasons = []Reason{}
+	}
+	return Verdict{Command: command, Tier: v.tier, Reasons: reasons}
+}
+
+// verdict accumulates reasons; the tier only ever gets worse.
+type verdict struct {
+	tier    Tier
+	reasons []Reason
+}
+
+func rank(t Tier) int {
+	switch t {
+	case Safe:
+		return 0
+	case Forbidden:
+		return 2
+	}
+	return 1
+}
+
+func (v *verdict) add(t Tier, part, why string) {
+	if rank(t) > rank(v.tier) {
+		v.tier = t
+	}
+	for _, r := range v.reasons {
+		if r.Command == part && r.Why == why {
+			return
+		}
+	}
+	v.reasons = append(v.reasons, Reason{Command: part, Why: why})
+}
+
+// checkText rejects characters a person reviewing the command cannot see or
+// that terminals render misleadingly, and line continuations, which join
+// what looks like a second line onto the first command's arguments.
+func checkText(v *verdict, s string) {
+	if !utf8.ValidString(s) {
+		v.add(Confirm, s, "the command is not valid UTF-8")
+	}
+	seen := false
+	for _, r := range s {
+		if r == '\t' || r == '\n' || r == utf8.RuneError {
+			continue
+		}
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0' {
+			if !seen {
+				v.add(Confirm, s, fmt.Sprintf("the command contains an invisible or control character (U+%04X)", r))
+				seen = true
+			}
+		}
+	}
+	if strings.Contains(s, "\\\n") {
+		v.add(Confirm, s, "a backslash at the end of a line joins the next line onto this command")
+	}
+}
+
+// classifySource parses src and classifies every statement in it. depth counts
+// how many shell strings deep we are; cwd is what classifier.cwd starts as.
+func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
+	if depth > maxDepth {
+		v.add(Confirm, src, "commands nested this deeply are not classified")
+		return
+	}
+	parser := p.parsers.Get().(*syntax.Parser)
+	f, err := parser.Parse(strings.NewReader(src), "")
+	p.parsers.Put(parser)
+	if err != nil {
+		v.add(Confirm, src, "the command could not be parsed: "+parseMessage(err))
+		return
+	}
+	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			if n.Name != nil {
+				if c.funcs == nil {
+					c.funcs = map[string]bool{}
+				}
+				c.funcs[n.Name.Value] = true
+			}
+		case *syntax.Comment:
+			// A comment ends at the newline, so "ls # x; rm -rf y" is just ls.
+			// Code-like text in a comment is still worth a person's look: it is
+			// shown in the approval prompt but would not run as it reads.
+			if strings.ContainsAny(n.Text, ";&|`") || strings.Contains(n.Text, "$(") {
+				c.add(Confirm, "#"+n.Text, "# "+strings.TrimSpace(n.Text)+": text after # is a comment and does not run")
+			}
+		}
+		return true
+	})
+	c.stmts(f.Stmts)
+}
+
+func parseMessage(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return pe.Text
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return le.Feature + " is not supported"
+	}
+	return err.Error()
+}
+
+// classifier walks one parsed source string.
+type classifier struct {
+	p     *Policy
+	v     *verdict
+	src   string
+	depth int
+	funcs map[string]bool // functions declared in this source; their bodies are classified where declared
+	// cwd is the protected directory ("/", "~", "/usr" …) a preceding cd
+	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
+	// be recognised for what it is.
+	cwd string
+}
+
+func (c *classifier) add(t Tier, part, why string) { c.v.add(t, part, why) }
+
+// text returns the source text of n.
+func (c *classifier) text(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(c.src) || start > end {
+		return c.src
+	}
+	return c.src[start:end]
+}
+
+func (c *classifier) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		c.stmt(s)
+	}
+}
+
+func (c *classifier) stmt(s *syntax.Stmt) {
+	if s == nil {
+		return
+	}
+	if s.Background || s.Disown {
+		c.add(Confirm, c.text(s), "&: runs in the background, beyond Hark's timeout and output capture")
+	}
+	if s.Coprocess {
+		c.add(Confirm, c.text(s), "|&: starts a coprocess")
+	}
+	switch x := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		c.call(x)
+	case *syntax.BinaryCmd:
+		c.stmt(x.X)
+		c.stmt(x.Y)
+	case *syntax.Subshell:
+		c.stmts(x.Stmts)
+	case *syntax.Block:
+		c.stmts(x.Stmts)
+	case *syntax.IfClause:
+		for ic := x; ic != nil; ic = ic.Else {
+			c.stmts(ic.Cond)
+			c.stmts(ic.Then)
+		}
+	case *syntax.WhileClause:
+		c.stmts(x.Cond)
+		c.stmts(x.Do)
+	case *syntax.ForClause:
+		c.nested(x.Loop)
+		c.stmts(x.Do)
+	case *syntax.CaseClause:
+		c.nested(x.Word)
+		for _, item := range x.Items {
+			for _, w := range item.Patterns {
+				c.nested(w)
+			}
+			c.stmts(item.Stmts)
+		}
+	case *syntax.FuncDecl:
+		c.funcDecl(x)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		c.nested(x)
+	case *syntax.DeclClause:
+		c.decl(x)
+	case *syntax.TimeClause:
+		c.stmt(x.Stmt)
+	case *syntax.CoprocClause:
+		c.add(Confirm, c.text(x), "coproc: starts a background coprocess")
+		c.stmt(x.Stmt)
+	default:
+		c.add(Confirm, c.text(x), "this shell construct is not classified")
+	}
+	// Redirections are applied after the command's own words are expanded;
+	// order of reasons follows the source.
+	for _, r := range s.Redirs {
+		c.redirect(r)
+	}
+}
+
+// nested classifies the commands hidden inside a node's words: command and
+// process substitutions. Extended globs are refused because zsh reads
+// `*(e:…:)` as a glob qualifier that runs code.
+func (c *classifier) nested(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			c.stmts(n.Stmts)
+			return false
+		case *syntax.ProcSubst:
+			c.stmts(n.Stmts)
+			return false
+		case *syntax.ExtGlob:
+			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
+			return false
+		}
+		return true
+	})
+}
+
+// funcDecl classifies a function body where it is declared, and recognises
+// fork bombs: a function that starts copies of itself in a pipeline or in
+// the background.
+func (c *classifier) funcDecl(f *syntax.FuncDecl) {
+	if f.Name != nil && f.Body != nil {
+		name := f.Name.Value
+		self, async := false, false
+		syntax.Walk(f.Body, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 && decodeWord(n.Args[0]).val == name {
+					self = true
+				}
+			case *syntax.Stmt:
+				if n.Background || n.Disown || n.Coprocess {
+					async = true
+				}
+			case *syntax.BinaryCmd:
+				if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+					async = true
+				}
+			}
+			return true
+		})
+		if self && async {
+			c.add(Forbidden, c.text(f), name+"(): fork bomb: a function that keeps starting copies of itself is never run")
+		}
+	}
+	c.stmt(f.Body)
+}
+
+// decl handles declare/local/export/readonly/typeset/nameref.
+func (c *classifier) decl(d *syntax.DeclClause) {
+	for _, a := range d.Args {
+		c.assign(a, c.text(d))
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if w := decodeWord(a.Value); w.expanded {
+				c.add(Confirm, c.text(d), d.Variant.Value+": declares a name computed at run time")
+			}
+		}
+	}
+}
+
+// assign classifies one NAME=value: the value's substitutions, and whether the
+// name changes how later programs behave.
+func (c *classifier) assign(a *syntax.Assign, part string) {
+	c.nested(a.Value)
+	if a.Array != nil {
+		c.nested(a.Array)
+	}
+	c.nested(a.Index)
+	if a.Name != nil {
+		if why := riskyVariable(a.Name.Value); why != "" {
+			c.add(Confirm, part, a.Name.Value+"=: "+why)
+		}
+	}
+}
+
+// riskyVariable says why assigning name changes what commands do, or "".
+func riskyVariable(name string) string {
+	if why, ok := riskyVariables[name]; ok {
+		return why
+	}
+	for _, prefix := range []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_"} {
+		if strings.HasPrefix(name, prefix) {
+			return "changes how programs load or run"
+		}
+	}
+	for _, suffix := range []string{"_COMMAND", "_EDITOR", "_PAGER", "_ASKPASS", "_OPTIONS", "OPT", "_SHELL"} {
+		if strings.HasSuffix(name, suffix) {
+			return "can make a program run other code"
+		}
+	}
+	return ""
+}
+
+var riskyVariables = map[string]string{
+	"PATH":           "changes which programs run",
+	"IFS":            "changes how the shell splits words",
+	"BASH_ENV":       "makes every shell run a file first",
+	"ENV":            "makes every shell run a file first",
+	"ZDOTDIR":        "makes zsh run other startup files",
+	"PROMPT_COMMAND": "runs code before every prompt",
+	"PS4":            "can run code while tracing",
+	"SHELLOPTS":      "changes shell options",
+	"BASHOPTS":       "changes shell options",
+	"GLOBIGNORE":     "changes how globs expand",
+	"CDPATH":         "changes where cd goes",
+	"HOME":           "changes what ~ means",
+	"SHELL":          "changes which shell programs start",
+	"PAGER":          "runs another program as pager",
+	"MANPAGER":       "runs another program as pager",
+	"EDITOR":         "runs another program as editor",
+	"VISUAL":         "runs another program as editor",
+	"BROWSER":        "runs another program as browser",
+	"LESSOPEN":       "makes less run a program",
+	"LESSCLOSE":      "makes less run a program",
+	"PYTHONSTARTUP":  "makes Python run a file",
+	"PYTHONPATH":     "changes which code Python loads",
+	"PYTHONHOME":     "changes which code Python loads",
+	"PERL5LIB":       "changes which code Perl loads",
+	"RUBYLIB":        "changes which code Ruby loads",
+	"NODE_PATH":      "changes which code Node loads",
+	"TMOUT":          "changes shell behaviour",
+	"HISTFILE":       "makes the shell write history to a file",
+	"TERMINFO":       "changes terminal capabilities",
+	"MAIL":           "changes shell behaviour",
+	"MAILPATH":       "changes shell behaviour",
+}
+
+// redirect classifies one redirection.
+func (c *classifier) redirect(r *syntax.Redirect) {
+	c.nested(r.Word)
+	if r.Hdoc != nil {
+		c.nested(r.Hdoc)
+	}
+	text := c.text(r)
+	switch r.Op {
+	case syntax.RdrIn, syntax.WordHdoc:
+		return
+	case syntax.Hdoc, syntax.DashHdoc:
+		// An odd delimiter could be the very line that follows, quietly
+		// swallowing a command into the here-document's text.
+		if d := decodeWord(r.Word); d.expanded || !heredocDelimiter(d.val) {
+			c.add(Confirm, text, text+": unusual here-document delimiter")
+		}
+		return
+	case syntax.DplIn, syntax.DplOut:
+		if d := decodeWord(r.Word); !d.expanded && isFD(d.val) {
+			return
+		}
+		if r.Op == syntax.DplIn {
+			c.add(Confirm, text, text+": reads from a computed descriptor")
+			return
+		}
+	}
+	target := decodeWord(r.Word)
+	if !target.expanded && !target.glob {
+		switch target.val {
+		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/dev/tty":
+			return
+		}
+		if isDiskDevice(target.val) {
+			c.add(Forbidden, text, text+": writing onto a disk device erases it and is never run")
+			return
+		}
+	}
+	why := "overwrites a file"
+	switch r.Op {
+	case syntax.AppOut, syntax.AppAll, syntax.AppClob, syntax.AppAllClob:
+		why = "appends to a file"
+	case syntax.RdrInOut:
+		why = "opens a file for writing"
+	}
+	c.add(Confirm, text, text+": "+why)
+}
+
+func heredocDelimiter(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isFD(s string) bool {
+	s = strings.TrimSuffix(s, "-")
+	if s == "" {
+		return true // ">&-" closes a descriptor
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDiskDevice reports whether path names a whole disk or partition.
+func isDiskDevice(path string) bool {
+	for _, prefix := range []string{"/dev/disk", "/dev/rdisk", "/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/mapper/", "/dev/dm-", "/dev/md", "/dev/loop"} {
+		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// call classifies a simple command: its assignments, the commands hidden in
+// its words, and the program it runs.
+func (c *classifier) call(x *syntax.CallExpr) {
+	text := c.text(x)
+	for _, a := range x.Assigns {
+		c.assign(a, text)
+	}
+	for _, w := range x.Args {
+		c.nested(w)
+	}
+	if len(x.Args) == 0 {
+		return
+	}
+	args := make([]arg, len(x.Args))
+	for i, w := range x.Args {
+		args[i] = decodeWord(w)
+	}
+	c.run(text, "", args, false)
+}
+
+// run classifies the program args[0] with its arguments. prefix labels the
+// wrappers it runs under ("xargs ", "find -exec "); extra says arguments are
+// appended at run time, so the visible ones are not the whole story.
+func (c *classifier) run(text, prefix string, args []arg, extra bool) {
+	if len(args) == 0 {
+		return
+	}
+	name := args[0]
+	if name.expanded || name.glob || name.brace {
+		c.add(Confirm, text, prefix+name.val+": the program name is computed at run time")
+		return
+	}
+	prog := name.val
+	if strings.Contains(prog, "/") {
+		base, ok := systemProgram(prog)
+		if !ok {
+			c.add(Confirm, text, prefix+prog+": runs a program outside the system directories")
+			return
+		}
+		prog = base
+	}
+	in := &invocation{c: c, text: text, label: prefix + prog, name: prog, args: args[1:], extra: extra}
+	for _, a := range in.args {
+		if a.escapedOp && prog != "find" {
+			in.confirm("an escaped ; & or | is passed as an argument, which reads like a second command")
+			break
+		}
+	}
+	if c.funcs[prog] {
+		return // a function declared in this command: its body was classified where declared
+	}
+	chk, ok := c.p.programs[prog]
+	if !ok {
+		// macOS file systems ignore case, so `RM x` runs rm there. Judge the
+		// lower-case program, but never let the spelling make it safe.
+		if lower := strings.ToLower(prog); lower != prog {
+			if chk, ok = c.p.programs[lower]; ok {
+				in.name = lower
+				chk(in)
+				in.confirm("not a known read-only program (spelled in capitals)")
+				return
+			}
+		}
+		if f := prefixRule(prog); f != nil {
+			f(in)
+			return
+		}
+		in.confirm("not a known read-only program")
+		return
+	}
+	chk(in)
+}
+
+// systemProgram maps a path in a standard system directory to the program's
+// base name; anything else could be any program.
+func systemProgram(p string) (string, bool) {
+	if !strings.HasPrefix(p, "/") {
+		return "", false
+	}
+	p = cleanPath(p)
+	i := strings.LastIndexByte(p, '/')
+	dir, base := p[:i], p[i+1:]
+	if base == "" {
+		return "", false
+	}
+	switch dir {
+	case "/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/sbin", "/usr/libexec", "/opt/local/bin", "/opt/local/sbin", "/snap/bin":
+		return base, true
+	}
+	return "", false
+}
+
+// invocation is one program run with its arguments, as the program tables see it.
+type invocation struct {
+	c     *classifier
+	text  string // the simple command's source text, for Reason.Command
+	label string // how reasons name the program, e.g. "rm" or "xargs rm"
+	name  string
+	args  []arg // after the program name
+	extra bool  // more arguments are appended at run time (xargs, find -exec)
+}
+
+func (in *invocation) confirm(why string) { in.c.add(Confirm, in.text, in.label+": "+why) }
+func (in *invocation) forbid(why string)  { in.c.add(Forbidden, in.text, in.label+": "+why) }
+
+// confirmOpt and forbidOpt name the option or verb responsible, e.g.
+// "sed -i: edits files in place".
+func (in *invocation) confirmOpt(opt, why string) {
+	in.c.add(Confirm, in.text, in.label+" "+opt+": "+why)
+}
+
+func (in *invocation) forbidOpt(opt, why string) {
+	in.c.add(Forbidden, in.text, in.label+" "+opt+": "+why)
+}
+
+// runs classifies the command a wrapper runs.
+func (in *invocation) runs(args []arg, extra bool) {
+	in.c.run(in.text, in.label+" ", args, extra || in.extra)
+}
+
+// source classifies a string the program runs as shell code.
+func (in *invocation) source(code string) {
+	in.c.p.classifySource(in.c.v, code, in.c.depth+1, in.c.cwd)
 }

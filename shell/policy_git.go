@@ -1,0 +1,207 @@
+package shell
+
+import "strings"
+
+// gitReadOnly lists git subcommands that only read the repository, each
+// with a check for the arguments that would make it write (nil: none do).
+var gitReadOnly = map[string]func(args []arg) string{
+	"status": nil, "log": nil, "diff": nil, "show": nil, "rev-parse": nil, "ls-files": nil, "ls-tree": nil,
+	"blame": nil, "annotate": nil, "shortlog": nil, "describe": nil, "cat-file": nil, "rev-list": nil,
+	"show-ref": nil, "for-each-ref": nil, "name-rev": nil, "merge-base": nil, "whatchanged": nil,
+	"count-objects": nil, "version": nil, "var": nil, "check-ignore": nil, "check-attr": nil, "cherry": nil,
+	"diff-tree": nil, "diff-files": nil, "diff-index": nil, "range-diff": nil, "show-branch": nil,
+	"verify-commit": nil, "verify-tag": nil, "grep": gitGrep,
+	"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
+	"stash": gitVerbs("list", "show"), "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
+	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"),
+}
+
+// gitWhy says what the common mutating subcommands do.
+var gitWhy = map[string]string{
+	"clean": "deletes untracked files", "reset": "moves HEAD and may discard changes",
+	"checkout": "changes files in the working tree", "switch": "changes files in the working tree",
+	"restore": "overwrites files in the working tree", "rm": "deletes files", "mv": "moves files",
+	"push": "publishes to a remote repository", "pull": "downloads and merges from the network",
+	"fetch": "downloads from the network", "clone": "downloads a repository", "gc": "rewrites repository data",
+	"prune": "deletes repository data", "filter-branch": "rewrites history", "rebase": "rewrites history",
+	"commit": "changes the repository", "merge": "changes the repository", "add": "changes the index",
+	"stash": "stashes away changes", "branch": "creates, renames or deletes branches",
+	"tag": "creates or deletes tags", "config": "changes git settings", "remote": "changes or contacts remotes",
+}
+
+// gitNever are options that make any git command run other programs or
+// write files.
+var gitNever = []string{"--output", "--ext-diff", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
+
+func checkGit(in *invocation) {
+	args := in.args
+	i := 0
+	for i < len(args) {
+		v := args[i].val
+		if !args[i].option() {
+			break
+		}
+		switch {
+		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+			i += 2
+			continue
+		case v == "-c" || strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") || longMatch(v, "--config-env"):
+			in.confirmOpt(v, "sets configuration that can run other programs")
+			return
+		case longMatch(v, "--exec-path") && strings.Contains(v, "="):
+			in.confirmOpt(v, "runs git programs from another directory")
+			return
+		case v == "-p" || longMatch(v, "--paginate"):
+			in.confirmOpt(v, "runs a pager")
+			return
+		case v == "--no-pager" || v == "-P" || v == "--bare" || v == "--literal-pathspecs" || v == "--no-optional-locks" ||
+			v == "--glob-pathspecs" || v == "--noglob-pathspecs" || v == "--icase-pathspecs" || v == "--no-replace-objects" ||
+			v == "--version" || v == "--exec-path" || v == "--html-path" || v == "--man-path" || v == "--info-path" ||
+			strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree=") || strings.HasPrefix(v, "--namespace="):
+			i++
+			continue
+		}
+		in.confirmOpt(v, "unknown git option")
+		return
+	}
+	if i >= len(args) {
+		return
+	}
+	sub := args[i].val
+	rest := args[i+1:]
+	for _, a := range rest {
+		for _, n := range gitNever {
+			if a.option() && longMatch(a.val, n) {
+				in.confirmOpt(sub+" "+a.val, "writes files or runs other programs")
+				return
+			}
+		}
+	}
+	extra, ok := gitReadOnly[sub]
+	if ok && (extra == nil || extra(rest) == "") {
+		return
+	}
+	why := gitWhy[sub]
+	if why == "" {
+		why = "changes the repository or runs other programs"
+	}
+	in.c.add(Confirm, in.text, in.label+" "+sub+": "+why)
+}
+
+// gitVerbs is read-only when the first argument is absent or a listed verb.
+func gitVerbs(verbs ...string) func([]arg) string {
+	return func(args []arg) string {
+		ops := operands(args)
+		if len(ops) == 0 || contains(verbs, ops[0].val) {
+			return ""
+		}
+		return "mutates"
+	}
+}
+
+func gitReflog(args []arg) string {
+	ops := operands(args)
+	if len(ops) > 0 && (ops[0].val == "expire" || ops[0].val == "delete" || ops[0].val == "drop") {
+		return "mutates"
+	}
+	return ""
+}
+
+func gitGrep(args []arg) string {
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-O") {
+			return "runs a pager"
+		}
+	}
+	return ""
+}
+
+func gitBranch(args []arg) string {
+	listing := false
+	for _, a := range args {
+		v := a.val
+		if !a.option() {
+			continue
+		}
+		switch {
+		case v == "-l" || longMatch(v, "--list") || longMatch(v, "--contains") || longMatch(v, "--no-contains") ||
+			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || v == "-a" || v == "-r" ||
+			longMatch(v, "--all") || longMatch(v, "--remotes"):
+			listing = true
+		case v == "-v" || v == "-vv" || longMatch(v, "--verbose") || longMatch(v, "--show-current") || longMatch(v, "--sort") ||
+			longMatch(v, "--format") || longMatch(v, "--color") || longMatch(v, "--no-color") || longMatch(v, "--column") ||
+			longMatch(v, "--no-column") || longMatch(v, "--abbrev") || longMatch(v, "--no-abbrev") || v == "-i" || longMatch(v, "--ignore-case"):
+		default:
+			return "mutates"
+		}
+	}
+	if !listing && len(operands(args)) > 0 {
+		return "creates a branch"
+	}
+	return ""
+}
+
+func gitTag(args []arg) string {
+	listing := false
+	for _, a := range args {
+		v := a.val
+		if !a.option() {
+			continue
+		}
+		switch {
+		case v == "-l" || longMatch(v, "--list") || longMatch(v, "--contains") || longMatch(v, "--no-contains") ||
+			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || strings.HasPrefix(v, "-n"):
+			listing = true
+		case v == "-v" || longMatch(v, "--verify") || longMatch(v, "--sort") || longMatch(v, "--format") || longMatch(v, "--color") ||
+			longMatch(v, "--column") || longMatch(v, "--no-column") || v == "-i" || longMatch(v, "--ignore-case"):
+		default:
+			return "mutates"
+		}
+	}
+	if !listing && len(operands(args)) > 0 {
+		return "creates a tag"
+	}
+	return ""
+}
+
+func gitRemote(args []arg) string {
+	ops := operands(args)
+	for _, a := range args {
+		if a.option() && a.val != "-v" && !longMatch(a.val, "--verbose") {
+			return "mutates"
+		}
+	}
+	if len(ops) == 0 || ops[0].val == "get-url" {
+		return ""
+	}
+	return "mutates"
+}
+
+func gitConfig(args []arg) string {
+	ops := operands(args)
+	if len(ops) > 0 && (ops[0].val == "get" || ops[0].val == "list") {
+		return ""
+	}
+	reading := false
+	for _, a := range args {
+		v := a.val
+		if !a.option() {
+			continue
+		}
+		switch {
+		case longMatch(v, "--get") || longMatch(v, "--get-all") || longMatch(v, "--get-regexp") || longMatch(v, "--get-urlmatch") ||
+			longMatch(v, "--get-color") || longMatch(v, "--get-colorbool") || v == "-l" || longMatch(v, "--list"):
+			reading = true
+		case longMatch(v, "--global") || longMatch(v, "--local") || longMatch(v, "--system") || longMatch(v, "--worktree") ||
+			longMatch(v, "--show-origin") || longMatch(v, "--show-scope") || longMatch(v, "--name-only") || longMatch(v, "--null") ||
+			v == "-z" || longMatch(v, "--includes") || longMatch(v, "--no-includes") || strings.HasPrefix(v, "--type") ||
+			strings.HasPrefix(v, "--default") || v == "--bool" || v == "--int" || v == "--path" || v == "-f" || longMatch(v, "--file") || longMatch(v, "--blob"):
+		default:
+			return "mutates"
+		}
+	}
+	if !reading {
+		return "changes settings"
+	}
+	return ""
+}

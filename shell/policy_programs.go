@@ -1,0 +1,1169 @@
+package shell
+
+import (
+	"strings"
+)
+
+// check judges one invocation of a program, adding reasons for anything that
+// is not read-only. A check that adds nothing leaves the invocation safe.
+type check func(in *invocation)
+
+// readOnlyPrograms only read, whatever their arguments: none of them has an
+// option that writes a file, runs another program or changes the system.
+var readOnlyPrograms = []string{
+	// files and text
+	"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "du", "df", "stat", "cut", "tr",
+	"comm", "diff", "cmp", "diff3", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
+	"expand", "unexpand", "paste", "join", "rev", "tac", "look", "basename", "dirname", "realpath",
+	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lsattr", "getfacl", "namei",
+	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
+	"pbpaste", "otool", "nm", "size", "lipo", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
+	// the system, read-only
+	"uptime", "w", "who", "whoami", "id", "groups", "logname", "users", "last", "uname", "sw_vers",
+	"system_profiler", "vm_stat", "iostat", "vmstat", "mpstat", "ioreg", "lsof", "ps", "pgrep", "pwd",
+	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
+	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "sw_vers", "df", "pstree", "htop",
+	// shell builtins that change nothing outside the shell
+	"echo", "true", "false", ":", "test", "[", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
+	"unset", "umask", "ulimit", "wait", "jobs", "shift", "return", "exit", "break", "continue",
+	"getopts", "times", "caller", "history", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
+}
+
+// confirmPrograms change the machine, reach the network or run other code;
+// the text is what the approval prompt says they do.
+var confirmPrograms = map[string]string{
+	"rm": "deletes files", "unlink": "deletes files", "srm": "deletes files", "trash": "moves files to the Trash",
+	"rmdir": "deletes directories", "shred": "destroys file contents",
+	"cp": "copies files", "mv": "moves or renames files", "ln": "creates links", "install": "copies files",
+	"rsync": "copies files", "ditto": "copies files", "scp": "copies files over the network",
+	"touch": "creates or updates files", "mkdir": "creates directories", "mktemp": "creates files",
+	"truncate": "changes file sizes", "chgrp": "changes ownership", "chattr": "changes file attributes",
+	"split": "writes files", "csplit": "writes files", "patch": "changes files",
+	"tar": "creates or extracts archives", "unzip": "extracts archives", "zip": "writes archives",
+	"gzip": "compresses or extracts files", "gunzip": "extracts files", "bzip2": "compresses or extracts files",
+	"bunzip2": "extracts files", "xz": "compresses or extracts files", "unxz": "extracts files",
+	"zstd": "compresses or extracts files", "7z": "creates or extracts archives", "cpio": "creates or extracts archives",
+	"hdiutil": "works with disk images",
+	"kill":    "stops processes", "killall": "stops processes", "pkill": "stops processes",
+	"renice": "changes process priorities", "service": "controls services",
+	"curl": "uses the network", "wget": "uses the network", "ssh": "connects to another machine",
+	"sftp": "copies files over the network", "nc": "uses the network", "ncat": "uses the network",
+	"netcat": "uses the network", "telnet": "uses the network", "ftp": "uses the network",
+	"ping": "uses the network", "ping6": "uses the network", "traceroute": "uses the network",
+	"mtr": "uses the network", "nmap": "scans the network", "dig": "uses the network",
+	"nslookup": "uses the network", "host": "uses the network", "whois": "uses the network",
+	"http": "uses the network", "aria2c": "uses the network", "socat": "uses the network",
+	"apt-get": "installs or removes software", "yum": "installs or removes software",
+	"dnf": "installs or removes software", "pacman": "installs or removes software",
+	"zypper": "installs or removes software", "apk": "installs or removes software",
+	"snap": "installs or removes software", "flatpak": "installs or removes software",
+	"port": "installs or removes software", "gem": "installs or removes software",
+	"cargo": "builds or installs software", "pipx": "installs or removes software",
+	"npx": "downloads and runs packages", "yarn": "installs packages or runs scripts",
+	"pnpm": "installs packages or runs scripts", "bundle": "installs packages or runs scripts",
+	"mas": "installs or removes software", "softwareupdate": "installs software updates",
+	"conda": "installs or removes software", "uv": "installs packages or runs code",
+	"poetry": "installs packages or runs code", "nix": "installs or removes software",
+	"make": "runs build commands", "cmake": "runs build commands", "ninja": "runs build commands",
+	"open": "opens files or applications", "xdg-open": "opens files or applications",
+	"pbcopy": "changes the clipboard", "say": "speaks aloud",
+	"vi": "is an interactive editor", "vim": "is an interactive editor", "nvim": "is an interactive editor",
+	"nano": "is an interactive editor", "emacs": "is an interactive editor", "ed": "edits files",
+	"less": "is an interactive pager", "more": "is an interactive pager", "most": "is an interactive pager",
+	"man":    "is an interactive pager",
+	"source": "runs commands from a file", ".": "runs commands from a file",
+	"alias": "changes what a name runs", "hash": "changes which programs names run",
+	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
+	"trap": "runs code when a signal arrives", "bg": "controls jobs", "fg": "controls jobs",
+	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
+	"stty": "changes terminal settings", "crontab": "changes scheduled jobs", "at": "schedules commands",
+	"passwd": "changes a password", "chsh": "changes a login shell", "dscl": "changes directory services",
+	"dseditgroup": "changes groups", "sysadminctl": "changes user accounts", "useradd": "changes user accounts",
+	"userdel": "changes user accounts", "usermod": "changes user accounts", "groupadd": "changes groups",
+	"chroot": "runs a command in another root", "mdutil": "changes Spotlight indexing",
+	"tmutil": "controls Time Machine", "spctl": "changes Gatekeeper", "sips": "can change images",
+	"screencapture": "captures the screen", "hdparm": "changes disk settings", "ldd": "may run the program it inspects",
+	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
+	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
+	"tmux": "starts terminal sessions", "screen": "starts terminal sessions", "script": "records a session to a file",
+	"strace": "runs and traces a program", "dtruss": "runs and traces a program", "ltrace": "runs and traces a program",
+	"gdb": "runs a debugger", "lldb": "runs a debugger", "sandbox-exec": "runs a program",
+}
+
+// forbiddenPrograms are never run, whatever their arguments.
+var forbiddenPrograms = map[string]string{
+	"sudo": "privilege escalation is never run", "su": "privilege escalation is never run",
+	"doas": "privilege escalation is never run", "pkexec": "privilege escalation is never run",
+	"runas": "privilege escalation is never run", "sudoedit": "privilege escalation is never run",
+	"visudo":   "changing who may escalate privileges is never run",
+	"csrutil":  "changing System Integrity Protection is never run",
+	"shutdown": "shutting down or restarting the machine is never run", "reboot": "shutting down or restarting the machine is never run",
+	"halt": "shutting down or restarting the machine is never run", "poweroff": "shutting down or restarting the machine is never run",
+	"wipefs": "erasing a disk is never run", "blkdiscard": "erasing a disk is never run",
+	"mke2fs": "erasing a disk is never run", "mkswap": "erasing a disk is never run",
+	"cfdisk": "rewriting a partition table is never run",
+}
+
+// interpreters run code; with --version and the like they only print.
+var interpreters = map[string]string{ // name → its inline-code options
+	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE", "ruby": "e",
+	"irb": "", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e", "luajit": "e",
+	"Rscript": "e", "R": "e", "julia": "e", "tclsh": "", "wish": "", "swift": "e", "pwsh": "c", "powershell": "c",
+	"java": "", "jshell": "", "groovy": "e", "scala": "e", "kotlin": "e", "erl": "e", "elixir": "e", "ghci": "e",
+	"runghc": "", "guile": "c", "racket": "e", "sbcl": "", "expect": "c", "gcc": "", "clang": "", "cc": "",
+	"c++": "", "g++": "", "clang++": "", "rustc": "", "go": "", "tsc": "", "ts-node": "e",
+}
+
+// shells run command strings with -c, scripts, or whatever arrives on stdin.
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "yash", "ash"}
+
+// checkedPrograms are read-only only with some arguments.
+var checkedPrograms = map[string]check{
+	"find":         checkFind,
+	"git":          checkGit,
+	"sed":          checkSed,
+	"gsed":         checkSed,
+	"awk":          checkAwk,
+	"gawk":         checkAwk,
+	"mawk":         checkAwk,
+	"nawk":         checkAwk,
+	"sort":         checked(noFlags("writes its output to a file", "o", "--output", "--compress-program")),
+	"rg":           checked(noFlags("runs a preprocessor program", "", "--pre", "--hostname-bin")),
+	"fd":           checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
+	"fdfind":       checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
+	"tree":         checked(noFlags("writes its output to a file", "o", "--output")),
+	"file":         checked(noFlags("compiles a magic file", "C", "--compile")),
+	"ss":           checked(noFlags("kills sockets or writes a file", "KD", "--kill", "--diag")),
+	"base64":       checked(noFlags("writes its output to a file", "o", "--output")),
+	"shuf":         checked(noFlags("writes its output to a file", "o", "--output")),
+	"iconv":        checked(noFlags("writes its output to a file", "o", "--output")),
+	"sdiff":        checked(noFlags("writes its output to a file", "o", "--output")),
+	"dmesg":        checked(noFlags("clears or changes the kernel log", "cCDEn", "--clear", "--read-clear", "--console-off", "--console-on", "--console-level")),
+	"printf":       checked(noFlags("assigns a shell variable", "v")),
+	"uniq":         checked(maxOperands(1, "writes its output to a file")),
+	"xxd":          checked(maxOperands(1, "writes its output to a file")),
+	"hostname":     checked(hostnameCheck),
+	"date":         checked(dateCheck),
+	"sysctl":       checked(sysctlCheck),
+	"journalctl":   checked(noFlags("changes the journal or writes files", "", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "--cursor-file")),
+	"top":          checked(topCheck),
+	"tee":          checked(teeCheck),
+	"dd":           checked(ddCheck),
+	"xattr":        checked(noFlags("changes extended attributes", "wdc")),
+	"plutil":       checked(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract")),
+	"codesign":     checked(onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml")),
+	"pkgutil":      checked(onlyFlags("can forget packages", "--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist", "--file-info", "--volume", "--only-files", "--only-dirs", "--export-plist", "--payload-files", "--check-signature")),
+	"dscacheutil":  checked(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings")),
+	"mount":        checked(mountCheck),
+	"ifconfig":     checked(ifconfigCheck),
+	"route":        checked(noOperands("changes routes", "add", "delete", "del", "change", "flush")),
+	"kill":         killCheck,
+	"rm":           checkRm,
+	"unlink":       deleteCheck,
+	"shred":        deleteCheck,
+	"chmod":        permCheck("changes permissions"),
+	"chown":        permCheck("changes ownership"),
+	"chflags":      permCheck("changes file flags"),
+	"init":         initCheck,
+	"telinit":      initCheck,
+	"nvram":        nvramCheck,
+	"security":     securityCheck,
+	"osascript":    checkOsascript,
+	"diskutil":     checkDiskutil,
+	"fdisk":        partitionCheck("-l", "--list"),
+	"sfdisk":       partitionCheck("-l", "--list", "-d", "--dump", "-s", "--show-size", "-V", "--verify", "--json", "-J"),
+	"gdisk":        partitionCheck("-l"),
+	"sgdisk":       partitionCheck("-p", "--print", "-i", "-v", "--verify"),
+	"parted":       partitionCheck("-l", "--list"),
+	"defaults":     checked(subcommands("changes preferences", "read", "read-type", "domains", "find", "help")),
+	"launchctl":    checkLaunchctl,
+	"systemctl":    checkSystemctl,
+	"pmset":        checked(subcommands("changes power settings", "-g")),
+	"scutil":       checked(subcommands("changes system configuration", "--get", "--dns", "--proxy", "--nwi", "-r")),
+	"networksetup": checked(networksetupCheck),
+	"ip":           checked(ipCheck),
+	"log":          checked(subcommands("changes logging", "show", "stream", "help")),
+	"brew":         checked(subcommands("installs or changes software", "list", "ls", "info", "search", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")),
+	"npm":          checked(subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "view", "info", "show", "v", "outdated", "-v", "--version", "root", "prefix", "config get", "config list", "config ls", "search", "help")),
+	"pip":          checked(subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "search")),
+	"pip3":         checked(subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "search")),
+	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
+	"apt":          checked(subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version")),
+	"apt-cache":    checked(subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version")),
+	"dpkg":         checked(subcommands("installs or removes software", "-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--version", "-C", "--audit")),
+	"dpkg-query":   readOnly,
+	"cd":           cdCheck,
+	"pushd":        cdCheck,
+	"read":         readCheck,
+	"mapfile":      checked(noFlags("runs a callback", "C")),
+	"readarray":    checked(noFlags("runs a callback", "C")),
+	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
+	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
+	"arch":         archCheck,
+	"eval":         checkEval,
+}
+
+// wrappers run the command that follows their options; they are as safe as
+// what they run.
+var wrappers = map[string]wrapSpec{
+	"command":    {shortArg: "", special: commandBuiltin},
+	"builtin":    {},
+	"nohup":      {},
+	"noglob":     {},
+	"nocorrect":  {},
+	"nice":       {shortArg: "n", longArg: []string{"--adjustment"}},
+	"timeout":    {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
+	"gtimeout":   {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
+	"stdbuf":     {shortArg: "ioe", longArg: []string{"--input", "--output", "--error"}},
+	"caffeinate": {shortArg: "tw"},
+	"ionice":     {shortArg: "cnp", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, refuse: "p", refuseWhy: "changes another process's priority"},
+	"taskset":    {shortArg: "", positional: 1, refuse: "p", refuseWhy: "changes another process's CPU affinity"},
+	"chrt":       {shortArg: "TPD", positional: 1, refuse: "p", refuseWhy: "changes another process's scheduling"},
+	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseWhy: "writes its report to a file"},
+	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseWhy: "writes its report to a file"},
+	"env":        {shortArg: "uCPS", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, special: envSpecial},
+	"xargs":      {shortArg: "aEIdLnPs", longArg: []string{"--arg-file", "--eof", "--replace", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, extra: true, bare: []string{"echo"}},
+	"watch":      {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
+	"flock":      {shortArg: "wEc", longArg: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}, positional: 1, special: flockSpecial},
+	"busybox":    {},
+	"exec":       {shortArg: "a", confirm: "replaces the shell with another program"},
+	"toybox":     {},
+	"unbuffer":   {},
+	"sudo":       {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
+	"doas":       {shortArg: "uC", forbid: "privilege escalation is never run"},
+	"pkexec":     {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
+}
+
+// prefixRule handles families of programs named by a prefix.
+func prefixRule(name string) check {
+	switch {
+	case strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs") || strings.HasPrefix(name, "mkfs."):
+		return forbidden("erasing a disk is never run")
+	case strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2."):
+		return interpreter("c")
+	}
+	return nil
+}
+
+// defaultPrograms assembles the program tables into one lookup map.
+func defaultPrograms() map[string]check {
+	m := map[string]check{}
+	for _, n := range readOnlyPrograms {
+		m[n] = readOnly
+	}
+	for n, why := range confirmPrograms {
+		m[n] = versionOr(why)
+	}
+	for n, flags := range interpreters {
+		m[n] = interpreter(flags)
+	}
+	for _, n := range shells {
+		m[n] = checkShell
+	}
+	for n, w := range wrappers {
+		m[n] = w.check
+	}
+	for n, why := range forbiddenPrograms {
+		m[n] = forbidden(why)
+	}
+	for n, c := range checkedPrograms {
+		m[n] = c
+	}
+	return m
+}
+
+func readOnly(*invocation) {}
+
+func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
+
+// versionQuery reports whether args only ask a program for its version or help.
+func versionQuery(args []arg) bool {
+	if len(args) != 1 || !args[0].plain() {
+		return false
+	}
+	switch args[0].val {
+	case "--version", "-V", "-version", "--help", "-h", "version", "-v":
+		return true
+	}
+	return false
+}
+
+// versionOr is safe for a version or help query and asks otherwise.
+func versionOr(why string) check {
+	return func(in *invocation) {
+		if !versionQuery(in.args) {
+			in.confirm(why)
+		}
+	}
+}
+
+// checked wraps a check that reads the arguments: every argument must be
+// known when the command is written, or the check cannot vouch for it.
+func checked(f check) check {
+	return func(in *invocation) {
+		if in.extra {
+			in.confirm("more arguments arrive at run time, so they cannot be checked")
+			return
+		}
+		for _, a := range in.args {
+			if a.expanded || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
+				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
+				return
+			}
+		}
+		f(in)
+	}
+}
+
+// longMatch reports whether the option a (perhaps "--opt=value") is, or
+// abbreviates, the long option long; GNU tools accept unambiguous prefixes.
+func longMatch(a, long string) bool {
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		a = a[:i]
+	}
+	return len(a) > 2 && strings.HasPrefix(long, a)
+}
+
+// hasFlag reports whether any argument sets one of the short letters (in a
+// cluster such as -rfo) or one of the long options.
+func hasFlag(args []arg, short string, long ...string) (string, bool) {
+	for _, a := range args {
+		v := a.val
+		if !a.option() {
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			for _, l := range long {
+				if longMatch(v, l) {
+					return v, true
+				}
+			}
+			continue
+		}
+		if short != "" && strings.ContainsAny(v[1:], short) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// noFlags is safe unless one of the given options appears.
+func noFlags(why, short string, long ...string) check {
+	return func(in *invocation) {
+		if f, ok := hasFlag(in.args, short, long...); ok {
+			in.confirmOpt(f, why)
+		}
+	}
+}
+
+// onlyFlags is safe when every option is in the list.
+func onlyFlags(why string, allowed ...string) check {
+	return func(in *invocation) {
+		for _, a := range in.args {
+			if a.option() && !contains(allowed, a.val) {
+				in.confirmOpt(a.val, why)
+				return
+			}
+		}
+	}
+}
+
+// operands returns the arguments that are not options.
+func operands(args []arg) []arg {
+	var out []arg
+	ended := false
+	for _, a := range args {
+		if !ended && a.val == "--" {
+			ended = true
+			continue
+		}
+		if !ended && a.option() {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// maxOperands is safe with at most n operands (the rest would be output files).
+func maxOperands(n int, why string) check {
+	return func(in *invocation) {
+		if len(operands(in.args)) > n {
+			in.confirm(why)
+		}
+	}
+}
+
+// noOperands is safe unless an operand is one of the listed verbs.
+func noOperands(why string, verbs ...string) check {
+	return func(in *invocation) {
+		for _, a := range in.args {
+			if contains(verbs, a.val) {
+				in.confirmOpt(a.val, why)
+				return
+			}
+		}
+	}
+}
+
+// subcommands is safe when the first argument (or the first two, joined by a
+// space) is one of the listed read-only subcommands.
+func subcommands(why string, safe ...string) check {
+	return func(in *invocation) {
+		if len(in.args) == 0 {
+			if contains(safe, "") {
+				return
+			}
+			in.confirm(why)
+			return
+		}
+		first := in.args[0].val
+		if len(in.args) > 1 && contains(safe, first+" "+in.args[1].val) {
+			return
+		}
+		if contains(safe, first) {
+			return
+		}
+		in.confirm(strings.TrimSpace(first) + ": " + why)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// interpreter asks before running code; inline code is named as such.
+func interpreter(inline string) check {
+	return func(in *invocation) {
+		if versionQuery(in.args) {
+			return
+		}
+		if in.name == "go" {
+			checked(subcommands("builds or runs code", "version", "env", "list", "doc", "help"))(in)
+			if len(in.args) > 0 && in.args[0].val == "env" {
+				if f, ok := hasFlag(in.args, "wu"); ok {
+					in.confirmOpt(f, "changes Go settings")
+				}
+			}
+			return
+		}
+		for _, a := range in.args {
+			if a.option() && !strings.HasPrefix(a.val, "--") && inline != "" && strings.ContainsAny(a.val[1:2], inline) {
+				in.confirmOpt(a.val[:2], "runs inline code")
+				return
+			}
+		}
+		in.confirm("runs code")
+	}
+}
+
+// wrapSpec describes the option syntax of a program that runs another one.
+type wrapSpec struct {
+	shortArg   string   // short options that take a value
+	longArg    []string // long options that take a value when not written --opt=value
+	positional int      // operands before the command (timeout's duration)
+	assigns    bool     // NAME=value words may precede the command (env)
+	extra      bool     // the command gets more arguments at run time (xargs)
+	bare       []string // the command run when none is given (xargs runs echo)
+	joined     bool     // the words are joined into a shell string (watch)
+	refuse     string   // short options that make it act on something else
+	refuseWhy  string
+	forbid     string                                // the wrapper itself is never run
+	confirm    string                                // the wrapper itself always asks
+	special    func(in *invocation, opts []arg) bool // handles options the generic parse cannot; true = done
+}
+
+func (w wrapSpec) check(in *invocation) {
+	if w.forbid != "" {
+		in.forbid(w.forbid)
+	}
+	if w.confirm != "" {
+		in.confirm(w.confirm)
+	}
+	args := in.args
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		v := a.val
+		if !a.plain() && (a.expanded || strings.HasPrefix(v, "-")) {
+			in.confirmOpt(v, "cannot tell which command runs")
+			return
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		if w.assigns && strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
+			name := v[:strings.IndexByte(v, '=')]
+			if why := riskyVariable(name); why != "" {
+				in.confirm(name + "=: " + why)
+			}
+			i++
+			continue
+		}
+		if !a.option() {
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if !strings.Contains(v, "=") {
+				for _, l := range w.longArg {
+					if longMatch(v, l) {
+						i++
+						break
+					}
+				}
+			}
+			i++
+			continue
+		}
+		if w.refuse != "" && strings.ContainsAny(v[1:], w.refuse) {
+			in.confirmOpt(v, w.refuseWhy)
+		}
+		// In a cluster like -sKILL the rest is the value; a value-taking letter
+		// at the end takes the next word.
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(w.shortArg, v[j]) >= 0 {
+				if j == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+		i++
+	}
+	if w.special != nil && w.special(in, args[:min(i, len(args))]) {
+		return
+	}
+	rest := args[min(i, len(args)):]
+	if len(rest) < w.positional {
+		return // no command: the wrapper alone (e.g. `nice`) only reports
+	}
+	rest = rest[w.positional:]
+	if len(rest) == 0 {
+		if w.bare != nil {
+			in.runs([]arg{{val: w.bare[0]}}, w.extra)
+		}
+		return
+	}
+	if w.joined {
+		words := make([]string, len(rest))
+		for k, a := range rest {
+			if a.expanded {
+				in.confirm("runs a command computed at run time")
+				return
+			}
+			words[k] = a.val
+		}
+		in.source(strings.Join(words, " "))
+		return
+	}
+	in.runs(rest, w.extra)
+}
+
+// commandBuiltin: `command -v/-V name` only prints what name is.
+func commandBuiltin(in *invocation, opts []arg) bool {
+	for _, o := range opts {
+		if strings.ContainsAny(o.val, "vV") {
+			return true
+		}
+	}
+	return false
+}
+
+// envSpecial: env -S splits a string into a command; -P searches another PATH.
+func envSpecial(in *invocation, opts []arg) bool {
+	for k, o := range opts {
+		v := o.val
+		switch {
+		case v == "-S" || longMatch(v, "--split-string") || strings.HasPrefix(v, "-S"):
+			s := strings.TrimPrefix(v, "-S")
+			if i := strings.IndexByte(v, '='); strings.HasPrefix(v, "--") && i >= 0 {
+				s = v[i+1:]
+			} else if s == "" || strings.HasPrefix(v, "--") {
+				if k+1 < len(opts) {
+					s = opts[k+1].val
+				}
+			}
+			in.confirmOpt("-S", "splits a string into a command")
+			in.source(s)
+			return true
+		case v == "-P" || strings.HasPrefix(v, "-P"):
+			in.confirmOpt("-P", "runs programs from another search path")
+			return true
+		}
+	}
+	return false
+}
+
+// flockSpecial: `flock FILE -c 'cmd'` runs a shell string; flock also
+// creates its lock file.
+func flockSpecial(in *invocation, opts []arg) bool {
+	in.confirm("creates a lock file")
+	for k, o := range opts {
+		if (o.val == "-c" || longMatch(o.val, "--command")) && k+1 < len(opts) {
+			in.source(opts[k+1].val)
+			return true
+		}
+	}
+	if rest := in.args[len(opts):]; len(rest) > 2 && (rest[1].val == "-c" || rest[1].val == "--command") {
+		in.source(rest[2].val)
+		return true
+	}
+	return false
+}
+
+// checkShell: sh -c STRING runs the string, which is parsed and classified
+// in turn; a script file or stdin cannot be seen.
+func checkShell(in *invocation) {
+	if versionQuery(in.args) {
+		return
+	}
+	cflag := false
+	i := 0
+	for i < len(in.args) {
+		a := in.args[i]
+		v := a.val
+		if !a.plain() {
+			break
+		}
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			i++
+			continue
+		}
+		if (v[0] == '-' || v[0] == '+') && len(v) > 1 {
+			if v[1:] == "o" || v[1:] == "O" {
+				i++
+			}
+			if v[0] == '-' && strings.ContainsRune(v[1:], 'c') {
+				cflag = true
+			}
+			i++
+			continue
+		}
+		break
+	}
+	switch {
+	case cflag && i < len(in.args):
+		code := in.args[i]
+		if code.expanded {
+			in.confirmOpt("-c", "runs a command string computed at run time")
+			return
+		}
+		in.confirmOpt("-c", "runs a command string")
+		in.source(code.val)
+	case cflag:
+		in.confirmOpt("-c", "runs a command string")
+	case i < len(in.args):
+		in.confirm("runs a script")
+	default:
+		in.confirm("runs shell code from its input")
+	}
+}
+
+// checkEval parses literal eval arguments; computed ones cannot be seen.
+func checkEval(in *invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	words := make([]string, len(in.args))
+	for i, a := range in.args {
+		if a.expanded {
+			in.confirm("runs a command built at run time")
+			return
+		}
+		words[i] = a.val
+	}
+	in.confirm("runs a command built from strings")
+	in.source(strings.Join(words, " "))
+}
+
+// checkOsascript: AppleScript can ask for administrator rights, shut the
+// machine down, or run shell code through `do shell script`.
+func checkOsascript(in *invocation) {
+	if len(in.args) == 0 {
+		in.confirm("runs AppleScript from its input")
+		return
+	}
+	for _, a := range in.args {
+		low := strings.ToLower(a.val)
+		if strings.Contains(low, "administrator privileges") {
+			in.forbidOpt("with administrator privileges", "privilege escalation is never run")
+		}
+		if strings.Contains(low, "system events") || strings.Contains(low, "loginwindow") || strings.Contains(low, "finder") {
+			for _, verb := range []string{"shut down", "restart", "log out", "«event aevtrsdn»", "«event aevtrrst»"} {
+				if strings.Contains(low, verb) {
+					in.forbid("shutting down or restarting the machine is never run")
+				}
+			}
+		}
+		if i := strings.Index(low, "do shell script"); i >= 0 {
+			if s, ok := appleScriptString(a.val[i+len("do shell script"):]); ok {
+				in.source(s)
+			}
+		}
+	}
+	in.confirm("runs AppleScript")
+}
+
+// appleScriptString reads the first "…" literal of s, undoing \" and \\.
+func appleScriptString(s string) (string, bool) {
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(s, `"`) {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case '"':
+			return b.String(), true
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", false
+}
+
+// checkRm: rm always asks; a recursive deletion of /, a home directory or a
+// system root (directly, through a glob, or after cd) is never run.
+func checkRm(in *invocation) {
+	recursive, unknownFlags := false, false
+	var targets []arg
+	ended := false
+	for _, a := range in.args {
+		v := a.val
+		if a.expanded && !a.home {
+			unknownFlags = true // could be -rf
+		}
+		if !ended && v == "--" {
+			ended = true
+			continue
+		}
+		if !ended && a.option() && !a.expanded {
+			switch {
+			case v == "--no-preserve-root":
+				in.forbid("--no-preserve-root: deleting / is never run")
+				return
+			case longMatch(v, "--recursive"):
+				recursive = true
+			case !strings.HasPrefix(v, "--") && strings.ContainsAny(v[1:], "rR"):
+				recursive = true
+			}
+			continue
+		}
+		targets = append(targets, a)
+	}
+	if (recursive || unknownFlags) && !in.extra {
+		for _, t := range targets {
+			if root, ok := protectedTarget(t, in.c.cwd); ok {
+				in.forbid("recursive deletion of " + root + " is never run")
+				return
+			}
+		}
+	}
+	in.confirm("deletes files")
+}
+
+// deleteCheck: unlink and shred delete; shredding a device erases a disk.
+func deleteCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if isDiskDevice(a.val) {
+			in.forbid("erasing a disk is never run")
+			return
+		}
+	}
+	in.confirm(confirmPrograms[in.name])
+}
+
+// permCheck: recursive permission or ownership changes of protected
+// directories are never run; any other change asks.
+func permCheck(why string) check {
+	return func(in *invocation) {
+		recursive := false
+		var ops []arg
+		ended := false
+		for _, a := range in.args {
+			if !ended && a.val == "--" {
+				ended = true
+				continue
+			}
+			if !ended && a.option() && !(in.name == "chmod" && isModeLike(a.val)) {
+				if strings.HasPrefix(a.val, "--") {
+					recursive = recursive || longMatch(a.val, "--recursive")
+				} else if strings.ContainsRune(a.val[1:], 'R') {
+					recursive = true
+				}
+				continue
+			}
+			ops = append(ops, a)
+		}
+		if recursive && len(ops) > 1 {
+			for _, t := range ops[1:] {
+				if root, ok := protectedTarget(t, in.c.cwd); ok {
+					in.forbid("recursive change of " + root + " is never run")
+					return
+				}
+			}
+		}
+		in.confirm(why)
+	}
+}
+
+// isModeLike reports whether a chmod argument starting with '-' is a mode
+// ("-x", "-w") rather than an option.
+func isModeLike(v string) bool {
+	return len(v) > 1 && strings.Trim(v[1:], "rwxXst") == ""
+}
+
+// checkFind: find is read-only unless it deletes, writes files or runs
+// commands; the command after -exec is classified like any other.
+func checkFind(in *invocation) {
+	if in.extra {
+		in.confirm("more arguments arrive at run time, so they cannot be checked")
+		return
+	}
+	args := in.args
+	i := 0
+	for i < len(args) && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" || args[i].val == "-E" || args[i].val == "-X" || args[i].val == "-s" || args[i].val == "-x" || args[i].val == "-d") {
+		i++
+	}
+	var starts []arg
+	for i < len(args) && !args[i].option() && args[i].val != "(" && args[i].val != "!" && args[i].val != "," {
+		starts = append(starts, args[i])
+		i++
+	}
+	deletes, execDeletes := false, false
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.expanded || a.brace {
+			in.confirmOpt(a.val, "argument is only known at run time and could be a predicate")
+			return
+		}
+		switch v := a.val; {
+		case v == "-delete":
+			deletes = true
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			j := i + 1
+			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
+				j++
+			}
+			inner := args[i+1 : j]
+			in.confirmOpt(v, "runs a command for each file")
+			if len(inner) > 0 {
+				name := inner[0].val
+				if k := strings.LastIndexByte(name, '/'); k >= 0 {
+					name = name[k+1:]
+				}
+				if name == "rm" || name == "unlink" || name == "shred" || name == "srm" {
+					execDeletes = true
+				}
+				in.c.run(in.text, in.label+" "+v+" ", inner, true)
+			}
+			i = j
+		case strings.HasPrefix(v, "-fprint") || v == "-fls":
+			in.confirmOpt(v, "writes a file")
+		}
+	}
+	if deletes || execDeletes {
+		if len(starts) == 0 && in.c.cwd != "" {
+			starts = append(starts, arg{val: "."})
+		}
+		for _, s := range starts {
+			if root, ok := protectedTarget(s, in.c.cwd); ok {
+				in.forbid("deleting everything under " + root + " is never run")
+				return
+			}
+		}
+		if deletes {
+			in.confirmOpt("-delete", "deletes files")
+		}
+	}
+}
+
+// cdCheck remembers when the shell moves into a protected directory, so a
+// later `rm -rf *` is known to mean that directory.
+func cdCheck(in *invocation) {
+	if in.label != in.name {
+		return // under a wrapper cd changes nothing that follows
+	}
+	ops := operands(in.args)
+	if len(ops) == 0 {
+		in.c.cwd = "~"
+		return
+	}
+	if root, ok := protectedTarget(ops[0], in.c.cwd); ok {
+		in.c.cwd = root
+		return
+	}
+	in.c.cwd = ""
+}
+
+func hostnameCheck(in *invocation) {
+	if len(operands(in.args)) > 0 {
+		in.confirm("changes the host name")
+	} else if f, ok := hasFlag(in.args, "Fb", "--file", "--boot"); ok {
+		in.confirmOpt(f, "changes the host name")
+	}
+}
+
+func dateCheck(in *invocation) {
+	if f, ok := hasFlag(in.args, "s", "--set"); ok {
+		in.confirmOpt(f, "sets the clock")
+		return
+	}
+	_, convert := hasFlag(in.args, "jdfrv", "--date", "--reference", "--file")
+	for _, a := range operands(in.args) {
+		if !strings.HasPrefix(a.val, "+") && !convert {
+			in.confirmOpt(a.val, "sets the clock")
+			return
+		}
+	}
+}
+
+func sysctlCheck(in *invocation) {
+	if f, ok := hasFlag(in.args, "wpf", "--write", "--load", "--system"); ok {
+		in.confirmOpt(f, "changes kernel settings")
+		return
+	}
+	for _, a := range in.args {
+		if strings.Contains(a.val, "=") {
+			in.confirmOpt(a.val, "changes kernel settings")
+			return
+		}
+	}
+}
+
+func topCheck(in *invocation) {
+	if _, ok := hasFlag(in.args, "lbn"); !ok {
+		in.confirm("is interactive; use top -l 1 (macOS) or top -b -n 1 (Linux)")
+	}
+}
+
+func teeCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if a.val != "/dev/null" {
+			in.confirm("writes files")
+			return
+		}
+	}
+}
+
+func ddCheck(in *invocation) {
+	for _, a := range in.args {
+		if out, ok := strings.CutPrefix(a.val, "of="); ok {
+			switch {
+			case isDiskDevice(out):
+				in.forbidOpt(a.val, "writing onto a disk device erases it and is never run")
+			case out != "/dev/null":
+				in.confirmOpt(a.val, "writes a file")
+			}
+		}
+	}
+}
+
+func mountCheck(in *invocation) {
+	if len(operands(in.args)) > 0 {
+		in.confirm("mounts file systems")
+	}
+}
+
+func ifconfigCheck(in *invocation) {
+	if len(operands(in.args)) > 1 {
+		in.confirm("changes network interfaces")
+	}
+}
+
+func networksetupCheck(in *invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	v := strings.ToLower(in.args[0].val)
+	for _, p := range []string{"-get", "-list", "-print", "-version", "-help", "-isnetworkserviceenabled", "-showpppoestatus"} {
+		if strings.HasPrefix(v, p) {
+			return
+		}
+	}
+	in.confirmOpt(in.args[0].val, "changes network settings")
+}
+
+func ipCheck(in *invocation) {
+	var words []string
+	for _, a := range in.args {
+		if !a.option() {
+			words = append(words, a.val)
+		}
+	}
+	if len(words) < 2 {
+		return // `ip`, `ip addr`, `ip -br a`: lists
+	}
+	switch words[1] {
+	case "show", "list", "lst", "ls", "sh", "s", "l", "get":
+		return
+	}
+	if words[0] == "monitor" {
+		return
+	}
+	in.confirmOpt(words[1], "changes network configuration")
+}
+
+func killCheck(in *invocation) {
+	if len(in.args) == 1 && (in.args[0].val == "-l" || in.args[0].val == "-L") {
+		return
+	}
+	for i, a := range in.args {
+		if i > 0 && (a.val == "-1") {
+			in.forbidOpt("-1", "stopping every process is never run")
+			return
+		}
+	}
+	in.confirm("stops processes")
+}
+
+func initCheck(in *invocation) {
+	for _, a := range in.args {
+		if a.val == "0" || a.val == "6" {
+			in.forbid("shutting down or restarting the machine is never run")
+			return
+		}
+	}
+	in.confirm("changes the system run level")
+}
+
+func nvramCheck(in *invocation) {
+	for _, a := range in.args {
+		v := a.val
+		if v == "-d" || v == "-c" || v == "-f" || strings.Contains(v, "=") || a.expanded {
+			in.forbid("changing firmware variables is never run")
+			return
+		}
+	}
+}
+
+func securityCheck(in *invocation) {
+	if len(in.args) >= 2 && in.args[0].val == "authorizationdb" && in.args[1].val != "read" {
+		in.forbid("changing authorization rules is never run")
+		return
+	}
+	in.confirm("works with keychains and secrets")
+}
+
+// diskutilForbidden are diskutil verbs (compared in lower case, as diskutil
+// does) that erase or repartition disks.
+var diskutilForbidden = []string{"erasedisk", "erasevolume", "zerodisk", "secureerase", "partitiondisk", "reformat", "randomdisk", "erasecd", "splitpartition", "mergepartitions", "deletecontainer", "deletevolume", "deletevolumegroup", "deletesnapshot", "delete", "addpartition", "resizevolume", "resizecontainer"}
+
+func checkDiskutil(in *invocation) {
+	var words []string
+	for _, a := range in.args {
+		if a.expanded {
+			in.confirmOpt(a.val, "cannot tell what diskutil does")
+			return
+		}
+		if !a.option() {
+			words = append(words, strings.ToLower(a.val))
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	verb := words[0]
+	if (verb == "apfs" || verb == "cs" || verb == "appleraid" || verb == "coreStorage") && len(words) > 1 {
+		verb = words[1]
+	}
+	if contains(diskutilForbidden, verb) {
+		in.forbidOpt(verb, "erasing or repartitioning a disk is never run")
+		return
+	}
+	switch verb {
+	case "list", "info", "information", "listfilesystems", "listsnapshots", "listcryptousers", "listvolumegroups", "activity":
+		return
+	}
+	in.confirmOpt(verb, "changes disks or volumes")
+}
+
+// partitionCheck: partition tools may list; anything else rewrites a disk.
+func partitionCheck(listing ...string) check {
+	return func(in *invocation) {
+		for _, a := range in.args {
+			if contains(listing, a.val) {
+				return
+			}
+		}
+		if len(in.args) == 1 && versionQuery(in.args) {
+			return
+		}
+		in.forbid("rewriting a partition table is never run")
+	}
+}
+
+func checkLaunchctl(in *invocation) {
+	if len(in.args) == 0 {
+		in.confirm("controls services")
+		return
+	}
+	switch in.args[0].val {
+	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate":
+		return
+	case "reboot":
+		in.forbid("reboot: shutting down or restarting the machine is never run")
+		return
+	}
+	in.confirmOpt(in.args[0].val, "controls services")
+}
+
+func checkSystemctl(in *invocation) {
+	var verb string
+	for _, a := range in.args {
+		if a.expanded {
+			in.confirmOpt(a.val, "cannot tell what systemctl does")
+			return
+		}
+		if !a.option() {
+			verb = a.val
+			break
+		}
+	}
+	switch verb {
+	case "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies",
+		"list-jobs", "list-machines", "list-automounts", "list-paths", "is-active", "is-enabled", "is-failed",
+		"is-system-running", "get-default", "show-environment", "help":
+		return
+	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+		in.forbidOpt(verb, "shutting down or restarting the machine is never run")
+		return
+	}
+	in.confirmOpt(verb, "controls services")
+}
+
+func readCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if why := riskyVariable(a.val); why != "" {
+			in.confirmOpt(a.val, why)
+			return
+		}
+	}
+}
+
+// archCheck: `arch` prints the architecture; `arch -arm64 cmd` runs cmd.
+func archCheck(in *invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	wrapSpec{shortArg: "ed"}.check(in)
+}

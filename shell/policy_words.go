@@ -1,0 +1,203 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is a word as the program will receive it, as far as the parse tree
+// can tell: quotes and escapes removed, so 'rm', \rm and r\m all read "rm".
+type arg struct {
+	val string // the value after quote removal; expansions contribute their source text
+	// expanded: part of the value is only known at run time (parameters,
+	// command or arithmetic substitution, $'…' escapes).
+	expanded bool
+	glob     bool // unquoted * ? or [ : the shell may replace it with file names
+	brace    bool // unquoted {a,b} or {1..3}: the shell makes several words of it
+	// home: the value starts with the home directory (~, ~/…, $HOME, "${HOME}"),
+	// written as "~" in val.
+	home      bool
+	escapedOp bool // an unquoted \; \& or \|
+}
+
+// plain reports whether the shell passes the value on exactly as written.
+func (a arg) plain() bool { return !a.expanded && !a.glob && !a.brace }
+
+// option reports whether the argument looks like an option ("-x", "--long").
+func (a arg) option() bool { return len(a.val) > 1 && a.val[0] == '-' }
+
+// trustedParams expand to values that never start with '-' and never name
+// another program, so words using them still count as known.
+var trustedParams = map[string]bool{"HOME": true, "PWD": true, "USER": true, "LOGNAME": true, "TMPDIR": true, "OLDPWD": true}
+
+func decodeWord(w *syntax.Word) arg {
+	var a arg
+	if w == nil {
+		return a
+	}
+	var b strings.Builder
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			unquoteLit(&b, &a, p.Value, i == 0)
+		case *syntax.SglQuoted:
+			if p.Dollar && strings.ContainsRune(p.Value, '\\') {
+				a.expanded = true // $'\x72m' spells a name only the shell decodes
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for j, inner := range p.Parts {
+				switch q := inner.(type) {
+				case *syntax.Lit:
+					unquoteDouble(&b, q.Value)
+				case *syntax.ParamExp:
+					param(&b, &a, q, i == 0 && j == 0)
+				default:
+					a.expanded = true
+					b.WriteString("…")
+				}
+			}
+		case *syntax.ParamExp:
+			param(&b, &a, p, i == 0)
+		default: // command, arithmetic and process substitution, extended globs
+			a.expanded = true
+			b.WriteString("…")
+		}
+	}
+	a.val = b.String()
+	return a
+}
+
+func param(b *strings.Builder, a *arg, p *syntax.ParamExp, first bool) {
+	if !simpleParam(p) || !trustedParams[p.Param.Value] {
+		a.expanded = true
+		b.WriteString("$")
+		if p.Param != nil {
+			b.WriteString(p.Param.Value)
+		}
+		return
+	}
+	if p.Param.Value == "HOME" && first {
+		a.home = true
+		b.WriteString("~")
+		return
+	}
+	b.WriteString("$" + p.Param.Value)
+}
+
+func simpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil && !p.Excl && !p.Length && !p.Width && !p.IsSet &&
+		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil &&
+		p.Repl == nil && p.Names == 0 && p.Exp == nil
+}
+
+// unquoteLit removes the backslashes of an unquoted literal and notes globs,
+// brace expansions and a leading tilde.
+func unquoteLit(b *strings.Builder, a *arg, s string, first bool) {
+	if first && strings.HasPrefix(s, "~") {
+		a.home = true
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch ch {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				if s[i] == ';' || s[i] == '&' || s[i] == '|' {
+					a.escapedOp = true
+				}
+				b.WriteByte(s[i])
+			}
+			continue
+		case '*', '?', '[':
+			a.glob = true
+		case '{':
+			if rest := s[i+1:]; strings.ContainsRune(rest, '}') && (strings.ContainsRune(rest, ',') || strings.Contains(rest, "..")) {
+				a.brace = true
+			}
+		}
+		b.WriteByte(ch)
+	}
+}
+
+// unquoteDouble removes the backslashes that are special inside double quotes.
+func unquoteDouble(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+}
+
+// cleanPath is path.Clean that keeps the result absolute-looking.
+func cleanPath(p string) string { return path.Clean(p) }
+
+// protectedRoots are directories whose recursive deletion or permission
+// change breaks the machine or destroys everything a person has.
+var protectedRoots = map[string]bool{
+	"/": true, "/System": true, "/System/Volumes": true, "/System/Volumes/Data": true, "/Library": true,
+	"/Applications": true, "/Users": true, "/Volumes": true, "/Network": true, "/cores": true,
+	"/bin": true, "/sbin": true, "/usr": true, "/usr/bin": true, "/usr/sbin": true, "/usr/lib": true,
+	"/usr/libexec": true, "/usr/local": true, "/usr/share": true, "/usr/include": true,
+	"/etc": true, "/var": true, "/private": true, "/private/etc": true, "/private/var": true,
+	"/opt": true, "/opt/homebrew": true, "/home": true, "/root": true, "/boot": true, "/efi": true,
+	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/dev": true, "/proc": true,
+	"/sys": true, "/srv": true, "/mnt": true, "/media": true, "/run": true, "/snap": true,
+}
+
+// protectedTarget reports whether target (resolved against cwd when relative
+// and cwd is known) is the file-system root, a home directory, a system root
+// or everything inside one of them. It returns the root it names.
+func protectedTarget(target arg, cwd string) (string, bool) {
+	if target.expanded && !target.home {
+		return "", false
+	}
+	p := target.val
+	switch {
+	case target.home || strings.HasPrefix(p, "~"):
+	case strings.HasPrefix(p, "/"):
+	case cwd != "":
+		p = cwd + "/" + p
+	default:
+		return "", false
+	}
+	if strings.HasPrefix(p, "~") {
+		// "~", "~/", "~/*", "~user": someone's whole home.
+		rest := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			rest = p[i:]
+		} else {
+			return p, true
+		}
+		rest = stripAll(cleanPath(rest))
+		if rest == "/" {
+			return p[:strings.IndexByte(p, '/')], true
+		}
+		return "", false
+	}
+	root := stripAll(cleanPath(p))
+	if protectedRoots[root] {
+		return root, true
+	}
+	return "", false
+}
+
+// stripAll drops trailing path elements that match everything ("*", ".*",
+// "**") or nothing new ("."), so "/usr/*" names /usr.
+func stripAll(p string) string {
+	for p != "/" {
+		i := strings.LastIndexByte(p, '/')
+		last := p[i+1:]
+		if strings.Trim(last, "*.?") != "" || !strings.ContainsAny(last, "*.") && last != "" {
+			return p
+		}
+		if i == 0 {
+			return "/"
+		}
+		p = p[:i]
+	}
+	return p
+}
