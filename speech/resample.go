@@ -80,7 +80,7 @@ func NewResampler(inRate, outRate int) (*Resampler, error) {
 	n := (stopbandDB - 7.95) / (2.285 * 2 * math.Pi * transition)
 	beta := 0.1102 * (stopbandDB - 8.7)
 	r.half = int(math.Ceil(n/2)) + 1
-	r.taps = (2*r.half + 3) &^ 3
+	r.taps = (2*r.half + 7) &^ 7
 
 	r.phases, r.exact = r.up, true
 	if r.up > maxExactPhases {
@@ -157,18 +157,24 @@ func (r *Resampler) Process(in []float32) []float32 {
 	return out
 }
 
-// dot is the inner loop; four independent sums let the CPU overlap the
-// multiply-adds. len(c) is a multiple of 4.
+// dot is the inner loop; independent partial sums let the CPU overlap the
+// multiply-adds instead of waiting on one running total. len(c) is a
+// multiple of 8.
 func dot(x, c []float32) float32 {
 	x = x[:len(c)]
-	var s0, s1, s2, s3 float32
-	for k := 0; k+4 <= len(c); k += 4 {
-		s0 += x[k] * c[k]
-		s1 += x[k+1] * c[k+1]
-		s2 += x[k+2] * c[k+2]
-		s3 += x[k+3] * c[k+3]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	for k := 0; k+8 <= len(c); k += 8 {
+		xs, cs := x[k:k+8:k+8], c[k:k+8:k+8]
+		s0 += xs[0] * cs[0]
+		s1 += xs[1] * cs[1]
+		s2 += xs[2] * cs[2]
+		s3 += xs[3] * cs[3]
+		s4 += xs[4] * cs[4]
+		s5 += xs[5] * cs[5]
+		s6 += xs[6] * cs[6]
+		s7 += xs[7] * cs[7]
 	}
-	return (s0 + s1) + (s2 + s3)
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 func sinc(x float64) float64 {

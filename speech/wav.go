@@ -228,9 +228,11 @@ func WriteWAV(w io.Writer, a Audio) error {
 	return bw.Flush()
 }
 
+// toInt16 uses the same 1/32768 scale as the reader, so a write and a read
+// give back each sample to within rounding; only +1.0 itself is clipped.
 func toInt16(s float32) int16 {
-	v := math.Round(float64(clamp(s)) * 32767)
-	return int16(v)
+	v := math.Round(float64(clamp(s)) * 32768)
+	return int16(min(v, 32767))
 }
 
 // WriteWAVFile writes a to path as 16-bit PCM through a temporary file in the

@@ -1,0 +1,211 @@
+package speech
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// chirp is a linear sine sweep from f0 to f1 Hz over dur seconds, as an
+// analytic function of time, so the same sweep can be sampled at any rate.
+func chirp(f0, f1, dur, amp float64) func(t float64) float64 {
+	k := (f1 - f0) / dur
+	return func(t float64) float64 {
+		return amp * math.Sin(2*math.Pi*(f0*t+0.5*k*t*t))
+	}
+}
+
+func tone(f, amp float64) func(t float64) float64 {
+	return func(t float64) float64 { return amp * math.Sin(2*math.Pi*f*t) }
+}
+
+func sample(f func(float64) float64, rate int, dur float64) []float32 {
+	out := make([]float32, int(dur*float64(rate)))
+	for i := range out {
+		out[i] = float32(f(float64(i) / float64(rate)))
+	}
+	return out
+}
+
+// edge is how much of each end the comparisons leave out: the filter sees
+// silence beyond the ends, which is right for a recording but not part of
+// the analytic signal.
+const edge = 0.05
+
+// snrDB compares got with want (both at 16 kHz) away from the ends.
+func snrDB(got, want []float32) float64 {
+	skip := int(edge * WhisperRate)
+	var sig, noise float64
+	for i := skip; i < len(want)-skip && i < len(got); i++ {
+		d := float64(got[i]) - float64(want[i])
+		sig += float64(want[i]) * float64(want[i])
+		noise += d * d
+	}
+	return 10 * math.Log10(sig/noise)
+}
+
+func rmsDB(x []float32) float64 {
+	skip := int(edge * WhisperRate)
+	var s float64
+	for _, v := range x[skip : len(x)-skip] {
+		s += float64(v) * float64(v)
+	}
+	return 10 * math.Log10(s/float64(len(x)-2*skip)+1e-30)
+}
+
+// TestResampleSweepSNR: a sweep across the passband, resampled to 16 kHz,
+// matches the same sweep computed directly at 16 kHz to within 60 dB. Upward
+// conversions sweep only up to 90% of their lower Nyquist frequency.
+func TestResampleSweepSNR(t *testing.T) {
+	t.Parallel()
+	for _, in := range []int{48000, 44100, 96000, 32000, 22050, 24000, 11025, 8000, 44101} {
+		t.Run(fmt.Sprint(in), func(t *testing.T) {
+			t.Parallel()
+			top := passbandFraction * 0.5 * float64(min(in, WhisperRate))
+			sweep := chirp(20, top, 2, 0.9)
+			got, err := Resample(Audio{Samples: sample(sweep, in, 2), SampleRate: in}, WhisperRate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := sample(sweep, WhisperRate, 2)
+			if d := len(got.Samples) - len(want); d < 0 || d > 1 {
+				t.Fatalf("%d samples out, want %d", len(got.Samples), len(want))
+			}
+			snr := snrDB(got.Samples, want)
+			t.Logf("%d Hz → 16 kHz, sweep 20 Hz–%.0f Hz: SNR %.1f dB", in, top, snr)
+			if snr < 60 {
+				t.Fatalf("SNR %.1f dB, want ≥ 60", snr)
+			}
+		})
+	}
+}
+
+// TestResampleAliasing: tones above the 8 kHz output Nyquist frequency would
+// fold back into the band as false tones; they must come out at least 60 dB
+// down.
+func TestResampleAliasing(t *testing.T) {
+	t.Parallel()
+	for _, in := range []int{48000, 44100, 96000} {
+		for _, f := range []float64{8000, 8100, 8500, 9000, 10000, 12000, 15000, 20000} {
+			if f >= float64(in)/2 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%d Hz in, %.0f Hz tone", in, f), func(t *testing.T) {
+				t.Parallel()
+				x := sample(tone(f, 0.9), in, 1)
+				got, err := Resample(Audio{Samples: x, SampleRate: in}, WhisperRate)
+				if err != nil {
+					t.Fatal(err)
+				}
+				att := rmsDB(x) - rmsDB(got.Samples)
+				t.Logf("%.0f Hz tone at %d Hz: %.1f dB down", f, in, att)
+				if att < 60 {
+					t.Fatalf("a %.0f Hz tone is only %.1f dB down after resampling, want ≥ 60", f, att)
+				}
+			})
+		}
+	}
+}
+
+func TestResampleEdges(t *testing.T) {
+	t.Parallel()
+	t.Run("same rate is returned as is", func(t *testing.T) {
+		a := Audio{Samples: []float32{0.1, 0.2}, SampleRate: WhisperRate}
+		got, err := Resample(a, WhisperRate)
+		if err != nil || &got.Samples[0] != &a.Samples[0] {
+			t.Fatalf("got %v, %v; want the input unchanged", got, err)
+		}
+	})
+	t.Run("empty", func(t *testing.T) {
+		got, err := Resample(Audio{SampleRate: 48000}, WhisperRate)
+		if err != nil || len(got.Samples) != 0 || got.SampleRate != WhisperRate {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+	})
+	t.Run("DC stays DC", func(t *testing.T) {
+		x := make([]float32, 44100)
+		for i := range x {
+			x[i] = 0.5
+		}
+		got, err := Resample(Audio{Samples: x, SampleRate: 44100}, WhisperRate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got.Samples[1000 : len(got.Samples)-1000] {
+			if math.Abs(float64(v)-0.5) > 1e-5 {
+				t.Fatalf("sample %d is %v, want 0.5", i+1000, v)
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		a    Audio
+		rate int
+	}{
+		{"no input rate", Audio{Samples: []float32{0}}, WhisperRate},
+		{"no output rate", Audio{Samples: []float32{0}, SampleRate: 8000}, 0},
+		{"absurd rate", Audio{Samples: []float32{0}, SampleRate: 10}, WhisperRate},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Resample(tc.a, tc.rate); err == nil {
+				t.Fatal("no error")
+			}
+		})
+	}
+}
+
+// linearResample is the baseline the benchmark compares with: linear
+// interpolation, as naive resamplers do (cheap, and it aliases).
+func linearResample(in []float32, inRate, outRate int) []float32 {
+	n := int(int64(len(in)) * int64(outRate) / int64(inRate))
+	out := make([]float32, n)
+	step := float64(inRate) / float64(outRate)
+	for i := range out {
+		pos := float64(i) * step
+		j := int(pos)
+		f := float32(pos - float64(j))
+		if j+1 < len(in) {
+			out[i] = in[j] + f*(in[j+1]-in[j])
+		} else {
+			out[i] = in[j]
+		}
+	}
+	return out
+}
+
+// BenchmarkResample converts 10 s of 48 kHz audio to 16 kHz; the linear
+// baseline runs on the same input so the two can be compared as a ratio.
+func BenchmarkResample(b *testing.B) {
+	x := sample(chirp(20, 7000, 10, 0.5), 48000, 10)
+	b.Run("kaiser-polyphase", func(b *testing.B) {
+		r, err := NewResampler(48000, WhisperRate)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.taps), "taps")
+		for b.Loop() {
+			r.Process(x)
+		}
+	})
+	b.Run("baseline-linear", func(b *testing.B) {
+		for b.Loop() {
+			linearResample(x, 48000, WhisperRate)
+		}
+	})
+	b.Run("44.1k-kaiser-polyphase", func(b *testing.B) {
+		y := sample(chirp(20, 7000, 10, 0.5), 44100, 10)
+		r, _ := NewResampler(44100, WhisperRate)
+		for b.Loop() {
+			r.Process(y)
+		}
+	})
+}
+
+// BenchmarkNewResampler is the one-off cost of designing the tables.
+func BenchmarkNewResampler(b *testing.B) {
+	for b.Loop() {
+		if _, err := NewResampler(44100, WhisperRate); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
