@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/speech"
+	"github.com/hark-sh/hark/speech/whisper"
+)
+
+func init() {
+	register(&command{
+		name:    "transcribe",
+		usage:   "[--model NAME|PATH] [-v] FILE.wav",
+		summary: "Print what is said in a WAV file (whisper.cpp, on this machine).",
+		run:     runTranscribe,
+	})
+}
+
+func runTranscribe(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("transcribe", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	model := fs.String("model", "", "a model `NAME` from `hark models list` or the PATH of a ggml model file (default: the whisperModel setting)")
+	verbose := fs.Bool("v", false, "print timings (load, resample, transcribe) to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: hark transcribe [--model NAME|PATH] [-v] FILE.wav")
+		fmt.Fprintln(e.stderr, "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(e.stderr, "hark transcribe:", err)
+		return exitError
+	}
+	// Without whisper.cpp nothing else matters; say so before anything else.
+	if !whisper.Available() {
+		return fail(whisper.ErrUnavailable)
+	}
+	paths, st, err := transcribeSettings()
+	if err != nil {
+		return fail(err)
+	}
+	if *model == "" {
+		*model = st.WhisperModel
+	}
+	modelFile, err := resolveModel(*model, paths)
+	if err != nil {
+		return fail(err)
+	}
+
+	audio, err := speech.ReadWAVFile(fs.Arg(0))
+	if err != nil {
+		return fail(err)
+	}
+	t0 := time.Now()
+	audio16, err := audio.To16k()
+	if err != nil {
+		return fail(err)
+	}
+	resampled := time.Since(t0)
+	// Checked before the model loads, so a silent file costs nothing.
+	if _, err := speech.CheckSpeech(audio16); err != nil {
+		return fail(err)
+	}
+
+	t1 := time.Now()
+	tr, err := whisper.New(whisper.Options{
+		ModelPath:     modelFile,
+		Language:      st.Language,
+		Threads:       st.WhisperThreads,
+		InitialPrompt: st.InitialPrompt,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	defer tr.Close()
+	if err := tr.Warm(ctx); err != nil {
+		return fail(err)
+	}
+	loaded := time.Since(t1)
+
+	t2 := time.Now()
+	text, err := tr.Transcribe(ctx, audio16)
+	transcribed := time.Since(t2)
+	if *verbose {
+		fmt.Fprintf(e.stderr, "load %s · resample %s (%d Hz → 16 kHz) · transcribe %s (%.1f s of audio, %.2f× real time) · %s\n",
+			ms(loaded), ms(resampled), audio.SampleRate, ms(transcribed),
+			audio.Duration().Seconds(), transcribed.Seconds()/max(audio.Duration().Seconds(), 1e-9), modelFile)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(errors.New("interrupted"))
+		}
+		return fail(err)
+	}
+	fmt.Fprintln(e.stdout, text)
+	return exitOK
+}
+
+func ms(d time.Duration) string { return d.Round(time.Millisecond).String() }
+
+// transcribeSettings reads the settings for the model name, language, threads
+// and vocabulary prompt.
+func transcribeSettings() (settings.Paths, settings.Settings, error) {
+	paths, err := settings.DefaultPaths()
+	if err != nil {
+		return paths, settings.Settings{}, err
+	}
+	st, err := settings.Load(paths.Settings)
+	if err != nil {
+		return paths, st, fmt.Errorf("%w (fix or delete the file to use the defaults)", err)
+	}
+	return paths, st, nil
+}
+
+// resolveModel turns --model (or the whisperModel setting) into a file: a
+// path is used as it is; a name is the catalog's file in the models folder.
+// A missing file gives the command that fetches it.
+func resolveModel(model string, paths settings.Paths) (string, error) {
+	model = strings.TrimSpace(model)
+	if model == "" {
+		return "", errors.New("no model given; pass --model NAME (see `hark models list`) or set whisperModel in the settings")
+	}
+	if strings.ContainsRune(model, os.PathSeparator) || strings.ContainsRune(model, '/') || strings.HasSuffix(model, ".bin") {
+		if _, err := os.Stat(model); err != nil {
+			return "", fmt.Errorf("model file %s: %w; give the path of a ggml whisper model, or a name such as base.en (`hark models list`)", model, err)
+		}
+		return model, nil
+	}
+	file := filepath.Join(paths.Models, "ggml-"+model+".bin")
+	if _, err := os.Stat(file); err != nil {
+		return "", fmt.Errorf("model %s is not downloaded (looked for %s); run `hark models download %s`", model, file, model)
+	}
+	return file, nil
+}

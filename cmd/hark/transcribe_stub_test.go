@@ -1,0 +1,24 @@
+//go:build !whisper || !cgo
+
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// In a build without whisper.cpp, `hark transcribe` must say how to get one
+// before anything else, and print no transcript.
+func TestTranscribeWithoutWhisper(t *testing.T) {
+	t.Setenv("HARK_HOME", t.TempDir())
+	code, stdout, stderr := runTranscribeCmd(t, "--model", "base.en", filepath.Join(t.TempDir(), "speech.wav"))
+	if code != exitError || stdout != "" {
+		t.Fatalf("hark transcribe = %d, stdout %q; want %d and no transcript", code, stdout, exitError)
+	}
+	for _, want := range []string{"hark transcribe: this hark was built without whisper.cpp", "brew install whisper-cpp", "make build", "libwhisper-dev"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not contain %q", stderr, want)
+		}
+	}
+}
