@@ -1,0 +1,465 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
+)
+
+var harkBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hark-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	harkBin = filepath.Join(dir, "hark")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	build := exec.CommandContext(ctx, "go", "build", "-tags", "e2e", "-o", harkBin, "github.com/hark-sh/hark/cmd/hark")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	err = build.Run()
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building hark:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const model = "qwen3:4b"
+
+// desktop is the environment one hark process runs in.
+type desktop struct {
+	display string // "" for no X server
+	bus     string
+	pulse   *harness.Pulse
+	notes   *harness.Notifications // nil: no notification server
+	watcher *harness.Watcher
+	ollama  *harness.Ollama
+	work    string // where the commands leave their marker files
+}
+
+func rules(work string) []harness.Rule {
+	return []harness.Rule{
+		{When: "deny marker", Command: "touch " + filepath.Join(work, "denied-marker"), Answer: "tried the deny marker"},
+		{When: "approve marker", Command: "touch " + filepath.Join(work, "approved-marker"), Answer: "made the approve marker"},
+		{When: "unasked marker", Command: "touch " + filepath.Join(work, "unasked-marker"), Answer: "made the unasked marker"},
+		{When: "cancel marker", Command: "touch " + filepath.Join(work, "cancel-marker"), Answer: "tried the cancel marker"},
+		{When: "list the work folder", Command: "ls " + work, Purpose: "checking", Answer: "listed it"},
+		{When: "say hello", Answer: "hello from the fake model"},
+	}
+}
+
+func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
+	d := &desktop{work: t.TempDir()}
+	d.bus = harness.SessionBus(t)
+	if withX {
+		d.display = harness.Xvfb(t)
+		harness.FocusedWindow(t, d.display)
+	}
+	if withNotifications {
+		d.notes = harness.FakeNotifications(t, d.bus, "actions", "body")
+	}
+	d.watcher = harness.FakeWatcher(t, d.bus)
+	d.pulse = harness.StartPulse(t)
+	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
+	os.WriteFile(filepath.Join(d.work, "existing-file"), []byte("x"), 0o600)
+	return d
+}
+
+// hark is one running app.
+type hark struct {
+	t          *testing.T
+	d          *desktop
+	cmd        *exec.Cmd
+	home       string
+	transcript string
+	env        []string
+	stderr     *bytes.Buffer
+	exited     chan struct{}
+	menu       *harness.Menu
+}
+
+func startHark(t *testing.T, d *desktop) *hark {
+	t.Helper()
+	home := t.TempDir()
+	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &bytes.Buffer{}, exited: make(chan struct{})}
+	settingsJSON := `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "` + model + `"}`
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(h.transcript, nil, 0o600)
+	run := filepath.Join(home, "xdg-run")
+	os.Mkdir(run, 0o700)
+	h.env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"HARK_HOME=" + home,
+		"XDG_RUNTIME_DIR=" + run,
+		"OLLAMA_HOST=" + d.ollama.URL,
+		"DBUS_SESSION_BUS_ADDRESS=" + d.bus,
+		"HARK_E2E_TRANSCRIPT=" + h.transcript,
+		"LANG=C.UTF-8",
+	}
+	if d.display != "" {
+		h.env = append(h.env, "DISPLAY="+d.display)
+	}
+	h.env = append(h.env, d.pulse.Env...)
+	h.cmd = exec.Command(harkBin)
+	h.cmd.Env = h.env
+	h.cmd.Stdout, h.cmd.Stderr = h.stderr, h.stderr
+	h.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.cmd.Wait(); close(h.exited) }()
+	t.Cleanup(func() {
+		harness.Kill(h.cmd.Process.Pid, h.exited)
+		if t.Failed() {
+			t.Logf("--- hark stderr ---\n%s", h.stderr.String())
+			if b, err := os.ReadFile(filepath.Join(home, "logs", "hark.log")); err == nil {
+				t.Logf("--- hark.log ---\n%s", tail(string(b), 6000))
+			}
+		}
+	})
+	h.menu = harness.MenuOf(t, d.bus, h.cmd.Process.Pid)
+	h.menu.WaitFor(t, 30*time.Second, "Quit")
+	return h
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// send runs `hark send` against the running app.
+func (h *hark) send(wait bool, text string) (string, int) {
+	args := []string{"send"}
+	if wait {
+		args = append(args, "--wait")
+	}
+	args = append(args, text)
+	return h.run(args...)
+}
+
+func (h *hark) run(args ...string) (string, int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, harkBin, args...)
+	cmd.Env = h.env
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(out), exit.ExitCode()
+	}
+	if err != nil {
+		h.t.Fatalf("hark %v: %v", args, err)
+	}
+	return string(out), 0
+}
+
+func (h *hark) click(prefix string) {
+	h.t.Helper()
+	it := h.menu.WaitFor(h.t, 20*time.Second, prefix)
+	if err := h.menu.Click(it.ID); err != nil {
+		h.t.Fatalf("clicking %q: %v", prefix, err)
+	}
+}
+
+// waitIdle waits until the status line says Hark is ready again.
+func (h *hark) waitIdle() {
+	h.t.Helper()
+	h.menu.WaitFor(h.t, 30*time.Second, "Ready")
+}
+
+type auditEntry struct {
+	Command   string `json:"command"`
+	Decision  string `json:"decision"`
+	DecidedBy string `json:"decidedBy"`
+	Executed  bool   `json:"executed"`
+}
+
+func (h *hark) audit(command string) []auditEntry {
+	b, _ := os.ReadFile(filepath.Join(h.home, "audit.jsonl"))
+	var out []auditEntry
+	for _, line := range strings.Split(string(b), "\n") {
+		var e auditEntry
+		if json.Unmarshal([]byte(line), &e) == nil && strings.Contains(e.Command, command) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (h *hark) waitAudit(command, decision string) auditEntry {
+	h.t.Helper()
+	var found auditEntry
+	harness.Eventually(h.t, 30*time.Second, "audit entry "+decision+" for "+command, func() error {
+		for _, e := range h.audit(command) {
+			if e.Decision == decision {
+				found = e
+				return nil
+			}
+		}
+		return fmt.Errorf("audit for %q: %+v", command, h.audit(command))
+	})
+	return found
+}
+
+// approvalFor waits for the approval notification naming the command.
+func approvalFor(t *testing.T, notes *harness.Notifications, command string) harness.Notification {
+	t.Helper()
+	var n harness.Notification
+	harness.Eventually(t, 30*time.Second, "approval notification for "+command, func() error {
+		for _, x := range notes.All() {
+			if strings.Contains(x.Body, command) && x.ActionKey("Approve") != "" {
+				n = x
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", notes)
+	})
+	return n
+}
+
+func closed(t *testing.T, notes *harness.Notifications, id uint32) {
+	t.Helper()
+	harness.Eventually(t, 20*time.Second, fmt.Sprintf("notification %d withdrawn", id), func() error {
+		for _, x := range notes.All() {
+			if x.ID == id && x.Closed {
+				return nil
+			}
+		}
+		return fmt.Errorf("still open:\n%s", notes)
+	})
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// TestDesktop walks through the app's main paths on one running hark.
+func TestDesktop(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	if got := d.watcher.Registered(t, 20*time.Second); !strings.HasSuffix(got, "/StatusNotifierItem") {
+		t.Errorf("registered %q with the tray host, want our item", got)
+	}
+	h.waitIdle()
+
+	t.Run("1 hotkey and speech, deny from the notification", func(t *testing.T) {
+		h.t = t
+		speech := harness.Speech(t, "please make the deny marker now")
+		os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600)
+		harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+		h.menu.WaitFor(t, 20*time.Second, "Listening")
+		d.pulse.Play(t, speech)
+		harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+
+		marker := filepath.Join(d.work, "denied-marker")
+		n := approvalFor(t, d.notes, "touch "+marker)
+		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+		h.menu.WaitFor(t, 5*time.Second, "$ touch "+marker)
+		h.menu.WaitFor(t, 5*time.Second, "Approve")
+		h.menu.WaitFor(t, 5*time.Second, "Deny")
+
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny")); err != nil {
+			t.Fatal(err)
+		}
+		e := h.waitAudit(marker, "denied")
+		if e.Executed || e.DecidedBy != "notification" {
+			t.Errorf("audit = %+v, want denied by notification, not executed", e)
+		}
+		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
+		h.menu.WaitGone(t, 5*time.Second, "Approve")
+		closed(t, d.notes, n.ID)
+		h.waitIdle()
+		if exists(marker) {
+			t.Fatal("the denied command ran: its marker file exists")
+		}
+	})
+
+	t.Run("2 approve from the menu", func(t *testing.T) {
+		h.t = t
+		marker := filepath.Join(d.work, "approved-marker")
+		if out, code := h.send(false, "make the approve marker"); code != 0 {
+			t.Fatalf("hark send: exit %d: %s", code, out)
+		}
+		n := approvalFor(t, d.notes, "touch "+marker)
+		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+		h.click("Approve")
+		harness.Eventually(t, 30*time.Second, "approved command ran", func() error {
+			if !exists(marker) {
+				return errors.New("no marker yet")
+			}
+			return nil
+		})
+		if e := h.waitAudit(marker, "approved"); e.DecidedBy != "menu" || !e.Executed {
+			t.Errorf("audit = %+v, want approved from the menu and executed", e)
+		}
+		closed(t, d.notes, n.ID) // the notification is withdrawn
+		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
+		h.waitIdle()
+	})
+
+	t.Run("4a read-only command runs with no prompt", func(t *testing.T) {
+		h.t = t
+		before := len(d.notes.All())
+		out, code := h.send(true, "list the work folder")
+		if code != 0 || !strings.Contains(out, "existing-file") || !strings.Contains(out, "executed=true") {
+			t.Fatalf("hark send --wait: exit %d, output %q; want the listing", code, out)
+		}
+		for _, n := range d.notes.All()[before:] {
+			if n.ActionKey("Approve") != "" {
+				t.Errorf("a read-only command asked for approval: %+v", n)
+			}
+		}
+		if e := h.waitAudit("ls "+d.work, "auto"); !e.Executed {
+			t.Errorf("audit = %+v, want run automatically", e)
+		}
+		h.waitIdle()
+	})
+
+	t.Run("4b cancel while awaiting approval", func(t *testing.T) {
+		h.t = t
+		marker := filepath.Join(d.work, "cancel-marker")
+		h.send(false, "make the cancel marker")
+		n := approvalFor(t, d.notes, "touch "+marker)
+		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+		h.click("Cancel")
+		closed(t, d.notes, n.ID)
+		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
+		h.waitIdle()
+		if exists(marker) {
+			t.Fatal("the cancelled command ran")
+		}
+		for _, e := range h.audit(marker) {
+			if e.Executed || e.Decision == "approved" {
+				t.Errorf("audit after cancel = %+v", e)
+			}
+		}
+	})
+
+	t.Run("5a send --wait prints the answer", func(t *testing.T) {
+		h.t = t
+		out, code := h.send(true, "say hello")
+		if code != 0 || !strings.Contains(out, "hello from the fake model") {
+			t.Fatalf("hark send --wait: exit %d, output %q", code, out)
+		}
+		h.waitIdle()
+	})
+
+	t.Run("5b a second instance is refused", func(t *testing.T) {
+		h.t = t
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, harkBin)
+		cmd.Env = h.env
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "already running") {
+			t.Fatalf("second hark: %v, output %q; want exit 1 saying it is already running", err, out)
+		}
+	})
+
+	t.Run("3 confirm toggle persists and the next command runs unasked", func(t *testing.T) {
+		h.t = t
+		h.click("Confirm before executing")
+		harness.Eventually(t, 20*time.Second, "settings.json updated", func() error {
+			b, err := os.ReadFile(filepath.Join(h.home, "settings.json"))
+			if err != nil {
+				return err
+			}
+			var s map[string]any
+			if err := json.Unmarshal(b, &s); err != nil {
+				return err
+			}
+			if s["confirmBeforeExecute"] != false {
+				return fmt.Errorf("confirmBeforeExecute = %v", s["confirmBeforeExecute"])
+			}
+			return nil
+		})
+		harness.Eventually(t, 20*time.Second, "checkbox unchecked", func() error {
+			root, err := h.menu.Layout()
+			if err != nil {
+				return err
+			}
+			it, ok := root.Find("Confirm before executing")
+			if !ok || it.Checked || it.Toggle != "checkmark" {
+				return fmt.Errorf("checkbox = %+v", it)
+			}
+			return nil
+		})
+		before := len(d.notes.All())
+		marker := filepath.Join(d.work, "unasked-marker")
+		out, code := h.send(true, "make the unasked marker")
+		if code != 0 || !exists(marker) {
+			t.Fatalf("hark send --wait: exit %d, %q; marker exists: %v", code, out, exists(marker))
+		}
+		for _, n := range d.notes.All()[before:] {
+			if n.ActionKey("Approve") != "" {
+				t.Errorf("asked for approval with confirmation off: %+v", n)
+			}
+		}
+		h.waitAudit(marker, "unconfirmed-run")
+	})
+
+	t.Run("5c quit exits cleanly", func(t *testing.T) {
+		h.t = t
+		h.click("Quit")
+		select {
+		case <-h.exited:
+		case <-time.After(20 * time.Second):
+			t.Fatal("hark did not exit within 20s of Quit")
+		}
+		if code := h.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Fatalf("exit code %d after Quit", code)
+		}
+		if out, code := h.send(false, "say hello"); code != 1 || !strings.Contains(out, "not running") {
+			t.Errorf("hark send after quit: exit %d, %q; want 1 and \"not running\"", code, out)
+		}
+	})
+}
+
+// TestDegradedStartup starts hark with no X server and no notification
+// server: it must come up, say what is missing, and still take requests.
+func TestDegradedStartup(t *testing.T) {
+	d := newDesktop(t, false, false)
+	h := startHark(t, d)
+	h.menu.WaitFor(t, 20*time.Second, "⚠ global hotkey unavailable")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ no notification server")
+	h.menu.WaitFor(t, 20*time.Second, "Can't listen")
+	out, code := h.send(true, "say hello")
+	if code != 0 || !strings.Contains(out, "hello from the fake model") {
+		t.Fatalf("hark send --wait without a desktop: exit %d, %q", code, out)
+	}
+	h.click("Quit")
+	select {
+	case <-h.exited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("hark did not exit after Quit")
+	}
+	if code := h.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
