@@ -1,0 +1,169 @@
+// Package models knows the official whisper.cpp ggml models and installs
+// them: a catalog with published sizes and checksums, a list of what is in
+// the models folder, and a download that resumes, verifies the checksum and
+// only then puts the file in place, so a model on disk is always complete.
+package models
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Default is the model used when the settings name none: English-only,
+// small enough to load in a second, accurate enough for spoken commands.
+const Default = "base.en"
+
+// Model is one downloadable ggml model.
+type Model struct {
+	Name     string // e.g. "base.en"; the file is ggml-<Name>.bin
+	SizeMiB  int    // approximate size as published, for display
+	Checksum string // "sha1:<hex>" or "sha256:<hex>" of the whole file
+}
+
+// File is the model's file name on the server and on disk.
+func (m Model) File() string { return "ggml-" + m.Name + ".bin" }
+
+// English reports an English-only model, which cannot transcribe other
+// languages.
+func (m Model) English() bool { return strings.Contains(m.Name, ".en") }
+
+// Catalog lists the official ggml conversions of OpenAI's Whisper models
+// hosted at huggingface.co/ggerganov/whisper.cpp, with the SHA-1 sums their
+// publishers list:
+//   - the full-precision models and the q5_0 ones of large-v2, large-v3 and
+//     large-v3-turbo: the "Available models" table of models/README.md in
+//     github.com/ggml-org/whisper.cpp (commit 233fe1fc, 2026-08-22);
+//   - the other quantized models (q5_1, q8_0, medium q5_0): the table of the
+//     model card (README.md) of huggingface.co/ggerganov/whisper.cpp, whose
+//     rows for the full-precision models match the first source exactly.
+//
+// Sizes are the published rounded figures. Every sum here is copied from
+// those tables, none computed or guessed; a model without a published sum
+// is left out rather than downloaded unverified.
+var Catalog = []Model{
+	{"tiny", 75, "sha1:bd577a113a864445d4c299885e0cb97d4ba92b5f"},
+	{"tiny-q5_1", 31, "sha1:2827a03e495b1ed3048ef28a6a4620537db4ee51"},
+	{"tiny-q8_0", 42, "sha1:19e8118f6652a650569f5a949d962154e01571d9"},
+	{"tiny.en", 75, "sha1:c78c86eb1a8faa21b369bcd33207cc90d64ae9df"},
+	{"tiny.en-q5_1", 31, "sha1:3fb92ec865cbbc769f08137f22470d6b66e071b6"},
+	{"tiny.en-q8_0", 42, "sha1:802d6668e7d411123e672abe4cb6c18f12306abb"},
+	{"base", 142, "sha1:465707469ff3a37a2b9b8d8f89f2f99de7299dac"},
+	{"base-q5_1", 57, "sha1:a3733eda680ef76256db5fc5dd9de8629e62c5e7"},
+	{"base-q8_0", 78, "sha1:7bb89bb49ed6955013b166f1b6a6c04584a20fbe"},
+	{"base.en", 142, "sha1:137c40403d78fd54d454da0f9bd998f78703390c"},
+	{"base.en-q5_1", 57, "sha1:d26d7ce5a1b6e57bea5d0431b9c20ae49423c94a"},
+	{"base.en-q8_0", 78, "sha1:bb1574182e9b924452bf0cd1510ac034d323e948"},
+	{"small", 466, "sha1:55356645c2b361a969dfd0ef2c5a50d530afd8d5"},
+	{"small-q5_1", 181, "sha1:6fe57ddcfdd1c6b07cdcc73aaf620810ce5fc771"},
+	{"small-q8_0", 252, "sha1:bcad8a2083f4e53d648d586b7dbc0cd673d8afad"},
+	{"small.en", 466, "sha1:db8a495a91d927739e50b3fc1cc4c6b8f6c2d022"},
+	{"small.en-q5_1", 181, "sha1:20f54878d608f94e4a8ee3ae56016571d47cba34"},
+	{"small.en-q8_0", 252, "sha1:9d75ff4ccfa0a8217870d7405cf8cef0a5579852"},
+	{"medium", 1536, "sha1:fd9727b6e1217c2f614f9b698455c4ffd82463b4"},
+	{"medium-q5_0", 514, "sha1:7718d4c1ec62ca96998f058114db98236937490e"},
+	{"medium-q8_0", 785, "sha1:e66645948aff4bebbec71b3485c576f3d63af5d6"},
+	{"medium.en", 1536, "sha1:8c30f0e44ce9560643ebd10bbe50cd20eafd3723"},
+	{"medium.en-q5_0", 514, "sha1:bb3b5281bddd61605d6fc76bc5b92d8f20284c3b"},
+	{"medium.en-q8_0", 785, "sha1:b1cf48c12c807e14881f634fb7b6c6ca867f6b38"},
+	{"large-v1", 2970, "sha1:b1caaf735c4cc1429223d5a74f0f4d0b9b59a299"},
+	{"large-v2", 2970, "sha1:0f4c8e34f21cf1a914c59d8b3ce882345ad349d6"},
+	{"large-v2-q5_0", 1126, "sha1:00e39f2196344e901b3a2bd5814807a769bd1630"},
+	{"large-v2-q8_0", 1536, "sha1:da97d6ca8f8ffbeeb5fd147f79010eeea194ba38"},
+	{"large-v3", 2970, "sha1:ad82bf6a9043ceed055076d0fd39f5f186ff8062"},
+	{"large-v3-q5_0", 1126, "sha1:e6e2ed78495d403bef4b7cff42ef4aaadcfea8de"},
+	{"large-v3-turbo", 1536, "sha1:4af2b29d7ec73d781377bfd1758ca957a807e941"},
+	{"large-v3-turbo-q5_0", 547, "sha1:e050f7970618a659205450ad97eb95a18d69c9ee"},
+	{"large-v3-turbo-q8_0", 834, "sha1:01bf15bedffe9f39d65c1b6ff9b687ea91f59e0e"},
+}
+
+// Lookup finds a model of catalog by name.
+func Lookup(catalog []Model, name string) (Model, error) {
+	for _, m := range catalog {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	names := make([]string, len(catalog))
+	for i, m := range catalog {
+		names[i] = m.Name
+	}
+	return Model{}, fmt.Errorf("no model called %q; known models: %s", name, strings.Join(names, ", "))
+}
+
+// Installed is a model file present in the models folder.
+type Installed struct {
+	Name  string // catalog name, or the file name for a file the catalog does not know
+	Path  string
+	Bytes int64
+	Known bool // in the catalog
+}
+
+// List returns the ggml model files in dir, catalog models first in catalog
+// order. A missing dir is an empty list. Unfinished downloads (.part) are
+// not models and are left out.
+func List(dir string, catalog []Model) ([]Installed, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	byFile := map[string]Model{}
+	order := map[string]int{}
+	for i, m := range catalog {
+		byFile[m.File()] = m
+		order[m.Name] = i
+	}
+	var out []Installed
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".bin") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		in := Installed{Name: name, Path: filepath.Join(dir, name), Bytes: info.Size()}
+		if m, ok := byFile[name]; ok {
+			in.Name, in.Known = m.Name, true
+		}
+		out = append(out, in)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Known != b.Known {
+			return a.Known
+		}
+		if a.Known {
+			return order[a.Name] < order[b.Name]
+		}
+		return a.Name < b.Name
+	})
+	return out, nil
+}
+
+// Resolve turns the whisperModel setting into a file path: a path to a file
+// is used as it is; a catalog name means that model in dir, which must have
+// been downloaded.
+func Resolve(setting, dir string, catalog []Model) (string, error) {
+	if strings.ContainsRune(setting, os.PathSeparator) || strings.HasSuffix(setting, ".bin") {
+		if _, err := os.Stat(setting); err != nil {
+			return "", fmt.Errorf("model file %s: %w", setting, err)
+		}
+		return setting, nil
+	}
+	m, err := Lookup(catalog, setting)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, m.File())
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("model %s is not installed in %s; run `hark models download %s` (about %d MiB)", m.Name, dir, m.Name, m.SizeMiB)
+	}
+	return path, nil
+}
