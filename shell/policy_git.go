@@ -12,7 +12,7 @@ var gitReadOnly = map[string]func(args []arg) string{
 	"diff-tree": nil, "diff-files": nil, "diff-index": nil, "range-diff": nil, "show-branch": nil,
 	"verify-commit": nil, "verify-tag": nil, "grep": gitGrep,
 	"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
-	"stash": gitVerbs("list", "show"), "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
+	"stash": gitStash, "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
 	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"),
 }
 
@@ -97,6 +97,15 @@ func gitVerbs(verbs ...string) func([]arg) string {
 		}
 		return "mutates"
 	}
+}
+
+// gitStash: a bare `git stash` stashes changes away, so only list and show read.
+func gitStash(args []arg) string {
+	ops := operands(args)
+	if len(ops) > 0 && (ops[0].val == "list" || ops[0].val == "show") {
+		return ""
+	}
+	return "mutates"
 }
 
 func gitReflog(args []arg) string {

@@ -120,7 +120,7 @@ var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "tcsh"
 
 // checkedPrograms are read-only only with some arguments.
 var checkedPrograms = map[string]check{
-	"find":         checkFind,
+	"find":         checked(checkFind),
 	"git":          checkGit,
 	"sed":          checkSed,
 	"gsed":         checkSed,
@@ -238,7 +238,7 @@ var wrappers = map[string]wrapSpec{
 // prefixRule handles families of programs named by a prefix.
 func prefixRule(name string) check {
 	switch {
-	case strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "newfs") || strings.HasPrefix(name, "mkfs."):
+	case name == "mkfs" || name == "newfs" || strings.HasPrefix(name, "mkfs.") || strings.HasPrefix(name, "newfs_") || strings.HasPrefix(name, "mkfs_"):
 		return forbidden("erasing a disk is never run")
 	case strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2."):
 		return interpreter("c")
@@ -425,7 +425,7 @@ func subcommands(why string, safe ...string) check {
 		if contains(safe, first) {
 			return
 		}
-		in.confirm(strings.TrimSpace(first) + ": " + why)
+		in.confirmOpt(first, why)
 	}
 }
 
@@ -624,7 +624,7 @@ func checkShell(in *invocation) {
 	if versionQuery(in.args) {
 		return
 	}
-	cflag := false
+	cflag, stdin := false, false
 	i := 0
 	for i < len(in.args) {
 		a := in.args[i]
@@ -650,6 +650,9 @@ func checkShell(in *invocation) {
 			if v[0] == '-' && strings.ContainsRune(v[1:], 'c') {
 				cflag = true
 			}
+			if v[0] == '-' && strings.ContainsRune(v[1:], 's') {
+				stdin = true
+			}
 			i++
 			continue
 		}
@@ -666,7 +669,7 @@ func checkShell(in *invocation) {
 		in.source(code.val)
 	case cflag:
 		in.confirmOpt("-c", "runs a command string")
-	case i < len(in.args):
+	case i < len(in.args) && !stdin:
 		in.confirm("runs a script")
 	default:
 		in.confirm("runs shell code from its input")
@@ -1121,7 +1124,7 @@ func checkLaunchctl(in *invocation) {
 	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate":
 		return
 	case "reboot":
-		in.forbid("reboot: shutting down or restarting the machine is never run")
+		in.forbidOpt("reboot", "shutting down or restarting the machine is never run")
 		return
 	}
 	in.confirmOpt(in.args[0].val, "controls services")

@@ -1,0 +1,203 @@
+package shell
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestPolicyTable(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	seen := map[string]bool{}
+	for _, tc := range policyCases {
+		if seen[tc.command] {
+			t.Errorf("duplicate case %q", tc.command)
+		}
+		seen[tc.command] = true
+		t.Run(tc.category+"/"+tc.command, func(t *testing.T) {
+			t.Parallel()
+			v := p.Classify(tc.command)
+			if v.Tier != tc.tier {
+				t.Fatalf("Classify(%q).Tier = %s, want %s; reasons: %v", tc.command, v.Tier, tc.tier, v.Reasons)
+			}
+			if v.Command != tc.command {
+				t.Errorf("Verdict.Command = %q, want the input", v.Command)
+			}
+			checkVerdictShape(t, v)
+			if tc.reason != "" && !hasReason(v, tc.reason) {
+				t.Errorf("Classify(%q): no reason contains %q; reasons: %v", tc.command, tc.reason, v.Reasons)
+			}
+		})
+	}
+}
+
+// checkVerdictShape asserts what holds for every verdict: safe has no
+// reasons, anything else has at least one, and no reason repeats.
+func checkVerdictShape(t *testing.T, v Verdict) {
+	t.Helper()
+	if v.Reasons == nil {
+		t.Errorf("Reasons is nil, want an empty slice")
+	}
+	if (v.Tier == Safe) != (len(v.Reasons) == 0) {
+		t.Errorf("tier %s with %d reasons: %v", v.Tier, len(v.Reasons), v.Reasons)
+	}
+	dup := map[Reason]bool{}
+	for _, r := range v.Reasons {
+		if dup[r] {
+			t.Errorf("reason repeated: %v", r)
+		}
+		dup[r] = true
+		if r.Why == "" {
+			t.Errorf("reason without text: %v", r)
+		}
+	}
+}
+
+func hasReason(v Verdict, sub string) bool {
+	for _, r := range v.Reasons {
+		if strings.Contains(r.Why, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPolicyTableCoversEveryCategory(t *testing.T) {
+	t.Parallel()
+	count := map[string]int{}
+	withReason := 0
+	for _, tc := range policyCases {
+		count[tc.category]++
+		if tc.reason != "" {
+			withReason++
+		}
+	}
+	if len(policyCases) < 250 {
+		t.Errorf("%d cases, want at least 250", len(policyCases))
+	}
+	if withReason*2 < len(policyCases) {
+		t.Errorf("%d of %d cases check a reason, want at least half", withReason, len(policyCases))
+	}
+	for _, cat := range []string{"bypass", "readonly-mac", "readonly-linux", "readonly-text", "git", "structure", "redirect",
+		"assign", "names", "dynamic", "wrapper", "interpreter", "shell", "write", "delete", "git-write", "package",
+		"process", "network", "background", "text", "privilege", "disk", "recursive", "forkbomb", "shutdown", "nested"} {
+		if count[cat] < 4 {
+			t.Errorf("category %q has %d cases, want at least 4", cat, count[cat])
+		}
+	}
+	t.Logf("%d cases (%d with a reason): %v", len(policyCases), withReason, count)
+}
+
+// A harmless unknown program is asked about as unknown, not mistaken for a
+// deletion or a disk format because of its name.
+func TestUnknownProgramIsNotMistakenForADangerousOne(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	for _, cmd := range []string{"formatter --help", "rmdir-helper x", "sudoku", "reboot-notes.sh", "mkfsx"} {
+		v := p.Classify(cmd)
+		if v.Tier != Confirm {
+			t.Errorf("Classify(%q).Tier = %s, want confirm", cmd, v.Tier)
+		}
+		for _, r := range v.Reasons {
+			if !strings.Contains(r.Why, "not a known read-only program") && !strings.Contains(r.Why, "outside the system directories") {
+				t.Errorf("Classify(%q): unexpected reason %q", cmd, r.Why)
+			}
+		}
+	}
+}
+
+// Reasons come in source order, one per offending part, each once.
+func TestReasonsInOrderAndDeduplicated(t *testing.T) {
+	t.Parallel()
+	v := NewPolicy().Classify("rm a; ls > out; rm a; curl x")
+	want := []Reason{
+		{Command: "rm a", Why: "rm: deletes files"},
+		{Command: "> out", Why: "> out: overwrites a file"},
+		{Command: "curl x", Why: "curl: uses the network"},
+	}
+	if len(v.Reasons) != len(want) {
+		t.Fatalf("reasons = %v, want %v", v.Reasons, want)
+	}
+	for i := range want {
+		if v.Reasons[i] != want[i] {
+			t.Errorf("reason %d = %v, want %v", i, v.Reasons[i], want[i])
+		}
+	}
+}
+
+// The worst part decides: forbidden beats confirm beats safe, wherever it sits.
+func TestWorstPartWins(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	for _, tc := range []struct {
+		cmd  string
+		want Tier
+	}{
+		{"ls; rm x; sudo ls; pwd", Forbidden},
+		{"sudo ls; rm x", Forbidden},
+		{"ls; pwd; rm x", Confirm},
+		{"ls | grep x; pwd", Safe},
+	} {
+		if got := p.Classify(tc.cmd).Tier; got != tc.want {
+			t.Errorf("Classify(%q) = %s, want %s", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// Classify is pure and holds no per-call state: concurrent calls agree with
+// sequential ones.
+func TestClassifyConcurrent(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	want := make([]Tier, len(policyCases))
+	for i, tc := range policyCases {
+		want[i] = p.Classify(tc.command).Tier
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, tc := range policyCases {
+				if got := p.Classify(tc.command).Tier; got != want[i] {
+					t.Errorf("concurrent Classify(%q) = %s, want %s", tc.command, got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestSedScriptScanner(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		script string
+		writes bool
+	}{
+		{"p", false},
+		{"1,5p", false},
+		{"s/a/b/g", false},
+		{"s|a|b|2p", false},
+		{"/x/d; s/a\\/b/c/", false},
+		{"$!N;P;D", false},
+		{"/start/,/end/{s/a/b/;p}", false},
+		{"1i\\\nhello", false},
+		{"y/abc/xyz/", false},
+		{":a;N;$!ba;s/\\n/ /g", false},
+		{"w out", true},
+		{"1W out", true},
+		{"s/a/b/w out", true},
+		{"s/a/b/gw out", true},
+		{"e ls", true},
+		{"s/a/b/e", true},
+		{"1e", true},
+		{"s/a/b", true}, // unterminated: cannot be read, so not read-only
+		{"k", true},     // unknown command
+		{"/x/{w y\n}", true},
+	} {
+		if got := sedScriptWrites(tc.script) != ""; got != tc.writes {
+			t.Errorf("sedScriptWrites(%q) = %v, want %v", tc.script, got, tc.writes)
+		}
+	}
+}
