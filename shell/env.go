@@ -1,0 +1,163 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// nonInteractive is set for every command: nothing may wait for a person, page
+// its output or paint it in colour, because nobody is looking at a terminal.
+var nonInteractive = []string{
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"MANPAGER=cat",
+	"GIT_TERMINAL_PROMPT=0", // git must fail, not ask for a password
+	"GIT_EDITOR=true",       // an editor would wait forever on /dev/null
+	"TERM=dumb",
+	"NO_COLOR=1",
+	"CLICOLOR=0",
+	"HOMEBREW_NO_AUTO_UPDATE=1", // a read-only brew query must not start an update
+}
+
+// dropAlways are removed because they force colour back on or would hand the
+// command a terminal it does not have.
+var dropAlways = []string{"CLICOLOR_FORCE", "FORCE_COLOR", "COLORTERM"}
+
+// secretParts are name parts (split at _ - .) that mark a variable as holding
+// a credential. Whole parts only, so AUTHOR or PASSENGER do not match.
+var secretParts = []string{
+	"TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD",
+	"PASS", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH",
+	"APIKEY", "ACCESSKEY", "PRIVATEKEY", "SECRETKEY", "COOKIE", "DSN",
+}
+
+// secretPairs are two adjacent parts that together name a credential.
+var secretPairs = [][2]string{
+	{"API", "KEY"}, {"ACCESS", "KEY"}, {"PRIVATE", "KEY"}, {"SECRET", "KEY"},
+	{"SESSION", "KEY"}, {"SIGNING", "KEY"}, {"ENCRYPTION", "KEY"},
+}
+
+// secretWords mark a credential anywhere in a name, also run together with
+// other words (PGPASSWORD, MYSECRET); they are too specific to mean anything
+// else.
+var secretWords = []string{"PASSWORD", "PASSWD", "SECRET", "CREDENTIAL", "APIKEY", "PRIVATEKEY", "ACCESSKEY"}
+
+// secretNames are well-known credentials that no rule above catches.
+var secretNames = []string{"MYSQL_PWD"}
+
+// notSecret are names that match a rule above but hold no secret: the agent
+// socket's path is an address, not a key.
+var notSecret = []string{"SSH_AUTH_SOCK"}
+
+// isSecretName reports whether an environment variable's name looks like it
+// holds a credential. A name ending in _KEY counts too (OPENAI_KEY,
+// STRIPE_KEY); a bare KEY part elsewhere does not (GPG_KEY_ID).
+func isSecretName(name string) bool {
+	up := strings.ToUpper(name)
+	if slices.Contains(notSecret, up) {
+		return false
+	}
+	if slices.Contains(secretNames, up) || slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(up, w) }) {
+		return true
+	}
+	parts := strings.FieldsFunc(up, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	for i, p := range parts {
+		if slices.Contains(secretParts, p) {
+			return true
+		}
+		if i > 0 {
+			for _, pair := range secretPairs {
+				if parts[i-1] == pair[0] && p == pair[1] {
+					return true
+				}
+			}
+		}
+	}
+	return len(parts) > 1 && parts[len(parts)-1] == "KEY"
+}
+
+// Default PATHs for a process that arrived with none, which happens to apps
+// started by launchd or a desktop session.
+const (
+	defaultPathDarwin = "/usr/bin:/bin:/usr/sbin:/sbin"
+	defaultPathLinux  = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+)
+
+// darwinExtraPath are Homebrew's folders (Apple silicon, then Intel). An app
+// started from Finder does not inherit the login shell's PATH, so without
+// these `brew`, `rg` or `jq` would be "command not found".
+var darwinExtraPath = []string{"/opt/homebrew/bin", "/opt/homebrew/sbin", "/usr/local/bin"}
+
+// envConfig is everything commandEnv needs, so that it stays a pure function
+// that tests can drive for either operating system.
+type envConfig struct {
+	goos    string   // "darwin", "linux", …
+	environ []string // the parent's environment, KEY=VALUE
+	keep    []string // secret-looking names to pass through anyway (exact names)
+	home    string   // HOME when the parent has none
+	tmpDir  string   // TMPDIR for the command; "" leaves the parent's
+}
+
+// commandEnv builds a command's environment from the parent's: secrets
+// dropped unless kept, non-interactive settings forced, PATH completed.
+// The result is sorted by name so that it is deterministic.
+func commandEnv(c envConfig) []string {
+	vars := make(map[string]string, len(c.environ)+len(nonInteractive)+3)
+	for _, kv := range c.environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if slices.Contains(dropAlways, name) {
+			continue
+		}
+		if isSecretName(name) && !slices.Contains(c.keep, name) {
+			continue
+		}
+		vars[name] = value
+	}
+	for _, kv := range nonInteractive {
+		name, value, _ := strings.Cut(kv, "=")
+		vars[name] = value
+	}
+	if vars["HOME"] == "" && c.home != "" {
+		vars["HOME"] = c.home
+	}
+	if c.tmpDir != "" {
+		vars["TMPDIR"] = c.tmpDir
+	}
+	vars["PATH"] = commandPath(c.goos, vars["PATH"])
+
+	out := make([]string, 0, len(vars))
+	for name, value := range vars {
+		out = append(out, name+"="+value)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// commandPath fills an empty PATH with the system default and, on macOS,
+// puts Homebrew's folders in front when they are missing, as `brew shellenv`
+// would in a terminal.
+func commandPath(goos, path string) string {
+	if path == "" {
+		path = defaultPathLinux
+		if goos == "darwin" {
+			path = defaultPathDarwin
+		}
+	}
+	if goos != "darwin" {
+		return path
+	}
+	have := strings.Split(path, ":")
+	var missing []string
+	for _, dir := range darwinExtraPath {
+		if !slices.Contains(have, dir) {
+			missing = append(missing, dir)
+		}
+	}
+	if len(missing) == 0 {
+		return path
+	}
+	return strings.Join(missing, ":") + ":" + path
+}

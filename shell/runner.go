@@ -1,0 +1,402 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Defaults for RunnerOptions' zero values.
+const (
+	DefaultTimeout = 30 * time.Second
+	// killGrace is how long a stopped command gets between SIGTERM and SIGKILL.
+	killGrace = 2 * time.Second
+	// pipeGrace bounds how long Run waits for output after the command has
+	// exited, when a background job it left behind still holds the pipes.
+	pipeGrace = time.Second
+)
+
+// RunnerOptions configure a Runner. The zero value gives the defaults.
+type RunnerOptions struct {
+	Shell       string        // shell run as SHELL -c COMMAND; "" picks one for the OS (see defaultShell)
+	Timeout     time.Duration // per command, unless the Request sets its own; 0 means DefaultTimeout
+	OutputLimit int           // bytes kept of stdout and of stderr each; 0 means DefaultOutputLimit
+	KeepEnv     []string      // secret-looking variables to pass through anyway, by exact name
+	HelperPath  string        // the executable that serves `__sandbox`; "" means os.Executable()
+	Home        string        // default and base for working directories; "" means the user's home
+	Environ     []string      // the environment to derive the command's from; nil means os.Environ()
+}
+
+// Request is one command to run.
+type Request struct {
+	Command          string
+	WorkingDirectory string // "" is home; "~" and "~/x" expand; relative paths are under home
+	Purpose          string // what the caller says the command is for; reported, never trusted
+	Verdict          Verdict
+	Sandbox          SandboxMode   // "" means SandboxAuto
+	Timeout          time.Duration // 0 means the Runner's
+}
+
+// Runner runs shell commands carefully: each in its own process group with a
+// timeout that stops everything the command started, bounded output capture,
+// a non-interactive environment without secrets, and the OS sandbox for
+// commands that should only read. It is safe for concurrent use.
+type Runner struct {
+	shell       string
+	timeout     time.Duration
+	outputLimit int
+	keepEnv     []string
+	helper      string // "" when no helper executable could be found
+	helperErr   error
+	home        string
+	environ     []string
+
+	// probe reports whether the OS sandbox can be applied; tests replace it
+	// to take the "unavailable" path on a machine that has a sandbox.
+	probe func() (bool, string)
+	// direct runs the shell without the helper process even where one is
+	// used by default, which is how macOS always runs; tests use it to cover
+	// that path on Linux.
+	direct bool
+}
+
+// NewRunner returns a Runner with o's zero values replaced by defaults.
+func NewRunner(o RunnerOptions) *Runner {
+	r := &Runner{
+		shell:       o.Shell,
+		timeout:     o.Timeout,
+		outputLimit: o.OutputLimit,
+		keepEnv:     o.KeepEnv,
+		helper:      o.HelperPath,
+		home:        o.Home,
+		environ:     o.Environ,
+		probe:       SandboxStatus,
+	}
+	if r.environ == nil {
+		r.environ = os.Environ()
+	}
+	if r.shell == "" {
+		r.shell = defaultShell(runtime.GOOS, lookupEnv(r.environ, "SHELL"), isExecutable)
+	}
+	if r.timeout <= 0 {
+		r.timeout = DefaultTimeout
+	}
+	if r.outputLimit <= 0 {
+		r.outputLimit = DefaultOutputLimit
+	}
+	if r.home == "" {
+		r.home, _ = os.UserHomeDir()
+	}
+	if r.helper == "" {
+		r.helper, r.helperErr = os.Executable()
+	}
+	return r
+}
+
+// NotRun is the Result for a request that Hark decided not to run: refused by
+// the policy, declined by the user, or impossible to start. why is the whole
+// explanation the model or the user will read.
+func NotRun(req Request, why string) Result {
+	return Result{
+		Command:          req.Command,
+		WorkingDirectory: req.WorkingDirectory,
+		Purpose:          req.Purpose,
+		Tier:             req.Verdict.Tier,
+		Reasons:          req.Verdict.Reasons,
+		Error:            why,
+		Sandbox:          SandboxNotApplied,
+	}
+}
+
+// Run runs req.Command and reports what happened. It never runs a Forbidden
+// verdict. The command's failure is data in the Result (exit code, stderr),
+// not an error: the Result's Error is Hark's own message only when Executed
+// is false.
+func (r *Runner) Run(ctx context.Context, req Request) Result {
+	start := time.Now()
+	res := r.run(ctx, req)
+	res.ExecutionTimeMs = time.Since(start).Milliseconds()
+	return res
+}
+
+func (r *Runner) run(ctx context.Context, req Request) Result {
+	if req.Verdict.Tier == Forbidden {
+		return NotRun(req, "not run: the policy forbids this command ("+reasonText(req.Verdict.Reasons)+"); Hark never runs it, so suggest another way")
+	}
+	if strings.TrimSpace(req.Command) == "" {
+		return NotRun(req, "not run: the command is empty; say which command to run")
+	}
+	dir, err := resolveDir(req.WorkingDirectory, r.home)
+	if err != nil {
+		return NotRun(req, "not run: "+err.Error())
+	}
+	req.WorkingDirectory = dir
+
+	want := wantSandbox(req.Sandbox, req.Verdict.Tier)
+	sandboxed, state := false, SandboxNotApplied
+	if want {
+		state = SandboxUnavailable
+		if ok, _ := r.probe(); ok && r.canSandbox() {
+			sandboxed, state = true, SandboxApplied
+		}
+	}
+
+	var tmpDir string
+	if sandboxed {
+		// A private, writable temp folder: many read-only tools still want
+		// scratch space, and nothing else in the sandbox is writable.
+		tmpDir, err = makeRunTemp()
+		if err != nil {
+			return NotRun(req, "not run: could not create the sandbox's temporary folder: "+err.Error()+"; check that $TMPDIR is writable")
+		}
+		defer os.RemoveAll(tmpDir)
+	}
+
+	timeout := r.timeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
+	env := commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home, tmpDir: tmpDir})
+	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
+	p := process{argv: argv, dir: dir, env: env, stdout: stdout, stderr: stderr, viaHelper: viaHelper}
+	out := p.run(runCtx)
+
+	res := NotRun(req, "")
+	res.Sandbox = state
+	if !out.started {
+		res.Error = "not run: " + out.err
+		if errText, _ := stderr.String(); errText != "" {
+			res.Error += "\n" + errText
+		}
+		return res
+	}
+	res.Executed = true
+	res.ExitCode = out.exitCode
+	var cutOut, cutErr bool
+	res.Output, cutOut = stdout.String()
+	res.Error, cutErr = stderr.String()
+	res.Truncated = cutOut || cutErr
+	switch {
+	case runCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
+		res.TimedOut = true
+		res.Error = appendNote(res.Error, fmt.Sprintf("hark: timed out after %s; the command and everything it started were stopped", timeout))
+	case ctx.Err() != nil:
+		res.Error = appendNote(res.Error, "hark: cancelled; the command and everything it started were stopped")
+	}
+	res.Success = res.ExitCode == 0 && !res.TimedOut && ctx.Err() == nil
+	return res
+}
+
+func appendNote(text, note string) string {
+	if text == "" || strings.HasSuffix(text, "\n") {
+		return text + note
+	}
+	return text + "\n" + note
+}
+
+func reasonText(rs []Reason) string {
+	if len(rs) == 0 {
+		return "no reason given"
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.Why
+	}
+	return strings.Join(parts, "; ")
+}
+
+// wantSandbox says whether a request asks for the read-only sandbox.
+func wantSandbox(mode SandboxMode, tier Tier) bool {
+	switch mode {
+	case SandboxReadOnly:
+		return true
+	case SandboxOff:
+		return false
+	default: // SandboxAuto and ""
+		return tier == Safe
+	}
+}
+
+// resolveDir turns a requested working directory into an absolute path to an
+// existing directory: "" is home, "~" and "~/x" expand, and relative paths are
+// taken under home (the app has no meaningful current directory of its own).
+func resolveDir(dir, home string) (string, error) {
+	switch {
+	case dir == "" || dir == "~":
+		dir = home
+	case strings.HasPrefix(dir, "~/"):
+		dir = filepath.Join(home, dir[2:])
+	case strings.HasPrefix(dir, "~"):
+		return "", fmt.Errorf("working directory %q: ~user is not supported; give an absolute path or one under your home", dir)
+	case !filepath.IsAbs(dir):
+		dir = filepath.Join(home, dir)
+	}
+	if dir == "" {
+		return "", errors.New("no working directory given and the home folder is unknown; give an absolute path")
+	}
+	dir = filepath.Clean(dir)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("working directory %s does not exist; choose an existing folder", dir)
+	case err != nil:
+		return "", fmt.Errorf("working directory %s cannot be used: %v", dir, err)
+	case !fi.IsDir():
+		return "", fmt.Errorf("working directory %s is a file, not a folder; choose its folder %s", dir, filepath.Dir(dir))
+	}
+	return dir, nil
+}
+
+// defaultShell picks the shell: zsh on macOS, where it is every user's login
+// shell; on Linux the user's $SHELL when it is bash or zsh (their startup
+// habits are what the model expects), else bash, else sh.
+func defaultShell(goos, envShell string, exists func(string) bool) string {
+	if goos == "darwin" {
+		return "/bin/zsh"
+	}
+	if filepath.IsAbs(envShell) {
+		if base := filepath.Base(envShell); (base == "bash" || base == "zsh") && exists(envShell) {
+			return envShell
+		}
+	}
+	if exists("/bin/bash") {
+		return "/bin/bash"
+	}
+	return "/bin/sh"
+}
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+func lookupEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// makeRunTemp creates a run's private temporary folder. Its path has no
+// symbolic links, because sandbox rules match real paths (on macOS $TMPDIR
+// lives under /var, a link to /private/var).
+func makeRunTemp() (string, error) {
+	dir, err := os.MkdirTemp("", "hark-run-")
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir, nil
+}
+
+// process is one started command: the shell, or the helper that runs it.
+type process struct {
+	argv           []string
+	dir            string
+	env            []string
+	stdout, stderr io.Writer
+	viaHelper      bool // argv[0] is the sandbox helper, which reports on fd 3
+}
+
+type outcome struct {
+	started  bool
+	err      string // why it did not start
+	exitCode int
+}
+
+// run starts the process in its own process group and waits for it. When ctx
+// ends, the group gets SIGTERM and, killGrace later, SIGKILL. The helper, when
+// used, also stops descendants that left the group; the group SIGKILL comes a
+// second after its own deadline, as a backstop should it be stuck.
+func (p process) run(ctx context.Context) outcome {
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = p.env
+	cmd.Stdin = nil // /dev/null: nobody can answer a prompt
+	cmd.Stdout = p.stdout
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = pipeGrace
+	setProcessGroup(cmd)
+
+	var status, statusW *os.File
+	if p.viaHelper {
+		var err error
+		if status, statusW, err = os.Pipe(); err != nil {
+			return outcome{err: "could not create a pipe: " + err.Error()}
+		}
+		defer status.Close()
+		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
+	}
+	err := cmd.Start()
+	if statusW != nil {
+		statusW.Close() // only the helper may hold the write end, so EOF means it is done
+	}
+	if err != nil {
+		return outcome{err: fmt.Sprintf("could not start %s: %v", p.argv[0], err)}
+	}
+	pid := cmd.Process.Pid
+
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-exited:
+			return
+		case <-ctx.Done():
+		}
+		signalGroup(pid, sigTerm)
+		grace := killGrace
+		if p.viaHelper {
+			grace += time.Second
+		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-exited:
+		case <-t.C:
+			signalGroup(pid, sigKill)
+		}
+	}()
+
+	var helperErr string
+	if status != nil {
+		msg, _ := io.ReadAll(io.LimitReader(status, 4096))
+		msg = bytes.TrimSpace(msg)
+		if !bytes.Equal(msg, []byte(helperOK)) {
+			helperErr = strings.TrimPrefix(string(msg), helperErrPrefix)
+			if helperErr == "" {
+				helperErr = "the sandbox helper " + p.argv[0] + " stopped before starting the command"
+			}
+		}
+	}
+	waitErr := cmd.Wait()
+	close(exited)
+	if !p.viaHelper {
+		// Background jobs still in the group outlive the shell; the command
+		// is over, so they go too. The helper already did this itself.
+		signalGroup(pid, sigKill)
+	}
+	if helperErr != "" {
+		return outcome{err: helperErr}
+	}
+	if cmd.ProcessState == nil {
+		return outcome{err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
+	}
+	return outcome{started: true, exitCode: exitCode(cmd.ProcessState)}
+}

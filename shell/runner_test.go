@@ -1,0 +1,411 @@
+//go:build unix
+
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// testRunner is a Runner with a known environment and home, so results do
+// not depend on who runs the tests.
+func testRunner(t *testing.T, o RunnerOptions) *Runner {
+	t.Helper()
+	if o.Home == "" {
+		o.Home = t.TempDir()
+	}
+	if o.Environ == nil {
+		o.Environ = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + o.Home, "LANG=C.UTF-8"}
+	}
+	return NewRunner(o)
+}
+
+var confirmed = Verdict{Tier: Confirm, Reasons: []Reason{{Command: "x", Why: "test"}}}
+
+// runModes are the ways a command can be started: through the helper (the
+// Linux default) and directly (how macOS runs, and the fallback).
+func runModes() []struct {
+	name   string
+	direct bool
+} {
+	modes := []struct {
+		name   string
+		direct bool
+	}{{"direct", true}}
+	if runtime.GOOS == "linux" {
+		modes = append(modes, struct {
+			name   string
+			direct bool
+		}{"helper", false})
+	}
+	return modes
+}
+
+func TestRunResults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		command  string
+		check    func(t *testing.T, r Result)
+		exitCode int
+	}{
+		{
+			name:    "stdout and stderr are separate",
+			command: "echo out; echo err >&2",
+			check: func(t *testing.T, r Result) {
+				if r.Output != "out\n" || r.Error != "err\n" {
+					t.Errorf("output %q, error %q", r.Output, r.Error)
+				}
+			},
+		},
+		{
+			name:     "exit status is data",
+			command:  "echo partial; exit 3",
+			exitCode: 3,
+			check: func(t *testing.T, r Result) {
+				if r.Success || !r.Executed || r.Output != "partial\n" {
+					t.Errorf("success %v executed %v output %q", r.Success, r.Executed, r.Output)
+				}
+			},
+		},
+		{
+			name:     "death by signal is 128+N",
+			command:  "kill -9 $$",
+			exitCode: 137,
+		},
+		{
+			name:    "stdin is closed",
+			command: "cat; echo \"status $?\"",
+			check: func(t *testing.T, r Result) {
+				if r.Output != "status 0\n" {
+					t.Errorf("cat did not see end of input at once: %q", r.Output)
+				}
+			},
+		},
+		{
+			name:    "ANSI escapes stripped",
+			command: `printf '\033[1;31mred\033[0m \033]0;title\007plain\r\n'`,
+			check: func(t *testing.T, r Result) {
+				if r.Output != "red plain\n" {
+					t.Errorf("output %q", r.Output)
+				}
+			},
+		},
+		{
+			name:    "non-interactive environment",
+			command: `echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $TERM $NO_COLOR"`,
+			check: func(t *testing.T, r Result) {
+				if r.Output != "cat cat 0 dumb 1\n" {
+					t.Errorf("output %q", r.Output)
+				}
+			},
+		},
+		{
+			name:    "binary output gives valid JSON",
+			command: "head -c 200000 /dev/urandom; head -c 5000 /dev/urandom >&2",
+			check: func(t *testing.T, r Result) {
+				b := r.JSON()
+				if !json.Valid(b) || !utf8.Valid(b) {
+					t.Fatalf("invalid JSON for binary output")
+				}
+				var back Result
+				if err := json.Unmarshal(b, &back); err != nil {
+					t.Fatal(err)
+				}
+				if !utf8.ValidString(back.Output) || !back.Truncated {
+					t.Errorf("output not cleaned or not truncated: truncated=%v", back.Truncated)
+				}
+			},
+		},
+	}
+	for _, mode := range runModes() {
+		for _, tt := range tests {
+			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				r := testRunner(t, RunnerOptions{})
+				r.direct = mode.direct
+				res := r.Run(context.Background(), Request{Command: tt.command, Verdict: confirmed})
+				if !res.Executed || res.ExitCode != tt.exitCode {
+					t.Fatalf("executed %v exit %d (want %d): %s", res.Executed, res.ExitCode, tt.exitCode, res.JSON())
+				}
+				if res.Sandbox != SandboxNotApplied || res.Tier != Confirm || len(res.Reasons) != 1 {
+					t.Errorf("sandbox %q tier %q reasons %v", res.Sandbox, res.Tier, res.Reasons)
+				}
+				if tt.check != nil {
+					tt.check(t, res)
+				}
+			})
+		}
+	}
+}
+
+func TestRunSecretsStripped(t *testing.T) {
+	t.Parallel()
+	r := testRunner(t, RunnerOptions{
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "GITHUB_TOKEN=ghp_secret", "DB_PASSWORD=hunter2", "KEPT_TOKEN=kept", "PLAIN=visible"},
+		KeepEnv: []string{"KEPT_TOKEN"},
+	})
+	res := r.Run(context.Background(), Request{Command: "env", Verdict: confirmed})
+	for _, gone := range []string{"ghp_secret", "hunter2", "GITHUB_TOKEN", "DB_PASSWORD"} {
+		if strings.Contains(res.Output, gone) {
+			t.Errorf("%q reached the command", gone)
+		}
+	}
+	for _, kept := range []string{"KEPT_TOKEN=kept", "PLAIN=visible"} {
+		if !strings.Contains(res.Output, kept) {
+			t.Errorf("%q missing from the command's environment:\n%s", kept, res.Output)
+		}
+	}
+}
+
+func TestRunWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(home, "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, dir, wantDir, wantErr string
+	}{
+		{"default is home", "", home, ""},
+		{"tilde is home", "~", home, ""},
+		{"tilde slash", "~/proj", filepath.Join(home, "proj"), ""},
+		{"relative is under home", "proj", filepath.Join(home, "proj"), ""},
+		{"absolute", filepath.Join(home, "proj"), filepath.Join(home, "proj"), ""},
+		{"missing directory", "~/nope", "", "does not exist"},
+		{"a file, not a directory", file, "", "is a file, not a folder"},
+		{"other user's home", "~root/x", "", "~user is not supported"},
+	}
+	r := testRunner(t, RunnerOptions{Home: home})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			marker := filepath.Join(t.TempDir(), "ran")
+			res := r.Run(context.Background(), Request{Command: "pwd; touch " + marker, WorkingDirectory: tt.dir, Verdict: confirmed})
+			_, statErr := os.Stat(marker)
+			ran := statErr == nil
+			if tt.wantErr != "" {
+				if res.Executed || ran || res.Success || !strings.Contains(res.Error, tt.wantErr) {
+					t.Errorf("want not run with %q; executed %v ran %v error %q", tt.wantErr, res.Executed, ran, res.Error)
+				}
+				return
+			}
+			if !res.Executed || res.Output != tt.wantDir+"\n" || res.WorkingDirectory != tt.wantDir {
+				t.Errorf("ran in %q (result says %q), want %q: %s", res.Output, res.WorkingDirectory, tt.wantDir, res.Error)
+			}
+		})
+	}
+}
+
+func TestRunRefuses(t *testing.T) {
+	t.Parallel()
+	marker := filepath.Join(t.TempDir(), "ran")
+	tests := []struct {
+		name    string
+		req     Request
+		wantErr string
+	}{
+		{"forbidden verdict", Request{Command: "touch " + marker, Verdict: Verdict{Tier: Forbidden, Reasons: []Reason{{Command: "sudo x", Why: "sudo: privilege escalation is never run"}}}}, "sudo: privilege escalation is never run"},
+		{"forbidden even with the sandbox off", Request{Command: "touch " + marker, Sandbox: SandboxOff, Verdict: Verdict{Tier: Forbidden}}, "forbids"},
+		{"empty command", Request{Command: "  ", Verdict: confirmed}, "empty"},
+	}
+	r := testRunner(t, RunnerOptions{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res := r.Run(context.Background(), tt.req)
+			if res.Executed || res.Success || !strings.Contains(res.Error, tt.wantErr) {
+				t.Errorf("executed %v success %v error %q, want %q", res.Executed, res.Success, res.Error, tt.wantErr)
+			}
+			if res.Tier != tt.req.Verdict.Tier || !json.Valid(res.JSON()) {
+				t.Errorf("tier %q json %s", res.Tier, res.JSON())
+			}
+		})
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a refused command ran")
+	}
+}
+
+func TestResultJSONFields(t *testing.T) {
+	t.Parallel()
+	r := testRunner(t, RunnerOptions{})
+	res := r.Run(context.Background(), Request{Command: "echo hi", Purpose: "greet", Verdict: confirmed})
+	var fields map[string]any
+	if err := json.Unmarshal(res.JSON(), &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"success", "command", "workingDirectory", "purpose", "tier", "reasons", "executed",
+		"exitCode", "output", "error", "timedOut", "truncated", "executionTimeMs", "sandbox"} {
+		if _, ok := fields[k]; !ok {
+			t.Errorf("field %q missing from %s", k, res.JSON())
+		}
+	}
+	if fields["success"] != true || fields["output"] != "hi\n" || fields["purpose"] != "greet" {
+		t.Errorf("unexpected values: %s", res.JSON())
+	}
+}
+
+// A command that finishes while a background job still holds its output
+// pipes must return promptly, and the job must not outlive it.
+func TestRunBackgroundJobDoesNotHang(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, command string }{
+		{"plain background job", "sleep 30 & echo $!; echo done"},
+		{"background job ignoring SIGTERM", "(trap '' TERM; exec sleep 30) & echo $!; echo done"},
+	}
+	for _, mode := range runModes() {
+		for _, tt := range tests {
+			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				r := testRunner(t, RunnerOptions{Timeout: 20 * time.Second})
+				r.direct = mode.direct
+				// The command's own timeout is far away; this deadline only
+				// keeps a regression from hanging the suite.
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				res := r.Run(ctx, Request{Command: tt.command, Verdict: confirmed})
+				if ctx.Err() != nil || res.TimedOut || !res.Success {
+					t.Fatalf("did not return on its own: ctx %v, %s", ctx.Err(), res.JSON())
+				}
+				pids := pidsFrom(t, res.Output)
+				if len(pids) != 1 || !strings.HasSuffix(res.Output, "done\n") {
+					t.Fatalf("output %q", res.Output)
+				}
+				waitGone(t, pids)
+			})
+		}
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	t.Parallel()
+	for _, mode := range runModes() {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			r := testRunner(t, RunnerOptions{Timeout: 300 * time.Millisecond})
+			r.direct = mode.direct
+			res := r.Run(context.Background(), Request{Command: "sleep 2 & echo $!; echo started; sleep 30", Verdict: confirmed})
+			if !res.TimedOut || res.Success || !res.Executed || !strings.Contains(res.Error, "timed out after 300ms") {
+				t.Fatalf("want a timeout: %s", res.JSON())
+			}
+			if res.ExecutionTimeMs >= 10_000 {
+				t.Errorf("took %d ms", res.ExecutionTimeMs)
+			}
+			waitGone(t, pidsFrom(t, res.Output))
+		})
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	t.Parallel()
+	r := testRunner(t, RunnerOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	res := r.Run(ctx, Request{Command: "sleep 30", Verdict: confirmed})
+	if res.TimedOut || res.Success || !strings.Contains(res.Error, "cancelled") {
+		t.Errorf("want a cancellation: %s", res.JSON())
+	}
+}
+
+func TestRunRequestTimeoutWins(t *testing.T) {
+	t.Parallel()
+	r := testRunner(t, RunnerOptions{Timeout: time.Hour})
+	res := r.Run(context.Background(), Request{Command: "sleep 30", Verdict: confirmed, Timeout: 200 * time.Millisecond})
+	if !res.TimedOut {
+		t.Errorf("request timeout ignored: %s", res.JSON())
+	}
+}
+
+// TestRunLargeOutputBoundedMemory writes 100 MB through each stream's
+// capture. Not parallel: it measures the process's allocations.
+func TestRunLargeOutputBoundedMemory(t *testing.T) {
+	const total = 100_000_000
+	r := testRunner(t, RunnerOptions{})
+	r.direct = true // the helper is another process; this measures the runner
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := r.Run(context.Background(), Request{
+		Command: "yes 'the quick brown fox jumps over the lazy dog' | head -c 100000000",
+		Verdict: confirmed,
+	})
+	runtime.ReadMemStats(&after)
+	if !res.Success || !res.Truncated {
+		t.Fatalf("%.300s", res.JSON())
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if allocated > 4<<20 {
+		t.Errorf("allocated %d bytes for %d bytes of output; want under 4 MiB", allocated, total)
+	}
+	kept := strings.Replace(res.Output, omittedMarker(int64(omittedCount(t, res.Output))), "", 1)
+	if got := len(kept) + omittedCount(t, res.Output); got != total {
+		t.Errorf("kept %d + omitted %d = %d, want %d", len(kept), omittedCount(t, res.Output), got, total)
+	}
+	if len(res.Output) > DefaultOutputLimit+100 {
+		t.Errorf("output is %d bytes, over the %d limit", len(res.Output), DefaultOutputLimit)
+	}
+	t.Logf("100 MB of output: %d bytes allocated, %d kept", allocated, len(res.Output))
+}
+
+// pidsFrom reads the PIDs a test command printed, one per line; other lines
+// are ignored.
+func pidsFrom(t *testing.T, out string) []int {
+	t.Helper()
+	var pids []int
+	for _, line := range strings.Split(out, "\n") {
+		if n, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && n > 1 {
+			pids = append(pids, n)
+		}
+	}
+	if len(pids) == 0 {
+		t.Fatalf("the command printed no PIDs: %q", out)
+	}
+	return pids
+}
+
+// alive reports whether pid is a running process; a zombie has finished and
+// only waits for its parent to collect it.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err) && runtime.GOOS != "linux"
+	}
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
+
+// waitGone fails unless every pid dies within a few seconds; signals take a
+// moment to be delivered to processes that were killed rather than reaped.
+func waitGone(t *testing.T, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("process %d survived the command", pid)
+				syscall.Kill(pid, syscall.SIGKILL) // do not leak it past the test
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}

@@ -1,0 +1,361 @@
+//go:build linux
+
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// landlockABI is read once: the kernel's answer does not change.
+var landlockABI = sync.OnceValues(llsys.LandlockGetABIVersion)
+
+// SandboxStatus reports whether Landlock can confine commands, for `hark
+// doctor`, e.g. "Landlock ABI 7: read-only files, no TCP, scoped signals and
+// abstract sockets".
+func SandboxStatus() (bool, string) {
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return false, "Landlock is not available in this kernel (it needs Linux 5.13 or later with landlock in the lsm= boot list); commands run unconfined"
+	}
+	switch {
+	case abi < 4:
+		return true, fmt.Sprintf("Landlock ABI %d: read-only files; the network is not restricted before ABI 4 (Linux 6.7)", abi)
+	case abi < 6:
+		return true, fmt.Sprintf("Landlock ABI %d: read-only files, no TCP", abi)
+	}
+	return true, fmt.Sprintf("Landlock ABI %d: read-only files, no TCP, scoped signals and abstract sockets", abi)
+}
+
+// canSandbox: Landlock is applied inside the helper, so without one there is
+// no sandbox.
+func (r *Runner) canSandbox() bool { return r.helper != "" && !r.direct }
+
+// argv runs the shell under the helper whenever there is one, sandboxed or
+// not: the helper is also what stops descendants that left the process group.
+func (r *Runner) argv(command string, sandboxed bool, tmpDir string) ([]string, bool) {
+	shellArgv := []string{r.shell, "-c", command}
+	if r.helper == "" || r.direct {
+		return shellArgv, false
+	}
+	a := []string{r.helper, HelperCommand}
+	if sandboxed {
+		a = append(a, "-ro", "-tmp", tmpDir)
+	}
+	return append(append(a, "--"), shellArgv...), true
+}
+
+// Helper timings. The helper must finish its SIGKILL round before the
+// runner's backstop (killGrace + 1 s) kills the helper itself, because
+// processes it has not yet stopped would then escape to init.
+const (
+	leftoverGrace = 500 * time.Millisecond // background jobs left when the shell exits
+	killRound     = 20 * time.Millisecond  // between SIGKILL rounds for late reparented orphans
+	giveUpAfter   = 3 * time.Second        // a descendant that outlives this many SIGKILL rounds is not ours to wait for
+)
+
+// SandboxHelperMain is the entry point of `hark __sandbox`. args are what
+// follows that word. It returns the exit status for the process: the shell's,
+// 128+N when the shell died of signal N, or 127 when the helper could not
+// start it (after saying why on fd 3).
+//
+// The helper pins itself to one OS thread and confines only that thread with
+// Landlock, then forks the shell from it: the child inherits the thread's
+// domain, while the rest of the helper (signal handling, reaping) keeps
+// running unconfined. Nothing else in the helper forks.
+func SandboxHelperMain(args []string) int {
+	runtime.LockOSThread() // never unlocked: the thread may carry a Landlock domain
+	status := helperStatus()
+	fail := func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		if status != nil {
+			fmt.Fprintln(status, helperErrPrefix+msg)
+			status.Close()
+		} else {
+			fmt.Fprintln(os.Stderr, "hark "+HelperCommand+": "+msg)
+		}
+		return 127
+	}
+	h, err := parseHelperArgs(args)
+	if err != nil {
+		return fail("%v", err)
+	}
+	// Every orphan among the command's descendants now reparents to the
+	// helper instead of init, so none can escape by double-forking or setsid.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fail("could not become a child subreaper: %v", err)
+	}
+	// Signals are caught before the shell exists, so a SIGTERM to the group
+	// that arrives at once is handled, not fatal.
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if h.readOnly {
+		if err := restrictThread(h.tmpDir); err != nil {
+			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
+		}
+	}
+	pid, err := syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
+	if err != nil {
+		return fail("could not start %s: %v; set another shell", h.argv[0], err)
+	}
+	if status != nil {
+		fmt.Fprintln(status, helperOK)
+		status.Close()
+	}
+	return supervise(pid, signals)
+}
+
+// helperStatus returns fd 3 when it is the runner's status pipe; run by hand,
+// the helper must not write into whatever else fd 3 might be.
+func helperStatus() *os.File {
+	var st unix.Stat_t
+	if err := unix.Fstat(helperStatusFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return nil
+	}
+	syscall.CloseOnExec(helperStatusFD) // the command must not inherit it, or EOF would wait for it
+	return os.NewFile(helperStatusFD, "status")
+}
+
+// restrictThread confines the calling OS thread, and every process it forks,
+// to reading the filesystem, writing only tmpDir and a few devices, and no
+// TCP; from ABI 6 also no signals or abstract-socket connections to processes
+// outside the sandbox. The configuration names the newest ABI go-landlock
+// knows and is downgraded to the kernel's, so newer kernels restrict more (UDP,
+// pathname sockets) without a code change.
+func restrictThread(tmpDir string) error {
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return errors.New("Landlock is not available in this kernel")
+	}
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs(tmpDir),
+		landlock.RWFiles("/dev/null", "/dev/zero").WithIoctlDev(),
+		landlock.RWFiles("/dev/tty").WithIoctlDev().IgnoreIfMissing(),
+	}
+	fd, flags, err := landlock.V11.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return err
+	}
+	if fd < 0 {
+		return errors.New("Landlock enforces nothing on this kernel")
+	}
+	defer unix.Close(fd)
+	// Per thread, like the domain: needed to restrict without CAP_SYS_ADMIN,
+	// and it keeps set-uid programs from gaining rights inside the sandbox.
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	return llsys.LandlockRestrictSelf(fd, flags)
+}
+
+// supervise waits for the shell and then makes sure nothing it started
+// survives: leftovers get SIGTERM when the shell exits (or when the helper is
+// told to stop), then rounds of SIGKILL until the helper has no children.
+func supervise(shell int, signals <-chan os.Signal) int {
+	type reaped struct {
+		pid int
+		ws  unix.WaitStatus
+	}
+	reaps := make(chan reaped, 64)
+	noChildren := make(chan struct{})
+	go func() {
+		for {
+			var ws unix.WaitStatus
+			pid, err := unix.Wait4(-1, &ws, 0, nil)
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			if err != nil { // ECHILD: with a subreaper, no children means no descendants
+				close(noChildren)
+				return
+			}
+			reaps <- reaped{pid, ws}
+		}
+	}()
+
+	code := -1
+	record := func(r reaped) {
+		if r.pid != shell {
+			return
+		}
+		if r.ws.Signaled() {
+			code = 128 + int(r.ws.Signal())
+		} else {
+			code = r.ws.ExitStatus()
+		}
+	}
+	var (
+		stopping  bool
+		killAt    <-chan time.Time
+		killTick  <-chan time.Time
+		giveUp    <-chan time.Time
+		stopAfter = func(d time.Duration) {
+			if !stopping {
+				signalDescendants(unix.SIGTERM)
+				stopping = true
+			}
+			t := time.NewTimer(d)
+			killAt = t.C
+		}
+	)
+	for {
+		select {
+		case r := <-reaps:
+			record(r)
+			if r.pid == shell && !stopping {
+				stopAfter(leftoverGrace)
+			}
+		case <-signals:
+			if !stopping { // already stopping means a shorter timer is running
+				stopAfter(killGrace - 250*time.Millisecond)
+			}
+		case <-killAt:
+			killAt = nil
+			signalDescendants(unix.SIGKILL)
+			tick := time.NewTicker(killRound)
+			defer tick.Stop()
+			killTick = tick.C
+			giveUp = time.After(giveUpAfter)
+		case <-killTick:
+			signalDescendants(unix.SIGKILL)
+		case <-giveUp:
+			return exitFor(code)
+		case <-noChildren:
+			for {
+				select {
+				case r := <-reaps:
+					record(r)
+				default:
+					return exitFor(code)
+				}
+			}
+		}
+	}
+}
+
+func exitFor(code int) int {
+	if code < 0 { // the shell's status was never seen; report it as stopped
+		return 128 + int(unix.SIGTERM)
+	}
+	return code
+}
+
+// signalDescendants sends sig to every descendant of the helper, walking the
+// process tree from the helper down. Each process is signalled through a
+// pidfd opened after checking that it is still the child of the process it
+// was found under, so a recycled PID can never redirect a signal to a
+// stranger.
+func signalDescendants(sig unix.Signal) {
+	type node struct{ pid, parent int }
+	self := os.Getpid()
+	var queue []node
+	for _, c := range childrenOf(self) {
+		queue = append(queue, node{c, self})
+	}
+	seen := map[int]bool{}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if seen[n.pid] {
+			continue
+		}
+		seen[n.pid] = true
+		signalChild(n.pid, n.parent, sig)
+		for _, c := range childrenOf(n.pid) {
+			queue = append(queue, node{c, n.pid})
+		}
+	}
+}
+
+func signalChild(pid, parent int, sig unix.Signal) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ENOSYS) { // kernel older than 5.3
+		if parentOf(pid) == parent {
+			_ = unix.Kill(pid, sig)
+		}
+		return
+	}
+	if err != nil {
+		return // gone already
+	}
+	defer unix.Close(fd)
+	if parentOf(pid) != parent {
+		return
+	}
+	_ = unix.PidfdSendSignal(fd, sig, nil, 0)
+}
+
+// childrenOf lists pid's children from /proc/PID/task/*/children, which
+// the kernel keeps per thread; without that file (CONFIG_PROC_CHILDREN off)
+// it scans every process's parent instead.
+func childrenOf(pid int) []int {
+	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	if err != nil || len(tasks) == 0 {
+		return scanChildren(pid)
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range bytes.Fields(b) {
+			if c, err := strconv.Atoi(string(f)); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func scanChildren(pid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range ents {
+		c, err := strconv.Atoi(e.Name())
+		if err == nil && parentOf(c) == pid {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// parentOf reads the parent PID from /proc/PID/stat, or returns -1.
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	// The name field may contain spaces and parentheses; the state and the
+	// parent follow its last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	if err != nil {
+		return -1
+	}
+	return ppid
+}
