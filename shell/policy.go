@@ -93,7 +93,7 @@ func checkText(v *verdict, s string) {
 	}
 	seen := false
 	for _, r := range s {
-		if r == '\t' || r == '\n' || r == utf8.RuneError {
+		if r == '\t' || r == '\n' || r == utf8.RuneError || r >= 0x20 && r < 0x7f {
 			continue
 		}
 		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0' {

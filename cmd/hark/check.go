@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hark-sh/hark/shell"
+)
+
+func init() {
+	register(&command{
+		name:    "check",
+		usage:   "[--] COMMAND",
+		summary: "Classify a shell command as safe, confirm or forbidden, without running it.",
+		run:     runCheck,
+	})
+}
+
+func checkUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: hark check [--] COMMAND")
+	fmt.Fprintln(w, "Prints how Hark's policy classifies COMMAND, as JSON: {\"command\",\"tier\",\"reasons\":[{\"command\",\"why\"}]}.")
+	fmt.Fprintln(w, "Several arguments are joined with spaces; quote the command, or put -- before it when it starts with '-'.")
+	fmt.Fprintln(w, "Nothing is run. Tiers: safe (runs at once, read-only), confirm (asks first), forbidden (never runs).")
+}
+
+// runCheck prints the verdict for the command given as arguments. It never
+// runs the command, so it exits 0 whatever the tier.
+func runCheck(_ context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "--":
+			args = args[1:]
+		case "-h", "-help", "--help":
+			checkUsage(e.stdout)
+			return exitOK
+		default:
+			if strings.HasPrefix(args[0], "-") {
+				fmt.Fprintf(e.stderr, "hark check: unknown option %s; to check a command that starts with '-', put -- before it\n", args[0])
+				checkUsage(e.stderr)
+				return exitUsage
+			}
+		}
+	}
+	command := strings.Join(args, " ")
+	if strings.TrimSpace(command) == "" {
+		fmt.Fprintln(e.stderr, "hark check: no command given; try: hark check -- 'ls -la ~'")
+		checkUsage(e.stderr)
+		return exitUsage
+	}
+	v := shell.NewPolicy().Classify(command)
+	if v.Reasons == nil {
+		v.Reasons = []shell.Reason{}
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false) // keep && and > readable
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintln(e.stderr, "hark check: cannot write the verdict:", err)
+		return exitError
+	}
+	return exitOK
+}

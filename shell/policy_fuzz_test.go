@@ -1,0 +1,37 @@
+package shell
+
+import (
+	"testing"
+)
+
+// FuzzClassify checks that Classify never panics, always returns a verdict
+// of the right shape, and that no input can hide an appended deletion: the
+// input followed by "; rm -rf x" or by a new line with it is never safe.
+func FuzzClassify(f *testing.F) {
+	for _, tc := range policyCases {
+		f.Add(tc.command)
+	}
+	for _, s := range []string{
+		"cat <<EOF", "cat <<EOF\nx", "cat <<'rm -rf x'", "cat <<-EOF\n\tx", "ls \\", "ls '", `ls "`, "ls #", "ls # ",
+		"echo $(", "echo `", "echo ${x", "case x in", "for i in a", "if true; then", "f() {", "a=(", "((1+", "[[ a",
+		"echo $'", "ls <<<", "x=\\", "ls &", "ls |", "ls &&", "time", "! ", "coproc", "{", "(", "function f",
+		"echo \"a\\", "ls \\\\", "find . -exec ls {} \\", "sed -n 'p", "awk '{", "bash -c '", "eval '", "env -S '",
+	} {
+		f.Add(s)
+	}
+	p := NewPolicy()
+	f.Fuzz(func(t *testing.T, s string) {
+		v := p.Classify(s)
+		if v.Tier != Safe && v.Tier != Confirm && v.Tier != Forbidden {
+			t.Fatalf("Classify(%q): tier %q", s, v.Tier)
+		}
+		if v.Reasons == nil || (v.Tier == Safe) != (len(v.Reasons) == 0) {
+			t.Fatalf("Classify(%q): tier %s with reasons %v", s, v.Tier, v.Reasons)
+		}
+		for _, suffix := range []string{"; rm -rf x", "\nrm -rf x"} {
+			if w := p.Classify(s + suffix); w.Tier == Safe {
+				t.Fatalf("Classify(%q) is safe: the appended deletion was hidden", s+suffix)
+			}
+		}
+	})
+}
