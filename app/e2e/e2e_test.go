@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -296,6 +297,13 @@ func TestDesktop(t *testing.T) {
 		h.waitIdle()
 		if exists(marker) {
 			t.Fatal("the denied command ran: its marker file exists")
+		}
+		// Reported, not asserted: key-up to the start of transcription
+		// (the recording tail, 200 ms here, is part of it).
+		if b, err := os.ReadFile(filepath.Join(h.home, "logs", "hark.log")); err == nil {
+			if m := regexp.MustCompile(`sinceKeyUpMs=([0-9.]+)`).FindSubmatch(b); m != nil {
+				t.Logf("key-up to transcription start: %s ms (tail 200 ms)", m[1])
+			}
 		}
 	})
 

@@ -1,0 +1,69 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cpuTicks reads utime+stime of pid from /proc, in clock ticks.
+func cpuTicks(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fields after the parenthesised command name; utime and stime are the
+	// 14th and 15th fields of the whole line.
+	rest := string(b[strings.LastIndexByte(string(b), ')')+2:])
+	f := strings.Fields(rest)
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + s
+}
+
+func rssKiB(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`VmRSS:\s+(\d+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("no VmRSS in /proc status")
+	}
+	n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return n
+}
+
+// TestIdleCost measures what a running, idle hark costs: CPU over a window
+// (HARK_E2E_MEASURE, default 60s) and resident memory without a whisper
+// model. It reports figures and asserts nothing about them; it runs only
+// when HARK_E2E_MEASURE is set because it takes a minute.
+func TestIdleCost(t *testing.T) {
+	window := os.Getenv("HARK_E2E_MEASURE")
+	if window == "" {
+		t.Skip("set HARK_E2E_MEASURE=60s to measure idle CPU and memory (takes that long)")
+	}
+	d, err := time.ParseDuration(window)
+	if err != nil {
+		t.Fatalf("HARK_E2E_MEASURE=%q: %v", window, err)
+	}
+	desk := newDesktop(t, true, true)
+	h := startHark(t, desk)
+	h.waitIdle()
+	time.Sleep(2 * time.Second) // let startup checks finish
+	pid := h.cmd.Process.Pid
+	const hz = 100 // USER_HZ on Linux
+	before, start := cpuTicks(t, pid), time.Now()
+	time.Sleep(d)
+	after, elapsed := cpuTicks(t, pid), time.Since(start)
+	cpu := float64(after-before) / hz / elapsed.Seconds() * 100
+	t.Logf("idle CPU over %v: %d ticks = %.3f%% of one core", elapsed.Round(time.Second), after-before, cpu)
+	t.Logf("idle RSS (no whisper model loaded): %.1f MiB", float64(rssKiB(t, pid))/1024)
+}
