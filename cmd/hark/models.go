@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hark-sh/hark/speech/models"
+)
+
+func init() {
+	register(&command{
+		name:    "models",
+		usage:   "list | download [NAME]",
+		summary: "List the whisper models and which are installed, or download one (default: the whisperModel setting).",
+		run:     runModels,
+	})
+}
+
+func runModels(ctx context.Context, e *env, args []string) int {
+	usage := func() {
+		fmt.Fprintln(e.stderr, "Usage: hark models list")
+		fmt.Fprintln(e.stderr, "       hark models download [NAME]")
+		fmt.Fprintln(e.stderr, "list shows every model of the catalog, which are installed and where; download fetches one")
+		fmt.Fprintln(e.stderr, "(resuming an interrupted download) and checks its published checksum.")
+	}
+	if len(args) == 0 {
+		usage()
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage()
+		return exitOK
+	case "list":
+		if len(args) != 1 {
+			usage()
+			return exitUsage
+		}
+		return modelsList(e)
+	case "download":
+		return modelsDownload(ctx, e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "hark models: unknown subcommand %q\n", args[0])
+	usage()
+	return exitUsage
+}
+
+func modelsList(e *env) int {
+	paths, st, err := voiceSettings()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	installed, err := models.List(paths.Models, models.Catalog)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	where := map[string]string{}
+	for _, in := range installed {
+		where[in.Name] = in.Path
+	}
+	fmt.Fprintf(e.stdout, "Models folder: %s\n", paths.Models)
+	fmt.Fprintf(e.stdout, "In use (whisperModel setting): %s\n\n", st.WhisperModel)
+	tw := tabwriter.NewWriter(e.stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tSIZE\tINSTALLED")
+	for _, m := range models.Catalog {
+		mark := " "
+		if m.Name == st.WhisperModel {
+			mark = "*"
+		}
+		state := "-"
+		if p, ok := where[m.Name]; ok {
+			state = p
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
+	}
+	for _, in := range installed {
+		if !in.Known {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", in.Name, sizeText(int(in.Bytes>>20)), in.Path)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "\n* in use. Models ending in .en are English-only; -q5_*/-q8_0 are quantized (smaller, slightly less accurate).\nDownload one with `hark models download NAME`.\n")
+	return exitOK
+}
+
+func sizeText(mib int) string {
+	if mib >= 1024 {
+		return fmt.Sprintf("%.1f GiB", float64(mib)/1024)
+	}
+	return fmt.Sprintf("%d MiB", mib)
+}
+
+func modelsDownload(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("models download", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(e.stderr, "Usage: hark models download [NAME]")
+		return exitUsage
+	}
+	paths, st, err := voiceSettings()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	name := fs.Arg(0)
+	if name == "" {
+		name = st.WhisperModel
+		if _, err := models.Lookup(models.Catalog, name); err != nil {
+			name = models.Default
+		}
+	}
+	d := &models.Downloader{
+		BaseURL:  st.ModelBaseURL,
+		Dir:      paths.Models,
+		Progress: newProgressPrinter(e.stderr, e.isTerminal).report,
+	}
+	path, err := d.Download(ctx, name)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	fmt.Fprintf(e.stdout, "%s: installed and verified at %s\n", name, path)
+	if name != st.WhisperModel {
+		fmt.Fprintf(e.stdout, "Set \"whisperModel\": %q in %s to use it.\n", name, paths.Settings)
+	}
+	return exitOK
+}
+
+// progressPrinter draws a bar that redraws itself on a terminal, and plain
+// lines every 10% elsewhere (logs, CI), so neither fills up with noise.
+type progressPrinter struct {
+	w        io.Writer
+	terminal bool
+	lastTen  int64
+	start    time.Time
+	drawn    bool
+}
+
+func newProgressPrinter(w io.Writer, terminal bool) *progressPrinter {
+	return &progressPrinter{w: w, terminal: terminal, lastTen: -1, start: time.Now()}
+}
+
+func (p *progressPrinter) report(pr models.Progress) {
+	if pr.Total <= 0 {
+		if p.terminal {
+			fmt.Fprintf(p.w, "\r%s: %.1f MiB", pr.Model, float64(pr.Done)/(1<<20))
+		}
+		return
+	}
+	frac := float64(pr.Done) / float64(pr.Total)
+	if p.terminal {
+		const width = 30
+		n := int(frac * width)
+		rate := float64(pr.Done-pr.Resumed) / (1 << 20) / max(time.Since(p.start).Seconds(), 0.001)
+		fmt.Fprintf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s ", pr.Model,
+			strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac,
+			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate)
+		p.drawn = true
+		if pr.Done == pr.Total {
+			fmt.Fprintln(p.w)
+			p.drawn = false
+		}
+		return
+	}
+	if ten := int64(frac * 10); ten != p.lastTen {
+		if p.lastTen < 0 && pr.Resumed > 0 {
+			fmt.Fprintf(p.w, "%s: resuming at %.1f MiB\n", pr.Model, float64(pr.Resumed)/(1<<20))
+		}
+		p.lastTen = ten
+		fmt.Fprintf(p.w, "%s: %d%% (%.1f of %.1f MiB)\n", pr.Model, ten*10, float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20))
+	}
+}
