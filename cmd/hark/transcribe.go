@@ -5,13 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech"
+	"github.com/hark-sh/hark/speech/models"
 	"github.com/hark-sh/hark/speech/whisper"
 )
 
@@ -129,23 +128,14 @@ func transcribeSettings() (settings.Paths, settings.Settings, error) {
 	return paths, st, nil
 }
 
-// resolveModel turns --model (or the whisperModel setting) into a file: a
-// path is used as it is; a name is the catalog's file in the models folder.
-// A missing file gives the command that fetches it.
+// resolveModel turns --model (or the whisperModel setting) into a file
+// through the models catalog: a path is used as it is, a name is that
+// model's file in the models folder, and a missing one gives the command
+// that downloads it.
 func resolveModel(model string, paths settings.Paths) (string, error) {
 	model = strings.TrimSpace(model)
 	if model == "" {
 		return "", errors.New("no model given; pass --model NAME (see `hark models list`) or set whisperModel in the settings")
 	}
-	if strings.ContainsRune(model, os.PathSeparator) || strings.ContainsRune(model, '/') || strings.HasSuffix(model, ".bin") {
-		if _, err := os.Stat(model); err != nil {
-			return "", fmt.Errorf("model file %s: %w; give the path of a ggml whisper model, or a name such as base.en (`hark models list`)", model, err)
-		}
-		return model, nil
-	}
-	file := filepath.Join(paths.Models, "ggml-"+model+".bin")
-	if _, err := os.Stat(file); err != nil {
-		return "", fmt.Errorf("model %s is not downloaded (looked for %s); run `hark models download %s`", model, file, model)
-	}
-	return file, nil
+	return models.Resolve(model, paths.Models, models.Catalog)
 }

@@ -64,6 +64,7 @@ func TestResolveModel(t *testing.T) {
 		{name: "path as is", model: own, want: own},
 		{name: "name not downloaded", model: "small", wantErr: "run `hark models download small`"},
 		{name: "missing path", model: filepath.Join(dir, "gone.bin"), wantErr: "gone.bin"},
+		{name: "unknown name", model: "enormous", wantErr: "known models: "},
 		{name: "empty", model: " ", wantErr: "--model NAME"},
 	}
 	for _, tc := range tests {
