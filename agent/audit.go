@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hark-sh/hark/shell"
+)
+
+// Audit decisions: what happened to a proposed command.
+const (
+	DecisionAuto           = "auto"            // safe tier, ran without asking
+	DecisionApproved       = "approved"        // the user approved it
+	DecisionDenied         = "denied"          // the user denied it (or could not be asked)
+	DecisionRefused        = "refused"         // forbidden tier, never run
+	DecisionUnconfirmedRun = "unconfirmed-run" // confirm tier run without asking: confirmation is off
+	DecisionTimeout        = "timeout"         // nobody answered in time; not run
+	DecisionCancelled      = "cancelled"       // the request was cancelled while waiting; not run
+)
+
+// AuditEntry is one line of the audit log: one decision about one command.
+type AuditEntry struct {
+	Time             time.Time      `json:"time"`
+	ConversationID   string         `json:"conversationId"`
+	Command          string         `json:"command"`
+	WorkingDirectory string         `json:"workingDirectory"`
+	Purpose          string         `json:"purpose"`
+	Tier             shell.Tier     `json:"tier"`
+	Reasons          []shell.Reason `json:"reasons"`
+	Decision         string         `json:"decision"`
+	DecidedBy        string         `json:"decidedBy"`
+	Executed         bool           `json:"executed"`
+	ExitCode         *int           `json:"exitCode"` // null when the command did not run
+	DurationMs       int64          `json:"durationMs"`
+	Sandbox          string         `json:"sandbox"`
+	TimedOut         bool           `json:"timedOut,omitempty"`
+}
+
+// AuditLog appends entries to a JSON-lines file. Each entry is written with
+// one write call and fsynced before Append returns, so a crash loses at most
+// the entry being written and never corrupts earlier ones.
+type AuditLog struct {
+	Path string
+	mu   sync.Mutex
+}
+
+// NewAuditLog returns a log at path (settings.Paths.Audit).
+func NewAuditLog(path string) *AuditLog { return &AuditLog{Path: path} }
+
+// Append writes e as one line.
+func (l *AuditLog) Append(e AuditEntry) error {
+	if e.Reasons == nil {
+		e.Reasons = []shell.Reason{}
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	line = append(line, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(l.Path), 0o700); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit: %w (check that %s is writable)", err, l.Path)
+	}
+	if _, err := f.Write(line); err != nil {
+		f.Close()
+		return fmt.Errorf("audit: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("audit: %w", err)
+	}
+	return f.Close()
+}
+
+// ReadAudit returns the entries in the log, oldest first, and how many lines
+// could not be read (a torn last line after a crash, or a hand edit).
+func ReadAudit(path string) (entries []AuditEntry, bad int, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var e AuditEntry
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			bad++
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		return entries, bad, fmt.Errorf("audit: %w", err)
+	}
+	return entries, bad, nil
+}

@@ -1,0 +1,89 @@
+package agent
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Conversation is one thread of requests with the model. Follow-up requests
+// ("now delete the biggest one") go to the same Conversation so the model
+// sees what came before; the caller decides when to start a new one.
+//
+// Messages hold everything sent to and received from the model except the
+// system prompt, which is rendered afresh for every request (the date
+// changes): user requests, assistant replies with their tool calls (the
+// arguments keep command, workingDirectory and purpose), and tool results.
+type Conversation struct {
+	ID       string        `json:"id"`
+	Title    string        `json:"title"` // from the first request
+	Created  time.Time     `json:"created"`
+	Updated  time.Time     `json:"updated"`
+	Model    string        `json:"model"`
+	Messages []api.Message `json:"messages"`
+	Runs     []RunMetrics  `json:"runs"` // one per request, in order
+}
+
+// NewConversation starts an empty conversation with a fresh ID.
+func NewConversation() *Conversation {
+	now := time.Now()
+	return &Conversation{ID: newID(now), Created: now, Updated: now}
+}
+
+// newID is sortable by creation time and unique enough for one machine;
+// it is also a safe file name.
+func newID(t time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// titleFrom shortens the first request to one line for lists.
+func titleFrom(request string) string {
+	t := strings.Join(strings.Fields(request), " ")
+	const max = 60
+	if utf8.RuneCountInString(t) <= max {
+		return t
+	}
+	r := []rune(t)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
+}
+
+// Outcomes of a request, in RunMetrics.Outcome.
+const (
+	OutcomeCompleted = "completed"  // the model gave a final answer
+	OutcomeTurnLimit = "turn-limit" // stopped after MaxTurns model turns
+	OutcomeCancelled = "cancelled"  // the caller cancelled the context
+	OutcomeError     = "error"      // Ollama failed; Error says how
+)
+
+// RunMetrics describe one request. They are stored with the conversation and
+// summarised by `hark stats`.
+type RunMetrics struct {
+	Request            string    `json:"request"`
+	Started            time.Time `json:"started"`
+	Turns              int       `json:"turns"`     // model turns (chat calls)
+	ToolCalls          int       `json:"toolCalls"` // every call the model made, valid or not
+	Commands           int       `json:"commands"`  // commands actually run
+	ConfirmationsAsked int       `json:"confirmationsAsked"`
+	Approved           int       `json:"approved"`
+	Denied             int       `json:"denied"` // includes timeouts
+	Refused            int       `json:"refused"`
+	ModelTimeMs        int64     `json:"modelTimeMs"`   // waiting for the model
+	CommandTimeMs      int64     `json:"commandTimeMs"` // running commands
+	TotalTimeMs        int64     `json:"totalTimeMs"`
+	Success            bool      `json:"success"`
+	Outcome            string    `json:"outcome"`
+	Error              string    `json:"error,omitempty"`
+}
+
+// Outcome is what Run returns: the final answer (empty unless the request
+// completed) and the metrics also appended to Conversation.Runs.
+type Outcome struct {
+	Answer  string
+	Metrics RunMetrics
+}

@@ -1,0 +1,121 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"syscall"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Kinds of failure a caller may branch on with errors.Is. Every error Run
+// returns wraps exactly one of them inside an *Error whose message says what
+// to do next.
+var (
+	ErrOllamaUnreachable = errors.New("ollama is not reachable")
+	ErrModelNotFound     = errors.New("model not installed")
+	ErrToolsUnsupported  = errors.New("model cannot call tools")
+	ErrOllamaServer      = errors.New("ollama server error")
+	ErrOllama            = errors.New("ollama refused the request")
+	ErrStreamCut         = errors.New("reply cut off")
+	ErrTurnLimit         = errors.New("turn limit reached")
+	ErrCancelled         = errors.New("cancelled")
+)
+
+// ToolCapableModels are suggested when a model cannot call tools.
+var ToolCapableModels = []string{"qwen3:4b", "qwen3:8b", "llama3.1:8b", "mistral-nemo", "qwen2.5:7b"}
+
+// Error is a failure with the next step for the user in its message.
+type Error struct {
+	Kind   error  // one of the Err* sentinels
+	Host   string // Ollama's address, when it matters
+	Model  string
+	Status int   // HTTP status, when Ollama answered with one
+	Err    error // the underlying error, if any
+	msg    string
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap lets errors.Is match both the kind and the cause (for example
+// context.Canceled).
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// classify turns whatever the Ollama client returned into an *Error with
+// an actionable message.
+func classify(ctx context.Context, err error, host, model string) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	mk := func(kind error, status int, format string, args ...any) *Error {
+		return &Error{Kind: kind, Host: host, Model: model, Status: status, Err: err, msg: fmt.Sprintf(format, args...)}
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return mk(ErrCancelled, 0, "cancelled; the conversation so far is saved")
+	}
+	var se api.StatusError
+	if errors.As(err, &se) {
+		text := se.ErrorMessage
+		if text == "" {
+			text = se.Status
+		}
+		low := strings.ToLower(text)
+		switch {
+		case strings.Contains(low, "does not support tools"):
+			return mk(ErrToolsUnsupported, se.StatusCode,
+				"model %q cannot call tools, which Hark needs to run commands; choose a tool-capable model such as %s (for example `ollama pull %s`), then pass --model or set ollamaModel in settings",
+				model, strings.Join(ToolCapableModels, ", "), ToolCapableModels[0])
+		case se.StatusCode == 404 || strings.Contains(low, "not found"):
+			return mk(ErrModelNotFound, se.StatusCode,
+				"model %q is not installed in Ollama at %s; run `ollama pull %s`, or pick an installed model with --model or the ollamaModel setting (`ollama list` shows them)",
+				model, host, model)
+		case se.StatusCode >= 500:
+			return mk(ErrOllamaServer, se.StatusCode,
+				"Ollama at %s failed with %d (%s); check its log (~/.ollama/logs/server.log, or the Ollama app's logs) and try again — restarting Ollama often helps",
+				host, se.StatusCode, strings.TrimSpace(text))
+		default:
+			return mk(ErrOllama, se.StatusCode, "Ollama at %s refused the request with %d (%s); check the model name and that Ollama is up to date",
+				host, se.StatusCode, strings.TrimSpace(text))
+		}
+	}
+	if isUnreachable(err) {
+		return mk(ErrOllamaUnreachable, 0,
+			"Ollama is not running at %s; start it with `ollama serve` or open the Ollama app (or point OLLAMA_HOST / the ollamaHost setting at where it runs)", host)
+	}
+	if errors.Is(err, ErrStreamCut) {
+		return mk(ErrStreamCut, 0,
+			"the reply from Ollama at %s stopped before it was complete (Ollama may have crashed or run out of memory); check its log and try again — the conversation so far is saved", host)
+	}
+	return mk(ErrOllama, 0, "Ollama at %s failed: %v; check that it is running and up to date, then try again", host, err)
+}
+
+func isUnreachable(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) && strings.Contains(ue.Err.Error(), "connection refused")
+}
+
+func turnLimitError(max int) *Error {
+	return &Error{Kind: ErrTurnLimit, msg: fmt.Sprintf(
+		"stopped after %d model turns without a final answer; ask again to let it continue, or raise maxTurns in settings", max)}
+}

@@ -1,0 +1,227 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+)
+
+// DefaultKeep is how many conversations the history keeps.
+const DefaultKeep = 100
+
+// Store keeps conversations as one JSON file each in a folder. Every write
+// is atomic (temp file, fsync, rename), so a crash leaves either the old or
+// the new file; only the newest Keep conversations are kept.
+type Store struct {
+	Dir  string
+	Keep int // 0: DefaultKeep
+	// Warn reports a corrupt file that was moved aside; nil prints nothing.
+	Warn func(msg string)
+
+	mu sync.Mutex
+	// write replaces a file atomically; tests inject faults here.
+	write func(path string, data []byte, perm os.FileMode) error
+}
+
+// NewStore returns a Store for dir (settings.Paths.History).
+func NewStore(dir string) *Store { return &Store{Dir: dir} }
+
+// Summary is a conversation as listed, without its messages.
+type Summary struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Model    string    `json:"model"`
+	Messages int       `json:"messages"`
+	Requests int       `json:"requests"`
+}
+
+// ErrNoConversation is returned by Load and Latest when there is none.
+var ErrNoConversation = errors.New("no such conversation")
+
+func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".json") }
+
+func validID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, `/\`) && !strings.HasPrefix(id, ".")
+}
+
+// Save writes c and then drops the oldest conversations beyond Keep.
+func (s *Store) Save(c *Conversation) error {
+	if !validID(c.ID) {
+		return fmt.Errorf("history: conversation ID %q cannot be a file name", c.ID)
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	write := s.write
+	if write == nil {
+		write = settings.WriteFileAtomic
+	}
+	if err := write(s.path(c.ID), append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("history: saving conversation %s in %s: %w (check the folder is writable)", c.ID, s.Dir, err)
+	}
+	return s.prune()
+}
+
+// files lists conversation files, newest first by modification time (every
+// save rewrites the file, so this is "last updated").
+func (s *Store) files() ([]fs.FileInfo, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var infos []fs.FileInfo
+	for _, e := range entries {
+		n := e.Name()
+		// Leftover temp files from an interrupted write start with a dot.
+		if e.IsDir() || strings.HasPrefix(n, ".") || filepath.Ext(n) != ".json" {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			infos = append(infos, info)
+		}
+	}
+	sort.Slice(infos, func(i, j int) bool {
+		if !infos[i].ModTime().Equal(infos[j].ModTime()) {
+			return infos[i].ModTime().After(infos[j].ModTime())
+		}
+		return infos[i].Name() > infos[j].Name()
+	})
+	return infos, nil
+}
+
+func (s *Store) prune() error {
+	keep := s.Keep
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	infos, err := s.files()
+	if err != nil {
+		return err
+	}
+	for _, info := range infos[min(keep, len(infos)):] {
+		if err := os.Remove(filepath.Join(s.Dir, info.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("history: removing old conversation: %w", err)
+		}
+	}
+	return nil
+}
+
+// Load reads one conversation. A file that is not valid JSON is moved aside
+// (the user can still recover it) and reported through Warn.
+func (s *Store) Load(id string) (*Conversation, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("%w: %q (see `hark history list`)", ErrNoConversation, id)
+	}
+	p := s.path(id)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %q (see `hark history list`)", ErrNoConversation, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var c Conversation
+	if err := json.Unmarshal(data, &c); err != nil || c.ID == "" {
+		s.moveAside(p, err)
+		return nil, fmt.Errorf("%w: %q was unreadable and has been moved aside", ErrNoConversation, id)
+	}
+	return &c, nil
+}
+
+func (s *Store) moveAside(p string, cause error) {
+	if cause == nil {
+		cause = errors.New("no conversation ID")
+	}
+	aside, err := settings.MoveAside(p)
+	if s.Warn == nil {
+		return
+	}
+	if err != nil {
+		s.Warn(fmt.Sprintf("history file %s is corrupt (%v) and could not be moved aside: %v", p, cause, err))
+		return
+	}
+	s.Warn(fmt.Sprintf("history file %s was corrupt (%v); moved it to %s", p, cause, aside))
+}
+
+// List returns summaries, newest first. Corrupt files are moved aside with
+// a warning and left out.
+func (s *Store) List() ([]Summary, error) {
+	infos, err := s.files()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Summary, 0, len(infos))
+	for _, info := range infos {
+		c, err := s.Load(strings.TrimSuffix(info.Name(), ".json"))
+		if err != nil {
+			continue
+		}
+		out = append(out, Summary{ID: c.ID, Title: c.Title, Created: c.Created, Updated: c.Updated,
+			Model: c.Model, Messages: len(c.Messages), Requests: len(c.Runs)})
+	}
+	return out, nil
+}
+
+// Latest returns the most recently updated readable conversation.
+func (s *Store) Latest() (*Conversation, error) {
+	infos, err := s.files()
+	if err != nil {
+		return nil, err
+	}
+	for _, info := range infos {
+		if c, err := s.Load(strings.TrimSuffix(info.Name(), ".json")); err == nil {
+			return c, nil
+		}
+	}
+	return nil, ErrNoConversation
+}
+
+// All returns every readable conversation, newest first (for stats).
+func (s *Store) All() ([]*Conversation, error) {
+	infos, err := s.files()
+	if err != nil {
+		return nil, err
+	}
+	var out []*Conversation
+	for _, info := range infos {
+		if c, err := s.Load(strings.TrimSuffix(info.Name(), ".json")); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// Clear deletes every conversation and returns how many there were.
+func (s *Store) Clear() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	infos, err := s.files()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, info := range infos {
+		if err := os.Remove(filepath.Join(s.Dir, info.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("history: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}

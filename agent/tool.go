@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+)
+
+// toolSchema describes execute_terminal_command. The descriptions are
+// written for small models: short, concrete, and saying what to do instead
+// of what not to do.
+func toolSchema() api.Tool {
+	props := api.NewToolPropertiesMap()
+	props.Set("command", api.ToolProperty{
+		Type:        api.PropertyType{"string"},
+		Description: "One shell command line to run, e.g. `du -sh ~/Downloads/* | sort -h | tail -5`. Use absolute paths. Never use sudo.",
+	})
+	props.Set("workingDirectory", api.ToolProperty{
+		Type:        api.PropertyType{"string"},
+		Description: "Absolute path of the folder to run the command in. Leave it out to use the user's home folder.",
+	})
+	props.Set("purpose", api.ToolProperty{
+		Type:        api.PropertyType{"string"},
+		Enum:        []any{PurposeChecking, PurposeExecuting, PurposeVerifying},
+		Description: "Why you run it: \"checking\" to look before changing anything, \"executing\" to make the change the user asked for, \"verifying\" to confirm the change worked.",
+	})
+	return api.Tool{
+		Type: "function",
+		Function: api.ToolFunction{
+			Name:        ToolName,
+			Description: "Run one command in the user's terminal and get back JSON with exitCode, output and error. Read-only commands run at once; commands that change something wait for the user's approval and may be denied.",
+			Parameters: api.ToolFunctionParameters{
+				Type:       "object",
+				Required:   []string{"command", "purpose"},
+				Properties: props,
+			},
+		},
+	}
+}
+
+// toolArgs are the validated arguments of one call.
+type toolArgs struct {
+	Command          string
+	WorkingDirectory string // absolute
+	Purpose          string
+}
+
+// validateCall checks one tool call and explains any problem in words the
+// model can act on.
+func validateCall(tc api.ToolCall, home string) (toolArgs, error) {
+	if tc.Function.Name != ToolName {
+		return toolArgs{}, fmt.Errorf("unknown tool %q: the only tool is %s", tc.Function.Name, ToolName)
+	}
+	args := tc.Function.Arguments
+	var a toolArgs
+	cmd, ok := args.Get("command")
+	switch s, isString := cmd.(string); {
+	case !ok || cmd == nil:
+		return a, fmt.Errorf("missing argument \"command\": give the shell command to run as a string")
+	case !isString:
+		return a, fmt.Errorf("argument \"command\" must be a string, not %s", jsonType(cmd))
+	case strings.TrimSpace(s) == "":
+		return a, fmt.Errorf("argument \"command\" is empty: give the shell command to run")
+	default:
+		a.Command = s
+	}
+	a.WorkingDirectory = home
+	if wd, ok := args.Get("workingDirectory"); ok && wd != nil {
+		s, isString := wd.(string)
+		if !isString {
+			return a, fmt.Errorf("argument \"workingDirectory\" must be a string (an absolute folder path), not %s", jsonType(wd))
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			a.WorkingDirectory = resolveDir(s, home)
+		}
+	}
+	p, ok := args.Get("purpose")
+	switch s, isString := p.(string); {
+	case !ok || p == nil:
+		return a, fmt.Errorf("missing argument \"purpose\": use \"checking\", \"executing\" or \"verifying\"")
+	case !isString:
+		return a, fmt.Errorf("argument \"purpose\" must be a string, not %s: use \"checking\", \"executing\" or \"verifying\"", jsonType(p))
+	default:
+		switch s {
+		case PurposeChecking, PurposeExecuting, PurposeVerifying:
+			a.Purpose = s
+		default:
+			return a, fmt.Errorf("argument \"purpose\" is %q: use \"checking\", \"executing\" or \"verifying\"", s)
+		}
+	}
+	return a, nil
+}
+
+// resolveDir expands ~ and makes a relative folder absolute under home, the
+// same way the runner does, so the user approves the folder that is used.
+func resolveDir(dir, home string) string {
+	switch {
+	case dir == "~":
+		return home
+	case strings.HasPrefix(dir, "~/"):
+		return filepath.Join(home, dir[2:])
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	default:
+		return filepath.Join(home, dir)
+	}
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case float64, int, int64, float32:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
+}
