@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,6 +39,11 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	}
 	pulse, pulseError = startPulse()
+	if pulse != nil {
+		// PortAudio and ALSA read their environment when they initialise,
+		// so this happens before any test touches PortAudio.
+		pulse.use()
+	}
 	code := m.Run()
 	if pulse != nil {
 		pulse.close()
@@ -64,15 +70,14 @@ func needPulse(t *testing.T) *pulseServer {
 type pulseServer struct {
 	dir       string
 	socket    string
+	env       []string // KEY=value pointing a client at this server
 	cmd       *exec.Cmd
 	keepalive *exec.Cmd
 	exited    chan struct{}
 	log       *os.File
 }
 
-// startPulse starts the private server and points this process's audio stack
-// at it. PortAudio and ALSA read their environment when they initialise, so
-// this runs before any test touches PortAudio.
+// startPulse starts a private server; use points this process at it.
 func startPulse() (*pulseServer, error) {
 	bin, err := exec.LookPath("pulseaudio")
 	if err != nil {
@@ -122,8 +127,12 @@ ctl.!default { type pulse }
 		"ALSA_CONFIG_PATH":   filepath.Join(dir, "asound.conf"),
 	}
 	for k, v := range env {
-		os.Setenv(k, v)
+		s.env = append(s.env, k+"="+v)
 	}
+	sort.Strings(s.env)
+	// Environment for the tools run here: this server, whatever the
+	// process environment points at.
+	toolEnv := append(os.Environ(), s.env...)
 	s.log, err = os.Create(filepath.Join(dir, "pulseaudio.log"))
 	if err != nil {
 		return fail(err)
@@ -133,6 +142,7 @@ ctl.!default { type pulse }
 		"--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--disallow-module-loading=no",
 		"--use-pid-file=no", "--log-target=stderr")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	s.cmd.Env = toolEnv
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := s.cmd.Start(); err != nil {
 		return fail(err)
@@ -156,7 +166,9 @@ ctl.!default { type pulse }
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "pactl", "info").CombinedOutput()
+	info := exec.CommandContext(ctx, "pactl", "info")
+	info.Env = toolEnv
+	out, err := info.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "Default Source: hark_test.monitor") {
 		return fail(fmt.Errorf("pulseaudio is not set up as expected (%v):\n%s\n%s", err, out, s.logText()))
 	}
@@ -171,11 +183,14 @@ ctl.!default { type pulse }
 	s.keepalive = exec.Command("pacat", "--playback", "--raw", "--format=float32le", "--rate=16000", "--channels=1", "--latency-msec=20", "/dev/zero")
 	s.keepalive.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	s.keepalive.Stderr = s.log
+	s.keepalive.Env = toolEnv
 	if err := s.keepalive.Start(); err != nil {
 		return fail(fmt.Errorf("pacat: %w", err))
 	}
 	for {
-		out, err := exec.CommandContext(ctx, "pactl", "list", "short", "sinks").Output()
+		sinks := exec.CommandContext(ctx, "pactl", "list", "short", "sinks")
+		sinks.Env = toolEnv
+		out, err := sinks.Output()
 		if err == nil && strings.Contains(string(out), "RUNNING") {
 			break
 		}
@@ -185,6 +200,14 @@ ctl.!default { type pulse }
 		time.Sleep(50 * time.Millisecond)
 	}
 	return s, nil
+}
+
+// use points this process's audio stack at the server.
+func (s *pulseServer) use() {
+	for _, kv := range s.env {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
 }
 
 func (s *pulseServer) logText() string {

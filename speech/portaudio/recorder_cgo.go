@@ -19,8 +19,9 @@ import (
 // counted, and its calls are not safe to make concurrently, so every call
 // outside the audio callback goes through paMu.
 var (
-	paMu   sync.Mutex
-	paRefs int
+	paMu          sync.Mutex
+	paRefs        int
+	burnStreamIDs sync.Once
 )
 
 // Init initialises PortAudio for this process, or counts one more user when
@@ -30,9 +31,24 @@ func Init() error {
 	paMu.Lock()
 	defer paMu.Unlock()
 	if paRefs == 0 {
-		if err := pa.Initialize(); err != nil {
+		restore := quietStderr()
+		err := pa.Initialize()
+		restore()
+		if err != nil {
 			return fmt.Errorf("starting PortAudio: %v; %s", err, permissionFix())
 		}
+		burnStreamIDs.Do(func() {
+			// The bindings give PortAudio each stream's id, a counter
+			// from 0, disguised as the callback's user-data pointer. Go's
+			// pointer checks (on with -race) abort the process on any such
+			// "pointer" from 1 to 4095, i.e. at the second stream. Openings
+			// without a callback fail inside the bindings before reaching
+			// PortAudio but still use up an id, so 4096 of them move every
+			// real stream's id past that range.
+			for range 4096 {
+				pa.OpenStream(pa.StreamParameters{})
+			}
+		})
 	}
 	paRefs++
 	return nil

@@ -163,7 +163,7 @@ func TestTailAfterStop(t *testing.T) {
 	needPulse(t)
 	dir := t.TempDir()
 	tone := filepath.Join(dir, "tone.wav")
-	run(t, "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", tone, "synth", "2.5", "sine", "440", "vol", "0.5")
+	run(t, "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", tone, "synth", "1.5", "sine", "440", "vol", "0.5")
 
 	const tail = 500 * time.Millisecond
 	r := NewRecorder(Options{Tail: tail})
@@ -360,4 +360,49 @@ func (r *Recorder) hearing(amp float32) bool {
 		}
 	}
 	return false
+}
+
+// TestDeviceLost records from a second server and kills it mid-recording, the
+// way a USB microphone disappears: capture ends by itself with ErrDeviceLost
+// and advice, Stop reports it, and the Recorder records again afterwards.
+func TestDeviceLost(t *testing.T) {
+	main := needPulse(t)
+	doomed, err := startPulse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doomed.close()
+	doomed.use()
+	defer main.use()
+
+	auto := make(chan error, 1)
+	r := NewRecorder(Options{Stall: time.Second, OnAutoStop: func(err error) { auto <- err }})
+	defer r.Close()
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFlowing(t, r)
+	doomed.cmd.Process.Kill()
+	select {
+	case err := <-auto:
+		if !errors.Is(err, ErrDeviceLost) {
+			t.Fatalf("auto stop: %v, want ErrDeviceLost", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the recording did not notice that its device went away")
+	}
+	_, err = r.Stop()
+	if !errors.Is(err, ErrDeviceLost) || !strings.Contains(err.Error(), "hark devices") {
+		t.Fatalf("Stop: %v, want ErrDeviceLost with advice", err)
+	}
+	t.Logf("error shown to the user: %v", err)
+
+	main.use()
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatalf("Start after the lost device: %v", err)
+	}
+	waitFlowing(t, r)
+	if _, err := r.Stop(); err != nil {
+		t.Fatalf("Stop after recovering: %v", err)
+	}
 }

@@ -1,0 +1,6 @@
+//go:build cgo && !linux
+
+package portaudio
+
+// quietStderr does nothing where PortAudio's host APIs are quiet.
+func quietStderr() func() { return func() {} }
