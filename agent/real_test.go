@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/shell"
+)
+
+// The runner re-executes the running binary as `__sandbox …`; in tests that
+// is this test binary, so serve the helper before the tests start.
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == shell.HelperCommand {
+		syscall.Exit(shell.SandboxHelperMain(os.Args[2:]))
+	}
+}
+
+// End to end with the real client, policy and runner: a read-only look runs
+// at once (sandboxed where the OS allows), an approved change really
+// happens, a denied one really does not, and the model sees every result.
+func TestWireRealPolicyAndRunner(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "old.log"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	made, kept := filepath.Join(dir, "made"), filepath.Join(dir, "old.log")
+	w := newWire(t, []fakeollama.Reply{
+		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "checking")}},
+		{ToolCalls: []api.ToolCall{
+			fakeollama.Call("command", "mkdir "+made, "purpose", "executing"),
+			fakeollama.Call("command", "rm "+kept, "purpose", "executing"),
+		}},
+		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "verifying")}},
+		{Text: "Made the folder; old.log stays."},
+	}, func(o *Options) {
+		o.Classifier = shell.NewPolicy()
+		o.Executor = shell.NewRunner(shell.RunnerOptions{Home: dir})
+		o.Home = dir
+	})
+	w.confirmer.decisions = []Decision{{Approved: true, By: ByTerminal}, {Approved: false, By: ByTerminal}}
+	if _, err := w.agent.Run(context.Background(), NewConversation(), "make a folder and delete the log"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(made); err != nil {
+		t.Errorf("approved mkdir did not happen: %v", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("denied rm happened: %v", err)
+	}
+	first := w.wireToolResults(t, 1)
+	if first[0]["executed"] != true || !strings.Contains(first[0]["output"].(string), "old.log") || first[0]["tier"] != "safe" {
+		t.Errorf("first result %v", first[0])
+	}
+	if sb := first[0]["sandbox"]; sb != shell.SandboxApplied && sb != shell.SandboxUnavailable {
+		t.Errorf("safe command sandbox = %v", sb)
+	}
+	last := w.wireToolResults(t, 3)
+	if len(last) != 4 || !strings.Contains(last[3]["output"].(string), "made") || last[3]["purpose"] != "verifying" {
+		t.Errorf("verify result %v", last)
+	}
+	if last[2]["executed"] != false || last[2]["error"] != "The user denied this command." {
+		t.Errorf("denied result %v", last[2])
+	}
+	es := w.auditEntries(t)
+	if len(es) != 4 || es[1].Decision != DecisionApproved || es[1].ExitCode == nil || *es[1].ExitCode != 0 || es[2].Decision != DecisionDenied {
+		t.Errorf("audit %+v", es)
+	}
+}
