@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
+)
+
+// continueWindow is how recent the last conversation must be for `hark ask`
+// to continue it; older ones are finished business and a new request starts
+// fresh. --new always starts fresh.
+const continueWindow = 10 * time.Minute
+
+func init() {
+	register(&command{
+		name:    "ask",
+		usage:   `[--model M] [--new] "request"`,
+		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first.",
+		run:     runAsk,
+	})
+}
+
+func runAsk(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, qwen3:4b)")
+	fresh := fs.Bool("new", false, fmt.Sprintf("start a new conversation (otherwise one updated in the last %s continues)", continueWindow))
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
+		fmt.Fprintln(e.stderr, "\nSends the request to the local Ollama model. Read-only commands it proposes run at once")
+		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [y/N] here (without a terminal it is not run).")
+		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	request := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if request == "" {
+		fmt.Fprintln(e.stderr, `hark ask: say what to do, e.g. hark ask "which folders in Downloads are biggest?"`)
+		return exitUsage
+	}
+
+	paths, s, err := loadSettings()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark ask:", err)
+		return exitError
+	}
+	if *model == "" {
+		*model = s.OllamaModel
+	}
+	host := agent.ResolveHost(s.OllamaHost)
+	client := agent.NewOllamaClient(host)
+	if err := agent.Preflight(ctx, client, host.String(), *model); err != nil {
+		fmt.Fprintln(e.stderr, "hark ask:", err)
+		return exitError
+	}
+
+	store := agent.NewStore(paths.History)
+	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
+	conv := agent.NewConversation()
+	if !*fresh {
+		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
+			conv = last
+			fmt.Fprintf(e.stderr, "(continuing conversation %s; --new starts a fresh one)\n", conv.ID)
+		}
+	}
+
+	p := &printer{w: e.stdout, atLineStart: true}
+	a, err := agent.New(agent.Options{
+		Client:         client,
+		Model:          *model,
+		Host:           host.String(),
+		Classifier:     shell.NewPolicy(),
+		Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv}),
+		Confirmer:      newTerminalConfirmer(e),
+		NoConfirm:      !s.ConfirmBeforeExecute,
+		ConfirmTimeout: s.ConfirmTimeout.D(),
+		MaxTurns:       s.MaxTurns,
+		Sandbox:        shell.SandboxMode(s.Sandbox),
+		History:        store,
+		Audit:          agent.NewAuditLog(paths.Audit),
+		OnEvent:        p.event,
+	})
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark ask:", err)
+		return exitError
+	}
+	_, err = a.Run(ctx, conv, request)
+	p.endLine()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark ask:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// loadSettings finds Hark's files and reads the settings.
+func loadSettings() (settings.Paths, settings.Settings, error) {
+	paths, err := settings.DefaultPaths()
+	if err != nil {
+		return paths, settings.Settings{}, err
+	}
+	s, err := settings.Load(paths.Settings)
+	if err != nil {
+		return paths, s, fmt.Errorf("%w (fix or delete the file to use the defaults)", err)
+	}
+	return paths, s, nil
+}
+
+// printer shows a request's progress as a readable transcript: the model's
+// words as they stream, each proposed command with its tier, purpose and
+// reasons, and a short line for each result.
+type printer struct {
+	w           io.Writer
+	atLineStart bool
+}
+
+func (p *printer) write(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(p.w, s)
+	p.atLineStart = strings.HasSuffix(s, "\n")
+}
+
+func (p *printer) endLine() {
+	if !p.atLineStart {
+		p.write("\n")
+	}
+}
+
+func (p *printer) event(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventText:
+		p.write(ev.Text)
+	case agent.EventProposed:
+		c := ev.Call
+		p.endLine()
+		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, c.Tier, c.WorkingDirectory))
+		if c.Tier != shell.Safe {
+			for _, r := range c.Reasons {
+				p.write("    why: " + r.Why + "\n")
+			}
+		}
+	case agent.EventInvalid:
+		p.endLine()
+		p.write("  ! " + ev.Text + "\n")
+	case agent.EventResult:
+		p.result(ev.Result)
+	case agent.EventFinal:
+		p.endLine()
+	}
+}
+
+// result prints one line of status and a few lines of output.
+func (p *printer) result(r *shell.Result) {
+	if !r.Executed {
+		if r.Tier == shell.Forbidden {
+			p.write("  ✗ refused: Hark never runs this\n")
+			return
+		}
+		p.write(fmt.Sprintf("  ✗ not run: %s\n", firstLine(r.Error)))
+		return
+	}
+	status := fmt.Sprintf("exit %d", r.ExitCode)
+	if r.TimedOut {
+		status = "timed out"
+	}
+	mark := "✓"
+	if !r.Success {
+		mark = "✗"
+	}
+	p.write(fmt.Sprintf("  %s %s · %d ms\n", mark, status, r.ExecutionTimeMs))
+	out := r.Output
+	if !r.Success && strings.TrimSpace(r.Error) != "" {
+		out = r.Error
+	}
+	p.write(excerpt(out, 5, "    "))
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// excerpt indents the first n lines of s and counts the rest.
+func excerpt(s string, n int, indent string) string {
+	s = strings.TrimRight(s, "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == n {
+			fmt.Fprintf(&b, "%s… %d more lines\n", indent, len(lines)-n)
+			break
+		}
+		b.WriteString(indent + l + "\n")
+	}
+	return b.String()
+}
+
+// terminalConfirmer asks Run this? [y/N] on the terminal. Without a
+// terminal nobody can answer, so nothing is approved.
+type terminalConfirmer struct {
+	e     *env
+	once  sync.Once
+	lines chan string
+}
+
+func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer{e: e} }
+
+// readLines feeds stdin lines to a channel, so a prompt can give up when
+// the request is cancelled or times out while a read is pending.
+func (c *terminalConfirmer) readLines() {
+	c.lines = make(chan string)
+	go func() {
+		sc := bufio.NewScanner(c.e.stdin)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+}
+
+func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if !c.e.isTerminal {
+		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
+		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
+	}
+	c.once.Do(c.readLines)
+	fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			fmt.Fprintln(c.e.stderr)
+		}
+		answer := strings.ToLower(strings.TrimSpace(line))
+		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
+	case <-ctx.Done():
+		fmt.Fprintln(c.e.stderr)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return agent.Decision{By: agent.ByTimeout}, ctx.Err()
+		}
+		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
+	}
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/shell"
+)
+
+// The runner re-executes the running binary as `__sandbox …` to confine
+// and reap commands; in tests that binary is this test binary, so serve the
+// helper here. init runs before any TestMain, so it works whoever owns one.
+// syscall.Exit skips the race detector's exit delay.
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == shell.HelperCommand {
+		syscall.Exit(shell.SandboxHelperMain(os.Args[2:]))
+	}
+}
+
+// askEnv points Hark at a temporary home and a fake Ollama.
+func askEnv(t *testing.T, replies ...fakeollama.Reply) (*fakeollama.Server, string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HARK_HOME", home)
+	srv := fakeollama.New(t, replies...)
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	return srv, home
+}
+
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+func runAgentCLI(t *testing.T, stdin string, terminal bool, args ...string) cliResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := dispatch(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, isTerminal: terminal}, args)
+	return cliResult{code, out.String(), errb.String()}
+}
+
+func cliToolResults(t *testing.T, req api.ChatRequest) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, m := range req.Messages {
+		if m.Role == "tool" {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(m.Content), &v); err != nil {
+				t.Fatalf("tool message not JSON: %s", m.Content)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func TestAskRunsReadOnlyCommandAndAnswers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, home := askEnv(t,
+		fakeollama.Reply{Text: "Looking. ", ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "checking")}},
+		fakeollama.Reply{Text: "Found marker.txt."},
+	)
+	r := runAgentCLI(t, "", false, "ask", "what", "is", "there?")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Looking.", "$ ls " + dir, "checking · safe", "✓ exit 0", "marker.txt", "Found marker.txt."} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d chat requests", len(reqs))
+	}
+	if tr := cliToolResults(t, reqs[1]); len(tr) != 1 || !strings.Contains(tr[0]["output"].(string), "marker.txt") {
+		t.Errorf("model got %v", tr)
+	}
+	if reqs[0].Model != "qwen3:4b" {
+		t.Errorf("model %q", reqs[0].Model)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(home, "history", "*.json")); len(entries) != 1 {
+		t.Errorf("history files %v", entries)
+	}
+	es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
+	if len(es) != 1 || es[0].Decision != agent.DecisionAuto {
+		t.Errorf("audit %+v", es)
+	}
+}
+
+func TestAskConfirmTierCommand(t *testing.T) {
+	cases := []struct {
+		name     string
+		stdin    string
+		terminal bool
+		created  bool
+		decision string
+		shows    string
+	}{
+		{"approved", "y\n", true, true, agent.DecisionApproved, "✓ exit 0"},
+		{"denied", "n\n", true, false, agent.DecisionDenied, "not run: The user denied this command."},
+		{"empty answer denies", "\n", true, false, agent.DecisionDenied, "not run"},
+		{"no terminal", "y\n", false, false, agent.DecisionDenied, "not run"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "new.txt")
+			srv, home := askEnv(t,
+				fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "touch "+target, "purpose", "executing", "workingDirectory", dir)}},
+				fakeollama.Reply{Text: "Finished."},
+			)
+			r := runAgentCLI(t, c.stdin, c.terminal, "ask", "--new", "create new.txt")
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			_, err := os.Stat(target)
+			if created := err == nil; created != c.created {
+				t.Errorf("file created = %v, want %v\nstdout:\n%s\nstderr:\n%s", created, c.created, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, c.shows) || !strings.Contains(r.stdout, "executing · confirm") {
+				t.Errorf("stdout lacks %q:\n%s", c.shows, r.stdout)
+			}
+			if c.terminal && !strings.Contains(r.stderr, "Run this? [y/N]") {
+				t.Errorf("no prompt on stderr: %q", r.stderr)
+			}
+			if !c.terminal && !strings.Contains(r.stderr, "no terminal") {
+				t.Errorf("stderr does not explain: %q", r.stderr)
+			}
+			if tr := cliToolResults(t, srv.Requests()[1]); tr[0]["executed"] != c.created {
+				t.Errorf("model told %v", tr[0])
+			}
+			es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
+			if len(es) != 1 || es[0].Decision != c.decision || es[0].DecidedBy != agent.ByTerminal {
+				t.Errorf("audit %+v", es)
+			}
+		})
+	}
+}
+
+func TestAskRefusesForbidden(t *testing.T) {
+	askEnv(t,
+		fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "sudo rm -rf /", "purpose", "executing")}},
+		fakeollama.Reply{Text: "I will not do that."},
+	)
+	r := runAgentCLI(t, "y\n", true, "ask", "wipe everything")
+	if r.code != exitOK || !strings.Contains(r.stdout, "✗ refused") || strings.Contains(r.stderr, "Run this?") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestAskErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		setup func(*fakeollama.Server)
+		reply fakeollama.Reply
+		code  int
+		want  string
+	}{
+		{name: "no request", args: []string{"ask"}, code: exitUsage, want: "say what to do"},
+		{name: "bad flag", args: []string{"ask", "--frobnicate", "x"}, code: exitUsage, want: "flag provided but not defined"},
+		{name: "ollama down", args: []string{"ask", "hi"}, setup: func(s *fakeollama.Server) { s.Close() }, code: exitError, want: "ollama serve"},
+		{name: "model not pulled", args: []string{"ask", "--model", "llama3.1:8b", "hi"}, code: exitError, want: "ollama pull llama3.1:8b"},
+		{name: "model without tools", args: []string{"ask", "--model", "gemma:2b", "hi"}, code: exitError, want: "cannot call tools"},
+		{name: "server error", args: []string{"ask", "hi"}, reply: fakeollama.Reply{Status: 500, Error: "boom"}, code: exitError, want: "failed with 500"},
+		{name: "stream cut", args: []string{"ask", "hi"}, reply: fakeollama.Reply{Text: "Half ", Cut: true}, code: exitError, want: "stopped before it was complete"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv, _ := askEnv(t, c.reply)
+			if c.setup != nil {
+				c.setup(srv)
+			}
+			r := runAgentCLI(t, "", false, c.args...)
+			if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("exit %d (want %d), stderr %q lacks %q", r.code, c.code, r.stderr, c.want)
+			}
+		})
+	}
+}
+
+func TestAskContinuesRecentConversation(t *testing.T) {
+	srv, _ := askEnv(t,
+		fakeollama.Reply{Text: "First answer."},
+		fakeollama.Reply{Text: "Second answer."},
+		fakeollama.Reply{Text: "Fresh answer."},
+	)
+	if r := runAgentCLI(t, "", false, "ask", "first"); r.code != exitOK {
+		t.Fatal(r.stderr)
+	}
+	r := runAgentCLI(t, "", false, "ask", "second")
+	if r.code != exitOK || !strings.Contains(r.stderr, "continuing conversation") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if msgs := srv.Requests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "first" || msgs[3].Content != "second" {
+		t.Errorf("follow-up did not carry the conversation: %+v", msgs)
+	}
+	if r := runAgentCLI(t, "", false, "ask", "--new", "third"); r.code != exitOK || strings.Contains(r.stderr, "continuing") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if msgs := srv.Requests()[2].Messages; len(msgs) != 2 {
+		t.Errorf("--new carried old messages: %+v", msgs)
+	}
+	list := runAgentCLI(t, "", false, "history", "list")
+	if list.code != exitOK || strings.Count(list.stdout, "\n") != 3 || !strings.Contains(list.stdout, "first") || !strings.Contains(list.stdout, "third") {
+		t.Errorf("history list:\n%s", list.stdout)
+	}
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+)
+
+func init() {
+	register(&command{
+		name:    "audit",
+		usage:   "[--tail N] [--json]",
+		summary: "Show the latest command decisions from the audit log.",
+		run:     runAudit,
+	})
+}
+
+func runAudit(_ context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	tail := fs.Int("tail", 20, "show the last N decisions (0 shows all)")
+	asJSON := fs.Bool("json", false, "print the entries as JSON lines")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *tail < 0 {
+		if err == nil {
+			fmt.Fprintln(e.stderr, "Usage: hark audit [--tail N] [--json]")
+		}
+		return exitUsage
+	}
+	paths, _, err := loadSettings()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark audit:", err)
+		return exitError
+	}
+	entries, bad, err := agent.ReadAudit(paths.Audit)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark audit:", err)
+		return exitError
+	}
+	if bad > 0 {
+		fmt.Fprintf(e.stderr, "hark: warning: skipped %d unreadable lines in %s\n", bad, paths.Audit)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintf(e.stdout, "No command decisions yet (%s).\n", paths.Audit)
+		return exitOK
+	}
+	if *tail > 0 && len(entries) > *tail {
+		entries = entries[len(entries)-*tail:]
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, en := range entries {
+			enc.Encode(en)
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tDECISION\tBY\tTIER\tEXIT\tMS\tPURPOSE\tCOMMAND")
+	for _, en := range entries {
+		exit := "-"
+		if en.ExitCode != nil {
+			exit = fmt.Sprint(*en.ExitCode)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
+			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), en.WorkingDirectory)
+	}
+	tw.Flush()
+	return exitOK
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/hark-sh/hark/agent"
+)
+
+func init() {
+	register(&command{
+		name:    "history",
+		usage:   "[list | show [--json] ID|latest | clear]",
+		summary: "List past conversations, show one, or delete them all (the audit log is kept).",
+		run:     runHistory,
+	})
+}
+
+func runHistory(_ context.Context, e *env, args []string) int {
+	paths, _, err := loadSettings()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark history:", err)
+		return exitError
+	}
+	store := agent.NewStore(paths.History)
+	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
+	sub := "list"
+	if len(args) > 0 {
+		sub, args = args[0], args[1:]
+	}
+	switch sub {
+	case "list":
+		return historyList(e, store)
+	case "show":
+		return historyShow(e, store, args)
+	case "clear":
+		n, err := store.Clear()
+		if err != nil {
+			fmt.Fprintln(e.stderr, "hark history:", err)
+			return exitError
+		}
+		fmt.Fprintf(e.stdout, "Deleted %d conversations from %s (the audit log is kept).\n", n, paths.History)
+		return exitOK
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(e.stdout, "Usage: hark history [list | show [--json] ID|latest | clear]")
+		return exitOK
+	default:
+		fmt.Fprintf(e.stderr, "hark history: unknown action %q; use list, show ID or clear\n", sub)
+		return exitUsage
+	}
+}
+
+func historyList(e *env, store *agent.Store) int {
+	list, err := store.List()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark history:", err)
+		return exitError
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, `No conversations yet. Start one with: hark ask "…"`)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tREQUESTS\tTITLE")
+	for _, c := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Requests, c.Title)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func historyShow(e *env, store *agent.Store, args []string) int {
+	fs := flag.NewFlagSet("history show", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	asJSON := fs.Bool("json", false, "print the stored JSON")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "hark history show: give one conversation ID (see `hark history list`) or latest")
+		return exitUsage
+	}
+	var c *agent.Conversation
+	var err error
+	if id := fs.Arg(0); id == "latest" {
+		c, err = store.Latest()
+	} else {
+		c, err = store.Load(id)
+	}
+	if err != nil {
+		if errors.Is(err, agent.ErrNoConversation) && fs.Arg(0) == "latest" {
+			err = errors.New(`no conversations yet; start one with hark ask "…"`)
+		}
+		fmt.Fprintln(e.stderr, "hark history:", err)
+		return exitError
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(c, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+		return exitOK
+	}
+	fmt.Fprint(e.stdout, agent.Transcript(c))
+	return exitOK
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/fakeollama"
+)
+
+// seed runs one request that proposes a safe and a denied command, so the
+// history, audit log and stats have something in them.
+func seedHistory(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	_, home := askEnv(t,
+		fakeollama.Reply{ToolCalls: []api.ToolCall{
+			fakeollama.Call("command", "ls "+dir, "purpose", "checking"),
+			fakeollama.Call("command", "rm -r "+dir, "purpose", "executing"),
+		}},
+		fakeollama.Reply{Text: "Listed it; the delete was denied."},
+	)
+	if r := runAgentCLI(t, "n\n", true, "ask", "tidy up the folder"); r.code != exitOK {
+		t.Fatalf("seed: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	return home
+}
+
+func TestHistoryCommands(t *testing.T) {
+	home := seedHistory(t)
+	list := runAgentCLI(t, "", false, "history")
+	if list.code != exitOK || !strings.Contains(list.stdout, "tidy up the folder") {
+		t.Fatalf("list: %d\n%s%s", list.code, list.stdout, list.stderr)
+	}
+	id := strings.Fields(strings.Split(list.stdout, "\n")[1])[0]
+
+	show := runAgentCLI(t, "", false, "history", "show", id)
+	for _, want := range []string{"you: tidy up the folder", "$ ls ", "[checking]", "→ exit 0", "[executing]", "→ not run: The user denied this command.", "hark: Listed it"} {
+		if !strings.Contains(show.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, show.stdout)
+		}
+	}
+	latest := runAgentCLI(t, "", false, "history", "show", "--json", "latest")
+	var c map[string]any
+	if err := json.Unmarshal([]byte(latest.stdout), &c); err != nil || c["id"] != id {
+		t.Errorf("show --json latest: %v\n%s", err, latest.stdout)
+	}
+	if r := runAgentCLI(t, "", false, "history", "show", "nope"); r.code != exitError || !strings.Contains(r.stderr, "hark history list") {
+		t.Errorf("show unknown: %d %q", r.code, r.stderr)
+	}
+	if r := runAgentCLI(t, "", false, "history", "frob"); r.code != exitUsage {
+		t.Errorf("unknown action exit %d", r.code)
+	}
+	clear := runAgentCLI(t, "", false, "history", "clear")
+	if clear.code != exitOK || !strings.Contains(clear.stdout, "Deleted 1 conversations") {
+		t.Errorf("clear: %q", clear.stdout)
+	}
+	if r := runAgentCLI(t, "", false, "history", "list"); !strings.Contains(r.stdout, "No conversations yet") {
+		t.Errorf("after clear: %q", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(home, "audit.jsonl")); err != nil {
+		t.Errorf("clear removed the audit log: %v", err)
+	}
+}
+
+func TestHistoryWarnsAboutCorruptFile(t *testing.T) {
+	home := seedHistory(t)
+	if err := os.WriteFile(filepath.Join(home, "history", "broken.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runAgentCLI(t, "", false, "history", "list")
+	if r.code != exitOK || !strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "moved it to") || !strings.Contains(r.stdout, "tidy up") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestAuditCommand(t *testing.T) {
+	seedHistory(t)
+	r := runAgentCLI(t, "", false, "audit")
+	if r.code != exitOK {
+		t.Fatal(r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "auto") || !strings.Contains(lines[2], "denied") || !strings.Contains(lines[2], "terminal") {
+		t.Errorf("audit:\n%s", r.stdout)
+	}
+	tail := runAgentCLI(t, "", false, "audit", "--tail", "1", "--json")
+	var e map[string]any
+	if err := json.Unmarshal([]byte(tail.stdout), &e); err != nil || e["decision"] != "denied" || e["purpose"] != "executing" {
+		t.Errorf("audit --tail 1 --json: %v %s", err, tail.stdout)
+	}
+	if r := runAgentCLI(t, "", false, "audit", "--tail", "-1"); r.code != exitUsage {
+		t.Errorf("negative tail exit %d", r.code)
+	}
+}
+
+func TestStatsCommand(t *testing.T) {
+	askEnv(t)
+	if r := runAgentCLI(t, "", false, "stats"); r.code != exitOK || !strings.Contains(r.stdout, "No requests yet") {
+		t.Errorf("empty stats: %d %q", r.code, r.stdout)
+	}
+	seedHistory(t)
+	r := runAgentCLI(t, "", false, "stats")
+	for _, want := range []string{"Requests:       1 in 1 conversations", "1 completed (100%)", "Model turns:    2", "Tool calls:     2; commands run: 1", "1 asked, 0 approved, 1 denied", "Audit log:      2 decisions"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stats lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
