@@ -201,9 +201,13 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 	case nil:
 	case *syntax.CallExpr:
 		c.call(x)
+		c.hereCode(x, s.Redirs)
 	case *syntax.BinaryCmd:
 		c.stmt(x.X)
 		c.stmt(x.Y)
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			c.pipedCode(x)
+		}
 	case *syntax.Subshell:
 		c.stmts(x.Stmts)
 	case *syntax.Block:
@@ -248,12 +252,93 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 	}
 }
 
+// readsShellStdin reports whether call runs a shell that reads its commands
+// from standard input (`sh`, `bash -s`, `zsh -x`).
+func readsShellStdin(call *syntax.CallExpr) bool {
+	if call == nil || len(call.Args) == 0 {
+		return false
+	}
+	name := decodeWord(call.Args[0]).val
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !isShell(name) {
+		return false
+	}
+	for _, w := range call.Args[1:] {
+		a := decodeWord(w)
+		if a.val == "--" {
+			break
+		}
+		if !a.option() || strings.ContainsRune(a.val, 'c') {
+			return false
+		}
+	}
+	return true
+}
+
+// hereCode classifies the here-document or here-string given to a shell
+// as its commands: `bash <<< 'sudo ls'` runs sudo.
+func (c *classifier) hereCode(call *syntax.CallExpr, redirs []*syntax.Redirect) {
+	if len(redirs) == 0 || !readsShellStdin(call) {
+		return
+	}
+	for _, r := range redirs {
+		var w *syntax.Word
+		switch r.Op {
+		case syntax.WordHdoc:
+			w = r.Word
+		case syntax.Hdoc, syntax.DashHdoc:
+			w = r.Hdoc
+		}
+		if w == nil {
+			continue
+		}
+		if code := decodeWord(w); !code.expanded {
+			c.p.classifySource(c.v, code.val, c.depth+1, c.cwd)
+		}
+	}
+}
+
+// pipedCode classifies literal text echoed into a shell as its commands:
+// `echo 'sudo ls' | sh` runs sudo.
+func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
+	src, ok := b.X.Cmd.(*syntax.CallExpr)
+	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok || !ok2 || len(src.Args) < 2 || !readsShellStdin(dst) {
+		return
+	}
+	if name := decodeWord(src.Args[0]).val; name != "echo" && name != "printf" {
+		return
+	}
+	var words []string
+	for _, w := range src.Args[1:] {
+		a := decodeWord(w)
+		if a.expanded {
+			return
+		}
+		if !a.option() {
+			words = append(words, a.val)
+		}
+	}
+	c.p.classifySource(c.v, strings.Join(words, " "), c.depth+1, c.cwd)
+}
+
 // nested classifies the commands hidden inside a node's words: command and
 // process substitutions. Extended globs are refused because zsh reads
 // `*(e:…:)` as a glob qualifier that runs code.
 func (c *classifier) nested(n syntax.Node) {
-	if n == nil {
+	switch x := n.(type) {
+	case nil:
 		return
+	case *syntax.Word: // a nil *Word in a non-nil interface, e.g. the value of "A="
+		if x == nil {
+			return
+		}
+	case *syntax.ArrayExpr:
+		if x == nil {
+			return
+		}
 	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {

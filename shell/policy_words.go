@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -44,7 +45,14 @@ func decodeWord(w *syntax.Word) arg {
 			unquoteLit(&b, &a, p.Value, i == 0)
 		case *syntax.SglQuoted:
 			if p.Dollar && strings.ContainsRune(p.Value, '\\') {
-				a.expanded = true // $'\x72m' spells a name only the shell decodes
+				// $'\x72m' is rm: decode it as the shell would, or treat it
+				// as unknown when it uses an escape we do not decode.
+				v, ok := decodeANSIC(p.Value)
+				if !ok {
+					a.expanded = true
+				}
+				b.WriteString(v)
+				continue
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
@@ -132,6 +140,68 @@ func unquoteDouble(b *strings.Builder, s string) {
 	}
 }
 
+// decodeANSIC decodes the escapes of a bash $'…' string.
+func decodeANSIC(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(c)
+		case 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
+			base, max := 16, map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			start := i + 1
+			if c >= '0' && c <= '7' {
+				base, max, start = 8, 3, i
+			}
+			digits := "0123456789abcdefABCDEF"
+			if base == 8 {
+				digits = "01234567"
+			}
+			j := start
+			for j < len(s) && j-start < max && strings.IndexByte(digits, s[j]) >= 0 {
+				j++
+			}
+			if j == start {
+				return b.String(), false
+			}
+			n, err := strconv.ParseUint(s[start:j], base, 32)
+			if err != nil {
+				return b.String(), false
+			}
+			if c == 'u' || c == 'U' {
+				b.WriteRune(rune(n))
+			} else {
+				b.WriteByte(byte(n))
+			}
+			i = j - 1
+		default:
+			return b.String(), false
+		}
+	}
+	return b.String(), true
+}
+
 // cleanPath is path.Clean that keeps the result absolute-looking.
 func cleanPath(p string) string { return path.Clean(p) }
 
@@ -180,6 +250,10 @@ func protectedTarget(target arg, cwd string) (string, bool) {
 	}
 	root := stripAll(cleanPath(p))
 	if protectedRoots[root] {
+		return root, true
+	}
+	// Someone's whole home directory, named by path.
+	if dir := path.Dir(root); dir == "/Users" || dir == "/home" {
 		return root, true
 	}
 	return "", false
