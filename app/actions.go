@@ -57,10 +57,14 @@ func (a *App) renderThrottled() {
 }
 
 func (a *App) render() {
+	v := a.view()
+	if a.o.observe != nil {
+		a.o.observe(v)
+	}
 	if a.o.Menu == nil {
 		return
 	}
-	m := BuildMenu(a.view())
+	m := BuildMenu(v)
 	if a.lastRender != nil && reflect.DeepEqual(*a.lastRender, m) {
 		return
 	}

@@ -88,7 +88,9 @@ type Options struct {
 	// latency the issue budgets as "tail + under 20 ms".
 	OnTranscribeStart func(sinceKeyUp time.Duration)
 
-	// For tests: the clock and timers of the render throttle.
+	// For tests: every View the loop renders (before deduplication), and
+	// the clock and timers of the render throttle.
+	observe   func(View)
 	now       func() time.Time
 	afterFunc func(time.Duration, func()) func() bool
 }

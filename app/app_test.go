@@ -1,0 +1,727 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/speech"
+)
+
+func TestPushToTalkTurn(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("You have 3 files in Downloads."), nil)
+
+	m := h.views.mark()
+	h.app.Post(KeyDown{})
+	h.views.waitFrom(t, m, "listening", stateIs(Listening))
+	recv(t, "recorder start", h.rec.started)
+
+	m = h.views.mark()
+	h.app.Post(KeyUp{})
+	h.views.waitFrom(t, m, "transcribing", stateIs(Transcribing))
+	recv(t, "transcription", h.tr.called)
+	req := recv(t, "agent request", h.agent.calls)
+	if req.Text != "list my downloads" || req.Source != "voice" || !req.ConfirmBeforeExecute {
+		t.Errorf("agent got %+v, want the transcript from voice with confirmation on", req)
+	}
+	v := h.views.waitFrom(t, m, "idle after the answer", func(v View) bool { return v.State == Idle && v.Stream != "" })
+	if v.Stream != "You have 3 files in Downloads." {
+		t.Errorf("status shows %q, want the answer", v.Stream)
+	}
+	n := recv(t, "answer notification", h.notifier.got)
+	if n.body != "You have 3 files in Downloads." {
+		t.Errorf("notified %+v, want the answer", n)
+	}
+	if starts, stops := h.rec.counts(); starts != 1 || stops != 1 {
+		t.Errorf("recorder started %d and stopped %d times, want 1 and 1", starts, stops)
+	}
+}
+
+func TestToggleMode(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("done"), func(o *Options) { o.Settings.HotkeyMode = "toggle" })
+
+	m := h.views.mark()
+	h.app.Post(KeyDown{})
+	h.views.waitFrom(t, m, "listening", stateIs(Listening))
+	recv(t, "recorder start", h.rec.started)
+	h.app.Post(KeyUp{}) // ignored in toggle mode
+	m = h.views.mark()
+	h.app.Post(KeyDown{})
+	h.views.waitFrom(t, m, "transcribing after the second press", stateIs(Transcribing))
+	recv(t, "agent request", h.agent.calls)
+	h.views.waitFrom(t, m, "idle", stateIs(Idle))
+	if v := h.views.waitFrom(t, 0, "a listening line", stateIs(Listening)); !strings.Contains(StatusLine(v), "press ctrl+alt+space again") {
+		t.Errorf("listening status %q does not say how to stop in toggle mode", StatusLine(v))
+	}
+}
+
+func TestKeyPressWhileBusyIsIgnoredAndSaid(t *testing.T) {
+	t.Parallel()
+	h := start(t, blockingAgent(), nil)
+	h.app.Post(KeyDown{})
+	recv(t, "recorder start", h.rec.started)
+	h.app.Post(KeyUp{})
+	recv(t, "agent request", h.agent.calls)
+
+	m := h.views.mark()
+	h.app.Post(KeyDown{})
+	v := h.views.waitFrom(t, m, "busy remark", hasNote("still busy"))
+	if !strings.Contains(StatusLine(v), "choose Cancel") {
+		t.Errorf("status %q does not say how to stop the running request", StatusLine(v))
+	}
+	h.app.Post(KeyUp{})
+	// A send while busy is refused with a reason, too.
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "another", Reply: reply})
+	if r := recv(t, "send reply", reply); r.OK || !strings.Contains(r.Error, "busy") {
+		t.Errorf("send while busy got %+v, want a busy error", r)
+	}
+	if starts, _ := h.rec.counts(); starts != 1 {
+		t.Errorf("recorder started %d times, want 1: a busy key press must not start a turn", starts)
+	}
+}
+
+func TestCancelInEachStage(t *testing.T) {
+	t.Parallel()
+	type stage struct {
+		name string
+		// setup returns the agent and a function that drives the app into
+		// the stage and returns a channel closed when the stage has seen
+		// its context cancelled.
+		agent func() (*fakeAgent, chan struct{})
+		drive func(t *testing.T, h *harness)
+		check func(t *testing.T, h *harness, observed chan struct{})
+	}
+	ctxWatcher := func(ctx context.Context, c chan struct{}) { <-ctx.Done(); close(c) }
+	stages := []stage{
+		{
+			name:  "listening",
+			agent: func() (*fakeAgent, chan struct{}) { return answerAgent("unused"), make(chan struct{}) },
+			drive: func(t *testing.T, h *harness) {
+				h.app.Post(KeyDown{})
+				recv(t, "recorder start", h.rec.started)
+			},
+			check: func(t *testing.T, h *harness, _ chan struct{}) {
+				h.rec.mu.Lock()
+				ctx := h.rec.ctx
+				h.rec.mu.Unlock()
+				if ctx.Err() == nil {
+					t.Error("the recording context was not cancelled")
+				}
+				if _, stops := h.rec.counts(); stops != 1 {
+					t.Errorf("recorder stopped %d times, want 1 (release the device)", stops)
+				}
+			},
+		},
+		{
+			name:  "transcribing",
+			agent: func() (*fakeAgent, chan struct{}) { return answerAgent("unused"), make(chan struct{}) },
+			drive: func(t *testing.T, h *harness) {
+				h.app.Post(KeyDown{})
+				recv(t, "recorder start", h.rec.started)
+				h.app.Post(KeyUp{})
+				ctx := recv(t, "transcription", h.tr.called)
+				go func() { <-ctx.Done(); h.tr.at <- time.Time{} }()
+			},
+			check: func(t *testing.T, h *harness, _ chan struct{}) {
+				recv(t, "transcription context cancelled", h.tr.at)
+				if len(h.agent.calls) != 0 {
+					t.Error("the agent ran after a cancelled transcription")
+				}
+			},
+		},
+		{
+			name: "thinking",
+			agent: func() (*fakeAgent, chan struct{}) {
+				seen := make(chan struct{})
+				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+					on(AgentEvent{Kind: AgentText, Text: "Let me look"})
+					ctxWatcher(ctx, seen)
+					return "", ctx.Err()
+				}), seen
+			},
+			drive: func(t *testing.T, h *harness) {
+				h.app.Post(SendRequest{Text: "look", Reply: make(chan SendReply, 1)})
+				recv(t, "agent request", h.agent.calls)
+			},
+			check: func(t *testing.T, h *harness, seen chan struct{}) { recv(t, "model request cancelled", seen) },
+		},
+		{
+			name: "awaiting approval",
+			agent: func() (*fakeAgent, chan struct{}) {
+				seen := make(chan struct{})
+				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+					d, _ := c.Confirm(ctx, Pending{Command: "rm -rf build"})
+					if d.Approved || d.By != ByCancel {
+						return "", fmt.Errorf("decision %+v, want a denial by cancel", d)
+					}
+					close(seen)
+					return "", ctx.Err()
+				}), seen
+			},
+			drive: func(t *testing.T, h *harness) {
+				h.app.Post(SendRequest{Text: "clean", Reply: make(chan SendReply, 1)})
+				recv(t, "approval asked", h.approver.asked)
+			},
+			check: func(t *testing.T, h *harness, seen chan struct{}) {
+				recv(t, "confirmation denied by cancel", seen)
+				recv(t, "notification withdrawn", h.approver.withdrew)
+			},
+		},
+		{
+			name: "running",
+			agent: func() (*fakeAgent, chan struct{}) {
+				seen := make(chan struct{})
+				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+					on(AgentEvent{Kind: AgentRunning, Command: "sleep 100"})
+					ctxWatcher(ctx, seen)
+					return "", ctx.Err()
+				}), seen
+			},
+			drive: func(t *testing.T, h *harness) {
+				m := h.views.mark()
+				h.app.Post(SendRequest{Text: "wait", Reply: make(chan SendReply, 1)})
+				h.views.waitFrom(t, m, "running", stateIs(Running))
+			},
+			check: func(t *testing.T, h *harness, seen chan struct{}) { recv(t, "command context cancelled", seen) },
+		},
+	}
+	for _, s := range stages {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			agent, seen := s.agent()
+			tr := newFakeTranscriber("hello")
+			tr.block = true
+			h := start(t, agent, func(o *Options) { o.Transcriber = tr })
+			h.tr = tr
+			s.drive(t, h)
+			m := h.views.mark()
+			h.app.Post(MenuClick{ID: IDCancel})
+			v := h.views.waitFrom(t, m, "idle after cancel", func(v View) bool { return v.State == Idle && v.Note == "cancelled" })
+			if len(v.Pending) != 0 {
+				t.Errorf("%d commands still pending after cancel", len(v.Pending))
+			}
+			s.check(t, h, seen)
+			// The app takes a new request after a cancel.
+			h.app.Post(KeyDown{})
+			recv(t, "recorder start after cancel", h.rec.started)
+		})
+	}
+}
+
+func TestCancelIsReportedToSendWait(t *testing.T) {
+	t.Parallel()
+	h := start(t, blockingAgent(), nil)
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "slow", Wait: true, Reply: reply})
+	recv(t, "agent request", h.agent.calls)
+	h.app.Post(MenuClick{ID: IDCancel})
+	if r := recv(t, "reply", reply); r.OK || !strings.Contains(r.Error, "cancelled") {
+		t.Errorf("got %+v, want a cancelled error", r)
+	}
+}
+
+func TestConfirmerFirstAnswerWins(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name         string
+		timeout      time.Duration
+		act          func(t *testing.T, h *harness, id string)
+		wantApproved bool
+		wantBy       string
+		wantWithdraw bool
+	}{
+		{
+			name: "notification approve, then a menu deny is ignored",
+			act: func(t *testing.T, h *harness, id string) {
+				h.approver.click(id, true)
+				h.app.Post(MenuClick{ID: PrefixDeny + id})
+			},
+			wantApproved: true, wantBy: ByNotification, wantWithdraw: false,
+		},
+		{
+			name: "notification deny",
+			act: func(t *testing.T, h *harness, id string) {
+				h.approver.click(id, false)
+			},
+			wantApproved: false, wantBy: ByNotification, wantWithdraw: false,
+		},
+		{
+			name: "menu approve withdraws the notification, whose late answer is ignored",
+			act: func(t *testing.T, h *harness, id string) {
+				h.app.Post(MenuClick{ID: PrefixApprove + id})
+				recv(t, "withdraw", h.approver.withdrew)
+				h.approver.click(id, false)
+			},
+			wantApproved: true, wantBy: ByMenu, wantWithdraw: true,
+		},
+		{
+			name: "menu deny",
+			act: func(t *testing.T, h *harness, id string) {
+				h.app.Post(MenuClick{ID: PrefixDeny + id})
+			},
+			wantApproved: false, wantBy: ByMenu, wantWithdraw: true,
+		},
+		{
+			name:         "timeout denies and withdraws",
+			timeout:      50 * time.Millisecond,
+			act:          func(t *testing.T, h *harness, id string) {},
+			wantApproved: false, wantBy: ByTimeout, wantWithdraw: true,
+		},
+		{
+			name: "cancel denies and withdraws",
+			act: func(t *testing.T, h *harness, id string) {
+				h.app.Post(MenuClick{ID: IDCancel})
+			},
+			wantApproved: false, wantBy: ByCancel, wantWithdraw: true,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			decided := make(chan Decision, 1)
+			h := start(t, confirmingAgent("rm -rf ~/Downloads/old", decided), func(o *Options) {
+				o.Settings.ConfirmTimeout = settings.Duration(time.Minute)
+				if c.timeout > 0 {
+					o.Settings.ConfirmTimeout = settings.Duration(c.timeout)
+				}
+			})
+			m := h.views.mark()
+			h.app.Post(SendRequest{Text: "clean up", Reply: make(chan SendReply, 1)})
+			p := recv(t, "approval notification", h.approver.asked)
+			v := h.views.waitFrom(t, m, "pending in the menu", func(v View) bool { return len(v.Pending) == 1 })
+			if v.Pending[0].ID != p.ID || v.Pending[0].Command != "rm -rf ~/Downloads/old" {
+				t.Fatalf("menu pending %+v, notification %+v: want the same command and ID", v.Pending[0], p)
+			}
+			if v.State != AwaitingApproval {
+				t.Errorf("state %v, want awaiting-approval", v.State)
+			}
+			c.act(t, h, p.ID)
+			d := recv(t, "decision", decided)
+			if d.Approved != c.wantApproved || d.By != c.wantBy || d.PendingID != p.ID {
+				t.Errorf("decision %+v, want approved=%v by %s for %s", d, c.wantApproved, c.wantBy, p.ID)
+			}
+			h.views.waitFrom(t, m, "menu entry removed", func(v View) bool { return len(v.Pending) == 0 && !v.State.Busy() })
+			if got := h.approver.withdrawals(); (len(got) == 1) != c.wantWithdraw {
+				t.Errorf("withdrawn %v, want withdraw=%v", got, c.wantWithdraw)
+			}
+		})
+	}
+}
+
+// TestConfirmerRace answers from the notification and the menu at the same
+// moment many times; exactly one answer must count each time (run with
+// -race).
+func TestConfirmerRace(t *testing.T) {
+	t.Parallel()
+	const rounds = 50
+	decided := make(chan Decision, rounds)
+	h := start(t, confirmingAgent("touch x", decided), nil)
+	for i := 0; i < rounds; i++ {
+		reply := make(chan SendReply, 1)
+		h.app.Post(SendRequest{Text: "go", Wait: true, Reply: reply})
+		p := recv(t, "approval notification", h.approver.asked)
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); h.approver.click(p.ID, true) }()
+		go func() { defer wg.Done(); h.app.Post(MenuClick{ID: PrefixDeny + p.ID}) }()
+		wg.Wait()
+		d := recv(t, "decision", decided)
+		r := recv(t, "run end", reply)
+		want := "did not run touch x"
+		if d.Approved {
+			want = "ran touch x"
+		}
+		if r.Answer != want || (d.By == ByNotification) != d.Approved {
+			t.Fatalf("round %d: decision %+v, answer %q: the run must follow the single winning answer", i, d, r.Answer)
+		}
+	}
+	if len(decided) != 0 {
+		t.Errorf("%d extra decisions", len(decided))
+	}
+}
+
+func TestApproverFailureFallsBackToMenu(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	h := start(t, confirmingAgent("mkdir /tmp/x", decided), nil)
+	h.approver.askErr = errors.New("no notification server")
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "make it", Reply: make(chan SendReply, 1)})
+	recv(t, "ask attempt", h.approver.asked)
+	v := h.views.waitFrom(t, m, "remark and pending", func(v View) bool {
+		return len(v.Pending) == 1 && strings.Contains(v.Note, "approve from this menu")
+	})
+	h.app.Post(MenuClick{ID: PrefixApprove + v.Pending[0].ID})
+	if d := recv(t, "decision", decided); !d.Approved || d.By != ByMenu {
+		t.Errorf("decision %+v, want approved from the menu", d)
+	}
+	if w := h.approver.withdrawals(); len(w) != 0 {
+		t.Errorf("withdrew %v, but nothing was posted", w)
+	}
+}
+
+func TestSendWaitReturnsAnswer(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("3 files"), nil)
+	cases := []struct {
+		name string
+		req  SendRequest
+		want SendReply
+	}{
+		{"wait", SendRequest{Text: "how many", Wait: true}, SendReply{OK: true, Answer: "3 files"}},
+		{"no wait", SendRequest{Text: "how many"}, SendReply{OK: true}},
+		{"empty", SendRequest{Text: "  "}, SendReply{Error: "nothing to send"}},
+	}
+	for _, c := range cases {
+		reply := make(chan SendReply, 1)
+		c.req.Reply = reply
+		m := h.views.mark()
+		h.app.Post(c.req)
+		got := recv(t, c.name, reply)
+		if got.OK != c.want.OK || got.Answer != c.want.Answer || !strings.Contains(got.Error, c.want.Error) {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+		if c.want.OK {
+			r := recv(t, "agent request", h.agent.calls)
+			if r.Source != "socket" || r.Text != "how many" {
+				t.Errorf("%s: agent got %+v", c.name, r)
+			}
+			h.views.waitFrom(t, m, "idle", func(v View) bool { return v.State == Idle && v.Stream == "3 files" })
+		}
+	}
+}
+
+func TestErrorsBecomeNotificationsAndErrorState(t *testing.T) {
+	t.Parallel()
+	agent := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+		return "", errors.New("Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`")
+	})
+	h := start(t, agent, nil)
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "hi", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "error state", stateIs(Error))
+	if !strings.Contains(StatusLine(v), "ollama serve") {
+		t.Errorf("status %q does not carry the error", StatusLine(v))
+	}
+	if n := recv(t, "error notification", h.notifier.got); !strings.Contains(n.body, "ollama serve") {
+		t.Errorf("notification %+v does not carry the error", n)
+	}
+	// Error is not busy: the next key press starts a turn.
+	h.app.Post(KeyDown{})
+	recv(t, "recorder start from the error state", h.rec.started)
+}
+
+func TestNoSpeechIsNotAnError(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		audio speech.Audio
+		trErr error
+		want  string
+	}{
+		{"tap of the key", speech.Audio{Samples: make([]float32, 800), SampleRate: 16000}, nil, "didn't catch that"},
+		{"silence reported by the transcriber", speech.Audio{Samples: make([]float32, 16000), SampleRate: 16000},
+			fmt.Errorf("%w: no speech was heard", speech.ErrNoSpeech), "no speech was heard"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tr := newFakeTranscriber("")
+			tr.err = c.trErr
+			h := start(t, answerAgent("unused"), func(o *Options) { o.Transcriber = tr })
+			h.rec.audio = c.audio
+			m := h.views.mark()
+			h.app.Post(KeyDown{})
+			recv(t, "recorder start", h.rec.started)
+			h.app.Post(KeyUp{})
+			v := h.views.waitFrom(t, m, "idle with a remark", func(v View) bool { return v.State == Idle && v.Note != "" })
+			if !strings.Contains(v.Note, c.want) {
+				t.Errorf("remark %q, want it to contain %q", v.Note, c.want)
+			}
+			if len(h.agent.calls) != 0 {
+				t.Error("the agent ran on no speech")
+			}
+		})
+	}
+}
+
+func TestProblemsShowUntilCleared(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), func(o *Options) {
+		o.Checks = map[string]func(context.Context) error{
+			"ollama": func(context.Context) error { return errors.New("Ollama is not running — start it with `ollama serve`") },
+		}
+	})
+	h.views.waitFrom(t, 0, "ollama problem", func(v View) bool { return strings.Contains(v.Problems["ollama"], "ollama serve") })
+	m := h.views.mark()
+	h.app.Post(Problem{Source: "hotkey", Message: "no X display"})
+	v := h.views.waitFrom(t, m, "hotkey problem", func(v View) bool { return v.Problems["hotkey"] != "" })
+	if !strings.HasPrefix(StatusLine(v), "Can't listen") {
+		t.Errorf("status %q should say Hark cannot listen", StatusLine(v))
+	}
+	m = h.views.mark()
+	h.app.Post(Problem{Source: "hotkey"})
+	h.views.waitFrom(t, m, "hotkey problem cleared", func(v View) bool { return v.Problems["hotkey"] == "" })
+}
+
+func TestSettingsErrorAndWarmup(t *testing.T) {
+	t.Parallel()
+	w := &warmTranscriber{fakeTranscriber: newFakeTranscriber("x"), err: errors.New("model base.en is not installed — run `hark models download base.en`")}
+	h := start(t, answerAgent("ok"), func(o *Options) {
+		o.SettingsError = errors.New(`key "hotkeyMode": must be "push-to-talk" or "toggle"`)
+		o.Transcriber = w
+	})
+	v := h.views.waitFrom(t, 0, "warm-up problem", func(v View) bool { return v.Problems["transcriber"] != "" })
+	if !strings.Contains(v.Problems["settings"], "hotkeyMode") || !strings.Contains(v.Problems["transcriber"], "hark models download") {
+		t.Errorf("problems %v should name the settings key and the model fix", v.Problems)
+	}
+}
+
+type warmTranscriber struct {
+	*fakeTranscriber
+	err error
+}
+
+func (w *warmTranscriber) Warm(context.Context) error { return w.err }
+
+func TestConfirmToggleWritesThroughAndSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), nil)
+	m := h.views.mark()
+	h.app.Post(MenuClick{ID: IDConfirm})
+	h.views.waitFrom(t, m, "checkbox off", func(v View) bool { return !v.Confirm })
+	s, err := settings.Load(h.paths.Settings)
+	if err != nil || s.ConfirmBeforeExecute {
+		t.Fatalf("settings on disk: confirm=%v err=%v, want false", s.ConfirmBeforeExecute, err)
+	}
+	// The next request runs without confirmation.
+	h.app.Post(SendRequest{Text: "x", Reply: make(chan SendReply, 1)})
+	if r := recv(t, "agent request", h.agent.calls); r.ConfirmBeforeExecute {
+		t.Error("the request after switching confirmation off still asks to confirm")
+	}
+	// A restart reads the setting back.
+	s2, err := settings.Load(h.paths.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := BuildMenu(View{Confirm: s2.ConfirmBeforeExecute})
+	if it := findItem(v.Items, IDConfirm); it == nil || it.Checked {
+		t.Errorf("after restart the checkbox is %+v, want unchecked", it)
+	}
+}
+
+func TestConfirmToggleKeepsOtherKeysAndRefusesBrokenFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := dir + "/settings.json"
+	cases := []struct {
+		name    string
+		content string
+		wantErr bool
+	}{
+		{"missing file", "", false},
+		{"other keys kept", `{"ollamaModel": "llama3.2:3b"}`, false},
+		{"broken file left alone", `{"ollamaModel": `, true},
+		{"unknown key left alone", `{"ollamaModle": "x"}`, true},
+	}
+	for i, c := range cases {
+		p := fmt.Sprintf("%s.%d", path, i)
+		if c.content != "" {
+			if err := os.WriteFile(p, []byte(c.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := SaveConfirmBeforeExecute(p, false)
+		if (err != nil) != c.wantErr {
+			t.Errorf("%s: err=%v, wantErr=%v", c.name, err, c.wantErr)
+			continue
+		}
+		if c.wantErr {
+			got, _ := os.ReadFile(p)
+			if string(got) != c.content {
+				t.Errorf("%s: the file was changed to %q", c.name, got)
+			}
+			if !strings.Contains(err.Error(), "fix it in Settings") {
+				t.Errorf("%s: error %q does not say what to do", c.name, err)
+			}
+			continue
+		}
+		s, err := settings.Load(p)
+		if err != nil || s.ConfirmBeforeExecute {
+			t.Errorf("%s: loaded confirm=%v err=%v", c.name, s.ConfirmBeforeExecute, err)
+		}
+		if c.name == "other keys kept" && s.OllamaModel != "llama3.2:3b" {
+			t.Errorf("%s: ollamaModel became %q", c.name, s.OllamaModel)
+		}
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: settings file mode %v (err %v), want 0600", c.name, fi.Mode().Perm(), err)
+		}
+	}
+}
+
+func TestMenuActionsOpenFiles(t *testing.T) {
+	t.Parallel()
+	hist := &fakeHistory{
+		list:        []ConversationSummary{{ID: "20261130-1", Title: "list my downloads"}},
+		transcripts: map[string]string{"20261130-1": "You: list my downloads\nHark: 3 files\n"},
+	}
+	h := start(t, answerAgent("ok"), func(o *Options) { o.History = hist })
+	h.views.waitFrom(t, 0, "recent conversations", func(v View) bool { return len(v.Recent) == 1 })
+
+	h.app.Post(MenuClick{ID: IDSettings})
+	if p := recv(t, "settings opened", h.opener.opened); p != h.paths.Settings {
+		t.Errorf("opened %s, want %s", p, h.paths.Settings)
+	}
+	if _, err := settings.Load(h.paths.Settings); err != nil {
+		t.Errorf("Settings… created a file that does not load: %v", err)
+	}
+	if _, err := os.Stat(h.paths.Settings); err != nil {
+		t.Errorf("Settings… did not create the file: %v", err)
+	}
+
+	h.app.Post(MenuClick{ID: IDAuditLog})
+	if p := recv(t, "audit opened", h.opener.opened); p != h.paths.Audit {
+		t.Errorf("opened %s, want %s", p, h.paths.Audit)
+	}
+
+	h.app.Post(MenuClick{ID: PrefixConversation + "20261130-1"})
+	p := recv(t, "transcript opened", h.opener.opened)
+	got, err := os.ReadFile(p)
+	if err != nil || string(got) != hist.transcripts["20261130-1"] {
+		t.Errorf("transcript file %s holds %q (err %v)", p, got, err)
+	}
+
+	m := h.views.mark()
+	h.app.Post(MenuClick{ID: PrefixConversation + "missing"})
+	h.views.waitFrom(t, m, "remark for a missing conversation", hasNote("hark history show missing"))
+}
+
+func TestNewConversationAndTypedRequest(t *testing.T) {
+	t.Parallel()
+	agent := answerAgent("ok")
+	h := start(t, agent, func(o *Options) { o.Prompter = fakePrompter{text: "show disk usage\n", ok: true} })
+	m := h.views.mark()
+	h.app.Post(MenuClick{ID: IDNewConversation})
+	h.views.waitFrom(t, m, "new conversation remark", hasNote("new conversation"))
+	agent.mu.Lock()
+	n := agent.newConvs
+	agent.mu.Unlock()
+	if n != 1 {
+		t.Errorf("NewConversation called %d times, want 1", n)
+	}
+	h.app.Post(MenuClick{ID: IDTypeRequest})
+	if r := recv(t, "typed request", agent.calls); r.Text != "show disk usage" || r.Source != "typed" {
+		t.Errorf("agent got %+v", r)
+	}
+}
+
+func TestQuitEndsRunAndCancelsTheTurn(t *testing.T) {
+	t.Parallel()
+	h := start(t, blockingAgent(), nil)
+	h.app.Post(SendRequest{Text: "slow", Reply: make(chan SendReply, 1)})
+	recv(t, "agent request", h.agent.calls)
+	h.app.Post(MenuClick{ID: IDQuit})
+	recv(t, "Run to return", h.done)
+	h.done <- nil // for the cleanup
+	if h.app.Post(KeyDown{}) {
+		t.Error("Post after Run ended reported success")
+	}
+}
+
+func TestStreamingIsThrottled(t *testing.T) {
+	t.Parallel()
+	// A clock that stands still and timers the test fires by hand make the
+	// count exact: a burst inside one interval renders once at once and once
+	// when the timer fires, with the latest text.
+	var mu sync.Mutex
+	var timers []func()
+	clock := time.Unix(1000, 0)
+	streamed := make(chan struct{})
+	finish := make(chan struct{})
+	agent := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+		for i := 0; i < 500; i++ {
+			on(AgentEvent{Kind: AgentText, Text: fmt.Sprintf("w%d ", i)})
+		}
+		close(streamed)
+		<-finish
+		return "done", nil
+	})
+	h := start(t, agent, func(o *Options) {
+		o.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+		o.afterFunc = func(d time.Duration, f func()) func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if d <= 0 || d > time.Second/MaxRendersPerSecond {
+				t.Errorf("timer for %v, want within one interval", d)
+			}
+			timers = append(timers, f)
+			return func() bool { return true }
+		}
+	})
+	h.app.Post(SendRequest{Text: "talk", Reply: make(chan SendReply, 1)})
+	recv(t, "stream", streamed)
+	// Every chunk has reached the loop once a later event has been handled.
+	h.app.Post(Problem{Source: "sync", Message: "x"})
+	h.views.waitFrom(t, 0, "sync", func(v View) bool { return v.Problems["sync"] != "" })
+	before := h.menu.count()
+	mu.Lock()
+	armed := len(timers)
+	mu.Unlock()
+	if armed != 1 {
+		t.Fatalf("%d timers armed for a burst of 500 chunks, want exactly 1", armed)
+	}
+	views := h.views.mark()
+	mu.Lock()
+	clock = clock.Add(time.Second / MaxRendersPerSecond)
+	fire := timers[0]
+	mu.Unlock()
+	fire()
+	v := h.views.waitFrom(t, views, "flushed text", func(v View) bool { return strings.HasSuffix(strings.TrimSpace(v.Stream), "w499") })
+	if !strings.Contains(StatusLine(v), "w499") {
+		t.Errorf("status %q does not end with the latest words", StatusLine(v))
+	}
+	// Streamed chunks rendered: one at the start of the burst and one flush.
+	h.views.mu.Lock()
+	streamRenders := 0
+	for _, x := range h.views.all {
+		if x.Stream != "" && x.State == Thinking {
+			streamRenders++
+		}
+	}
+	h.views.mu.Unlock()
+	if streamRenders > 3 {
+		t.Errorf("%d renders of streamed text for 500 chunks inside one interval, want at most 3", streamRenders)
+	}
+	if h.menu.count() <= before-1 {
+		t.Error("the flush did not reach the menu")
+	}
+	close(finish)
+	h.views.waitFrom(t, views, "idle", stateIs(Idle))
+	mu.Lock()
+	armed = len(timers)
+	mu.Unlock()
+	if armed != 1 {
+		t.Errorf("%d timers armed in total; an idle app must arm none", armed)
+	}
+}
+
+func findItem(items []MenuItem, id string) *MenuItem {
+	for i := range items {
+		if items[i].ID == id {
+			return &items[i]
+		}
+		if it := findItem(items[i].Children, id); it != nil {
+			return it
+		}
+	}
+	return nil
+}
