@@ -458,7 +458,9 @@ func TestProblemsShowUntilCleared(t *testing.T) {
 	t.Parallel()
 	h := start(t, answerAgent("ok"), func(o *Options) {
 		o.Checks = map[string]func(context.Context) error{
-			"ollama": func(context.Context) error { return errors.New("Ollama is not running — start it with `ollama serve`") },
+			"ollama": func(context.Context) error {
+				return errors.New("Ollama is not running — start it with `ollama serve`")
+			},
 		}
 	})
 	h.views.waitFrom(t, 0, "ollama problem", func(v View) bool { return strings.Contains(v.Problems["ollama"], "ollama serve") })

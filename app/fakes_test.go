@@ -374,7 +374,9 @@ func (v *views) mark() int {
 	return len(v.all)
 }
 
-func stateIs(s State) func(View) bool { return func(v View) bool { return v.State == s && !v.Cancelling } }
+func stateIs(s State) func(View) bool {
+	return func(v View) bool { return v.State == s && !v.Cancelling }
+}
 
 // harness is a running App with fakes.
 type harness struct {
