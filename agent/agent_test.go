@@ -658,3 +658,18 @@ func TestConversationIsCheckpointedBetweenTurns(t *testing.T) {
 		t.Fatalf("while waiting for approval the saved conversation was %+v", onDisk)
 	}
 }
+
+func TestNewFillsSafeDefaults(t *testing.T) {
+	t.Parallel()
+	a, err := New(Options{Client: &scriptedClient{}, Classifier: prefixClassifier{}, Executor: &fakeExecutor{}, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := a.o
+	if o.Model != "qwen3:4b" || o.MaxTurns != 12 || o.ConfirmTimeout != 120*time.Second || o.Sandbox != shell.SandboxAuto || o.NoConfirm || o.Think || o.KeepAlive != nil {
+		t.Errorf("defaults %+v", o)
+	}
+	if p := a.systemPrompt(time.Now()); !strings.Contains(p, ToolName) || !strings.Contains(p, o.Home) {
+		t.Errorf("default system prompt %q", p)
+	}
+}

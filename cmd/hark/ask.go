@@ -156,6 +156,13 @@ func (p *printer) event(ev agent.Event) {
 				p.write("    why: " + r.Why + "\n")
 			}
 		}
+	case agent.EventDecided:
+		if ev.Decision == agent.DecisionUnconfirmedRun {
+			p.write("    running without asking: confirmBeforeExecute is off in settings\n")
+		}
+	case agent.EventWarning:
+		p.endLine()
+		p.write("  ! warning: " + ev.Text + "\n")
 	case agent.EventInvalid:
 		p.endLine()
 		p.write("  ! " + ev.Text + "\n")

@@ -220,3 +220,37 @@ func TestAskContinuesRecentConversation(t *testing.T) {
 		t.Errorf("history list:\n%s", list.stdout)
 	}
 }
+
+func TestAskWithConfirmationOff(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "made")
+	_, home := askEnv(t,
+		fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "mkdir "+target, "purpose", "executing")}},
+		fakeollama.Reply{Text: "Made it."},
+	)
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"confirmBeforeExecute":false}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runAgentCLI(t, "", false, "ask", "make a folder")
+	if r.code != exitOK || !strings.Contains(r.stdout, "running without asking") || strings.Contains(r.stderr, "Run this?") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("not created: %v", err)
+	}
+	es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
+	if len(es) != 1 || es[0].Decision != agent.DecisionUnconfirmedRun {
+		t.Errorf("audit %+v", es)
+	}
+}
+
+func TestAskRejectsBadSettings(t *testing.T) {
+	_, home := askEnv(t)
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"maxTurns":0}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runAgentCLI(t, "", false, "ask", "hi")
+	if r.code != exitError || !strings.Contains(r.stderr, `"maxTurns"`) {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
