@@ -96,7 +96,7 @@ func checkText(v *verdict, s string) {
 		if r == '\t' || r == '\n' || r == utf8.RuneError || r >= 0x20 && r < 0x7f {
 			continue
 		}
-		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0' {
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || invisible(r) {
 			if !seen {
 				v.add(Confirm, s, fmt.Sprintf("the command contains an invisible or control character (U+%04X)", r))
 				seen = true
@@ -106,6 +106,19 @@ func checkText(v *verdict, s string) {
 	if strings.Contains(s, "\\\n") {
 		v.add(Confirm, s, "a backslash at the end of a line joins the next line onto this command")
 	}
+}
+
+// invisible lists characters outside the Cc/Cf/Zl/Zp/Co categories that
+// render as nothing: Hangul fillers, the combining grapheme joiner and
+// variation selectors.
+func invisible(r rune) bool {
+	switch {
+	case r == '\u115f', r == '\u1160', r == '\u3164', r == '\uffa0', r == '\u034f', r == '\u2800':
+		return true
+	case r >= '\ufe00' && r <= '\ufe0f', r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	}
+	return false
 }
 
 // classifySource parses src and classifies every statement in it. depth counts
@@ -120,6 +133,13 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	p.parsers.Put(parser)
 	if err != nil {
 		v.add(Confirm, src, "the command could not be parsed: "+parseMessage(err))
+		// A shell runs the complete lines before a syntax error, so those
+		// are classified too: "sudo ls\n)" must still be forbidden.
+		if line := errorLine(err); line > 1 {
+			if prefix := linesBefore(src, line); strings.TrimSpace(prefix) != "" {
+				p.classifySource(v, prefix, depth+1, cwd)
+			}
+		}
 		return
 	}
 	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd}
@@ -143,6 +163,32 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 		return true
 	})
 	c.stmts(f.Stmts)
+}
+
+// errorLine returns the 1-based line of a parse error, or 0.
+func errorLine(err error) int {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return int(pe.Pos.Line())
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return int(le.Pos.Line())
+	}
+	return 0
+}
+
+// linesBefore returns the text of src before line n (1-based).
+func linesBefore(src string, n int) string {
+	end := 0
+	for line := 1; line < n; line++ {
+		i := strings.IndexByte(src[end:], '\n')
+		if i < 0 {
+			return src
+		}
+		end += i + 1
+	}
+	return src[:end]
 }
 
 func parseMessage(err error) string {
