@@ -637,7 +637,7 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 	}
 	in := &invocation{c: c, text: text, label: prefix + prog, name: prog, args: args[1:], extra: extra}
 	for _, a := range in.args {
-		if a.escapedOp && prog != "find" {
+		if a.escapedOp && !(prog == "find" && a.val == ";" && findRunsCommands(in.args)) {
 			in.confirm("an escaped ; & or | is passed as an argument, which reads like a second command")
 			break
 		}

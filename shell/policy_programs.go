@@ -837,6 +837,18 @@ func isModeLike(v string) bool {
 	return len(v) > 1 && strings.Trim(v[1:], "rwxXst") == ""
 }
 
+// findRunsCommands reports whether find's arguments include -exec and
+// friends, whose command ends with an escaped ";".
+func findRunsCommands(args []arg) bool {
+	for _, a := range args {
+		switch a.val {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			return true
+		}
+	}
+	return false
+}
+
 // checkFind: find is read-only unless it deletes, writes files or runs
 // commands; the command after -exec is classified like any other.
 func checkFind(in *invocation) {
