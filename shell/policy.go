@@ -408,6 +408,11 @@ func (c *classifier) nested(n syntax.Node) {
 func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 	if f.Name != nil && f.Body != nil {
 		name := f.Name.Value
+		if _, known := c.p.programs[name]; known && name != ":" {
+			// The body is classified below, but a reviewer reading "rm -rf x"
+			// later in the command would be misled about what runs.
+			c.add(Confirm, c.text(f), name+"(): a function that hides the program of the same name")
+		}
 		self, async := false, false
 		syntax.Walk(f.Body, func(n syntax.Node) bool {
 			switch n := n.(type) {

@@ -235,6 +235,8 @@ var policyCases = []policyCase{
 	confirmCase("structure", "while true; do rm x; done", "rm: deletes files"),
 	confirmCase("structure", "case x in x) rm y;; esac", "rm: deletes files"),
 	confirmCase("structure", "f() { rm x; }; f", "rm: deletes files"),
+	confirmCase("structure", "rm() { :; }; rm -rf x", "rm(): a function that hides the program"),
+	confirmCase("structure", "ls() { echo hi; }; ls", "ls(): a function that hides the program"),
 	confirmCase("structure", "echo $(rm x)", "rm: deletes files"),
 	confirmCase("structure", "echo `rm x`", "rm: deletes files"),
 	confirmCase("structure", "cat <(rm x)", "rm: deletes files"),
