@@ -1,0 +1,280 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The control socket lets `hark send` hand text to the running app as if it
+// had been spoken. It is a unix socket in the user's private runtime folder
+// (0700), itself mode 0600, and the server also checks the peer's user id,
+// so only the same user can drive the app even if the folder is shared by
+// mistake. Each connection carries one JSON request and one JSON response.
+
+// ErrNotRunning is what `hark send` reports when no app is listening.
+var ErrNotRunning = errors.New("Hark is not running — start it with `hark`")
+
+// ErrAlreadyRunning is what a second `hark` app reports.
+var ErrAlreadyRunning = errors.New("Hark is already running — look for its icon in the menu bar, or quit it there first")
+
+// SocketPath is the control socket in runtimeDir (settings.Paths.Runtime).
+func SocketPath(runtimeDir string) string { return filepath.Join(runtimeDir, "hark.sock") }
+
+// controlRequest is the JSON a client sends.
+type controlRequest struct {
+	Text string `json:"text"`
+	Wait bool   `json:"wait"`
+}
+
+// requestLimit bounds a request so a stuck or hostile client cannot make
+// the app buffer without end.
+const requestLimit = 64 << 10
+
+// readTimeout bounds how long a client may take to send its request.
+const readTimeout = 5 * time.Second
+
+// ControlServer is the listening control socket.
+type ControlServer struct {
+	ln   *net.UnixListener
+	path string
+	uid  int // the only user allowed to connect
+	log  *slog.Logger
+
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+	wg    sync.WaitGroup
+}
+
+// ListenControl creates the runtime folder (0700) and listens on the
+// control socket (0600). A socket left behind by a crashed app is removed;
+// one that still answers means another app is running (ErrAlreadyRunning).
+func ListenControl(runtimeDir string) (*ControlServer, error) {
+	if err := ensurePrivateDir(runtimeDir); err != nil {
+		return nil, err
+	}
+	path := SocketPath(runtimeDir)
+	// sun_path holds 104 bytes on macOS and 108 on Linux, terminator
+	// included.
+	if len(path) >= 104 {
+		return nil, fmt.Errorf("the control socket path %s is too long for a unix socket (%d bytes, at most 103); set HARK_HOME or XDG_RUNTIME_DIR to a shorter folder", path, len(path))
+	}
+	if err := removeStaleSocket(path); err != nil {
+		return nil, err
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("could not listen on %s: %w", path, err)
+	}
+	// The folder is already private; this closes the window for anyone
+	// who can see into it anyway.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("could not restrict %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	return &ControlServer{ln: ln, path: path, uid: os.Getuid(), log: slog.Default(), conns: map[net.Conn]struct{}{}}, nil
+}
+
+// Path is the socket file.
+func (s *ControlServer) Path() string { return s.path }
+
+// removeStaleSocket deletes a socket file nobody listens on.
+func removeStaleSocket(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Type() != fs.ModeSocket {
+		return fmt.Errorf("%s exists and is not a socket; move it away and start Hark again", path)
+	}
+	c, err := net.DialTimeout("unix", path, time.Second)
+	if err == nil {
+		c.Close()
+		return ErrAlreadyRunning
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s exists but cannot be checked (%v); if Hark is not running, delete it", path, err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("could not remove the stale socket %s: %w", path, err)
+	}
+	return nil
+}
+
+// ensurePrivateDir creates dir with mode 0700, or tightens an existing one
+// that belongs to us.
+func ensurePrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("could not create %s: %w", dir, err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("%s must be private to you (mode 0700): %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// Serve answers connections until ctx ends or Close is called, handing each
+// request to post (App.Post) as a SendRequest.
+func (s *ControlServer) Serve(ctx context.Context, post func(Event) bool) error {
+	stop := context.AfterFunc(ctx, func() { s.Close() })
+	defer stop()
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				s.wg.Wait()
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			s.wg.Wait()
+			return err
+		}
+		s.track(c, true)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.track(c, false)
+			defer c.Close()
+			s.handle(ctx, c, post)
+		}()
+	}
+}
+
+func (s *ControlServer) track(c net.Conn, add bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if add {
+		s.conns[c] = struct{}{}
+	} else {
+		delete(s.conns, c)
+	}
+}
+
+// Close stops listening, removes the socket file and drops open
+// connections.
+func (s *ControlServer) Close() error {
+	err := s.ln.Close()
+	s.mu.Lock()
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+func (s *ControlServer) handle(ctx context.Context, c *net.UnixConn, post func(Event) bool) {
+	respond := func(r SendReply) {
+		_ = c.SetWriteDeadline(time.Now().Add(readTimeout))
+		if err := json.NewEncoder(c).Encode(r); err != nil {
+			s.log.Debug("control socket: the client left before the reply", "err", err)
+		}
+	}
+	uid, err := peerUID(c)
+	if err != nil {
+		respond(SendReply{Error: fmt.Sprintf("could not check who is connecting: %v", err)})
+		return
+	}
+	if uid != s.uid {
+		s.log.Warn("control socket: refused a connection from another user", "uid", uid)
+		respond(SendReply{Error: "permission denied: only the user running Hark may send it requests"})
+		return
+	}
+	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
+	var req controlRequest
+	if err := json.NewDecoder(&limitedReader{r: c, n: requestLimit}).Decode(&req); err != nil {
+		respond(SendReply{Error: fmt.Sprintf("could not read the request (%v); send one JSON object {\"text\": …, \"wait\": …}", err)})
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	reply := make(chan SendReply, 1)
+	if !post(SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
+		respond(SendReply{Error: "Hark is quitting; start it again with `hark`"})
+		return
+	}
+	select {
+	case r := <-reply:
+		respond(r)
+	case <-ctx.Done():
+		respond(SendReply{Error: "Hark is quitting; the request did not finish"})
+	}
+}
+
+// limitedReader fails instead of ending quietly when the limit is hit, so
+// an oversized request is an error rather than truncated JSON.
+type limitedReader struct {
+	r interface{ Read([]byte) (int, error) }
+	n int
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, fmt.Errorf("request larger than %d bytes", requestLimit)
+	}
+	if len(p) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= n
+	return n, err
+}
+
+// Send hands text to the running app through the control socket in
+// runtimeDir. With wait it returns when the run has ended, with the answer;
+// without, as soon as the app has accepted the request. A reply with OK
+// false carries the app's reason in Error. ErrNotRunning means no app
+// listens. Cancelling ctx abandons the wait (the app keeps going).
+func Send(ctx context.Context, runtimeDir, text string, wait bool) (SendReply, error) {
+	path := SocketPath(runtimeDir)
+	var d net.Dialer
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	c, err := d.DialContext(dctx, "unix", path)
+	cancel()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return SendReply{}, ErrNotRunning
+		}
+		return SendReply{}, fmt.Errorf("could not reach Hark at %s: %w", path, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := json.NewEncoder(c).Encode(controlRequest{Text: text, Wait: wait}); err != nil {
+		return SendReply{}, fmt.Errorf("could not send the request to Hark: %w", err)
+	}
+	if !wait {
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	}
+	var r SendReply
+	if err := json.NewDecoder(c).Decode(&r); err != nil {
+		if ctx.Err() != nil {
+			return SendReply{}, ctx.Err()
+		}
+		return SendReply{}, fmt.Errorf("Hark closed the connection without an answer (%v); check its status in the menu", err)
+	}
+	return r, nil
+}

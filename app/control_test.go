@@ -1,0 +1,282 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shortDir is a temporary folder with a path short enough for a unix
+// socket (t.TempDir names can exceed the 104-byte limit of sun_path).
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "run")
+}
+
+// serve runs a control server that hands requests to post.
+func serve(t *testing.T, dir string, post func(Event) bool) *ControlServer {
+	t.Helper()
+	return serveAs(t, dir, post, os.Getuid())
+}
+
+// serveAs runs a control server that admits only uid.
+func serveAs(t *testing.T, dir string, post func(Event) bool, uid int) *ControlServer {
+	t.Helper()
+	s, err := ListenControl(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.uid = uid
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, post) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(waitTimeout):
+			t.Error("Serve did not return after its context ended")
+		}
+	})
+	return s
+}
+
+func TestControlRoundTripWithApp(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("You have 3 files."), nil)
+	dir := shortDir(t)
+	serve(t, dir, h.app.Post)
+	ctx := context.Background()
+
+	cases := []struct {
+		name string
+		text string
+		wait bool
+		want SendReply
+	}{
+		{"wait prints the answer", "how many files", true, SendReply{OK: true, Answer: "You have 3 files."}},
+		{"no wait returns once accepted", "how many files", false, SendReply{OK: true}},
+		{"empty text is refused", "", false, SendReply{Error: "nothing to send"}},
+	}
+	for _, c := range cases {
+		m := h.views.mark()
+		got, err := Send(ctx, dir, c.text, c.wait)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got.OK != c.want.OK || got.Answer != c.want.Answer || !strings.Contains(got.Error, c.want.Error) {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+		if c.want.OK {
+			if r := recv(t, "agent request", h.agent.calls); r.Text != c.text || r.Source != "socket" {
+				t.Errorf("%s: agent got %+v", c.name, r)
+			}
+			h.views.waitFrom(t, m, "idle", func(v View) bool { return v.State == Idle && v.Stream != "" })
+		}
+	}
+}
+
+func TestControlSocketIsPrivate(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	s := serve(t, dir, func(Event) bool { return false })
+	for path, want := range map[string]os.FileMode{s.Path(): 0o600, dir: 0o700} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s has mode %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestControlPeerCheck(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	posted := make(chan Event, 1)
+	s := serve(t, dir, func(e Event) bool { posted <- e; return true })
+
+	// The kernel reports our own uid for our own connection.
+	c, err := net.Dial("unix", s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid, err := peerUID(c.(*net.UnixConn))
+	c.Close()
+	if err != nil || uid != os.Getuid() {
+		t.Fatalf("peerUID = %d, %v; want %d", uid, err, os.Getuid())
+	}
+
+	// A server that expects another user refuses us before reading.
+	other := shortDir(t)
+	serveAs(t, other, func(e Event) bool { posted <- e; return true }, os.Getuid()+1)
+	r, err := Send(context.Background(), other, "rm -rf /", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || !strings.Contains(r.Error, "permission denied") {
+		t.Errorf("reply %+v, want permission denied", r)
+	}
+	if len(posted) != 0 {
+		t.Error("a request from another user reached the app")
+	}
+}
+
+func TestSendWhenNotRunning(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+	}{
+		{"no folder", func(t *testing.T, dir string) {}},
+		{"stale socket from a crash", func(t *testing.T, dir string) { staleSocket(t, dir) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := shortDir(t)
+			c.setup(t, dir)
+			_, err := Send(context.Background(), dir, "hello", false)
+			if !errors.Is(err, ErrNotRunning) {
+				t.Fatalf("Send = %v, want ErrNotRunning", err)
+			}
+			if !strings.Contains(err.Error(), "start it with `hark`") {
+				t.Errorf("error %q does not say how to start Hark", err)
+			}
+		})
+	}
+}
+
+// staleSocket leaves a socket file with nobody listening, as a crash does.
+func staleSocket(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: SocketPath(dir), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	if _, err := os.Stat(SocketPath(dir)); err != nil {
+		t.Fatalf("stale socket not left behind: %v", err)
+	}
+}
+
+func TestListenControlHandlesLeftovers(t *testing.T) {
+	t.Parallel()
+	t.Run("stale socket is replaced", func(t *testing.T) {
+		t.Parallel()
+		dir := shortDir(t)
+		staleSocket(t, dir)
+		posted := make(chan Event, 1)
+		serve(t, dir, func(e Event) bool {
+			posted <- e
+			e.(SendRequest).Reply <- SendReply{OK: true}
+			return true
+		})
+		if r, err := Send(context.Background(), dir, "hi", false); err != nil || !r.OK {
+			t.Fatalf("Send after replacing a stale socket: %+v, %v", r, err)
+		}
+		if e := recv(t, "request", posted); e.(SendRequest).Text != "hi" {
+			t.Errorf("posted %+v", e)
+		}
+	})
+	t.Run("a live socket means already running", func(t *testing.T) {
+		t.Parallel()
+		dir := shortDir(t)
+		serve(t, dir, func(Event) bool { return false })
+		if _, err := ListenControl(dir); !errors.Is(err, ErrAlreadyRunning) {
+			t.Errorf("second ListenControl = %v, want ErrAlreadyRunning", err)
+		}
+	})
+	t.Run("a regular file is left alone", func(t *testing.T) {
+		t.Parallel()
+		dir := shortDir(t)
+		os.MkdirAll(dir, 0o700)
+		os.WriteFile(SocketPath(dir), []byte("mine"), 0o600)
+		if _, err := ListenControl(dir); err == nil || !strings.Contains(err.Error(), "not a socket") {
+			t.Errorf("ListenControl over a file = %v, want a not-a-socket error", err)
+		}
+		if b, _ := os.ReadFile(SocketPath(dir)); string(b) != "mine" {
+			t.Error("the file was removed")
+		}
+	})
+	t.Run("closing removes the socket", func(t *testing.T) {
+		t.Parallel()
+		dir := shortDir(t)
+		s, err := ListenControl(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if _, err := os.Stat(s.Path()); !os.IsNotExist(err) {
+			t.Errorf("socket still there after Close: %v", err)
+		}
+	})
+}
+
+func TestControlBadRequests(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	s := serve(t, dir, func(e Event) bool { e.(SendRequest).Reply <- SendReply{OK: true}; return true })
+	cases := []struct {
+		name, body, want string
+	}{
+		{"not JSON", "hello\n", "could not read the request"},
+		{"too large", `{"text":"` + strings.Repeat("a", requestLimit+10) + `"}`, "larger than"},
+	}
+	for _, c := range cases {
+		conn, err := net.Dial("unix", s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		go conn.Write([]byte(c.body))
+		buf := make([]byte, 4096)
+		conn.SetReadDeadline(time.Now().Add(waitTimeout))
+		n, _ := conn.Read(buf)
+		conn.Close()
+		if !strings.Contains(string(buf[:n]), c.want) {
+			t.Errorf("%s: reply %q, want it to contain %q", c.name, buf[:n], c.want)
+		}
+	}
+}
+
+func TestSingleInstanceLock(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	release, err := AcquireInstanceLock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireInstanceLock(dir); !errors.Is(err, ErrAlreadyRunning) {
+		t.Fatalf("second lock = %v, want ErrAlreadyRunning", err)
+	}
+	if !strings.Contains(ErrAlreadyRunning.Error(), "already running") {
+		t.Errorf("message %q", ErrAlreadyRunning)
+	}
+	release()
+	again, err := AcquireInstanceLock(dir)
+	if err != nil {
+		t.Fatalf("lock after release = %v, want success", err)
+	}
+	again()
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("runtime folder mode %v (err %v), want 0700", fi.Mode().Perm(), err)
+	}
+}
