@@ -103,8 +103,29 @@ func checkText(v *verdict, s string) {
 			}
 		}
 	}
+	checkComments(v, s)
 	if strings.Contains(s, "\\\n") {
 		v.add(Confirm, s, "a backslash at the end of a line joins the next line onto this command")
+	}
+}
+
+// checkComments flags comments holding code-like text. A comment ends at
+// the newline, so "ls # x; rm -rf y" is just ls, but a reviewer could read
+// it otherwise. This works on the text rather than the parse tree because
+// the parser drops some comments (after a bare `time`, for one); a '#' inside
+// quotes may be flagged too, which only costs a confirmation.
+func checkComments(v *verdict, s string) {
+	for _, line := range strings.Split(s, "\n") {
+		for i := 0; i < len(line); i++ {
+			if line[i] != '#' || i > 0 && strings.IndexByte(" \t;&|()", line[i-1]) < 0 {
+				continue
+			}
+			if rest := line[i+1:]; strings.ContainsAny(rest, ";&|`") || strings.Contains(rest, "$(") {
+				v.add(Confirm, line[i:], line[i:]+": text after # is a comment and does not run")
+				return
+			}
+			break
+		}
 	}
 }
 
@@ -151,13 +172,6 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 					c.funcs = map[string]bool{}
 				}
 				c.funcs[n.Name.Value] = true
-			}
-		case *syntax.Comment:
-			// A comment ends at the newline, so "ls # x; rm -rf y" is just ls.
-			// Code-like text in a comment is still worth a person's look: it is
-			// shown in the approval prompt but would not run as it reads.
-			if strings.ContainsAny(n.Text, ";&|`") || strings.Contains(n.Text, "$(") {
-				c.add(Confirm, "#"+n.Text, "# "+strings.TrimSpace(n.Text)+": text after # is a comment and does not run")
 			}
 		}
 		return true
