@@ -22,15 +22,22 @@ const (
 	interpPhases   = 256
 )
 
-// Resampler converts between two fixed sample rates with a windowed-sinc
-// (Kaiser) low-pass filter in polyphase form. Its coefficient tables are
+// Resampler converts between two fixed sample rates with windowed-sinc
+// (Kaiser) low-pass filters in polyphase form. Its coefficient tables are
 // computed once in NewResampler, so converting costs one short dot product per
 // output sample. A Resampler is safe for concurrent use.
+//
+// Large reductions run in two or more stages: halving the rate first with a
+// short filter (its transition band can be wide, since whatever it lets
+// through above the final band is removed later) leaves the long, sharp
+// filter fewer input samples to cover. 48→24→16 kHz costs about 60% of a
+// direct 48→16 kHz filter for the same response.
 type Resampler struct {
 	inRate, outRate int
-	up, down        int // out/in reduced: each output advances down/up input samples
-	half            int // filter taps on each side of the output instant
-	taps            int // coefficients per phase (2*half, rounded up to a multiple of 4)
+	pre             *Resampler // earlier stage, or nil
+	up, down        int        // out/in reduced: each output advances down/up input samples
+	half            int        // filter taps on each side of the output instant
+	taps            int        // coefficients per phase (2*half, rounded up to a multiple of 8)
 	phases          int
 	exact           bool      // phases == up: each output has its own table row
 	table           []float32 // (phases+1) rows of taps coefficients
@@ -62,18 +69,40 @@ func Resample(a Audio, rate int) (Audio, error) {
 	return Audio{Samples: r.(*Resampler).Process(a.Samples), SampleRate: rate}, nil
 }
 
-// NewResampler designs the filter for converting inRate to outRate.
+// NewResampler designs the filters for converting inRate to outRate.
 func NewResampler(inRate, outRate int) (*Resampler, error) {
 	if inRate < 1000 || inRate > 768000 || outRate < 1000 || outRate > 768000 {
 		return nil, fmt.Errorf("cannot resample %d Hz to %d Hz: rates must be between 1 kHz and 768 kHz", inRate, outRate)
 	}
+	// The band kept, in Hz: up to passbandFraction of the lower Nyquist
+	// frequency, with nothing above that Nyquist frequency surviving.
+	band := 0.5 * float64(min(inRate, outRate))
+	pass := passbandFraction * band
+	var pre *Resampler
+	rate := inRate
+	// Halve while the halved rate still leaves a wide transition for the
+	// halving filter (at least a quarter of the final band).
+	for rate%2 == 0 && float64(rate/2-outRate) >= 0.25*float64(outRate) {
+		half := rate / 2
+		// Frequencies above half-band fold around half/2; those landing
+		// below band would survive the final stage, so they must go now.
+		st := newStage(rate, half, pass, float64(half)-band)
+		st.pre = pre
+		pre, rate = st, half
+	}
+	last := newStage(rate, outRate, pass, band)
+	last.pre = pre
+	return last, nil
+}
+
+// newStage designs one polyphase stage from inRate to outRate passing
+// [0, pass] Hz and stopping [stop, ∞) Hz.
+func newStage(inRate, outRate int, passHz, stopHz float64) *Resampler {
 	g := gcd(inRate, outRate)
 	r := &Resampler{inRate: inRate, outRate: outRate, up: outRate / g, down: inRate / g}
 
-	// Frequencies in cycles per input sample. When downsampling the output
-	// Nyquist limits the band; when upsampling the input's does.
-	nyq := 0.5 * math.Min(1, float64(outRate)/float64(inRate))
-	pass, stop := passbandFraction*nyq, nyq
+	// Frequencies in cycles per input sample.
+	pass, stop := passHz/float64(inRate), stopHz/float64(inRate)
 	cutoff := (pass + stop) / 2
 	transition := stop - pass
 	// Kaiser's estimates of the window length and shape for stopbandDB.
@@ -89,11 +118,12 @@ func NewResampler(inRate, outRate int) (*Resampler, error) {
 	r.table = make([]float32, (r.phases+1)*r.taps)
 	radius := float64(r.half)
 	i0beta := besselI0(beta)
+	coef := make([]float64, r.taps)
 	for p := 0; p <= r.phases; p++ {
 		frac := float64(p) / float64(r.phases)
 		row := r.table[p*r.taps : (p+1)*r.taps]
 		var sum float64
-		coef := make([]float64, r.taps)
+		clear(coef)
 		// Coefficient c weighs input sample i-half+1+c for an output at
 		// input time i+frac; its distance from the output instant is tau.
 		for c := range 2 * r.half {
@@ -114,12 +144,15 @@ func NewResampler(inRate, outRate int) (*Resampler, error) {
 			row[c] = float32(coef[c] / sum)
 		}
 	}
-	return r, nil
+	return r
 }
 
 // Process converts a whole buffer of samples at the input rate. Samples before
 // the start and after the end count as silence.
 func (r *Resampler) Process(in []float32) []float32 {
+	if r.pre != nil {
+		in = r.pre.Process(in)
+	}
 	if len(in) == 0 {
 		return []float32{}
 	}
@@ -131,16 +164,28 @@ func (r *Resampler) Process(in []float32) []float32 {
 	copy(pad[r.half-1:], in)
 
 	taps := r.taps
-	i, rem := 0, 0 // the output instant is input sample i + rem/up
 	if r.exact {
-		for n := range out {
+		// Outputs n, n+up, n+2·up and n+3·up use the same table row at
+		// input positions down apart, so they are computed together: each
+		// coefficient is loaded once for four products.
+		up, down := r.up, r.down
+		n := 0
+		for ; n+4*up <= outLen; n += 4 * up {
+			for m := n; m < n+up; m++ {
+				pos := int64(m) * int64(down)
+				i, rem := int(pos/int64(up)), int(pos%int64(up))
+				row := r.table[rem*taps : (rem+1)*taps]
+				out[m], out[m+up], out[m+2*up], out[m+3*up] = dot4(pad[i:], pad[i+down:], pad[i+2*down:], pad[i+3*down:], row)
+			}
+		}
+		for ; n < outLen; n++ {
+			pos := int64(n) * int64(down)
+			i, rem := int(pos/int64(up)), int(pos%int64(up))
 			out[n] = dot(pad[i:i+taps], r.table[rem*taps:(rem+1)*taps])
-			rem += r.down
-			i += rem / r.up
-			rem %= r.up
 		}
 		return out
 	}
+	i, rem := 0, 0 // the output instant is input sample i + rem/up
 	scale := float64(r.phases) / float64(r.up)
 	for n := range out {
 		pos := float64(rem) * scale
@@ -175,6 +220,25 @@ func dot(x, c []float32) float32 {
 		s7 += xs[7] * cs[7]
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// dot4 is dot for four inputs sharing one coefficient row.
+func dot4(x0, x1, x2, x3, c []float32) (float32, float32, float32, float32) {
+	n := len(c)
+	x0, x1, x2, x3 = x0[:n], x1[:n], x2[:n], x3[:n]
+	var a0, a1, a2, a3, b0, b1, b2, b3 float32
+	for k := 0; k+1 < len(c); k += 2 {
+		c0, c1 := c[k], c[k+1]
+		a0 += x0[k] * c0
+		a1 += x1[k] * c0
+		a2 += x2[k] * c0
+		a3 += x3[k] * c0
+		b0 += x0[k+1] * c1
+		b1 += x1[k+1] * c1
+		b2 += x2[k+1] * c1
+		b3 += x3[k+1] * c1
+	}
+	return a0 + b0, a1 + b1, a2 + b2, a3 + b3
 }
 
 func sinc(x float64) float64 {

@@ -182,10 +182,10 @@ func BenchmarkResample(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(r.taps), "taps")
 		for b.Loop() {
 			r.Process(x)
 		}
+		b.ReportMetric(macsPerOutput(r), "MACs/sample")
 	})
 	b.Run("baseline-linear", func(b *testing.B) {
 		for b.Loop() {
@@ -208,4 +208,14 @@ func BenchmarkNewResampler(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// macsPerOutput is the multiply-adds spent per final output sample, over all
+// stages.
+func macsPerOutput(r *Resampler) float64 {
+	var macs float64
+	for st := r; st != nil; st = st.pre {
+		macs += float64(st.taps) * float64(st.outRate) / float64(r.outRate)
+	}
+	return macs
 }
