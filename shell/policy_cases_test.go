@@ -529,6 +529,11 @@ var policyCases = []policyCase{
 	confirmCase("network", "ip link set eth0 down", "ip set: changes network configuration"),
 	confirmCase("network", "ifconfig en0 down", "ifconfig: changes network interfaces"),
 	safeCase("network", "curl --version"),
+	safeCase("network", "ssh -V"),
+	confirmCase("process", "tmux -v", "tmux: starts terminal sessions"),
+	safeCase("interpreter", "node -v"),
+	safeCase("interpreter", "perl --version"),
+	confirmCase("interpreter", "python3 -v", "python3: runs code"),
 
 	// Background jobs and coprocesses.
 	confirmCase("background", "sleep 100 &", "&: runs in the background"),

@@ -277,17 +277,22 @@ func readOnly(*invocation) {}
 
 func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
 
-// versionQuery reports whether args only ask a program for its version or help.
+// versionQuery reports whether args only ask a program for its version or
+// help. "-v" is left out: for tmux, gzip, pbcopy and others it does
+// something else (see versionQueryV).
 func versionQuery(args []arg) bool {
 	if len(args) != 1 || !args[0].plain() {
 		return false
 	}
 	switch args[0].val {
-	case "--version", "-V", "-version", "--help", "-h", "version", "-v":
+	case "--version", "-V", "-version", "--help", "-h":
 		return true
 	}
 	return false
 }
+
+// versionFlagV lists interpreters for which a lone -v prints the version.
+var versionFlagV = map[string]bool{"node": true, "nodejs": true, "perl": true, "php": true, "lua": true, "luajit": true, "ruby": true, "bun": true, "deno": true}
 
 // versionOr is safe for a version or help query and asks otherwise.
 func versionOr(why string) check {
@@ -441,7 +446,7 @@ func contains(list []string, s string) bool {
 // interpreter asks before running code; inline code is named as such.
 func interpreter(inline string) check {
 	return func(in *invocation) {
-		if versionQuery(in.args) {
+		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" {
 			return
 		}
 		if in.name == "go" {
