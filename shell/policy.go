@@ -60,6 +60,7 @@ func (p *Policy) Classify(command string) Verdict {
 type verdict struct {
 	tier    Tier
 	reasons []Reason
+	seen    map[Reason]bool // keeps de-duplication linear on long commands
 }
 
 func rank(t Tier) int {
@@ -76,12 +77,15 @@ func (v *verdict) add(t Tier, part, why string) {
 	if rank(t) > rank(v.tier) {
 		v.tier = t
 	}
-	for _, r := range v.reasons {
-		if r.Command == part && r.Why == why {
-			return
-		}
+	r := Reason{Command: part, Why: why}
+	if v.seen[r] {
+		return
 	}
-	v.reasons = append(v.reasons, Reason{Command: part, Why: why})
+	if v.seen == nil {
+		v.seen = map[Reason]bool{}
+	}
+	v.seen[r] = true
+	v.reasons = append(v.reasons, r)
 }
 
 // checkText rejects characters a person reviewing the command cannot see or

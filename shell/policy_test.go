@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -199,5 +200,20 @@ func TestSedScriptScanner(t *testing.T) {
 		if got := sedScriptWrites(tc.script) != ""; got != tc.writes {
 			t.Errorf("sedScriptWrites(%q) = %v, want %v", tc.script, got, tc.writes)
 		}
+	}
+}
+
+// A long command with many distinct parts is classified in time linear in
+// its length (no quadratic de-duplication or re-walking); this only checks
+// that it completes and counts every part.
+func TestLongCommand(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "rm f%d; ", i)
+	}
+	v := NewPolicy().Classify(b.String())
+	if v.Tier != Confirm || len(v.Reasons) != 5000 {
+		t.Fatalf("tier %s with %d reasons, want confirm with 5000", v.Tier, len(v.Reasons))
 	}
 }
