@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeShell writes an executable script standing in for the user's login
+// shell; body runs with the -ilc script as "$2".
+func fakeShell(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "shell")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoginShellPath(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		body    string
+		want    string
+		wantErr string
+	}{
+		{"plain", `PATH=/opt/homebrew/bin:/usr/bin; eval "$2"`, "/opt/homebrew/bin:/usr/bin", ""},
+		{"greeting around the output", `echo "Welcome back"; PATH=/a:/b; eval "$2"; echo bye`, "/a:/b", ""},
+		{"shell prints nothing", `exit 0`, "", "no PATH in its output"},
+		{"shell fails", `echo oops >&2; exit 3`, "", "could not read PATH"},
+		{"shell hangs", `exec sleep 10`, "", "took longer than"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := LoginShellPath(context.Background(), fakeShell(t, c.body), 300*time.Millisecond)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Errorf("err = %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Errorf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+	if _, err := LoginShellPath(context.Background(), "zsh", time.Second); err == nil {
+		t.Error("a relative SHELL was accepted")
+	}
+}
+
+func TestMergePath(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ login, current, want string }{
+		{"/opt/homebrew/bin:/usr/bin", "/usr/bin:/bin", "/opt/homebrew/bin:/usr/bin:/bin"},
+		{"/a::/a", "", "/a"},
+		{"", "/usr/bin", "/usr/bin"},
+	}
+	for _, c := range cases {
+		if got := MergePath(c.login, c.current); got != c.want {
+			t.Errorf("MergePath(%q, %q) = %q, want %q", c.login, c.current, got, c.want)
+		}
+	}
+}
+
+func TestAdoptLoginShellPathOnlyOnMac(t *testing.T) {
+	t.Parallel()
+	before := os.Getenv("PATH")
+	if err := AdoptLoginShellPath(context.Background(), "linux"); err != nil || os.Getenv("PATH") != before {
+		t.Errorf("on Linux PATH changed or err %v", err)
+	}
+}
