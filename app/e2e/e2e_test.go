@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ type hark struct {
 	home       string
 	transcript string
 	env        []string
-	stderr     *bytes.Buffer
+	stderr     *syncBuffer
 	exited     chan struct{}
 	menu       *harness.Menu
 }
@@ -101,7 +102,7 @@ type hark struct {
 func startHark(t *testing.T, d *desktop) *hark {
 	t.Helper()
 	home := t.TempDir()
-	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &bytes.Buffer{}, exited: make(chan struct{})}
+	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	settingsJSON := `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "` + model + `"}`
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o600); err != nil {
 		t.Fatal(err)
@@ -145,6 +146,24 @@ func startHark(t *testing.T, d *desktop) *hark {
 	return h
 }
 
+// syncBuffer collects a child's output while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 func tail(s string, n int) string {
 	if len(s) > n {
 		return s[len(s)-n:]
@@ -178,12 +197,17 @@ func (h *hark) run(args ...string) (string, int) {
 	return string(out), 0
 }
 
-func (h *hark) click(prefix string) {
+// quit chooses Quit Hark and waits for the process to end.
+func (h *hark) quit() {
 	h.t.Helper()
-	it := h.menu.WaitFor(h.t, 20*time.Second, prefix)
-	if err := h.menu.Click(it.ID); err != nil {
-		h.t.Fatalf("clicking %q: %v", prefix, err)
-	}
+	h.menu.ClickUntil(h.t, 30*time.Second, "Quit", func() error {
+		select {
+		case <-h.exited:
+			return nil
+		default:
+			return errors.New("still running")
+		}
+	})
 }
 
 // waitIdle waits until the status line says Hark is ready again.
@@ -315,7 +339,12 @@ func TestDesktop(t *testing.T) {
 		}
 		n := approvalFor(t, d.notes, "touch "+marker)
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
-		h.click("Approve")
+		h.menu.ClickUntil(t, 30*time.Second, "Approve", func() error {
+			if len(h.audit(marker)) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
 		harness.Eventually(t, 30*time.Second, "approved command ran", func() error {
 			if !exists(marker) {
 				return errors.New("no marker yet")
@@ -354,7 +383,12 @@ func TestDesktop(t *testing.T) {
 		h.send(false, "make the cancel marker")
 		n := approvalFor(t, d.notes, "touch "+marker)
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
-		h.click("Cancel")
+		h.menu.ClickUntil(t, 30*time.Second, "Cancel", func() error {
+			if len(h.audit(marker)) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
 		closed(t, d.notes, n.ID)
 		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
 		h.waitIdle()
@@ -392,8 +426,7 @@ func TestDesktop(t *testing.T) {
 
 	t.Run("3 confirm toggle persists and the next command runs unasked", func(t *testing.T) {
 		h.t = t
-		h.click("Confirm before executing")
-		harness.Eventually(t, 20*time.Second, "settings.json updated", func() error {
+		confirmOff := func() error {
 			b, err := os.ReadFile(filepath.Join(h.home, "settings.json"))
 			if err != nil {
 				return err
@@ -406,7 +439,8 @@ func TestDesktop(t *testing.T) {
 				return fmt.Errorf("confirmBeforeExecute = %v", s["confirmBeforeExecute"])
 			}
 			return nil
-		})
+		}
+		h.menu.ClickUntil(t, 30*time.Second, "Confirm before executing", confirmOff)
 		harness.Eventually(t, 20*time.Second, "checkbox unchecked", func() error {
 			root, err := h.menu.Layout()
 			if err != nil {
@@ -434,12 +468,7 @@ func TestDesktop(t *testing.T) {
 
 	t.Run("5c quit exits cleanly", func(t *testing.T) {
 		h.t = t
-		h.click("Quit")
-		select {
-		case <-h.exited:
-		case <-time.After(20 * time.Second):
-			t.Fatal("hark did not exit within 20s of Quit")
-		}
+		h.quit()
 		if code := h.cmd.ProcessState.ExitCode(); code != 0 {
 			t.Fatalf("exit code %d after Quit", code)
 		}
@@ -461,13 +490,63 @@ func TestDegradedStartup(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "hello from the fake model") {
 		t.Fatalf("hark send --wait without a desktop: exit %d, %q", code, out)
 	}
-	h.click("Quit")
+	h.quit()
+	if code := h.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// TestNoSessionBus starts hark where there is no D-Bus at all (so no tray
+// and no notifications) and no X server: it runs without a menu, says so,
+// answers `hark send`, and stops cleanly on SIGTERM.
+func TestNoSessionBus(t *testing.T) {
+	d := &desktop{work: t.TempDir(), bus: "unix:path=" + filepath.Join(t.TempDir(), "no-bus")}
+	d.pulse = harness.StartPulse(t)
+	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
+	home := t.TempDir()
+	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	run := filepath.Join(home, "xdg-run")
+	os.Mkdir(run, 0o700)
+	h.env = append([]string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HARK_HOME=" + home, "XDG_RUNTIME_DIR=" + run,
+		"OLLAMA_HOST=" + d.ollama.URL, "DBUS_SESSION_BUS_ADDRESS=" + d.bus, "HARK_E2E_TRANSCRIPT=" + h.transcript,
+	}, d.pulse.Env...)
+	h.cmd = exec.Command(harkBin)
+	h.cmd.Env = h.env
+	h.cmd.Stdout, h.cmd.Stderr = h.stderr, h.stderr
+	h.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.cmd.Wait(); close(h.exited) }()
+	t.Cleanup(func() {
+		harness.Kill(h.cmd.Process.Pid, h.exited)
+		if t.Failed() {
+			t.Logf("--- hark stderr ---\n%s", h.stderr.String())
+		}
+	})
+	var out string
+	var code int
+	harness.Eventually(t, 30*time.Second, "hark answers hark send", func() error {
+		out, code = h.send(true, "say hello")
+		if code != 0 {
+			return fmt.Errorf("exit %d: %s", code, out)
+		}
+		return nil
+	})
+	if !strings.Contains(out, "hello from the fake model") {
+		t.Errorf("hark send --wait = %q", out)
+	}
+	if s := h.stderr.String(); !strings.Contains(s, "running without a menu") {
+		t.Errorf("stderr does not say the menu is missing:\n%s", s)
+	}
+	h.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-h.exited:
 	case <-time.After(20 * time.Second):
-		t.Fatal("hark did not exit after Quit")
+		t.Fatal("hark did not stop within 20s of SIGTERM")
 	}
-	if code := h.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("exit code %d", code)
+	if c := h.cmd.ProcessState.ExitCode(); c != 0 {
+		t.Errorf("exit code %d after SIGTERM", c)
 	}
 }

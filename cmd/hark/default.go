@@ -1,5 +1,5 @@
 package main
 
-// defaultCommand runs when hark is started without arguments. It becomes the
-// menu-bar app once that exists.
-var defaultCommand = "help"
+// defaultCommand runs when hark is started without arguments: the menu-bar
+// app.
+var defaultCommand = "run"

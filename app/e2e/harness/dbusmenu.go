@@ -221,3 +221,29 @@ func (w *Watcher) Registered(t testing.TB, within time.Duration) string {
 	}
 	return ""
 }
+
+// ClickUntil clicks the item with the label prefix until done reports
+// success. A tray host can click an item the app has just replaced (the
+// menu is rebuilt when rows come and go); systray then drops the click, as
+// a person would see nothing happen and click again. done must therefore
+// check the effect, and the action must be safe to repeat until it shows.
+func (m *Menu) ClickUntil(t testing.TB, within time.Duration, prefix string, done func() error) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	var err error
+	for time.Now().Before(deadline) {
+		it := m.WaitFor(t, time.Until(deadline), prefix)
+		if cerr := m.Click(it.ID); cerr != nil {
+			err = cerr
+			continue
+		}
+		settle := time.Now().Add(3 * time.Second)
+		for time.Now().Before(settle) {
+			if err = done(); err == nil {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	t.Fatalf("clicking %q had no effect within %v: %v", prefix, within, err)
+}

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/desktop"
+	"github.com/hark-sh/hark/app/hotkey"
+	"github.com/hark-sh/hark/app/logs"
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/app/tray"
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/speech/portaudio"
+)
+
+func init() {
+	register(&command{
+		name: "run", summary: "Start the menu-bar app (what plain `hark` does).",
+		run: runApp,
+	})
+}
+
+// runApp builds the real adapters around the core and runs the tray on the
+// main goroutine (macOS draws the menu bar only from the main thread). Every
+// missing piece of the desktop (X display, tray host, notification server,
+// microphone, whisper) degrades to a status line, never to a crash.
+func runApp(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	verbose := fs.Bool("v", false, "log debug detail")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v]\n\nStarts Hark in the menu bar (the tray on Linux).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	paths, err := settings.DefaultPaths()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark:", err)
+		return exitError
+	}
+	for _, dir := range []string{filepath.Dir(paths.Settings), paths.History, paths.Logs, paths.Runtime} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			fmt.Fprintf(e.stderr, "hark: cannot create %s: %v\n", dir, err)
+			return exitError
+		}
+	}
+
+	release, err := app.AcquireInstanceLock(paths.Runtime)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark:", err)
+		return exitError
+	}
+	defer release()
+
+	log, closeLog, err := logs.Setup(paths, *verbose)
+	if err != nil {
+		// The log is a convenience; stderr still works.
+		fmt.Fprintf(e.stderr, "hark: logging to stderr only: %v\n", err)
+		log = slog.New(logs.NewHandler(e.stderr, slog.LevelInfo))
+		closeLog = io.NopCloser(nil)
+	}
+	defer closeLog.Close()
+
+	st, settingsErr := settings.Load(paths.Settings)
+	if settingsErr != nil {
+		log.Warn("settings file rejected; using defaults", "err", settingsErr)
+	}
+
+	problems := map[string]string{}
+
+	control, err := app.ListenControl(paths.Runtime)
+	if err != nil {
+		log.Warn("control socket", "err", err)
+		problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
+	}
+
+	note := desktop.Setup(desktop.Options{Logger: log})
+	defer note.Close()
+	if note.Problem != "" {
+		problems["notifications"] = note.Problem
+	}
+
+	recorder, transcriber, voiceProblem := voiceInput(st, paths, log)
+	if voiceProblem != "" {
+		problems["voice"] = voiceProblem
+	}
+
+	host := agent.ResolveHost(st.OllamaHost)
+	client := agent.NewOllamaClient(host)
+	ag := &appAgent{
+		base: agent.Options{
+			Client:         client,
+			Model:          st.OllamaModel,
+			Host:           host.String(),
+			Classifier:     shell.NewPolicy(),
+			Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: st.CommandTimeout.D(), OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv}),
+			ConfirmTimeout: st.ConfirmTimeout.D(),
+			MaxTurns:       st.MaxTurns,
+			Sandbox:        shell.SandboxMode(st.Sandbox),
+			History:        agent.NewStore(paths.History),
+			Audit:          agent.NewAuditLog(paths.Audit),
+		},
+	}
+	history := storeHistory{agent.NewStore(paths.History)}
+
+	var core *app.App
+	post := func(ev app.Event) bool { return core.Post(ev) }
+	menu := tray.New(tray.Options{Post: post, Logger: log})
+	defer menu.Close()
+
+	opts := app.Options{
+		Settings:      st,
+		Paths:         paths,
+		SettingsError: settingsErr,
+		Recorder:      recorder,
+		Transcriber:   transcriber,
+		Agent:         ag,
+		Notifier:      note.Notifier,
+		Approver:      note.Approver,
+		Menu:          menu,
+		Prompter:      app.DetectPrompter(runtime.GOOS, exec.LookPath),
+		History:       history,
+		Logger:        log,
+		Checks: map[string]func(context.Context) error{
+			"ollama": func(ctx context.Context) error {
+				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				defer cancel()
+				return agent.Preflight(ctx, client, host.String(), st.OllamaModel)
+			},
+		},
+		OnTranscribeStart: func(d time.Duration) {
+			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
+		},
+	}
+	core = app.New(opts)
+
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	// start runs the core and everything that feeds it. On macOS it must run
+	// off the main thread, after the tray exists (Carbon hot keys need the
+	// Cocoa loop running).
+	start := func() {
+		go func() {
+			core.Run(ctx)
+			stop()
+			tray.Quit()
+		}()
+		for src, msg := range problems {
+			core.Post(app.Problem{Source: src, Message: msg})
+		}
+		if p := tray.HostProblem(); p != "" {
+			log.Warn("tray", "problem", p)
+			core.Post(app.Problem{Source: "tray", Message: p})
+		}
+		if control != nil {
+			go func() {
+				if err := control.Serve(ctx, core.Post); err != nil {
+					log.Warn("control socket stopped", "err", err)
+				}
+			}()
+		}
+		go runHotkey(ctx, st, core, log)
+	}
+
+	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(paths))
+	if err := tray.Check(); err != nil {
+		// No tray: the app still works through the hotkey, notifications
+		// and `hark send`; the reason goes to stderr and the log.
+		fmt.Fprintf(e.stderr, "hark: %v; running without a menu\n", err)
+		log.Warn("no tray", "err", err)
+		start()
+		<-core.Done()
+	} else if err := tray.Run(start, func() {}); err != nil {
+		fmt.Fprintf(e.stderr, "hark: %v\n", err)
+		return exitError
+	}
+	stop()
+	<-core.Done()
+	fmt.Fprintln(e.stderr, "hark: stopped")
+	return exitOK
+}
+
+// runHotkey grabs the push-to-talk combination and forwards its events. A
+// failure is a status line (and, when the combination is taken, a
+// notification), never the end of the app.
+func runHotkey(ctx context.Context, st settings.Settings, core *app.App, log *slog.Logger) {
+	combo, err := hotkey.Parse(st.Hotkey)
+	if err != nil {
+		core.Post(app.Problem{Source: "hotkey", Message: err.Error() + " — fix \"hotkey\" in Settings…"})
+		return
+	}
+	// Toggle mode is the core's business (it reads the setting), so the
+	// adapter always reports plain presses and releases.
+	l, err := hotkey.Register(combo, hotkey.Options{Mode: hotkey.PushToTalk})
+	if err != nil {
+		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
+		core.Post(app.Problem{Source: "hotkey", Message: err.Error()})
+		return
+	}
+	defer l.Close()
+	log.Info("hotkey registered", "combo", combo.String())
+	for {
+		select {
+		case ev, ok := <-l.Events():
+			if !ok {
+				return
+			}
+			var out app.Event = app.KeyDown{}
+			if ev.Kind == hotkey.Up {
+				out = app.KeyUp{}
+			}
+			if !core.Post(out) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// voiceInput builds the microphone and the transcriber, or says why voice
+// input is off.
+func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (app.Recorder, app.Transcriber, string) {
+	if err := portaudio.Init(); err != nil {
+		return nil, nil, fmt.Sprintf("no microphone access (%v) — use Type a request… or `hark send`", err)
+	}
+	rec := portaudio.NewRecorder(portaudio.Options{
+		Device:    st.Microphone,
+		Tail:      st.RecordTail.D(),
+		MaxLength: st.MaxRecording.D(),
+	})
+	tr, err := newTranscriber(st, paths, log)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	return rec, tr, ""
+}
+
+// appAgent adapts agent.Agent to the core's Agent interface: the core hands
+// over the confirmer, the progress callback and the confirm setting per
+// request, and the conversation carries over until New conversation.
+type appAgent struct {
+	base agent.Options
+	conv *agent.Conversation
+}
+
+func (a *appAgent) NewConversation() { a.conv = nil }
+
+func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEvent func(app.AgentEvent)) (string, error) {
+	o := a.base
+	o.NoConfirm = !r.ConfirmBeforeExecute
+	o.Confirmer = agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+		d, err := c.Confirm(ctx, app.Pending{
+			ID: p.ID, Command: p.Command, WorkingDirectory: p.WorkingDirectory,
+			Purpose: p.Purpose, Tier: p.Tier, Reasons: p.Reasons,
+		})
+		return agent.Decision{Approved: d.Approved, By: d.By}, err
+	})
+	o.OnEvent = func(ev agent.Event) {
+		if out, ok := toAppEvent(ev); ok {
+			onEvent(out)
+		}
+	}
+	ag, err := agent.New(o)
+	if err != nil {
+		return "", err
+	}
+	if a.conv == nil {
+		a.conv = agent.NewConversation()
+	}
+	out, err := ag.Run(ctx, a.conv, r.Text)
+	return out.Answer, err
+}
+
+func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
+	var out app.AgentEvent
+	if c := ev.Call; c != nil {
+		out.Command, out.Purpose, out.Tier, out.Reasons = c.Command, c.Purpose, c.Tier, c.Reasons
+	}
+	switch ev.Kind {
+	case agent.EventText:
+		out.Kind, out.Text = app.AgentText, ev.Text
+	case agent.EventProposed:
+		out.Kind = app.AgentProposed
+	case agent.EventAwaiting:
+		out.Kind = app.AgentAwaiting
+	case agent.EventRunning:
+		out.Kind = app.AgentRunning
+	case agent.EventResult:
+		out.Kind = app.AgentResult
+		if r := ev.Result; r != nil {
+			out.ExitCode, out.Text = r.ExitCode, r.Error
+		}
+	case agent.EventFinal:
+		out.Kind, out.Text = app.AgentAnswer, ev.Text
+	case agent.EventError:
+		out.Kind, out.Text = app.AgentError, ev.Text
+	default:
+		return out, false
+	}
+	return out, true
+}
+
+// storeHistory lists saved conversations for the Recent submenu and renders
+// one as plain text.
+type storeHistory struct{ s *agent.Store }
+
+func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
+	list, err := h.s.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []app.ConversationSummary
+	for _, c := range list { // newest first
+		if len(out) == n {
+			break
+		}
+		out = append(out, app.ConversationSummary{ID: c.ID, Title: c.Title})
+	}
+	return out, nil
+}
+
+func (h storeHistory) Transcript(id string) (string, error) {
+	c, err := h.s.Load(id)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
+	for _, m := range c.Messages {
+		switch m.Role {
+		case "user":
+			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
+		case "assistant":
+			if strings.TrimSpace(m.Content) != "" {
+				fmt.Fprintf(&b, "Hark: %s\n\n", strings.TrimSpace(m.Content))
+			}
+			for _, tc := range m.ToolCalls {
+				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
+					fmt.Fprintf(&b, "$ %v\n", cmd)
+				}
+			}
+		case "tool":
+			fmt.Fprintf(&b, "%s\n\n", m.Content)
+		}
+	}
+	return b.String(), nil
+}
