@@ -206,7 +206,7 @@ func streamTail(s string, n int) string {
 	if len(r) <= n {
 		return s
 	}
-	return "…" + string(r[len(r)-n+1:])
+	return "…" + strings.TrimLeft(string(r[len(r)-n+1:]), " ")
 }
 
 func firstLine(s string) string {
