@@ -125,6 +125,7 @@ ctl.!default { type pulse }
 		"PULSE_SERVER":       "unix:" + s.socket,
 		"PULSE_CLIENTCONFIG": filepath.Join(dir, "client.conf"),
 		"ALSA_CONFIG_PATH":   filepath.Join(dir, "asound.conf"),
+		"PULSE_LATENCY_MSEC": "30",
 	}
 	for k, v := range env {
 		s.env = append(s.env, k+"="+v)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,7 +111,7 @@ func ncc32(a, b []float32) float64 {
 // drained, so the end of the sentence is only there thanks to the tail.
 func TestCaptureSpeech(t *testing.T) {
 	needPulse(t)
-	path, src := speak(t, "Hark, list the files in my downloads folder.")
+	path, src := speak(t, "List the files in my downloads folder.")
 
 	for _, tc := range []struct {
 		name       string
@@ -405,4 +406,37 @@ func TestDeviceLost(t *testing.T) {
 	if _, err := r.Stop(); err != nil {
 		t.Fatalf("Stop after recovering: %v", err)
 	}
+}
+
+// TestStartLatency measures key-down (Start) to first samples with PortAudio
+// already initialised, as in the app, which initialises it at launch. The
+// figures are logged, not asserted: they depend on the machine and server.
+func TestStartLatency(t *testing.T) {
+	needPulse(t)
+	if err := Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer Terminate()
+	r := NewRecorder(Options{Tail: -1})
+	defer r.Close()
+	var lat []time.Duration
+	for range 4 {
+		t0 := time.Now()
+		if err := r.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		started := time.Since(t0)
+		select {
+		case <-r.FirstSample():
+		case <-time.After(5 * time.Second):
+			t.Fatal("no samples within 5s")
+		}
+		lat = append(lat, time.Since(t0))
+		if _, err := r.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("Start returned after %s, first samples after %s", started.Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond))
+	}
+	slices.Sort(lat)
+	t.Logf("key-down → first sample: median %s, min %s, max %s over %d starts", lat[len(lat)/2].Round(time.Microsecond), lat[0].Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond), len(lat))
 }
