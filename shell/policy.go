@@ -170,6 +170,13 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				if c.assigned == nil {
+					c.assigned = map[string]bool{}
+				}
+				c.assigned[n.Name.Value] = true
+			}
 		case *syntax.FuncDecl:
 			if n.Name != nil {
 				if c.funcs == nil {
@@ -228,6 +235,9 @@ type classifier struct {
 	src   string
 	depth int
 	funcs map[string]bool // functions declared in this source; their bodies are classified where declared
+	// assigned holds variables this source assigns; an unassigned one may be
+	// empty, which turns "rm -rf $dir/" into "rm -rf /".
+	assigned map[string]bool
 	// cwd is the protected directory ("/", "~", "/usr" …) a preceding cd
 	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
 	// be recognised for what it is.

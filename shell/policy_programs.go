@@ -786,9 +786,30 @@ func checkRm(in *invocation) {
 				in.forbid("recursive deletion of " + root + " is never run")
 				return
 			}
+			if name, ok := emptyVariableRoot(t, in.c.assigned); ok {
+				in.forbid("recursive deletion of / if $" + name + " is empty is never run")
+				return
+			}
 		}
 	}
 	in.confirm("deletes files")
+}
+
+// emptyVariableRoot reports whether target is "$NAME/" or "$NAME/*" for a
+// variable this command never assigns, which names / when NAME is empty.
+func emptyVariableRoot(t arg, assigned map[string]bool) (string, bool) {
+	if !t.expanded || !strings.HasPrefix(t.val, "$") {
+		return "", false
+	}
+	i := 1
+	for i < len(t.val) && (t.val[i] == '_' || t.val[i] >= 'a' && t.val[i] <= 'z' || t.val[i] >= 'A' && t.val[i] <= 'Z' || t.val[i] >= '0' && t.val[i] <= '9') {
+		i++
+	}
+	name, rest := t.val[1:i], t.val[i:]
+	if name == "" || assigned[name] || !strings.HasPrefix(rest, "/") {
+		return "", false
+	}
+	return name, stripAll(cleanPath(rest)) == "/"
 }
 
 // deleteCheck: unlink and shred delete; shredding a device erases a disk.
