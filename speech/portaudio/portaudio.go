@@ -10,8 +10,11 @@ package portaudio
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/hark-sh/hark/speech"
 )
 
 // Errors callers branch on. Each is wrapped with details and the fix.
@@ -95,4 +98,21 @@ type Stats struct {
 	Captured    time.Duration // audio captured, tail included
 	Overflows   int           // input overflows (samples lost to a busy CPU; not fatal)
 	StoppedBy   string        // "stop", "max-length", "cancel", "device-lost"
+}
+
+// deniedPermission recognises how macOS answers an app that may not use the
+// microphone: the stream opens, then delivers exact zeros. Real microphones
+// always carry some noise, so a quarter second of digital silence on macOS
+// means the permission is missing. Elsewhere silence is just silence (a
+// muted input), and the speech gate deals with it.
+func deniedPermission(goos, device string, a speech.Audio) error {
+	if goos != "darwin" || a.Duration() < 250*time.Millisecond {
+		return nil
+	}
+	for _, v := range a.Samples {
+		if v != 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %q delivered only digital silence; allow Hark (or the terminal you run it from) in System Settings → Privacy & Security → Microphone, then try again", ErrPermission, device)
 }

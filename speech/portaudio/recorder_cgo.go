@@ -407,21 +407,12 @@ func (r *Recorder) Stop() (speech.Audio, error) {
 	if err != nil {
 		return speech.Audio{}, err
 	}
-	// macOS hands an app without microphone permission a stream of exact
-	// zeros instead of an error. Real microphones always carry some noise.
-	if runtime.GOOS == "darwin" && c.err == nil && a.Duration() >= 250*time.Millisecond && allZero(a.Samples) {
-		return a, fmt.Errorf("%w: %q delivered only digital silence; %s", ErrPermission, c.device, permissionFix())
-	}
-	return a, c.err
-}
-
-func allZero(s []float32) bool {
-	for _, v := range s {
-		if v != 0 {
-			return false
+	if c.err == nil {
+		if err := deniedPermission(runtime.GOOS, c.device, a); err != nil {
+			return a, err
 		}
 	}
-	return true
+	return a, c.err
 }
 
 // Stats describes the last recording (or the running one, partly).
