@@ -514,6 +514,10 @@ var policyCases = []policyCase{
 	confirmCase("process", "less f", "less: is an interactive pager"),
 	confirmCase("process", "vim f", "vim: is an interactive editor"),
 	safeCase("process", "kill -l"),
+	confirmCase("process", "htop", "htop: is interactive"),
+	confirmCase("write", "history -w ~/.h", "history -w: changes or writes the shell history"),
+	confirmCase("write", "lipo -create a b -output c", "lipo -create: writes a file"),
+	safeCase("readonly-mac", "lipo -info /bin/ls"),
 
 	// Network.
 	confirmCase("network", "curl https://example.com", "curl: uses the network"),

@@ -18,16 +18,16 @@ var readOnlyPrograms = []string{
 	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
 	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lsattr", "getfacl", "namei",
 	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
-	"pbpaste", "otool", "nm", "size", "lipo", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
+	"pbpaste", "otool", "nm", "size", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
 	// the system, read-only
 	"uptime", "w", "who", "whoami", "id", "groups", "logname", "users", "last", "uname", "sw_vers",
 	"system_profiler", "vm_stat", "iostat", "vmstat", "mpstat", "ioreg", "lsof", "ps", "pgrep", "pwd",
 	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
-	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "sw_vers", "df", "pstree", "htop",
+	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
 	// shell builtins that change nothing outside the shell
 	"echo", "true", "false", ":", "test", "[", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
 	"unset", "umask", "ulimit", "wait", "jobs", "shift", "return", "exit", "break", "continue",
-	"getopts", "times", "caller", "history", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
+	"getopts", "times", "caller", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
 }
 
 // confirmPrograms change the machine, reach the network or run other code;
@@ -71,7 +71,7 @@ var confirmPrograms = map[string]string{
 	"vi": "is an interactive editor", "vim": "is an interactive editor", "nvim": "is an interactive editor",
 	"nano": "is an interactive editor", "emacs": "is an interactive editor", "ed": "edits files",
 	"less": "is an interactive pager", "more": "is an interactive pager", "most": "is an interactive pager",
-	"man":    "is an interactive pager",
+	"man": "is an interactive pager", "htop": "is interactive",
 	"source": "runs commands from a file", ".": "runs commands from a file",
 	"alias": "changes what a name runs", "hash": "changes which programs names run",
 	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
@@ -201,6 +201,8 @@ var checkedPrograms = map[string]check{
 	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 	"arch":         archCheck,
 	"trap":         trapCheck,
+	"history":      checked(noFlags("changes or writes the shell history", "acdnrwps")),
+	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
 	"eval":         checkEval,
 }
 
