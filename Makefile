@@ -19,16 +19,23 @@ build: export CGO_LDFLAGS := $(strip $(or $(CGO_LDFLAGS),-O2 -g) $(WHISPER_LDFLA
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build test bench vet fmt-check darwin-check
+.PHONY: help build test e2e bench vet fmt-check darwin-check
 
 help: ## List the targets with what they do
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/hark for this machine
 	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hark
 
 test: fmt-check vet darwin-check ## Run every check and test (what CI runs)
 	$(GO) test -race -count=1 ./...
+ifeq ($(shell uname -s),Linux)
+	$(MAKE) e2e
+endif
+
+e2e: ## Run the end-to-end desktop suite in a private D-Bus session (Linux: Xvfb, PulseAudio, xdotool)
+	$(GO) vet -tags e2e ./app/e2e/... ./cmd/hark/
+	dbus-run-session -- $(GO) test -tags e2e -count=1 -timeout 5m ./app/e2e/...
 
 vet: ## Run go vet
 	$(GO) vet ./...
