@@ -259,8 +259,9 @@ func checkAwk(in *invocation) {
 }
 
 // awkProgramWrites says why an awk program is not read-only, or "". It is a
-// deliberately coarse scan: a ">" anywhere in a program that prints could be
-// an output redirection, so it counts as one.
+// deliberately coarse scan. Output redirection needs a print or printf
+// before it, so a ">" that comes before the first print is a comparison
+// (as in '$5 > 1000 {print $9}'); any ">" after one counts as a redirection.
 func awkProgramWrites(p string) string {
 	switch {
 	case strings.Contains(p, "system"):
@@ -269,7 +270,7 @@ func awkProgramWrites(p string) string {
 		return "the program pipes to or from a command"
 	case strings.Contains(p, "@load") || strings.Contains(p, "@include"):
 		return "the program loads code"
-	case strings.Contains(p, ">") && strings.Contains(p, "print"):
+	case strings.Contains(p, "print") && strings.LastIndexByte(p, '>') > strings.Index(p, "print"):
 		return "the program may print to a file"
 	}
 	return ""
