@@ -552,6 +552,9 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		c.nested(r.Hdoc)
 	}
 	text := c.text(r)
+	if decodeWord(r.Word).escapedOp {
+		c.add(Confirm, text, text+": an escaped ; & or | names a file, which reads like a second command")
+	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.WordHdoc:
 		return

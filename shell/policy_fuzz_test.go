@@ -16,8 +16,8 @@ func FuzzClassify(f *testing.F) {
 		"echo $(", "echo `", "echo ${x", "case x in", "for i in a", "if true; then", "f() {", "a=(", "((1+", "[[ a",
 		"echo $'", "ls <<<", "x=\\", "ls &", "ls |", "ls &&", "time", "! ", "coproc", "{", "(", "function f",
 		// Found by fuzzing: a nil value word, an empty option, an escaped ;
-		// outside -exec, a comment the parser drops.
-		"A=", "sh ''", "find \\", "time #000",
+		// outside -exec, a comment the parser drops, an escaped ; as a file.
+		"A=", "sh ''", "find \\", "time #000", "w<\\",
 		"echo \"a\\", "ls \\\\", "find . -exec ls {} \\", "sed -n 'p", "awk '{", "bash -c '", "eval '", "env -S '",
 	} {
 		f.Add(s)
