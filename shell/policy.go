@@ -470,6 +470,9 @@ func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 func (c *classifier) decl(d *syntax.DeclClause) {
 	for _, a := range d.Args {
 		c.assign(a, c.text(d))
+		if a.Value != nil && decodeWord(a.Value).escapedOp {
+			c.add(Confirm, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
+		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if w := decodeWord(a.Value); w.expanded {
 				c.add(Confirm, c.text(d), d.Variant.Value+": declares a name computed at run time")
