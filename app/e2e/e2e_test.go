@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app/e2e/harness"
+	"github.com/hark-sh/hark/app/hotkey"
 )
 
 var harkBin string
@@ -549,4 +550,34 @@ func TestNoSessionBus(t *testing.T) {
 	if c := h.cmd.ProcessState.ExitCode(); c != 0 {
 		t.Errorf("exit code %d after SIGTERM", c)
 	}
+}
+
+// TestHotkeyTaken starts hark while another X client holds its combination:
+// hark keeps running, shows the problem in the menu and posts a
+// notification about it.
+func TestHotkeyTaken(t *testing.T) {
+	d := newDesktop(t, true, true)
+	combo, err := hotkey.Parse("ctrl+alt+space")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := hotkey.RegisterDisplay(d.display, combo, hotkey.Options{})
+	if err != nil {
+		t.Fatalf("grabbing the combination first: %v", err)
+	}
+	defer other.Close()
+	h := startHark(t, d)
+	h.menu.WaitFor(t, 20*time.Second, "⚠ hotkey combination already taken")
+	harness.Eventually(t, 20*time.Second, "notification about the hotkey", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(n.Summary, "hotkey") && strings.Contains(n.Body, "ctrl+alt+space") {
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", d.notes)
+	})
+	if out, code := h.send(true, "say hello"); code != 0 || !strings.Contains(out, "hello from the fake model") {
+		t.Fatalf("hark send --wait with the hotkey taken: exit %d, %q", code, out)
+	}
+	h.quit()
 }

@@ -177,7 +177,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 				}
 			}()
 		}
-		go runHotkey(ctx, st, core, log)
+		go runHotkey(ctx, st, core, note.Notifier, log)
 	}
 
 	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(paths))
@@ -201,7 +201,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 // runHotkey grabs the push-to-talk combination and forwards its events. A
 // failure is a status line (and, when the combination is taken, a
 // notification), never the end of the app.
-func runHotkey(ctx context.Context, st settings.Settings, core *app.App, log *slog.Logger) {
+func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifier app.Notifier, log *slog.Logger) {
 	combo, err := hotkey.Parse(st.Hotkey)
 	if err != nil {
 		core.Post(app.Problem{Source: "hotkey", Message: err.Error() + " — fix \"hotkey\" in Settings…"})
@@ -213,6 +213,13 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, log *sl
 	if err != nil {
 		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
 		core.Post(app.Problem{Source: "hotkey", Message: err.Error()})
+		if errors.Is(err, hotkey.ErrTaken) && notifier != nil {
+			// Unlike a missing X server, a taken combination is something
+			// the user just caused and can fix at once: say it out loud.
+			if nerr := notifier.Notify("Hark — hotkey not available", err.Error()); nerr != nil {
+				log.Warn("notification failed", "err", nerr)
+			}
+		}
 		return
 	}
 	defer l.Close()
