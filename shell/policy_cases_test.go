@@ -221,6 +221,8 @@ var policyCases = []policyCase{
 	safeCase("structure", "echo `uname`"),
 	safeCase("structure", "diff <(ls a) <(ls b)"),
 	safeCase("structure", "[[ -f x ]] && cat x"),
+	safeCase("structure", "[ -f x ] && cat x"),
+	confirmCase("dynamic", "[a-z]m x", "computed at run time"),
 	safeCase("structure", "(( 1 + 2 ))"),
 	safeCase("structure", "echo $((3 * 4))"),
 	safeCase("structure", "f() { ls; }; f"),

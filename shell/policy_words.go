@@ -119,8 +119,13 @@ func unquoteLit(b *strings.Builder, a *arg, s string, first bool) {
 				b.WriteByte(s[i])
 			}
 			continue
-		case '*', '?', '[':
+		case '*', '?':
 			a.glob = true
+		case '[':
+			// A bracket without a closing one matches itself: "[" is test.
+			if strings.IndexByte(s[i+1:], ']') >= 0 {
+				a.glob = true
+			}
 		case '{':
 			if rest := s[i+1:]; strings.ContainsRune(rest, '}') && (strings.ContainsRune(rest, ',') || strings.Contains(rest, "..")) {
 				a.brace = true
