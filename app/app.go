@@ -727,18 +727,25 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 	if !a.post(pendingAdd{turn: c.turn, entry: entry}) {
 		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
 	}
-	asked := false
-	if ap := a.o.Approver; ap != nil {
-		id := p.ID
-		err := ap.Ask(p, func(d Decision) {
-			d.PendingID, d.By = id, ByNotification
-			a.post(d)
-		})
-		if err != nil {
-			a.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
-		} else {
-			asked = true
+	// Ask runs on its own goroutine: a fallback dialog may block until the
+	// user answers it, and the menu or the timeout must still be able to win.
+	ap := a.o.Approver
+	askDone := make(chan error, 1)
+	if ap != nil {
+		if !ap.Actions() {
+			a.post(noteEvent{text: "notifications here cannot show Approve/Deny — answer in this menu"})
 		}
+		id := p.ID
+		go func() {
+			err := ap.Ask(p, func(d Decision) {
+				d.PendingID, d.By = id, ByNotification
+				a.post(d)
+			})
+			askDone <- err
+			if err != nil {
+				a.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
+			}
+		}()
 	}
 	timeout := c.timeout
 	if timeout <= 0 {
@@ -758,9 +765,16 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		}
 		d = c.settle(entry, by)
 	}
-	if asked && d.By != ByNotification {
-		if err := a.o.Approver.Withdraw(p.ID); err != nil {
-			a.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
+	if ap != nil && d.By != ByNotification {
+		var askErr error
+		select {
+		case askErr = <-askDone:
+		default: // still asking (a modal dialog): Withdraw closes it
+		}
+		if askErr == nil {
+			if err := ap.Withdraw(p.ID); err != nil {
+				a.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
+			}
 		}
 	}
 	return d, nil

@@ -263,14 +263,17 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (SendReply, e
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if err := json.NewEncoder(c).Encode(controlRequest{Text: text, Wait: wait}); err != nil {
-		return SendReply{}, fmt.Errorf("could not send the request to Hark: %w", err)
-	}
-	if !wait {
+	// A write error is not the end: the app may have refused the connection
+	// with a reason (another user, shutting down) before reading it.
+	writeErr := json.NewEncoder(c).Encode(controlRequest{Text: text, Wait: wait})
+	if !wait || writeErr != nil {
 		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	}
 	var r SendReply
 	if err := json.NewDecoder(c).Decode(&r); err != nil {
+		if writeErr != nil {
+			return SendReply{}, fmt.Errorf("could not send the request to Hark: %w", writeErr)
+		}
 		if ctx.Err() != nil {
 			return SendReply{}, ctx.Err()
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -37,6 +38,7 @@ func serveAs(t *testing.T, dir string, post func(Event) bool, uid int) *ControlS
 		t.Fatal(err)
 	}
 	s.uid = uid
+	s.log = slog.New(slog.DiscardHandler)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, post) }()

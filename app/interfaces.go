@@ -44,8 +44,10 @@ type Notifier interface {
 
 // Approver posts actionable notifications for commands waiting for approval.
 //
-// Ask shows p with Approve and Deny actions and returns once the
-// notification is posted (not when it is answered). When the user acts on
+// Ask shows p with Approve and Deny actions and should return once the
+// notification is posted, not when it is answered; the core calls it on a
+// goroutine of its own, so a fallback that must block (a modal dialog) may,
+// as long as Withdraw, called concurrently, closes it. When the user acts on
 // it, the adapter calls answer exactly once with Approved set and By =
 // ByNotification; if the user dismisses it without choosing, the adapter
 // does nothing (the menu entry and the timeout still decide). answer never

@@ -27,17 +27,22 @@ func TestLoginShellPath(t *testing.T) {
 		body    string
 		want    string
 		wantErr string
+		timeout time.Duration
 	}{
-		{"plain", `PATH=/opt/homebrew/bin:/usr/bin; eval "$2"`, "/opt/homebrew/bin:/usr/bin", ""},
-		{"greeting around the output", `echo "Welcome back"; PATH=/a:/b; eval "$2"; echo bye`, "/a:/b", ""},
-		{"shell prints nothing", `exit 0`, "", "no PATH in its output"},
-		{"shell fails", `echo oops >&2; exit 3`, "", "could not read PATH"},
-		{"shell hangs", `exec sleep 10`, "", "took longer than"},
+		{"plain", `PATH=/opt/homebrew/bin:/usr/bin; eval "$2"`, "/opt/homebrew/bin:/usr/bin", "", 0},
+		{"greeting around the output", `echo "Welcome back"; PATH=/a:/b; eval "$2"; echo bye`, "/a:/b", "", 0},
+		{"shell prints nothing", `exit 0`, "", "no PATH in its output", 0},
+		{"shell fails", `echo oops >&2; exit 3`, "", "could not read PATH", 0},
+		{"shell hangs", `exec sleep 10`, "", "took longer than", 300 * time.Millisecond},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := LoginShellPath(context.Background(), fakeShell(t, c.body), 300*time.Millisecond)
+			timeout := c.timeout
+			if timeout == 0 {
+				timeout = waitTimeout
+			}
+			got, err := LoginShellPath(context.Background(), fakeShell(t, c.body), timeout)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Errorf("err = %v, want %q", err, c.wantErr)
