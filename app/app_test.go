@@ -727,3 +727,32 @@ func findItem(items []MenuItem, id string) *MenuItem {
 	}
 	return nil
 }
+
+func TestApproverWithoutActionsSaysSo(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	h := start(t, confirmingAgent("mkdir /tmp/y", decided), nil)
+	h.approver.actions = false
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "make it", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "remark", func(v View) bool { return len(v.Pending) == 1 && strings.Contains(v.Note, "answer in this menu") })
+	h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
+	if d := recv(t, "decision", decided); d.Approved || d.By != ByMenu {
+		t.Errorf("decision %+v, want denied from the menu", d)
+	}
+}
+
+func TestRecordingStopsAtMaximumLength(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), func(o *Options) { o.Settings.MaxRecording = settings.Duration(50 * time.Millisecond) })
+	h.app.Post(KeyDown{})
+	recv(t, "recorder start", h.rec.started)
+	// No KeyUp: the maximum length ends the recording by itself.
+	recv(t, "transcription", h.tr.called)
+	recv(t, "agent request", h.agent.calls)
+	h.app.Post(KeyUp{}) // the late release changes nothing
+	h.views.waitFrom(t, 0, "idle", stateIs(Idle))
+	if _, stops := h.rec.counts(); stops != 1 {
+		t.Errorf("recorder stopped %d times, want 1", stops)
+	}
+}
