@@ -26,13 +26,21 @@ func TestCallbackOverflowNotFatal(t *testing.T) {
 		t.Fatalf("after an overflow: %d overflows, %d samples; want 1 and 8", c.overflows, len(c.buf))
 	}
 	c.callback(buf, pa.StreamCallbackTimeInfo{}, 0)
-	c.callback(buf, pa.StreamCallbackTimeInfo{}, 0)
-	if len(c.buf) != 12 {
-		t.Fatalf("%d samples stored, want the 12 of maximum length plus tail", len(c.buf))
+	if len(c.buf) != 10 {
+		t.Fatalf("%d samples stored, want the 10 of the maximum length", len(c.buf))
 	}
 	select {
 	case <-c.reached:
 	default:
 		t.Fatal("maximum length not signalled")
+	}
+
+	// After Stop at sample 4 the tail of 2 is kept, and nothing more.
+	c = &capture{limit: 10, tail: 2, target: 10, first: make(chan struct{}), reached: make(chan struct{}, 1)}
+	c.callback(buf, pa.StreamCallbackTimeInfo{}, 0)
+	c.target = len(c.buf) + c.tail
+	c.callback(buf, pa.StreamCallbackTimeInfo{}, 0)
+	if len(c.buf) != 6 {
+		t.Fatalf("%d samples stored after Stop, want 4 + the tail of 2", len(c.buf))
 	}
 }

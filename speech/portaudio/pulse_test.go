@@ -243,7 +243,11 @@ func play(t *testing.T, path string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, "paplay", path).CombinedOutput(); err != nil {
+	// The player gets a deep buffer of its own (not the recorder's low
+	// latency), so a busy machine cannot starve it into gaps.
+	cmd := exec.CommandContext(ctx, "paplay", "--latency-msec=1000", path)
+	cmd.Env = playerEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("paplay %s: %v\n%s", path, err, out)
 	}
 }
@@ -256,4 +260,16 @@ func run(t *testing.T, name string, args ...string) {
 	if out, err := exec.CommandContext(ctx, name, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
+}
+
+// playerEnv is this process's environment without the low-latency request
+// meant for the recorder.
+func playerEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PULSE_LATENCY_MSEC=") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

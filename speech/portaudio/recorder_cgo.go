@@ -4,6 +4,7 @@ package portaudio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -21,6 +22,7 @@ import (
 var (
 	paMu          sync.Mutex
 	paRefs        int
+	openStreams   int
 	burnStreamIDs sync.Once
 )
 
@@ -67,6 +69,28 @@ func Terminate() error {
 		return pa.Terminate()
 	}
 	return nil
+}
+
+// rescan re-initialises PortAudio so that it lists the devices present now.
+// It only can while no stream is open, and reports whether it did.
+func rescan() bool {
+	paMu.Lock()
+	defer paMu.Unlock()
+	if paRefs == 0 || openStreams > 0 {
+		return false
+	}
+	if err := pa.Terminate(); err != nil {
+		return false
+	}
+	restore := quietStderr()
+	err := pa.Initialize()
+	restore()
+	if err != nil {
+		// PortAudio is down now; the next Init starts it again.
+		paRefs = 0
+		return false
+	}
+	return true
 }
 
 // Devices lists the input devices, marking the system default.
@@ -179,6 +203,7 @@ type capture struct {
 	stopReq  chan struct{} // closed by Stop
 	stopOnce sync.Once
 	done     chan struct{} // the watcher finished and the stream is closed
+	stopping bool          // Stop is collecting it (guarded by Recorder.mu)
 	// Set by the watcher before done closes.
 	stoppedBy string
 	err       error
@@ -197,7 +222,9 @@ func (c *capture) callback(in []float32, _ pa.StreamCallbackTimeInfo, flags pa.S
 	if flags&pa.InputOverflow != 0 {
 		c.overflows++
 	}
-	if room := c.limit + c.tail - len(c.buf); room > 0 {
+	// Nothing beyond the target is kept: the maximum length until Stop,
+	// then the samples up to Stop plus the tail.
+	if room := c.target - len(c.buf); room > 0 {
 		c.buf = append(c.buf, in[:min(room, len(in))]...)
 	}
 	hit := len(c.buf) >= c.target
@@ -227,6 +254,11 @@ func (r *Recorder) Start(ctx context.Context) error {
 		r.inited = true
 	}
 	c, err := r.open(t0)
+	if errors.Is(err, ErrNoDevice) && rescan() {
+		// PortAudio lists devices once, when it initialises: a microphone
+		// plugged in (or back in) since then is only found after a rescan.
+		c, err = r.open(t0)
+	}
 	if err != nil {
 		return err
 	}
@@ -278,6 +310,7 @@ func (r *Recorder) open(t0 time.Time) (*capture, error) {
 			continue
 		}
 		c.stream, c.rate, c.channels = s, int(cand.SampleRate), cand.Input.Channels
+		openStreams++
 		break
 	}
 	if c.stream == nil {
@@ -291,6 +324,7 @@ func (r *Recorder) open(t0 time.Time) (*capture, error) {
 	c.buf = make([]float32, 0, min(c.limit+c.tail, 10*c.rate*c.channels))
 	if err := c.stream.Start(); err != nil {
 		c.stream.Close()
+		openStreams--
 		return nil, fmt.Errorf("%w: cannot start recording from %q: %v; %s", ErrNoDevice, dev.Name, err, permissionFix())
 	}
 	return c, nil
@@ -351,6 +385,7 @@ loop:
 	// wait for buffers of a device that may be gone.
 	c.stream.Abort()
 	c.stream.Close()
+	openStreams--
 	paMu.Unlock()
 	c.stoppedBy, c.err = by, err
 	close(c.done)
@@ -381,10 +416,12 @@ func (r *Recorder) FirstSample() <-chan struct{} {
 func (r *Recorder) Stop() (speech.Audio, error) {
 	r.mu.Lock()
 	c := r.cur
-	r.mu.Unlock()
-	if c == nil {
+	if c == nil || c.stopping {
+		r.mu.Unlock()
 		return speech.Audio{}, ErrNotRecording
 	}
+	c.stopping = true
+	r.mu.Unlock()
 	c.stopOnce.Do(func() { close(c.stopReq) })
 	<-c.done
 

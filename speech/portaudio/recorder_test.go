@@ -175,7 +175,8 @@ func TestTailAfterStop(t *testing.T) {
 	waitFlowing(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	player := exec.CommandContext(ctx, "paplay", tone)
+	player := exec.CommandContext(ctx, "paplay", "--latency-msec=1000", tone)
+	player.Env = playerEnv()
 	if err := player.Start(); err != nil {
 		t.Fatal(err)
 	}
