@@ -307,7 +307,8 @@ func TestNoDevice(t *testing.T) {
 
 // TestNoServer runs in a child process whose audio stack points at a server
 // that does not exist (PortAudio reads that at initialisation): there is no
-// input device, and Start says so with the fix.
+// input device, and Start says so with the fix. Then the server "appears"
+// and the same Recorder records, having rescanned the devices.
 func TestNoServer(t *testing.T) {
 	if os.Getenv(childEnv) == "no-server" {
 		r := NewRecorder(Options{})
@@ -321,6 +322,16 @@ func TestNoServer(t *testing.T) {
 			t.Fatalf("Start: %v, want ErrNoDevice", err)
 		}
 		t.Logf("error shown to the user: %v", err)
+		// The server appears, as a microphone being plugged in: the same
+		// Recorder finds it on the next Start.
+		os.Setenv("PULSE_SERVER", os.Getenv("HARK_TEST_PULSE_SERVER"))
+		if err := r.Start(context.Background()); err != nil {
+			t.Fatalf("Start once a device is there: %v", err)
+		}
+		if _, err := r.Stop(); err != nil {
+			t.Fatalf("Stop: %v", err)
+		}
+		t.Log("recorded after the device appeared")
 		return
 	}
 	srv := needPulse(t)
@@ -328,13 +339,16 @@ func TestNoServer(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestNoServer$", "-test.v")
 	cmd.Env = append(os.Environ(), childEnv+"=no-server",
-		"PULSE_SERVER=unix:"+filepath.Join(srv.dir, "nothing-here"))
+		"PULSE_SERVER=unix:"+filepath.Join(srv.dir, "nothing-here"),
+		"HARK_TEST_PULSE_SERVER=unix:"+srv.socket)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "no microphone found") {
-		t.Fatalf("child output lacks the error:\n%s", out)
+	for _, want := range []string{"no microphone found", "recorded after the device appeared"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("child output lacks %q:\n%s", want, out)
+		}
 	}
 }
 
