@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -165,85 +166,54 @@ func restrictThread(tmpDir string) error {
 // supervise waits for the shell and then makes sure nothing it started
 // survives: leftovers get SIGTERM when the shell exits (or when the helper is
 // told to stop), then rounds of SIGKILL until the helper has no children.
+//
+// Reaping stays on this goroutine, with no channel hand-offs in the common
+// case (the shell exits and leaves nothing behind): on a busy machine every
+// wake-up of another thread costs scheduling latency, and this is the path
+// every command takes.
 func supervise(shell int, signals <-chan os.Signal) int {
-	type reaped struct {
-		pid int
-		ws  unix.WaitStatus
-	}
-	reaps := make(chan reaped, 64)
-	noChildren := make(chan struct{})
-	go func() {
-		for {
-			var ws unix.WaitStatus
-			pid, err := unix.Wait4(-1, &ws, 0, nil)
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			if err != nil { // ECHILD: with a subreaper, no children means no descendants
-				close(noChildren)
-				return
-			}
-			reaps <- reaped{pid, ws}
-		}
-	}()
-
-	code := -1
-	record := func(r reaped) {
-		if r.pid != shell {
-			return
-		}
-		if r.ws.Signaled() {
-			code = 128 + int(r.ws.Signal())
-		} else {
-			code = r.ws.ExitStatus()
-		}
-	}
-	var (
-		stopping  bool
-		killAt    <-chan time.Time
-		killTick  <-chan time.Time
-		giveUp    <-chan time.Time
-		stopAfter = func(d time.Duration) {
-			if !stopping {
-				signalDescendants(unix.SIGTERM)
-				stopping = true
-			}
-			t := time.NewTimer(d)
-			killAt = t.C
-		}
-	)
-	for {
-		select {
-		case r := <-reaps:
-			record(r)
-			if r.pid == shell && !stopping {
-				stopAfter(leftoverGrace)
-			}
-		case <-signals:
-			if !stopping { // already stopping means a shorter timer is running
-				stopAfter(killGrace - 250*time.Millisecond)
-			}
-		case <-killAt:
-			killAt = nil
-			signalDescendants(unix.SIGKILL)
-			tick := time.NewTicker(killRound)
-			defer tick.Stop()
-			killTick = tick.C
-			giveUp = time.After(giveUpAfter)
-		case <-killTick:
-			signalDescendants(unix.SIGKILL)
-		case <-giveUp:
-			return exitFor(code)
-		case <-noChildren:
-			for {
-				select {
-				case r := <-reaps:
-					record(r)
-				default:
-					return exitFor(code)
+	var code atomic.Int32 // the shell's status, -1 until it is known
+	code.Store(-1)
+	var once sync.Once
+	stop := func(grace time.Duration) {
+		once.Do(func() {
+			signalDescendants(unix.SIGTERM)
+			time.AfterFunc(grace, func() {
+				for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {
+					signalDescendants(unix.SIGKILL)
 				}
-			}
+				// Something outlived every SIGKILL round (a process stuck in
+				// the kernel); it is not worth holding the command's result.
+				syscall.Exit(exitFor(int(code.Load())))
+			})
+		})
+	}
+	go func() {
+		<-signals
+		stop(killGrace - 250*time.Millisecond) // done before the runner's backstop
+	}()
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
 		}
+		if err != nil { // ECHILD: with a subreaper, no children means no descendants
+			return exitFor(int(code.Load()))
+		}
+		if pid != shell {
+			continue
+		}
+		if ws.Signaled() {
+			code.Store(128 + int32(ws.Signal()))
+		} else {
+			code.Store(int32(ws.ExitStatus()))
+		}
+		// Anything left is a background job the shell did not wait for.
+		if _, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); errors.Is(err, unix.ECHILD) {
+			return exitFor(int(code.Load()))
+		}
+		stop(leftoverGrace)
 	}
 }
 
