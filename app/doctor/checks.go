@@ -94,16 +94,22 @@ type InputDevice struct {
 	Default bool
 }
 
+// ErrCannotRecord is what a device lister returns when this build has no
+// audio capture at all; the check then says to rebuild, not to plug in a mic.
+var ErrCannotRecord = errors.New("this build of Hark cannot record (built without cgo/PortAudio)")
+
 // Microphone checks there is an input device, names the default one, and
 // that the configured microphone (settings key "microphone") exists. list is
 // nil when this build cannot record at all.
 func Microphone(list func(ctx context.Context) ([]InputDevice, error), configured, goos string) Check {
 	return Check{Name: "Microphone", Required: true, Run: func(ctx context.Context) Result {
 		if list == nil {
-			return Result{Status: Fail, Detail: "this build of Hark cannot record (built without cgo/PortAudio)",
-				Fix: buildFix(goos)}
+			return Result{Status: Fail, Detail: ErrCannotRecord.Error(), Fix: buildFix(goos)}
 		}
 		devs, err := list(ctx)
+		if errors.Is(err, ErrCannotRecord) {
+			return Result{Status: Fail, Detail: err.Error(), Fix: buildFix(goos)}
+		}
 		if err != nil {
 			return Result{Status: Fail, Detail: "cannot list microphones: " + err.Error(), Fix: micFix(goos)}
 		}
@@ -246,11 +252,13 @@ func OllamaModel(c OllamaAPI, host, model, goos string) Check {
 		switch {
 		case errors.As(err, &status) && status.StatusCode == http.StatusNotFound:
 			return Result{Status: Fail, Detail: fmt.Sprintf("%s is not pulled", model), Fix: fmt.Sprintf("ollama pull %s", model)}
+		case err != nil && ctx.Err() != nil:
+			return Result{Status: Fail, Detail: fmt.Sprintf("Ollama at %s did not answer in time about %s", host, model),
+				Fix: "Ollama is hanging: restart it (quit and reopen the app, or stop and rerun `ollama serve`)"}
 		case err != nil:
 			if _, verr := c.Version(ctx); verr != nil {
-				r := ollamaDown(host, goos, verr)
-				r.Detail = fmt.Sprintf("cannot check %s: Ollama is %s", model, r.Detail)
-				return r
+				return Result{Status: Fail, Detail: fmt.Sprintf("cannot check %s until Ollama answers at %s", model, host),
+					Fix: fmt.Sprintf("start Ollama (see the line above), then `ollama pull %s` if it is not pulled yet", model)}
 			}
 			return Result{Status: Fail, Detail: fmt.Sprintf("cannot read %s: %s", model, shortError(err)), Fix: fmt.Sprintf("ollama pull %s", model)}
 		}
@@ -343,6 +351,10 @@ func MacTray() Check {
 	}}
 }
 
+// ErrHotkeyTaken is what a hotkey registration returns (wrapped) when another
+// program holds the combination, as opposed to no hotkey support at all.
+var ErrHotkeyTaken = errors.New("the combination is taken by another program")
+
 // Hotkey checks the push-to-talk combination can be registered; register
 // grabs it and lets go again. When Hark itself is running it holds the
 // combination, which the fix mentions.
@@ -351,9 +363,14 @@ func Hotkey(combo string, register func(ctx context.Context, combo string) error
 		if register == nil {
 			return Result{Status: OK, Detail: combo + " (registered when Hark starts)"}
 		}
-		if err := register(ctx, combo); err != nil {
+		err := register(ctx, combo)
+		switch {
+		case errors.Is(err, ErrHotkeyTaken):
 			return Result{Status: Fail, Detail: fmt.Sprintf("%s: %v", combo, err),
-				Fix: "choose another \"hotkey\" in settings (or quit whatever holds it — Hark itself, if it is running); without a hotkey use the tray's Type a request… or `hark send`"}
+				Fix: "choose another \"hotkey\" in settings, or quit the program that holds it (Hark itself, if it is running)"}
+		case err != nil:
+			return Result{Status: Fail, Detail: fmt.Sprintf("%s: %v", combo, err),
+				Fix: "run Hark in an X11 session (DISPLAY set; XWayland on Wayland); until then speak through the tray's Type a request… or `hark send`"}
 		}
 		return Result{Status: OK, Detail: combo + " can be registered"}
 	}}

@@ -66,6 +66,10 @@ func (r Report) Failed() bool { return r.Check.Required && r.Result.Status == Fa
 // never answers cannot hang doctor.
 const DefaultTimeout = 2 * time.Second
 
+// graceAfterTimeout is how long a check may take to return after its
+// context expired before doctor stops waiting for it.
+const graceAfterTimeout = 200 * time.Millisecond
+
 // Run runs every check at once, each under its own timeout, and returns the
 // reports in the order of checks. A check that does not return in time is
 // reported as failed ("no answer within …") and left to finish on its own
@@ -104,11 +108,12 @@ func runOne(parent context.Context, c Check, timeout time.Duration) Report {
 	case r := <-done:
 		return Report{Check: c, Result: r, Elapsed: time.Since(start)}
 	case <-ctx.Done():
-		// Prefer a result that arrived together with the deadline.
+		// A check that honours its context returns right after the
+		// deadline with a better message than ours; give it a moment.
 		select {
 		case r := <-done:
 			return Report{Check: c, Result: r, Elapsed: time.Since(start)}
-		default:
+		case <-time.After(graceAfterTimeout):
 		}
 		detail := fmt.Sprintf("no answer within %s", timeout)
 		if parent.Err() != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,9 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/jezek/xgb"
 )
+
+// xgb logs connection trouble to stderr; doctor reports it in its own words.
+func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
 // SessionBusAddress is the session bus doctor would talk to: the
 // environment's, else the systemd user bus socket. It never starts a bus
