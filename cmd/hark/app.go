@@ -85,6 +85,14 @@ func runApp(ctx context.Context, e *env, args []string) int {
 
 	problems := map[string]string{}
 
+	// GUI apps on macOS start with a minimal PATH; commands must find what
+	// the user's Terminal finds. Done before anything captures the
+	// environment. A no-op elsewhere.
+	if err := app.AdoptLoginShellPath(ctx, runtime.GOOS); err != nil {
+		log.Warn("login shell PATH", "err", err)
+		problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
+	}
+
 	control, err := app.ListenControl(paths.Runtime)
 	if err != nil {
 		log.Warn("control socket", "err", err)
@@ -100,6 +108,12 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	recorder, transcriber, voiceProblem := voiceInput(st, paths, log)
 	if voiceProblem != "" {
 		problems["voice"] = voiceProblem
+	}
+	if recorder != nil {
+		defer portaudio.Terminate()
+	}
+	if c, ok := transcriber.(io.Closer); ok {
+		defer c.Close() // frees the whisper model
 	}
 
 	host := agent.ResolveHost(st.OllamaHost)
@@ -249,15 +263,16 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 	if err := portaudio.Init(); err != nil {
 		return nil, nil, fmt.Sprintf("no microphone access (%v) — use Type a request… or `hark send`", err)
 	}
+	tr, err := newTranscriber(st, paths, log)
+	if err != nil {
+		portaudio.Terminate()
+		return nil, nil, err.Error()
+	}
 	rec := portaudio.NewRecorder(portaudio.Options{
 		Device:    st.Microphone,
 		Tail:      st.RecordTail.D(),
 		MaxLength: st.MaxRecording.D(),
 	})
-	tr, err := newTranscriber(st, paths, log)
-	if err != nil {
-		return nil, nil, err.Error()
-	}
 	return rec, tr, ""
 }
 
