@@ -284,10 +284,43 @@ func (a *App) shutdown() {
 	a.throttle.stop()
 	waited := make(chan struct{})
 	go func() { a.turns.Wait(); close(waited) }()
-	select {
-	case <-waited:
-	case <-time.After(2 * time.Second):
-		a.log.Warn("a turn did not stop within 2s of quitting")
+	timeout := time.NewTimer(2 * time.Second)
+	defer timeout.Stop()
+	// Keep answering the turn while it winds down: an open confirmation
+	// waits for the loop to settle it as cancelled.
+	settle := func(e Event) {
+		switch e := e.(type) {
+		case Decision:
+			a.decide(e)
+		case pendingAdd:
+			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
+		case turnDone:
+			if a.turn != nil && a.turn.id == e.turn && a.turn.reply != nil {
+				a.turn.reply <- SendReply{Error: "Hark quit before the request finished"}
+				a.turn.reply = nil
+			}
+		case SendRequest:
+			e.Reply <- SendReply{Error: "Hark is quitting; start it again with `hark`"}
+		}
+	}
+	for {
+		select {
+		case <-waited:
+			// The turn's last events may still be queued.
+			for {
+				select {
+				case e := <-a.events:
+					settle(e)
+				default:
+					return
+				}
+			}
+		case <-timeout.C:
+			a.log.Warn("a turn did not stop within 2s of quitting")
+			return
+		case e := <-a.events:
+			settle(e)
+		}
 	}
 }
 

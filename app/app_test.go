@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -754,5 +755,46 @@ func TestRecordingStopsAtMaximumLength(t *testing.T) {
 	h.views.waitFrom(t, 0, "idle", stateIs(Idle))
 	if _, stops := h.rec.counts(); stops != 1 {
 		t.Errorf("recorder stopped %d times, want 1", stops)
+	}
+}
+
+// warnings records log lines at warning level or above.
+type warnings struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (w *warnings) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.lines = append(w.lines, string(p))
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+func TestQuitWhileAwaitingApprovalSettlesAtOnce(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	logged := &warnings{}
+	h := start(t, confirmingAgent("rm -r old", decided), func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	})
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "clean", Wait: true, Reply: reply})
+	recv(t, "approval asked", h.approver.asked)
+	h.app.Post(Quit{})
+	recv(t, "Run to return", h.done)
+	h.done <- nil
+	if d := recv(t, "decision", decided); d.Approved || d.By != ByCancel {
+		t.Errorf("decision %+v, want a denial by cancel", d)
+	}
+	if r := recv(t, "send reply", reply); r.OK {
+		t.Errorf("send got %+v, want an error: the request did not finish", r)
+	}
+	logged.mu.Lock()
+	defer logged.mu.Unlock()
+	for _, l := range logged.lines {
+		if strings.Contains(l, "did not stop") {
+			t.Errorf("quitting waited for the turn to time out: %s", l)
+		}
 	}
 }
