@@ -196,6 +196,28 @@ func TestDownload(t *testing.T) {
 		noLeftovers(t, dir, m.File())
 	})
 
+	t.Run("resume through a redirect, as the real host answers", func(t *testing.T) {
+		t.Parallel()
+		files := newServer(t, map[string][]byte{m.File(): data})
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, files.URL+r.URL.Path, http.StatusFound)
+		}))
+		defer front.Close()
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:4096], 0o644)
+		d := &Downloader{BaseURL: front.URL + "/models", Dir: dir, Catalog: catalog}
+		path, err := d.Download(context.Background(), m.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+			t.Fatal("file differs")
+		}
+		if r := files.requests(); len(r) != 1 || r[0] != "bytes=4096-" {
+			t.Fatalf("file server saw %q, want the Range carried over the redirect", r)
+		}
+	})
+
 	t.Run("server ignores Range: starts over", func(t *testing.T) {
 		t.Parallel()
 		srv := newServer(t, map[string][]byte{m.File(): data})
