@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/shell"
+)
+
+type execRun struct {
+	code           int
+	stdout, stderr string
+	result         shell.Result
+}
+
+// runExecCLI drives `hark exec` through dispatch with buffers, as a person
+// at a terminal (terminal=true, answering with stdin) or a script would.
+func runExecCLI(t *testing.T, stdin string, terminal bool, args ...string) execRun {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, isTerminal: terminal}
+	code := dispatch(context.Background(), e, append([]string{"exec"}, args...))
+	r := execRun{code: code, stdout: out.String(), stderr: errb.String()}
+	if code == exitOK {
+		if !json.Valid(out.Bytes()) || strings.Count(out.String(), "\n") != 1 {
+			t.Fatalf("stdout is not one JSON object: %q", out.String())
+		}
+		if err := json.Unmarshal(out.Bytes(), &r.result); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// execHome isolates the settings: exec reads its defaults from them.
+func execHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HARK_HOME", home)
+	return home
+}
+
+func TestExecTiers(t *testing.T) {
+	execHome(t)
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "marker")
+	landlock, _ := shell.SandboxStatus()
+	wantSafeSandbox := shell.SandboxUnavailable
+	if landlock {
+		wantSafeSandbox = shell.SandboxApplied
+	}
+	tests := []struct {
+		name       string
+		stdin      string
+		terminal   bool
+		args       []string
+		wantRun    bool // the marker file exists afterwards
+		wantResult func(t *testing.T, r shell.Result)
+		wantStderr string
+	}{
+		{
+			name: "safe runs sandboxed",
+			args: []string{"--dir", dir, "--", "echo hello"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if !r.Executed || !r.Success || r.Output != "hello\n" || r.Tier != shell.Safe || r.Sandbox != wantSafeSandbox || r.WorkingDirectory != dir {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "failing command is still exit 0, status as data",
+			args: []string{"--", "ls /no/such/place"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if !r.Executed || r.Success || r.ExitCode == 0 || !strings.Contains(r.Error, "No such file") {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "forbidden is never run, even with --yes",
+			args: []string{"--yes", "--", "sudo touch " + marker},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed || r.Tier != shell.Forbidden || !strings.Contains(r.Error, "privilege escalation") {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "confirm without a terminal is not run",
+			args: []string{"--", "touch " + marker},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed || r.Tier != shell.Confirm || !strings.Contains(r.Error, "needs confirmation: re-run with --yes or from a terminal") || len(r.Reasons) == 0 {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name:    "confirm with --yes runs unsandboxed",
+			args:    []string{"--yes", "--", "touch " + marker},
+			wantRun: true,
+			wantResult: func(t *testing.T, r shell.Result) {
+				if !r.Executed || !r.Success || r.Sandbox != shell.SandboxNotApplied {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name:       "confirm answered yes at the terminal",
+			stdin:      "y\n",
+			terminal:   true,
+			args:       []string{"--", "touch " + marker},
+			wantRun:    true,
+			wantStderr: "Run this? [y/N]",
+			wantResult: func(t *testing.T, r shell.Result) {
+				if !r.Executed || !r.Success {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name:       "confirm shows the command and reasons before asking",
+			stdin:      "n\n",
+			terminal:   true,
+			args:       []string{"--", "touch " + marker},
+			wantStderr: "touch: creates or updates files",
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed || !strings.Contains(r.Error, "declined") {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name:     "confirm with no answer is declined",
+			stdin:    "",
+			terminal: true,
+			args:     []string{"--", "touch " + marker},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "missing directory is reported, not run",
+			args: []string{"--dir", filepath.Join(dir, "nope"), "--", "echo hi"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed || !strings.Contains(r.Error, "does not exist") {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "timeout",
+			args: []string{"--timeout", "300ms", "--", "sleep 20"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if !r.TimedOut || r.Success {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "sandbox off for a safe command",
+			args: []string{"--sandbox", "off", "--", "echo hi"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Sandbox != shell.SandboxNotApplied || !r.Success {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "words after -- are joined",
+			args: []string{"--", "echo", "two", "words"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Command != "echo two words" || r.Output != "two words\n" {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(marker)
+			r := runExecCLI(t, tt.stdin, tt.terminal, tt.args...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			tt.wantResult(t, r.result)
+			_, err := os.Stat(marker)
+			if ran := err == nil; ran != tt.wantRun {
+				t.Errorf("marker created %v, want %v", ran, tt.wantRun)
+			}
+			if !strings.Contains(r.stderr, tt.wantStderr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.wantStderr)
+			}
+		})
+	}
+}
+
+// The sandbox applies under exec, so a safe-looking command cannot write.
+func TestExecSandboxBlocksWrites(t *testing.T) {
+	execHome(t)
+	if ok, detail := shell.SandboxStatus(); !ok || runtime.GOOS != "linux" {
+		t.Skip("no sandbox to test here: " + detail)
+	}
+	target := filepath.Join(t.TempDir(), "f")
+	r := runExecCLI(t, "", false, "--sandbox", "read-only", "--yes", "--", "touch "+target)
+	if r.result.Sandbox != shell.SandboxApplied || r.result.Success {
+		t.Errorf("%+v", r.result)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the sandboxed command wrote a file")
+	}
+}
+
+func TestExecUsage(t *testing.T) {
+	execHome(t)
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"no command", []string{}, exitUsage, "no command given"},
+		{"only a separator", []string{"--"}, exitUsage, "no command given"},
+		{"bad sandbox mode", []string{"--sandbox", "tight", "--", "ls"}, exitUsage, "--sandbox must be auto, read-only or off"},
+		{"bad timeout", []string{"--timeout", "soon", "--", "ls"}, exitUsage, "invalid value"},
+		{"non-positive timeout", []string{"--timeout", "0s", "--", "ls"}, exitUsage, "must be positive"},
+		{"unknown flag", []string{"--fast", "--", "ls"}, exitUsage, "flag provided but not defined"},
+		{"help", []string{"-h"}, exitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, append([]string{"exec"}, tt.args...))
+			if code != tt.wantCode || !strings.Contains(errb.String(), tt.wantStderr) {
+				t.Errorf("exit %d stderr %q; want %d with %q", code, errb.String(), tt.wantCode, tt.wantStderr)
+			}
+			if tt.wantCode == exitOK && !strings.Contains(out.String(), "Usage: hark exec") {
+				t.Errorf("help output %q", out.String())
+			}
+		})
+	}
+}
+
+// Settings supply exec's defaults; a broken settings file is a warning,
+// not a failure.
+func TestExecSettings(t *testing.T) {
+	home := execHome(t)
+	write := func(s string) {
+		if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"outputLimit": 1024, "sandbox": "off"}`)
+	r := runExecCLI(t, "", false, "--", "seq 1 10000")
+	if r.code != exitOK || !r.result.Truncated || len(r.result.Output) > 1024+100 || r.result.Sandbox != shell.SandboxNotApplied {
+		t.Errorf("settings not applied (stderr %q): truncated %v, %d bytes, sandbox %q", r.stderr, r.result.Truncated, len(r.result.Output), r.result.Sandbox)
+	}
+	write(`{not json`)
+	r = runExecCLI(t, "", false, "--", "echo ok")
+	if r.code != exitOK || r.result.Output != "ok\n" || !strings.Contains(r.stderr, "warning") {
+		t.Errorf("exit %d, output %q, stderr %q", r.code, r.result.Output, r.stderr)
+	}
+}
+
+func TestSandboxHelperIsHidden(t *testing.T) {
+	var out bytes.Buffer
+	printHelp(&out)
+	if strings.Contains(out.String(), shell.HelperCommand) {
+		t.Errorf("help lists the internal %s entry point", shell.HelperCommand)
+	}
+	if c, ok := commands[shell.HelperCommand]; !ok || !c.hidden {
+		t.Errorf("%s is not registered as a hidden command", shell.HelperCommand)
+	}
+}
