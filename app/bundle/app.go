@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hark-sh/hark/assets"
 )
@@ -188,8 +189,8 @@ func BuildApp(o AppOptions) error {
 	return nil
 }
 
-// appIcon decodes the embedded application icon.
-func appIcon() (image.Image, error) {
+// appIcon decodes the embedded application icon, once per process.
+var appIcon = sync.OnceValues(func() (image.Image, error) {
 	data, err := assets.Icon("hark-1024.png")
 	if err != nil {
 		return nil, fmt.Errorf("bundle: app icon: %w", err)
@@ -199,7 +200,7 @@ func appIcon() (image.Image, error) {
 		return nil, fmt.Errorf("bundle: app icon: %w", err)
 	}
 	return img, nil
-}
+})
 
 // WriteIconPNG writes the application icon scaled to size pixels, for the
 // freedesktop icon theme (~/.local/share/icons/hicolor/SIZExSIZE/apps).
@@ -209,7 +210,7 @@ func WriteIconPNG(path string, size int) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, Scale(img, size)); err != nil {
+	if err := iconEncoder.Encode(&buf, Scale(img, size)); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

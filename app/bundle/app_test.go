@@ -2,10 +2,12 @@ package bundle
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -205,4 +207,48 @@ func TestWriteIconPNG(t *testing.T) {
 	if err != nil || cfg.Width != 256 || cfg.Height != 256 {
 		t.Errorf("config %+v, %v; want 256x256", cfg, err)
 	}
+}
+
+func TestLinuxInstall(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "built-hark")
+	if err := os.WriteFile(bin, []byte("binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(dir, "my prefix", ".local")
+	files, err := LinuxInstall(bin, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2+len(IconSizes) {
+		t.Errorf("%d files written: %v", len(files), files)
+	}
+	exe := filepath.Join(prefix, "bin", "hark")
+	if fi, err := os.Stat(exe); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("binary: %v %v", fi, err)
+	}
+	keys := desktopKeys(mustRead(t, filepath.Join(prefix, "share/applications/hark.desktop")))
+	if keys["Exec"] != desktopExecArg(exe) || !strings.HasPrefix(keys["Exec"], `"`) {
+		t.Errorf("Exec=%s, want the quoted installed binary %s", keys["Exec"], exe)
+	}
+	for _, size := range IconSizes {
+		p := filepath.Join(prefix, "share/icons/hicolor", fmt.Sprintf("%dx%d", size, size), "apps/hark.png")
+		cfg, err := png.DecodeConfig(bytes.NewReader(mustRead(t, p)))
+		if err != nil || cfg.Width != size {
+			t.Errorf("%s: %+v %v", p, cfg, err)
+		}
+	}
+	if _, err := LinuxInstall(filepath.Join(dir, "missing"), prefix); err == nil || !strings.Contains(err.Error(), "make build") {
+		t.Errorf("missing binary: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
