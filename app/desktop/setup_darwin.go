@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gen2brain/beeep"
+
+	"github.com/hark-sh/hark/app"
 )
 
 // Options configure Setup.
@@ -18,13 +21,28 @@ type Options struct {
 
 // Setup picks the macOS adapters. Answers and errors go to the
 // notification centre through beeep (pure Go via purego, with its own
-// osascript fallback). Approvals use the osascript dialog: actionable
-// notifications need UserNotifications with a registered category, which
-// macOS only grants to a signed app bundle whose user allowed alerts; until
-// that path exists the dialog is used everywhere, and InAppBundle tells the
-// two situations apart for the status line and `hark doctor`.
+// osascript fallback). Approvals start on the osascript dialog, which works
+// everywhere; inside the app bundle, once macOS has granted notification
+// permission (asked in the background, so startup never waits on the
+// prompt), they move to actionable notifications with Approve and Deny.
 func Setup(o Options) Result {
-	return Result{Notifier: beeepNotifier{}, Approver: NewDialog(), Close: func() {}}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	a := &macApprover{dialog: NewDialog(), used: map[string]app.Approver{}}
+	if InAppBundle() {
+		go func() {
+			un, err := NewUserNotifications(o.Logger)
+			if err != nil {
+				o.Logger.Info("approvals use a dialog", "why", err)
+				return
+			}
+			a.mu.Lock()
+			a.un = un
+			a.mu.Unlock()
+		}()
+	}
+	return Result{Notifier: beeepNotifier{}, Approver: a, Close: func() {}}
 }
 
 // InAppBundle reports whether this process runs from inside an .app bundle
@@ -38,6 +56,48 @@ func InAppBundle() bool {
 		exe = resolved
 	}
 	return strings.Contains(exe, ".app/Contents/MacOS/")
+}
+
+// macApprover sends each approval through the best channel available when
+// it is asked, and withdraws it through the same one.
+type macApprover struct {
+	dialog *Dialog
+
+	mu   sync.Mutex
+	un   *UserNotifications
+	used map[string]app.Approver
+}
+
+func (m *macApprover) Actions() bool { return true }
+
+func (m *macApprover) Ask(p app.Pending, answer func(app.Decision)) error {
+	m.mu.Lock()
+	var via app.Approver = m.dialog
+	if m.un != nil {
+		via = m.un
+	}
+	m.used[p.ID] = via
+	m.mu.Unlock()
+	err := via.Ask(p, answer)
+	if err != nil && via != app.Approver(m.dialog) {
+		// The notification centre refused: fall back for this one.
+		m.mu.Lock()
+		m.used[p.ID] = m.dialog
+		m.mu.Unlock()
+		return m.dialog.Ask(p, answer)
+	}
+	return err
+}
+
+func (m *macApprover) Withdraw(id string) error {
+	m.mu.Lock()
+	via := m.used[id]
+	delete(m.used, id)
+	m.mu.Unlock()
+	if via == nil {
+		return nil
+	}
+	return via.Withdraw(id)
 }
 
 type beeepNotifier struct{}

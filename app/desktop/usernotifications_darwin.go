@@ -1,0 +1,279 @@
+//go:build darwin
+
+package desktop
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+	"github.com/ebitengine/purego/objc"
+
+	"github.com/hark-sh/hark/app"
+)
+
+// UserNotifications posts approval requests as macOS notifications with
+// Approve and Deny buttons (a UNNotificationCategory), through purego so
+// the code builds without cgo. macOS grants this only to an app bundle
+// with a bundle identifier whose user allowed alerts, so
+// NewUserNotifications checks all of that first and fails cleanly
+// (Setup then uses the osascript dialog): UNUserNotificationCenter raises
+// an uncatchable exception when touched from a process without a bundle.
+type UserNotifications struct {
+	center   objc.ID
+	delegate objc.ID
+	log      *slog.Logger
+
+	mu   sync.Mutex
+	asks map[string]*ask // by request identifier
+}
+
+const (
+	unCategory       = "hark.approval"
+	unRequestPrefix  = "hark-"
+	unAuthAlertSound = 1<<2 | 1<<1 // UNAuthorizationOptionAlert | UNAuthorizationOptionSound
+	unActionDestruct = 1 << 1      // UNNotificationActionOptionDestructive
+	unPresentBanner  = 1<<4 | 1<<3 | 1<<1
+)
+
+var (
+	selAlloc                  = objc.RegisterName("alloc")
+	selInit                   = objc.RegisterName("init")
+	selNewObj                 = objc.RegisterName("new")
+	selStringWithUTF8         = objc.RegisterName("stringWithUTF8String:")
+	selUTF8String             = objc.RegisterName("UTF8String")
+	selMainBundle             = objc.RegisterName("mainBundle")
+	selBundleIdentifier       = objc.RegisterName("bundleIdentifier")
+	selCurrentCenter          = objc.RegisterName("currentNotificationCenter")
+	selSetDelegate            = objc.RegisterName("setDelegate:")
+	selActionWithID           = objc.RegisterName("actionWithIdentifier:title:options:")
+	selCategoryWithID         = objc.RegisterName("categoryWithIdentifier:actions:intentIdentifiers:options:")
+	selArrayWithObjectsCount  = objc.RegisterName("arrayWithObjects:count:")
+	selSetWithObject          = objc.RegisterName("setWithObject:")
+	selSetCategories          = objc.RegisterName("setNotificationCategories:")
+	selRequestAuthorization   = objc.RegisterName("requestAuthorizationWithOptions:completionHandler:")
+	selSetTitleUN             = objc.RegisterName("setTitle:")
+	selSetBody                = objc.RegisterName("setBody:")
+	selSetCategoryIdentifier  = objc.RegisterName("setCategoryIdentifier:")
+	selRequestWithIdentifier  = objc.RegisterName("requestWithIdentifier:content:trigger:")
+	selAddRequest             = objc.RegisterName("addNotificationRequest:withCompletionHandler:")
+	selRemoveDelivered        = objc.RegisterName("removeDeliveredNotificationsWithIdentifiers:")
+	selRemovePending          = objc.RegisterName("removePendingNotificationRequestsWithIdentifiers:")
+	selActionIdentifier       = objc.RegisterName("actionIdentifier")
+	selNotification           = objc.RegisterName("notification")
+	selRequest                = objc.RegisterName("request")
+	selIdentifier             = objc.RegisterName("identifier")
+	selLocalizedDescription   = objc.RegisterName("localizedDescription")
+	selDidReceiveResponse     = objc.RegisterName("userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:")
+	selWillPresent            = objc.RegisterName("userNotificationCenter:willPresentNotification:withCompletionHandler:")
+	unLoadOnce                sync.Once
+	unLoadErr                 error
+	unDelegateClass           objc.Class
+	unShared                  *UserNotifications // the delegate class calls back into this one
+	unSharedMu                sync.Mutex
+	errNotBundled             = errors.New("not running from an app bundle with a bundle identifier")
+	errNotificationsForbidden = errors.New("notifications are not allowed for Hark (System Settings → Notifications → Hark)")
+)
+
+func nsStr(s string) objc.ID {
+	return objc.ID(objc.GetClass("NSString")).Send(selStringWithUTF8, s)
+}
+
+func goStr(id objc.ID) string {
+	if id == 0 {
+		return ""
+	}
+	return objc.Send[string](id, selUTF8String)
+}
+
+func nsArray(items ...objc.ID) objc.ID {
+	if len(items) == 0 {
+		return objc.ID(objc.GetClass("NSArray")).Send(selNewObj)
+	}
+	return objc.ID(objc.GetClass("NSArray")).Send(selArrayWithObjectsCount, unsafe.Pointer(&items[0]), uint(len(items)))
+}
+
+// callBlock invokes a block that Objective-C handed to us (its function
+// pointer sits after the isa pointer, flags and reserved fields of the
+// block literal). purego's Block.Invoke only knows blocks made in Go.
+func callBlock(b objc.Block, args ...uintptr) {
+	if b == 0 {
+		return
+	}
+	literal := *(*unsafe.Pointer)(unsafe.Pointer(&b))
+	invoke := *(*uintptr)(unsafe.Add(literal, 16))
+	purego.SyscallN(invoke, append([]uintptr{uintptr(b)}, args...)...)
+}
+
+func loadUserNotifications() error {
+	unLoadOnce.Do(func() {
+		for _, lib := range []string{
+			"/System/Library/Frameworks/Foundation.framework/Foundation",
+			"/System/Library/Frameworks/UserNotifications.framework/UserNotifications",
+		} {
+			if _, err := purego.Dlopen(lib, purego.RTLD_GLOBAL|purego.RTLD_LAZY); err != nil {
+				unLoadErr = fmt.Errorf("loading %s: %v", lib, err)
+				return
+			}
+		}
+		var protocols []*objc.Protocol
+		if p := objc.GetProtocol("UNUserNotificationCenterDelegate"); p != nil {
+			protocols = append(protocols, p)
+		}
+		unDelegateClass, unLoadErr = objc.RegisterClass("HarkNotificationDelegate", objc.GetClass("NSObject"), protocols, nil, []objc.MethodDef{
+			{Cmd: selDidReceiveResponse, Fn: didReceiveResponse},
+			{Cmd: selWillPresent, Fn: willPresent},
+		})
+	})
+	return unLoadErr
+}
+
+// didReceiveResponse is the delegate method macOS calls when the user acts
+// on one of our notifications.
+func didReceiveResponse(self objc.ID, _ objc.SEL, center, response objc.ID, done objc.Block) {
+	action := goStr(response.Send(selActionIdentifier))
+	id := goStr(response.Send(selNotification).Send(selRequest).Send(selIdentifier))
+	unSharedMu.Lock()
+	u := unShared
+	unSharedMu.Unlock()
+	if u != nil {
+		u.answered(id, action)
+	}
+	callBlock(done)
+}
+
+// willPresent lets our notifications show even while Hark is the active
+// app (macOS hides them otherwise).
+func willPresent(self objc.ID, _ objc.SEL, center, notification objc.ID, done objc.Block) {
+	callBlock(done, unPresentBanner)
+}
+
+// NewUserNotifications sets up the approval category and asks for
+// permission (macOS prompts once). It fails when Hark is not bundled or the
+// user refused; the error says which.
+func NewUserNotifications(log *slog.Logger) (*UserNotifications, error) {
+	if !InAppBundle() {
+		return nil, errNotBundled
+	}
+	if err := loadUserNotifications(); err != nil {
+		return nil, err
+	}
+	bundle := objc.ID(objc.GetClass("NSBundle")).Send(selMainBundle)
+	if bundle == 0 || bundle.Send(selBundleIdentifier) == 0 {
+		return nil, errNotBundled
+	}
+	center := objc.ID(objc.GetClass("UNUserNotificationCenter")).Send(selCurrentCenter)
+	if center == 0 {
+		return nil, errors.New("the notification centre is not available")
+	}
+	u := &UserNotifications{center: center, log: log, asks: map[string]*ask{}}
+	u.delegate = objc.ID(unDelegateClass).Send(selAlloc).Send(selInit)
+	unSharedMu.Lock()
+	unShared = u
+	unSharedMu.Unlock()
+	center.Send(selSetDelegate, u.delegate)
+
+	actionClass := objc.ID(objc.GetClass("UNNotificationAction"))
+	approve := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Approve"), uint(0))
+	deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
+	category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
+		nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
+	center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithObject, category))
+
+	granted := make(chan bool, 1)
+	block := objc.NewBlock(func(_ objc.Block, ok bool, err objc.ID) {
+		if err != 0 {
+			log.Warn("notification permission", "err", goStr(err.Send(selLocalizedDescription)))
+		}
+		granted <- ok
+	})
+	defer block.Release()
+	center.Send(selRequestAuthorization, uint(unAuthAlertSound), block)
+	select {
+	case ok := <-granted:
+		if !ok {
+			return nil, errNotificationsForbidden
+		}
+	case <-time.After(2 * time.Minute):
+		// The permission prompt is still open; until it is answered the
+		// dialog is the safer channel.
+		return nil, errors.New("no answer to the notification permission prompt")
+	}
+	return u, nil
+}
+
+// Actions is true: the category carries Approve and Deny.
+func (u *UserNotifications) Actions() bool { return true }
+
+// Ask posts the approval notification for p.
+func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error {
+	id := unRequestPrefix + p.ID
+	u.mu.Lock()
+	u.asks[id] = &ask{pendingID: p.ID, answer: answer}
+	u.mu.Unlock()
+	content := objc.ID(objc.GetClass("UNMutableNotificationContent")).Send(selNewObj)
+	content.Send(selSetTitleUN, nsStr(approvalTitle(p)))
+	content.Send(selSetBody, nsStr(approvalBody(p)))
+	content.Send(selSetCategoryIdentifier, nsStr(unCategory))
+	req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
+	posted := make(chan string, 1)
+	block := objc.NewBlock(func(_ objc.Block, err objc.ID) {
+		if err != 0 {
+			posted <- goStr(err.Send(selLocalizedDescription))
+			return
+		}
+		posted <- ""
+	})
+	defer block.Release()
+	u.center.Send(selAddRequest, req, block)
+	select {
+	case msg := <-posted:
+		if msg != "" {
+			u.forget(id)
+			return fmt.Errorf("posting the approval notification: %s", msg)
+		}
+	case <-time.After(5 * time.Second):
+		u.log.Warn("the notification centre did not confirm the approval notification", "id", id)
+	}
+	return nil
+}
+
+// Withdraw removes the notification of pending id.
+func (u *UserNotifications) Withdraw(pendingID string) error {
+	id := unRequestPrefix + pendingID
+	if !u.forget(id) {
+		return nil
+	}
+	ids := nsArray(nsStr(id))
+	u.center.Send(selRemoveDelivered, ids)
+	u.center.Send(selRemovePending, ids)
+	return nil
+}
+
+func (u *UserNotifications) forget(id string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	_, ok := u.asks[id]
+	delete(u.asks, id)
+	return ok
+}
+
+// answered handles a response: our identifiers and our two actions only;
+// a dismissal or a click on the body decides nothing.
+func (u *UserNotifications) answered(id, action string) {
+	if action != actionApprove && action != actionDeny {
+		return
+	}
+	u.mu.Lock()
+	a := u.asks[id]
+	delete(u.asks, id)
+	u.mu.Unlock()
+	if a == nil {
+		return
+	}
+	a.answer(app.Decision{PendingID: a.pendingID, Approved: action == actionApprove, By: app.ByNotification})
+}
