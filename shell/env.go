@@ -21,7 +21,8 @@ var nonInteractive = []string{
 
 // dropAlways are removed because they force colour back on or would hand the
 // command a terminal it does not have.
-var dropAlways = []string{"CLICOLOR_FORCE", "FORCE_COLOR", "COLORTERM"}
+// helperEnv is Hark's own marker and means nothing to the command.
+var dropAlways = []string{"CLICOLOR_FORCE", "FORCE_COLOR", "COLORTERM", helperEnv}
 
 // secretParts are name parts (split at _ - .) that mark a variable as holding
 // a credential. Whole parts only, so AUTHOR or PASSENGER do not match.

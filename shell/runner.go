@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -31,7 +32,7 @@ type RunnerOptions struct {
 	Timeout     time.Duration // per command, unless the Request sets its own; 0 means DefaultTimeout
 	OutputLimit int           // bytes kept of stdout and of stderr each; 0 means DefaultOutputLimit
 	KeepEnv     []string      // secret-looking variables to pass through anyway, by exact name
-	HelperPath  string        // the executable that serves `__sandbox`; "" means os.Executable()
+	HelperPath  string        // the executable that serves HelperCommand; "" means os.Executable(), so test binaries must dispatch it in TestMain or init
 	Home        string        // default and base for working directories; "" means the user's home
 	Environ     []string      // the environment to derive the command's from; nil means os.Environ()
 }
@@ -56,7 +57,6 @@ type Runner struct {
 	outputLimit int
 	keepEnv     []string
 	helper      string // "" when no helper executable could be found
-	helperErr   error
 	home        string
 	environ     []string
 
@@ -96,8 +96,11 @@ func NewRunner(o RunnerOptions) *Runner {
 	if r.home == "" {
 		r.home, _ = os.UserHomeDir()
 	}
-	if r.helper == "" {
-		r.helper, r.helperErr = os.Executable()
+	switch {
+	case os.Getenv(helperEnv) != "":
+		r.helper = ""
+	case r.helper == "":
+		r.helper, _ = os.Executable()
 	}
 	return r
 }
@@ -343,6 +346,7 @@ func (p process) run(ctx context.Context) outcome {
 		}
 		defer status.Close()
 		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
+		cmd.Env = append(slices.Clip(p.env), helperEnv+"=1")
 	}
 	err := cmd.Start()
 	if statusW != nil {

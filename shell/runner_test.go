@@ -257,6 +257,15 @@ func TestResultJSONFields(t *testing.T) {
 	if fields["success"] != true || fields["output"] != "hi\n" || fields["purpose"] != "greet" {
 		t.Errorf("unexpected values: %s", res.JSON())
 	}
+	// Every field is present even when empty, so the model always sees the
+	// same shape.
+	var empty map[string]any
+	if err := json.Unmarshal(NotRun(Request{}, "x").JSON(), &empty); err != nil {
+		t.Fatal(err)
+	}
+	if len(empty) != len(fields) {
+		t.Errorf("an empty result has %d fields, a full one %d: %s", len(empty), len(fields), NotRun(Request{}, "x").JSON())
+	}
 }
 
 // A command that finishes while a background job still holds its output
@@ -407,5 +416,20 @@ func waitGone(t *testing.T, pids []int) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}
+}
+
+// The helper's marker never reaches the command, and a process that carries
+// it (an executable started as the helper without serving it) does not start
+// helpers of its own, so a mistake cannot recurse.
+func TestHelperMarker(t *testing.T) {
+	r := testRunner(t, RunnerOptions{})
+	res := r.Run(context.Background(), Request{Command: "env | grep " + helperEnv + " || echo clean", Verdict: confirmed})
+	if res.Output != "clean\n" {
+		t.Errorf("the command saw the helper marker: %q", res.Output)
+	}
+	t.Setenv(helperEnv, "1")
+	if r := NewRunner(RunnerOptions{}); r.helper != "" {
+		t.Errorf("a runner inside a helper would start helper %q", r.helper)
 	}
 }

@@ -18,6 +18,12 @@ const (
 	helperOK        = "ok"
 	helperErrPrefix = "error: "
 	helperStatusFD  = 3
+	// helperEnv marks the helper's own environment. A Runner created inside a
+	// process that carries it does not start helpers: that only happens when
+	// an executable without the entry point (a test binary that forgot to
+	// dispatch HelperCommand) was started as the helper, and it must not
+	// recurse. The helper removes it before starting the shell.
+	helperEnv = "HARK_SANDBOX_HELPER"
 )
 
 type helperArgs struct {

@@ -108,6 +108,7 @@ func SandboxHelperMain(args []string) int {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 	}
+	os.Unsetenv(helperEnv)
 	pid, err := syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
 	if err != nil {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)

@@ -59,7 +59,7 @@ type Result struct {
 	Success          bool     `json:"success"`
 	Command          string   `json:"command"`
 	WorkingDirectory string   `json:"workingDirectory"`
-	Purpose          string   `json:"purpose,omitempty"`
+	Purpose          string   `json:"purpose"`
 	Tier             Tier     `json:"tier"`
 	Reasons          []Reason `json:"reasons"`
 	Executed         bool     `json:"executed"`
