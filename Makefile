@@ -50,3 +50,62 @@ darwin-check: ## Cross-build every package for macOS without cgo (the compile ch
 
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+# ---- First run and packaging -------------------------------------------------
+UNAME   := $(shell uname -s)
+APP     := dist/Hark.app
+PREFIX  ?= $(HOME)/.local
+COMMITS := $(shell git rev-list --count HEAD 2>/dev/null || echo 0)
+MKAPP   := $(GO) run ./app/bundle/cmd/mkapp
+
+.PHONY: run app install prereqs
+
+prereqs: ## Check the system packages needed to build, printing the one line that installs what is missing
+ifeq ($(UNAME),Darwin)
+	@command -v brew >/dev/null || { echo "Homebrew is missing: install it from https://brew.sh, then run 'make run' again."; exit 1; }
+	@missing=""; \
+	command -v pkg-config >/dev/null || missing="$$missing pkgconf"; \
+	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio"; \
+	$(if $(WHISPER_PC)$(WHISPER_BREW),,missing="$$missing whisper-cpp";) \
+	command -v ollama >/dev/null || [ -d /Applications/Ollama.app ] || missing="$$missing ollama"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Missing Homebrew packages. Install them with:"; echo; echo "  brew install$$missing"; echo; \
+	  case "$$missing" in *portaudio*|*pkgconf*) echo "(pkgconf and portaudio are needed to build Hark: stopping here.)"; exit 1;; esac; \
+	  echo "(Continuing: Hark starts without them and its menu says what is missing.)"; \
+	fi
+else
+	@missing=""; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio19-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Missing packages. Install them with:"; echo; echo "  sudo apt-get install$$missing"; echo; exit 1; \
+	fi
+	@echo "$(if $(WHISPER_PC),libwhisper found: building with whisper.cpp.,libwhisper not found: building without whisper.cpp (no voice input; 'hark send' and Type a request… still work; the README says how to add it).)"
+endif
+
+run: prereqs build ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app
+	@$(BIN) doctor -first-run
+ifeq ($(UNAME),Darwin)
+	@$(MAKE) --no-print-directory app
+	open $(APP)
+else
+	$(BIN)
+endif
+
+app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns) and sign it ad hoc on macOS
+	$(MKAPP) app -bin $(BIN) -o $(APP) -plist Info.plist -version '$(VERSION)' -commits $(COMMITS)
+ifeq ($(UNAME),Darwin)
+	codesign --force --deep --sign - $(APP)
+endif
+
+install: $(if $(filter Darwin,$(UNAME)),app,build) ## Install Hark: /Applications/Hark.app on macOS; ~/.local/bin/hark, a launcher and icons on Linux
+ifeq ($(UNAME),Darwin)
+	rm -rf /Applications/Hark.app
+	ditto $(APP) /Applications/Hark.app
+	@echo "Installed /Applications/Hark.app: open it from Spotlight; 'hark login-item on' inside it starts it at login."
+else
+	$(MKAPP) linux-install -bin $(BIN) -prefix '$(PREFIX)'
+	@command -v update-desktop-database >/dev/null && update-desktop-database -q '$(PREFIX)/share/applications' || true
+	@command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t '$(PREFIX)/share/icons/hicolor' || true
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "Add $(PREFIX)/bin to your PATH to run 'hark' from a terminal.";; esac
+endif

@@ -126,6 +126,10 @@ func BuildApp(o AppOptions) error {
 	short, build := Versions(o.Version, o.Commits)
 	info.Set("CFBundleShortVersionString", short)
 	info.Set("CFBundleVersion", build)
+	if o.Version != "" {
+		// The exact git version, which the two numeric keys cannot hold.
+		info.Set("HarkVersion", o.Version)
+	}
 	if err := CheckInfoPlist(info); err != nil {
 		return fmt.Errorf("bundle: Info.plist: %w", err)
 	}
@@ -153,6 +157,9 @@ func BuildApp(o AppOptions) error {
 		}
 	}
 
+	if err := os.MkdirAll(filepath.Dir(o.Dest), 0o755); err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(o.Dest), ".Hark-build-*")
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)

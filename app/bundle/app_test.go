@@ -110,7 +110,7 @@ func TestBuildApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dest := filepath.Join(dir, "Hark.app")
+	dest := filepath.Join(dir, "dist", "Hark.app") // dist does not exist yet
 	// A stale file from an older build must not survive the rebuild.
 	if err := os.MkdirAll(filepath.Join(dest, "Contents", "Stale"), 0o755); err != nil {
 		t.Fatal(err)
@@ -149,6 +149,9 @@ func TestBuildApp(t *testing.T) {
 	if v, _ := d.Get("CFBundleVersion"); v != "42" {
 		t.Errorf("build version %v, want 42", v)
 	}
+	if v, _ := d.Get("HarkVersion"); v != "v1.2.3-4-gabcdef0-dirty" {
+		t.Errorf("HarkVersion %v, want the git describe output", v)
+	}
 	if pk, err := os.ReadFile(filepath.Join(dest, "Contents/PkgInfo")); err != nil || string(pk) != "APPL????" {
 		t.Errorf("PkgInfo %q, %v", pk, err)
 	}
@@ -159,7 +162,7 @@ func TestBuildApp(t *testing.T) {
 	if !bytes.Equal(got, icns) {
 		t.Error("Contents/Resources/hark.icns differs from the icon it was given")
 	}
-	left, _ := filepath.Glob(filepath.Join(dir, ".Hark-build-*"))
+	left, _ := filepath.Glob(filepath.Join(dir, "dist", ".Hark-build-*"))
 	if len(left) > 0 {
 		t.Errorf("build folder left behind: %v", left)
 	}
