@@ -41,19 +41,36 @@ const maxDepth = 6
 // Classify returns the verdict for command. It is pure: it never runs or
 // reads anything, and looks at nothing but the command text — in particular
 // never at the purpose a model claims for it.
-func (p *Policy) Classify(command string) Verdict {
+func (p *Policy) Classify(command string) Verdict { return p.classify(command, "") }
+
+func (p *Policy) classify(command, cwd string) Verdict {
 	v := &verdict{tier: Safe}
 	checkText(v, command)
 	if strings.TrimSpace(command) == "" {
 		v.add(Confirm, command, "empty command: there is nothing to run")
 	} else {
-		p.classifySource(v, command, 0, "")
+		p.classifySource(v, command, 0, cwd)
 	}
 	reasons := v.reasons
 	if reasons == nil {
 		reasons = []Reason{}
 	}
 	return Verdict{Command: command, Tier: v.tier, Reasons: reasons}
+}
+
+// ClassifyIn is Classify for a command that will run in workingDirectory
+// ("~", "~/src", "/", "/Users/me" …). The directory only ever makes the
+// verdict stricter: `rm -rf *` run in the home directory or a system root
+// is forbidden, while Classify alone cannot know where it runs and asks.
+func (p *Policy) ClassifyIn(command, workingDirectory string) Verdict {
+	cwd := ""
+	if workingDirectory != "" {
+		dir := arg{val: workingDirectory, home: strings.HasPrefix(workingDirectory, "~")}
+		if root, ok := protectedTarget(dir, ""); ok {
+			cwd = root
+		}
+	}
+	return p.classify(command, cwd)
 }
 
 // verdict accumulates reasons; the tier only ever gets worse.

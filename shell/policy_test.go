@@ -217,3 +217,33 @@ func TestLongCommand(t *testing.T) {
 		t.Fatalf("tier %s with %d reasons, want confirm with 5000", v.Tier, len(v.Reasons))
 	}
 }
+
+// ClassifyIn knows where the command runs: a glob or "." then names that
+// directory. It never makes a verdict milder than Classify's.
+func TestClassifyIn(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	for _, tc := range []struct {
+		cmd, dir string
+		want     Tier
+	}{
+		{"rm -rf *", "~", Forbidden},
+		{"rm -rf .", "/", Forbidden},
+		{"rm -rf *", "/Users/me", Forbidden},
+		{"find . -delete", "~", Forbidden},
+		{"chmod -R 777 .", "/usr", Forbidden},
+		{"rm -rf *", "~/src/project", Confirm},
+		{"rm -rf *", "/tmp/build", Confirm},
+		{"rm -rf *", "", Confirm},
+		{"ls -la", "/", Safe},
+		{"cd /tmp && rm -rf *", "~", Confirm},
+		{"sudo ls", "/tmp", Forbidden},
+	} {
+		if got := p.ClassifyIn(tc.cmd, tc.dir).Tier; got != tc.want {
+			t.Errorf("ClassifyIn(%q, %q) = %s, want %s", tc.cmd, tc.dir, got, tc.want)
+		}
+		if rank(p.ClassifyIn(tc.cmd, tc.dir).Tier) < rank(p.Classify(tc.cmd).Tier) {
+			t.Errorf("ClassifyIn(%q, %q) is milder than Classify", tc.cmd, tc.dir)
+		}
+	}
+}
