@@ -144,7 +144,7 @@ ctl.!default { type pulse }
 		"--use-pid-file=no", "--log-target=stderr")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	s.cmd.Env = toolEnv
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	s.cmd.SysProcAttr = serverProcAttr()
 	if err := s.cmd.Start(); err != nil {
 		return fail(err)
 	}
@@ -182,7 +182,7 @@ ctl.!default { type pulse }
 	}
 	defer zero.Close()
 	s.keepalive = exec.Command("pacat", "--playback", "--raw", "--format=float32le", "--rate=16000", "--channels=1", "--latency-msec=20", "/dev/zero")
-	s.keepalive.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	s.keepalive.SysProcAttr = serverProcAttr()
 	s.keepalive.Stderr = s.log
 	s.keepalive.Env = toolEnv
 	if err := s.keepalive.Start(); err != nil {
