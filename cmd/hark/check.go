@@ -13,15 +13,16 @@ import (
 func init() {
 	register(&command{
 		name:    "check",
-		usage:   "[--] COMMAND",
+		usage:   "[--dir DIR] [--] COMMAND",
 		summary: "Classify a shell command as safe, confirm or forbidden, without running it.",
 		run:     runCheck,
 	})
 }
 
 func checkUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: hark check [--] COMMAND")
+	fmt.Fprintln(w, "Usage: hark check [--dir DIR] [--] COMMAND")
 	fmt.Fprintln(w, "Prints how Hark's policy classifies COMMAND, as JSON: {\"command\",\"tier\",\"reasons\":[{\"command\",\"why\"}]}.")
+	fmt.Fprintln(w, "--dir DIR classifies it as run in DIR (e.g. ~): `rm -rf *` in the home directory is forbidden.")
 	fmt.Fprintln(w, "Several arguments are joined with spaces; quote the command, or put -- before it when it starts with '-'.")
 	fmt.Fprintln(w, "Nothing is run. Tiers: safe (runs at once, read-only), confirm (asks first), forbidden (never runs).")
 }
@@ -29,6 +30,17 @@ func checkUsage(w io.Writer) {
 // runCheck prints the verdict for the command given as arguments. It never
 // runs the command, so it exits 0 whatever the tier.
 func runCheck(_ context.Context, e *env, args []string) int {
+	dir := ""
+	if len(args) > 0 && (args[0] == "--dir" || args[0] == "-dir") {
+		if len(args) < 2 {
+			fmt.Fprintln(e.stderr, "hark check: --dir needs a directory, e.g. --dir ~")
+			checkUsage(e.stderr)
+			return exitUsage
+		}
+		dir, args = args[1], args[2:]
+	} else if len(args) > 0 && strings.HasPrefix(args[0], "--dir=") {
+		dir, args = strings.TrimPrefix(args[0], "--dir="), args[1:]
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "--":
@@ -50,7 +62,7 @@ func runCheck(_ context.Context, e *env, args []string) int {
 		checkUsage(e.stderr)
 		return exitUsage
 	}
-	v := shell.NewPolicy().Classify(command)
+	v := shell.NewPolicy().ClassifyIn(command, dir)
 	if v.Reasons == nil {
 		v.Reasons = []shell.Reason{}
 	}

@@ -26,6 +26,8 @@ func TestCheckCommand(t *testing.T) {
 		{"forbidden", []string{"check", "--", "sudo rm -rf /"}, "sudo rm -rf /", shell.Forbidden, "privilege escalation", -1},
 		{"redirect", []string{"check", "echo x > ~/.zshrc"}, "echo x > ~/.zshrc", shell.Confirm, "> ~/.zshrc: overwrites a file", 1},
 		{"dash command after --", []string{"check", "--", "-x"}, "-x", shell.Confirm, "", -1},
+		{"in a directory", []string{"check", "--dir", "~", "--", "rm -rf *"}, "rm -rf *", shell.Forbidden, "recursive deletion of ~", 1},
+		{"dir with equals", []string{"check", "--dir=/tmp", "rm -rf *"}, "rm -rf *", shell.Confirm, "rm: deletes files", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -71,6 +73,8 @@ func TestCheckCommandUsage(t *testing.T) {
 		{"blank", []string{"check", "--", "  "}, exitUsage},
 		{"unknown option", []string{"check", "-x"}, exitUsage},
 		{"help", []string{"check", "-h"}, exitOK},
+		{"dir without value", []string{"check", "--dir"}, exitUsage},
+		{"dir without command", []string{"check", "--dir", "~"}, exitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
