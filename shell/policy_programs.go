@@ -248,7 +248,12 @@ func prefixRule(name string) check {
 	return nil
 }
 
-// defaultPrograms assembles the program tables into one lookup map.
+// defaultPrograms assembles the program tables into one lookup map. A name
+// in several tables gets the last one's rule, in this order: read-only,
+// confirm, interpreters, shells, wrappers, forbidden, checked. To add a
+// program, put it in the one table that describes it; a program whose
+// arguments decide gets a check in checkedPrograms. Anything in no table
+// needs confirmation.
 func defaultPrograms() map[string]check {
 	m := map[string]check{}
 	for _, n := range readOnlyPrograms {
