@@ -206,6 +206,8 @@ var policyCases = []policyCase{
 	confirmCase("git", "git remote add origin x", "git remote"),
 	confirmCase("git", "git grep -Ovim foo", "git grep"),
 	confirmCase("git", "git stash", "git stash"),
+	confirmCase("git", "git log $opts", "only known at run time"),
+	confirmCase("git", "git $sub", "only known at run time"),
 
 	// Structure: every part counts wherever it sits.
 	safeCase("structure", "ls | grep x | wc -l"),

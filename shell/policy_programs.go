@@ -120,7 +120,7 @@ var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "tcsh"
 // checkedPrograms are read-only only with some arguments.
 var checkedPrograms = map[string]check{
 	"find":         checked(checkFind),
-	"git":          checkGit,
+	"git":          checked(checkGit),
 	"sed":          checkSed,
 	"gsed":         checkSed,
 	"awk":          checkAwk,
@@ -194,7 +194,7 @@ var checkedPrograms = map[string]check{
 	"dpkg-query":   readOnly,
 	"cd":           cdCheck,
 	"pushd":        cdCheck,
-	"read":         readCheck,
+	"read":         checked(readCheck),
 	"mapfile":      checked(noFlags("runs a callback", "C")),
 	"readarray":    checked(noFlags("runs a callback", "C")),
 	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
