@@ -35,8 +35,8 @@ const (
 // Large reductions run in two or more stages: halving the rate first with a
 // short filter (its transition band can be wide, since whatever it lets
 // through above the final band is removed later) leaves the long, sharp
-// filter fewer input samples to cover. 48→24→16 kHz costs about 60% of a
-// direct 48→16 kHz filter for the same response.
+// filter fewer input samples to cover. 48→24→16 kHz takes 204 multiply-adds
+// per output sample where a direct 48→16 kHz filter takes 288.
 type Resampler struct {
 	inRate, outRate int
 	pre             *Resampler // earlier stage, or nil
