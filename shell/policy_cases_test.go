@@ -296,6 +296,10 @@ var policyCases = []policyCase{
 	confirmCase("assign", "PROMPT_COMMAND='rm x'", "PROMPT_COMMAND="),
 	confirmCase("assign", "export PATH=/tmp; ls", "PATH="),
 	confirmCase("assign", "env PATH=/tmp ls", "PATH="),
+	confirmCase("assign", "getopts a PATH", "PATH: changes which programs run"),
+	confirmCase("assign", "mapfile -t PATH < f", "PATH: changes which programs run"),
+	confirmCase("assign", "read -r IFS", "IFS: changes how the shell splits words"),
+	safeCase("assign", "read -r line < f"),
 
 	// Program names after quote removal, and paths.
 	confirmCase("names", "'rm' x", "rm: deletes files"),

@@ -27,7 +27,7 @@ var readOnlyPrograms = []string{
 	// shell builtins that change nothing outside the shell
 	"echo", "true", "false", ":", "test", "[", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
 	"unset", "umask", "ulimit", "wait", "jobs", "shift", "return", "exit", "break", "continue",
-	"getopts", "times", "caller", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
+	"times", "caller", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
 }
 
 // confirmPrograms change the machine, reach the network or run other code;
@@ -195,8 +195,9 @@ var checkedPrograms = map[string]check{
 	"cd":           cdCheck,
 	"pushd":        cdCheck,
 	"read":         checked(readCheck),
-	"mapfile":      checked(noFlags("runs a callback", "C")),
-	"readarray":    checked(noFlags("runs a callback", "C")),
+	"mapfile":      checked(both(noFlags("runs a callback", "C"), readCheck)),
+	"readarray":    checked(both(noFlags("runs a callback", "C"), readCheck)),
+	"getopts":      checked(readCheck),
 	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
 	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 	"arch":         archCheck,
@@ -1201,6 +1202,11 @@ func checkSystemctl(in *invocation) {
 	in.confirmOpt(verb, "controls services")
 }
 
+// both applies two checks.
+func both(a, b check) check { return func(in *invocation) { a(in); b(in) } }
+
+// readCheck: read, mapfile and getopts assign the variables they name; some
+// names change what later commands run.
 func readCheck(in *invocation) {
 	for _, a := range operands(in.args) {
 		if why := riskyVariable(a.val); why != "" {
