@@ -442,6 +442,26 @@ func (c *classifier) nested(n syntax.Node) {
 		case *syntax.ExtGlob:
 			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
 			return false
+		case *syntax.BinaryArithm:
+			// (( PATH = 1 )) assigns like PATH=1 does.
+			switch n.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn,
+				syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+				if w, ok := n.X.(*syntax.Word); ok {
+					if name := w.Lit(); riskyVariable(name) != "" {
+						c.add(Confirm, c.text(n), name+"=: "+riskyVariable(name))
+					}
+				}
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				if w, ok := n.X.(*syntax.Word); ok {
+					if name := w.Lit(); riskyVariable(name) != "" {
+						c.add(Confirm, c.text(n), name+"=: "+riskyVariable(name))
+					}
+				}
+			}
 		}
 		return true
 	})

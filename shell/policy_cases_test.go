@@ -300,6 +300,10 @@ var policyCases = []policyCase{
 	confirmCase("assign", "mapfile -t PATH < f", "PATH: changes which programs run"),
 	confirmCase("assign", "read -r IFS", "IFS: changes how the shell splits words"),
 	safeCase("assign", "read -r line < f"),
+	confirmCase("assign", "(( PATH = 1 ))", "PATH=: changes which programs run"),
+	confirmCase("assign", "let IFS=1", "IFS="),
+	confirmCase("assign", "echo $(( PATH++ ))", "PATH="),
+	safeCase("assign", "(( n = 1 + 2 ))"),
 
 	// Program names after quote removal, and paths.
 	confirmCase("names", "'rm' x", "rm: deletes files"),
