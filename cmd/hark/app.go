@@ -200,6 +200,14 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		// and `hark send`; the reason goes to stderr and the log.
 		fmt.Fprintf(e.stderr, "hark: %v; running without a menu\n", err)
 		log.Warn("no tray", "err", err)
+		// Without a menu there is no status line: stderr is the only place
+		// left to say what else is missing.
+		for src, msg := range problems {
+			fmt.Fprintf(e.stderr, "hark: %s: %s\n", src, msg)
+		}
+		if note.Approver == nil {
+			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", st.ConfirmTimeout.D())
+		}
 		start()
 		<-core.Done()
 	} else if err := tray.Run(start, func() {}); err != nil {
