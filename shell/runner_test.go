@@ -393,8 +393,8 @@ func alive(pid int) bool {
 		return false
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err) && runtime.GOOS != "linux"
+	if err != nil { // on Linux it just exited; elsewhere there is no /proc to ask
+		return runtime.GOOS != "linux"
 	}
 	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
 		return stat[i+2] != 'Z'
