@@ -146,7 +146,7 @@ func TestWhisperChecks(t *testing.T) {
 }
 
 // fakeOllama is an httptest server speaking the two endpoints doctor uses.
-func fakeOllama(t *testing.T, models map[string][]string, hang bool) (*api.Client, string) {
+func fakeOllama(t testing.TB, models map[string][]string, hang bool) (*api.Client, string) {
 	t.Helper()
 	// A hanging handler waits for the test to end: the server cannot always
 	// tell that the client gave up, and srv.Close waits for handlers.
