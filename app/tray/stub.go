@@ -33,6 +33,8 @@ func (nullBackend) reset()                                        {}
 func (nullBackend) add(parent handle, it app.MenuItem) handle     { return nullHandle{} }
 func (nullBackend) separator(parent handle)                       {}
 func (nullBackend) update(h handle, it app.MenuItem)              {}
+func (nullBackend) hide(h handle)                                 {}
+func (nullBackend) show(h handle)                                 {}
 func (nullBackend) setIcon(name string, regular, template []byte) {}
 func (nullBackend) setTooltip(s string)                           {}
 func (nullBackend) setTitle(s string)                             {}

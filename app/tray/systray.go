@@ -84,6 +84,10 @@ func (systrayBackend) update(h handle, it app.MenuItem) {
 	}
 }
 
+func (systrayBackend) hide(h handle) { h.(item).m.Hide() }
+
+func (systrayBackend) show(h handle) { h.(item).m.Show() }
+
 func (systrayBackend) setIcon(name string, regular, template []byte) {
 	if runtime.GOOS == "darwin" && len(template) > 0 {
 		systray.SetTemplateIcon(template, regular)

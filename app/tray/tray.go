@@ -30,6 +30,8 @@ type backend interface {
 	add(parent handle, it app.MenuItem) handle
 	separator(parent handle)
 	update(h handle, it app.MenuItem)
+	hide(h handle)
+	show(h handle)
 	setIcon(name string, regular, template []byte)
 	setTooltip(s string)
 	setTitle(s string)
@@ -51,10 +53,20 @@ type Tray struct {
 	once    sync.Once
 
 	// Owned by the render goroutine.
-	shown   *app.Menu
-	handles map[string]handle
-	icon    string
-	warned  map[string]bool
+	shown  *app.Menu
+	nodes  []*node // the items systray holds, in its order, hidden ones included
+	icon   string
+	warned map[string]bool
+}
+
+// node is one item systray holds: the model row it shows (as last applied;
+// its Children live in kids), its handle (nil for a separator), and
+// whether it is hidden.
+type node struct {
+	item   app.MenuItem
+	h      handle
+	hidden bool
+	kids   []*node
 }
 
 // Options configure New.
@@ -74,7 +86,6 @@ func newTray(b backend, o Options) *Tray {
 		wake:    make(chan struct{}, 1),
 		clickCh: make(chan struct{}, 1),
 		done:    make(chan struct{}),
-		handles: map[string]handle{},
 		warned:  map[string]bool{},
 	}
 	go t.renderLoop()
@@ -115,9 +126,12 @@ func (t *Tray) renderLoop() {
 	}
 }
 
-// apply brings the backend from the shown menu to m: in place when only
-// labels, checks, tooltips or enabled states changed, else by rebuilding
-// (systray can only append items, so a new row in the middle needs one).
+// apply brings the backend from what it shows to m. Rows that only
+// changed text, check or enabled state are updated in place; rows that
+// went away are hidden and come back by being shown, so the items (and the
+// ids a tray host clicks) stay put. Only a row that systray never held in
+// that place forces a rebuild (systray can only append), as does a
+// separator that must go (separators cannot be hidden).
 func (t *Tray) apply(m app.Menu) {
 	t.applyIcon(m.Icon)
 	if t.shown == nil || t.shown.Tooltip != m.Tooltip {
@@ -126,14 +140,68 @@ func (t *Tray) apply(m app.Menu) {
 	if t.shown == nil || t.shown.Title != m.Title {
 		t.b.setTitle(m.Title)
 	}
-	if t.shown != nil && sameShape(t.shown.Items, m.Items) {
-		t.updateItems(t.shown.Items, m.Items)
+	if t.shown != nil && fits(t.nodes, m.Items) {
+		t.sync(t.nodes, m.Items)
 	} else {
 		t.b.reset()
-		t.handles = map[string]handle{}
-		t.build(nil, m.Items)
+		t.nodes = t.build(nil, m.Items)
 	}
 	t.shown = &m
+}
+
+// matches reports whether node n can show item it.
+func matches(n *node, it app.MenuItem) bool {
+	return n.item.ID == it.ID && n.item.Kind == it.Kind && (it.Kind != app.ItemSubmenu || fits(n.kids, it.Children))
+}
+
+// fits reports whether items can be shown by the existing nodes alone:
+// they must appear among the nodes in the same order (IDs are unique), and
+// every node left over must be hideable.
+func fits(nodes []*node, items []app.MenuItem) bool {
+	j := 0
+	for _, n := range nodes {
+		if j < len(items) && matches(n, items[j]) {
+			j++
+			continue
+		}
+		if n.h == nil {
+			return false // a separator that would have to disappear
+		}
+	}
+	return j == len(items)
+}
+
+// sync updates matched nodes in place and hides the others; fits has
+// checked that this is possible.
+func (t *Tray) sync(nodes []*node, items []app.MenuItem) {
+	j := 0
+	for _, n := range nodes {
+		if j < len(items) && matches(n, items[j]) {
+			it := items[j]
+			j++
+			if n.h == nil {
+				continue
+			}
+			o := n.item
+			if o.Label != it.Label || o.Tooltip != it.Tooltip || o.Checked != it.Checked || o.Disabled != it.Disabled {
+				t.b.update(n.h, it)
+			}
+			if n.hidden {
+				t.b.show(n.h)
+				n.hidden = false
+			}
+			n.item = it
+			n.item.Children = nil
+			if it.Kind == app.ItemSubmenu {
+				t.sync(n.kids, it.Children)
+			}
+			continue
+		}
+		if !n.hidden && n.h != nil {
+			t.b.hide(n.h)
+			n.hidden = true
+		}
+	}
 }
 
 func (t *Tray) applyIcon(name string) {
@@ -159,51 +227,27 @@ func (t *Tray) applyIcon(name string) {
 	t.icon = name
 }
 
-func (t *Tray) build(parent handle, items []app.MenuItem) {
+func (t *Tray) build(parent handle, items []app.MenuItem) []*node {
+	var nodes []*node
 	for _, it := range items {
+		n := &node{item: it}
+		n.item.Children = nil
+		nodes = append(nodes, n)
 		if it.Kind == app.ItemSeparator {
 			t.b.separator(parent)
 			continue
 		}
-		h := t.b.add(parent, it)
-		t.handles[it.ID] = h
+		n.h = t.b.add(parent, it)
 		if it.Kind == app.ItemAction || it.Kind == app.ItemCheckbox {
-			go t.forward(it.ID, h.Clicked())
+			go t.forward(it.ID, n.h.Clicked())
 		} else {
-			go drain(h.Clicked())
+			go drain(n.h.Clicked())
 		}
 		if it.Kind == app.ItemSubmenu {
-			t.build(h, it.Children)
+			n.kids = t.build(n.h, it.Children)
 		}
 	}
-}
-
-func (t *Tray) updateItems(old, cur []app.MenuItem) {
-	for i := range cur {
-		o, n := old[i], cur[i]
-		if n.Kind != app.ItemSeparator && (o.Label != n.Label || o.Tooltip != n.Tooltip || o.Checked != n.Checked || o.Disabled != n.Disabled) {
-			if h, ok := t.handles[n.ID]; ok {
-				t.b.update(h, n)
-			}
-		}
-		if n.Kind == app.ItemSubmenu {
-			t.updateItems(o.Children, n.Children)
-		}
-	}
-}
-
-// sameShape reports whether two item lists have the same IDs and kinds in
-// the same places, so one can be updated into the other in place.
-func sameShape(a, b []app.MenuItem) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].ID != b[i].ID || a[i].Kind != b[i].Kind || !sameShape(a[i].Children, b[i].Children) {
-			return false
-		}
-	}
-	return true
+	return nodes
 }
 
 // forward moves clicks from one item's channel into the queue. It is always

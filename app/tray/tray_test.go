@@ -24,6 +24,7 @@ type fakeBackend struct {
 type fakeItem struct {
 	label   string
 	checked bool
+	hidden  bool
 	ch      chan struct{}
 }
 
@@ -71,6 +72,20 @@ func (f *fakeBackend) update(h handle, it app.MenuItem) {
 	fi := h.(*fakeItem)
 	fi.label, fi.checked = it.Label, it.Checked
 	f.log("update %s checked=%v", it.Label, it.Checked)
+}
+
+func (f *fakeBackend) hide(h handle) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h.(*fakeItem).hidden = true
+	f.log("hide %s", h.(*fakeItem).label)
+}
+
+func (f *fakeBackend) show(h handle) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h.(*fakeItem).hidden = false
+	f.log("show %s", h.(*fakeItem).label)
 }
 
 func (f *fakeBackend) setIcon(name string, regular, template []byte) {
@@ -148,7 +163,7 @@ func TestRenderUpdatesInPlaceAndRebuildsOnNewRows(t *testing.T) {
 	defer tr.Close()
 
 	tr.Render(menu("Ready", true))
-	waitFor(t, "first build", func() bool { _, r, _ := f.snapshot(); return r == 1 })
+	waitFor(t, "first build", func() bool { _, ok := f.hiddenState(app.IDQuit); _, r, _ := f.snapshot(); return r == 1 && ok })
 
 	// Status text and checkbox change: same rows, so no rebuild.
 	tr.Render(menu("Listening…", false))
@@ -170,8 +185,10 @@ func TestRenderUpdatesInPlaceAndRebuildsOnNewRows(t *testing.T) {
 	// A pending command adds rows in the middle: rebuild, submenu children
 	// under their parent, approval icon.
 	tr.Render(menu("Waiting for approval", false, "p1"))
-	waitFor(t, "rebuild", func() bool { _, r, _ := f.snapshot(); return r == 2 })
-	waitFor(t, "approval icon", func() bool { _, _, i := f.snapshot(); return i == "approval" })
+	waitFor(t, "rebuild finished", func() bool {
+		ops, r, i := f.snapshot()
+		return r == 2 && i == "approval" && strings.Count(strings.Join(ops, "|"), "add top/Quit") == 2
+	})
 	ops, _, _ = f.snapshot()
 	joined := strings.Join(ops, "|")
 	for _, want := range []string{"add top/Pending approval (1)", "add Pending approval (1)/rm -rf p1", "add Pending approval (1)/Approve"} {
@@ -209,7 +226,7 @@ func TestClicksAreNeverLostWhileTheCoreIsBusy(t *testing.T) {
 	tr := newTray(f, Options{Post: post})
 	defer tr.Close()
 	tr.Render(menu("Waiting", true, "p1", "p2"))
-	waitFor(t, "build", func() bool { _, r, _ := f.snapshot(); return r == 1 })
+	waitFor(t, "build", func() bool { _, ok := f.hiddenState(app.IDQuit); _, r, _ := f.snapshot(); return r == 1 && ok })
 
 	want := []string{app.PrefixApprove + "p1", app.IDConfirm, app.PrefixDeny + "p2", app.IDConfirm, app.IDQuit}
 	for _, id := range want {
@@ -237,7 +254,7 @@ func TestLabelsAreNotClickable(t *testing.T) {
 	tr := newTray(f, Options{Post: func(e app.Event) bool { posted <- e; return true }})
 	defer tr.Close()
 	tr.Render(menu("Ready", true))
-	waitFor(t, "build", func() bool { _, r, _ := f.snapshot(); return r == 1 })
+	waitFor(t, "build", func() bool { _, ok := f.hiddenState(app.IDQuit); _, r, _ := f.snapshot(); return r == 1 && ok })
 	f.click(t, app.IDStatus)
 	f.click(t, app.IDQuit)
 	select {
@@ -263,5 +280,78 @@ func TestMissingIconKeepsThePreviousOne(t *testing.T) {
 	waitFor(t, "render", func() bool { ops, _, _ := f.snapshot(); return contains(ops, "update Odd") })
 	if _, _, i := f.snapshot(); i != "idle" {
 		t.Errorf("icon = %q after a missing icon, want idle kept", i)
+	}
+}
+
+// busyMenu is menu() with a Cancel row while busy.
+func busyMenu(status string, busy bool) app.Menu {
+	m := menu(status, true)
+	if !busy {
+		return m
+	}
+	var items []app.MenuItem
+	for _, it := range m.Items {
+		items = append(items, it)
+		if it.ID == app.IDConfirm {
+			items = append(items, app.MenuItem{ID: app.IDCancel, Kind: app.ItemAction, Label: "Cancel"})
+		}
+	}
+	m.Items = items
+	return m
+}
+
+func (f *fakeBackend) hiddenState(id string) (hidden, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	it, ok := f.items[id]
+	if !ok {
+		return false, false
+	}
+	return it.hidden, true
+}
+
+func TestRowsThatComeAndGoAreHiddenNotRebuilt(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	tr := newTray(f, Options{})
+	defer tr.Close()
+	steps := []struct {
+		name       string
+		m          app.Menu
+		wantResets int
+		cancel     string // "absent", "shown" or "hidden"
+	}{
+		{"idle", busyMenu("Ready", false), 1, "absent"},
+		{"busy: Cancel is new, so one rebuild", busyMenu("Thinking…", true), 2, "shown"},
+		{"idle again: Cancel hidden in place", busyMenu("Ready", false), 2, "hidden"},
+		{"busy again: Cancel shown in place", busyMenu("Listening…", true), 2, "shown"},
+		{"a separator that must go forces a rebuild", app.Menu{Icon: "idle", Items: []app.MenuItem{{ID: app.IDQuit, Kind: app.ItemAction, Label: "Quit"}}}, 3, "absent"},
+	}
+	for _, s := range steps {
+		tr.Render(s.m)
+		waitFor(t, s.name, func() bool {
+			_, r, _ := f.snapshot()
+			if r != s.wantResets {
+				return false
+			}
+			hidden, ok := f.hiddenState(app.IDCancel)
+			switch s.cancel {
+			case "absent":
+				return !ok
+			case "shown":
+				return ok && !hidden
+			default:
+				return ok && hidden
+			}
+		})
+		// Settle: no further rebuild happens for this step.
+		time.Sleep(20 * time.Millisecond)
+		if _, r, _ := f.snapshot(); r != s.wantResets {
+			t.Fatalf("%s: resets = %d, want %d", s.name, r, s.wantResets)
+		}
+	}
+	ops, _, _ := f.snapshot()
+	if !contains(ops, "update Listening…") {
+		t.Errorf("status not updated in place after showing Cancel again: %v", ops)
 	}
 }
