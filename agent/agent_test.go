@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -672,4 +673,78 @@ func TestNewFillsSafeDefaults(t *testing.T) {
 	if p := a.systemPrompt(time.Now()); !strings.Contains(p, ToolName) || !strings.Contains(p, o.Home) {
 		t.Errorf("default system prompt %q", p)
 	}
+}
+
+// A Confirmer that never answers and ignores its context still cannot hold
+// a request past the confirmation timeout or a cancel.
+func TestStuckConfirmerCannotHoldTheLoop(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	stuck := ConfirmerFunc(func(context.Context, Pending) (Decision, error) {
+		<-release
+		return Decision{Approved: true, By: ByMenu}, nil
+	})
+	h := newHarness(t, []reply{tools(cmd("rm /tmp/a", "executing")), text("Gave up.")}, func(o *Options) {
+		o.Confirmer = stuck
+		o.ConfirmTimeout = 20 * time.Millisecond
+	})
+	out, err := h.agent.Run(context.Background(), NewConversation(), "delete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.exec.ran) != 0 || out.Metrics.Denied != 1 {
+		t.Errorf("ran %v metrics %+v", h.exec.commands(), out.Metrics)
+	}
+	if es := h.auditEntries(t); es[0].Decision != DecisionTimeout {
+		t.Errorf("audit %+v", es)
+	}
+}
+
+func TestPurposeIsNormalised(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, []reply{tools(call("command", "ls", "purpose", " Checking ")), text("ok")}, nil)
+	if _, err := h.agent.Run(context.Background(), NewConversation(), "ls"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.exec.ran) != 1 || h.exec.ran[0].Purpose != "checking" {
+		t.Errorf("ran %+v", h.exec.ran)
+	}
+}
+
+// FuzzToolArguments feeds arbitrary JSON as a tool call's arguments: the
+// loop never panics, every call gets exactly one answer that is valid JSON,
+// and nothing that fails validation runs.
+func FuzzToolArguments(f *testing.F) {
+	for _, s := range []string{
+		`{"command":"ls","purpose":"checking"}`,
+		`{"command":42,"purpose":"checking"}`,
+		`{"command":"ls","purpose":"executing","workingDirectory":"~/x"}`,
+		`{"command":"","purpose":null}`,
+		`{"command":["rm","-rf","/"],"purpose":"executing"}`,
+		`{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		var tc api.ToolCall
+		if err := json.Unmarshal([]byte(`{"function":{"name":"execute_terminal_command","arguments":`+args+`}}`), &tc); err != nil {
+			t.Skip("not a JSON object of arguments")
+		}
+		h := newHarness(t, []reply{tools(tc), text("ok")}, func(o *Options) { o.History, o.Audit = nil, nil })
+		c := NewConversation()
+		if _, err := h.agent.Run(context.Background(), c, "fuzz"); err != nil {
+			t.Fatal(err)
+		}
+		assertEveryCallAnswered(t, c)
+		_, verr := validateCall(tc, h.home)
+		if verr != nil && len(h.exec.ran) != 0 {
+			t.Fatalf("invalid call ran: %v", verr)
+		}
+		for _, m := range toolMessages(t, c.Messages) {
+			if _, ok := m["executed"]; !ok {
+				t.Fatalf("tool message without executed: %v", m)
+			}
+		}
+	})
 }

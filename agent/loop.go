@@ -378,10 +378,28 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
 	defer cancel()
-	d, err := r.confirmer.Confirm(cctx, Pending{
-		ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
-	})
+	type answer struct {
+		d   Decision
+		err error
+	}
+	// The timeout and cancellation hold even against a Confirmer that does
+	// not watch its context: a late answer is dropped.
+	answered := make(chan answer, 1)
+	go func() {
+		d, err := r.confirmer.Confirm(cctx, Pending{
+			ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
+			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+		})
+		answered <- answer{d, err}
+	}()
+	var d Decision
+	var err error
+	select {
+	case ans := <-answered:
+		d, err = ans.d, ans.err
+	case <-cctx.Done():
+		err = cctx.Err()
+	}
 	switch {
 	case ctx.Err() != nil || d.By == ByCancel:
 		return DecisionCancelled, ByCancel

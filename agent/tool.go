@@ -83,9 +83,11 @@ func validateCall(tc api.ToolCall, home string) (toolArgs, error) {
 	case !isString:
 		return a, fmt.Errorf("argument \"purpose\" must be a string, not %s: use \"checking\", \"executing\" or \"verifying\"", jsonType(p))
 	default:
-		switch s {
+		// Small models sometimes capitalise or pad an enum value; the
+		// meaning is clear, so accept it in its canonical form.
+		switch norm := strings.ToLower(strings.TrimSpace(s)); norm {
 		case PurposeChecking, PurposeExecuting, PurposeVerifying:
-			a.Purpose = s
+			a.Purpose = norm
 		default:
 			return a, fmt.Errorf("argument \"purpose\" is %q: use \"checking\", \"executing\" or \"verifying\"", s)
 		}
