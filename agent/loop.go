@@ -215,7 +215,11 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 	a := r.a
 	r.m.ToolCalls += len(calls)
 	answer := func(tc api.ToolCall, content string) {
-		r.c.Messages = append(r.c.Messages, api.Message{Role: "tool", Content: content, ToolName: ToolName, ToolCallID: tc.ID})
+		name := tc.Function.Name
+		if name == "" {
+			name = ToolName
+		}
+		r.c.Messages = append(r.c.Messages, api.Message{Role: "tool", Content: content, ToolName: name, ToolCallID: tc.ID})
 	}
 	invalid := func(tc api.ToolCall, i int, why string) {
 		r.emit(Event{Kind: EventInvalid, ConversationID: r.c.ID, Turn: r.turn, Text: fmt.Sprintf("tool call %d: %s", i+1, why)})
