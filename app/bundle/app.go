@@ -209,15 +209,30 @@ var appIcon = sync.OnceValues(func() (image.Image, error) {
 	return img, nil
 })
 
+// appIconMips are the halvings of the app icon, shared by every size the
+// Linux install writes.
+var appIconMips = sync.OnceValues(func() (*mipChain, error) {
+	img, err := appIcon()
+	if err != nil {
+		return nil, err
+	}
+	return newMipChain(img), nil
+})
+
+var appIconMipsMu sync.Mutex // scale adds levels lazily
+
 // WriteIconPNG writes the application icon scaled to size pixels, for the
 // freedesktop icon theme (~/.local/share/icons/hicolor/SIZExSIZE/apps).
 func WriteIconPNG(path string, size int) error {
-	img, err := appIcon()
+	mips, err := appIconMips()
 	if err != nil {
 		return err
 	}
+	appIconMipsMu.Lock()
+	img := mips.scale(size)
+	appIconMipsMu.Unlock()
 	var buf bytes.Buffer
-	if err := iconEncoder.Encode(&buf, Scale(img, size)); err != nil {
+	if err := iconEncoder.Encode(&buf, img); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -48,12 +48,13 @@ func WriteIcns(src image.Image) ([]byte, error) {
 		return nil, fmt.Errorf("icns: source is %dx%d, want a square image", b.Dx(), b.Dy())
 	}
 	pngs := map[int][]byte{} // sizes shared by two entries are encoded once
+	mips := newMipChain(src)
 	var body bytes.Buffer
 	for _, e := range IcnsEntries {
 		data, ok := pngs[e.Size]
 		if !ok {
 			var buf bytes.Buffer
-			if err := iconEncoder.Encode(&buf, Scale(src, e.Size)); err != nil {
+			if err := iconEncoder.Encode(&buf, mips.scale(e.Size)); err != nil {
 				return nil, fmt.Errorf("icns: %s: %w", e.Type, err)
 			}
 			data = buf.Bytes()
@@ -75,9 +76,28 @@ func WriteIcns(src image.Image) ([]byte, error) {
 // it averages every source pixel so thin strokes stay smooth at 16 pixels),
 // then finishes any remaining factor with Catmull-Rom.
 func Scale(src image.Image, size int) *image.NRGBA {
-	cur := toRGBA(src)
-	for cur.Bounds().Dx() >= 2*size && cur.Bounds().Dy() >= 2*size {
-		cur = halve(cur)
+	return newMipChain(src).scale(size)
+}
+
+// mipChain is an image and its successive halvings, made once so that every
+// size of an icon set is cut from the nearest larger level.
+type mipChain struct{ levels []*image.RGBA }
+
+func newMipChain(src image.Image) *mipChain {
+	m := &mipChain{levels: []*image.RGBA{toRGBA(src)}}
+	return m
+}
+
+func (m *mipChain) scale(size int) *image.NRGBA {
+	cur := m.levels[0]
+	for i := 1; ; i++ {
+		if b := cur.Bounds(); b.Dx() < 2*size || b.Dy() < 2*size {
+			break
+		}
+		if i == len(m.levels) {
+			m.levels = append(m.levels, halve(cur))
+		}
+		cur = m.levels[i]
 	}
 	if b := cur.Bounds(); b.Dx() == size && b.Dy() == size {
 		return toNRGBA(cur)

@@ -31,6 +31,13 @@ var stateColour = map[string]color.NRGBA{
 
 // Render returns every icon file by name.
 func Render() map[string]*image.NRGBA {
+	out := renderStates()
+	out[AppIconName] = appIcon(1)
+	return out
+}
+
+// renderStates draws the tray icons of every state.
+func renderStates() map[string]*image.NRGBA {
 	out := make(map[string]*image.NRGBA)
 	black := solid(color.NRGBA{A: 0xff})
 	white := solid(color.NRGBA{0xff, 0xff, 0xff, 0xff})
@@ -45,7 +52,6 @@ func Render() map[string]*image.NRGBA {
 		}
 		out[st+".png"] = render(ColourSize, colour, white, bg)
 	}
-	out[AppIconName] = appIcon()
 	return out
 }
 
@@ -105,8 +111,9 @@ func glyph(state string) []layer {
 }
 
 // appIcon is the application icon: the listening glyph in white on an indigo
-// rounded square inset on Apple's icon grid (824 of 1024 pixels).
-func appIcon() *image.NRGBA {
+// rounded square inset on Apple's icon grid (824 of 1024 pixels). rowStep > 1
+// draws only a sample of the rows.
+func appIcon(rowStep int) *image.NRGBA {
 	const inset = 100.0 / 1024
 	top, bottom := color.NRGBA{0x5c, 0x7c, 0xfa, 0xff}, color.NRGBA{0x5f, 0x3d, 0xc4, 0xff}
 	gradient := func(_, y float64) [4]float64 {
@@ -118,5 +125,5 @@ func appIcon() *image.NRGBA {
 	for _, l := range glyph("listening") {
 		layers = append(layers, layer{shape: place(l.shape, 0.62, 0.5, 0.5, 0, 0.01), cut: l.cut})
 	}
-	return render(AppIconSize, layers, solid(color.NRGBA{0xff, 0xff, 0xff, 0xff}), gradient)
+	return renderRows(AppIconSize, layers, solid(color.NRGBA{0xff, 0xff, 0xff, 0xff}), gradient, rowStep)
 }
