@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"syscall"
 	"testing"
@@ -10,9 +12,25 @@ import (
 // re-executes os.Executable() as `EXE __sandbox …`, as it does with hark.
 // The helper leaves through syscall.Exit because os.Exit in a -race build
 // sleeps a second on a zero status, which would slow every run.
+//
+// It also serves `EXE __dial NETWORK ADDRESS`, a client that sandboxed test
+// commands run to try a connection that no shell tool makes portably (an
+// abstract Unix socket, for one).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == HelperCommand {
-		syscall.Exit(SandboxHelperMain(os.Args[2:]))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case HelperCommand:
+			syscall.Exit(SandboxHelperMain(os.Args[2:]))
+		case "__dial":
+			c, err := net.Dial(os.Args[2], os.Args[3])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				syscall.Exit(1)
+			}
+			c.Close()
+			fmt.Println("connected")
+			syscall.Exit(0)
+		}
 	}
 	os.Exit(m.Run())
 }

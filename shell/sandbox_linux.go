@@ -134,7 +134,8 @@ func helperStatus() *os.File {
 // restrictThread confines the calling OS thread, and every process it forks,
 // to reading the filesystem, writing only tmpDir and a few devices, and no
 // TCP; from ABI 6 also no signals or abstract-socket connections to processes
-// outside the sandbox. The configuration names the newest ABI go-landlock
+// outside the sandbox. A seccomp filter then refuses to create sockets at all
+// (see denySockets). The configuration names the newest ABI go-landlock
 // knows and is downgraded to the kernel's, so newer kernels restrict more (UDP,
 // pathname sockets) without a code change.
 func restrictThread(tmpDir string) error {
@@ -161,7 +162,10 @@ func restrictThread(tmpDir string) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	return llsys.LandlockRestrictSelf(fd, flags)
+	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return denySockets()
 }
 
 // supervise waits for the shell and then makes sure nothing it started

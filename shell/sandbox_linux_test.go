@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,8 @@ func TestSandboxFilesystem(t *testing.T) {
 		{name: "mktemp works", command: `f=$(mktemp) && echo ok > "$f" && cat "$f"`, wantOut: "ok\n"},
 		{name: "/dev/null is writable", command: "echo gone > /dev/null && echo ok", wantOut: "ok\n"},
 		{name: "/dev/stdout is writable", command: "echo via-dev-stdout > /dev/stdout", wantOut: "via-dev-stdout\n"},
+		{name: "owner names still resolve", command: "ls -ld / | awk '{print $3}'", wantOut: "root\n"},
+		{name: "process listing works", command: "ps -o pid= -p $$ >/dev/null && echo ok", wantOut: "ok\n"},
 	}
 	r := testRunner(t, RunnerOptions{})
 	for _, tt := range tests {
@@ -244,5 +247,83 @@ func TestSandboxHelperFailsClosed(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the command ran without its sandbox")
+	}
+}
+
+// From ABI 6 the sandbox cannot reach abstract Unix sockets bound outside
+// it, which is where a desktop session keeps some of its services.
+func TestSandboxAbstractSocketsScoped(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	if abi, _ := landlockABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d does not scope abstract sockets (needs 6)", abi)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name        string
+		mode        SandboxMode
+		wantConnect bool
+	}{
+		{"sandboxed", SandboxReadOnly, false},
+		{"unsandboxed control", SandboxOff, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			name := fmt.Sprintf("@hark-test-%d-%s", os.Getpid(), tt.mode)
+			ln, err := net.Listen("unix", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			r := testRunner(t, RunnerOptions{})
+			res := r.Run(context.Background(), Request{Command: fmt.Sprintf("'%s' __dial unix '%s'", self, name), Verdict: safe, Sandbox: tt.mode})
+			if res.Success != tt.wantConnect {
+				t.Errorf("connected %v, want %v: %s", res.Success, tt.wantConnect, res.JSON())
+			}
+		})
+	}
+}
+
+// UDP is outside Landlock's reach before ABI 10; the seccomp filter refuses
+// the socket itself, so no datagram leaves the sandbox on any kernel.
+func TestSandboxUDP(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	if nativeAuditArch() == 0 {
+		t.Skip("no seccomp filter for " + runtime.GOARCH)
+	}
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("needs bash for /dev/udp")
+	}
+	for _, tt := range []struct {
+		name     string
+		mode     SandboxMode
+		wantSent bool
+	}{
+		{"sandboxed", SandboxReadOnly, false},
+		{"unsandboxed control", SandboxOff, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pc.Close()
+			port := pc.LocalAddr().(*net.UDPAddr).Port
+			r := testRunner(t, RunnerOptions{Shell: "/bin/bash"})
+			res := r.Run(context.Background(), Request{Command: fmt.Sprintf("echo leak > /dev/udp/127.0.0.1/%d", port), Verdict: safe, Sandbox: tt.mode})
+			// The datagram, if sent, is already queued on the socket.
+			pc.SetReadDeadline(time.Now().Add(time.Second))
+			buf := make([]byte, 64)
+			n, _, err := pc.ReadFrom(buf)
+			sent := err == nil && string(buf[:n]) == "leak\n"
+			if sent != tt.wantSent || res.Success != tt.wantSent {
+				t.Errorf("datagram sent %v, command success %v; want %v: %s", sent, res.Success, tt.wantSent, res.JSON())
+			}
+		})
 	}
 }
