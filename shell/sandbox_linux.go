@@ -25,20 +25,26 @@ import (
 var landlockABI = sync.OnceValues(llsys.LandlockGetABIVersion)
 
 // SandboxStatus reports whether Landlock can confine commands, for `hark
-// doctor`, e.g. "Landlock ABI 7: read-only files, no TCP, scoped signals and
-// abstract sockets".
+// doctor`, e.g. "Landlock ABI 7: read-only files, no sockets (seccomp),
+// scoped signals".
 func SandboxStatus() (bool, string) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
 		return false, "Landlock is not available in this kernel (it needs Linux 5.13 or later with landlock in the lsm= boot list); commands run unconfined"
 	}
+	network := "no sockets (seccomp)"
 	switch {
-	case abi < 4:
-		return true, fmt.Sprintf("Landlock ABI %d: read-only files; the network is not restricted before ABI 4 (Linux 6.7)", abi)
-	case abi < 6:
-		return true, fmt.Sprintf("Landlock ABI %d: read-only files, no TCP", abi)
+	case nativeAuditArch() != 0:
+	case abi >= 4:
+		network = "no TCP"
+	default:
+		network = "network not restricted (Landlock needs ABI 4, Linux 6.7)"
 	}
-	return true, fmt.Sprintf("Landlock ABI %d: read-only files, no TCP, scoped signals and abstract sockets", abi)
+	detail := fmt.Sprintf("Landlock ABI %d: read-only files, %s", abi, network)
+	if abi >= 6 {
+		detail += ", scoped signals"
+	}
+	return true, detail
 }
 
 // canSandbox: Landlock is applied inside the helper, so without one there is
