@@ -136,6 +136,9 @@ func checkText(v *verdict, s string) {
 // the parser drops some comments (after a bare `time`, for one); a '#' inside
 // quotes may be flagged too, which only costs a confirmation.
 func checkComments(v *verdict, s string) {
+	if !strings.Contains(s, "#") {
+		return
+	}
 	for _, line := range strings.Split(s, "\n") {
 		for i := 0; i < len(line); i++ {
 			if line[i] != '#' || i > 0 && strings.IndexByte(" \t;&|()", line[i-1]) < 0 {
