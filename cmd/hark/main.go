@@ -102,6 +102,9 @@ func init() {
 	})
 	register(&command{
 		name: "version", summary: "Print Hark's version.",
-		run: func(_ context.Context, e *env, _ []string) int { fmt.Fprintln(e.stdout, "hark", version); return exitOK },
+		run: func(_ context.Context, e *env, _ []string) int {
+			fmt.Fprintln(e.stdout, "hark", version)
+			return exitOK
+		},
 	})
 }
