@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -193,13 +194,14 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	res.Error, cutErr = stderr.String()
 	res.Truncated = cutOut || cutErr
 	switch {
-	case runCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
+	case !out.stopped: // finished on its own, even if a deadline passed since
+	case ctx.Err() == nil:
 		res.TimedOut = true
 		res.Error = appendNote(res.Error, fmt.Sprintf("hark: timed out after %s; the command and everything it started were stopped", timeout))
-	case ctx.Err() != nil:
+	default:
 		res.Error = appendNote(res.Error, "hark: cancelled; the command and everything it started were stopped")
 	}
-	res.Success = res.ExitCode == 0 && !res.TimedOut && ctx.Err() == nil
+	res.Success = res.ExitCode == 0 && !out.stopped
 	return res
 }
 
@@ -322,6 +324,7 @@ type outcome struct {
 	started  bool
 	err      string // why it did not start
 	exitCode int
+	stopped  bool // ctx ended first and the process group was signalled
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -358,12 +361,14 @@ func (p process) run(ctx context.Context) outcome {
 	pid := cmd.Process.Pid
 
 	exited := make(chan struct{})
+	var stopped atomic.Bool
 	go func() {
 		select {
 		case <-exited:
 			return
 		case <-ctx.Done():
 		}
+		stopped.Store(true)
 		signalGroup(pid, sigTerm)
 		grace := killGrace
 		if p.viaHelper {
@@ -402,5 +407,5 @@ func (p process) run(ctx context.Context) outcome {
 	if cmd.ProcessState == nil {
 		return outcome{err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
 	}
-	return outcome{started: true, exitCode: exitCode(cmd.ProcessState)}
+	return outcome{started: true, exitCode: exitCode(cmd.ProcessState), stopped: stopped.Load()}
 }
