@@ -3,6 +3,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -431,5 +432,13 @@ func TestHelperMarker(t *testing.T) {
 	t.Setenv(helperEnv, "1")
 	if r := NewRunner(RunnerOptions{}); r.helper != "" {
 		t.Errorf("a runner inside a helper would start helper %q", r.helper)
+	}
+}
+
+func TestResultJSONKeepsShellSyntaxReadable(t *testing.T) {
+	t.Parallel()
+	b := NotRun(Request{Command: "a && b > c <d"}, "x").JSON()
+	if !strings.Contains(string(b), `"a && b > c <d"`) || bytes.HasSuffix(b, []byte("\n")) || !json.Valid(b) {
+		t.Errorf("%s", b)
 	}
 }

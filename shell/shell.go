@@ -7,7 +7,10 @@
 // that always marshals to valid JSON.
 package shell
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Tier is the policy's verdict on a command.
 type Tier string
@@ -74,13 +77,17 @@ type Result struct {
 
 // JSON encodes the result. Strings are already valid UTF-8 after capture, and
 // encoding/json replaces anything invalid, so this cannot produce bad JSON.
+// HTML escaping is off so that && and > in commands stay readable.
 func (r Result) JSON() []byte {
 	if r.Reasons == nil {
 		r.Reasons = []Reason{}
 	}
-	b, err := json.Marshal(r)
-	if err != nil { // unreachable for this type; keep the contract anyway
-		b, _ = json.Marshal(map[string]any{"success": false, "error": err.Error()})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil { // unreachable for this type; keep the contract anyway
+		b, _ := json.Marshal(map[string]any{"success": false, "error": err.Error()})
+		return b
 	}
-	return b
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
