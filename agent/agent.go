@@ -29,9 +29,11 @@ type ChatClient interface {
 	Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResponseFunc) error
 }
 
-// Classifier decides the tier of a command; *shell.Policy satisfies it.
+// Classifier decides the tier of a command run in a working directory (the
+// folder matters: `rm -rf *` in the home folder is forbidden, elsewhere it
+// needs confirmation); *shell.Policy satisfies it.
 type Classifier interface {
-	Classify(command string) shell.Verdict
+	ClassifyIn(command, workingDirectory string) shell.Verdict
 }
 
 // Executor runs a classified command; *shell.Runner satisfies it. It must

@@ -748,3 +748,41 @@ func FuzzToolArguments(f *testing.F) {
 		}
 	})
 }
+
+// The policy judges a command in the folder it will run in: `rm -rf *` with no
+// folder runs in home, where it is forbidden; in a project folder it only
+// needs confirmation.
+func TestClassifiedInItsWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, dir string
+		want      shell.Tier
+	}{
+		{"default folder is home", "", shell.Forbidden},
+		{"home spelled out", "~", shell.Forbidden},
+		{"a project folder", "/tmp/project", shell.Confirm},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			args := []any{"command", "rm -rf *", "purpose", "executing"}
+			if c.dir != "" {
+				args = append(args, "workingDirectory", c.dir)
+			}
+			h := newHarness(t, []reply{tools(call(args...)), text("Done.")}, func(o *Options) {
+				o.Classifier = shell.NewPolicy()
+			})
+			h.confirmer.decisions = []Decision{{Approved: false, By: ByMenu}}
+			if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
+				t.Fatal(err)
+			}
+			tm := toolMessages(t, h.client.request(t, 1).Messages)
+			if tm[0]["tier"] != string(c.want) || tm[0]["executed"] != false {
+				t.Fatalf("model was told %v, want tier %s and nothing run", tm[0], c.want)
+			}
+			if asked := len(h.confirmer.asked); (c.want == shell.Forbidden) != (asked == 0) {
+				t.Fatalf("confirmer asked %d times for a %s command", asked, c.want)
+			}
+		})
+	}
+}

@@ -114,7 +114,7 @@ func cmd(command, purpose string) api.ToolCall {
 // prefixClassifier is a tiny policy for tests: by the first word.
 type prefixClassifier struct{}
 
-func (prefixClassifier) Classify(c string) shell.Verdict {
+func (prefixClassifier) ClassifyIn(c, _ string) shell.Verdict {
 	f := strings.Fields(c)
 	first := ""
 	if len(f) > 0 {

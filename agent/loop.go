@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -270,7 +271,13 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 // handleOne classifies, decides, runs and audits one valid call.
 func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Result {
 	a := r.a
-	v := a.o.Classifier.Classify(ta.Command)
+	// The policy judges the folder the command will really run in; it knows
+	// home by name, and the tool arguments arrive resolved to a path.
+	wd := ta.WorkingDirectory
+	if wd == "" || filepath.Clean(wd) == filepath.Clean(a.o.Home) {
+		wd = "~"
+	}
+	v := a.o.Classifier.ClassifyIn(ta.Command, wd)
 	call := &Call{
 		ID:               r.c.ID + "-" + strconv.Itoa(len(r.c.Runs)+1) + "-" + strconv.Itoa(r.turn) + "-" + strconv.Itoa(index+1),
 		Command:          ta.Command,
