@@ -25,6 +25,9 @@ func (a *App) view() View {
 		Confirm:   a.settings.ConfirmBeforeExecute,
 		Recent:    a.recent,
 		CanType:   a.o.Prompter != nil,
+		HasLogin:  a.o.LoginItem != nil,
+		Login:     a.launchAtLogin,
+		HasLog:    a.o.LogFile != "",
 		Hotkey:    a.settings.Hotkey,
 		Toggle:    a.settings.HotkeyMode == "toggle",
 	}
@@ -100,6 +103,17 @@ func (a *App) click(ctx context.Context, id string) {
 		a.background(func() error { return openAudit(a.o.Paths.Audit, a.o.Opener) })
 	case id == IDSettings:
 		a.background(func() error { return openSettings(a.o.Paths.Settings, a.o.Opener) })
+	case id == IDLog && a.o.LogFile != "":
+		path, o := a.o.LogFile, a.o.Opener
+		a.background(func() error {
+			if err := o.Open(path); err != nil {
+				return fmt.Errorf("could not open %s: %v — open it in a text viewer yourself", path, err)
+			}
+			return nil
+		})
+	case id == IDLoginItem && a.o.LoginItem != nil:
+		want, li := !a.launchAtLogin, a.o.LoginItem
+		go func() { a.post(loginSaved{value: want, err: li.SetEnabled(want)}) }()
 	case id == IDTypeRequest:
 		a.typeRequest(ctx)
 	}

@@ -76,6 +76,10 @@ type Options struct {
 	Opener      Opener // nil: ExecOpener
 	Prompter    Prompter
 	History     History
+	LoginItem   LoginItem // nil: no "Launch at login" checkbox
+
+	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
+	LogFile string
 
 	// Checks run once in the background when Run starts; an error shows in
 	// the status line under the check's name ("ollama": OllamaCheck(host)).
@@ -113,19 +117,21 @@ type App struct {
 	ids    atomic.Int64 // pending IDs
 
 	// Everything below is owned by the Run goroutine.
-	settings   settings.Settings
-	state      State
-	turn       *turn
-	turnSeq    int
-	pending    []*pendingEntry
-	problems   map[string]string
-	note       string // transient remark, cleared by the next state change
-	detail     string // the command being run or proposed
-	stream     string // streamed words of the current reply
-	lastError  string
-	recent     []ConversationSummary
-	throttle   *throttle
-	lastRender *Menu
+	settings settings.Settings
+	state    State
+	turn     *turn
+	turnSeq  int
+	pending  []*pendingEntry
+	problems map[string]string
+	// launchAtLogin mirrors the login item, for the checkbox.
+	launchAtLogin bool
+	note          string // transient remark, cleared by the next state change
+	detail        string // the command being run or proposed
+	stream        string // streamed words of the current reply
+	lastError     string
+	recent        []ConversationSummary
+	throttle      *throttle
+	lastRender    *Menu
 }
 
 // turn is one request from key-down (or typed text) to the final answer.
@@ -180,6 +186,10 @@ type (
 		value bool
 		err   error
 	}
+	loginSaved struct {
+		value bool
+		err   error
+	}
 )
 
 func (stageEvent) isEvent()   {}
@@ -191,6 +201,7 @@ func (recentLoaded) isEvent() {}
 func (noteEvent) isEvent()    {}
 func (typedText) isEvent()    {}
 func (toggleSaved) isEvent()  {}
+func (loginSaved) isEvent()   {}
 
 // New builds an App. Nothing runs until Run.
 func New(o Options) *App {
@@ -223,6 +234,15 @@ func New(o Options) *App {
 	}
 	if o.Agent == nil {
 		a.problems["agent"] = "no agent configured — requests cannot run"
+	}
+	if o.LoginItem != nil {
+		// The login-item file is the truth (the user may have removed it in
+		// the desktop's own settings); reading it is one small file.
+		on, err := o.LoginItem.Enabled()
+		if err != nil {
+			a.log.Warn("reading the login item", "err", err)
+		}
+		a.launchAtLogin = on
 	}
 	return a
 }
@@ -410,6 +430,13 @@ func (a *App) handle(ctx context.Context, e Event) {
 			a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
 		} else {
 			a.settings.ConfirmBeforeExecute = e.value
+		}
+		a.renderNow()
+	case loginSaved:
+		if e.err != nil {
+			a.note = fmt.Sprintf("Could not change launch at login: %v", e.err)
+		} else {
+			a.launchAtLogin = e.value
 		}
 		a.renderNow()
 	default:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -796,5 +797,82 @@ func TestQuitWhileAwaitingApprovalSettlesAtOnce(t *testing.T) {
 		if strings.Contains(l, "did not stop") {
 			t.Errorf("quitting waited for the turn to time out: %s", l)
 		}
+	}
+}
+
+// fakeLoginItem records the login item's state as a file would.
+type fakeLoginItem struct {
+	mu  sync.Mutex
+	on  bool
+	err error
+}
+
+func (f *fakeLoginItem) Enabled() (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.on, nil
+}
+
+func (f *fakeLoginItem) SetEnabled(on bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return f.err
+	}
+	f.on = on
+	return nil
+}
+
+func TestLaunchAtLoginCheckboxAndOpenLog(t *testing.T) {
+	t.Parallel()
+	li := &fakeLoginItem{on: true}
+	logFile := filepath.Join(t.TempDir(), "hark.log")
+	h := start(t, answerAgent("ok"), func(o *Options) { o.LoginItem = li; o.LogFile = logFile })
+	h.views.waitFrom(t, 0, "checkbox reflects the login item", func(v View) bool { return v.HasLogin && v.Login && v.HasLog })
+
+	m := h.views.mark()
+	h.app.Post(MenuClick{ID: IDLoginItem})
+	h.views.waitFrom(t, m, "checkbox cleared", func(v View) bool { return !v.Login })
+	if on, _ := li.Enabled(); on {
+		t.Fatal("clicking the checked item did not turn launch at login off")
+	}
+
+	li.mu.Lock()
+	li.err = errors.New("read-only folder")
+	li.mu.Unlock()
+	m = h.views.mark()
+	h.app.Post(MenuClick{ID: IDLoginItem})
+	h.views.waitFrom(t, m, "failure said, checkbox unchanged", func(v View) bool {
+		return !v.Login && strings.Contains(v.Note, "read-only folder")
+	})
+
+	h.app.Post(MenuClick{ID: IDLog})
+	if p := recv(t, "log opened", h.opener.opened); p != logFile {
+		t.Errorf("opened %s, want %s", p, logFile)
+	}
+}
+
+func TestMenuLoginAndLogEntries(t *testing.T) {
+	t.Parallel()
+	ids := func(m Menu) map[string]MenuItem {
+		out := map[string]MenuItem{}
+		for _, it := range m.Items {
+			out[it.ID] = it
+		}
+		return out
+	}
+	without := ids(BuildMenu(View{Hotkey: "ctrl+alt+space"}))
+	if _, ok := without[IDLoginItem]; ok {
+		t.Error("Launch at login shown without a login item")
+	}
+	if _, ok := without[IDLog]; ok {
+		t.Error("Open log shown without a log file")
+	}
+	with := ids(BuildMenu(View{Hotkey: "ctrl+alt+space", HasLogin: true, Login: true, HasLog: true}))
+	if it := with[IDLoginItem]; it.Kind != ItemCheckbox || !it.Checked || it.Label != "Launch at login" {
+		t.Errorf("login item entry = %+v", it)
+	}
+	if it := with[IDLog]; it.Kind != ItemAction || it.Label != "Open log" {
+		t.Errorf("log entry = %+v", it)
 	}
 }

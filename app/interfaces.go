@@ -77,6 +77,13 @@ type MenuRenderer interface {
 	Render(m Menu)
 }
 
+// LoginItem starts Hark when the user logs in (a LaunchAgent on macOS, an
+// autostart entry on Linux); bundle.DefaultLoginItem backs it.
+type LoginItem interface {
+	Enabled() (bool, error)
+	SetEnabled(on bool) error
+}
+
 // Opener opens a file with the desktop's default application (`open` on
 // macOS, `xdg-open` on Linux). ExecOpener is the real one.
 type Opener interface {

@@ -24,6 +24,9 @@ type View struct {
 	CanType    bool // a text prompt tool exists
 	Hotkey     string
 	Toggle     bool // hotkey mode is toggle rather than push-to-talk
+	HasLogin   bool // a login item can be managed here
+	Login      bool // Hark starts at login
+	HasLog     bool // a log file exists to open
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
@@ -112,6 +115,12 @@ func BuildMenu(v View) Menu {
 	}
 	add(recent)
 	add(MenuItem{ID: IDAuditLog, Kind: ItemAction, Label: "Open audit log"})
+	if v.HasLog {
+		add(MenuItem{ID: IDLog, Kind: ItemAction, Label: "Open log"})
+	}
+	if v.HasLogin {
+		add(MenuItem{ID: IDLoginItem, Kind: ItemCheckbox, Label: "Launch at login", Checked: v.Login})
+	}
 	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…"})
 	sep("quit")
 	add(MenuItem{ID: IDQuit, Kind: ItemAction, Label: "Quit Hark"})

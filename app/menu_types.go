@@ -56,6 +56,8 @@ const (
 	IDRecent          = "recent"
 	IDAuditLog        = "audit-log"
 	IDSettings        = "settings"
+	IDLog             = "log"
+	IDLoginItem       = "launch-at-login"
 	IDTypeRequest     = "type-request"
 	IDQuit            = "quit"
 

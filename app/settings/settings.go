@@ -41,8 +41,6 @@ type Settings struct {
 	OutputLimit          int      `json:"outputLimit"` // bytes kept of stdout and of stderr each
 	Sandbox              string   `json:"sandbox"`     // "auto", "read-only" or "off"
 	KeepEnv              []string `json:"keepEnv"`     // secret-looking variables to pass to commands anyway
-
-	LaunchAtLogin bool `json:"launchAtLogin"`
 }
 
 // Defaults returns the settings used for every key a file leaves out.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/bundle"
 	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/logs"
@@ -151,6 +152,8 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		Menu:          menu,
 		Prompter:      app.DetectPrompter(runtime.GOOS, exec.LookPath),
 		History:       history,
+		LoginItem:     loginItem{},
+		LogFile:       logs.File(paths),
 		Logger:        log,
 		Checks: map[string]func(context.Context) error{
 			"ollama": func(ctx context.Context) error {
@@ -394,3 +397,10 @@ func (h storeHistory) Transcript(id string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// loginItem backs the tray's "Launch at login" checkbox with the same
+// LaunchAgent or autostart entry that `hark login-item` manages.
+type loginItem struct{}
+
+func (loginItem) Enabled() (bool, error)   { return bundle.LaunchAtLogin() }
+func (loginItem) SetEnabled(on bool) error { return bundle.SetLaunchAtLogin(on) }
