@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -21,20 +22,18 @@ type capture struct {
 	head     []byte // first headMax bytes of the stream
 	headMax  int
 	ring     []byte // last bytes of the stream after the head; len grows to cap, then wraps
-	ringNext int    // where the next byte goes once the ring is full
-	total    int64  // every byte ever written
+	ringMax  int
+	ringNext int   // where the next byte goes once the ring is full
+	total    int64 // every byte ever written
 }
 
 func newCapture(limit int) *capture {
 	if limit <= 0 {
 		limit = DefaultOutputLimit
 	}
-	headMax := limit / 2
-	return &capture{
-		head:    make([]byte, 0, headMax),
-		headMax: headMax,
-		ring:    make([]byte, 0, limit-headMax),
-	}
+	// The buffers are allocated on first use: most commands print little
+	// or nothing on one of their streams.
+	return &capture{headMax: limit / 2, ringMax: limit - limit/2}
 }
 
 func (c *capture) Write(p []byte) (int, error) {
@@ -42,6 +41,9 @@ func (c *capture) Write(p []byte) (int, error) {
 	defer c.mu.Unlock()
 	n := len(p)
 	c.total += int64(n)
+	if c.head == nil {
+		c.head = make([]byte, 0, c.headMax)
+	}
 	if room := c.headMax - len(c.head); room > 0 {
 		k := min(room, len(p))
 		c.head = append(c.head, p[:k]...)
@@ -50,7 +52,10 @@ func (c *capture) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return n, nil
 	}
-	ringMax := cap(c.ring)
+	ringMax := c.ringMax
+	if c.ring == nil {
+		c.ring = make([]byte, 0, ringMax)
+	}
 	if len(p) >= ringMax { // only the last ringMax bytes can survive
 		c.ring = append(c.ring[:0], p[len(p)-ringMax:]...)
 		c.ringNext = 0
@@ -67,6 +72,27 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.ringNext = (c.ringNext + k) % ringMax
 	}
 	return n, nil
+}
+
+// ReadFrom copies r into the capture through a small buffer. os/exec copies
+// a command's output with io.Copy, which would otherwise allocate 32 KiB per
+// stream per command for bytes that are mostly thrown away.
+func (c *capture) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 4<<10)
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			c.Write(buf[:k])
+			n += int64(k)
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // tail returns the ring's bytes in stream order.
