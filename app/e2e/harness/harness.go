@@ -19,11 +19,15 @@ import (
 )
 
 // Need skips the test when one of the programs is missing, naming it. CI
-// installs all of them (.ci/run), so a skip there means the list is wrong.
+// installs all of them (.ci/run), so under CI=true a missing one fails the
+// test instead: a skip there would hide the main path.
 func Need(t testing.TB, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
 		if _, err := exec.LookPath(p); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is not installed, but CI must run this test: add its package to .ci/run", p)
+			}
 			t.Skipf("%s is not installed (CI installs it through .ci/run); skipping", p)
 		}
 	}
