@@ -75,7 +75,13 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 
-	verdict := shell.NewPolicy().Classify(command)
+	// The policy sees where the command runs (home when --dir is not given,
+	// as for the runner), so that `rm -rf *` at home is refused, not asked.
+	where := *dir
+	if where == "" {
+		where = "~"
+	}
+	verdict := shell.NewPolicy().ClassifyIn(command, where)
 	req := shell.Request{Command: command, WorkingDirectory: *dir, Verdict: verdict, Sandbox: mode, Timeout: *timeout}
 	var res shell.Result
 	switch {

@@ -38,11 +38,14 @@ func runExecCLI(t *testing.T, stdin string, terminal bool, args ...string) execR
 	return r
 }
 
-// execHome isolates the settings: exec reads its defaults from them.
+// execHome isolates the settings, which exec reads its defaults from, and
+// the home folder, where commands run by default: a policy regression in a
+// test that passes --yes must not touch the real one.
 func execHome(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HARK_HOME", home)
+	t.Setenv("HOME", t.TempDir())
 	return home
 }
 
@@ -87,6 +90,15 @@ func TestExecTiers(t *testing.T) {
 			args: []string{"--yes", "--", "sudo touch " + marker},
 			wantResult: func(t *testing.T, r shell.Result) {
 				if r.Executed || r.Tier != shell.Forbidden || !strings.Contains(r.Error, "privilege escalation") {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "the working directory counts: rm -rf * at home is forbidden",
+			args: []string{"--yes", "--", "rm -rf *"},
+			wantResult: func(t *testing.T, r shell.Result) {
+				if r.Executed || r.Tier != shell.Forbidden {
 					t.Errorf("%+v", r)
 				}
 			},
