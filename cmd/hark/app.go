@@ -45,11 +45,8 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v]\n\nStarts Hark in the menu bar (the tray on Linux).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	paths, err := settings.DefaultPaths()
 	if err != nil {

@@ -42,11 +42,8 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	request := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if request == "" {

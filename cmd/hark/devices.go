@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"text/tabwriter"
@@ -27,11 +26,8 @@ func runDevices(_ context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "Usage: hark devices")
 		fmt.Fprintln(e.stderr, "Lists the input devices. Put a name in the \"microphone\" setting, or pass it to `hark record --device`.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()

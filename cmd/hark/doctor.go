@@ -43,11 +43,8 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "launch at login. Exits 1 when something Hark needs is missing (✗); ⚠ lines are optional.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()

@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +77,19 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return c.run(ctx, e, args)
+}
+
+// parseFlags parses a subcommand's flags. ok is false when the command must
+// stop: after -h (code exitOK; the flag set printed its usage) or a bad flag
+// (code exitUsage; the flag set said what was wrong).
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
 }
 
 func printHelp(w io.Writer) {

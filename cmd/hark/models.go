@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -101,11 +100,8 @@ func sizeText(mib int) string {
 func modelsDownload(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("models download", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintln(e.stderr, "Usage: hark models download [NAME]")

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -36,11 +35,8 @@ func runRecord(ctx context.Context, e *env, args []string) int {
 	// Flags may follow the file name too: `hark record out.wav --seconds 3`.
 	var files []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
+		if code, ok := parseFlags(fs, rest); !ok {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break

@@ -33,11 +33,8 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
