@@ -41,8 +41,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	verbose := fs.Bool("v", false, "log debug detail")
+	fs.BoolVar(verbose, "verbose", false, "the same as -v")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v]\n\nStarts Hark in the menu bar (the tray on Linux).")
+		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v|--verbose]\n\nStarts Hark in the menu bar (the tray on Linux).")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {

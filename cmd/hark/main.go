@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -61,7 +62,7 @@ func main() {
 
 func dispatch(ctx context.Context, e *env, args []string) int {
 	name := defaultCommand
-	if len(args) > 0 {
+	if len(args) > 0 && !isDefaultFlag(args[0]) {
 		name, args = args[0], args[1:]
 	}
 	switch name {
@@ -77,6 +78,16 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return c.run(ctx, e, args)
+}
+
+// isDefaultFlag reports whether arg is a flag for the default command, so
+// `hark -v` and `hark --verbose` start the app with that flag.
+func isDefaultFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "-version", "--version":
+		return false
+	}
+	return strings.HasPrefix(arg, "-")
 }
 
 // parseFlags parses a subcommand's flags. ok is false when the command must
