@@ -166,7 +166,10 @@ func readyLine(v View) string {
 	if len(v.Problems) > 0 {
 		for _, src := range []string{"voice", "hotkey", "microphone", "transcriber"} {
 			if _, ok := v.Problems[src]; ok {
-				return "Can't listen: see below — Type a request… still works"
+				if v.CanType {
+					return "Can't listen: see below — Type a request… still works"
+				}
+				return "Can't listen: see below — `hark send` still works"
 			}
 		}
 		return "Ready, with problems (see below)"

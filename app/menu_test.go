@@ -137,6 +137,7 @@ func TestMenuStates(t *testing.T) {
 		{"error", View{State: Error, LastError: "Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`"}, "Error: Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`", "error", "", "", false},
 		{"busy remark", View{State: Thinking, Note: "still busy with the last request — choose Cancel to stop it"}, "Thinking… — still busy with the last request — choose Cancel to stop it", "busy", "-", "", false},
 		{"no hotkey", View{State: Idle, Problems: map[string]string{"hotkey": "no X display"}}, "Can't listen: see below — Type a request… still works", "idle", "", "", false},
+		{"no hotkey, no text prompt", View{State: Idle, Problems: map[string]string{"hotkey": "no X display"}}, "Can't listen: see below — `hark send` still works", "idle", "", "", true},
 		{"ollama down", View{State: Idle, Problems: map[string]string{"ollama": "start it with `ollama serve`"}}, "Ready, with problems (see below)", "idle", "", "", false},
 		{"toggle ready", View{State: Idle, Toggle: true, Hotkey: "ctrl+alt+space"}, "Ready — press ctrl+alt+space and speak", "idle", "", "", false},
 	}
