@@ -210,12 +210,132 @@ func BenchmarkNewResampler(b *testing.B) {
 	}
 }
 
-// macsPerOutput is the multiply-adds spent per final output sample, over all
+// macsPerOutput is the multiplies spent per final output sample, over all
 // stages.
 func macsPerOutput(r *Resampler) float64 {
 	var macs float64
 	for st := r; st != nil; st = st.pre {
-		macs += float64(st.taps) * float64(st.outRate) / float64(r.outRate)
+		macs += float64(st.multiplies()) * float64(st.outRate) / float64(r.outRate)
 	}
 	return macs
+}
+
+// whiteNoise is reproducible white noise in [-0.9, 0.9].
+func whiteNoise(n int) []float32 {
+	x := make([]float32, n)
+	s := uint32(12345)
+	for i := range x {
+		s = s*1664525 + 1013904223
+		x[i] = 0.9 * (float32(s>>8)/(1<<23) - 1)
+	}
+	return x
+}
+
+// TestResampleFoldedStages: a stage that sums the mirror-image samples first
+// gives what its full coefficient table gives, at every output.
+func TestResampleFoldedStages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, out int }{{24000, 16000}, {32000, 16000}, {16000, 8000}, {8000, 16000}} {
+		t.Run(fmt.Sprintf("%d to %d", tc.in, tc.out), func(t *testing.T) {
+			t.Parallel()
+			r, err := NewResampler(tc.in, tc.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.pre != nil || r.fold == nil {
+				t.Fatalf("%d→%d Hz is not a single folded stage", tc.in, tc.out)
+			}
+			full := *r
+			full.fold, full.span = nil, nil
+			x := whiteNoise(3001)
+			got, want := r.process(x, 1), full.process(x, 1)
+			if len(got) != len(want) {
+				t.Fatalf("%d samples, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if d := math.Abs(float64(got[i] - want[i])); d > 1e-6 {
+					t.Fatalf("sample %d: %v, the full table gives %v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestResampleHalfband: a halving stage equals the plain convolution of its
+// impulse response (the centre and the odd taps on both sides) with the
+// input, silence beyond the ends, every second sample kept.
+func TestResampleHalfband(t *testing.T) {
+	t.Parallel()
+	r, err := NewResampler(48000, WhisperRate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hb := r.pre
+	if hb == nil || !hb.halfband || hb.pre != nil {
+		t.Fatal("48→16 kHz does not start with one half-band stage")
+	}
+	// h[d] for d = 0, 1, 2, …: zero at even distances but the centre.
+	k := len(hb.fold)
+	h := make([]float64, 2*k)
+	h[0] = float64(hb.centre)
+	var gain float64 = h[0]
+	for j, c := range hb.fold {
+		h[2*(k-1-j)+1] = float64(c)
+		gain += 2 * float64(c)
+	}
+	if math.Abs(gain-1) > 1e-6 {
+		t.Errorf("DC gain %v, want 1", gain)
+	}
+	for _, n := range []int{1, 2, 7, 8, 9, 2*k + 3, 1001} {
+		t.Run(fmt.Sprint(n, " samples"), func(t *testing.T) {
+			x := whiteNoise(n)
+			at := func(i int) float64 {
+				if i < 0 || i >= len(x) {
+					return 0
+				}
+				return float64(x[i])
+			}
+			got := hb.process(x, 1)
+			if len(got) != (n+1)/2 {
+				t.Fatalf("%d samples, want %d", len(got), (n+1)/2)
+			}
+			for m := range got {
+				want := h[0] * at(2*m)
+				for d := 1; d < len(h); d++ {
+					want += h[d] * (at(2*m-d) + at(2*m+d))
+				}
+				if math.Abs(float64(got[m])-want) > 1e-6 {
+					t.Fatalf("sample %d: %v, want %v", m, got[m], want)
+				}
+			}
+		})
+	}
+}
+
+// TestResampleParallel: long inputs shared among goroutines come out
+// bit for bit as on one.
+func TestResampleParallel(t *testing.T) {
+	t.Parallel()
+	for _, in := range []int{48000, 44100, 96000, 44101, 8000} {
+		t.Run(fmt.Sprint(in), func(t *testing.T) {
+			t.Parallel()
+			r, err := NewResampler(in, WhisperRate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := whiteNoise(3*in + 17)
+			one := r.process(x, 1)
+			for _, workers := range []int{2, 3} {
+				got := r.process(x, workers)
+				if len(got) != len(one) {
+					t.Fatalf("%d workers: %d samples, one gives %d", workers, len(got), len(one))
+				}
+				for i := range one {
+					if got[i] != one[i] {
+						t.Fatalf("%d workers: sample %d is %v, one gives %v", workers, i, got[i], one[i])
+					}
+				}
+			}
+		})
+	}
 }
