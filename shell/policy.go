@@ -78,6 +78,17 @@ type verdict struct {
 	tier    Tier
 	reasons []Reason
 	seen    map[Reason]bool // keeps de-duplication linear on long commands
+	// texts holds variables the command sets to text that is not a plain
+	// number, at any nesting depth (a string run by watch sees exported
+	// ones). Arithmetic on them can run code; see arithm.
+	texts map[string]bool
+}
+
+func (v *verdict) setText(name string) {
+	if v.texts == nil {
+		v.texts = map[string]bool{}
+	}
+	v.texts[name] = true
 }
 
 func rank(t Tier) int {
@@ -196,6 +207,31 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 					c.assigned = map[string]bool{}
 				}
 				c.assigned[n.Name.Value] = true
+				if n.Array != nil || n.Value == nil || !isNumber(n.Value.Lit()) {
+					v.setText(n.Name.Value)
+				}
+			}
+		case *syntax.WordIter:
+			if n.Name != nil {
+				for _, w := range n.Items {
+					if !isNumber(w.Lit()) {
+						v.setText(n.Name.Value)
+						break
+					}
+				}
+			}
+		case *syntax.CallExpr:
+			// read, mapfile, printf -v and getopts set the variables they
+			// name; every plain word may be one.
+			if len(n.Args) > 0 {
+				switch decodeWord(n.Args[0]).val {
+				case "read", "mapfile", "readarray", "printf", "getopts", "select", "vared":
+					for _, w := range n.Args[1:] {
+						if a := decodeWord(w); !a.expanded {
+							v.setText(a.val)
+						}
+					}
+				}
 			}
 		case *syntax.FuncDecl:
 			if n.Name != nil {
@@ -445,6 +481,38 @@ func (c *classifier) nested(n syntax.Node) {
 		case *syntax.ExtGlob:
 			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
 			return false
+		case *syntax.ArithmExp:
+			c.arithm(n.X, c.text(n))
+		case *syntax.ArithmCmd:
+			c.arithm(n.X, c.text(n))
+		case *syntax.LetClause:
+			for _, e := range n.Exprs {
+				c.arithm(e, c.text(n))
+			}
+		case *syntax.CStyleLoop:
+			c.arithm(n.Init, c.text(n))
+			c.arithm(n.Cond, c.text(n))
+			c.arithm(n.Post, c.text(n))
+		case *syntax.ArrayElem:
+			c.arithm(n.Index, c.text(n))
+		case *syntax.ParamExp:
+			c.paramExp(n)
+		case *syntax.BinaryTest:
+			switch n.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				// [[ a -eq b ]] evaluates both sides as arithmetic.
+				for _, side := range []syntax.TestExpr{n.X, n.Y} {
+					if w, ok := side.(*syntax.Word); ok {
+						c.arithm(w, c.text(n))
+					}
+				}
+			}
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsVarSet {
+				if w, ok := n.X.(*syntax.Word); !ok || !plainVarName(decodeWord(w)) {
+					c.add(Confirm, c.text(n), c.text(n)+": -v evaluates an array subscript, which can run commands")
+				}
+			}
 		case *syntax.BinaryArithm:
 			// (( PATH = 1 )) assigns like PATH=1 does.
 			switch n.Op {
@@ -509,6 +577,17 @@ func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 // decl handles declare/local/export/readonly/typeset/nameref.
 func (c *classifier) decl(d *syntax.DeclClause) {
 	for _, a := range d.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if o := decodeWord(a.Value); o.option() && !strings.HasPrefix(o.val, "--") {
+				switch {
+				case strings.ContainsRune(o.val, 'n'):
+					// declare -n x=PATH makes every later x=… set PATH.
+					c.add(Confirm, c.text(d), d.Variant.Value+" -n: makes a name stand for another variable, which hides what is assigned")
+				case strings.ContainsRune(o.val, 'i'):
+					c.add(Confirm, c.text(d), d.Variant.Value+" -i: later assignments are evaluated as arithmetic, which can run commands")
+				}
+			}
+		}
 		c.assign(a, c.text(d))
 		if a.Value != nil && decodeWord(a.Value).escapedOp {
 			c.add(Confirm, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
@@ -529,6 +608,7 @@ func (c *classifier) assign(a *syntax.Assign, part string) {
 		c.nested(a.Array)
 	}
 	c.nested(a.Index)
+	c.arithm(a.Index, part)
 	if a.Name != nil {
 		if why := riskyVariable(a.Name.Value); why != "" {
 			c.add(Confirm, part, a.Name.Value+"=: "+why)
@@ -586,6 +666,10 @@ var riskyVariables = map[string]string{
 	"TERMINFO":       "changes terminal capabilities",
 	"MAIL":           "changes shell behaviour",
 	"MAILPATH":       "changes shell behaviour",
+	// Assigning these evaluates the value as arithmetic, which can run commands.
+	"RANDOM":  "is evaluated as arithmetic, which can run commands",
+	"SRANDOM": "is evaluated as arithmetic, which can run commands",
+	"OPTIND":  "is evaluated as arithmetic, which can run commands",
 }
 
 // redirect classifies one redirection.
@@ -597,6 +681,11 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	text := c.text(r)
 	if decodeWord(r.Word).escapedOp {
 		c.add(Confirm, text, text+": an escaped ; & or | names a file, which reads like a second command")
+	}
+	if t := decodeWord(r.Word); !t.expanded && (strings.HasPrefix(cleanPath(t.val), "/dev/tcp/") || strings.HasPrefix(cleanPath(t.val), "/dev/udp/")) {
+		// bash opens a connection for these names, whichever the direction.
+		c.add(Confirm, text, text+": opens a network connection")
+		return
 	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.WordHdoc:
@@ -796,4 +885,146 @@ func (in *invocation) runs(args []arg, extra bool) {
 // source classifies a string the program runs as shell code.
 func (in *invocation) source(code string) {
 	in.c.p.classifySource(in.c.v, code, in.c.depth+1, in.c.cwd)
+}
+
+// Bash evaluates the value of a variable used in arithmetic as arithmetic in
+// turn, and an array subscript in that value runs its command substitutions:
+// after x='a[$(rm -rf ~)]', `echo $((x))`, `[[ $x -eq 1 ]]` and `${a[x]}`
+// all run rm. Variables the command does not set come from the environment
+// Hark passes on; arithmetic is safe on those, on numbers, and on special
+// parameters that always hold numbers, but not on anything the command set
+// to text, on positional parameters, or on substituted output.
+
+// arithmSpecial are special parameters that always hold a number.
+var arithmSpecial = map[string]bool{"#": true, "?": true, "$": true, "!": true}
+
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
+// arithm flags an arithmetic expression that reads a value which could hold
+// code. part labels the reason.
+func (c *classifier) arithm(e syntax.ArithmExpr, part string) {
+	if e == nil {
+		return
+	}
+	if w, ok := e.(*syntax.Word); ok && w == nil {
+		return
+	}
+	flagged := false
+	syntax.Walk(e, func(n syntax.Node) bool {
+		if flagged {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.BinaryArithm:
+			// The target of a plain "=" is set, not read.
+			if n.Op == syntax.Assgn {
+				if w, ok := n.X.(*syntax.Word); ok && len(w.Parts) == 1 {
+					if _, lit := w.Parts[0].(*syntax.Lit); lit {
+						syntax.Walk(n.Y, func(m syntax.Node) bool { return c.arithmWord(m, part, &flagged) })
+						return false
+					}
+				}
+			}
+		}
+		return c.arithmWord(n, part, &flagged)
+	})
+}
+
+func (c *classifier) arithmWord(n syntax.Node, part string, flagged *bool) bool {
+	w, ok := n.(*syntax.Word)
+	if !ok {
+		return !*flagged
+	}
+	if !*flagged {
+		if name, risky := c.arithmOperand(w.Parts); risky {
+			c.add(Confirm, part, part+": arithmetic on "+name+" evaluates its text as code, which can run commands")
+			*flagged = true
+		}
+	}
+	return false
+}
+
+// arithmOperand reports whether an arithmetic operand could evaluate text,
+// naming it.
+func (c *classifier) arithmOperand(parts []syntax.WordPart) (string, bool) {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if v == "" || v[0] >= '0' && v[0] <= '9' {
+				continue
+			}
+			if !plainName(v) || c.v.texts[v] {
+				return v, true
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil {
+				return "a computed name", true
+			}
+			name := p.Param.Value
+			switch {
+			case arithmSpecial[name] && simpleParam(p), p.Length:
+			case !plainName(name), c.v.texts[name]:
+				return "$" + name, true
+			case p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Excl || p.Names != 0 || p.Flags != nil || len(p.Modifiers) > 0 || p.NestedParam != nil:
+				return "$" + name, true // ${x:-text} evaluates the text
+			}
+		case *syntax.DblQuoted:
+			if name, risky := c.arithmOperand(p.Parts); risky {
+				return name, true
+			}
+		case *syntax.ArithmExp:
+		default:
+			return "a computed value", true
+		}
+	}
+	return "", false
+}
+
+// plainName reports whether s is a shell variable name.
+func plainName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// paramExp flags parameter expansions that evaluate a value: subscripts and
+// slices are arithmetic, ${!x} looks up the name x holds (subscript and
+// all), and ${x@P} expands x like a prompt, command substitutions included.
+func (c *classifier) paramExp(p *syntax.ParamExp) {
+	text := c.text(p)
+	if p.Index != nil {
+		if w, ok := p.Index.(*syntax.Word); !ok || w.Lit() != "@" && w.Lit() != "*" {
+			c.arithm(p.Index, text)
+		}
+	}
+	if p.Slice != nil {
+		c.arithm(p.Slice.Offset, text)
+		c.arithm(p.Slice.Length, text)
+	}
+	if p.Excl && p.Names == 0 && p.Index == nil {
+		c.add(Confirm, text, text+": indirect expansion evaluates the name a variable holds, which can run commands")
+	}
+	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsRune(p.Exp.Word.Lit(), 'P') {
+		c.add(Confirm, text, text+": prompt expansion runs command substitutions in the value")
+	}
+}
+
+// plainVarName reports whether a is a variable name, perhaps with a numeric
+// subscript: what `-v` can test without evaluating anything.
+func plainVarName(a arg) bool {
+	if a.expanded || a.brace || a.val == "" {
+		return false
+	}
+	name, sub, hasSub := strings.Cut(a.val, "[")
+	if hasSub {
+		digits, ok := strings.CutSuffix(sub, "]")
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+			return false
+		}
+	}
+	return plainName(name)
 }

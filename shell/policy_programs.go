@@ -25,8 +25,8 @@ var readOnlyPrograms = []string{
 	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
 	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
 	// shell builtins that change nothing outside the shell
-	"echo", "true", "false", ":", "test", "[", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
-	"unset", "umask", "ulimit", "wait", "jobs", "shift", "return", "exit", "break", "continue",
+	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
+	"umask", "ulimit", "wait", "jobs",
 	"times", "caller", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
 }
 
@@ -205,6 +205,14 @@ var checkedPrograms = map[string]check{
 	"history":      checked(noFlags("changes or writes the shell history", "acdnrwps")),
 	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
 	"eval":         checkEval,
+	"test":         testCheck,
+	"unset":        checked(unsetCheck),
+	"shift":        arithmArgsCheck,
+	"exit":         arithmArgsCheck,
+	"return":       arithmArgsCheck,
+	"break":        arithmArgsCheck,
+	"continue":     arithmArgsCheck,
+	"[":            testCheck,
 }
 
 // wrappers run the command that follows their options; they are as safe as
@@ -1236,4 +1244,63 @@ func trapCheck(in *invocation) {
 	}
 	in.confirm("runs code when a signal arrives")
 	in.source(ops[0].val)
+}
+
+// testCheck: test and [ evaluate the operand of -v as a variable name with a
+// subscript, and zsh evaluates the operands of -eq and friends as
+// arithmetic; either can run a command substitution hidden in a value.
+func testCheck(in *invocation) {
+	for i, a := range in.args {
+		var operands []arg
+		switch a.val {
+		case "-v":
+			if i+1 < len(in.args) && !plainVarName(in.args[i+1]) {
+				in.confirmOpt("-v", "evaluates an array subscript, which can run commands")
+				return
+			}
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			if i > 0 {
+				operands = append(operands, in.args[i-1])
+			}
+			if i+1 < len(in.args) {
+				operands = append(operands, in.args[i+1])
+			}
+		}
+		for _, o := range operands {
+			if textArithm(in, o) {
+				in.confirmOpt(a.val, "evaluates "+o.val+" as arithmetic, which can run commands")
+				return
+			}
+		}
+	}
+}
+
+// textArithm reports whether an argument a shell evaluates as arithmetic
+// could hold text the command set (see classifier.arithm).
+func textArithm(in *invocation, o arg) bool {
+	if !o.expanded {
+		return !isNumber(strings.TrimPrefix(o.val, "-")) && in.c.v.texts[o.val]
+	}
+	name, isParam := strings.CutPrefix(o.val, "$")
+	return !(isParam && (arithmSpecial[name] || plainName(name) && !in.c.v.texts[name]))
+}
+
+// arithmArgsCheck: zsh evaluates the numbers given to shift, exit, return,
+// break and continue as arithmetic.
+func arithmArgsCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if textArithm(in, a) {
+			in.confirmOpt(a.val, "is evaluated as arithmetic, which can run commands")
+			return
+		}
+	}
+}
+
+// unsetCheck: with PATH unset, bash and zsh look for programs in the
+// current directory, so `unset PATH; ls` runs ./ls.
+func unsetCheck(in *invocation) {
+	if _, ok := hasFlag(in.args, "f"); ok {
+		return
+	}
+	readCheck(in)
 }
