@@ -246,22 +246,52 @@ func (r *Resampler) Process(in []float32) []float32 {
 
 // process is Process on at most workers goroutines.
 func (r *Resampler) process(in []float32, workers int) []float32 {
-	if r.pre != nil {
-		in = r.pre.process(in, workers)
+	if r.halfband {
+		out := make([]float32, r.lenThrough(len(in)))
+		r.halveInto(in, out, workers)
+		return out
 	}
-	if len(in) == 0 {
+	n := len(in)
+	if r.pre != nil {
+		n = r.pre.lenThrough(n)
+	}
+	if n == 0 {
 		return []float32{}
 	}
-	if r.halfband {
-		return r.processHalfband(in, workers)
-	}
-	outLen := int((int64(len(in))*int64(r.up) + int64(r.down) - 1) / int64(r.down))
-	out := make([]float32, outLen)
 	// Padding with silence on both sides lets every output use the same
-	// branch-free inner loop.
-	pad := make([]float32, r.half-1+len(in)+r.taps)
-	copy(pad[r.half-1:], in)
+	// branch-free inner loop. Earlier stages write straight into it.
+	pad := getScratch(r.half - 1 + n + r.taps)
+	defer putScratch(pad)
+	clear(pad[:r.half-1])
+	clear(pad[r.half-1+n:])
+	if r.pre != nil {
+		r.pre.halveInto(in, pad[r.half-1:r.half-1+n], workers)
+	} else {
+		copy(pad[r.half-1:], in)
+	}
+	out := make([]float32, r.outLen(n))
+	r.run(pad, out, workers)
+	return out
+}
 
+// outLen is the number of samples this stage makes of n.
+func (r *Resampler) outLen(n int) int {
+	return int((int64(n)*int64(r.up) + int64(r.down) - 1) / int64(r.down))
+}
+
+// lenThrough is the number of samples this stage and the ones before it
+// make of n.
+func (r *Resampler) lenThrough(n int) int {
+	if r.pre != nil {
+		n = r.pre.lenThrough(n)
+	}
+	return r.outLen(n)
+}
+
+// run computes out from pad, the stage's input with half-1 zeros before it
+// and taps zeros after.
+func (r *Resampler) run(pad, out []float32, workers int) {
+	outLen := len(out)
 	taps, up, down := r.taps, r.up, r.down
 	switch {
 	case r.fold != nil:
@@ -319,38 +349,61 @@ func (r *Resampler) process(in []float32, workers int) []float32 {
 			}
 		})
 	}
-	return out
 }
 
-// processHalfband halves the rate of in. Output n is centred on in[2n]:
+// halveInto writes to dst in passed through the half-band stages up to and
+// including this one. Output n is centred on in[2n]:
 // centre·in[2n] plus the folded pairs of odd samples around it, which are
 // gathered first into one padded run so that four neighbouring outputs
 // share each coefficient load.
-func (r *Resampler) processHalfband(in []float32, workers int) []float32 {
+func (r *Resampler) halveInto(in, dst []float32, workers int) {
+	if r.pre != nil {
+		buf := getScratch(r.pre.lenThrough(len(in)))
+		defer putScratch(buf)
+		r.pre.halveInto(in, buf, workers)
+		in = buf
+	}
 	k := len(r.fold)
-	outLen := (len(in) + 1) / 2
-	odd := make([]float32, outLen+2*k) // odd[m+k] = in[2m+1]
-	for m, o := 0, odd[k:k+len(in)/2]; m < len(o); m++ {
+	outLen := len(dst)
+	odd := getScratch(outLen + 2*k) // odd[m+k] = in[2m+1]
+	defer putScratch(odd)
+	clear(odd[:k])
+	o := odd[k : k+len(in)/2]
+	for m := range o {
 		o[m] = in[2*m+1]
 	}
-	out := make([]float32, outLen)
+	clear(odd[k+len(o):])
 	span, f, c := r.span[0], r.fold, r.centre
 	forChunks(workers, outLen, 4, k+1, func(lo, hi int) {
 		n := lo
 		for ; n+4 <= hi; n += 4 {
 			y0, y1, y2, y3 := foldDot4(odd, n, 1, span, f)
-			o, x := out[n:n+4:n+4], in[2*n:]
+			o, x := dst[n:n+4:n+4], in[2*n:]
 			o[0] = y0 + c*x[0]
 			o[1] = y1 + c*x[2]
 			o[2] = y2 + c*x[4]
 			o[3] = y3 + c*x[6]
 		}
 		for ; n < hi; n++ {
-			out[n] = foldDot(odd, n, span, f) + c*in[2*n]
+			dst[n] = foldDot(odd, n, span, f) + c*in[2*n]
 		}
 	})
-	return out
 }
+
+// scratch keeps the working buffers of earlier calls: a 10 s recording
+// needs megabytes of them, and clearing fresh ones costs as much as a tenth
+// of the filtering.
+var scratch sync.Pool // of *[]float32
+
+// getScratch returns a buffer of n samples with arbitrary contents.
+func getScratch(n int) []float32 {
+	if p, ok := scratch.Get().(*[]float32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]float32, n)
+}
+
+func putScratch(b []float32) { scratch.Put(&b) }
 
 // parallelWork is the number of multiplies below which a stage runs on one
 // goroutine: starting the others costs microseconds, this much work

@@ -187,6 +187,17 @@ func BenchmarkResample(b *testing.B) {
 		}
 		b.ReportMetric(macsPerOutput(r), "MACs/sample")
 	})
+	// The same work on one goroutine: what it costs when the other cores
+	// are busy.
+	b.Run("kaiser-polyphase-one-core", func(b *testing.B) {
+		r, err := NewResampler(48000, WhisperRate)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			r.process(x, 1)
+		}
+	})
 	b.Run("baseline-linear", func(b *testing.B) {
 		for b.Loop() {
 			linearResample(x, 48000, WhisperRate)
