@@ -207,7 +207,9 @@ func sedScriptWrites(s string) string {
 
 // checkAwk: awk only reads unless its program calls system(), pipes to or
 // from commands, or redirects print output to files. Programs from files
-// and loaded extensions cannot be seen. gawk --sandbox disables all three.
+// and loaded extensions cannot be seen, and gawk's -d, -o, -p and -D write
+// awkvars.out or awkprof.out. gawk --sandbox disables system, pipes and
+// redirections, but not the options.
 func checkAwk(in *invocation) {
 	checked(func(in *invocation) {
 		var programs []string
@@ -216,29 +218,72 @@ func checkAwk(in *invocation) {
 		for i := 0; i < len(in.args); i++ {
 			a := in.args[i]
 			v := a.val
+			// value returns an option's value: the rest of the word, or the next.
+			value := func(attached string) string {
+				if attached != "" {
+					return attached
+				}
+				if i+1 < len(in.args) {
+					i++
+					return in.args[i].val
+				}
+				return ""
+			}
 			switch {
 			case v == "--":
 				rest = append(rest, in.args[i+1:]...)
 				i = len(in.args)
-			case v == "-f" || longMatch(v, "--file") || strings.HasPrefix(v, "-f") && !strings.HasPrefix(v, "--") ||
-				v == "-E" || longMatch(v, "--exec") || v == "-i" || longMatch(v, "--include") || v == "-l" || longMatch(v, "--load"):
-				in.confirmOpt(v, "runs awk code from a file")
-				return
-			case longMatch(v, "--sandbox") || v == "-S":
-				sandbox = true
-			case v == "-e" || longMatch(v, "--source"):
-				if k := strings.IndexByte(v, '='); k >= 0 {
-					programs = append(programs, v[k+1:])
-				} else if i+1 < len(in.args) {
-					i++
-					programs = append(programs, in.args[i].val)
-				}
-			case v == "-F" || v == "-v" || longMatch(v, "--field-separator") || longMatch(v, "--assign"):
-				if !strings.Contains(v, "=") || v == "-v" {
-					i++
+			case strings.HasPrefix(v, "--"):
+				name, val, hasVal := strings.Cut(v, "=")
+				switch {
+				case longMatch(name, "--file") || longMatch(name, "--exec") || longMatch(name, "--include") || longMatch(name, "--load"):
+					in.confirmOpt(v, "runs awk code from a file")
+					return
+				case longMatch(name, "--dump-variables") || longMatch(name, "--pretty-print") || longMatch(name, "--profile") || longMatch(name, "--debug"):
+					in.confirmOpt(v, "writes a file")
+					return
+				case longMatch(name, "--sandbox"):
+					sandbox = true
+				case longMatch(name, "--source"):
+					if !hasVal {
+						val = value("")
+					}
+					programs = append(programs, val)
+				case longMatch(name, "--field-separator") || longMatch(name, "--assign"):
+					if !hasVal {
+						value("")
+					}
+				case longMatch(name, "--posix") || longMatch(name, "--traditional") || longMatch(name, "--compat") ||
+					longMatch(name, "--characters-as-bytes") || longMatch(name, "--lint") || longMatch(name, "--bignum") ||
+					longMatch(name, "--re-interval") || longMatch(name, "--optimize") || longMatch(name, "--no-optimize") ||
+					longMatch(name, "--non-decimal-data") || longMatch(name, "--use-lc-numeric") || longMatch(name, "--csv") ||
+					v == "--version" || v == "--help" || v == "--copyright" || longMatch(name, "--gen-pot"):
+				default:
+					in.confirmOpt(v, "unknown awk option")
+					return
 				}
 			case a.option():
-				// -F, -v with attached values and flags without values
+				for j := 1; j < len(v); j++ {
+					switch v[j] {
+					case 'f', 'E', 'i', 'l':
+						in.confirmOpt(v, "runs awk code from a file")
+						return
+					case 'W':
+						in.confirmOpt(v, "-W options can run awk code from a file or write files")
+						return
+					case 'd', 'D', 'o', 'p':
+						in.confirmOpt(v, "writes a file")
+						return
+					case 'S':
+						sandbox = true
+					case 'e':
+						programs = append(programs, value(v[j+1:]))
+						j = len(v)
+					case 'F', 'v':
+						value(v[j+1:])
+						j = len(v)
+					}
+				}
 			default:
 				rest = append(rest, a)
 			}
@@ -246,11 +291,8 @@ func checkAwk(in *invocation) {
 		if len(programs) == 0 && len(rest) > 0 {
 			programs = append(programs, rest[0].val)
 		}
-		if sandbox {
-			return
-		}
 		for _, p := range programs {
-			if why := awkProgramWrites(p); why != "" {
+			if why := awkProgramWrites(p); why != "" && (!sandbox || strings.HasPrefix(why, "the program calls a function")) {
 				in.confirm(why)
 				return
 			}
@@ -270,8 +312,35 @@ func awkProgramWrites(p string) string {
 		return "the program pipes to or from a command"
 	case strings.Contains(p, "@load") || strings.Contains(p, "@include"):
 		return "the program loads code"
+	case indirectCall(p):
+		// gawk's @name(…) calls the function whose name name holds, system included.
+		return "the program calls a function by a name held in a variable, which can be system()"
 	case strings.Contains(p, "print") && strings.LastIndexByte(p, '>') > strings.Index(p, "print"):
 		return "the program may print to a file"
 	}
 	return ""
+}
+
+// indirectCall reports whether p contains gawk's indirect call syntax,
+// @name( with optional blanks before the parenthesis.
+func indirectCall(p string) bool {
+	for i := strings.IndexByte(p, '@'); i >= 0; {
+		j := i + 1
+		for j < len(p) && (p[j] == '_' || p[j] >= 'a' && p[j] <= 'z' || p[j] >= 'A' && p[j] <= 'Z' || j > i+1 && p[j] >= '0' && p[j] <= '9') {
+			j++
+		}
+		k := j
+		for k < len(p) && (p[k] == ' ' || p[k] == '\t') {
+			k++
+		}
+		if j > i+1 && k < len(p) && p[k] == '(' {
+			return true
+		}
+		next := strings.IndexByte(p[i+1:], '@')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
