@@ -13,7 +13,7 @@ type check func(in *invocation)
 var readOnlyPrograms = []string{
 	// files and text
 	"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "du", "df", "stat", "cut", "tr",
-	"comm", "diff", "cmp", "diff3", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
+	"comm", "diff", "cmp", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
 	"expand", "unexpand", "paste", "join", "rev", "tac", "look", "basename", "dirname", "realpath",
 	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
 	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lsattr", "getfacl", "namei",
@@ -25,9 +25,9 @@ var readOnlyPrograms = []string{
 	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
 	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
 	// shell builtins that change nothing outside the shell
-	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type", "set", "shopt",
+	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type", "shopt",
 	"umask", "ulimit", "wait", "jobs",
-	"times", "caller", "unalias", "setopt", "unsetopt", "whence", "where", "rehash",
+	"times", "caller", "unalias", "whence", "where", "rehash",
 }
 
 // confirmPrograms change the machine, reach the network or run other code;
@@ -137,7 +137,8 @@ var checkedPrograms = map[string]check{
 	"base64":       checked(noFlags("writes its output to a file", "o", "--output")),
 	"shuf":         checked(noFlags("writes its output to a file", "o", "--output")),
 	"iconv":        checked(noFlags("writes its output to a file", "o", "--output")),
-	"sdiff":        checked(noFlags("writes its output to a file", "o", "--output")),
+	"sdiff":        checked(both(noFlags("writes its output to a file", "o", "--output"), noFlags("runs another program to compare", "", "--diff-program"))),
+	"diff3":        checked(noFlags("runs another program to compare", "", "--diff-program")),
 	"dmesg":        checked(noFlags("clears or changes the kernel log", "cCDEn", "--clear", "--read-clear", "--console-off", "--console-on", "--console-level")),
 	"printf":       checked(noFlags("assigns a shell variable", "v")),
 	"uniq":         checked(maxOperands(1, "writes its output to a file")),
@@ -153,7 +154,7 @@ var checkedPrograms = map[string]check{
 	"plutil":       checked(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract")),
 	"codesign":     checked(onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml")),
 	"pkgutil":      checked(onlyFlags("can forget packages", "--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist", "--file-info", "--volume", "--only-files", "--only-dirs", "--export-plist", "--payload-files", "--check-signature")),
-	"dscacheutil":  checked(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings")),
+	"dscacheutil":  checked(both(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings"), dscacheutilCheck)),
 	"mount":        checked(mountCheck),
 	"ifconfig":     checked(ifconfigCheck),
 	"route":        checked(noOperands("changes routes", "add", "delete", "del", "change", "flush")),
@@ -178,15 +179,15 @@ var checkedPrograms = map[string]check{
 	"defaults":     checked(subcommands("changes preferences", "read", "read-type", "domains", "find", "help")),
 	"launchctl":    checkLaunchctl,
 	"systemctl":    checkSystemctl,
-	"pmset":        checked(subcommands("changes power settings", "-g")),
-	"scutil":       checked(subcommands("changes system configuration", "--get", "--dns", "--proxy", "--nwi", "-r")),
+	"pmset":        checked(queryOnly("changes power settings", 2, "-g")),
+	"scutil":       checked(firstOf(networkVerbs("checks reachability, which looks names up on the network", "-r"), queryOnly("changes system configuration", 2, "--get", "--dns", "--proxy", "--nwi"))),
 	"networksetup": checked(networksetupCheck),
 	"ip":           checked(ipCheck),
 	"log":          checked(subcommands("changes logging", "show", "stream", "help")),
-	"brew":         checked(subcommands("installs or changes software", "list", "ls", "info", "search", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")),
-	"npm":          checked(subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "view", "info", "show", "v", "outdated", "-v", "--version", "root", "prefix", "config get", "config list", "config ls", "search", "help")),
-	"pip":          checked(subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "search")),
-	"pip3":         checked(subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "search")),
+	"brew":         checked(firstOf(networkVerbs("uses the network", "search", "home", "fetch"), both(noFlags("opens a web browser", "", "--github"), subcommands("installs or changes software", "list", "ls", "info", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")))),
+	"npm":          checked(npmCheck),
+	"pip":          checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
+	"pip3":         checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
 	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
 	"apt":          checked(subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version")),
 	"apt-cache":    checked(subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version")),
@@ -206,6 +207,10 @@ var checkedPrograms = map[string]check{
 	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
 	"eval":         checkEval,
 	"test":         testCheck,
+	"set":          setCheck,
+	"setopt":       zshOptionCheck,
+	"unsetopt":     zshOptionCheck,
+	"gpt":          partitionCheck("show"),
 	"unset":        checked(unsetCheck),
 	"shift":        arithmArgsCheck,
 	"exit":         arithmArgsCheck,
@@ -231,8 +236,8 @@ var wrappers = map[string]wrapSpec{
 	"ionice":     {shortArg: "cnp", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, refuse: "p", refuseWhy: "changes another process's priority"},
 	"taskset":    {shortArg: "", positional: 1, refuse: "p", refuseWhy: "changes another process's CPU affinity"},
 	"chrt":       {shortArg: "TPD", positional: 1, refuse: "p", refuseWhy: "changes another process's scheduling"},
-	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseWhy: "writes its report to a file"},
-	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseWhy: "writes its report to a file"},
+	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
+	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
 	"env":        {shortArg: "uCPS", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, special: envSpecial},
 	"xargs":      {shortArg: "aEIdLnPs", longArg: []string{"--arg-file", "--eof", "--replace", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, extra: true, bare: []string{"echo"}},
 	"watch":      {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
@@ -244,6 +249,7 @@ var wrappers = map[string]wrapSpec{
 	"sudo":       {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
 	"doas":       {shortArg: "uC", forbid: "privilege escalation is never run"},
 	"pkexec":     {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
+	"run0":       {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
 }
 
 // prefixRule handles families of programs named by a prefix.
@@ -466,12 +472,7 @@ func interpreter(inline string) check {
 			return
 		}
 		if in.name == "go" {
-			checked(subcommands("builds or runs code", "version", "env", "list", "doc", "help"))(in)
-			if len(in.args) > 0 && in.args[0].val == "env" {
-				if f, ok := hasFlag(in.args, "wu"); ok {
-					in.confirmOpt(f, "changes Go settings")
-				}
-			}
+			checked(goCheck)(in)
 			return
 		}
 		for _, a := range in.args {
@@ -494,6 +495,7 @@ type wrapSpec struct {
 	bare       []string // the command run when none is given (xargs runs echo)
 	joined     bool     // the words are joined into a shell string (watch)
 	refuse     string   // short options that make it act on something else
+	refuseLong []string // long options that do the same
 	refuseWhy  string
 	forbid     string                                // the wrapper itself is never run
 	confirm    string                                // the wrapper itself always asks
@@ -532,6 +534,11 @@ func (w wrapSpec) check(in *invocation) {
 			break
 		}
 		if strings.HasPrefix(v, "--") {
+			for _, l := range w.refuseLong {
+				if longMatch(v, l) {
+					in.confirmOpt(v, w.refuseWhy)
+				}
+			}
 			if !strings.Contains(v, "=") {
 				for _, l := range w.longArg {
 					if longMatch(v, l) {
@@ -602,11 +609,14 @@ func envSpecial(in *invocation, opts []arg) bool {
 	for k, o := range opts {
 		v := o.val
 		switch {
-		case v == "-S" || longMatch(v, "--split-string") || strings.HasPrefix(v, "-S"):
-			s := strings.TrimPrefix(v, "-S")
+		case v == "-S" || longMatch(v, "--split-string") || !strings.HasPrefix(v, "--") && envShortFlag(v) == 'S':
+			s := v
+			if !strings.HasPrefix(v, "--") {
+				s = v[strings.IndexByte(v, 'S')+1:]
+			}
 			if i := strings.IndexByte(v, '='); strings.HasPrefix(v, "--") && i >= 0 {
 				s = v[i+1:]
-			} else if s == "" || strings.HasPrefix(v, "--") {
+			} else if s == "" || strings.HasPrefix(v, "--") && !strings.Contains(v, "=") {
 				if k+1 < len(opts) {
 					s = opts[k+1].val
 				}
@@ -614,12 +624,27 @@ func envSpecial(in *invocation, opts []arg) bool {
 			in.confirmOpt("-S", "splits a string into a command")
 			in.source(s)
 			return true
-		case v == "-P" || strings.HasPrefix(v, "-P"):
+		case !strings.HasPrefix(v, "--") && envShortFlag(v) == 'P':
 			in.confirmOpt("-P", "runs programs from another search path")
 			return true
 		}
 	}
 	return false
+}
+
+// envShortFlag returns the first of -S, -P (which change what runs) or the
+// value-taking -u, -C in a cluster of env's short options such as -iS, or 0.
+func envShortFlag(v string) byte {
+	if len(v) < 2 || v[0] != '-' {
+		return 0
+	}
+	for j := 1; j < len(v); j++ {
+		switch v[j] {
+		case 'S', 'P', 'u', 'C':
+			return v[j]
+		}
+	}
+	return 0
 }
 
 // flockSpecial: `flock FILE -c 'cmd'` runs a shell string; flock also
@@ -1017,6 +1042,12 @@ func topCheck(in *invocation) {
 
 func teeCheck(in *invocation) {
 	for _, a := range operands(in.args) {
+		if isDiskDevice(a.val) {
+			in.forbid("writing onto a disk device erases it and is never run")
+			return
+		}
+	}
+	for _, a := range operands(in.args) {
 		if a.val != "/dev/null" {
 			in.confirm("writes files")
 			return
@@ -1303,4 +1334,162 @@ func unsetCheck(in *invocation) {
 		return
 	}
 	readCheck(in)
+}
+
+// queryOnly is safe when the first argument is one of the read-only
+// queries and at most max arguments are given: `scutil --get X --set Y Z`
+// would set Y after the query.
+func queryOnly(why string, max int, queries ...string) check {
+	return func(in *invocation) {
+		if len(in.args) == 0 || !contains(queries, in.args[0].val) {
+			subcommands(why, queries...)(in)
+			return
+		}
+		if len(in.args) > max {
+			in.confirmOpt(in.args[max].val, why)
+		}
+	}
+}
+
+// dscacheutilCheck: `dscacheutil -q host` looks names up, which goes to DNS.
+func dscacheutilCheck(in *invocation) {
+	for i, a := range in.args {
+		if a.val == "-q" && i+1 < len(in.args) && (in.args[i+1].val == "host" || in.args[i+1].val == "service") {
+			in.confirmOpt("-q "+in.args[i+1].val, "looks names up on the network")
+			return
+		}
+	}
+}
+
+// npmNetwork are npm commands that read from the registry or open a browser.
+var npmNetwork = []string{"view", "info", "show", "v", "search", "s", "se", "find", "outdated", "help", "docs", "home", "repo", "bugs", "ping", "audit", "fund"}
+
+func npmCheck(in *invocation) {
+	if len(in.args) > 0 && contains(npmNetwork, in.args[0].val) {
+		in.confirmOpt(in.args[0].val, "uses the network")
+		return
+	}
+	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls")(in)
+}
+
+// pipCheck: pip lists and shows from the local installation; asking about
+// newer versions or another index uses the network.
+func pipCheck(in *invocation) {
+	if f, ok := hasFlag(in.args[min(1, len(in.args)):], "oui", "--outdated", "--uptodate", "--index-url", "--extra-index-url", "--find-links", "--proxy"); ok {
+		in.confirmOpt(f, "uses the network")
+		return
+	}
+	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help")(in)
+}
+
+// setCheck: `set -o NAME` changes how the shell reads words; zsh accepts
+// its own option names there too (set -o globsubst makes a variable's value
+// a glob pattern, whose qualifiers run code). Only common options are safe.
+func setCheck(in *invocation) {
+	for i, a := range in.args {
+		if a.val == "--" || a.val == "-" {
+			return // the rest sets positional parameters
+		}
+		if a.expanded {
+			in.confirmOpt(a.val, "sets options only known at run time")
+			return
+		}
+		// -o NAME, also at the end of a cluster such as -euo NAME.
+		if len(a.val) > 1 && (a.val[0] == '-' || a.val[0] == '+') && strings.HasSuffix(a.val, "o") && i+1 < len(in.args) {
+			if name := in.args[i+1].val; !contains(safeShellOptions, zshOptionName(name)) {
+				in.confirmOpt(a.val+" "+name, "changes how the shell expands words")
+				return
+			}
+		}
+	}
+}
+
+// zshOptionCheck: setopt and unsetopt with names change how zsh expands
+// words (GLOB_SUBST makes values glob patterns, whose qualifiers run code).
+func zshOptionCheck(in *invocation) {
+	for _, a := range in.args {
+		n := zshOptionName(a.val)
+		n = strings.TrimPrefix(n, "no")
+		if a.expanded || !contains(safeShellOptions, n) && !contains(safeShellOptions, "no"+n) {
+			in.confirmOpt(a.val, "changes how zsh expands words")
+			return
+		}
+	}
+}
+
+// safeShellOptions change nothing about what a command runs.
+var safeShellOptions = []string{"errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "clobber", "noglob", "glob", "noexec", "exec", "unset", "errtrace", "functrace"}
+
+// zshOptionName normalises an option name as zsh does: case and
+// underscores do not matter.
+func zshOptionName(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "_", ""))
+}
+
+// goListFlags are the flags of `go list` that only choose what to print.
+// Others compile (-export, -compiled, -toolexec runs a program), reach the
+// module proxy (-u, -versions, -retracted) or may rewrite go.mod (-mod=mod).
+var goListFlags = []string{"-m", "-json", "-f", "-e", "-deps", "-test", "-find", "-tags", "-trimpath", "-buildvcs", "-buildvcs=false"}
+
+func goCheck(in *invocation) {
+	subcommands("builds or runs code", "version", "env", "list", "doc", "help")(in)
+	if len(in.args) == 0 {
+		return
+	}
+	switch in.args[0].val {
+	case "env":
+		if f, ok := hasFlag(in.args, "wu"); ok {
+			in.confirmOpt(f, "changes Go settings")
+		}
+	case "list":
+		for i := 1; i < len(in.args); i++ {
+			v := in.args[i].val
+			if !in.args[i].option() {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.Replace(v, "--", "-", 1), "=")
+			if !contains(goListFlags, name) {
+				in.confirmOpt("list "+v, "compiles, uses the network or changes go.mod")
+				return
+			}
+			if (name == "-f" || name == "-tags") && !strings.Contains(v, "=") {
+				i++
+			}
+		}
+	case "doc":
+		if f, ok := hasFlag(in.args, "", "-http", "--http"); ok || contains(argVals(in.args), "-http") {
+			if f == "" {
+				f = "-http"
+			}
+			in.confirmOpt("doc "+f, "starts a web server and opens a browser")
+		}
+	}
+}
+
+func argVals(args []arg) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.val
+	}
+	return out
+}
+
+// networkVerbs asks when the first argument is one of verbs.
+func networkVerbs(why string, verbs ...string) check {
+	return func(in *invocation) {
+		if len(in.args) > 0 && contains(verbs, in.args[0].val) {
+			in.confirmOpt(in.args[0].val, why)
+		}
+	}
+}
+
+// firstOf applies b only when a found nothing to say, so one reason names
+// the problem.
+func firstOf(a, b check) check {
+	return func(in *invocation) {
+		n := len(in.c.v.reasons)
+		if a(in); len(in.c.v.reasons) == n {
+			b(in)
+		}
+	}
 }
