@@ -667,9 +667,22 @@ var riskyVariables = map[string]string{
 	"MAIL":           "changes shell behaviour",
 	"MAILPATH":       "changes shell behaviour",
 	// Assigning these evaluates the value as arithmetic, which can run commands.
-	"RANDOM":  "is evaluated as arithmetic, which can run commands",
-	"SRANDOM": "is evaluated as arithmetic, which can run commands",
-	"OPTIND":  "is evaluated as arithmetic, which can run commands",
+	// Configuration that can name programs to run (git's core.fsmonitor,
+	// ripgrep's --pre, glibc iconv modules, a Go toolchain to download,
+	// docker over ssh).
+	"XDG_CONFIG_HOME":     "makes programs read other configuration, which can run programs",
+	"RIPGREP_CONFIG_PATH": "makes rg read options that can run a program",
+	"GCONV_PATH":          "makes iconv load code from another directory",
+	"GOFLAGS":             "adds flags to every go command",
+	"GOENV":               "makes go read other settings",
+	"GOTOOLCHAIN":         "makes go download and run another toolchain",
+	"DOCKER_HOST":         "makes docker connect elsewhere, over ssh too",
+	"DOCKER_CONTEXT":      "makes docker connect elsewhere, over ssh too",
+	"DOCKER_CONFIG":       "makes docker read other configuration, which can run programs",
+	"TERMINFO_DIRS":       "changes terminal capabilities",
+	"RANDOM":              "is evaluated as arithmetic, which can run commands",
+	"SRANDOM":             "is evaluated as arithmetic, which can run commands",
+	"OPTIND":              "is evaluated as arithmetic, which can run commands",
 }
 
 // redirect classifies one redirection.

@@ -16,7 +16,7 @@ var readOnlyPrograms = []string{
 	"comm", "diff", "cmp", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
 	"expand", "unexpand", "paste", "join", "rev", "tac", "look", "basename", "dirname", "realpath",
 	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lsattr", "getfacl", "namei",
+	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "lsattr", "getfacl", "namei",
 	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
 	"pbpaste", "otool", "nm", "size", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
 	// the system, read-only
@@ -131,7 +131,8 @@ var checkedPrograms = map[string]check{
 	"rg":           checked(noFlags("runs a preprocessor program", "", "--pre", "--hostname-bin")),
 	"fd":           checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
 	"fdfind":       checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
-	"tree":         checked(noFlags("writes its output to a file", "o", "--output")),
+	"tree":         checked(noFlags("writes its output to a file", "oR", "--output")), // -R writes 00Tree.html in each directory
+	"zstdcat":      checked(noFlags("writes a file", "o", "--output-dir-flat", "--output-dir-mirror")),
 	"file":         checked(noFlags("compiles a magic file", "C", "--compile")),
 	"ss":           checked(noFlags("kills sockets or writes a file", "KD", "--kill", "--diag")),
 	"base64":       checked(noFlags("writes its output to a file", "o", "--output")),
@@ -151,8 +152,8 @@ var checkedPrograms = map[string]check{
 	"tee":          checked(teeCheck),
 	"dd":           checked(ddCheck),
 	"xattr":        checked(noFlags("changes extended attributes", "wdc")),
-	"plutil":       checked(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract")),
-	"codesign":     checked(onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml")),
+	"plutil":       checked(both(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract", "-o"), plutilCheck)),
+	"codesign":     checked(both(codesignCheck, onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml"))),
 	"pkgutil":      checked(onlyFlags("can forget packages", "--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist", "--file-info", "--volume", "--only-files", "--only-dirs", "--export-plist", "--payload-files", "--check-signature")),
 	"dscacheutil":  checked(both(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings"), dscacheutilCheck)),
 	"mount":        checked(mountCheck),
@@ -1008,12 +1009,50 @@ func hostnameCheck(in *invocation) {
 }
 
 func dateCheck(in *invocation) {
-	if f, ok := hasFlag(in.args, "s", "--set"); ok {
-		in.confirmOpt(f, "sets the clock")
-		return
+	for _, a := range in.args {
+		if strings.HasPrefix(a.val, "--") {
+			if longMatch(a.val, "--set") {
+				in.confirmOpt(a.val, "sets the clock")
+				return
+			}
+			continue
+		}
+		// -s in a cluster, before any letter that takes the rest as its value.
+		for j := 1; a.option() && j < len(a.val) && !strings.ContainsRune("dfrvzI", rune(a.val[j])); j++ {
+			if a.val[j] == 's' {
+				in.confirmOpt(a.val, "sets the clock")
+				return
+			}
+		}
 	}
-	_, convert := hasFlag(in.args, "jdfrv", "--date", "--reference", "--file")
-	for _, a := range operands(in.args) {
+	// BSD date sets the clock from an operand unless -j is given, even with
+	// -f, -r or -v; GNU date refuses an operand after -d, -f or -r.
+	convert := false
+	var ops []arg
+	for i := 0; i < len(in.args); i++ {
+		a := in.args[i]
+		v := a.val
+		switch {
+		case !a.option():
+			ops = append(ops, a)
+		case v == "-r" || v == "-f" || v == "-v" || v == "-d" || v == "-z":
+			convert = convert || v == "-d"
+			i++ // the option's value
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v, "=")
+			if longMatch(name, "--date") || longMatch(name, "--reference") || longMatch(name, "--file") {
+				convert = true
+			}
+			if !hasVal && (longMatch(name, "--date") || longMatch(name, "--reference") || longMatch(name, "--file")) {
+				i++
+			}
+		case strings.HasPrefix(v, "-d"):
+			convert = true // GNU -dSTRING; BSD date has no -d
+		case !strings.HasPrefix(v, "-v") && !strings.HasPrefix(v, "-I") && strings.ContainsRune(v, 'j'):
+			convert = true
+		}
+	}
+	for _, a := range ops {
 		if !strings.HasPrefix(a.val, "+") && !convert {
 			in.confirmOpt(a.val, "sets the clock")
 			return
@@ -1069,6 +1108,10 @@ func ddCheck(in *invocation) {
 }
 
 func mountCheck(in *invocation) {
+	if f, ok := hasFlag(in.args, "a", "--all"); ok {
+		in.confirmOpt(f, "mounts file systems")
+		return
+	}
 	if len(operands(in.args)) > 0 {
 		in.confirm("mounts file systems")
 	}
@@ -1094,6 +1137,17 @@ func networksetupCheck(in *invocation) {
 }
 
 func ipCheck(in *invocation) {
+	for _, a := range in.args {
+		// ip accepts -b, -batch and any abbreviation of it, with one or two dashes.
+		o := a.val
+		if strings.HasPrefix(o, "--") {
+			o = o[1:]
+		}
+		if o == "-b" || len(o) >= 3 && strings.HasPrefix("-batch", o) {
+			in.confirmOpt(a.val, "runs ip commands from a file")
+			return
+		}
+	}
 	var words []string
 	for _, a := range in.args {
 		if !a.option() {
@@ -1490,6 +1544,41 @@ func firstOf(a, b check) check {
 		n := len(in.c.v.reasons)
 		if a(in); len(in.c.v.reasons) == n {
 			b(in)
+		}
+	}
+}
+
+// plutilCheck: `plutil -extract KEY FMT FILE` replaces FILE with the value
+// unless -o - sends it to standard output.
+func plutilCheck(in *invocation) {
+	if !contains(argVals(in.args), "-extract") {
+		if contains(argVals(in.args), "-o") {
+			in.confirmOpt("-o", "writes a file")
+		}
+		return
+	}
+	for i, a := range in.args {
+		if a.val == "-o" && i+1 < len(in.args) && (in.args[i+1].val == "-" || in.args[i+1].val == "/dev/stdout") {
+			return
+		}
+	}
+	in.confirmOpt("-extract", "replaces the file with the extracted value unless given -o -")
+}
+
+// codesignCheck: `codesign -d --entitlements PATH` writes the entitlements
+// to PATH; "-" and ":-" print them.
+func codesignCheck(in *invocation) {
+	for i, a := range in.args {
+		v, val, hasVal := strings.Cut(a.val, "=")
+		if v != "--entitlements" {
+			continue
+		}
+		if !hasVal && i+1 < len(in.args) {
+			val = in.args[i+1].val
+		}
+		if val != "-" && val != ":-" {
+			in.confirmOpt("--entitlements "+val, "writes a file")
+			return
 		}
 	}
 }
