@@ -397,7 +397,7 @@ func readsShellStdin(call *syntax.CallExpr) bool {
 	}
 	for _, w := range call.Args[1:] {
 		a := decodeWord(w)
-		if a.val == "--" {
+		if a.val == "--" || a.val == "-" {
 			break
 		}
 		if !a.option() || strings.ContainsRune(a.val, 'c') {
@@ -722,7 +722,15 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	target := decodeWord(r.Word)
 	if !target.expanded && !target.glob {
 		switch target.val {
-		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/dev/tty":
+		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
+			return
+		case "/dev/tty":
+			if r.Op == syntax.RdrIn {
+				return
+			}
+			// Output that bypasses the capture reaches the person's terminal,
+			// where escape sequences can set the clipboard or retitle windows.
+			c.add(Confirm, text, text+": writes to the terminal directly")
 			return
 		}
 		if isDiskDevice(target.val) {

@@ -850,4 +850,20 @@ var policyCases = []policyCase{
 	safeCase("readonly-linux", "date -Iseconds"),
 	safeCase("readonly-linux", "zstdcat f.zst | head"),
 	safeCase("readonly-linux", "tree -L 2 -a"),
+
+	// Red-team findings: brace expansion before a wrapped command, quoted
+	// braces, and output that bypasses the capture.
+	confirmCase("wrapper", "timeout {5,rm} ls", "timeout {5,rm}: cannot tell which command runs"),
+	confirmCase("wrapper", "nice -n {5,rm} ls", "cannot tell which command runs"),
+	confirmCase("wrapper", "env {A=1,rm} ls", "cannot tell which command runs"),
+	confirmCase("wrapper", "env -u x{,y} ls", "cannot tell which command runs"),
+	confirmCase("wrapper", "xargs -n {1,rm} ls", "cannot tell which command runs"),
+	confirmCase("dynamic", "trap {'rm x',EXIT}", "runs code computed at run time"),
+	confirmCase("dynamic", "sort {'-o',x} y", "argument is only known at run time"),
+	confirmCase("redirect", "printf x > /dev/tty", "> /dev/tty: writes to the terminal directly"),
+	forbiddenCase("nested", "sh - <<EOF\nsudo ls\nEOF", "sudo"),
+	safeCase("structure", "trap - EXIT; trap '' INT"),
+	safeCase("structure", "echo {a,b}.txt 'x'{1..3}"),
+	safeCase("redirect", "read -r x < /dev/tty"),
+	safeCase("wrapper", "xargs -0 -n 1 du -sh"),
 }

@@ -515,7 +515,9 @@ func (w wrapSpec) check(in *invocation) {
 	for i < len(args) {
 		a := args[i]
 		v := a.val
-		if !a.plain() && (a.expanded || strings.HasPrefix(v, "-")) {
+		if !a.plain() {
+			// {5,rm} or * before the command can turn into more words:
+			// `timeout {5,rm} ls` runs rm.
 			in.confirmOpt(v, "cannot tell which command runs")
 			return
 		}
@@ -566,12 +568,24 @@ func (w wrapSpec) check(in *invocation) {
 		}
 		i++
 	}
+	for _, a := range args[:min(i, len(args))] {
+		if !a.plain() {
+			in.confirmOpt(a.val, "cannot tell which command runs")
+			return
+		}
+	}
 	if w.special != nil && w.special(in, args[:min(i, len(args))]) {
 		return
 	}
 	rest := args[min(i, len(args)):]
 	if len(rest) < w.positional {
 		return // no command: the wrapper alone (e.g. `nice`) only reports
+	}
+	for _, a := range rest[:w.positional] {
+		if !a.plain() {
+			in.confirmOpt(a.val, "cannot tell which command runs")
+			return
+		}
 	}
 	rest = rest[w.positional:]
 	if len(rest) == 0 {
@@ -1319,13 +1333,16 @@ func archCheck(in *invocation) {
 
 // trapCheck: `trap 'code' SIGNAL` runs code later; the code is classified.
 func trapCheck(in *invocation) {
-	ops := operands(in.args)
-	if len(ops) < 2 {
-		return // lists traps, or resets one
+	for _, a := range in.args {
+		if !a.plain() {
+			// {'rm x',EXIT} is two words once braces expand.
+			in.confirm("runs code computed at run time when a signal arrives")
+			return
+		}
 	}
-	if ops[0].expanded {
-		in.confirm("runs code computed at run time when a signal arrives")
-		return
+	ops := operands(in.args)
+	if len(ops) < 2 || ops[0].val == "-" || ops[0].val == "" {
+		return // lists traps, or resets or ignores them
 	}
 	in.confirm("runs code when a signal arrives")
 	in.source(ops[0].val)

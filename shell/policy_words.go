@@ -75,7 +75,41 @@ func decodeWord(w *syntax.Word) arg {
 		}
 	}
 	a.val = b.String()
+	if !a.brace && len(w.Parts) > 1 {
+		a.brace = splitBrace(w.Parts)
+	}
 	return a
+}
+
+// splitBrace reports whether a word of several parts has an unquoted { and
+// a later unquoted } with a comma or .. between them: bash expands
+// {'rm x',EXIT} into two words although the quotes hide the comma from a
+// look at any single part.
+func splitBrace(parts []syntax.WordPart) bool {
+	open, sep := false, false
+	for _, part := range parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(lit.Value); i++ {
+			switch lit.Value[i] {
+			case '\\':
+				i++
+			case '{':
+				open = true
+			case ',':
+				sep = sep || open
+			case '.':
+				sep = sep || open && strings.HasPrefix(lit.Value[i:], "..")
+			case '}':
+				if open && sep {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func param(b *strings.Builder, a *arg, p *syntax.ParamExp, first bool) {
