@@ -224,7 +224,11 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 			// read, mapfile, printf -v and getopts set the variables they
 			// name; every plain word may be one.
 			if len(n.Args) > 0 {
-				switch decodeWord(n.Args[0]).val {
+				name := n.Args[0].Lit()
+				if name == "" {
+					name = decodeWord(n.Args[0]).val
+				}
+				switch name {
 				case "read", "mapfile", "readarray", "printf", "getopts", "select", "vared":
 					for _, w := range n.Args[1:] {
 						if a := decodeWord(w); !a.expanded {
@@ -680,9 +684,17 @@ var riskyVariables = map[string]string{
 	"DOCKER_CONTEXT":      "makes docker connect elsewhere, over ssh too",
 	"DOCKER_CONFIG":       "makes docker read other configuration, which can run programs",
 	"TERMINFO_DIRS":       "changes terminal capabilities",
-	"RANDOM":              "is evaluated as arithmetic, which can run commands",
-	"SRANDOM":             "is evaluated as arithmetic, which can run commands",
-	"OPTIND":              "is evaluated as arithmetic, which can run commands",
+	// zsh ties these arrays to PATH and friends: path=(/tmp/x $path) is PATH.
+	"path":        "changes which programs run",
+	"fpath":       "changes which functions zsh loads",
+	"cdpath":      "changes where cd goes",
+	"module_path": "changes which modules zsh loads",
+	"NULLCMD":     "names the program zsh runs for a bare redirection",
+	"READNULLCMD": "names the program zsh runs for a bare redirection",
+	"STTY":        "makes zsh run stty before each command",
+	"RANDOM":      "is evaluated as arithmetic, which can run commands",
+	"SRANDOM":     "is evaluated as arithmetic, which can run commands",
+	"OPTIND":      "is evaluated as arithmetic, which can run commands",
 }
 
 // redirect classifies one redirection.
@@ -692,10 +704,11 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		c.nested(r.Hdoc)
 	}
 	text := c.text(r)
-	if decodeWord(r.Word).escapedOp {
+	target := decodeWord(r.Word)
+	if target.escapedOp {
 		c.add(Confirm, text, text+": an escaped ; & or | names a file, which reads like a second command")
 	}
-	if t := decodeWord(r.Word); !t.expanded && (strings.HasPrefix(cleanPath(t.val), "/dev/tcp/") || strings.HasPrefix(cleanPath(t.val), "/dev/udp/")) {
+	if !target.expanded && strings.HasPrefix(target.val, "/dev/") && (strings.HasPrefix(cleanPath(target.val), "/dev/tcp/") || strings.HasPrefix(cleanPath(target.val), "/dev/udp/")) {
 		// bash opens a connection for these names, whichever the direction.
 		c.add(Confirm, text, text+": opens a network connection")
 		return
@@ -706,12 +719,12 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	case syntax.Hdoc, syntax.DashHdoc:
 		// An odd delimiter could be the very line that follows, quietly
 		// swallowing a command into the here-document's text.
-		if d := decodeWord(r.Word); d.expanded || !heredocDelimiter(d.val) {
+		if target.expanded || !heredocDelimiter(target.val) {
 			c.add(Confirm, text, text+": unusual here-document delimiter")
 		}
 		return
 	case syntax.DplIn, syntax.DplOut:
-		if d := decodeWord(r.Word); !d.expanded && isFD(d.val) {
+		if !target.expanded && isFD(target.val) {
 			return
 		}
 		if r.Op == syntax.DplIn {
@@ -719,15 +732,11 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 			return
 		}
 	}
-	target := decodeWord(r.Word)
 	if !target.expanded && !target.glob {
 		switch target.val {
 		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
 			return
 		case "/dev/tty":
-			if r.Op == syntax.RdrIn {
-				return
-			}
 			// Output that bypasses the capture reaches the person's terminal,
 			// where escape sequences can set the clipboard or retitle windows.
 			c.add(Confirm, text, text+": writes to the terminal directly")

@@ -866,4 +866,10 @@ var policyCases = []policyCase{
 	safeCase("structure", "echo {a,b}.txt 'x'{1..3}"),
 	safeCase("redirect", "read -r x < /dev/tty"),
 	safeCase("wrapper", "xargs -0 -n 1 du -sh"),
+
+	// Red-team findings: zsh's tied arrays and hooks.
+	confirmCase("assign", "path=(/tmp/x $path); ls", "path=: changes which programs run"),
+	confirmCase("assign", "READNULLCMD=reboot; < f", "READNULLCMD=: names the program zsh runs"),
+	confirmCase("assign", "fpath+=(/tmp/x)", "fpath=: changes which functions zsh loads"),
+	confirmCase("names", "find * -type f", "could be an option"),
 }
