@@ -13,6 +13,9 @@ import (
 // The helper leaves through syscall.Exit because os.Exit in a -race build
 // sleeps a second on a zero status, which would slow every run.
 //
+// `EXE __hark_exit_test DIR` plays Hark for the test that kills Hark while
+// a command runs (see harkExitMain).
+//
 // It also serves `EXE __dial NETWORK ADDRESS`, a client that sandboxed test
 // commands run to try a connection that no shell tool makes portably (an
 // abstract Unix socket, for one).
@@ -21,6 +24,8 @@ func TestMain(m *testing.M) {
 		switch os.Args[1] {
 		case HelperCommand:
 			syscall.Exit(SandboxHelperMain(os.Args[2:]))
+		case harkExitTest:
+			syscall.Exit(harkExitMain(os.Args[2:]))
 		case "__dial":
 			c, err := net.Dial(os.Args[2], os.Args[3])
 			if err != nil {

@@ -68,6 +68,10 @@ type Runner struct {
 	// used by default, which is how macOS always runs; tests use it to cover
 	// that path on Linux.
 	direct bool
+	// perCommand starts a helper process per command instead of using the
+	// long-lived zygote; the fallback when no zygote can start, and what
+	// tests and the benchmark compare against.
+	perCommand bool
 }
 
 // NewRunner returns a Runner with o's zero values replaced by defaults.
@@ -172,11 +176,15 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
 	env := commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home, tmpDir: tmpDir})
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
-	p := process{argv: argv, dir: dir, env: env, stdout: stdout, stderr: stderr, viaHelper: viaHelper}
-	out := p.run(runCtx)
+	spec := zygoteSpec{argv: []string{r.shell, "-c", req.Command}, dir: dir, env: env, readOnly: sandboxed, tmpDir: tmpDir}
+	out, ok := r.runZygote(runCtx, spec, stdout, stderr)
+	if !ok {
+		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
+		p := process{argv: argv, dir: dir, env: env, stdout: stdout, stderr: stderr, viaHelper: viaHelper}
+		out = p.run(runCtx)
+	}
 
 	res := NotRun(req, "")
 	res.Sandbox = state
@@ -193,6 +201,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	res.Output, cutOut = stdout.String()
 	res.Error, cutErr = stderr.String()
 	res.Truncated = cutOut || cutErr
+	if out.note != "" {
+		res.Error = appendNote(res.Error, out.note)
+	}
 	switch {
 	case !out.stopped: // finished on its own, even if a deadline passed since
 	case ctx.Err() == nil:
@@ -324,7 +335,8 @@ type outcome struct {
 	started  bool
 	err      string // why it did not start
 	exitCode int
-	stopped  bool // ctx ended first and the process group was signalled
+	stopped  bool   // ctx ended first and the process group was signalled
+	note     string // Hark's remark on a run that ended abnormally
 }
 
 // run starts the process in its own process group and waits for it. When ctx

@@ -20,19 +20,28 @@ echo started
 sleep 300
 `
 
+// helperModes are the Linux ways that stop escaped descendants: the zygote
+// (the default) and the per-command helper (the fallback).
+var helperModes = []runMode{{name: "zygote"}, {name: "per-command helper", perCommand: true}}
+
 // On timeout, every process the command started must die, including those
 // that left the process group. Checked by PID, right after Run returns: the
-// helper is the child subreaper, so it has reaped them all by then.
+// zygote or helper is the child subreaper, so it has reaped them all by then.
 func TestRunTimeoutKillsEscapedDescendants(t *testing.T) {
 	t.Parallel()
-	for _, sandboxed := range []bool{false, true} {
-		name := map[bool]string{false: "unsandboxed", true: "sandboxed"}[sandboxed]
+	for _, tc := range []struct {
+		mode      runMode
+		sandboxed bool
+	}{{helperModes[0], false}, {helperModes[0], true}, {helperModes[1], false}, {helperModes[1], true}} {
+		sandboxed := tc.sandboxed
+		name := tc.mode.name + "/" + map[bool]string{false: "unsandboxed", true: "sandboxed"}[sandboxed]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if ok, detail := SandboxStatus(); sandboxed && !ok {
 				t.Skip("this kernel has no Landlock: " + detail)
 			}
 			r := testRunner(t, RunnerOptions{Timeout: 2 * time.Second}) // long enough to start all five on a busy machine
+			tc.mode.apply(r)
 			mode := SandboxOff
 			if sandboxed {
 				mode = SandboxReadOnly
@@ -58,18 +67,24 @@ func TestRunTimeoutKillsEscapedDescendants(t *testing.T) {
 // A command that exits normally takes its escaped background jobs with it.
 func TestRunExitKillsEscapedDescendants(t *testing.T) {
 	t.Parallel()
-	r := testRunner(t, RunnerOptions{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res := r.Run(ctx, Request{Command: "(setsid sleep 300 & echo $!) ; setsid sleep 300 & echo $!", Verdict: confirmed})
-	if !res.Success || ctx.Err() != nil {
-		t.Fatalf("%s", res.JSON())
+	for _, mode := range helperModes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			r := testRunner(t, RunnerOptions{})
+			mode.apply(r)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res := r.Run(ctx, Request{Command: "(setsid sleep 300 & echo $!) ; setsid sleep 300 & echo $!", Verdict: confirmed})
+			if !res.Success || ctx.Err() != nil {
+				t.Fatalf("%s", res.JSON())
+			}
+			pids := pidsFrom(t, res.Output)
+			for _, pid := range pids {
+				if alive(pid) {
+					t.Errorf("process %d outlived the command", pid)
+				}
+			}
+			waitGone(t, pids)
+		})
 	}
-	pids := pidsFrom(t, res.Output)
-	for _, pid := range pids {
-		if alive(pid) {
-			t.Errorf("process %d outlived the command", pid)
-		}
-	}
-	waitGone(t, pids)
 }

@@ -32,21 +32,21 @@ func testRunner(t *testing.T, o RunnerOptions) *Runner {
 
 var confirmed = Verdict{Tier: Confirm, Reasons: []Reason{{Command: "x", Why: "test"}}}
 
-// runModes are the ways a command can be started: through the helper (the
-// Linux default) and directly (how macOS runs, and the fallback).
-func runModes() []struct {
-	name   string
-	direct bool
-} {
-	modes := []struct {
-		name   string
-		direct bool
-	}{{"direct", true}}
+// runMode is one way a command can be started.
+type runMode struct {
+	name               string
+	direct, perCommand bool
+}
+
+func (m runMode) apply(r *Runner) { r.direct, r.perCommand = m.direct, m.perCommand }
+
+// runModes are the ways a command can be started: directly (how macOS runs)
+// and on Linux through the long-lived zygote (the default) and through a
+// helper process per command (the fallback).
+func runModes() []runMode {
+	modes := []runMode{{name: "direct", direct: true}}
 	if runtime.GOOS == "linux" {
-		modes = append(modes, struct {
-			name   string
-			direct bool
-		}{"helper", false})
+		modes = append(modes, runMode{name: "zygote"}, runMode{name: "per-command helper", perCommand: true})
 	}
 	return modes
 }
@@ -133,7 +133,7 @@ func TestRunResults(t *testing.T) {
 			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
 				r := testRunner(t, RunnerOptions{})
-				r.direct = mode.direct
+				mode.apply(r)
 				res := r.Run(context.Background(), Request{Command: tt.command, Verdict: confirmed})
 				if !res.Executed || res.ExitCode != tt.exitCode {
 					t.Fatalf("executed %v exit %d (want %d): %s", res.Executed, res.ExitCode, tt.exitCode, res.JSON())
@@ -282,7 +282,7 @@ func TestRunBackgroundJobDoesNotHang(t *testing.T) {
 			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
 				r := testRunner(t, RunnerOptions{Timeout: 20 * time.Second})
-				r.direct = mode.direct
+				mode.apply(r)
 				// The command's own timeout is far away; this deadline only
 				// keeps a regression from hanging the suite.
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -307,7 +307,7 @@ func TestRunTimeout(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
 			r := testRunner(t, RunnerOptions{Timeout: time.Second})
-			r.direct = mode.direct
+			mode.apply(r)
 			res := r.Run(context.Background(), Request{Command: "sleep 2 & echo $!; echo started; sleep 30", Verdict: confirmed})
 			if !res.TimedOut || res.Success || !res.Executed || !strings.Contains(res.Error, "timed out after 1s") {
 				t.Fatalf("want a timeout: %s", res.JSON())

@@ -6,7 +6,9 @@ import (
 )
 
 // The sandbox helper is Hark's own executable started as
-// `hark __sandbox [-ro -tmp DIR] -- SHELL -c COMMAND`. On Linux it stays the
+// `hark __sandbox [-ro -tmp DIR] -- SHELL -c COMMAND`, the per-command form
+// that Linux falls back to when the long-lived zygote (`hark __sandbox
+// -server`, see serveZygote) cannot start. On Linux it stays the
 // command's parent: it confines the command with Landlock when asked, and as
 // a child subreaper it collects every descendant that leaves the process
 // group, so that it can stop them all. It reports on fd 3 whether it started
@@ -59,3 +61,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 	}
 	return h, nil
 }
+
+// zygoteDefault says whether Linux runs commands through the long-lived
+// zygote (see serveZygote) rather than a helper process per command.
+var zygoteDefault = true

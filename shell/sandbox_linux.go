@@ -75,7 +75,8 @@ const (
 )
 
 // SandboxHelperMain is the entry point of `hark __sandbox`. args are what
-// follows that word. It returns the exit status for the process: the shell's,
+// follows that word; `-server` alone selects the long-lived zygote (see
+// serveZygote), anything else runs one command. It returns the exit status for the process: the shell's,
 // 128+N when the shell died of signal N, or 127 when the helper could not
 // start it (after saying why on fd 3).
 //
@@ -84,6 +85,9 @@ const (
 // domain, while the rest of the helper (signal handling, reaping) keeps
 // running unconfined. Nothing else in the helper forks.
 func SandboxHelperMain(args []string) int {
+	if len(args) == 1 && args[0] == zygoteArg {
+		return serveZygote()
+	}
 	runtime.LockOSThread() // never unlocked: the thread may carry a Landlock domain
 	status := helperStatus()
 	fail := func(format string, a ...any) int {

@@ -6,13 +6,15 @@ import (
 	"github.com/hark-sh/hark/shell"
 )
 
-// The sandbox helper: the runner re-executes hark as `hark __sandbox …` to
-// confine a command (Landlock on Linux) and to stay its parent, so that
-// everything the command starts can be stopped. Internal, so hidden.
+// The sandbox helper: on Linux the runner starts `hark __sandbox -server`
+// once per process, a long-lived zygote that forks every command, confines
+// it (Landlock and seccomp) when asked, and stays its parent so that
+// everything the command starts can be stopped; `hark __sandbox … -- SHELL`
+// runs a single command the same way, the fallback. Internal, so hidden.
 func init() {
 	register(&command{
 		name:    shell.HelperCommand,
-		usage:   "[-ro -tmp DIR] -- SHELL -c COMMAND",
+		usage:   "-server | [-ro -tmp DIR] -- SHELL -c COMMAND",
 		summary: "Internal: runs one command for hark exec and the agent.",
 		hidden:  true,
 		run: func(_ context.Context, _ *env, args []string) int {

@@ -1,0 +1,358 @@
+//go:build linux
+
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// zygoteStartTimeout bounds how long a new zygote may take to say it is
+// ready; Hark with its audio libraries starts slowly on a busy machine.
+const zygoteStartTimeout = 10 * time.Second
+
+// zygoteRetryAfter is how long Runs use the per-command helper after a
+// zygote failed to start, instead of trying again on every command.
+const zygoteRetryAfter = 5 * time.Second
+
+// zygoteClient is the runner's end of one zygote.
+type zygoteClient struct {
+	pid    int
+	conn   *net.UnixConn
+	dead   chan struct{} // closed when the zygote is gone
+	nextID atomic.Uint64
+}
+
+// zygotes holds one zygote per helper executable, started on first use and
+// replaced when it dies.
+var zygotes struct {
+	mu       sync.Mutex
+	byHelper map[string]*zygoteClient
+	failedAt map[string]time.Time
+}
+
+// zygoteFor returns the live zygote for helper, starting one if needed.
+func zygoteFor(helper string) (*zygoteClient, error) {
+	zygotes.mu.Lock()
+	defer zygotes.mu.Unlock()
+	if z := zygotes.byHelper[helper]; z != nil {
+		select {
+		case <-z.dead:
+		default:
+			return z, nil
+		}
+	}
+	if t, ok := zygotes.failedAt[helper]; ok && time.Since(t) < zygoteRetryAfter {
+		return nil, errors.New("the command runner failed to start recently")
+	}
+	z, err := startZygote(helper)
+	if zygotes.byHelper == nil {
+		zygotes.byHelper = map[string]*zygoteClient{}
+		zygotes.failedAt = map[string]time.Time{}
+	}
+	if err != nil {
+		zygotes.failedAt[helper] = time.Now()
+		delete(zygotes.byHelper, helper)
+		return nil, err
+	}
+	delete(zygotes.failedAt, helper)
+	zygotes.byHelper[helper] = z
+	return z, nil
+}
+
+func startZygote(helper string) (*zygoteClient, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "zygote"), os.NewFile(uintptr(fds[1]), "zygote")
+	defer theirs.Close()
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		return nil, err
+	}
+	conn := c.(*net.UnixConn)
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	defer devNull.Close()
+
+	z := &zygoteClient{conn: conn, dead: make(chan struct{})}
+	started := make(chan error, 1)
+	var proc *os.Process
+	go func() {
+		// The zygote gets SIGTERM when the thread that started it ends
+		// (PR_SET_PDEATHSIG follows the thread, not the process), so this
+		// goroutine keeps that thread for as long as the zygote lives.
+		runtime.LockOSThread()
+		p, err := os.StartProcess(helper, []string{helper, HelperCommand, zygoteArg}, &os.ProcAttr{
+			Env: append(os.Environ(), helperEnv+"=1"),
+			// Not Hark's stdout or stderr: a caller reading them to EOF
+			// would wait for the zygote too.
+			Files: []*os.File{devNull, devNull, devNull, theirs},
+			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
+		})
+		proc = p
+		started <- err
+		if err != nil {
+			runtime.UnlockOSThread()
+			return
+		}
+		p.Wait()
+		runtime.UnlockOSThread()
+		conn.Close()
+		close(z.dead)
+	}()
+	if err := <-started; err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("could not start the command runner %s: %v", helper, err)
+	}
+	theirs.Close()
+
+	// The first packet says the helper serves the zygote; an executable
+	// that does not (an old hark) exits or says something else.
+	conn.SetReadDeadline(time.Now().Add(zygoteStartTimeout))
+	buf := make([]byte, 4096)
+	n, err := conn.Read(buf)
+	var m zygoteMsg
+	if err == nil {
+		err = json.Unmarshal(buf[:n], &m)
+	}
+	if err != nil || m.Op != "ready" {
+		proc.Kill()
+		return nil, fmt.Errorf("the command runner %s did not start: %v", helper, err)
+	}
+	conn.SetReadDeadline(time.Time{})
+	z.pid = m.PID
+	return z, nil
+}
+
+type zygoteSpec struct {
+	argv     []string
+	dir      string
+	env      []string
+	readOnly bool
+	tmpDir   string
+}
+
+// runZygote runs the command in the zygote. ok is false when the request
+// never reached one, so the caller can start the per-command helper.
+func (r *Runner) runZygote(ctx context.Context, spec zygoteSpec, stdout, stderr io.Writer) (outcome, bool) {
+	if r.helper == "" || r.direct || r.perCommand || !zygoteDefault {
+		return outcome{}, false
+	}
+	z, err := zygoteFor(r.helper)
+	if err != nil {
+		return outcome{}, false
+	}
+	return z.run(ctx, spec, stdout, stderr)
+}
+
+func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr io.Writer) (outcome, bool) {
+	var outP, errP [2]int
+	if err := unix.Pipe2(outP[:], unix.O_CLOEXEC); err != nil {
+		return outcome{err: "could not create a pipe: " + err.Error()}, true
+	}
+	if err := unix.Pipe2(errP[:], unix.O_CLOEXEC); err != nil {
+		closeAll(outP[:])
+		return outcome{err: "could not create a pipe: " + err.Error()}, true
+	}
+	replyP, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		closeAll(append(outP[:], errP[:]...))
+		return outcome{err: "could not create a socket: " + err.Error()}, true
+	}
+	id := z.nextID.Add(1)
+	req, _ := json.Marshal(zygoteMsg{Op: "run", ID: id, Argv: spec.argv, Env: spec.env, Dir: spec.dir, ReadOnly: spec.readOnly, TmpDir: spec.tmpDir})
+	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(outP[1], errP[1], replyP[1]), nil)
+	// The zygote's ends now travel in the packet (or the send failed); ours
+	// must go, or the output would never reach EOF.
+	closeAll([]int{outP[1], errP[1], replyP[1]})
+	if err != nil {
+		closeAll([]int{outP[0], errP[0], replyP[0]})
+		return outcome{}, false
+	}
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		closeAll([]int{outP[0], errP[0], replyP[0]})
+		return outcome{err: "could not create an eventfd: " + err.Error()}, true
+	}
+	for _, fd := range []int{outP[0], errP[0], replyP[0]} {
+		unix.SetNonblock(fd, true) // a spurious wake-up must not block a read
+	}
+
+	// On timeout or cancellation the zygote is asked to stop the run, and
+	// the loop below learns of it through wake.
+	var stopped atomic.Bool
+	var wakeMu sync.Mutex
+	wakeOpen := true
+	stopWatch := context.AfterFunc(ctx, func() {
+		stopped.Store(true)
+		b, _ := json.Marshal(zygoteMsg{Op: "term", ID: id})
+		_, _ = z.conn.Write(b)
+		wakeMu.Lock()
+		if wakeOpen {
+			_, _ = unix.Write(wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+		}
+		wakeMu.Unlock()
+	})
+	defer func() {
+		stopWatch()
+		wakeMu.Lock()
+		wakeOpen = false
+		unix.Close(wake)
+		wakeMu.Unlock()
+	}()
+	out := z.wait(&stopped, outP[0], errP[0], replyP[0], wake, stdout, stderr)
+	closeAll([]int{outP[0], errP[0], replyP[0]})
+	return out, true
+}
+
+// wait collects the run's output and replies in one loop on this goroutine's
+// thread: poll(2) on the two pipes, the reply socket and wake. Every event
+// of a run costs one thread wake-up and no hand-off between goroutines,
+// which is what keeps a short command as cheap as starting it directly.
+func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, stdout, stderr io.Writer) outcome {
+	pfd := []unix.PollFd{
+		{Fd: int32(outFD), Events: unix.POLLIN},
+		{Fd: int32(errFD), Events: unix.POLLIN},
+		// Not POLLIN: "started" must not wake this thread while the shell
+		// is starting. The zygote closes its end after the last reply
+		// (exit or error) or when it dies, and the hang-up wakes us.
+		{Fd: int32(replyFD), Events: unix.POLLRDHUP},
+		{Fd: int32(wake), Events: unix.POLLIN},
+	}
+	sinks := [2]io.Writer{stdout, stderr}
+	open := 2
+	buf := make([]byte, 32<<10)
+	pid := 0
+	var result *outcome
+	// drainBy bounds the wait for output once the exit is known: the
+	// zygote has stopped the run's processes, but a pipe may have been
+	// passed to a process beyond its reach. backstopBy bounds the wait for
+	// the zygote to stop the run.
+	var drainBy, backstopBy time.Time
+	for {
+		if result != nil && open == 0 {
+			return *result
+		}
+		timeout := -1
+		for _, t := range []time.Time{drainBy, backstopBy} {
+			if !t.IsZero() {
+				ms := int(time.Until(t)/time.Millisecond) + 1
+				if timeout < 0 || ms < timeout {
+					timeout = max(ms, 0)
+				}
+			}
+		}
+		n, err := unix.Poll(pfd, timeout)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return outcome{err: "waiting for the command: " + err.Error()}
+		}
+		if n == 0 {
+			now := time.Now()
+			switch {
+			case result != nil && !now.Before(drainBy):
+				return *result
+			case result == nil && !backstopBy.IsZero() && !now.Before(backstopBy):
+				// The zygote did not finish stopping the run in time; stop
+				// what can be reached from here and give it up.
+				if pid, _ = readReplies(replyFD, pid, buf); pid > 0 {
+					signalGroup(pid, sigKill)
+				}
+				return outcome{started: true, exitCode: 128 + int(sigKill), stopped: true, note: "hark: the command runner did not confirm the command stopped"}
+			}
+			continue
+		}
+		for i := range 2 {
+			if pfd[i].Fd < 0 || pfd[i].Revents == 0 {
+				continue
+			}
+			k, err := unix.Read(int(pfd[i].Fd), buf)
+			switch {
+			case k > 0:
+				_, _ = sinks[i].Write(buf[:k])
+			case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
+			default: // EOF, or an error that ends the stream alike
+				pfd[i].Fd = -1
+				open--
+			}
+		}
+		if pfd[3].Revents != 0 {
+			var b [8]byte
+			_, _ = unix.Read(wake, b[:])
+			pfd[3].Fd = -1
+			backstopBy = time.Now().Add(killGrace + giveUpAfter + time.Second)
+		}
+		if pfd[2].Fd >= 0 && pfd[2].Revents != 0 {
+			pfd[2].Fd = -1
+			var m zygoteMsg
+			pid, m = readReplies(replyFD, pid, buf)
+			switch m.Op {
+			case "error":
+				result = &outcome{err: m.Err}
+			case "exit":
+				result = &outcome{started: true, exitCode: m.Code, stopped: stopped.Load()}
+			default: // the zygote died
+				if pid == 0 {
+					// Whether the command ran is unknown; say so rather
+					// than have it run twice.
+					result = &outcome{err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
+				} else {
+					signalGroup(pid, sigKill)
+					result = &outcome{started: true, exitCode: 128 + int(sigKill), stopped: stopped.Load(), note: "hark: the command runner stopped unexpectedly; the command was stopped"}
+				}
+			}
+			drainBy = time.Now().Add(pipeGrace)
+		}
+	}
+}
+
+// readReplies reads the packets waiting on a run's reply socket, without
+// blocking, and returns the shell's PID (or pid if none said it) and the
+// last reply after "started", whose Op is "" when there was none.
+func readReplies(fd, pid int, buf []byte) (int, zygoteMsg) {
+	var last zygoteMsg
+	for {
+		k, err := unix.Read(fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || k <= 0 {
+			return pid, last
+		}
+		var m zygoteMsg
+		if json.Unmarshal(buf[:k], &m) != nil {
+			continue
+		}
+		if m.Op == "started" {
+			pid = m.PID
+		} else {
+			last = m
+		}
+	}
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+}

@@ -1,0 +1,393 @@
+//go:build linux
+
+package shell
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// zygoteRunner is a test Runner with a zygote of its own: the helper is a
+// link to the test binary under a new name, and zygotes are kept per helper
+// path. Tests that kill their zygote or count its runs must not share the
+// one every other test uses.
+func zygoteRunner(t *testing.T, o RunnerOptions) (*Runner, *zygoteClient) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.HelperPath = filepath.Join(t.TempDir(), "hark")
+	if err := os.Symlink(exe, o.HelperPath); err != nil {
+		t.Fatal(err)
+	}
+	r := testRunner(t, o)
+	z, err := zygoteFor(r.helper)
+	if err != nil {
+		t.Fatalf("the zygote did not start: %v", err)
+	}
+	t.Cleanup(func() { stopZygote(t, r.helper) })
+	return r, z
+}
+
+// stopZygote ends the helper's zygote, as Hark's exit would.
+func stopZygote(t *testing.T, helper string) {
+	zygotes.mu.Lock()
+	z := zygotes.byHelper[helper]
+	delete(zygotes.byHelper, helper)
+	zygotes.mu.Unlock()
+	if z == nil {
+		return
+	}
+	syscall.Kill(z.pid, syscall.SIGTERM)
+	select {
+	case <-z.dead:
+	case <-time.After(10 * time.Second):
+		t.Errorf("zygote %d did not exit on SIGTERM", z.pid)
+		syscall.Kill(z.pid, syscall.SIGKILL)
+	}
+}
+
+// The zygote runs commands by default, once per process, with the run marker
+// in each command's environment.
+func TestZygoteIsTheDefault(t *testing.T) {
+	t.Parallel()
+	r, z := zygoteRunner(t, RunnerOptions{})
+	for i := range 3 {
+		res := r.Run(context.Background(), Request{Command: `echo "$PPID $` + runMarker + `"`, Verdict: confirmed})
+		want := fmt.Sprintf("%d %d.%d\n", z.pid, z.pid, i+1)
+		if !res.Success || res.Output != want {
+			t.Errorf("run %d: output %q, want %q (the zygote's child): %s", i, res.Output, want, res.JSON())
+		}
+	}
+}
+
+// A killed zygote is replaced on the next Run; the command it was running
+// is stopped and reported as such.
+func TestZygoteRestartsAfterKill(t *testing.T) {
+	t.Parallel()
+	r, z := zygoteRunner(t, RunnerOptions{Timeout: 20 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan Result, 1)
+	go func() {
+		done <- r.Run(ctx, Request{Command: "sleep 300 & echo $!; wait", Verdict: confirmed})
+	}()
+	waitFor(t, "the command to start", func() bool { return len(childrenOf(z.pid)) > 0 })
+	if err := syscall.Kill(z.pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if ctx.Err() != nil || res.Success || !res.Executed || !strings.Contains(res.Error, "stopped unexpectedly") {
+		t.Errorf("want a run stopped with its zygote: %s", res.JSON())
+	}
+	waitGone(t, pidsFrom(t, res.Output))
+	<-z.dead
+
+	res = r.Run(context.Background(), Request{Command: "echo $PPID", Verdict: confirmed})
+	pids := pidsFrom(t, res.Output)
+	if !res.Success || len(pids) != 1 || pids[0] == z.pid {
+		t.Fatalf("after the restart: %s", res.JSON())
+	}
+	z2, err := zygoteFor(r.helper)
+	if err != nil || z2.pid != pids[0] {
+		t.Errorf("the new zygote is %v (%v); the command's parent was %d", z2, err, pids[0])
+	}
+}
+
+const harkExitTest = "__hark_exit_test"
+
+// harkExitMain plays Hark: it starts the zygote, writes its PID to
+// DIR/zygote, and runs a command that starts escaping descendants, writes
+// their PIDs to DIR/pids and DIR/ready last, then blocks until killed.
+func harkExitMain(args []string) int {
+	dir := args[0]
+	r := NewRunner(RunnerOptions{Home: dir, Timeout: time.Minute})
+	z, err := zygoteFor(r.helper)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := os.WriteFile(filepath.Join(dir, "zygote"), []byte(strconv.Itoa(z.pid)), 0o600); err != nil {
+		return 1
+	}
+	pids := filepath.Join(dir, "pids")
+	r.Run(context.Background(), Request{Verdict: confirmed, Command: fmt.Sprintf(`
+sleep 300 & echo $! >> %[1]s
+setsid sleep 300 & echo $! >> %[1]s
+(setsid sleep 300 & echo $! >> %[1]s) ; :
+echo $$ >> %[1]s
+touch %[2]s
+sleep 300`, pids, filepath.Join(dir, "ready"))})
+	return 0
+}
+
+// When Hark dies, its zygote stops every command it runs, escaped
+// descendants included, and exits.
+func TestZygoteDiesWithHark(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	hark := exec.Command(exe, harkExitTest, dir)
+	if err := hark.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer hark.Process.Kill()
+	waitFor(t, "the command to start", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "ready"))
+		return err == nil
+	})
+	b, _ := os.ReadFile(filepath.Join(dir, "zygote"))
+	zpid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatalf("zygote PID %q: %v", b, err)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "pids"))
+	pids := pidsFrom(t, string(b))
+	if len(pids) != 4 {
+		t.Fatalf("want 4 PIDs, got %v", pids)
+	}
+	for _, pid := range append([]int{zpid}, pids...) {
+		if !alive(pid) {
+			t.Fatalf("process %d is not running before Hark dies", pid)
+		}
+	}
+	hark.Process.Kill()
+	hark.Wait()
+	waitGone(t, append([]int{zpid}, pids...))
+}
+
+// Runs at the same time, one sandboxed, do not touch each other: stopping
+// one run's escaped descendants leaves the others' alone, and each run's
+// output is its own.
+func TestZygoteConcurrentRunsIsolated(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Timeout: 30 * time.Second})
+	goFile := filepath.Join(t.TempDir(), "go")
+	// Each survivor starts an escaped process and an orphan, waits until the
+	// stopped run is over, checks both still live, and exits, which stops
+	// them.
+	survivor := func(token string) string {
+		return fmt.Sprintf(`setsid sleep 300 & a=$!; echo $a
+b=$( (setsid sleep 300 >/dev/null 2>&1 & echo $!) ); echo $b
+i=0; while [ ! -e %s ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+kill -0 $a && kill -0 $b && echo %s`, goFile, token)
+	}
+	type run struct {
+		name string
+		req  Request
+		res  Result
+	}
+	runs := []*run{
+		{name: "stopped", req: Request{Command: escapingCommand, Verdict: confirmed, Timeout: 3 * time.Second}},
+		{name: "sandboxed", req: Request{Command: survivor("token-b"), Verdict: confirmed, Sandbox: SandboxReadOnly}},
+		{name: "c", req: Request{Command: survivor("token-c"), Verdict: confirmed}},
+		{name: "d", req: Request{Command: survivor("token-d"), Verdict: confirmed}},
+	}
+	var wg sync.WaitGroup
+	for _, ru := range runs[1:] {
+		wg.Go(func() { ru.res = r.Run(context.Background(), ru.req) })
+	}
+	runs[0].res = r.Run(context.Background(), runs[0].req)
+	stopped := runs[0].res
+	if !stopped.TimedOut {
+		t.Errorf("want a timeout: %s", stopped.JSON())
+	}
+	for _, pid := range pidsFrom(t, stopped.Output) {
+		if alive(pid) {
+			t.Errorf("process %d of the stopped run survived", pid)
+		}
+	}
+	if err := os.WriteFile(goFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for i, ru := range runs[1:] {
+		token := fmt.Sprintf("token-%c", 'b'+i)
+		if !ru.res.Success || !strings.HasSuffix(ru.res.Output, "\n"+token+"\n") {
+			t.Errorf("%s: its processes did not survive the other run's stop, or its output is not its own: %s", ru.name, ru.res.JSON())
+		}
+		if want := map[bool]string{true: SandboxApplied, false: SandboxNotApplied}[ru.req.Sandbox == SandboxReadOnly]; ru.res.Sandbox != want {
+			t.Errorf("%s: sandbox %q, want %q", ru.name, ru.res.Sandbox, want)
+		}
+		pids := pidsFrom(t, ru.res.Output)
+		if len(pids) != 2 {
+			t.Errorf("%s: want 2 PIDs, got %v", ru.name, pids)
+		}
+		for _, pid := range pids {
+			if alive(pid) {
+				t.Errorf("%s: process %d outlived its command", ru.name, pid)
+			}
+		}
+		waitGone(t, pids)
+	}
+	waitGone(t, pidsFrom(t, stopped.Output))
+}
+
+// An orphan without the run marker, in a session of its own, cannot be
+// traced to a run; with no other run active it is the finished run's, and
+// is stopped with it.
+func TestZygoteStopsUnattributableOrphans(t *testing.T) {
+	t.Parallel()
+	r, _ := zygoteRunner(t, RunnerOptions{})
+	res := r.Run(context.Background(), Request{Command: "(setsid env -i sleep 300 >/dev/null 2>&1 & echo $!); :", Verdict: confirmed})
+	if !res.Success {
+		t.Fatalf("%s", res.JSON())
+	}
+	pids := pidsFrom(t, res.Output)
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("orphan %d outlived the command", pid)
+		}
+	}
+	waitGone(t, pids)
+}
+
+// The zygote keeps no copy of a command's pipes: output reaches EOF when
+// the command's own processes close it, exactly as when Hark starts the
+// shell itself.
+func TestZygoteHoldsNoPipes(t *testing.T) {
+	t.Parallel()
+	r, z := zygoteRunner(t, RunnerOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &lineWatcher{lines: 2, ready: make(chan struct{})}
+	done := make(chan outcome, 1)
+	go func() {
+		o, _ := z.run(ctx, zygoteSpec{argv: []string{r.shell, "-c", "readlink /proc/$$/fd/1 /proc/$$/fd/2; exec sleep 30"}, dir: "/", env: r.environ}, out, out)
+		done <- o
+	}()
+	select {
+	case <-out.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command printed nothing")
+	}
+	pipes := strings.Fields(out.String())
+	if len(pipes) != 2 || !strings.HasPrefix(pipes[0], "pipe:") || pipes[0] == pipes[1] {
+		t.Fatalf("the command's stdout and stderr: %q", pipes)
+	}
+	fds, err := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", z.pid))
+	if err != nil || len(fds) == 0 {
+		t.Fatalf("cannot list the zygote's descriptors: %v", err)
+	}
+	for _, fd := range fds {
+		if target, _ := os.Readlink(fd); target == pipes[0] || target == pipes[1] {
+			t.Errorf("the zygote holds %s, the command's %s", fd, target)
+		}
+	}
+	cancel()
+	if o := <-done; !o.started || !o.stopped {
+		t.Errorf("want a started, stopped run: %+v", o)
+	}
+}
+
+// Sandboxed runs confine only their own command: unsandboxed runs after
+// them, from the same zygote, can still write.
+func TestZygoteSandboxDoesNotLeak(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{})
+	dir := t.TempDir()
+	for i := range 4 {
+		sandboxed := filepath.Join(dir, fmt.Sprintf("sandboxed-%d", i))
+		res := r.Run(context.Background(), Request{Command: "touch " + sandboxed, Verdict: confirmed, Sandbox: SandboxReadOnly})
+		if res.Sandbox != SandboxApplied || res.Success {
+			t.Errorf("round %d: the sandboxed write was not blocked: %s", i, res.JSON())
+		}
+		free := filepath.Join(dir, fmt.Sprintf("free-%d", i))
+		res = r.Run(context.Background(), Request{Command: "touch " + free, Verdict: confirmed, Sandbox: SandboxOff})
+		if _, err := os.Stat(free); err != nil || !res.Success {
+			t.Errorf("round %d: an unsandboxed run after a sandboxed one could not write: %s", i, res.JSON())
+		}
+	}
+}
+
+// A zygote that cannot apply the sandbox does not run the command.
+func TestZygoteSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	r, z := zygoteRunner(t, RunnerOptions{})
+	marker := filepath.Join(t.TempDir(), "ran")
+	spec := zygoteSpec{argv: []string{r.shell, "-c", "touch " + marker}, dir: "/", env: r.environ, readOnly: true, tmpDir: filepath.Join(t.TempDir(), "missing")}
+	o, ok := z.run(context.Background(), spec, newCapture(0), newCapture(0))
+	if !ok || o.started || !strings.Contains(o.err, "sandbox could not be applied") {
+		t.Errorf("reached %v, started %v, err %q", ok, o.started, o.err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran without its sandbox")
+	}
+}
+
+// A helper that cannot serve as zygote leaves the Runner on the per-command
+// helper, sandbox included.
+func TestZygoteFallback(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(t.TempDir(), "old-hark")
+	script := fmt.Sprintf("#!/bin/sh\n[ \"$2\" = %s ] && exit 1\nexec %q \"$@\"\n", zygoteArg, exe)
+	if err := os.WriteFile(helper, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := testRunner(t, RunnerOptions{HelperPath: helper})
+	target := filepath.Join(t.TempDir(), "f")
+	res := r.Run(context.Background(), Request{Command: "echo ran; touch " + target, Verdict: confirmed, Sandbox: SandboxReadOnly})
+	if _, err := os.Stat(target); err == nil || res.Sandbox != SandboxApplied || res.Output != "ran\n" {
+		t.Errorf("want the command run, sandboxed, by the per-command helper: %s", res.JSON())
+	}
+	if _, err := zygoteFor(helper); err == nil {
+		t.Error("a zygote started from a helper that cannot serve one")
+	}
+}
+
+// lineWatcher is an io.Writer that closes ready once it has seen lines
+// newlines.
+type lineWatcher struct {
+	mu    sync.Mutex
+	buf   strings.Builder
+	lines int
+	ready chan struct{}
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.lines > 0 && strings.Count(w.buf.String(), "\n") >= w.lines {
+		w.lines = 0
+		close(w.ready)
+	}
+	return len(p), nil
+}
+
+func (w *lineWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// waitFor polls cond every 10 ms for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}

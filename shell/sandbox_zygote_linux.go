@@ -1,0 +1,633 @@
+//go:build linux
+
+package shell
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The zygote is the long-lived form of the helper: `hark __sandbox -server`,
+// started once per Hark process, which forks every command on request
+// instead of paying a second process start per command. It is the child
+// subreaper of every command, so descendants that leave the process group
+// (setsid, double fork) become its children and can still be stopped.
+//
+// Protocol, over a SOCK_SEQPACKET socket pair inherited as fd 3, one JSON
+// object per packet (zygoteMsg):
+//
+//	zygote → runner  ready{pid}                  once, when it serves
+//	runner → zygote  run{id, argv, env, dir, ro, tmp} with three descriptors
+//	                 by SCM_RIGHTS: the command's stdout and stderr, and the
+//	                 run's own reply socket
+//	runner → zygote  term{id}                    on timeout or cancellation
+//
+// and on the run's reply socket:
+//
+//	zygote → runner  started{pid} or error{err} (nothing ran)
+//	zygote → runner  exit{code}                  once the shell and everything
+//	                                            it left behind are gone
+//
+// A reply socket per run lets the waiting Run read its own replies with no
+// dispatcher in between, and see EOF if the zygote dies. The zygote closes
+// its copies of the pipes as soon as the shell is forked, so EOF on the
+// output means the command's processes closed them.
+const (
+	zygoteArg = "-server"
+	zygoteFD  = 3
+	// runMarker names the environment variable that tags every process of a
+	// run, so that an orphan the zygote adopts can be traced to its run.
+	runMarker = "HARK_RUN_ID"
+	// zygoteMaxPacket bounds one request: the command and its environment.
+	zygoteMaxPacket = 1 << 20
+)
+
+type zygoteMsg struct {
+	Op       string   `json:"op"`
+	ID       uint64   `json:"id,omitempty"`
+	Argv     []string `json:"argv,omitempty"`
+	Env      []string `json:"env,omitempty"`
+	Dir      string   `json:"dir,omitempty"`
+	ReadOnly bool     `json:"ro,omitempty"`
+	TmpDir   string   `json:"tmp,omitempty"`
+	PID      int      `json:"pid,omitempty"`
+	Code     int      `json:"code,omitempty"`
+	Err      string   `json:"err,omitempty"`
+}
+
+// zrun is one command the zygote started.
+type zrun struct {
+	id      uint64
+	reply   int // the run's reply socket
+	pid     int // the shell, also its process group
+	marker  string
+	reaped  bool // the shell has exited and been collected
+	code    int
+	stop    bool           // SIGTERM sent; SIGKILL rounds follow
+	done    bool           // exit reported
+	members map[int]uint64 // descendants seen, by PID → start time, to attribute them once orphaned
+	over    chan struct{}  // closed when done
+}
+
+type zserver struct {
+	conn    *net.UnixConn
+	devNull int
+	nonce   string
+	kick    chan struct{} // a child was forked: the reaper may wait again
+
+	mu      sync.Mutex // guards the fields below, and every fork and reap
+	runs    map[uint64]*zrun
+	byPid   map[int]*zrun // unreaped shells
+	closing bool
+	quit    sync.Once
+}
+
+// serveZygote runs the zygote until the runner's end of the socket closes
+// (Hark exited) or a signal arrives, then stops every command and exits.
+func serveZygote() int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "hark %s %s: %s\n", HelperCommand, zygoteArg, fmt.Sprintf(format, a...))
+		return 127
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(zygoteFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return fail("fd %d is not the runner's socket (this entry point is internal to hark)", zygoteFD)
+	}
+	f := os.NewFile(zygoteFD, "zygote")
+	c, err := net.FileConn(f) // a close-on-exec duplicate: commands never see it
+	f.Close()
+	if err != nil {
+		return fail("%v", err)
+	}
+	conn, ok := c.(*net.UnixConn)
+	if !ok {
+		return fail("fd %d is not a Unix socket", zygoteFD)
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fail("could not become a child subreaper: %v", err)
+	}
+	devNull, err := unix.Open(os.DevNull, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fail("%v", err)
+	}
+	s := &zserver{
+		conn:    conn,
+		devNull: devNull,
+		nonce:   strconv.Itoa(os.Getpid()),
+		kick:    make(chan struct{}, 1),
+		runs:    map[uint64]*zrun{},
+		byPid:   map[int]*zrun{},
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		<-signals
+		s.shutdown()
+	}()
+	go s.reap()
+	s.send(zygoteMsg{Op: "ready", PID: os.Getpid()})
+	s.serve()
+	s.shutdown()
+	select {} // the reaper exits the process once every child is gone
+}
+
+// sendTo writes one packet to a run's reply socket. A runner that went
+// away (its Run returned) makes this fail, which is fine.
+func sendTo(fd int, m zygoteMsg) {
+	b, _ := json.Marshal(m)
+	_, _ = unix.Write(fd, b)
+}
+
+func (s *zserver) send(m zygoteMsg) {
+	b, _ := json.Marshal(m)
+	_, _ = s.conn.Write(b) // a runner that went away gets EOF on its side; ours follows
+}
+
+// serve reads requests until EOF. Forks happen here, one at a time, so a
+// request's descriptors are never inherited by another request's command.
+func (s *zserver) serve() {
+	buf := make([]byte, zygoteMaxPacket)
+	oob := make([]byte, unix.CmsgSpace(8*4))
+	for {
+		n, oobn, _, _, err := s.conn.ReadMsgUnix(buf, oob)
+		if err != nil || n == 0 {
+			return
+		}
+		var fds []int
+		if oobn > 0 {
+			if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+				for _, m := range msgs {
+					if got, err := unix.ParseUnixRights(&m); err == nil {
+						fds = append(fds, got...)
+					}
+				}
+			}
+		}
+		var m zygoteMsg
+		err = json.Unmarshal(buf[:n], &m)
+		switch {
+		case err != nil:
+			closeAll(fds)
+		case m.Op == "run":
+			s.start(m, fds)
+		case m.Op == "term":
+			closeAll(fds)
+			s.mu.Lock()
+			r := s.runs[m.ID]
+			s.mu.Unlock()
+			if r != nil {
+				s.stopRun(r, killGrace)
+			}
+		default:
+			closeAll(fds)
+		}
+	}
+}
+
+// start forks the shell for a run request, with the received pipes as its
+// stdout and stderr, and closes the zygote's copies at once.
+func (s *zserver) start(m zygoteMsg, fds []int) {
+	if len(fds) != 3 {
+		closeAll(fds)
+		return // no reply socket: nobody to answer
+	}
+	reply := fds[2]
+	fds = fds[:2]
+	defer func() { closeAll(fds) }() // on the early returns; nil once closed
+	fail := func(why string) {
+		sendTo(reply, zygoteMsg{Op: "error", ID: m.ID, Err: why})
+		unix.Close(reply)
+	}
+	if len(m.Argv) == 0 {
+		fail("malformed request to the command runner")
+		return
+	}
+	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{})}
+	env := make([]string, 0, len(m.Env)+1)
+	for _, kv := range m.Env {
+		if !strings.HasPrefix(kv, runMarker+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, runMarker+"="+r.marker)
+	attr := &syscall.ProcAttr{
+		Dir:   m.Dir,
+		Env:   env,
+		Files: []uintptr{uintptr(s.devNull), uintptr(fds[0]), uintptr(fds[1])},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	}
+
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		fail("the command runner is shutting down; try again")
+		return
+	}
+	// The fork and the registration happen under the lock that the reaper
+	// takes before collecting a child, so a shell that exits at once is
+	// still recognised as this run's.
+	var pid int
+	var err error
+	if m.ReadOnly {
+		pid, err = forkConfined(m.Argv, attr, m.TmpDir)
+	} else {
+		pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr)
+	}
+	if err == nil {
+		r.pid = pid
+		s.runs[r.id] = r
+		s.byPid[pid] = r
+		// Before the lock goes: the reaper may report the exit, and close
+		// the reply socket, as soon as it can take it.
+		sendTo(reply, zygoteMsg{Op: "started", ID: r.id, PID: pid})
+	}
+	s.mu.Unlock()
+	closeAll(fds[:2])
+	fds = nil
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// forkConfined forks the shell from a fresh OS thread that carries the
+// read-only sandbox. The goroutine ends still locked to that thread, so the
+// Go runtime destroys the thread instead of reusing it for anything else.
+func forkConfined(argv []string, attr *syscall.ProcAttr, tmpDir string) (int, error) {
+	type result struct {
+		pid int
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		if err := restrictThread(tmpDir); err != nil {
+			ch <- result{err: fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)}
+			return
+		}
+		pid, err := syscall.ForkExec(argv[0], argv, attr)
+		if err != nil {
+			err = fmt.Errorf("could not start %s: %v; set another shell", argv[0], err)
+		}
+		ch <- result{pid, err}
+	}()
+	res := <-ch
+	return res.pid, res.err
+}
+
+// reap collects every child of the zygote: shells, and the orphans it
+// adopted as subreaper. Nothing else in the zygote waits for processes.
+func (s *zserver) reap() {
+	for {
+		pid, err := peekChild(0)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil { // ECHILD: no children
+			s.mu.Lock()
+			closing := s.closing
+			s.mu.Unlock()
+			if closing {
+				syscall.Exit(0)
+			}
+			<-s.kick
+			continue
+		}
+		s.mu.Lock()
+		var ws unix.WaitStatus
+		unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+		r := s.byPid[pid]
+		if r != nil {
+			delete(s.byPid, pid)
+			r.reaped = true
+			r.code = int(ws.ExitStatus())
+			if ws.Signaled() {
+				r.code = 128 + int(ws.Signal())
+			}
+		}
+		var stopping []*zrun
+		for _, o := range s.runs {
+			if o.stop && o != r {
+				stopping = append(stopping, o)
+			}
+		}
+		s.mu.Unlock()
+		if r != nil {
+			s.shellExited(r)
+		}
+		for _, o := range stopping {
+			s.finishIfClean(o)
+		}
+	}
+}
+
+// shellExited reports the run's exit at once when it left nothing behind;
+// otherwise its leftovers are stopped first, as the per-command helper does.
+func (s *zserver) shellExited(r *zrun) {
+	if _, err := peekChild(unix.WNOHANG); errors.Is(err, unix.ECHILD) {
+		s.finish(r) // no children at all: the common case, without reading /proc
+		return
+	}
+	s.mu.Lock()
+	stopping := r.stop
+	s.mu.Unlock()
+	if stopping {
+		s.finishIfClean(r)
+		return
+	}
+	s.mu.Lock()
+	left := len(s.leftovers(r))
+	s.mu.Unlock()
+	if left == 0 {
+		s.finish(r)
+		return
+	}
+	s.stopRun(r, leftoverGrace)
+}
+
+func (s *zserver) finishIfClean(r *zrun) {
+	s.mu.Lock()
+	clean := r.reaped && len(s.leftovers(r)) == 0
+	s.mu.Unlock()
+	if clean {
+		s.finish(r)
+	}
+}
+
+func (s *zserver) finish(r *zrun) {
+	s.mu.Lock()
+	if r.done {
+		s.mu.Unlock()
+		return
+	}
+	r.done = true
+	close(r.over)
+	delete(s.runs, r.id)
+	if !r.reaped { // given up on: report it stopped
+		r.code = 128 + int(unix.SIGKILL)
+	}
+	idle := len(s.runs) == 0
+	s.mu.Unlock()
+	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code})
+	unix.Close(r.reply)
+	if idle {
+		s.sweepOrphans()
+	}
+}
+
+// stopRun sends SIGTERM to everything of the run, then after grace rounds
+// of SIGKILL until it is all gone.
+func (s *zserver) stopRun(r *zrun, grace time.Duration) {
+	s.mu.Lock()
+	if r.stop || r.done {
+		s.mu.Unlock()
+		return
+	}
+	r.stop = true
+	s.signalRun(r, unix.SIGTERM)
+	s.mu.Unlock()
+	go func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-r.over:
+			return
+		case <-t.C:
+		}
+		for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {
+			s.mu.Lock()
+			if r.done {
+				s.mu.Unlock()
+				return
+			}
+			s.signalRun(r, unix.SIGKILL)
+			s.mu.Unlock()
+			s.finishIfClean(r)
+		}
+		// Something outlived every SIGKILL round (a process stuck in the
+		// kernel); it is not worth holding the command's result.
+		s.finish(r)
+	}()
+}
+
+// sweepOrphans stops adopted orphans that no run claims once no run is
+// active: nothing else could own them.
+func (s *zserver) sweepOrphans() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.runs) > 0 || s.closing {
+		return
+	}
+	var roots []int
+	for _, c := range childrenOf(os.Getpid()) {
+		if s.byPid[c] == nil {
+			roots = append(roots, c)
+		}
+	}
+	if len(roots) == 0 {
+		return
+	}
+	s.signalTree(nil, roots, unix.SIGTERM)
+	go func() {
+		time.Sleep(leftoverGrace)
+		for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {
+			s.mu.Lock()
+			var left []int
+			if len(s.runs) == 0 {
+				for _, c := range childrenOf(os.Getpid()) {
+					if s.byPid[c] == nil && s.owner(c) == nil {
+						left = append(left, c)
+					}
+				}
+			}
+			s.signalTree(nil, left, unix.SIGKILL)
+			s.mu.Unlock()
+			if len(left) == 0 {
+				return
+			}
+		}
+	}()
+}
+
+// shutdown stops every command; the reaper exits once none is left.
+func (s *zserver) shutdown() {
+	s.quit.Do(func() {
+		s.mu.Lock()
+		s.closing = true
+		signalDescendants(unix.SIGTERM)
+		s.mu.Unlock()
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+		go func() {
+			time.Sleep(killGrace)
+			for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {
+				s.mu.Lock()
+				signalDescendants(unix.SIGKILL)
+				s.mu.Unlock()
+			}
+			syscall.Exit(0)
+		}()
+	})
+}
+
+// leftovers lists the zygote's children that belong to r and are not its
+// shell: orphans it adopted. An orphan no run claims counts as r's when r is
+// the only run. Called with s.mu held.
+func (s *zserver) leftovers(r *zrun) []int {
+	var out []int
+	only := len(s.runs) == 1 && s.runs[r.id] == r
+	for _, c := range childrenOf(os.Getpid()) {
+		if s.byPid[c] != nil {
+			continue // a shell, of r while it lives or of another run
+		}
+		if o := s.owner(c); o == r || (o == nil && only) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// owner attributes an adopted process to an active run: by the run marker in
+// its environment, by having been seen in the run's tree, or by its process
+// group. Called with s.mu held.
+func (s *zserver) owner(pid int) *zrun {
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ"); err == nil {
+		key := []byte(runMarker + "=" + s.nonce + ".")
+		for _, kv := range bytes.Split(b, []byte{0}) {
+			if v, ok := bytes.CutPrefix(kv, key); ok {
+				if id, err := strconv.ParseUint(string(v), 10, 64); err == nil {
+					if r := s.runs[id]; r != nil {
+						return r
+					}
+				}
+				break
+			}
+		}
+	}
+	st, ok := procStat(pid)
+	if !ok {
+		return nil
+	}
+	for _, r := range s.runs {
+		if start, seen := r.members[pid]; seen && start == st.start {
+			return r
+		}
+	}
+	for _, r := range s.runs {
+		if st.pgid == r.pid {
+			return r
+		}
+	}
+	return nil
+}
+
+// signalRun signals r's process group while its shell lives, and every
+// process in the trees of its shell and of its adopted orphans. Called with
+// s.mu held, so no child of the zygote is collected (and its PID reused)
+// meanwhile.
+func (s *zserver) signalRun(r *zrun, sig unix.Signal) {
+	roots := s.leftovers(r)
+	if !r.reaped {
+		_ = unix.Kill(-r.pid, sig)
+		roots = append(roots, r.pid)
+	}
+	s.signalTree(r, roots, sig)
+}
+
+// signalTree signals roots (children of the zygote) and all their
+// descendants, recording each in r's members. A descendant is signalled
+// only after checking it is still the child of the process it was found
+// under (see signalChild).
+func (s *zserver) signalTree(r *zrun, roots []int, sig unix.Signal) {
+	type node struct{ pid, parent int }
+	self := os.Getpid()
+	queue := make([]node, 0, len(roots))
+	for _, c := range roots {
+		queue = append(queue, node{c, self})
+	}
+	seen := map[int]bool{}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if seen[n.pid] {
+			continue
+		}
+		seen[n.pid] = true
+		signalChild(n.pid, n.parent, sig)
+		if r != nil {
+			if st, ok := procStat(n.pid); ok {
+				r.members[n.pid] = st.start
+			}
+		}
+		for _, c := range childrenOf(n.pid) {
+			queue = append(queue, node{c, n.pid})
+		}
+	}
+}
+
+type pstat struct {
+	pgid  int
+	start uint64
+}
+
+// procStat reads the process group and start time from /proc/PID/stat.
+func procStat(pid int) (pstat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return pstat{}, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return pstat{}, false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 20 { // state ppid pgrp … starttime is the 20th after the name
+		return pstat{}, false
+	}
+	pgid, err1 := strconv.Atoi(string(f[2]))
+	start, err2 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return pstat{}, false
+	}
+	return pstat{pgid: pgid, start: start}, true
+}
+
+// peekChild waits for a child to exit without collecting it, so that the
+// caller can take s.mu first: a PID is only freed under the lock.
+func peekChild(flags int) (int, error) {
+	var info struct { // the start of siginfo_t for SIGCHLD
+		signo, errno, code, _ int32
+		pid                   int32
+		_                     [128 - 20]byte
+	}
+	_, _, e := unix.Syscall6(unix.SYS_WAITID, unix.P_ALL, 0, uintptr(unsafe.Pointer(&info)), uintptr(unix.WEXITED|unix.WNOWAIT|flags), 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	if info.pid == 0 {
+		return 0, errNoneExited
+	}
+	return int(info.pid), nil
+}
+
+var errNoneExited = errors.New("no child has exited")
