@@ -872,4 +872,13 @@ var policyCases = []policyCase{
 	confirmCase("assign", "READNULLCMD=reboot; < f", "READNULLCMD=: names the program zsh runs"),
 	confirmCase("assign", "fpath+=(/tmp/x)", "fpath=: changes which functions zsh loads"),
 	confirmCase("names", "find * -type f", "could be an option"),
+
+	// Red-team findings: arguments xargs and find -exec append do not take
+	// away a root written in the command.
+	forbiddenCase("recursive", "xargs rm -rf /", "xargs rm: recursive deletion of / is never run"),
+	forbiddenCase("recursive", "echo | xargs rm -rf ~", "recursive deletion of ~"),
+	forbiddenCase("recursive", "find . -exec rm -rf ~ \\;", "recursive deletion of ~"),
+	forbiddenCase("recursive", "xargs -I{} rm -rf {} /", "recursive deletion of /"),
+	confirmCase("delete", "xargs -I % rm -rf ~/%", "xargs rm: deletes files"),
+	confirmCase("delete", "find . -type d -name node_modules -exec rm -rf {} +", "find -exec rm: deletes files"),
 }

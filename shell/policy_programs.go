@@ -836,7 +836,8 @@ func checkRm(in *invocation) {
 		}
 		targets = append(targets, a)
 	}
-	if (recursive || unknownFlags) && !in.extra {
+	// Arguments xargs or find -exec add later do not take away the ones written here.
+	if recursive || unknownFlags {
 		for _, t := range targets {
 			if root, ok := protectedTarget(t, in.c.cwd); ok {
 				in.forbid("recursive deletion of " + root + " is never run")
