@@ -881,4 +881,13 @@ var policyCases = []policyCase{
 	forbiddenCase("recursive", "xargs -I{} rm -rf {} /", "recursive deletion of /"),
 	confirmCase("delete", "xargs -I % rm -rf ~/%", "xargs rm: deletes files"),
 	confirmCase("delete", "find . -type d -name node_modules -exec rm -rf {} +", "find -exec rm: deletes files"),
+
+	// Red-team findings: an unset variable anywhere in a target can leave a root.
+	forbiddenCase("recursive", "rm -rf /$x", "recursive deletion of / if $x is empty"),
+	forbiddenCase("recursive", "rm -rf ~/$sub", "recursive deletion of ~ if $sub is empty"),
+	forbiddenCase("recursive", "rm -rf \"$HOME/$dir\"", "recursive deletion of ~ if $dir is empty"),
+	forbiddenCase("recursive", "rm -rf /usr/$x/*", "recursive deletion of /usr if $x is empty"),
+	forbiddenCase("recursive", "chmod -R 000 /$x", "recursive change of / if $x is empty"),
+	confirmCase("delete", "rm -rf ~/Library/Caches/$app/", "rm: deletes files"),
+	confirmCase("delete", "d=build; rm -rf /tmp/$d", "rm: deletes files"),
 }

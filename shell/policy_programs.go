@@ -843,8 +843,8 @@ func checkRm(in *invocation) {
 				in.forbid("recursive deletion of " + root + " is never run")
 				return
 			}
-			if name, ok := emptyVariableRoot(t, in.c.assigned); ok {
-				in.forbid("recursive deletion of / if $" + name + " is empty is never run")
+			if name, root, ok := emptyVariableRoot(t, in.c.assigned, in.c.cwd); ok {
+				in.forbid("recursive deletion of " + root + " if $" + name + " is empty is never run")
 				return
 			}
 		}
@@ -852,21 +852,43 @@ func checkRm(in *invocation) {
 	in.confirm("deletes files")
 }
 
-// emptyVariableRoot reports whether target is "$NAME/" or "$NAME/*" for a
-// variable this command never assigns, which names / when NAME is empty.
-func emptyVariableRoot(t arg, assigned map[string]bool) (string, bool) {
-	if !t.expanded || !strings.HasPrefix(t.val, "$") {
-		return "", false
+// emptyVariableRoot reports whether target names a protected root once
+// the variables in it that this command never assigns are empty, as they
+// may well be: "$dir/", "/$x", "~/$sub" and "/usr/$x/*" all qualify. It
+// returns the first such variable and the root.
+func emptyVariableRoot(t arg, assigned map[string]bool, cwd string) (string, string, bool) {
+	v := t.val
+	if !t.expanded || strings.Contains(v, "…") {
+		return "", "", false
 	}
-	i := 1
-	for i < len(t.val) && (t.val[i] == '_' || t.val[i] >= 'a' && t.val[i] <= 'z' || t.val[i] >= 'A' && t.val[i] <= 'Z' || t.val[i] >= '0' && t.val[i] <= '9') {
-		i++
+	var b strings.Builder
+	first := ""
+	for i := 0; i < len(v); i++ {
+		if v[i] != '$' {
+			b.WriteByte(v[i])
+			continue
+		}
+		j := i + 1
+		for j < len(v) && (v[j] == '_' || v[j] >= 'a' && v[j] <= 'z' || v[j] >= 'A' && v[j] <= 'Z' || v[j] >= '0' && v[j] <= '9') {
+			j++
+		}
+		name := v[i+1 : j]
+		switch {
+		case name == "" || assigned[name]:
+			return "", "", false
+		case trustedParams[name]:
+			b.WriteString(v[i:j])
+		case first == "":
+			first = name
+		}
+		i = j - 1
 	}
-	name, rest := t.val[1:i], t.val[i:]
-	if name == "" || assigned[name] || !strings.HasPrefix(rest, "/") {
-		return "", false
+	rest := b.String()
+	if first == "" || rest == "" {
+		return "", "", false
 	}
-	return name, stripAll(cleanPath(rest)) == "/"
+	root, ok := protectedTarget(arg{val: rest, home: t.home || strings.HasPrefix(rest, "~")}, cwd)
+	return first, root, ok
 }
 
 // deleteCheck: unlink and shred delete; shredding a device erases a disk.
@@ -906,6 +928,10 @@ func permCheck(why string) check {
 			for _, t := range ops[1:] {
 				if root, ok := protectedTarget(t, in.c.cwd); ok {
 					in.forbid("recursive change of " + root + " is never run")
+					return
+				}
+				if name, root, ok := emptyVariableRoot(t, in.c.assigned, in.c.cwd); ok {
+					in.forbid("recursive change of " + root + " if $" + name + " is empty is never run")
 					return
 				}
 			}
