@@ -625,7 +625,7 @@ func riskyVariable(name string) string {
 	if why, ok := riskyVariables[name]; ok {
 		return why
 	}
-	for _, prefix := range []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_"} {
+	for _, prefix := range []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "DOCKER_", "HOMEBREW_", "PIP_", "NPM_CONFIG_", "npm_config_"} {
 		if strings.HasPrefix(name, prefix) {
 			return "changes how programs load or run"
 		}
@@ -680,9 +680,7 @@ var riskyVariables = map[string]string{
 	"GOFLAGS":             "adds flags to every go command",
 	"GOENV":               "makes go read other settings",
 	"GOTOOLCHAIN":         "makes go download and run another toolchain",
-	"DOCKER_HOST":         "makes docker connect elsewhere, over ssh too",
-	"DOCKER_CONTEXT":      "makes docker connect elsewhere, over ssh too",
-	"DOCKER_CONFIG":       "makes docker read other configuration, which can run programs",
+	"GNUPGHOME":           "makes gpg, which git runs to check signatures, read other configuration",
 	"TERMINFO_DIRS":       "changes terminal capabilities",
 	// zsh ties these arrays to PATH and friends: path=(/tmp/x $path) is PATH.
 	"path":        "changes which programs run",

@@ -890,4 +890,12 @@ var policyCases = []policyCase{
 	forbiddenCase("recursive", "chmod -R 000 /$x", "recursive change of / if $x is empty"),
 	confirmCase("delete", "rm -rf ~/Library/Caches/$app/", "rm: deletes files"),
 	confirmCase("delete", "d=build; rm -rf /tmp/$d", "rm: deletes files"),
+
+	// Red-team findings: other machines and tool configuration from the environment.
+	confirmCase("network", "systemctl -Hexample.com status", "acts on another machine"),
+	confirmCase("network", "systemctl --host=example.com status", "acts on another machine"),
+	confirmCase("assign", "HOMEBREW_GIT_PATH=/tmp/x brew config", "HOMEBREW_GIT_PATH="),
+	confirmCase("assign", "PIP_INDEX_URL=https://example.com/x pip list", "PIP_INDEX_URL="),
+	confirmCase("assign", "GNUPGHOME=/tmp/g git log --show-signature", "GNUPGHOME="),
+	safeCase("readonly-linux", "systemctl --user status"),
 }

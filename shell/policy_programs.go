@@ -1313,6 +1313,10 @@ func checkLaunchctl(in *invocation) {
 }
 
 func checkSystemctl(in *invocation) {
+	if f, ok := hasFlag(in.args, "HM", "--host", "--machine"); ok {
+		in.confirmOpt(f, "acts on another machine, over ssh for -H")
+		return
+	}
 	var verb string
 	for _, a := range in.args {
 		if a.expanded {
