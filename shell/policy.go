@@ -439,23 +439,35 @@ func (c *classifier) hereCode(call *syntax.CallExpr, redirs []*syntax.Redirect) 
 func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
 	src, ok := b.X.Cmd.(*syntax.CallExpr)
 	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || !ok2 || len(src.Args) < 2 || !readsShellStdin(dst) {
+	if !ok || !ok2 || !readsShellStdin(dst) {
 		return
 	}
-	if name := decodeWord(src.Args[0]).val; name != "echo" && name != "printf" {
+	if len(src.Args) == 1 && decodeWord(src.Args[0]).val == "cat" {
+		// cat <<'EOF' | sh: the here-document is the code.
+		c.hereCode(&syntax.CallExpr{Args: []*syntax.Word{lit("sh")}}, b.X.Redirs)
+		return
+	}
+	if len(src.Args) < 2 {
+		return
+	}
+	name := decodeWord(src.Args[0]).val
+	if name != "echo" && name != "printf" {
 		return
 	}
 	var words []string
-	for _, w := range src.Args[1:] {
+	for i, w := range src.Args[1:] {
 		a := decodeWord(w)
 		if a.expanded {
 			return
+		}
+		if name == "printf" && i == 0 && strings.Contains(a.val, "%") {
+			continue // the format; the code is in the arguments it prints
 		}
 		if !a.option() {
 			words = append(words, a.val)
 		}
 	}
-	c.p.classifySource(c.v, strings.Join(words, " "), c.depth+1, c.cwd)
+	c.p.classifySource(c.v, strings.Join(words, "\n"), c.depth+1, c.cwd)
 }
 
 // nested classifies the commands hidden inside a node's words: command and
@@ -742,6 +754,10 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		}
 		if isDiskDevice(target.val) {
 			c.add(Forbidden, text, text+": writing onto a disk device erases it and is never run")
+			return
+		}
+		if cleanPath(target.val) == "/proc/sysrq-trigger" {
+			c.add(Forbidden, text, text+": the kernel's emergency keys can reboot or halt at once and are never run")
 			return
 		}
 	}
@@ -1056,3 +1072,6 @@ func plainVarName(a arg) bool {
 	}
 	return plainName(name)
 }
+
+// lit makes a one-part literal word.
+func lit(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}} }

@@ -87,8 +87,7 @@ var confirmPrograms = map[string]string{
 	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
 	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
 	"tmux": "starts terminal sessions", "screen": "starts terminal sessions", "script": "records a session to a file",
-	"strace": "runs and traces a program", "dtruss": "runs and traces a program", "ltrace": "runs and traces a program",
-	"gdb": "runs a debugger", "lldb": "runs a debugger", "sandbox-exec": "runs a program",
+	"gdb": "runs a debugger", "lldb": "runs a debugger",
 }
 
 // forbiddenPrograms are never run, whatever their arguments.
@@ -208,6 +207,12 @@ var checkedPrograms = map[string]check{
 	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
 	"eval":         checkEval,
 	"test":         testCheck,
+	"loginctl":     checkLoginctl,
+	"cp":           diskTargetCheck,
+	"mv":           diskTargetCheck,
+	"ditto":        diskTargetCheck,
+	"install":      diskTargetCheck,
+	"rsync":        diskTargetCheck,
 	"set":          setCheck,
 	"setopt":       zshOptionCheck,
 	"unsetopt":     zshOptionCheck,
@@ -250,7 +255,16 @@ var wrappers = map[string]wrapSpec{
 	"sudo":       {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
 	"doas":       {shortArg: "uC", forbid: "privilege escalation is never run"},
 	"pkexec":     {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
-	"run0":       {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
+	"runuser":    {shortArg: "ugGlcsw", longArg: []string{"--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"}, forbid: "privilege escalation is never run"},
+	"pfexec":     {forbid: "privilege escalation is never run"},
+	"ksu":        {shortArg: "nePace", forbid: "privilege escalation is never run"},
+	// These run the program that follows, so it is classified too.
+	"setsid":       {},
+	"strace":       {shortArg: "abeIoOpPsSuEX", confirm: "runs and traces a program"},
+	"ltrace":       {shortArg: "aAeFlnopsuDLw", confirm: "runs and traces a program"},
+	"dtruss":       {shortArg: "ptnNW", confirm: "runs and traces a program"},
+	"sandbox-exec": {shortArg: "fpnD", confirm: "runs a program under another sandbox profile"},
+	"run0":         {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
 }
 
 // prefixRule handles families of programs named by a prefix.
@@ -765,7 +779,7 @@ func checkOsascript(in *invocation) {
 	}
 	for _, a := range in.args {
 		low := strings.ToLower(a.val)
-		if strings.Contains(low, "administrator privileges") {
+		if strings.Contains(low, "administrator privileges") || strings.Contains(low, "administratorprivileges") {
 			in.forbidOpt("with administrator privileges", "privilege escalation is never run")
 		}
 		if strings.Contains(low, "system events") || strings.Contains(low, "loginwindow") || strings.Contains(low, "finder") {
@@ -777,6 +791,12 @@ func checkOsascript(in *invocation) {
 		}
 		if i := strings.Index(low, "do shell script"); i >= 0 {
 			if s, ok := appleScriptString(a.val[i+len("do shell script"):]); ok {
+				in.source(s)
+			}
+		}
+		// JavaScript for Automation: app.doShellScript("…").
+		if i := strings.Index(low, "doshellscript("); i >= 0 {
+			if s, ok := appleScriptString(a.val[i+len("doshellscript("):]); ok {
 				in.source(s)
 			}
 		}
@@ -1218,6 +1238,17 @@ func killCheck(in *invocation) {
 			return
 		}
 	}
+	for i := 0; i < len(in.args); i++ {
+		a := in.args[i]
+		if a.val == "-s" || a.val == "-n" {
+			i++ // the signal
+			continue
+		}
+		if a.val == "1" {
+			in.forbidOpt("1", "stopping init or launchd brings the machine down and is never run")
+			return
+		}
+	}
 	in.confirm("stops processes")
 }
 
@@ -1336,6 +1367,14 @@ func checkSystemctl(in *invocation) {
 	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
 		in.forbidOpt(verb, "shutting down or restarting the machine is never run")
 		return
+	case "start", "isolate", "restart", "reload-or-restart", "try-restart":
+		for _, a := range operands(in.args) {
+			switch strings.TrimSuffix(a.val, ".target") {
+			case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "shutdown", "rescue", "emergency":
+				in.forbidOpt(verb+" "+a.val, "shutting down or restarting the machine is never run")
+				return
+			}
+		}
 	}
 	in.confirmOpt(verb, "controls services")
 }
@@ -1629,4 +1668,40 @@ func codesignCheck(in *invocation) {
 			return
 		}
 	}
+}
+
+// checkLoginctl: loginctl can power the machine off like systemctl.
+func checkLoginctl(in *invocation) {
+	if ops := operands(in.args); len(ops) > 0 {
+		switch ops[0].val {
+		case "poweroff", "reboot", "halt", "kexec":
+			in.forbidOpt(ops[0].val, "shutting down or restarting the machine is never run")
+			return
+		}
+	}
+	in.confirm("controls login sessions")
+}
+
+// diskTargetCheck: copying onto a disk device erases it; any other copy
+// asks. Only the destination counts: reading a disk into an image is fine.
+func diskTargetCheck(in *invocation) {
+	ops := operands(in.args)
+	var dests []arg
+	if len(ops) > 1 {
+		dests = append(dests, ops[len(ops)-1])
+	}
+	for i, a := range in.args {
+		if a.val == "-t" && i+1 < len(in.args) {
+			dests = append(dests, in.args[i+1])
+		} else if v, ok := strings.CutPrefix(a.val, "--target-directory="); ok {
+			dests = append(dests, arg{val: v})
+		}
+	}
+	for _, d := range dests {
+		if isDiskDevice(d.val) {
+			in.forbid("writing onto a disk device erases it and is never run")
+			return
+		}
+	}
+	versionOr(confirmPrograms[in.name])(in)
 }
