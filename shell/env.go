@@ -137,6 +137,24 @@ func commandEnv(c envConfig) []string {
 	return out
 }
 
+// withTmpDir returns base, a commandEnv result, with TMPDIR set to tmpDir,
+// exactly as commandEnv would have built it; "" returns base itself, which
+// callers must not modify.
+func withTmpDir(base []string, tmpDir string) []string {
+	if tmpDir == "" {
+		return base
+	}
+	out := make([]string, 0, len(base)+1)
+	for _, kv := range base {
+		if !strings.HasPrefix(kv, "TMPDIR=") {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "TMPDIR="+tmpDir)
+	slices.Sort(out)
+	return out
+}
+
 // commandPath fills an empty PATH with the system default and, on macOS,
 // puts Homebrew's folders in front when they are missing, as `brew shellenv`
 // would in a terminal.

@@ -163,3 +163,27 @@ func TestDefaultShell(t *testing.T) {
 		})
 	}
 }
+
+// The runner builds the environment once and adds each sandboxed run's
+// TMPDIR to it; that must equal building it with the TMPDIR.
+func TestWithTmpDir(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		environ []string
+		tmpDir  string
+	}{
+		{"no TMPDIR in the parent", []string{"PATH=/bin", "HOME=/h", "ZED=1"}, "/tmp/hark-run-1"},
+		{"the parent's TMPDIR is replaced", []string{"TMPDIR=/var/tmp", "A=1", "U=2"}, "/tmp/hark-run-2"},
+		{"none asked for", []string{"TMPDIR=/var/tmp", "A=1"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := commandEnv(envConfig{goos: "linux", environ: tt.environ, home: "/h"})
+			want := commandEnv(envConfig{goos: "linux", environ: tt.environ, home: "/h", tmpDir: tt.tmpDir})
+			if got := withTmpDir(base, tt.tmpDir); !slices.Equal(got, want) {
+				t.Errorf("withTmpDir = %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -60,6 +60,7 @@ type Runner struct {
 	helper      string // "" when no helper executable could be found
 	home        string
 	environ     []string
+	baseEnv     []string // commandEnv of environ without TMPDIR, built once: it never changes
 
 	// probe reports whether the OS sandbox can be applied; tests replace it
 	// to take the "unavailable" path on a machine that has a sandbox.
@@ -101,6 +102,7 @@ func NewRunner(o RunnerOptions) *Runner {
 	if r.home == "" {
 		r.home, _ = os.UserHomeDir()
 	}
+	r.baseEnv = commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home})
 	switch {
 	case os.Getenv(helperEnv) != "":
 		r.helper = ""
@@ -176,7 +178,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	env := commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home, tmpDir: tmpDir})
+	env := withTmpDir(r.baseEnv, tmpDir)
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
 	spec := zygoteSpec{argv: []string{r.shell, "-c", req.Command}, dir: dir, env: env, readOnly: sandboxed, tmpDir: tmpDir}
 	out, ok := r.runZygote(runCtx, spec, stdout, stderr)

@@ -120,6 +120,10 @@ func serveZygote() int {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fail("could not become a child subreaper: %v", err)
 	}
+	// One processor: the zygote's work is a chain of short steps (read a
+	// request, fork, reap, reply), and a second one only adds threads that
+	// spin looking for work while the machine's cores start the command.
+	runtime.GOMAXPROCS(1)
 	devNull, err := unix.Open(os.DevNull, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fail("%v", err)
@@ -140,7 +144,9 @@ func serveZygote() int {
 	}()
 	go s.reap()
 	s.send(zygoteMsg{Op: "ready", PID: os.Getpid()})
-	s.serve()
+	eof := make(chan struct{})
+	go s.serve(make([]byte, zygoteMaxPacket), make([]byte, unix.CmsgSpace(8*4)), eof)
+	<-eof
 	s.shutdown()
 	select {} // the reaper exits the process once every child is gone
 }
@@ -159,12 +165,15 @@ func (s *zserver) send(m zygoteMsg) {
 
 // serve reads requests until EOF. Forks happen here, one at a time, so a
 // request's descriptors are never inherited by another request's command.
-func (s *zserver) serve() {
-	buf := make([]byte, zygoteMaxPacket)
-	oob := make([]byte, unix.CmsgSpace(8*4))
+//
+// A sandboxed request leaves this goroutine on a confined OS thread; it
+// then hands the loop to a new goroutine and ends still locked, so the Go
+// runtime destroys the thread (see start).
+func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 	for {
 		n, oobn, _, _, err := s.conn.ReadMsgUnix(buf, oob)
 		if err != nil || n == 0 {
+			close(eof)
 			return
 		}
 		var fds []int
@@ -180,10 +189,16 @@ func (s *zserver) serve() {
 		var m zygoteMsg
 		err = json.Unmarshal(buf[:n], &m)
 		switch {
+		case err != nil && len(fds) == 3:
+			sendTo(fds[2], zygoteMsg{Op: "error", Err: "the command runner could not read the request: " + err.Error()})
+			closeAll(fds)
 		case err != nil:
 			closeAll(fds)
 		case m.Op == "run":
-			s.start(m, fds)
+			if tainted := s.start(m, fds); tainted {
+				go s.serve(buf, oob, eof)
+				return // locked to the confined thread: it goes with us
+			}
 		case m.Op == "term":
 			closeAll(fds)
 			s.mu.Lock()
@@ -199,11 +214,14 @@ func (s *zserver) serve() {
 }
 
 // start forks the shell for a run request, with the received pipes as its
-// stdout and stderr, and closes the zygote's copies at once.
-func (s *zserver) start(m zygoteMsg, fds []int) {
+// stdout and stderr, and closes the zygote's copies at once. A sandboxed
+// shell is forked from the calling goroutine's own thread, after confining
+// that thread, with no hand-off to another thread on the way; tainted then
+// says the goroutine is locked to the confined thread and must end.
+func (s *zserver) start(m zygoteMsg, fds []int) (tainted bool) {
 	if len(fds) != 3 {
 		closeAll(fds)
-		return // no reply socket: nobody to answer
+		return false // no reply socket: nobody to answer
 	}
 	reply := fds[2]
 	fds = fds[:2]
@@ -243,9 +261,18 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = forkConfined(m.Argv, attr, m.TmpDir)
-	} else {
-		pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr)
+		// Never unlocked: the thread carries the sandbox from here on,
+		// and the child inherits it (clone copies the calling thread's
+		// credentials, seccomp filter and no_new_privs).
+		runtime.LockOSThread()
+		tainted = true
+		if err = restrictThread(m.TmpDir); err != nil {
+			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
+		} else if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
+			err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
+		}
+	} else if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
+		err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
 	}
 	if err == nil {
 		r.pid = pid
@@ -266,31 +293,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	case s.kick <- struct{}{}:
 	default:
 	}
-}
-
-// forkConfined forks the shell from a fresh OS thread that carries the
-// read-only sandbox. The goroutine ends still locked to that thread, so the
-// Go runtime destroys the thread instead of reusing it for anything else.
-func forkConfined(argv []string, attr *syscall.ProcAttr, tmpDir string) (int, error) {
-	type result struct {
-		pid int
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: see above
-		if err := restrictThread(tmpDir); err != nil {
-			ch <- result{err: fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)}
-			return
-		}
-		pid, err := syscall.ForkExec(argv[0], argv, attr)
-		if err != nil {
-			err = fmt.Errorf("could not start %s: %v; set another shell", argv[0], err)
-		}
-		ch <- result{pid, err}
-	}()
-	res := <-ch
-	return res.pid, res.err
+	return tainted
 }
 
 // reap collects every child of the zygote: shells, and the orphans it
