@@ -356,6 +356,12 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 		c.stmts(x.Do)
 	case *syntax.ForClause:
 		c.nested(x.Loop)
+		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			// for PATH in /tmp/x; do ls; done assigns PATH like PATH=/tmp/x.
+			if why := riskyVariable(it.Name.Value); why != "" {
+				c.add(Confirm, c.text(x), it.Name.Value+"=: "+why)
+			}
+		}
 		c.stmts(x.Do)
 	case *syntax.CaseClause:
 		c.nested(x.Word)
@@ -497,6 +503,10 @@ func (c *classifier) nested(n syntax.Node) {
 		case *syntax.ExtGlob:
 			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
 			return false
+		case *syntax.Word:
+			c.zshWord(n.Parts, true)
+		case *syntax.DblQuoted:
+			c.zshWord(n.Parts, false)
 		case *syntax.ArithmExp:
 			c.arithm(n.X, c.text(n))
 		case *syntax.ArithmCmd:
@@ -1075,3 +1085,54 @@ func plainVarName(a arg) bool {
 
 // lit makes a one-part literal word.
 func lit(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}} }
+
+// zshWord flags what zsh, the shell on macOS, reads differently from bash
+// in a word's parts: $~x treats the value of x as a glob pattern, whose
+// qualifiers such as *(e:…:) run code; $a[i] is a subscript that zsh
+// evaluates as arithmetic (see arithm), where bash sees $a and text.
+func (c *classifier) zshWord(parts []syntax.WordPart, unquoted bool) {
+	for i := 0; i+1 < len(parts); i++ {
+		switch p := parts[i].(type) {
+		case *syntax.Lit:
+			if next, ok := parts[i+1].(*syntax.Lit); ok && unquoted && strings.HasSuffix(p.Value, "$") && strings.HasPrefix(next.Value, "~") {
+				c.add(Confirm, c.text(p), "$~: zsh treats the value as a glob pattern, whose qualifiers can run code")
+			}
+		case *syntax.ParamExp:
+			next, ok := parts[i+1].(*syntax.Lit)
+			if !ok || !p.Short || p.Index != nil || !strings.HasPrefix(next.Value, "[") {
+				continue
+			}
+			// The subscript runs to the first part holding "]".
+			for j := i + 1; j < len(parts); j++ {
+				var risky bool
+				var closed bool
+				switch q := parts[j].(type) {
+				case *syntax.Lit:
+					sub := q.Value
+					if j == i+1 {
+						sub = sub[1:]
+					}
+					if k := strings.IndexByte(sub, ']'); k >= 0 {
+						sub, closed = sub[:k], true
+					}
+					for _, f := range strings.FieldsFunc(sub, func(r rune) bool {
+						return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+					}) {
+						risky = risky || c.v.texts[f]
+					}
+				case *syntax.ParamExp:
+					_, risky = c.arithmOperand([]syntax.WordPart{q})
+				default:
+					risky = true
+				}
+				if risky {
+					c.add(Confirm, c.text(p), "$"+p.Param.Value+"[…]: zsh evaluates the subscript as arithmetic, which can run code in a value")
+					break
+				}
+				if closed {
+					break
+				}
+			}
+		}
+	}
+}

@@ -919,4 +919,16 @@ var policyCases = []policyCase{
 	confirmCase("process", "strace ls", "strace: runs and traces a program"),
 	confirmCase("process", "systemctl start nginx", "systemctl start: controls services"),
 	safeCase("wrapper", "setsid ls -la"),
+
+	// Red-team finding: a loop variable is an assignment too.
+	confirmCase("assign", "for PATH in /tmp/x; do ls; done", "PATH=: changes which programs run"),
+	confirmCase("assign", "select IFS in a b; do ls; done", "IFS=: changes how the shell splits words"),
+	confirmCase("assign", "for path in /tmp/x; do ls; done", "path=: changes which programs run"),
+
+	// Red-team findings: zsh (the shell on macOS) reads these differently from bash.
+	confirmCase("dynamic", "x='*(e:rm -rf y:)'; ls $~x", "$~: zsh treats the value as a glob pattern"),
+	confirmCase("dynamic", "x='b[$(rm -rf y)]'; echo $a[x]", "zsh evaluates the subscript as arithmetic"),
+	confirmCase("dynamic", "echo $a[$(cat f)]", "zsh evaluates the subscript as arithmetic"),
+	safeCase("dynamic", "a=(x y); echo $a[1] \"$~x\""),
+	safeCase("readonly-text", "ls $HOME/[a-z]*"),
 }
