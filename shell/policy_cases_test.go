@@ -931,4 +931,23 @@ var policyCases = []policyCase{
 	confirmCase("dynamic", "echo $a[$(cat f)]", "zsh evaluates the subscript as arithmetic"),
 	safeCase("dynamic", "a=(x y); echo $a[1] \"$~x\""),
 	safeCase("readonly-text", "ls $HOME/[a-z]*"),
+
+	// Everyday read-only commands stay safe after the fixes above.
+	safeCase("readonly-mac", "du -sh *"),
+	safeCase("git", "git log --oneline -5"),
+	safeCase("readonly-mac", "find ~/Downloads -name '*.dmg' -size +100M"),
+	safeCase("readonly-mac", "df -h"),
+	safeCase("readonly-text", "ps aux | grep node"),
+	safeCase("readonly-text", "cat file | head"),
+	safeCase("readonly-mac", "sw_vers"),
+	safeCase("readonly-mac", "mdfind -name x"),
+	safeCase("readonly-mac", "du -d 1 -h ~ 2>/dev/null | sort -hr | head"),
+	safeCase("readonly-mac", "top -l 1 | head -20"),
+	safeCase("readonly-mac", "sysctl -n machdep.cpu.brand_string"),
+	safeCase("readonly-mac", "ioreg -rc AppleSmartBattery"),
+	safeCase("readonly-mac", "networksetup -getairportnetwork en0"),
+	safeCase("readonly-text", "awk '{print $1}' f | sort | uniq -c | sort -rn | head"),
+	safeCase("readonly-text", "for f in *.log; do echo \"$f\"; tail -1 \"$f\"; done"),
+	safeCase("git", "git log --since='1 week ago' --author=me --oneline"),
+	safeCase("git", "git blame -L 10,20 main.go"),
 }
