@@ -1102,8 +1102,9 @@ func (c *classifier) zshWord(parts []syntax.WordPart, unquoted bool) {
 			if !ok || !p.Short || p.Index != nil || !strings.HasPrefix(next.Value, "[") {
 				continue
 			}
-			// The subscript runs to the first part holding "]".
-			for j := i + 1; j < len(parts); j++ {
+			// The subscript runs to the first part holding "]"; a bound keeps
+			// a hostile word of many "$a[" from costing quadratic time.
+			for j := i + 1; j < len(parts) && j < i+64; j++ {
 				var risky bool
 				var closed bool
 				switch q := parts[j].(type) {

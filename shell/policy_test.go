@@ -218,6 +218,16 @@ func TestLongCommand(t *testing.T) {
 	}
 }
 
+// A word of many zsh subscripts is scanned in bounded steps, and the one
+// that evaluates text is still found.
+func TestManySubscriptsInOneWord(t *testing.T) {
+	t.Parallel()
+	cmd := "x='b[$(rm y)]'; echo " + strings.Repeat("$a[", 20000) + "x]"
+	if v := NewPolicy().Classify(cmd); v.Tier != Confirm || !hasReason(v, "zsh evaluates the subscript") {
+		t.Fatalf("tier %s, reasons %v; want confirm naming the subscript", v.Tier, v.Reasons)
+	}
+}
+
 // ClassifyIn knows where the command runs: a glob or "." then names that
 // directory. It never makes a verdict milder than Classify's.
 func TestClassifyIn(t *testing.T) {
