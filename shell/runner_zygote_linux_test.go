@@ -79,10 +79,14 @@ func TestZygoteRestartsAfterKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	done := make(chan Result, 1)
+	started := filepath.Join(t.TempDir(), "started")
 	go func() {
-		done <- r.Run(ctx, Request{Command: "sleep 300 & echo $!; wait", Verdict: confirmed})
+		done <- r.Run(ctx, Request{Command: "sleep 300 & echo $!; touch " + started + "; wait", Verdict: confirmed})
 	}()
-	waitFor(t, "the command to start", func() bool { return len(childrenOf(z.pid)) > 0 })
+	waitFor(t, "the command to start", func() bool {
+		_, err := os.Stat(started)
+		return err == nil
+	})
 	if err := syscall.Kill(z.pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
