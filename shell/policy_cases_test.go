@@ -950,4 +950,11 @@ var policyCases = []policyCase{
 	safeCase("readonly-text", "for f in *.log; do echo \"$f\"; tail -1 \"$f\"; done"),
 	safeCase("git", "git log --since='1 week ago' --author=me --oneline"),
 	safeCase("git", "git blame -L 10,20 main.go"),
+
+	// Red-team findings: disk tools by other names.
+	forbiddenCase("disk", "diskutil coreStorage deleteLVG 1234", "diskutil deletelvg: erasing"),
+	forbiddenCase("disk", "diskutil coreStorage delete 1234", "diskutil delete: erasing"),
+	forbiddenCase("disk", "mkdosfs /dev/sdb1", "erasing a disk is never run"),
+	forbiddenCase("disk", "mkntfs -f /dev/sdb1", "erasing a disk is never run"),
+	safeCase("readonly-mac", "diskutil coreStorage list"),
 }

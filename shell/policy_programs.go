@@ -100,7 +100,10 @@ var forbiddenPrograms = map[string]string{
 	"halt": "shutting down or restarting the machine is never run", "poweroff": "shutting down or restarting the machine is never run",
 	"wipefs": "erasing a disk is never run", "blkdiscard": "erasing a disk is never run",
 	"mke2fs": "erasing a disk is never run", "mkswap": "erasing a disk is never run",
-	"cfdisk": "rewriting a partition table is never run",
+	"mkdosfs": "erasing a disk is never run", "mkntfs": "erasing a disk is never run",
+	"mkexfatfs": "erasing a disk is never run", "mkudffs": "erasing a disk is never run",
+	"mkreiserfs": "erasing a disk is never run",
+	"cfdisk":     "rewriting a partition table is never run",
 }
 
 // interpreters run code; with --version and the like they only print.
@@ -1282,7 +1285,7 @@ func securityCheck(in *invocation) {
 
 // diskutilForbidden are diskutil verbs (compared in lower case, as diskutil
 // does) that erase or repartition disks.
-var diskutilForbidden = []string{"erasedisk", "erasevolume", "zerodisk", "secureerase", "partitiondisk", "reformat", "randomdisk", "erasecd", "splitpartition", "mergepartitions", "deletecontainer", "deletevolume", "deletevolumegroup", "deletesnapshot", "delete", "addpartition", "resizevolume", "resizecontainer"}
+var diskutilForbidden = []string{"erasedisk", "erasevolume", "zerodisk", "secureerase", "partitiondisk", "reformat", "randomdisk", "erasecd", "splitpartition", "mergepartitions", "deletecontainer", "deletevolume", "deletevolumegroup", "deletesnapshot", "delete", "deletelvg", "deletelv", "addpartition", "resizevolume", "resizecontainer"}
 
 func checkDiskutil(in *invocation) {
 	var words []string
@@ -1299,7 +1302,7 @@ func checkDiskutil(in *invocation) {
 		return
 	}
 	verb := words[0]
-	if (verb == "apfs" || verb == "cs" || verb == "appleraid" || verb == "coreStorage") && len(words) > 1 {
+	if (verb == "apfs" || verb == "cs" || verb == "appleraid" || verb == "corestorage") && len(words) > 1 {
 		verb = words[1]
 	}
 	if contains(diskutilForbidden, verb) {
