@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -101,7 +102,7 @@ func startZygote(helper string) (*zygoteClient, error) {
 		// goroutine keeps that thread for as long as the zygote lives.
 		runtime.LockOSThread()
 		p, err := os.StartProcess(helper, []string{helper, HelperCommand, zygoteArg}, &os.ProcAttr{
-			Env: append(os.Environ(), helperEnv+"=1"),
+			Env: zygoteEnv(os.Environ()),
 			// Not Hark's stdout or stderr: a caller reading them to EOF
 			// would wait for the zygote too.
 			Files: []*os.File{devNull, devNull, devNull, theirs},
@@ -140,6 +141,19 @@ func startZygote(helper string) (*zygoteClient, error) {
 	conn.SetReadDeadline(time.Time{})
 	z.pid = m.PID
 	return z, nil
+}
+
+// zygoteEnv is the zygote's own environment: Hark's without secrets (every
+// command gets its own environment; the zygote only needs the Go runtime's
+// settings), and the helper marker.
+func zygoteEnv(environ []string) []string {
+	env := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if name, _, _ := strings.Cut(kv, "="); !isSecretName(name) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, helperEnv+"=1")
 }
 
 type zygoteSpec struct {

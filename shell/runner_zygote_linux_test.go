@@ -395,3 +395,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// The zygote's own environment carries no secrets: it never needs them, and
+// its environment outlives any one command.
+func TestZygoteEnv(t *testing.T) {
+	t.Parallel()
+	got := zygoteEnv([]string{"PATH=/bin", "GITHUB_TOKEN=x", "PGPASSWORD=y", "GOMAXPROCS=2"})
+	want := []string{"PATH=/bin", "GOMAXPROCS=2", helperEnv + "=1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("zygoteEnv = %q, want %q", got, want)
+	}
+}
