@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"unicode"
 )
 
 // check judges one invocation of a program, adding reasons for anything that
@@ -999,6 +1000,12 @@ func checkFind(in *invocation) {
 		i++
 	}
 	deletes, execDeletes := false, false
+	// tests: the expression narrows what matches by name, and no operator
+	// could widen it again (-o, ",", negation). Deleting the *.tmp files
+	// under ~ is then an ordinary deletion to confirm, not the erasure of a
+	// home folder. rm -rf run on matches stays forbidden: a matched folder
+	// goes with everything in it.
+	tests, widens := false, false
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.expanded || a.brace {
@@ -1006,6 +1013,15 @@ func checkFind(in *invocation) {
 			return
 		}
 		switch v := a.val; {
+		case findNameTests[v]:
+			// A pattern with no letter or digit ('*', '.*') matches anything.
+			if i+1 < len(args) && strings.IndexFunc(args[i+1].val, func(r rune) bool {
+				return unicode.IsLetter(r) || unicode.IsDigit(r)
+			}) >= 0 {
+				tests = true
+			}
+		case v == "-o" || v == "-or" || v == "," || v == "!" || v == "-not":
+			widens = true
 		case v == "-delete":
 			deletes = true
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
@@ -1035,7 +1051,7 @@ func checkFind(in *invocation) {
 			starts = append(starts, arg{val: "."})
 		}
 		for _, s := range starts {
-			if root, ok := protectedTarget(s, in.c.cwd); ok {
+			if root, ok := protectedTarget(s, in.c.cwd); ok && (execDeletes || !tests || widens) {
 				in.forbid("deleting everything under " + root + " is never run")
 				return
 			}
@@ -1044,6 +1060,14 @@ func checkFind(in *invocation) {
 			in.confirmOpt("-delete", "deletes files")
 		}
 	}
+}
+
+// findNameTests select files by name or path. Only they count as narrowing a
+// -delete under a protected folder: -type f or -mtime +0 still match nearly
+// everything there.
+var findNameTests = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true,
 }
 
 // cdCheck remembers when the shell moves into a protected directory, so a
