@@ -341,34 +341,48 @@ func TestRunRequestTimeoutWins(t *testing.T) {
 }
 
 // TestRunLargeOutputBoundedMemory writes 100 MB through each stream's
-// capture. Not parallel: it measures the process's allocations.
+// capture, started directly and (on Linux) through the zygote, whose
+// output loop reads the pipes itself. Not parallel: it measures the
+// process's allocations.
 func TestRunLargeOutputBoundedMemory(t *testing.T) {
 	const total = 100_000_000
-	r := testRunner(t, RunnerOptions{})
-	r.direct = true // the helper is another process; this measures the runner
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	res := r.Run(context.Background(), Request{
-		Command: "yes 'the quick brown fox jumps over the lazy dog' | head -c 100000000",
-		Verdict: confirmed,
-	})
-	runtime.ReadMemStats(&after)
-	if !res.Success || !res.Truncated {
-		t.Fatalf("%.300s", res.JSON())
+	for _, mode := range runModes() {
+		if mode.perCommand {
+			continue // the runner's side is the direct one's
+		}
+		// Not parallel: each measures the process's allocations.
+		t.Run(mode.name, func(t *testing.T) {
+			r := testRunner(t, RunnerOptions{})
+			mode.apply(r)
+			if !mode.direct {
+				// Started before measuring: it starts once per process.
+				r.Run(context.Background(), Request{Command: "true", Verdict: confirmed})
+			}
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res := r.Run(context.Background(), Request{
+				Command: "yes 'the quick brown fox jumps over the lazy dog' | head -c 100000000",
+				Verdict: confirmed,
+			})
+			runtime.ReadMemStats(&after)
+			if !res.Success || !res.Truncated {
+				t.Fatalf("%.300s", res.JSON())
+			}
+			allocated := after.TotalAlloc - before.TotalAlloc
+			if allocated > 4<<20 {
+				t.Errorf("allocated %d bytes for %d bytes of output; want under 4 MiB", allocated, total)
+			}
+			kept := strings.Replace(res.Output, omittedMarker(int64(omittedCount(t, res.Output))), "", 1)
+			if got := len(kept) + omittedCount(t, res.Output); got != total {
+				t.Errorf("kept %d + omitted %d = %d, want %d", len(kept), omittedCount(t, res.Output), got, total)
+			}
+			if len(res.Output) > DefaultOutputLimit+100 {
+				t.Errorf("output is %d bytes, over the %d limit", len(res.Output), DefaultOutputLimit)
+			}
+			t.Logf("100 MB of output: %d bytes allocated, %d kept", allocated, len(res.Output))
+		})
 	}
-	allocated := after.TotalAlloc - before.TotalAlloc
-	if allocated > 4<<20 {
-		t.Errorf("allocated %d bytes for %d bytes of output; want under 4 MiB", allocated, total)
-	}
-	kept := strings.Replace(res.Output, omittedMarker(int64(omittedCount(t, res.Output))), "", 1)
-	if got := len(kept) + omittedCount(t, res.Output); got != total {
-		t.Errorf("kept %d + omitted %d = %d, want %d", len(kept), omittedCount(t, res.Output), got, total)
-	}
-	if len(res.Output) > DefaultOutputLimit+100 {
-		t.Errorf("output is %d bytes, over the %d limit", len(res.Output), DefaultOutputLimit)
-	}
-	t.Logf("100 MB of output: %d bytes allocated, %d kept", allocated, len(res.Output))
 }
 
 // pidsFrom reads the PIDs a test command printed, one per line; other lines
