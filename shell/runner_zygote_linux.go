@@ -191,6 +191,13 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 		closeAll(append(outP[:], errP[:]...))
 		return outcome{err: "could not create a socket: " + err.Error()}, true
 	}
+	// Created before the request goes: once it has, the command runs, and
+	// nothing may fail before the loop that watches it.
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		closeAll([]int{outP[0], outP[1], errP[0], errP[1], replyP[0], replyP[1]})
+		return outcome{err: "could not create an eventfd: " + err.Error()}, true
+	}
 	id := z.nextID.Add(1)
 	req, _ := json.Marshal(zygoteMsg{Op: "run", ID: id, Argv: spec.argv, Env: spec.env, Dir: spec.dir, ReadOnly: spec.readOnly, TmpDir: spec.tmpDir})
 	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(outP[1], errP[1], replyP[1]), nil)
@@ -198,13 +205,8 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 	// must go, or the output would never reach EOF.
 	closeAll([]int{outP[1], errP[1], replyP[1]})
 	if err != nil {
-		closeAll([]int{outP[0], errP[0], replyP[0]})
+		closeAll([]int{outP[0], errP[0], replyP[0], wake})
 		return outcome{}, false
-	}
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
-	if err != nil {
-		closeAll([]int{outP[0], errP[0], replyP[0]})
-		return outcome{err: "could not create an eventfd: " + err.Error()}, true
 	}
 	for _, fd := range []int{outP[0], errP[0], replyP[0]} {
 		unix.SetNonblock(fd, true) // a spurious wake-up must not block a read
