@@ -28,7 +28,8 @@ import (
 // (setsid, double fork) become its children and can still be stopped.
 //
 // Protocol, over a SOCK_SEQPACKET socket pair inherited as fd 3, one JSON
-// object per packet (zygoteMsg):
+// object per packet (zygoteMsg), except run, which is binary (see
+// appendRunRequest):
 //
 //	zygote → runner  ready{pid}                  once, when it serves
 //	runner → zygote  run{id, argv, env, dir, ro, tmp} with three descriptors
@@ -187,7 +188,11 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 			}
 		}
 		var m zygoteMsg
-		err = json.Unmarshal(buf[:n], &m)
+		if buf[0] == runWireTag {
+			m, err = decodeRunRequest(buf[:n])
+		} else {
+			err = json.Unmarshal(buf[:n], &m)
+		}
 		switch {
 		case err != nil && len(fds) == 3:
 			sendTo(fds[2], zygoteMsg{Op: "error", Err: "the command runner could not read the request: " + err.Error()})

@@ -1,0 +1,55 @@
+//go:build linux
+
+package shell
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestRunRequestWire(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		id   uint64
+		spec zygoteSpec
+	}{
+		{"plain", 1, zygoteSpec{argv: []string{"/bin/sh", "-c", "true"}, dir: "/home/u", env: []string{"PATH=/usr/bin", "HOME=/home/u"}}},
+		{"sandboxed", 1 << 40, zygoteSpec{argv: []string{"/bin/sh", "-c", "ls"}, dir: "/", env: []string{"TMPDIR=/tmp/x"}, readOnly: true, tmpDir: "/tmp/x"}},
+		{"empty strings and no env", 7, zygoteSpec{argv: []string{"/bin/sh", "-c", ""}}},
+		{"long and non-ASCII values", 300, zygoteSpec{argv: []string{"/bin/sh", "-c", "echo é\x00"}, env: []string{"X=" + string(make([]byte, 300))}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pkt := appendRunRequest(nil, c.id, c.spec)
+			got, err := decodeRunRequest(pkt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.argv, Env: c.spec.env, Dir: c.spec.dir, ReadOnly: c.spec.readOnly, TmpDir: c.spec.tmpDir}
+			if len(want.Env) == 0 {
+				want.Env = []string{}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decoded %+v, want %+v", got, want)
+			}
+			// Every proper prefix is malformed, and so is trailing junk.
+			for i := range len(pkt) {
+				if _, err := decodeRunRequest(pkt[:i]); err == nil {
+					t.Fatalf("a packet cut at %d of %d bytes decoded", i, len(pkt))
+				}
+			}
+			if _, err := decodeRunRequest(append(pkt, 0)); err == nil {
+				t.Error("a packet with a trailing byte decoded")
+			}
+		})
+	}
+	t.Run("huge count", func(t *testing.T) {
+		t.Parallel()
+		pkt := []byte{runWireTag, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
+		if _, err := decodeRunRequest(pkt); err == nil {
+			t.Error("a count beyond the packet decoded")
+		}
+	})
+}
