@@ -39,15 +39,6 @@ func ReadWAVFile(path string) (Audio, error) {
 	return a, nil
 }
 
-// ReadWAV reads a whole WAV stream into mono Audio; see DecodeWAV.
-func ReadWAV(r io.Reader) (Audio, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return Audio{}, err
-	}
-	return DecodeWAV(data)
-}
-
 // DecodeWAV decodes a RIFF WAVE file: integer PCM of 8, 16, 24 or 32 bits,
 // IEEE float of 32 or 64 bits, plain or WAVE_FORMAT_EXTENSIBLE, any number of
 // channels (averaged into mono) and any sample rate (kept; resample with
