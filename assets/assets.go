@@ -21,9 +21,3 @@ var icons embed.FS
 func Icon(name string) ([]byte, error) {
 	return fs.ReadFile(icons, "icons/"+name)
 }
-
-// Icons lists the embedded icon files.
-func Icons() fs.FS {
-	sub, _ := fs.Sub(icons, "icons")
-	return sub
-}
