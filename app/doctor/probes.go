@@ -4,18 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/godbus/dbus/v5"
-	"github.com/jezek/xgb"
 )
-
-// xgb logs connection trouble to stderr; doctor reports it in its own words.
-func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
 // SessionBusAddress is the session bus doctor would talk to: the
 // environment's, else the systemd user bus socket. It never starts a bus
@@ -65,37 +58,5 @@ func StatusNotifierWatcher(addr string) func(ctx context.Context) (bool, error) 
 			return conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
 		})
 		return has, err
-	}
-}
-
-// X11Reachable connects to the X display and hangs up: the least a global
-// hotkey on X11 needs. It is the fallback when the hotkey package's own grab
-// is not wired in. The dial has no context, so a display that never answers
-// is left to the check's timeout.
-func X11Reachable(display string) func(ctx context.Context, combo string) error {
-	return func(ctx context.Context, _ string) error {
-		if display == "" {
-			if os.Getenv("WAYLAND_DISPLAY") != "" {
-				return errors.New("this Wayland session offers no X11 display (DISPLAY is not set); global hotkeys need X11 or XWayland")
-			}
-			return errors.New("no X11 display (DISPLAY is not set)")
-		}
-		done := make(chan error, 1)
-		go func() {
-			conn, err := xgb.NewConnDisplay(display)
-			if err == nil {
-				conn.Close()
-			}
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				return fmt.Errorf("cannot connect to X display %q: %s", display, strings.TrimSpace(err.Error()))
-			}
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
 	}
 }
