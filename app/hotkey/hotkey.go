@@ -188,17 +188,6 @@ const (
 	Toggle
 )
 
-// ParseMode reads the settings value "push-to-talk" or "toggle".
-func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "push-to-talk", "":
-		return PushToTalk, nil
-	case "toggle":
-		return Toggle, nil
-	}
-	return PushToTalk, fmt.Errorf("hotkey mode %q: use \"push-to-talk\" or \"toggle\"", s)
-}
-
 // Options configure a Listener.
 type Options struct {
 	Mode Mode

@@ -54,18 +54,6 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestParseMode(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]Mode{"push-to-talk": PushToTalk, "toggle": Toggle, "": PushToTalk} {
-		if got, err := ParseMode(in); err != nil || got != want {
-			t.Errorf("ParseMode(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	if _, err := ParseMode("hold"); err == nil {
-		t.Error(`ParseMode("hold") succeeded, want an error`)
-	}
-}
-
 func TestErrorsAreDistinct(t *testing.T) {
 	t.Parallel()
 	if errors.Is(ErrTaken, ErrUnavailable) || errors.Is(ErrUnavailable, ErrTaken) {
