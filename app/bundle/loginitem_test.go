@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -133,7 +135,10 @@ func TestLoginItemHonoursXDGConfigHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(cfg, "autostart", "hark.desktop")); err != nil {
-		t.Error(err)
+		t.Errorf("no autostart entry under XDG_CONFIG_HOME: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "autostart", "hark.desktop")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an autostart entry under ~/.config despite XDG_CONFIG_HOME (stat: %v)", err)
 	}
 }
 
