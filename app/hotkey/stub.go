@@ -21,10 +21,10 @@ func (l *Listener) DetectableAutoRepeat() bool { return false }
 func (l *Listener) Close() error { return nil }
 
 // Register always fails with ErrUnavailable: macOS hot keys need cgo
-// (Carbon), and other systems have no adapter yet.
+// (Carbon), and other systems than Linux, the BSDs and macOS have no adapter.
 func Register(c Combo, o Options) (*Listener, error) {
 	if runtime.GOOS == "darwin" {
 		return nil, fmt.Errorf("%w: this build of Hark was made without cgo, which macOS hot keys need; rebuild with CGO_ENABLED=1 (make build)", ErrUnavailable)
 	}
-	return nil, fmt.Errorf("%w: no global hotkey support on %s", ErrUnavailable, runtime.GOOS)
+	return nil, fmt.Errorf("%w: Hark has no global hotkey on %s; speak through the tray's Type a request… or `hark send` instead", ErrUnavailable, runtime.GOOS)
 }
