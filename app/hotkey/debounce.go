@@ -15,18 +15,16 @@ import (
 // the window. Repeated presses while held are dropped.
 type debouncer struct {
 	window    time.Duration
-	mode      Mode
 	held      bool      // the key is physically down (as far as we know)
 	upPending bool      // a release was seen; it becomes Up unless a press follows in the window
 	upAt      time.Time // when that release happened
-	active    bool      // toggle mode: listening was started by a press
 }
 
-func newDebouncer(mode Mode, window time.Duration) *debouncer {
+func newDebouncer(window time.Duration) *debouncer {
 	if window <= 0 {
 		window = DefaultRepeatWindow
 	}
-	return &debouncer{window: window, mode: mode}
+	return &debouncer{window: window}
 }
 
 // press records a raw press at t and returns what to emit now.
@@ -45,13 +43,6 @@ func (d *debouncer) press(t time.Time) []Event {
 		return nil // repeat press while held
 	}
 	d.held = true
-	if d.mode == Toggle {
-		d.active = !d.active
-		if d.active {
-			return []Event{{Kind: Down, At: t}}
-		}
-		return []Event{{Kind: Up, At: t}}
-	}
 	return []Event{{Kind: Down, At: t}}
 }
 
@@ -77,9 +68,6 @@ func (d *debouncer) flush(now time.Time) []Event {
 func (d *debouncer) settleUp() []Event {
 	d.upPending = false
 	d.held = false
-	if d.mode == Toggle {
-		return nil // in toggle mode releases carry no meaning
-	}
 	return []Event{{Kind: Up, At: d.upAt}}
 }
 
@@ -99,7 +87,7 @@ type pump struct {
 
 func newPump(o Options) *pump {
 	p := &pump{
-		d:    newDebouncer(o.Mode, o.RepeatWindow),
+		d:    newDebouncer(o.RepeatWindow),
 		wake: make(chan struct{}, 1),
 		out:  make(chan Event),
 		done: make(chan struct{}),

@@ -23,42 +23,35 @@ func TestDebouncer(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		mode  Mode
 		steps []step
 		want  []want
 	}{
-		{"clean press and release", PushToTalk,
+		{"clean press and release",
 			[]step{{"press", 0}, {"release", 500}, {"flush", 560}},
 			[]want{{Down, 0}, {Up, 500}}},
-		{"release not reported before the window ends", PushToTalk,
+		{"release not reported before the window ends",
 			[]step{{"press", 0}, {"release", 500}, {"flush", 540}},
 			[]want{{Down, 0}}},
-		{"x11 auto-repeat pairs are not releases", PushToTalk,
+		{"x11 auto-repeat pairs are not releases",
 			[]step{{"press", 0}, {"release", 500}, {"press", 500}, {"release", 533}, {"press", 534}, {"release", 900}, {"flush", 1000}},
 			[]want{{Down, 0}, {Up, 900}}},
-		{"repeat presses while held are dropped", PushToTalk,
+		{"repeat presses while held are dropped",
 			[]step{{"press", 0}, {"press", 30}, {"press", 60}, {"release", 90}, {"flush", 200}},
 			[]want{{Down, 0}, {Up, 90}}},
-		{"re-press after the window is a new press", PushToTalk,
+		{"re-press after the window is a new press",
 			[]step{{"press", 0}, {"release", 100}, {"press", 200}, {"release", 300}, {"flush", 400}},
 			[]want{{Down, 0}, {Up, 100}, {Down, 200}, {Up, 300}}},
-		{"late flush settles the release before the next press", PushToTalk,
+		{"late flush settles the release before the next press",
 			[]step{{"press", 0}, {"release", 100}, {"press", 300}},
 			[]want{{Down, 0}, {Up, 100}, {Down, 300}}},
-		{"release without press is ignored", PushToTalk,
+		{"release without press is ignored",
 			[]step{{"release", 10}, {"flush", 100}},
 			nil},
-		{"toggle: first press starts, second stops", Toggle,
-			[]step{{"press", 0}, {"release", 100}, {"flush", 200}, {"press", 1000}, {"release", 1100}, {"flush", 1200}},
-			[]want{{Down, 0}, {Up, 1000}}},
-		{"toggle: auto-repeat does not toggle", Toggle,
-			[]step{{"press", 0}, {"release", 500}, {"press", 501}, {"release", 600}, {"flush", 700}},
-			[]want{{Down, 0}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDebouncer(tc.mode, 60*time.Millisecond)
+			d := newDebouncer(60 * time.Millisecond)
 			var got []want
 			collect := func(evs []Event) {
 				for _, e := range evs {
@@ -84,7 +77,7 @@ func TestDebouncer(t *testing.T) {
 
 func TestDebouncerReleaseDeadline(t *testing.T) {
 	t.Parallel()
-	d := newDebouncer(PushToTalk, 0)
+	d := newDebouncer(0)
 	t0 := time.Now()
 	d.press(t0)
 	if dl := d.release(t0.Add(time.Second)); !dl.Equal(t0.Add(time.Second + DefaultRepeatWindow)) {

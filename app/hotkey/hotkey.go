@@ -16,11 +16,11 @@ import (
 type Kind int
 
 const (
-	// Down: the combination was pressed (push-to-talk: start listening;
-	// toggle mode: start or stop).
+	// Down: the combination was pressed. The app decides what a press means
+	// (start listening, or in its toggle mode start or stop), so the
+	// listener reports only the keys.
 	Down Kind = iota + 1
-	// Up: the combination was released (push-to-talk: stop listening).
-	// In toggle mode Up marks the second press.
+	// Up: the combination was released.
 	Up
 )
 
@@ -176,21 +176,8 @@ func (c Combo) format(mac bool) string {
 	return strings.Join(append(parts, c.Key), "+")
 }
 
-// Mode is how presses map to listening.
-type Mode int
-
-const (
-	// PushToTalk: Down starts listening, Up stops it.
-	PushToTalk Mode = iota
-	// Toggle: one press starts listening, the next press stops it. The
-	// listener reports the first press as Down and the second as Up, so the
-	// app handles both modes with the same two events.
-	Toggle
-)
-
 // Options configure a Listener.
 type Options struct {
-	Mode Mode
 	// RepeatWindow: a release followed by a press within this long is key
 	// auto-repeat, not a release. Zero means DefaultRepeatWindow.
 	RepeatWindow time.Duration

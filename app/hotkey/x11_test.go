@@ -115,23 +115,6 @@ func TestX11Grab(t *testing.T) {
 	})
 }
 
-func TestX11Toggle(t *testing.T) {
-	harness.Need(t, "Xvfb", "xdotool", "xmessage")
-	display := harness.Xvfb(t)
-	harness.FocusedWindow(t, display)
-	combo, _ := Parse("ctrl+alt+space")
-	l, err := RegisterDisplay(display, combo, Options{Mode: Toggle})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	harness.Xdotool(t, display, "key", "ctrl+alt+space")
-	next(t, l, Down)
-	quiet(t, l, 150*time.Millisecond)
-	harness.Xdotool(t, display, "key", "ctrl+alt+space")
-	next(t, l, Up)
-}
-
 func TestX11Unavailable(t *testing.T) {
 	t.Parallel()
 	combo, _ := Parse("ctrl+alt+space")

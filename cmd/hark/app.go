@@ -230,9 +230,9 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 		core.Post(app.Problem{Source: "hotkey", Message: err.Error() + " — fix \"hotkey\" in Settings…"})
 		return
 	}
-	// Toggle mode is the core's business (it reads the setting), so the
-	// adapter always reports plain presses and releases.
-	l, err := hotkey.Register(combo, hotkey.Options{Mode: hotkey.PushToTalk})
+	// Toggle mode is the core's business (it reads the setting); the
+	// adapter reports plain presses and releases.
+	l, err := hotkey.Register(combo, hotkey.Options{})
 	if err != nil {
 		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
 		core.Post(app.Problem{Source: "hotkey", Message: err.Error()})
