@@ -147,7 +147,9 @@ func TestDownload(t *testing.T) {
 		t.Parallel()
 		srv := newServer(t, map[string][]byte{m.File(): data})
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:123_456], 0o644)
+		if err := os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:123_456], 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var first Progress
 		d := &Downloader{BaseURL: srv.URL + "/models", Dir: dir, Catalog: catalog, Progress: func(p Progress) {
 			if first.Model == "" {
@@ -204,7 +206,9 @@ func TestDownload(t *testing.T) {
 		}))
 		defer front.Close()
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:4096], 0o644)
+		if err := os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:4096], 0o644); err != nil {
+			t.Fatal(err)
+		}
 		d := &Downloader{BaseURL: front.URL + "/models", Dir: dir, Catalog: catalog}
 		path, err := d.Download(context.Background(), m.Name)
 		if err != nil {
@@ -223,7 +227,9 @@ func TestDownload(t *testing.T) {
 		srv := newServer(t, map[string][]byte{m.File(): data})
 		srv.ignoreRange = true
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:5000], 0o644)
+		if err := os.WriteFile(filepath.Join(dir, m.File()+".part"), data[:5000], 0o644); err != nil {
+			t.Fatal(err)
+		}
 		d := &Downloader{BaseURL: srv.URL + "/models", Dir: dir, Catalog: catalog}
 		path, err := d.Download(context.Background(), m.Name)
 		if err != nil {
@@ -238,7 +244,9 @@ func TestDownload(t *testing.T) {
 		t.Parallel()
 		srv := newServer(t, map[string][]byte{m.File(): data})
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, m.File()+".part"), data, 0o644)
+		if err := os.WriteFile(filepath.Join(dir, m.File()+".part"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		d := &Downloader{BaseURL: srv.URL + "/models", Dir: dir, Catalog: catalog}
 		if _, err := d.Download(context.Background(), m.Name); err != nil {
 			t.Fatal(err)
@@ -311,7 +319,9 @@ func TestDownload(t *testing.T) {
 		t.Parallel()
 		srv := newServer(t, map[string][]byte{m.File(): data})
 		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, m.File()), []byte("not a model"), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, m.File()), []byte("not a model"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		d := &Downloader{BaseURL: srv.URL + "/models", Dir: dir, Catalog: catalog}
 		path, err := d.Download(context.Background(), m.Name)
 		if err != nil {
@@ -363,7 +373,9 @@ func TestList(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{"ggml-small.en.bin", "ggml-base.en.bin", "my-finetune.bin", "ggml-tiny.bin.part", "notes.txt"} {
-		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got, err := List(dir, Catalog)
 	if err != nil {
@@ -388,7 +400,9 @@ func TestList(t *testing.T) {
 func TestResolve(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "ggml-base.en.bin"), []byte("x"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "ggml-base.en.bin"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if p, err := Resolve("base.en", dir, Catalog); err != nil || p != filepath.Join(dir, "ggml-base.en.bin") {
 		t.Fatalf("Resolve(base.en) = %s, %v", p, err)
 	}
