@@ -210,8 +210,12 @@ func TestListenControlHandlesLeftovers(t *testing.T) {
 	t.Run("a regular file is left alone", func(t *testing.T) {
 		t.Parallel()
 		dir := shortDir(t)
-		os.MkdirAll(dir, 0o700)
-		os.WriteFile(SocketPath(dir), []byte("mine"), 0o600)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(SocketPath(dir), []byte("mine"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := ListenControl(dir); err == nil || !strings.Contains(err.Error(), "not a socket") {
 			t.Errorf("ListenControl over a file = %v, want a not-a-socket error", err)
 		}
