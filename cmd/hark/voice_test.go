@@ -58,8 +58,12 @@ func TestModelsCommand(t *testing.T) {
 		home := t.TempDir()
 		t.Setenv("HARK_HOME", home)
 		path := filepath.Join(home, "models", models.Catalog[0].File())
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		os.WriteFile(path, []byte("x"), 0o644)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var out bytes.Buffer
 		if code := dispatch(context.Background(), &env{stdout: &out, stderr: &out}, []string{"models", "list"}); code != exitOK {
 			t.Fatalf("exit %d: %s", code, out.String())
