@@ -83,7 +83,9 @@ func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
 	d.watcher = harness.FakeWatcher(t, d.bus)
 	d.pulse = harness.StartPulse(t)
 	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
-	os.WriteFile(filepath.Join(d.work, "existing-file"), []byte("x"), 0o600)
+	if err := os.WriteFile(filepath.Join(d.work, "existing-file"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	return d
 }
 
@@ -108,9 +110,13 @@ func startHark(t *testing.T, d *desktop) *hark {
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(h.transcript, nil, 0o600)
+	if err := os.WriteFile(h.transcript, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	run := filepath.Join(home, "xdg-run")
-	os.Mkdir(run, 0o700)
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	h.env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + home,
@@ -296,7 +302,9 @@ func TestDesktop(t *testing.T) {
 	t.Run("1 hotkey and speech, deny from the notification", func(t *testing.T) {
 		h.t = t
 		speech := harness.Speech(t, "please make the deny marker now")
-		os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600)
+		if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
 		h.menu.WaitFor(t, 20*time.Second, "Listening")
 		d.pulse.Play(t, speech)
@@ -507,7 +515,9 @@ func TestNoSessionBus(t *testing.T) {
 	home := t.TempDir()
 	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	run := filepath.Join(home, "xdg-run")
-	os.Mkdir(run, 0o700)
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	h.env = append([]string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HARK_HOME=" + home, "XDG_RUNTIME_DIR=" + run,
 		"OLLAMA_HOST=" + d.ollama.URL, "DBUS_SESSION_BUS_ADDRESS=" + d.bus, "HARK_E2E_TRANSCRIPT=" + h.transcript,
