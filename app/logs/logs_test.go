@@ -86,8 +86,12 @@ func TestRotationEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		r.Write([]byte("12345678"))
-		r.Write([]byte("abcdefgh"))
+		if _, err := r.Write([]byte("12345678")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Write([]byte("abcdefgh")); err != nil {
+			t.Fatal(err)
+		}
 		entries, _ := os.ReadDir(dir)
 		if len(entries) != 1 {
 			t.Errorf("%d files, want 1", len(entries))
@@ -108,7 +112,9 @@ func TestRotationEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		r.Write([]byte("ab"))
+		if _, err := r.Write([]byte("ab")); err != nil {
+			t.Fatal(err)
+		}
 		if got, _ := os.ReadFile(p + ".1"); string(got) != "123456789" {
 			t.Errorf(".1 = %q, want the old contents", got)
 		}
