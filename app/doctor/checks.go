@@ -344,9 +344,15 @@ func TrayHost(present func(ctx context.Context) (bool, error)) Check {
 	}}
 }
 
-// MacTray is the tray check on macOS, where the menu bar is always there.
-func MacTray() Check {
+// MacTray is the tray check on macOS. The menu bar is always there, but only
+// a build with cgo can put Hark's item in it; check is tray.Check, which
+// fails on a build without.
+func MacTray(check func() error) Check {
 	return Check{Name: "Tray", Required: true, Run: func(context.Context) Result {
+		if err := check(); err != nil {
+			return Result{Status: Fail, Detail: err.Error(),
+				Fix: "rebuild with cgo: `make build` (install a C compiler first with `xcode-select --install`)"}
+		}
 		return Result{Status: OK, Detail: "macOS menu bar"}
 	}}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hark-sh/hark/app/doctor"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech/models"
 	"github.com/hark-sh/hark/speech/portaudio"
@@ -95,7 +96,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 	if goos == "darwin" {
 		checks = append(checks,
 			doctor.MacNotifications(appBundlePath),
-			doctor.MacTray(),
+			doctor.MacTray(tray.Check),
 			// Carbon hot keys need the app's run loop, so the real
 			// registration is checked when Hark starts.
 			doctor.Hotkey(st.Hotkey, nil),
