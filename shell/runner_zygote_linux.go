@@ -193,14 +193,19 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 	}
 	// Created before the request goes: once it has, the command runs, and
 	// nothing may fail before the loop that watches it.
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	wake, err := getWake()
 	if err != nil {
 		closeAll([]int{outP[0], outP[1], errP[0], errP[1], replyP[0], replyP[1]})
 		return outcome{err: "could not create an eventfd: " + err.Error()}, true
 	}
 	id := z.nextID.Add(1)
-	req := appendRunRequest(make([]byte, 0, 4096), id, spec)
+	bp := zygoteBufs.Get().(*[]byte)
+	defer zygoteBufs.Put(bp)
+	req := appendRunRequest((*bp)[:0], id, spec)
 	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(outP[1], errP[1], replyP[1]), nil)
+	if cap(req) <= zygoteBufSize {
+		*bp = req[:cap(req)]
+	}
 	// The zygote's ends now travel in the packet (or the send failed); ours
 	// must go, or the output would never reach EOF.
 	closeAll([]int{outP[1], errP[1], replyP[1]})
@@ -229,13 +234,15 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 		wakeMu.Unlock()
 	})
 	defer func() {
-		stopWatch()
+		// When the stop never ran, nothing was written to wake and it can
+		// serve the next run as it is.
+		clean := stopWatch()
 		wakeMu.Lock()
 		wakeOpen = false
-		unix.Close(wake)
 		wakeMu.Unlock()
+		putWake(wake, clean)
 	}()
-	out := z.wait(&stopped, outP[0], errP[0], replyP[0], wake, stdout, stderr)
+	out := z.wait(&stopped, outP[0], errP[0], replyP[0], wake, (*bp)[:zygoteBufSize], stdout, stderr)
 	closeAll([]int{outP[0], errP[0], replyP[0]})
 	return out, true
 }
@@ -244,7 +251,7 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 // thread: poll(2) on the two pipes, the reply socket and wake. Every event
 // of a run costs one thread wake-up and no hand-off between goroutines,
 // which is what keeps a short command as cheap as starting it directly.
-func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, stdout, stderr io.Writer) outcome {
+func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, buf []byte, stdout, stderr io.Writer) outcome {
 	pfd := []unix.PollFd{
 		{Fd: int32(outFD), Events: unix.POLLIN},
 		{Fd: int32(errFD), Events: unix.POLLIN},
@@ -256,7 +263,6 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 	}
 	sinks := [2]io.Writer{stdout, stderr}
 	open := 2
-	buf := make([]byte, 32<<10)
 	pid := 0
 	var result *outcome
 	// drainBy bounds the wait for output once the exit is known: the
@@ -362,10 +368,61 @@ func readReplies(fd, pid int, buf []byte) (int, zygoteMsg) {
 		}
 		if m.Op == "started" {
 			pid = m.PID
-		} else {
-			last = m
+			continue
+		}
+		last = m
+		if m.Op == "exit" || m.Op == "error" {
+			return pid, last // the last reply of a run: nothing follows it
 		}
 	}
+}
+
+// zygoteBufSize is the size of the buffer a run reads its output through,
+// which also holds its request on the way out.
+const zygoteBufSize = 32 << 10
+
+// zygoteBufs keeps those buffers between runs: one per run would make the
+// garbage collector run every hundred commands for bytes thrown away.
+var zygoteBufs = sync.Pool{New: func() any {
+	b := make([]byte, zygoteBufSize)
+	return &b
+}}
+
+// spareWakes keeps a few eventfds of finished runs for the next ones,
+// saving an eventfd2 and a close per run. Not a sync.Pool: a descriptor it
+// dropped would never be closed.
+var spareWakes struct {
+	mu  sync.Mutex
+	fds []int
+}
+
+const maxSpareWakes = 8
+
+func getWake() (int, error) {
+	spareWakes.mu.Lock()
+	if n := len(spareWakes.fds); n > 0 {
+		fd := spareWakes.fds[n-1]
+		spareWakes.fds = spareWakes.fds[:n-1]
+		spareWakes.mu.Unlock()
+		return fd, nil
+	}
+	spareWakes.mu.Unlock()
+	return unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+}
+
+// putWake keeps wake for another run if clean (never written to, so its
+// counter is zero), and closes it otherwise.
+func putWake(fd int, clean bool) {
+	if clean {
+		spareWakes.mu.Lock()
+		if len(spareWakes.fds) < maxSpareWakes {
+			spareWakes.fds = append(spareWakes.fds, fd)
+			spareWakes.mu.Unlock()
+			return
+		}
+		spareWakes.mu.Unlock()
+	}
+	unix.Close(fd)
 }
 
 func closeAll(fds []int) {

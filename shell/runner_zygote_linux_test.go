@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // zygoteRunner is a test Runner with a zygote of its own: the helper is a
@@ -404,5 +406,44 @@ func TestZygoteEnv(t *testing.T) {
 	want := []string{"PATH=/bin", "GOMAXPROCS=2", helperEnv + "=1"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("zygoteEnv = %q, want %q", got, want)
+	}
+}
+
+// Runs reuse the wake-up eventfd of earlier runs; a run that was cancelled
+// must not hand a written one to the next, which would then stop at once.
+func TestZygoteWakeReuseAfterCancel(t *testing.T) {
+	r, z := zygoteRunner(t, RunnerOptions{})
+	spec := zygoteSpec{argv: []string{r.shell, "-c", "sleep 0.3; echo done"}, dir: "/", env: r.environ}
+	for i := range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if i == 0 {
+			cancel() // stopped: its eventfd was written
+		}
+		out := &strings.Builder{}
+		o, ok := z.run(ctx, spec, out, &strings.Builder{})
+		cancel()
+		if !ok || !o.started {
+			t.Fatalf("run %d did not start: %+v", i, o)
+		}
+		if i == 0 {
+			if !o.stopped {
+				t.Errorf("the cancelled run was not stopped: %+v", o)
+			}
+			continue
+		}
+		if o.stopped || o.exitCode != 0 || out.String() != "done\n" {
+			t.Errorf("run %d after a cancelled one: %+v, output %q", i, o, out.String())
+		}
+	}
+	spareWakes.mu.Lock()
+	defer spareWakes.mu.Unlock()
+	if len(spareWakes.fds) == 0 {
+		t.Fatal("no eventfd was kept for reuse")
+	}
+	for _, fd := range spareWakes.fds {
+		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if n, err := unix.Poll(pfd, 0); err != nil || n != 0 {
+			t.Errorf("a kept eventfd is readable (%d, %v): a run would wake for nothing", n, err)
+		}
 	}
 }

@@ -351,7 +351,7 @@ func (s *zserver) reap() {
 // otherwise its leftovers are stopped first, as the per-command helper does.
 func (s *zserver) shellExited(r *zrun) {
 	if _, err := peekChild(unix.WNOHANG); errors.Is(err, unix.ECHILD) {
-		s.finish(r) // no children at all: the common case, without reading /proc
+		s.finishWith(r, true) // no children at all: the common case, without reading /proc
 		return
 	}
 	s.mu.Lock()
@@ -380,7 +380,12 @@ func (s *zserver) finishIfClean(r *zrun) {
 	}
 }
 
-func (s *zserver) finish(r *zrun) {
+func (s *zserver) finish(r *zrun) { s.finishWith(r, false) }
+
+// finishWith reports r's exit. childless says the zygote just found it had
+// no children at all, so there are no orphans to sweep either: any child
+// since is a newer run's shell.
+func (s *zserver) finishWith(r *zrun, childless bool) {
 	s.mu.Lock()
 	if r.done {
 		s.mu.Unlock()
@@ -396,7 +401,7 @@ func (s *zserver) finish(r *zrun) {
 	s.mu.Unlock()
 	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code})
 	unix.Close(r.reply)
-	if idle {
+	if idle && !childless {
 		s.sweepOrphans()
 	}
 }
