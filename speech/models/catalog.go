@@ -26,10 +26,6 @@ type Model struct {
 // File is the model's file name on the server and on disk.
 func (m Model) File() string { return "ggml-" + m.Name + ".bin" }
 
-// English reports an English-only model, which cannot transcribe other
-// languages.
-func (m Model) English() bool { return strings.Contains(m.Name, ".en") }
-
 // Catalog lists the official ggml conversions of OpenAI's Whisper models
 // hosted at huggingface.co/ggerganov/whisper.cpp, with the SHA-1 sums their
 // publishers list:
