@@ -30,7 +30,6 @@ type Ollama struct {
 
 	mu    sync.Mutex
 	rules []Rule
-	chats int
 }
 
 // FakeOllama starts the server; it stops when the test ends.
@@ -54,13 +53,6 @@ func FakeOllama(t testing.TB, model string, rules ...Rule) *Ollama {
 	return o
 }
 
-// Chats is how many chat requests arrived.
-func (o *Ollama) Chats() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.chats
-}
-
 type chatMessage struct {
 	Role      string `json:"role"`
 	Content   string `json:"content"`
@@ -77,7 +69,6 @@ func (o *Ollama) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.mu.Lock()
-	o.chats++
 	rules := o.rules
 	o.mu.Unlock()
 
