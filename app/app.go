@@ -88,8 +88,8 @@ type Options struct {
 	Logger *slog.Logger // nil: slog.Default()
 
 	// OnTranscribeStart, when set, is called as transcription begins with
-	// the time from key-up (or toggle stop) to that moment. It measures the
-	// latency the issue budgets as "tail + under 20 ms".
+	// the time from key-up (or toggle stop) to that moment: the latency
+	// Hark budgets as the recording tail plus under 20 ms.
 	OnTranscribeStart func(sinceKeyUp time.Duration)
 
 	// For tests: every View the loop renders (before deduplication), and

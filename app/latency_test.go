@@ -11,7 +11,7 @@ import (
 
 // BenchmarkKeyUpToTranscribe measures the time from posting KeyUp to the
 // Transcriber being called, with a recorder whose Stop takes the configured
-// tail, as the real one does. The goal is "tail + under 20 ms"; the
+// tail, as the real one does. Hark's budget is the tail plus under 20 ms; the
 // metrics report the median latency, the overhead beyond the tail, and the
 // ratio to a bare sleep of the tail measured in the same run (the
 // baseline: what an ideal core with zero overhead would take).
