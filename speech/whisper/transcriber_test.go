@@ -25,7 +25,7 @@ func testModel(t testing.TB) string {
 	path := os.Getenv("HARK_WHISPER_TEST_MODEL")
 	if path == "" {
 		t.Skip("HARK_WHISPER_TEST_MODEL is not set: point it at a ggml whisper model " +
-			"(e.g. ../shared/whisper/for-tests-ggml-tiny.en.bin) to run the whisper.cpp tests")
+			"(e.g. models/for-tests-ggml-tiny.en.bin of a whisper.cpp checkout) to run the whisper.cpp tests")
 	}
 	return path
 }
