@@ -80,7 +80,10 @@ func TestSendToServer(t *testing.T) {
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
 		case <-time.After(5 * time.Second):
 			t.Error("Serve did not stop")
 		}
@@ -104,7 +107,12 @@ func TestSendToServer(t *testing.T) {
 			if r.code != c.code || r.stdout != c.stdout || !strings.Contains(r.stderr, c.stderr) {
 				t.Errorf("got code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 			}
-			req := <-got
+			var req app.SendRequest
+			select {
+			case req = <-got:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the app received no request")
+			}
 			if req.Text != c.wantText || req.Wait != c.wantWaited {
 				t.Errorf("app received %+v", req)
 			}
