@@ -26,7 +26,7 @@ func BenchmarkRun(b *testing.B) {
 	checks := []Check{
 		Settings(paths.Settings, nil),
 		Folders(paths),
-		WhisperModel("base.en", DefaultModelFile(paths.Models)),
+		WhisperModel("base.en", modelFileIn(paths.Models)),
 		Ollama(client, host, "linux"),
 		OllamaModel(client, host, "qwen3:4b", "linux"),
 		LoginItem(li.Status),

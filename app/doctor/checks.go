@@ -192,17 +192,6 @@ func looksLikePath(s string) bool {
 	return strings.ContainsRune(s, filepath.Separator) || strings.HasSuffix(s, ".bin")
 }
 
-// DefaultModelFile is where a catalog model lives when the model catalog is
-// not wired in: whisper.cpp's own file naming in Hark's models folder.
-func DefaultModelFile(modelsDir string) func(string) (string, error) {
-	return func(name string) (string, error) {
-		if looksLikePath(name) {
-			return name, nil
-		}
-		return filepath.Join(modelsDir, "ggml-"+name+".bin"), nil
-	}
-}
-
 // OllamaAPI is the part of Ollama's client doctor uses; *api.Client has it.
 type OllamaAPI interface {
 	Version(ctx context.Context) (string, error)

@@ -125,7 +125,7 @@ func TestWhisperChecks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(models, "ggml-base.en.bin"), make([]byte, 3<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	resolve := DefaultModelFile(models)
+	resolve := modelFileIn(models)
 	unknown := func(name string) (string, error) { return "", errors.New("not in the catalog") }
 	cases := []struct {
 		name string
@@ -331,5 +331,17 @@ func TestCommonRoots(t *testing.T) {
 	want := []string{"/c/hark", "/d/hark/models", "/s/hark"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("commonRoots = %v, want %v", got, want)
+	}
+}
+
+// modelFileIn resolves a model setting the way hark doctor's resolver does,
+// without the catalog: a path stays as it is, a name becomes whisper.cpp's
+// file name in dir.
+func modelFileIn(dir string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		if looksLikePath(name) {
+			return name, nil
+		}
+		return filepath.Join(dir, "ggml-"+name+".bin"), nil
 	}
 }
