@@ -36,7 +36,7 @@ func TestWriteIcnsParsesBack(t *testing.T) {
 
 func checkIcns(t *testing.T, data []byte) {
 	t.Helper()
-	entries, err := ReadIcns(data)
+	entries, err := readIcns(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestReadIcnsRejectsCorruption(t *testing.T) {
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if _, err := ReadIcns(data); err == nil {
+			if _, err := readIcns(data); err == nil {
 				t.Error("want an error")
 			}
 		})

@@ -146,9 +146,9 @@ type IcnsImage struct {
 	Data []byte
 }
 
-// ReadIcns splits an .icns file into its entries, checking the magic and every
-// length. It is the inverse of WriteIcns, used to verify what was written.
-func ReadIcns(data []byte) ([]IcnsImage, error) {
+// readIcns splits an .icns file into its entries, checking the magic and every
+// length. It is the inverse of WriteIcns; the tests read back what it wrote.
+func readIcns(data []byte) ([]IcnsImage, error) {
 	if len(data) < 8 || string(data[:4]) != "icns" {
 		return nil, errors.New("icns: missing the \"icns\" magic")
 	}
