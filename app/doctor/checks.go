@@ -350,11 +350,17 @@ func MacTray(check func() error) Check {
 // program holds the combination, as opposed to no hotkey support at all.
 var ErrHotkeyTaken = errors.New("the combination is taken by another program")
 
-// Hotkey checks the push-to-talk combination can be registered; register
-// grabs it and lets go again. When Hark itself is running it holds the
-// combination, which the fix mentions.
-func Hotkey(combo string, register func(ctx context.Context, combo string) error) Check {
+// Hotkey checks the push-to-talk combination: parse reads the setting, and
+// register grabs it and lets go again. When Hark itself is running it holds
+// the combination, which the fix mentions. A nil register (macOS, where the
+// grab needs the app's run loop) leaves the grab to Hark's start, but the
+// setting is still read, so a combination Hark cannot understand fails here.
+func Hotkey(combo string, parse func(combo string) error, register func(ctx context.Context, combo string) error) Check {
 	return Check{Name: "Hotkey", Required: true, Run: func(ctx context.Context) Result {
+		if err := parse(combo); err != nil {
+			return Result{Status: Fail, Detail: err.Error(),
+				Fix: "fix \"hotkey\" in settings, for example \"ctrl+alt+space\""}
+		}
 		if register == nil {
 			return Result{Status: OK, Detail: combo + " (registered when Hark starts)"}
 		}

@@ -288,10 +288,11 @@ func TestDesktopChecks(t *testing.T) {
 		{"no bus", TrayHost(tray(false, errors.New("no D-Bus session"))), expect{Fail, "no D-Bus session", "desktop session"}},
 		{"mac tray", MacTray(func() error { return nil }), expect{OK, "menu bar", ""}},
 		{"mac tray without cgo", MacTray(func() error { return errors.New("this build of Hark was made without cgo") }), expect{Fail, "without cgo", "make build"}},
-		{"hotkey free", Hotkey("ctrl+alt+space", func(context.Context, string) error { return nil }), expect{OK, "ctrl+alt+space can be registered", ""}},
-		{"hotkey taken", Hotkey("ctrl+alt+space", func(context.Context, string) error { return fmt.Errorf("%w: BadAccess", ErrHotkeyTaken) }), expect{Fail, "BadAccess", `choose another "hotkey"`}},
-		{"no X display", Hotkey("ctrl+alt+space", func(context.Context, string) error { return errors.New("no X11 display (DISPLAY is not set)") }), expect{Fail, "DISPLAY is not set", "X11 session"}},
-		{"hotkey checked at start", Hotkey("ctrl+option+space", nil), expect{OK, "registered when Hark starts", ""}},
+		{"hotkey free", Hotkey("ctrl+alt+space", validCombo, func(context.Context, string) error { return nil }), expect{OK, "ctrl+alt+space can be registered", ""}},
+		{"hotkey taken", Hotkey("ctrl+alt+space", validCombo, func(context.Context, string) error { return fmt.Errorf("%w: BadAccess", ErrHotkeyTaken) }), expect{Fail, "BadAccess", `choose another "hotkey"`}},
+		{"no X display", Hotkey("ctrl+alt+space", validCombo, func(context.Context, string) error { return errors.New("no X11 display (DISPLAY is not set)") }), expect{Fail, "DISPLAY is not set", "X11 session"}},
+		{"hotkey checked at start", Hotkey("ctrl+option+space", validCombo, nil), expect{OK, "registered when Hark starts", ""}},
+		{"hotkey not understood", Hotkey("ctrl+banana", func(string) error { return errors.New(`unknown key "banana"`) }, nil), expect{Fail, "banana", `fix "hotkey"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { t.Parallel(); c.want.check(t, c.c) })
@@ -345,3 +346,6 @@ func modelFileIn(dir string) func(string) (string, error) {
 		return filepath.Join(dir, "ggml-"+name+".bin"), nil
 	}
 }
+
+// validCombo is a hotkey parser that accepts every setting.
+func validCombo(string) error { return nil }

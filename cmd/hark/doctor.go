@@ -99,7 +99,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 			doctor.MacTray(tray.Check),
 			// Carbon hot keys need the app's run loop, so the real
 			// registration is checked when Hark starts.
-			doctor.Hotkey(st.Hotkey, nil),
+			doctor.Hotkey(st.Hotkey, parseHotkey, nil),
 		)
 	} else {
 		addr, busErr := doctor.SessionBusAddress(os.Getenv)
@@ -112,7 +112,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		checks = append(checks,
 			doctor.Notifications(caps),
 			doctor.TrayHost(tray),
-			doctor.Hotkey(st.Hotkey, grabHotkey),
+			doctor.Hotkey(st.Hotkey, parseHotkey, grabHotkey),
 		)
 	}
 	checks = append(checks, doctor.LoginItem(func() (bundle.Status, error) {
@@ -157,6 +157,12 @@ func modelFile(dir string) func(string) (string, error) {
 		}
 		return filepath.Join(dir, m.File()), nil
 	}
+}
+
+// parseHotkey reads the hotkey setting as the app will.
+func parseHotkey(combo string) error {
+	_, err := hotkey.Parse(combo)
+	return err
 }
 
 // grabHotkey registers the push-to-talk combination on X11 and lets it go.
