@@ -271,7 +271,7 @@ func (a *App) Done() <-chan struct{} { return a.done }
 // Run is the event loop. It returns when ctx ends or a Quit event (or the
 // Quit menu item) arrives, after cancelling a running turn and waiting up to
 // two seconds for it to let go of the microphone.
-func (a *App) Run(ctx context.Context) error {
+func (a *App) Run(ctx context.Context) {
 	defer close(a.done)
 	ctx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
@@ -282,16 +282,16 @@ func (a *App) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			a.shutdown()
-			return nil
+			return
 		case e = <-a.events:
 		}
 		if _, quit := e.(Quit); quit {
 			a.shutdown()
-			return nil
+			return
 		}
 		if c, ok := e.(MenuClick); ok && c.ID == IDQuit {
 			a.shutdown()
-			return nil
+			return
 		}
 		a.handle(ctx, e)
 	}

@@ -635,7 +635,7 @@ func TestQuitEndsRunAndCancelsTheTurn(t *testing.T) {
 	recv(t, "agent request", h.agent.calls)
 	h.app.Post(MenuClick{ID: IDQuit})
 	recv(t, "Run to return", h.done)
-	h.done <- nil // for the cleanup
+	h.done <- struct{}{} // for the cleanup
 	if h.app.Post(KeyDown{}) {
 		t.Error("Post after Run ended reported success")
 	}
@@ -784,7 +784,7 @@ func TestQuitWhileAwaitingApprovalSettlesAtOnce(t *testing.T) {
 	recv(t, "approval asked", h.approver.asked)
 	h.app.Post(Quit{})
 	recv(t, "Run to return", h.done)
-	h.done <- nil
+	h.done <- struct{}{}
 	if d := recv(t, "decision", decided); d.Approved || d.By != ByCancel {
 		t.Errorf("decision %+v, want a denial by cancel", d)
 	}

@@ -390,7 +390,7 @@ type harness struct {
 	opener   *fakeOpener
 	views    *views
 	paths    settings.Paths
-	done     chan error
+	done     chan struct{}
 }
 
 func testPaths(dir string) settings.Paths {
@@ -417,7 +417,7 @@ func start(t *testing.T, agent *fakeAgent, edit func(*Options)) *harness {
 		opener:   newFakeOpener(),
 		views:    newViews(),
 		paths:    testPaths(t.TempDir()),
-		done:     make(chan error, 1),
+		done:     make(chan struct{}, 1),
 	}
 	s := settings.Defaults()
 	s.Hotkey = "ctrl+alt+space"
@@ -438,7 +438,7 @@ func start(t *testing.T, agent *fakeAgent, edit func(*Options)) *harness {
 	}
 	h.app = New(o)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { h.done <- h.app.Run(ctx) }()
+	go func() { h.app.Run(ctx); h.done <- struct{}{} }()
 	t.Cleanup(func() {
 		cancel()
 		select {
