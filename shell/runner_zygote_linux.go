@@ -362,8 +362,8 @@ func readReplies(fd, pid int, buf []byte) (int, zygoteMsg) {
 		if err != nil || k <= 0 {
 			return pid, last
 		}
-		var m zygoteMsg
-		if json.Unmarshal(buf[:k], &m) != nil {
+		m, err := decodeReply(buf[:k])
+		if err != nil {
 			continue
 		}
 		if m.Op == "started" {

@@ -28,8 +28,8 @@ import (
 // (setsid, double fork) become its children and can still be stopped.
 //
 // Protocol, over a SOCK_SEQPACKET socket pair inherited as fd 3, one JSON
-// object per packet (zygoteMsg), except run, which is binary (see
-// appendRunRequest):
+// object per packet (zygoteMsg), except run, started and exit, which are
+// binary (see appendRunRequest and appendReply):
 //
 //	zygote → runner  ready{pid}                  once, when it serves
 //	runner → zygote  run{id, argv, env, dir, ro, tmp} with three descriptors
@@ -155,8 +155,8 @@ func serveZygote() int {
 // sendTo writes one packet to a run's reply socket. A runner that went
 // away (its Run returned) makes this fail, which is fine.
 func sendTo(fd int, m zygoteMsg) {
-	b, _ := json.Marshal(m)
-	_, _ = unix.Write(fd, b)
+	var a [32]byte
+	_, _ = unix.Write(fd, appendReply(a[:0], m))
 }
 
 func (s *zserver) send(m zygoteMsg) {

@@ -4,6 +4,7 @@ package shell
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 )
 
@@ -127,3 +128,60 @@ func (d *wireDecoder) strings() []string {
 	}
 	return out
 }
+
+// The "started" and "exit" replies, on every command's path too, are a tag
+// byte, the run's id and the number (PID or exit code) as varints. Errors
+// carry text and stay JSON.
+const (
+	replyStartedTag = 1
+	replyExitTag    = 2
+)
+
+// appendReply encodes a reply to a run.
+func appendReply(b []byte, m zygoteMsg) []byte {
+	var tag byte
+	var v int
+	switch m.Op {
+	case "started":
+		tag, v = replyStartedTag, m.PID
+	case "exit":
+		tag, v = replyExitTag, m.Code
+	default:
+		j, _ := json.Marshal(m)
+		return append(b, j...)
+	}
+	b = append(b, tag)
+	b = binary.AppendUvarint(b, m.ID)
+	return binary.AppendVarint(b, int64(v))
+}
+
+// decodeReply reads what appendReply wrote.
+func decodeReply(pkt []byte) (zygoteMsg, error) {
+	if len(pkt) == 0 {
+		return zygoteMsg{}, errBadReply
+	}
+	var m zygoteMsg
+	switch pkt[0] {
+	case replyStartedTag, replyExitTag:
+	default:
+		err := json.Unmarshal(pkt, &m)
+		return m, err
+	}
+	id, n := binary.Uvarint(pkt[1:])
+	if n <= 0 {
+		return zygoteMsg{}, errBadReply
+	}
+	v, k := binary.Varint(pkt[1+n:])
+	if k <= 0 || 1+n+k != len(pkt) || v != int64(int(v)) {
+		return zygoteMsg{}, errBadReply
+	}
+	m.ID = id
+	if pkt[0] == replyStartedTag {
+		m.Op, m.PID = "started", int(v)
+	} else {
+		m.Op, m.Code = "exit", int(v)
+	}
+	return m, nil
+}
+
+var errBadReply = errors.New("malformed reply from the command runner")

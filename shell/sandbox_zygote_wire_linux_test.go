@@ -53,3 +53,42 @@ func TestRunRequestWire(t *testing.T) {
 		}
 	})
 }
+
+func TestReplyWire(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		msg  zygoteMsg
+	}{
+		{"started", zygoteMsg{Op: "started", ID: 3, PID: 4194304}},
+		{"exit zero", zygoteMsg{Op: "exit", ID: 1 << 33}},
+		{"exit by signal", zygoteMsg{Op: "exit", ID: 9, Code: 137}},
+		{"error stays JSON", zygoteMsg{Op: "error", ID: 2, Err: "could not start /bin/nosh: no such file; set another shell"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pkt := appendReply(nil, c.msg)
+			if c.msg.Op == "error" && pkt[0] != '{' {
+				t.Errorf("an error reply is not JSON: %q", pkt)
+			}
+			got, err := decodeReply(pkt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.msg) {
+				t.Errorf("decoded %+v, want %+v", got, c.msg)
+			}
+			if c.msg.Op != "error" {
+				for i := range len(pkt) {
+					if _, err := decodeReply(pkt[:i]); err == nil {
+						t.Errorf("a reply cut at %d of %d bytes decoded", i, len(pkt))
+					}
+				}
+				if _, err := decodeReply(append(pkt, 0)); err == nil {
+					t.Error("a reply with a trailing byte decoded")
+				}
+			}
+		})
+	}
+}
