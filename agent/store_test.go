@@ -280,9 +280,16 @@ func TestAuditIsAppendOnlyJSONLines(t *testing.T) {
 		}
 	}
 	// A torn line from a crash is skipped and counted, not fatal.
-	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"time":"2026-`)
-	f.Close()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"time":"2026-`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	got, bad, err := ReadAudit(path)
 	if err != nil || bad != 1 || len(got) != 2 {
 		t.Fatalf("read %d entries, %d bad, %v", len(got), bad, err)
