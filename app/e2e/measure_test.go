@@ -22,8 +22,11 @@ func cpuTicks(t *testing.T, pid int) int64 {
 	// 14th and 15th fields of the whole line.
 	rest := string(b[strings.LastIndexByte(string(b), ')')+2:])
 	f := strings.Fields(rest)
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	s, _ := strconv.ParseInt(f[12], 10, 64)
+	u, errU := strconv.ParseInt(f[11], 10, 64)
+	s, errS := strconv.ParseInt(f[12], 10, 64)
+	if errU != nil || errS != nil {
+		t.Fatalf("cannot read utime and stime from /proc/%d/stat: %q", pid, b)
+	}
 	return u + s
 }
 
@@ -37,14 +40,19 @@ func rssKiB(t *testing.T, pid int) int64 {
 	if m == nil {
 		t.Fatal("no VmRSS in /proc status")
 	}
-	n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	n, err := strconv.ParseInt(string(m[1]), 10, 64)
+	if err != nil {
+		t.Fatalf("VmRSS %q: %v", m[1], err)
+	}
 	return n
 }
 
 // TestIdleCost measures what a running, idle hark costs: CPU over a window
-// (HARK_E2E_MEASURE, default 60s) and resident memory without a whisper
-// model. It reports figures and asserts nothing about them; it runs only
-// when HARK_E2E_MEASURE is set because it takes a minute.
+// (HARK_E2E_MEASURE, for example 60s) and resident memory without a whisper
+// model. It reports the figures and fails when idle Hark is not idle: over
+// 2% of one core means something polls or spins, and over 200 MiB means
+// something large is held before any model is loaded. It runs only when
+// HARK_E2E_MEASURE is set because it takes that long.
 func TestIdleCost(t *testing.T) {
 	window := os.Getenv("HARK_E2E_MEASURE")
 	if window == "" {
@@ -64,6 +72,13 @@ func TestIdleCost(t *testing.T) {
 	time.Sleep(d)
 	after, elapsed := cpuTicks(t, pid), time.Since(start)
 	cpu := float64(after-before) / hz / elapsed.Seconds() * 100
+	rss := float64(rssKiB(t, pid)) / 1024
 	t.Logf("idle CPU over %v: %d ticks = %.3f%% of one core", elapsed.Round(time.Second), after-before, cpu)
-	t.Logf("idle RSS (no whisper model loaded): %.1f MiB", float64(rssKiB(t, pid))/1024)
+	t.Logf("idle RSS (no whisper model loaded): %.1f MiB", rss)
+	if cpu > 2 {
+		t.Errorf("idle hark used %.3f%% of one core, want at most 2%%: something polls or spins while idle", cpu)
+	}
+	if rss > 200 {
+		t.Errorf("idle hark holds %.1f MiB resident, want at most 200 MiB without a whisper model", rss)
+	}
 }
