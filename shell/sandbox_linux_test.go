@@ -13,11 +13,14 @@ import (
 )
 
 // requireLandlock skips on kernels without Landlock. CI's kernel has it, so
-// the sandbox tests run there; the "unavailable" path has its own test that
-// runs everywhere.
+// there (CI=true) a missing sandbox fails instead of hiding the sandbox
+// tests; the "unavailable" path has its own test that runs everywhere.
 func requireLandlock(t *testing.T) {
 	t.Helper()
 	if ok, detail := SandboxStatus(); !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI must run the sandbox tests, but this kernel offers no Landlock: " + detail)
+		}
 		t.Skip("this kernel has no Landlock, so there is nothing to test: " + detail)
 	}
 }
