@@ -1,28 +1,12 @@
 package app
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID is the user id of the process at the other end of c, as the
-// kernel recorded it at connect time (LOCAL_PEERCRED, what getpeereid uses).
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+// fdPeerUID reads LOCAL_PEERCRED, what getpeereid uses.
+func fdPeerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
 		return -1, err
 	}
-	uid := -1
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		var cred *unix.Xucred
-		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-		if credErr == nil {
-			uid = int(cred.Uid)
-		}
-	}); err != nil {
-		return -1, err
-	}
-	return uid, credErr
+	return int(cred.Uid), nil
 }
