@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,9 +15,7 @@ import (
 func fakeShell(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shell")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, path, "#!/bin/sh\n"+body+"\n")
 	return path
 }
 
@@ -103,5 +102,18 @@ func TestExecPrompter(t *testing.T) {
 				t.Errorf("got %q, %v, %v; want %q, %v, err=%v", text, ok, err, c.text, c.ok, c.wantErr)
 			}
 		})
+	}
+}
+
+// writeScript creates an executable script without this process ever holding
+// a writable descriptor to it: a child process forked meanwhile by another
+// test would inherit such a descriptor, and exec would then fail with "text
+// file busy" until that child itself execs.
+func writeScript(t testing.TB, path, content string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
+	cmd.Stdin = strings.NewReader(content)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }

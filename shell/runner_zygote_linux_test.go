@@ -348,9 +348,7 @@ func TestZygoteFallback(t *testing.T) {
 	}
 	helper := filepath.Join(t.TempDir(), "old-hark")
 	script := fmt.Sprintf("#!/bin/sh\n[ \"$2\" = %s ] && exit 1\nexec %q \"$@\"\n", zygoteArg, exe)
-	if err := os.WriteFile(helper, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, helper, script)
 	r := testRunner(t, RunnerOptions{HelperPath: helper})
 	target := filepath.Join(t.TempDir(), "f")
 	res := r.Run(context.Background(), Request{Command: "echo ran; touch " + target, Verdict: confirmed, Sandbox: SandboxReadOnly})
@@ -445,5 +443,18 @@ func TestZygoteWakeReuseAfterCancel(t *testing.T) {
 		if n, err := unix.Poll(pfd, 0); err != nil || n != 0 {
 			t.Errorf("a kept eventfd is readable (%d, %v): a run would wake for nothing", n, err)
 		}
+	}
+}
+
+// writeScript creates an executable script without this process ever holding
+// a writable descriptor to it: a child process forked meanwhile by another
+// test would inherit such a descriptor, and exec would then fail with "text
+// file busy" until that child itself execs.
+func writeScript(t testing.TB, path, content string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
+	cmd.Stdin = strings.NewReader(content)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,9 +19,7 @@ func fakeOsascript(t *testing.T, behaviour string) (path, argsFile string) {
 	argsFile = filepath.Join(dir, "args")
 	path = filepath.Join(dir, "osascript")
 	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > " + argsFile + "\n" + behaviour + "\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, path, script)
 	return path, argsFile
 }
 
@@ -106,5 +105,18 @@ func TestDialogWithdraw(t *testing.T) {
 	defer d.mu.Unlock()
 	if len(d.open) != 0 {
 		t.Errorf("%d dialogs still tracked after Withdraw", len(d.open))
+	}
+}
+
+// writeScript creates an executable script without this process ever holding
+// a writable descriptor to it: a child process forked meanwhile by another
+// test would inherit such a descriptor, and exec would then fail with "text
+// file busy" until that child itself execs.
+func writeScript(t testing.TB, path, content string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
+	cmd.Stdin = strings.NewReader(content)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }
