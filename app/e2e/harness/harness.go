@@ -93,13 +93,21 @@ func tail(b []byte, n int) []byte {
 func Xvfb(t testing.TB) string {
 	t.Helper()
 	Need(t, "Xvfb")
+	n := startReporting(t, "Xvfb", "its display number", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "800x600x24")
+	return ":" + n
+}
+
+// startReporting starts a daemon that writes one line on fd 3 once it is
+// ready (a display number, a bus address) and returns that line.
+func startReporting(t testing.TB, name, what string, args ...string) string {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "800x600x24")
+	cmd := exec.Command(name, args...)
 	cmd.ExtraFiles = []*os.File{w}
-	Start(t, "Xvfb", cmd)
+	Start(t, name, cmd)
 	w.Close()
 	line := make(chan string, 1)
 	go func() {
@@ -108,13 +116,13 @@ func Xvfb(t testing.TB) string {
 		r.Close()
 	}()
 	select {
-	case n := <-line:
-		if n == "" {
-			t.Fatal("Xvfb exited without reporting its display number")
+	case v := <-line:
+		if v == "" {
+			t.Fatalf("%s exited without reporting %s", name, what)
 		}
-		return ":" + n
+		return v
 	case <-time.After(20 * time.Second):
-		t.Fatal("Xvfb did not report its display within 20s")
+		t.Fatalf("%s did not report %s within 20s", name, what)
 	}
 	return ""
 }
@@ -165,30 +173,7 @@ func Xdotool(t testing.TB, display string, args ...string) {
 func SessionBus(t testing.TB) string {
 	t.Helper()
 	Need(t, "dbus-daemon")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=3")
-	cmd.ExtraFiles = []*os.File{w}
-	Start(t, "dbus-daemon", cmd)
-	w.Close()
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-		r.Close()
-	}()
-	select {
-	case a := <-line:
-		if a == "" {
-			t.Fatal("dbus-daemon exited without printing its address")
-		}
-		return a
-	case <-time.After(20 * time.Second):
-		t.Fatal("dbus-daemon did not print its address within 20s")
-	}
-	return ""
+	return startReporting(t, "dbus-daemon", "its address", "--session", "--nofork", "--nopidfile", "--print-address=3")
 }
 
 // Eventually polls cond every 20 ms until it returns nil or the deadline
