@@ -104,6 +104,17 @@ type hark struct {
 
 func startHark(t *testing.T, d *desktop) *hark {
 	t.Helper()
+	h := launchHark(t, d)
+	h.menu = harness.MenuOf(t, d.bus, h.cmd.Process.Pid)
+	h.menu.WaitFor(t, 30*time.Second, "Quit")
+	return h
+}
+
+// launchHark starts hark in its own HARK_HOME on desktop d, with settings
+// short enough for tests, and stops it (showing its output on failure) when
+// the test ends.
+func launchHark(t *testing.T, d *desktop) *hark {
+	t.Helper()
 	home := t.TempDir()
 	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	settingsJSON := `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "` + model + `"}`
@@ -148,8 +159,6 @@ func startHark(t *testing.T, d *desktop) *hark {
 			}
 		}
 	})
-	h.menu = harness.MenuOf(t, d.bus, h.cmd.Process.Pid)
-	h.menu.WaitFor(t, 30*time.Second, "Quit")
 	return h
 }
 
@@ -512,30 +521,7 @@ func TestNoSessionBus(t *testing.T) {
 	d := &desktop{work: t.TempDir(), bus: "unix:path=" + filepath.Join(t.TempDir(), "no-bus")}
 	d.pulse = harness.StartPulse(t)
 	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
-	home := t.TempDir()
-	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
-	run := filepath.Join(home, "xdg-run")
-	if err := os.Mkdir(run, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	h.env = append([]string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HARK_HOME=" + home, "XDG_RUNTIME_DIR=" + run,
-		"OLLAMA_HOST=" + d.ollama.URL, "DBUS_SESSION_BUS_ADDRESS=" + d.bus, "HARK_E2E_TRANSCRIPT=" + h.transcript,
-	}, d.pulse.Env...)
-	h.cmd = exec.Command(harkBin)
-	h.cmd.Env = h.env
-	h.cmd.Stdout, h.cmd.Stderr = h.stderr, h.stderr
-	h.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := h.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { h.cmd.Wait(); close(h.exited) }()
-	t.Cleanup(func() {
-		harness.Kill(h.cmd.Process.Pid, h.exited)
-		if t.Failed() {
-			t.Logf("--- hark stderr ---\n%s", h.stderr.String())
-		}
-	})
+	h := launchHark(t, d)
 	var out string
 	var code int
 	harness.Eventually(t, 30*time.Second, "hark answers hark send", func() error {
