@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -168,7 +169,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		if err != nil {
 			return NotRun(req, "not run: could not create the sandbox's temporary folder: "+err.Error()+"; check that $TMPDIR is writable")
 		}
-		defer os.RemoveAll(tmpDir)
+		defer removeRunTemp(tmpDir)
 	}
 
 	timeout := r.timeout
@@ -312,16 +313,36 @@ func lookupEnv(environ []string, name string) string {
 
 // makeRunTemp creates a run's private temporary folder. Its path has no
 // symbolic links, because sandbox rules match real paths (on macOS $TMPDIR
-// lives under /var, a link to /private/var).
+// lives under /var, a link to /private/var). The base is resolved once per
+// $TMPDIR value rather than per run: resolving walks every component.
 func makeRunTemp() (string, error) {
-	dir, err := os.MkdirTemp("", "hark-run-")
+	dir, err := os.MkdirTemp(realTempBase(os.TempDir()), "hark-run-")
 	if err != nil {
 		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
 	return dir, nil
+}
+
+var tempBases sync.Map // os.TempDir() → its real path
+
+func realTempBase(base string) string {
+	if real, ok := tempBases.Load(base); ok {
+		return real.(string)
+	}
+	real, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return base // MkdirTemp reports the problem
+	}
+	tempBases.Store(base, real)
+	return real
+}
+
+// removeRunTemp removes a run's temporary folder: most commands leave it
+// empty, so one rmdir usually does.
+func removeRunTemp(dir string) {
+	if os.Remove(dir) != nil {
+		os.RemoveAll(dir)
+	}
 }
 
 // process is one started command: the shell, or the helper that runs it.

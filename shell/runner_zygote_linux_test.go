@@ -185,12 +185,17 @@ func TestZygoteConcurrentRunsIsolated(t *testing.T) {
 	goFile := filepath.Join(t.TempDir(), "go")
 	// Each survivor starts an escaped process and an orphan, waits until the
 	// stopped run is over, checks both still live, and exits, which stops
-	// them.
-	survivor := func(token string) string {
-		return fmt.Sprintf(`setsid sleep 300 & a=$!; echo $a
-b=$( (setsid sleep 300 >/dev/null 2>&1 & echo $!) ); echo $b
-i=0; while [ ! -e %s ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
-kill -0 $a && kill -0 $b && echo %s`, goFile, token)
+	// them. A sandboxed command cannot leave its session (setsid is
+	// refused), so its two are a background job and an orphan.
+	survivor := func(token string, sandboxed bool) string {
+		leave := "setsid "
+		if sandboxed {
+			leave = ""
+		}
+		return fmt.Sprintf(`%[3]ssleep 300 & a=$!; echo $a
+b=$( (%[3]ssleep 300 >/dev/null 2>&1 & echo $!) ); echo $b
+i=0; while [ ! -e %[1]s ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+kill -0 $a && kill -0 $b && echo %[2]s`, goFile, token, leave)
 	}
 	type run struct {
 		name string
@@ -199,9 +204,9 @@ kill -0 $a && kill -0 $b && echo %s`, goFile, token)
 	}
 	runs := []*run{
 		{name: "stopped", req: Request{Command: escapingCommand, Verdict: confirmed, Timeout: 3 * time.Second}},
-		{name: "sandboxed", req: Request{Command: survivor("token-b"), Verdict: confirmed, Sandbox: SandboxReadOnly}},
-		{name: "c", req: Request{Command: survivor("token-c"), Verdict: confirmed}},
-		{name: "d", req: Request{Command: survivor("token-d"), Verdict: confirmed}},
+		{name: "sandboxed", req: Request{Command: survivor("token-b", true), Verdict: confirmed, Sandbox: SandboxReadOnly}},
+		{name: "c", req: Request{Command: survivor("token-c", false), Verdict: confirmed}},
+		{name: "d", req: Request{Command: survivor("token-d", false), Verdict: confirmed}},
 	}
 	var wg sync.WaitGroup
 	for _, ru := range runs[1:] {

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
@@ -25,24 +24,21 @@ import (
 var landlockABI = sync.OnceValues(llsys.LandlockGetABIVersion)
 
 // SandboxStatus reports whether Landlock can confine commands, for `hark
-// doctor`, e.g. "Landlock ABI 7: read-only files, no sockets (seccomp),
+// doctor`, e.g. "Landlock ABI 7: read-only files, no sockets, no capabilities,
 // scoped signals".
 func SandboxStatus() (bool, string) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
-		return false, "Landlock is not available in this kernel (it needs Linux 5.13 or later with landlock in the lsm= boot list); commands run unconfined"
+		return false, "Landlock is not available in this kernel (it needs Linux 5.13 or later with landlock in the lsm= boot list); commands that could run code from their configuration ask first"
 	}
-	network := "no sockets (seccomp)"
-	switch {
-	case nativeAuditArch() != 0:
-	case abi >= 4:
-		network = "no TCP"
-	default:
-		network = "network not restricted (Landlock needs ABI 4, Linux 6.7)"
+	if nativeAuditArch() == 0 {
+		return false, "no seccomp filter for " + runtime.GOARCH + ", so the sandbox would be incomplete; commands that could run code from their configuration ask first"
 	}
-	detail := fmt.Sprintf("Landlock ABI %d: read-only files, %s", abi, network)
+	detail := fmt.Sprintf("Landlock ABI %d: read-only files, no sockets, no capabilities, no metadata changes", abi)
 	if abi >= 6 {
-		detail += ", scoped signals"
+		detail += ", signals and abstract sockets scoped"
+	} else {
+		detail += "; signals to other processes are not scoped (Landlock needs ABI 6, Linux 6.12)"
 	}
 	return true, detail
 }
@@ -80,15 +76,13 @@ const (
 // 128+N when the shell died of signal N, or 127 when the helper could not
 // start it (after saying why on fd 3).
 //
-// The helper pins itself to one OS thread and confines only that thread with
-// Landlock, then forks the shell from it: the child inherits the thread's
-// domain, while the rest of the helper (signal handling, reaping) keeps
-// running unconfined. Nothing else in the helper forks.
+// The helper itself stays unconfined: it supervises and reaps. A sandboxed
+// shell confines itself as a whole process between fork and exec (see
+// forkConfined), so no thread of the helper ever shares its sandbox.
 func SandboxHelperMain(args []string) int {
 	if len(args) == 1 && args[0] == zygoteArg {
 		return serveZygote()
 	}
-	runtime.LockOSThread() // never unlocked: the thread may carry a Landlock domain
 	status := helperStatus()
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
@@ -113,14 +107,13 @@ func SandboxHelperMain(args []string) int {
 	// that arrives at once is handled, not fatal.
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	os.Unsetenv(helperEnv)
+	var pid int
 	if h.readOnly {
-		if err := restrictThread(h.tmpDir); err != nil {
+		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
-	}
-	os.Unsetenv(helperEnv)
-	pid, err := syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
-	if err != nil {
+	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Setsid: true}}); err != nil {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)
 	}
 	if status != nil {
@@ -139,43 +132,6 @@ func helperStatus() *os.File {
 	}
 	syscall.CloseOnExec(helperStatusFD) // the command must not inherit it, or EOF would wait for it
 	return os.NewFile(helperStatusFD, "status")
-}
-
-// restrictThread confines the calling OS thread, and every process it forks,
-// to reading the filesystem, writing only tmpDir and a few devices, and no
-// TCP; from ABI 6 also no signals or abstract-socket connections to processes
-// outside the sandbox. A seccomp filter then refuses to create sockets at all
-// (see denySockets). The configuration names the newest ABI go-landlock
-// knows and is downgraded to the kernel's, so newer kernels restrict more (UDP,
-// pathname sockets) without a code change.
-func restrictThread(tmpDir string) error {
-	abi, err := landlockABI()
-	if err != nil || abi < 1 {
-		return errors.New("Landlock is not available in this kernel")
-	}
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWDirs(tmpDir),
-		landlock.RWFiles("/dev/null", "/dev/zero").WithIoctlDev(),
-		landlock.RWFiles("/dev/tty").WithIoctlDev().IgnoreIfMissing(),
-	}
-	fd, flags, err := landlock.V11.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return err
-	}
-	if fd < 0 {
-		return errors.New("Landlock enforces nothing on this kernel")
-	}
-	defer unix.Close(fd)
-	// Per thread, like the domain: needed to restrict without CAP_SYS_ADMIN,
-	// and it keeps set-uid programs from gaining rights inside the sandbox.
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
-	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("landlock: %w", err)
-	}
-	return denySockets()
 }
 
 // supervise waits for the shell and then makes sure nothing it started

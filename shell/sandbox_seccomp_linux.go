@@ -3,15 +3,15 @@
 package shell
 
 import (
-	"fmt"
 	"runtime"
-	"unsafe"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
 // nativeAuditArch is the seccomp architecture of this build, or 0 where Hark
-// has no filter for it (then Landlock alone confines).
+// has no filter for it. Without a filter the sandbox is incomplete, so
+// SandboxStatus reports none and nothing runs unasked.
 func nativeAuditArch() uint32 {
 	switch runtime.GOARCH {
 	case "amd64":
@@ -22,48 +22,224 @@ func nativeAuditArch() uint32 {
 	return 0
 }
 
-// denySockets installs a seccomp filter on the calling thread, inherited by
-// every process it forks, that makes socket(2) and io_uring_setup(2) fail
-// with EACCES. Landlock's network rules cover TCP only (UDP from ABI 10,
-// pathname Unix sockets from ABI 9) and never raw sockets, Multipath TCP or
-// netlink; a read-only command needs no socket at all, so refusing to create
-// one closes every way out through the network or a local daemon (the D-Bus
-// session bus could start programs outside the sandbox) on any kernel.
-// socketpair(2) stays allowed: it connects nothing outside the process tree.
-// Foreign system-call ABIs (32-bit x86, x32) are refused as a whole, since
-// they reach socket through other numbers.
-func denySockets() error {
-	arch := nativeAuditArch()
+// The seccomp filter of a sandboxed command. Landlock confines files, TCP,
+// signals and abstract sockets; everything else a read-only command must
+// not do is refused here, by system call and, where a call is harmless on
+// the command itself but not on others, by its arguments:
+//
+//   - no sockets but a stream socketpair (nothing outside to connect to: a
+//     datagram pair could still sendto(2) a path such as /dev/log), and no
+//     io_uring, which opens sockets and files past these checks;
+//   - nothing that reaches the kernel's or other processes' state: ptrace,
+//     process_vm_*, pidfd_getfd, kcmp, bpf, perf_event_open, keyrings, the
+//     mount family, namespaces, clocks, host names, modules, kexec, swap,
+//     reboot, accounting, quotas, userfaultfd;
+//   - resource and scheduling calls only on the calling process itself
+//     (pid 0), so no command can lower another's limits or priority;
+//   - no changes of metadata (mode, owner, times, extended attributes)
+//     anywhere, since Landlock does not cover them; inode flags (chattr) go
+//     through ioctl, which only a short list of read-only requests passes;
+//   - no System V IPC or POSIX message queues, which reach other processes
+//     by key rather than by path;
+//   - no setsid(2), so every process of a run stays in the run's session and
+//     can be found and stopped even if the zygote that started it died;
+//   - clone3 answers ENOSYS (its flags sit in memory a filter cannot read),
+//     so libc falls back to clone, whose flags are checked: no namespaces;
+//   - any other system-call ABI (32-bit x86, x32) is refused whole, since it
+//     reaches the same calls through other numbers.
+const (
+	seccompAllow = unix.SECCOMP_RET_ALLOW
+	// x32 system calls are the native numbers with this bit set.
+	x32SyscallBit = 0x40000000
+	// cloneNamespaces are the clone(2) flags that create namespaces.
+	cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+		unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
+)
+
+func seccompErrno(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+
+// deniedSyscalls are refused with EPERM whatever their arguments. The
+// architecture's own list (deniedArchSyscalls) adds the calls that exist on
+// one architecture only.
+var deniedSyscalls = []uintptr{
+	// other processes and the kernel's memory
+	unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV, unix.SYS_PIDFD_GETFD,
+	unix.SYS_PROCESS_MADVISE, unix.SYS_KCMP, unix.SYS_MOVE_PAGES, unix.SYS_MIGRATE_PAGES,
+	unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
+	unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL,
+	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+	// the system
+	unix.SYS_SETHOSTNAME, unix.SYS_SETDOMAINNAME, unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME,
+	unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX, unix.SYS_REBOOT, unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
+	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE, unix.SYS_SWAPON, unix.SYS_SWAPOFF,
+	unix.SYS_ACCT, unix.SYS_QUOTACTL, unix.SYS_QUOTACTL_FD, unix.SYS_VHANGUP, unix.SYS_LOOKUP_DCOOKIE,
+	unix.SYS_FANOTIFY_INIT, unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_LSM_SET_SELF_ATTR,
+	// mounts and namespaces
+	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT, unix.SYS_MOVE_MOUNT,
+	unix.SYS_OPEN_TREE, unix.SYS_OPEN_TREE_ATTR, unix.SYS_FSOPEN, unix.SYS_FSCONFIG, unix.SYS_FSMOUNT,
+	unix.SYS_FSPICK, unix.SYS_MOUNT_SETATTR, unix.SYS_UNSHARE, unix.SYS_SETNS,
+	// metadata
+	unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT,
+	unix.SYS_UTIMENSAT, unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
+	unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
+	// IPC by key
+	unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL, unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV,
+	unix.SYS_MSGCTL, unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL,
+	unix.SYS_MQ_OPEN, unix.SYS_MQ_UNLINK, unix.SYS_MQ_TIMEDSEND, unix.SYS_MQ_TIMEDRECEIVE, unix.SYS_MQ_NOTIFY,
+	unix.SYS_MQ_GETSETATTR,
+	// leaving the run's session
+	unix.SYS_SETSID,
+}
+
+// selfOnly are calls allowed only when their target is the calling process:
+// the argument at index arg is 0, and for those with a "which" argument at
+// index which, that argument selects a single process (value whichProcess),
+// not a process group or every process of the user.
+var selfOnly = []struct {
+	nr                  uintptr
+	arg, which          int // which < 0: no such argument
+	whichProcess        uint32
+	allowIfArgZeroAtIdx int // another argument whose zero makes the call a query (prlimit's new limit); -1: none
+}{
+	{unix.SYS_PRLIMIT64, 0, -1, 0, 2},
+	{unix.SYS_SETPRIORITY, 1, 0, unix.PRIO_PROCESS, -1},
+	{unix.SYS_IOPRIO_SET, 1, 0, 1 /* IOPRIO_WHO_PROCESS */, -1},
+	{unix.SYS_SCHED_SETAFFINITY, 0, -1, 0, -1},
+	{unix.SYS_SCHED_SETSCHEDULER, 0, -1, 0, -1},
+	{unix.SYS_SCHED_SETPARAM, 0, -1, 0, -1},
+	{unix.SYS_SCHED_SETATTR, 0, -1, 0, -1},
+}
+
+// allowedIoctls are the only ioctl requests a sandboxed command may make:
+// the terminal and descriptor queries that ordinary tools issue to format
+// their output, and the read-only inode queries of lsattr, du and cp. Every
+// other request (TIOCSTI and TIOCLINUX, which type into a terminal; inode
+// flag and project changes; file-system specific requests such as btrfs
+// snapshots) fails with ENOTTY, which programs read as "not supported".
+var allowedIoctls = []uint32{
+	unix.TCGETS, unix.TCGETS2, unix.TIOCGWINSZ, unix.TIOCGPGRP, unix.TIOCGSID, unix.TIOCGPTN,
+	unix.TIOCINQ /* FIONREAD */, ioctlFIONBIO, ioctlFIOCLEX, ioctlFIONCLEX, ioctlFIOASYNC,
+	unix.FS_IOC_GETFLAGS, ioctlFSIOC32GetFlags, ioctlFSIOCGetVersion, ioctlFSIOCFSGetXattr,
+	ioctlFIGETBSZ, ioctlFSIOCFiemap, unix.BLKGETSIZE64, unix.BLKSSZGET,
+}
+
+// Request numbers that golang.org/x/sys does not name; the same on x86-64
+// and arm64 (the generic ioctl encoding).
+const (
+	ioctlFIONBIO         = 0x5421
+	ioctlFIONCLEX        = 0x5450
+	ioctlFIOCLEX         = 0x5451
+	ioctlFIOASYNC        = 0x5452
+	ioctlFIGETBSZ        = 0x2
+	ioctlFSIOC32GetFlags = 0x80046601
+	ioctlFSIOCGetVersion = 0x80087601
+	ioctlFSIOCFSGetXattr = 0x801c581f
+	ioctlFSIOCFiemap     = 0xc020660b
+)
+
+// sandboxFilter is built once: it depends only on the architecture.
+var sandboxFilter = sync.OnceValue(func() *unix.SockFprog {
+	prog := buildSandboxFilter(nativeAuditArch())
+	if prog == nil {
+		return nil
+	}
+	return &unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+})
+
+// buildSandboxFilter assembles the classic BPF program. Every test jumps at
+// most a few instructions, so the program never needs a jump longer than a
+// BPF offset (255) however long the lists grow.
+func buildSandboxFilter(arch uint32) []unix.SockFilter {
 	if arch == 0 {
 		return nil
 	}
 	const (
-		ldAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		ret   = unix.BPF_RET | unix.BPF_K
-		// offsets in struct seccomp_data
-		offNr   = 0
-		offArch = 4
-		x32Bit  = 0x40000000
+		ldAbs  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		aluAnd = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
+		ret    = unix.BPF_RET | unix.BPF_K
+		offNr  = 0
+		offArc = 4
 	)
-	deny := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
-	prog := []unix.SockFilter{
-		{Code: ldAbs, K: offArch},
-		{Code: jeq, K: arch, Jt: 0, Jf: 5}, // foreign ABI → deny
+	// The low and high 32 bits of argument i in struct seccomp_data, on
+	// the little-endian architectures this filter is built for.
+	argLo := func(i int) uint32 { return uint32(16 + 8*i) }
+	argHi := func(i int) uint32 { return uint32(20 + 8*i) }
+	eperm, eacces, enotty, enosys := seccompErrno(unix.EPERM), seccompErrno(unix.EACCES), seccompErrno(unix.ENOTTY), seccompErrno(unix.ENOSYS)
+
+	p := []unix.SockFilter{
+		{Code: ldAbs, K: offArc},
+		{Code: jeq, K: arch, Jt: 1},
+		{Code: ret, K: eperm}, // a foreign system-call ABI
 		{Code: ldAbs, K: offNr},
-		{Code: jge, K: x32Bit, Jt: 3, Jf: 0}, // x32 → deny
-		{Code: jeq, K: uint32(unix.SYS_SOCKET), Jt: 2, Jf: 0},
-		{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP), Jt: 1, Jf: 0},
-		{Code: ret, K: unix.SECCOMP_RET_ALLOW},
-		{Code: ret, K: deny},
+		{Code: jge, K: x32SyscallBit, Jf: 1},
+		{Code: ret, K: eperm},
 	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	// Without SECCOMP_FILTER_FLAG_TSYNC this applies to the calling thread
-	// only, like the Landlock domain; no_new_privs is already set on it.
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp filter: %w", err)
+	deny := func(nr uintptr, action uint32) {
+		p = append(p, unix.SockFilter{Code: jeq, K: uint32(nr), Jf: 1}, unix.SockFilter{Code: ret, K: action})
 	}
-	runtime.KeepAlive(prog)
-	return nil
+	for _, nr := range append(deniedSyscalls, deniedArchSyscalls...) {
+		deny(nr, eperm)
+	}
+	deny(unix.SYS_SOCKET, eacces)
+	deny(unix.SYS_CLONE3, enosys)
+
+	// block appends a test of the system call number that skips body
+	// unless it matches; body ends by returning, so the number in the
+	// accumulator is reloaded first.
+	block := func(nr uintptr, body []unix.SockFilter) {
+		p = append(p, unix.SockFilter{Code: jeq, K: uint32(nr), Jf: uint8(len(body))})
+		p = append(p, body...)
+	}
+
+	// clone: no namespace flags (the flags are the first argument on both
+	// architectures; all of them sit in the low 32 bits).
+	block(unix.SYS_CLONE, []unix.SockFilter{
+		{Code: ldAbs, K: argLo(0)},
+		{Code: jset, K: cloneNamespaces, Jf: 1},
+		{Code: ret, K: eperm},
+		{Code: ret, K: seccompAllow},
+	})
+	// socketpair: AF_UNIX stream pairs only. The type's low four bits are
+	// the socket type; the rest are SOCK_CLOEXEC and SOCK_NONBLOCK.
+	block(unix.SYS_SOCKETPAIR, []unix.SockFilter{
+		{Code: ldAbs, K: argLo(0)},
+		{Code: jeq, K: unix.AF_UNIX, Jf: 3},
+		{Code: ldAbs, K: argLo(1)},
+		{Code: aluAnd, K: 0xf},
+		{Code: jeq, K: unix.SOCK_STREAM, Jt: 1},
+		{Code: ret, K: eacces},
+		{Code: ret, K: seccompAllow},
+	})
+	// ioctl: only the listed requests. The request is an unsigned int in
+	// the kernel, so only the low 32 bits count, as they do here.
+	ioctl := []unix.SockFilter{{Code: ldAbs, K: argLo(1)}}
+	for i, req := range allowedIoctls {
+		ioctl = append(ioctl, unix.SockFilter{Code: jeq, K: req, Jt: uint8(len(allowedIoctls) - i)})
+	}
+	ioctl = append(ioctl, unix.SockFilter{Code: ret, K: enotty}, unix.SockFilter{Code: ret, K: seccompAllow})
+	block(unix.SYS_IOCTL, ioctl)
+
+	for _, s := range selfOnly {
+		var body []unix.SockFilter
+		if s.allowIfArgZeroAtIdx >= 0 { // a query of any process's limits changes nothing
+			q := s.allowIfArgZeroAtIdx
+			body = append(body,
+				unix.SockFilter{Code: ldAbs, K: argLo(q)}, unix.SockFilter{Code: jeq, K: 0, Jf: 3},
+				unix.SockFilter{Code: ldAbs, K: argHi(q)}, unix.SockFilter{Code: jeq, K: 0, Jf: 1},
+				unix.SockFilter{Code: ret, K: seccompAllow})
+		}
+		if s.which >= 0 {
+			body = append(body, unix.SockFilter{Code: ldAbs, K: argLo(s.which)}, unix.SockFilter{Code: jeq, K: s.whichProcess, Jf: 5})
+		}
+		body = append(body,
+			unix.SockFilter{Code: ldAbs, K: argLo(s.arg)}, unix.SockFilter{Code: jeq, K: 0, Jf: 3},
+			unix.SockFilter{Code: ldAbs, K: argHi(s.arg)}, unix.SockFilter{Code: jeq, K: 0, Jf: 1},
+			unix.SockFilter{Code: ret, K: seccompAllow},
+			unix.SockFilter{Code: ret, K: eperm})
+		block(s.nr, body)
+	}
+	return append(p, unix.SockFilter{Code: ret, K: seccompAllow})
 }

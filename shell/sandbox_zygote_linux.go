@@ -166,10 +166,6 @@ func (s *zserver) send(m zygoteMsg) {
 
 // serve reads requests until EOF. Forks happen here, one at a time, so a
 // request's descriptors are never inherited by another request's command.
-//
-// A sandboxed request leaves this goroutine on a confined OS thread; it
-// then hands the loop to a new goroutine and ends still locked, so the Go
-// runtime destroys the thread (see start).
 func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 	for {
 		n, oobn, _, _, err := s.conn.ReadMsgUnix(buf, oob)
@@ -200,10 +196,7 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 		case err != nil:
 			closeAll(fds)
 		case m.Op == "run":
-			if tainted := s.start(m, fds); tainted {
-				go s.serve(buf, oob, eof)
-				return // locked to the confined thread: it goes with us
-			}
+			s.start(m, fds)
 		case m.Op == "term":
 			closeAll(fds)
 			s.mu.Lock()
@@ -220,13 +213,12 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 
 // start forks the shell for a run request, with the received pipes as its
 // stdout and stderr, and closes the zygote's copies at once. A sandboxed
-// shell is forked from the calling goroutine's own thread, after confining
-// that thread, with no hand-off to another thread on the way; tainted then
-// says the goroutine is locked to the confined thread and must end.
-func (s *zserver) start(m zygoteMsg, fds []int) (tainted bool) {
+// shell confines itself between fork and exec (see forkConfined); the
+// zygote itself is never confined, in any thread.
+func (s *zserver) start(m zygoteMsg, fds []int) {
 	if len(fds) != 3 {
 		closeAll(fds)
-		return false // no reply socket: nobody to answer
+		return // no reply socket: nobody to answer
 	}
 	reply := fds[2]
 	fds = fds[:2]
@@ -251,7 +243,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) (tainted bool) {
 		Dir:   m.Dir,
 		Env:   env,
 		Files: []uintptr{uintptr(s.devNull), uintptr(fds[0]), uintptr(fds[1])},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
 	}
 
 	s.mu.Lock()
@@ -266,15 +258,9 @@ func (s *zserver) start(m zygoteMsg, fds []int) (tainted bool) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		// Never unlocked: the thread carries the sandbox from here on,
-		// and the child inherits it (clone copies the calling thread's
-		// credentials, seccomp filter and no_new_privs).
-		runtime.LockOSThread()
-		tainted = true
-		if err = restrictThread(m.TmpDir); err != nil {
+		pid, err = forkConfined(m.Argv, env, m.Dir, m.TmpDir, [3]int{s.devNull, fds[0], fds[1]})
+		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
-		} else if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
-			err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
 		}
 	} else if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
 		err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
@@ -298,7 +284,6 @@ func (s *zserver) start(m zygoteMsg, fds []int) (tainted bool) {
 	case s.kick <- struct{}{}:
 	default:
 	}
-	return tainted
 }
 
 // reap collects every child of the zygote: shells, and the orphans it

@@ -1,0 +1,415 @@
+//go:build linux
+
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// A sandboxed command is confined as a whole process: the zygote (or the
+// per-command helper) forks a child, and the child, before it executes the
+// shell, puts itself in a new session, drops every capability, sets limits,
+// enters its own Landlock domain, closes every descriptor but 0–2 and
+// installs the seccomp filter. No thread of the zygote ever carries the
+// sandbox, so no code that runs inside it shares a domain with a thread of
+// an unconfined process (a thread that a sandboxed ptrace or /proc/PID/mem
+// could reach).
+//
+// Go cannot run ordinary code in a forked child of a multi-threaded
+// process, so the child runs childConfine: a nosplit function that makes
+// only raw system calls on data prepared before the fork, as the standard
+// library's own forkAndExecInChild does. forkChild is per architecture: on
+// x86-64 a vfork onto a stack of its own (no page tables to copy, as
+// posix_spawn does it), elsewhere a plain fork.
+
+// Stages a child reports, with the errno, when it cannot start the command.
+const (
+	stageSetsid = iota + 1
+	stageFDs
+	stageChdir
+	stageRlimit
+	stageCaps
+	stageNoNewPrivs
+	stageLandlock
+	stageCloseRange
+	stageSeccomp
+	stageExec
+)
+
+var stageNames = map[uint32]string{
+	stageSetsid: "start a new session", stageFDs: "set up its descriptors", stageChdir: "enter the working directory",
+	stageRlimit: "set resource limits", stageCaps: "drop capabilities", stageNoNewPrivs: "set no_new_privs",
+	stageLandlock: "enter the Landlock domain", stageCloseRange: "close inherited descriptors",
+	stageSeccomp: "install the seccomp filter", stageExec: "execute the shell",
+}
+
+// childSpec is everything the child uses, built before the fork. Only
+// integers and pointers to memory that stays reachable from the parent.
+type childSpec struct {
+	argv0 *byte
+	argv  **byte // nil-terminated
+	envv  **byte // nil-terminated
+	dir   *byte
+	fds   [4]int // stdin, stdout, stderr, and the status pipe's write end
+
+	// The confinement.
+	ruleset    int // Landlock ruleset, or -1
+	rulesFlags uintptr
+	filter     *unix.SockFprog
+	rlimits    [len(sandboxLimits)]rlimitSet
+	dropCaps   bool // CAP_SETPCAP is held: empty the bounding set and lock the securebits
+	lastCap    uintptr
+	capHeader  unix.CapUserHeader
+	capData    [2]unix.CapUserData // zero: no capabilities
+}
+
+type rlimitSet struct {
+	resource uintptr
+	limit    unix.Rlimit
+}
+
+// securebits that keep uid 0 from regaining capabilities on exec, locked.
+const lockedNoRoot = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80 // NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE and their locks, and KEEP_CAPS locked off
+
+// sandboxLimits bound what one auto-run command can take from the machine
+// before its timeout: CPU seconds per process, data memory per process, the
+// size of any file it writes (only its TMPDIR is writable, but a full disk
+// hurts everyone), no core dumps (the kernel would write them past
+// Landlock), and no locked memory. Processes are bounded separately (see
+// processLimit). A limit is only ever lowered, never raised.
+var sandboxLimits = [...]struct {
+	resource  int
+	soft, max uint64
+}{
+	{unix.RLIMIT_CPU, 20, 25},
+	{unix.RLIMIT_DATA, 4 << 30, 4 << 30},
+	{unix.RLIMIT_FSIZE, 1 << 30, 1 << 30},
+	{unix.RLIMIT_CORE, 0, 0},
+	{unix.RLIMIT_MEMLOCK, 0, 0},
+	{unix.RLIMIT_NPROC, 0, 0}, // filled in by processLimit
+}
+
+// processHeadroom is how many more processes than the user already has a
+// sandboxed command may start (RLIMIT_NPROC counts all of the user's). Linux
+// does not apply RLIMIT_NPROC to uid 0, so as root only the timeout and the
+// other limits hold a fork loop.
+const processHeadroom = 256
+
+// processCount caches the user's process count, which RLIMIT_NPROC is
+// measured against; counting takes a pass over /proc, too slow per run.
+var processCount struct {
+	mu    sync.Mutex
+	n     int
+	taken time.Time
+}
+
+// processLimit is the RLIMIT_NPROC for a sandboxed command.
+func processLimit() uint64 {
+	processCount.mu.Lock()
+	defer processCount.mu.Unlock()
+	if time.Since(processCount.taken) > 10*time.Second {
+		processCount.n = countProcesses(os.Getuid())
+		processCount.taken = time.Now()
+	}
+	return uint64(processCount.n + processHeadroom)
+}
+
+func countProcesses(uid int) int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 4096 // unknown: generous rather than breaking every command
+	}
+	n := 0
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat("/proc/"+e.Name(), &st) == nil && int(st.Uid) == uid {
+			n++
+		}
+	}
+	return n
+}
+
+// capabilities is read once: whether this process may drop capabilities
+// from the bounding set, and the highest capability the kernel knows.
+var capabilities = sync.OnceValues(func() (setpcap bool, last uintptr) {
+	last = 40
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n > 0 && n < 64 {
+			last = uintptr(n)
+		}
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if unix.Capget(&hdr, &data[0]) == nil {
+		setpcap = data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
+	}
+	return setpcap, last
+})
+
+// sandboxRules returns a Landlock ruleset for one run: read everything;
+// write, create and delete only in tmpDir (but make no device nodes there,
+// which a root command could then open past every other rule); write
+// /dev/null. With the kernel's ABI 6 and later the configuration also scopes
+// signals and abstract Unix sockets to the run's own domain, and from ABI 4
+// it refuses TCP, on top of the seccomp filter that refuses sockets.
+func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return -1, 0, errors.New("Landlock is not available in this kernel")
+	}
+	tmpRights := landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
+		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
+		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
+		llsys.AccessFSTruncate)
+	fd, flags, err = landlock.V11.BestEffort().NewRulesetFD(
+		landlock.RODirs("/"),
+		landlock.PathAccess(tmpRights, tmpDir).WithRefer(),
+		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
+	)
+	if err != nil {
+		return -1, 0, err
+	}
+	if fd < 0 {
+		return -1, 0, errors.New("Landlock enforces nothing on this kernel")
+	}
+	return fd, flags, nil
+}
+
+// forkConfined starts argv as a confined process and returns its PID once
+// it has executed the shell. stdio are its descriptors 0, 1 and 2. The
+// child is not waited for here, not even when it failed: the zygote and the
+// helper each have a reaper that collects every child.
+func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int) (int, error) {
+	filter := sandboxFilter()
+	if filter == nil {
+		return 0, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	ruleset, rulesFlags, err := sandboxRules(tmpDir)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(ruleset)
+
+	argv0, err := syscall.BytePtrFromString(argv[0])
+	if err != nil {
+		return 0, err
+	}
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return 0, err
+	}
+	envp, err := syscall.SlicePtrFromStrings(env)
+	if err != nil {
+		return 0, err
+	}
+	dirp, err := syscall.BytePtrFromString(dir)
+	if err != nil {
+		return 0, err
+	}
+	var status [2]int
+	if err := unix.Pipe2(status[:], unix.O_CLOEXEC); err != nil {
+		return 0, err
+	}
+	defer unix.Close(status[0])
+
+	setpcap, lastCap := capabilities()
+	spec := &childSpec{
+		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
+		fds:     [4]int{stdio[0], stdio[1], stdio[2], status[1]},
+		ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
+		dropCaps: setpcap, lastCap: lastCap,
+		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
+	}
+	for i, l := range sandboxLimits {
+		soft, hard := l.soft, l.max
+		if l.resource == unix.RLIMIT_NPROC {
+			soft = processLimit()
+			hard = soft
+		}
+		var cur unix.Rlimit
+		if unix.Getrlimit(l.resource, &cur) == nil {
+			hard = min(hard, cur.Max)
+			soft = min(soft, hard)
+		}
+		spec.rlimits[i] = rlimitSet{resource: uintptr(l.resource), limit: unix.Rlimit{Cur: soft, Max: hard}}
+	}
+
+	// The child must not run Go signal handlers: signals stay blocked on
+	// this thread across the fork, and the child resets every handler
+	// before it unblocks them.
+	runtime.LockOSThread()
+	var all, old unix.Sigset_t
+	for i := range all.Val {
+		all.Val[i] = ^uint64(0)
+	}
+	_ = unix.PthreadSigmask(unix.SIG_SETMASK, &all, &old)
+	pid, errno := forkChild(spec)
+	_ = unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
+	runtime.UnlockOSThread()
+	unix.Close(status[1])
+	runtime.KeepAlive(spec)
+	runtime.KeepAlive(argvp)
+	runtime.KeepAlive(envp)
+	if errno != 0 {
+		return 0, fmt.Errorf("fork: %w", errno)
+	}
+
+	// EOF means the shell was executed (the pipe closes on exec); eight
+	// bytes are the stage and errno at which the child gave up.
+	var report [8]byte
+	n := 0
+	for n < len(report) {
+		k, err := unix.Read(status[0], report[n:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || k == 0 {
+			break
+		}
+		n += k
+	}
+	if n == 0 {
+		return int(pid), nil
+	}
+	// The child has exited or is about to; the caller's reaper collects it.
+	stage := *(*uint32)(unsafe.Pointer(&report[0]))
+	code := unix.Errno(*(*uint32)(unsafe.Pointer(&report[4])))
+	what := stageNames[stage]
+	if what == "" {
+		what = "start"
+	}
+	return 0, fmt.Errorf("the sandboxed command could not %s: %w", what, code)
+}
+
+// sigactionDefault is a zeroed kernel struct sigaction: SIG_DFL, no flags.
+var sigactionDefault [4]uint64
+
+//go:norace
+//go:nosplit
+//go:nocheckptr
+func childConfine(c *childSpec) {
+	status := uintptr(c.fds[3])
+	var stage uintptr
+	var e syscall.Errno
+
+	// A new session: no controlling terminal, so /dev/tty cannot be opened
+	// and no keystrokes can be pushed into the terminal Hark runs in.
+	stage = stageSetsid
+	if _, _, e = syscall.RawSyscall(syscall.SYS_SETSID, 0, 0, 0); e != 0 {
+		goto fail
+	}
+
+	stage = stageChdir
+	if _, _, e = syscall.RawSyscall(syscall.SYS_CHDIR, uintptr(unsafe.Pointer(c.dir)), 0, 0); e != 0 {
+		goto fail
+	}
+
+	stage = stageRlimit
+	for i := 0; i < len(c.rlimits); i++ {
+		if _, _, e = syscall.RawSyscall6(unix.SYS_PRLIMIT64, 0, c.rlimits[i].resource, uintptr(unsafe.Pointer(&c.rlimits[i].limit)), 0, 0, 0); e != 0 {
+			goto fail
+		}
+	}
+
+	// Every capability goes, as root too: the bounding set first (that
+	// needs CAP_SETPCAP, so only where it is held), with securebits locked
+	// so that executing a program as uid 0 grants nothing; then ambient,
+	// effective, permitted and inheritable.
+	stage = stageCaps
+	if c.dropCaps {
+		if _, _, e = syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_SECUREBITS, lockedNoRoot, 0); e != 0 {
+			goto fail
+		}
+		for cp := uintptr(0); cp <= c.lastCap; cp++ {
+			if _, _, e = syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_CAPBSET_DROP, cp, 0); e != 0 && e != syscall.EINVAL {
+				goto fail
+			}
+		}
+	}
+	syscall.RawSyscall6(syscall.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0)
+	if _, _, e = syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&c.capHeader)), uintptr(unsafe.Pointer(&c.capData[0])), 0); e != 0 {
+		goto fail
+	}
+
+	stage = stageNoNewPrivs
+	if _, _, e = syscall.RawSyscall6(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); e != 0 {
+		goto fail
+	}
+
+	stage = stageLandlock
+	if _, _, e = syscall.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(c.ruleset), c.rulesFlags, 0); e != 0 {
+		goto fail
+	}
+
+	// Descriptors: first lift every source above 3, so that moving one into
+	// place cannot overwrite another, then 0–2 and the status pipe as 3.
+	stage = stageFDs
+	for i := 0; i < len(c.fds); i++ {
+		if c.fds[i] < len(c.fds) {
+			var nfd uintptr
+			if nfd, _, e = syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(c.fds[i]), syscall.F_DUPFD_CLOEXEC, uintptr(len(c.fds))); e != 0 {
+				goto fail
+			}
+			c.fds[i] = int(nfd)
+			if i == 3 {
+				status = nfd
+			}
+		}
+	}
+	for i := 0; i < 3; i++ {
+		if _, _, e = syscall.RawSyscall(syscall.SYS_DUP3, uintptr(c.fds[i]), uintptr(i), 0); e != 0 {
+			goto fail
+		}
+	}
+	if _, _, e = syscall.RawSyscall(syscall.SYS_DUP3, status, 3, syscall.O_CLOEXEC); e != 0 {
+		goto fail
+	}
+	status = 3
+	stage = stageCloseRange
+	if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 4, ^uintptr(0), 0); e != 0 {
+		goto fail
+	}
+
+	// Default handlers, then an empty mask: the shell starts as if
+	// started fresh, and no signal can reach a Go handler in this child.
+	for sig := uintptr(1); sig <= 64; sig++ {
+		syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, sig, uintptr(unsafe.Pointer(&sigactionDefault[0])), 0, 8, 0, 0)
+	}
+	{
+		var none uint64
+		syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&none)), 0, 8, 0, 0)
+	}
+
+	stage = stageSeccomp
+	if _, _, e = syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(c.filter))); e != 0 {
+		goto fail
+	}
+
+	stage = stageExec
+	_, _, e = syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(c.argv0)), uintptr(unsafe.Pointer(c.argv)), uintptr(unsafe.Pointer(c.envv)))
+
+fail:
+	{
+		report := [2]uint32{uint32(stage), uint32(e)}
+		syscall.RawSyscall(syscall.SYS_WRITE, status, uintptr(unsafe.Pointer(&report[0])), 8)
+		for {
+			syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 127, 0, 0)
+		}
+	}
+}
