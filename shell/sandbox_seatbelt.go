@@ -7,9 +7,10 @@ package shell
 //
 // It refuses everything by default and then allows, one rule at a time,
 // what read-only programs need, each with the reason beside it: reading any
-// file the user can, writing only into TMPDIR and /dev/null, starting other
-// programs (which inherit the profile), signalling only processes of the same
-// run, and reading kernel, I/O Kit and preference state. There is no network
+// file the user can, writing only into TMPDIR, /dev/null and the command's
+// own standard output and error, starting other programs (which inherit the
+// profile), signalling only processes of the same run, and reading kernel,
+// I/O Kit and preference state. There is no network
 // at all, and only the few system services named in the profile can be
 // reached. Services act outside the sandbox on the caller's behalf, so each
 // one is a door out, and the list stays as short as the read-only programs on
@@ -21,8 +22,9 @@ package shell
 // arguments, so the profile lets exactly those two paths run unconfined.
 //
 // The profile lives in a file without build constraints so that its text is
-// golden-tested and its structure checked (sandbox_test.go) on every OS; it
-// can only run on macOS.
+// golden-tested and its structure checked (sandbox_seatbelt_test.go) on
+// every OS; it can only run on macOS, where sandbox_darwin_test.go checks it
+// for real when asked to.
 const seatbeltProfile = `(version 1)
 ; Hark: the read-only, no-network sandbox for commands that should only read.
 ; Everything is refused unless a rule below allows it.

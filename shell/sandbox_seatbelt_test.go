@@ -319,6 +319,13 @@ func TestSeatbeltProfileStructure(t *testing.T) {
 	for _, err := range checkSeatbeltProfile(seatbeltProfile) {
 		t.Error(err)
 	}
+	// The unconfined exceptions follow the general (allow process-exec), the
+	// order of the profiles known to work (Codex's base policy); whether
+	// Seatbelt would honour them in the other order is untested.
+	general, exception := strings.Index(seatbeltProfile, "\n(allow process-exec)\n"), strings.Index(seatbeltProfile, "(with no-sandbox)")
+	if general < 0 || exception < general {
+		t.Error("(allow process-exec) must come before the (with no-sandbox) exceptions")
+	}
 }
 
 // The lists above are exactly what the profile uses, so that they document
@@ -453,7 +460,7 @@ func TestCheckSeatbeltProfileRejects(t *testing.T) {
 
 // A comment in a profile may say anything, strings may hold any character
 // and regular expressions keep their backslashes.
-func TestParseSBPL(t *testing.T) {
+func TestSeatbeltParseSBPL(t *testing.T) {
 	t.Parallel()
 	src := "(version 1) ; (allow default)\n" +
 		"(allow file-read* ; \"not a string\n" +
