@@ -293,15 +293,15 @@ func checkMach(f sbNode, filters []sbNode, fail func(sbNode, string, ...any)) {
 	}
 	for _, fl := range filters {
 		if len(fl.list) != 2 || fl.list[0].text != "global-name" || fl.list[1].kind != sbString {
-			fail(f, "services are allowed only as (global-name \"name\"), not %s", fl)
+			fail(fl, "services are allowed only as (global-name \"name\")")
 			continue
 		}
 		name := fl.list[1].text
 		if _, listed := seatbeltMachServices[name]; !listed {
-			fail(f, "service %s is not on the list of those read-only programs need", name)
+			fail(fl, "service %s is not on the list of those read-only programs need", name)
 		}
 		if strings.TrimSpace(fl.comment) == "" {
-			fail(f, "service %s has no comment saying which programs need it", name)
+			fail(fl, "service %s has no comment saying which programs need it", name)
 		}
 	}
 }
@@ -349,9 +349,10 @@ func TestSeatbeltProfileUsesEveryException(t *testing.T) {
 			tmpWrite = tmpWrite || strings.HasPrefix(rule.String(), "(allow file-write* ")
 		default:
 			if path, ok := literalPath(n); ok {
-				if strings.Contains(rule.String(), "(with no-sandbox)") {
+				switch text := rule.String(); {
+				case strings.Contains(text, "(with no-sandbox)"):
 					unconfined = append(unconfined, path)
-				} else {
+				case strings.HasPrefix(text, "(allow file-write"):
 					devices = append(devices, path)
 				}
 			}
