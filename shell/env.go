@@ -96,7 +96,7 @@ type envConfig struct {
 	environ []string // the parent's environment, KEY=VALUE
 	keep    []string // secret-looking names to pass through anyway (exact names)
 	home    string   // HOME when the parent has none
-	tmpDir  string   // TMPDIR for the command; "" leaves the parent's
+	tmpDir  string   // TMPDIR (and TMPPREFIX) for the command; "" leaves the parent's
 }
 
 // commandEnv builds a command's environment from the parent's: secrets
@@ -126,6 +126,7 @@ func commandEnv(c envConfig) []string {
 	}
 	if c.tmpDir != "" {
 		vars["TMPDIR"] = c.tmpDir
+		vars["TMPPREFIX"] = zshTmpPrefix(c.tmpDir)
 	}
 	vars["PATH"] = commandPath(c.goos, vars["PATH"])
 
@@ -137,20 +138,27 @@ func commandEnv(c envConfig) []string {
 	return out
 }
 
-// withTmpDir returns base, a commandEnv result, with TMPDIR set to tmpDir,
-// exactly as commandEnv would have built it; "" returns base itself, which
-// callers must not modify.
+// zshTmpPrefix is TMPPREFIX for a run whose private temporary folder is
+// tmpDir. zsh ignores TMPDIR for here-documents, here-strings and =(…): it
+// writes them to $TMPPREFIX followed by a random suffix, and its default
+// /tmp/zsh lies outside the only folder a sandboxed command may write, so
+// `cat <<EOF` would fail there. Other shells ignore the variable.
+func zshTmpPrefix(tmpDir string) string { return tmpDir + "/zsh" }
+
+// withTmpDir returns base, a commandEnv result, with TMPDIR and TMPPREFIX
+// set for tmpDir, exactly as commandEnv would have built it; "" returns base
+// itself, which callers must not modify.
 func withTmpDir(base []string, tmpDir string) []string {
 	if tmpDir == "" {
 		return base
 	}
-	out := make([]string, 0, len(base)+1)
+	out := make([]string, 0, len(base)+2)
 	for _, kv := range base {
-		if !strings.HasPrefix(kv, "TMPDIR=") {
+		if !strings.HasPrefix(kv, "TMPDIR=") && !strings.HasPrefix(kv, "TMPPREFIX=") {
 			out = append(out, kv)
 		}
 	}
-	out = append(out, "TMPDIR="+tmpDir)
+	out = append(out, "TMPDIR="+tmpDir, "TMPPREFIX="+zshTmpPrefix(tmpDir))
 	slices.Sort(out)
 	return out
 }

@@ -94,9 +94,14 @@ func TestCommandEnv(t *testing.T) {
 			want: []string{"PATH=" + defaultPathLinux, "HOME=/home/ada"},
 		},
 		{
-			name: "sandboxed run gets its own TMPDIR",
-			cfg:  envConfig{goos: "linux", environ: []string{"TMPDIR=/tmp"}, tmpDir: "/tmp/hark-run-1"},
-			want: []string{"TMPDIR=/tmp/hark-run-1"},
+			name: "sandboxed run gets its own TMPDIR, and zsh's TMPPREFIX inside it",
+			cfg:  envConfig{goos: "darwin", environ: []string{"TMPDIR=/tmp", "TMPPREFIX=/tmp/zsh"}, tmpDir: "/private/var/folders/x/T/hark-run-1"},
+			want: []string{"TMPDIR=/private/var/folders/x/T/hark-run-1", "TMPPREFIX=/private/var/folders/x/T/hark-run-1/zsh"},
+		},
+		{
+			name: "unsandboxed run keeps the parent's TMPPREFIX",
+			cfg:  envConfig{goos: "darwin", environ: []string{"TMPDIR=/tmp", "TMPPREFIX=/Users/ada/.zsh-tmp/x"}},
+			want: []string{"TMPDIR=/tmp", "TMPPREFIX=/Users/ada/.zsh-tmp/x"},
 		},
 		{
 			name: "existing HOME wins over the fallback",
@@ -165,7 +170,8 @@ func TestDefaultShell(t *testing.T) {
 }
 
 // The runner builds the environment once and adds each sandboxed run's
-// TMPDIR to it; that must equal building it with the TMPDIR.
+// TMPDIR and TMPPREFIX to it; that must equal building it with the TMPDIR,
+// and zsh's prefix must land inside the run's folder, the only writable one.
 func TestWithTmpDir(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -175,14 +181,19 @@ func TestWithTmpDir(t *testing.T) {
 	}{
 		{"no TMPDIR in the parent", []string{"PATH=/bin", "HOME=/h", "ZED=1"}, "/tmp/hark-run-1"},
 		{"the parent's TMPDIR is replaced", []string{"TMPDIR=/var/tmp", "A=1", "U=2"}, "/tmp/hark-run-2"},
-		{"none asked for", []string{"TMPDIR=/var/tmp", "A=1"}, ""},
+		{"the parent's TMPPREFIX is replaced", []string{"TMPPREFIX=/tmp/zsh", "TMPDIR=/var/tmp", "TMQ=1"}, "/tmp/hark-run-3"},
+		{"none asked for", []string{"TMPDIR=/var/tmp", "TMPPREFIX=/tmp/zsh", "A=1"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := commandEnv(envConfig{goos: "linux", environ: tt.environ, home: "/h"})
 			want := commandEnv(envConfig{goos: "linux", environ: tt.environ, home: "/h", tmpDir: tt.tmpDir})
-			if got := withTmpDir(base, tt.tmpDir); !slices.Equal(got, want) {
+			got := withTmpDir(base, tt.tmpDir)
+			if !slices.Equal(got, want) {
 				t.Errorf("withTmpDir = %q, want %q", got, want)
+			}
+			if tt.tmpDir != "" && !slices.Contains(got, "TMPPREFIX="+tt.tmpDir+"/zsh") {
+				t.Errorf("withTmpDir = %q, want TMPPREFIX=%s/zsh", got, tt.tmpDir)
 			}
 		})
 	}

@@ -1,36 +1,98 @@
 package shell
 
-// seatbeltProfile is the macOS sandbox (Seatbelt) profile for read-only
-// commands, given to /usr/bin/sandbox-exec with -D TMPDIR=<the run's private
-// temporary folder>. It allows by default and then denies what a read-only
-// command must not do: a deny-by-default profile would have to list every
-// system service that ordinary tools like `ps`, `mdfind` or `system_profiler`
-// need, and would break them in ways the user cannot diagnose. Later rules win
-// in Seatbelt, so the narrow allows come after the broad deny.
+// seatbeltProfile is the macOS sandbox (Seatbelt) profile for commands that
+// should only read. The Runner on macOS (sandbox_darwin.go) hands it to
+// /usr/bin/sandbox-exec with -D TMPDIR=<the run's private temporary folder,
+// symbolic links resolved, since Seatbelt matches real paths>.
 //
-// It lives in a file without build constraints so that its text is
-// golden-tested on every OS; it can only run on macOS.
+// It refuses everything by default and then allows, one rule at a time,
+// what read-only programs need, each with the reason beside it: reading any
+// file the user can, writing only into TMPDIR, /dev/null and the command's
+// own standard output and error, starting other programs (which inherit the
+// profile), signalling only processes of the same run, and reading kernel,
+// I/O Kit and preference state. There is no network
+// at all, and only the few system services named in the profile can be
+// reached. Services act outside the sandbox on the caller's behalf, so each
+// one is a door out, and the list stays as short as the read-only programs on
+// the safe list allow; a program that needs another service fails inside the
+// sandbox, and SANDBOX-MACOS.md says how a Mac owner finds and reports it.
+//
+// ps and top are setuid root on macOS, and the kernel will not start a setuid
+// program inside a sandbox. They only print the process table whatever their
+// arguments, so the profile lets exactly those two paths run unconfined.
+//
+// The profile lives in a file without build constraints so that its text is
+// golden-tested and its structure checked (sandbox_seatbelt_test.go) on
+// every OS; it can only run on macOS, where sandbox_darwin_test.go checks it
+// for real when asked to.
 const seatbeltProfile = `(version 1)
-; Hark: read-only, no-network sandbox for commands that should only read.
-(allow default)
+; Hark: the read-only, no-network sandbox for commands that should only read.
+; Everything is refused unless a rule below allows it.
+(deny default)
 
-; Nothing may be created, changed or deleted, except in the run's own
-; temporary folder and the few devices that every tool writes to.
-(deny file-write*)
-(allow file-write*
-    (literal "/dev/null")
-    (literal "/dev/zero")
-    (literal "/dev/tty")
-    (literal "/dev/stdout")
-    (literal "/dev/stderr")
-    (regex #"^/dev/fd/[0-9]+$")
-    (subpath (param "TMPDIR")))
+; Pipelines, xargs and git start other programs. They inherit this profile,
+; so starting them is no way out of it.
+(allow process-fork)
+(allow process-exec)
 
-; No network: no connecting out, no listening, no local sockets to daemons.
-(deny network*)
+; ps and top are setuid root, and a sandboxed process may not start a setuid
+; program at all. Both only print the process table whatever their arguments
+; (their input is /dev/null, so top takes no interactive commands), and
+; setuid programs ignore DYLD_* variables, so nothing can be injected into
+; them. These exact paths, and no others, run outside the sandbox.
+(allow process-exec (literal "/bin/ps") (with no-sandbox))
+(allow process-exec (literal "/usr/bin/top") (with no-sandbox))
 
-; Other apps and LaunchServices run outside the sandbox; driving them would
-; be a way out of it.
-(deny appleevent-send)
-(deny mach-lookup (global-name "com.apple.coreservices.launchservicesd"))
+; A read-only command may read whatever the user can read, as in a terminal.
+(allow file-read*)
+
+; The run's private temporary folder is the only place a command may create,
+; change or delete files; zsh's here-documents go there too (TMPPREFIX).
+(allow file-write* (subpath (param "TMPDIR")))
+; "2>/dev/null" opens /dev/null for writing. Only its data, which it
+; discards: the node itself cannot be removed or changed.
+(allow file-write-data (literal "/dev/null"))
+; ">/dev/stdout" and ">/dev/stderr", which the policy allows, reach these
+; through their symbolic links; they are Hark's own output pipes.
+(allow file-write-data (literal "/dev/fd/1") (literal "/dev/fd/2"))
+
+; Signals reach only processes of this run: timeout, kill %1 and job control
+; work, the user's other processes are out of reach.
+(allow signal (target same-sandbox))
+
+; A process may inspect itself and its fellows in every way. Of other
+; processes it may only list them and read their state and open files:
+; pgrep, lsof and pstree would otherwise see an empty process table and say,
+; wrongly, that nothing runs; ps, outside the sandbox, shows all this anyway.
+(allow process-info* (target same-sandbox))
+(allow process-info-listpids process-info-pidinfo process-info-pidfdinfo)
+
+; Kernel state, read only: sysctl, uname, hostname, pgrep, netstat, vm_stat.
+(allow sysctl-read)
+
+; I/O Kit registry properties, read only: ioreg, system_profiler, iostat.
+(allow iokit-get-properties)
+
+; Preferences may be read (defaults read, and every CoreFoundation program
+; reading its settings). Writing them is not allowed, and cfprefsd refuses a
+; write from a process that may neither write preferences nor the file.
+(allow user-preference-read)
+
+; The system services that read-only programs on the safe list need.
+(allow mach-lookup
+    ; user and group names (getpwuid, getgrgid): ls -l, id, whoami, stat,
+    ; find -user, and zsh itself
+    (global-name "com.apple.system.opendirectoryd.libinfo")
+    ; group membership: id, groups
+    (global-name "com.apple.system.opendirectoryd.membership")
+    ; preferences of all users and of the system, read only as above:
+    ; defaults read, CoreFoundation programs
+    (global-name "com.apple.cfprefsd.daemon")
+    ; the user's own preferences, read only as above: defaults read
+    (global-name "com.apple.cfprefsd.agent")
+    ; Spotlight queries: mdfind, mdls
+    (global-name "com.apple.metadata.mds")
+    ; the resolver configuration, read only: scutil --dns (name lookups
+    ; themselves go to mDNSResponder over a socket, which stays closed)
+    (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
 `
