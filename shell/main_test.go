@@ -24,6 +24,8 @@ func TestMain(m *testing.M) {
 		switch os.Args[1] {
 		case HelperCommand:
 			syscall.Exit(SandboxHelperMain(os.Args[2:]))
+		case "__escape":
+			syscall.Exit(escapeMain(os.Args[2:]))
 		case harkExitTest:
 			syscall.Exit(harkExitMain(os.Args[2:]))
 		case "__dial":

@@ -3,6 +3,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -340,7 +342,7 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 					// than have it run twice.
 					result = &outcome{err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
 				} else {
-					signalGroup(pid, sigKill)
+					killSession(pid)
 					result = &outcome{started: true, exitCode: 128 + int(sigKill), stopped: stopped.Load(), note: "hark: the command runner stopped unexpectedly; the command was stopped"}
 				}
 			}
@@ -429,4 +431,56 @@ func closeAll(fds []int) {
 	for _, fd := range fds {
 		unix.Close(fd)
 	}
+}
+
+// killSession stops every process in the session that a run's shell leads,
+// after the zygote that supervised it died: its processes now belong to
+// init, and no other record of them is left. A sandboxed command cannot
+// leave its session (setsid is refused), and the session's number stays
+// allocated while any member lives, so the sweep can neither miss one nor
+// hit a stranger. An unsandboxed, approved command that started its own
+// session is beyond it.
+func killSession(sid int) {
+	for round := 0; round < 50; round++ {
+		found := false
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			if sessionOf(pid) == sid {
+				found = true
+				_ = unix.Kill(pid, unix.SIGKILL)
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(killRound)
+	}
+}
+
+// sessionOf reads the session from /proc/PID/stat, or returns -1.
+func sessionOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := bytes.Fields(b[i+1:]) // state ppid pgrp session …
+	if len(f) < 4 {
+		return -1
+	}
+	sid, err := strconv.Atoi(string(f[3]))
+	if err != nil {
+		return -1
+	}
+	return sid
 }

@@ -84,6 +84,7 @@ func SandboxHelperMain(args []string) int {
 		return serveZygote()
 	}
 	status := helperStatus()
+	HardenProcess(helperStatusFD + 1)
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		if status != nil {

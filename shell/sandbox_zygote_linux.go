@@ -118,6 +118,7 @@ func serveZygote() int {
 	if !ok {
 		return fail("fd %d is not a Unix socket", zygoteFD)
 	}
+	HardenProcess(zygoteFD)
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fail("could not become a child subreaper: %v", err)
 	}

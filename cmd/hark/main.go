@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/hark-sh/hark/shell"
 )
 
 // version is stamped by the Makefile from git (-ldflags "-X main.version=…").
@@ -54,6 +56,7 @@ const (
 )
 
 func main() {
+	shell.HardenProcess(3)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: stdioIsTerminal()}, os.Args[1:])
 	stop()
