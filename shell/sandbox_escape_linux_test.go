@@ -270,7 +270,10 @@ func kernelCalls() []kernelCall {
 			_, _, e := unix.Syscall(unix.SYS_PIDFD_GETFD, uintptr(fd), 0, 0)
 			return ok(e)
 		}},
-		{"shmget", func() bool { _, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600); return err == nil }},
+		{"shmget", func() bool {
+			_, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)
+			return err == nil
+		}},
 		{"msgget", func() bool { _, _, e := unix.Syscall(unix.SYS_MSGGET, 0, unix.IPC_CREAT|0o600, 0); return ok(e) }},
 		{"mq_open", func() bool {
 			name := []byte("hark\x00")
