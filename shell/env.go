@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -159,6 +160,58 @@ func withTmpDir(base []string, tmpDir string) []string {
 		}
 	}
 	out = append(out, "TMPDIR="+tmpDir, "TMPPREFIX="+zshTmpPrefix(tmpDir))
+	slices.Sort(out)
+	return out
+}
+
+// gitGuards are set for every sandboxed command: git reads the
+// repository's own .git/config, which anyone who wrote the repository
+// controls, and several of its keys name programs that read-only commands
+// would run (git status runs core.fsmonitor; hooks, the pager, signature
+// and credential programs). These settings rank as command-line options
+// (GIT_CONFIG_COUNT), above the repository's, so they win. The system
+// config and system attributes are skipped. What cannot be overridden this
+// way (external diff and textconv drivers that a repository's config and
+// attributes name) stays contained by the sandbox, and the policy asks
+// where it sees them.
+var gitGuards = [][2]string{
+	{"core.fsmonitor", "false"},
+	{"core.hooksPath", "/dev/null"},
+	{"core.pager", "cat"},
+	{"core.attributesFile", "/dev/null"},
+	{"core.sshCommand", "false"},
+	{"core.askPass", "false"},
+	{"credential.helper", ""},
+	{"gpg.program", "false"},
+	{"gpg.ssh.program", "false"},
+	{"gpg.x509.program", "false"},
+	{"safe.bareRepository", "explicit"}, // a bare repository committed inside a project is not entered by cd or -C
+	{"protocol.allow", "never"},
+}
+
+// gitProgramVariables are dropped from a sandboxed command's environment:
+// each names a program git would run, or overrides the guards above.
+var gitProgramVariables = []string{
+	"GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXEC_PATH",
+	"GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR",
+}
+
+// sandboxEnv is base, a commandEnv result, for a sandboxed run: TMPDIR and
+// TMPPREFIX set for tmpDir, and git's program hooks neutralised.
+func sandboxEnv(base []string, tmpDir string) []string {
+	out := make([]string, 0, len(base)+2*len(gitGuards)+5)
+	for _, kv := range withTmpDir(base, tmpDir) {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(gitProgramVariables, name) || strings.HasPrefix(name, "GIT_CONFIG_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	out = append(out, "GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_CONFIG_COUNT="+strconv.Itoa(len(gitGuards)))
+	for i, g := range gitGuards {
+		n := strconv.Itoa(i)
+		out = append(out, "GIT_CONFIG_KEY_"+n+"="+g[0], "GIT_CONFIG_VALUE_"+n+"="+g[1])
+	}
 	slices.Sort(out)
 	return out
 }

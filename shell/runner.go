@@ -179,7 +179,10 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	env := withTmpDir(r.baseEnv, tmpDir)
+	env := r.baseEnv
+	if sandboxed {
+		env = sandboxEnv(r.baseEnv, tmpDir)
+	}
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
 	spec := zygoteSpec{argv: []string{r.shell, "-c", req.Command}, dir: dir, env: env, readOnly: sandboxed, tmpDir: tmpDir}
 	out, ok := r.runZygote(runCtx, spec, stdout, stderr)
