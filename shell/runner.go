@@ -156,8 +156,19 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	sandboxed, state := false, SandboxNotApplied
 	if want {
 		state = SandboxUnavailable
-		if ok, _ := r.probe(); ok && r.canSandbox() {
+		osHasOne, detail := r.probe()
+		switch {
+		case osHasOne && r.canSandbox():
 			sandboxed, state = true, SandboxApplied
+		case osHasOne:
+			// The system has a sandbox, but this runner cannot reach the
+			// helper that applies it: never run the command weaker instead.
+			return NotRun(req, "not run: the read-only sandbox could not be applied (Hark could not start its command helper); try again, and if it persists run `hark doctor`")
+		case req.Sandbox == SandboxReadOnly:
+			// Asked for by name: running it unconfined would break the
+			// promise. In auto mode the policy already made safe commands
+			// that could run code from their configuration ask.
+			return NotRun(req, "not run: the read-only sandbox was asked for, but this system has none ("+detail+")")
 		}
 	}
 

@@ -178,6 +178,39 @@ func TestSandboxUnavailable(t *testing.T) {
 	}
 }
 
+// The sandbox never silently weakens: asked for by name on a system
+// without one, or present but out of this runner's reach, the command does
+// not run at all.
+func TestSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		osHas  bool
+		direct bool // no helper: the sandbox cannot be applied
+		mode   SandboxMode
+		want   string
+	}{
+		{"read-only asked for, none on this system", false, false, SandboxReadOnly, "this system has none"},
+		{"sandbox present, helper unreachable", true, true, SandboxAuto, "could not be applied"},
+		{"sandbox present, helper unreachable, read-only", true, true, SandboxReadOnly, "could not be applied"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			marker := filepath.Join(t.TempDir(), "ran")
+			r := testRunner(t, RunnerOptions{})
+			r.probe = func() (bool, string) { return tt.osHas, "simulated" }
+			r.direct = tt.direct
+			res := r.Run(context.Background(), Request{Command: "touch " + marker, Verdict: safe, Sandbox: tt.mode})
+			if res.Executed || !strings.Contains(res.Error, tt.want) {
+				t.Errorf("%s", res.JSON())
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the command ran without its sandbox")
+			}
+		})
+	}
+}
+
 // Which requests get the sandbox, and what the result reports.
 func TestSandboxModes(t *testing.T) {
 	t.Parallel()
