@@ -325,17 +325,35 @@ func lookupEnv(environ []string, name string) string {
 	return ""
 }
 
-// makeRunTemp creates a run's private temporary folder. Its path has no
-// symbolic links, because sandbox rules match real paths (on macOS $TMPDIR
-// lives under /var, a link to /private/var). The base is resolved once per
-// $TMPDIR value rather than per run: resolving walks every component.
+// makeRunTemp creates a run's private temporary folder, or reuses an empty
+// one a finished run left (see removeRunTemp): creating and deleting a
+// folder per command is, on ext4, one of the larger costs of a short
+// sandboxed command. Its path has no symbolic links, because sandbox rules
+// match real paths (on macOS $TMPDIR lives under /var, a link to
+// /private/var); the base is resolved once per $TMPDIR value.
 func makeRunTemp() (string, error) {
-	dir, err := os.MkdirTemp(realTempBase(os.TempDir()), "hark-run-")
-	if err != nil {
-		return "", err
+	base := realTempBase(os.TempDir())
+	runTemps.mu.Lock()
+	for len(runTemps.dirs) > 0 {
+		dir := runTemps.dirs[len(runTemps.dirs)-1]
+		runTemps.dirs = runTemps.dirs[:len(runTemps.dirs)-1]
+		if filepath.Dir(dir) == base && reusableTemp(dir) {
+			runTemps.mu.Unlock()
+			return dir, nil
+		}
+		os.RemoveAll(dir)
 	}
-	return dir, nil
+	runTemps.mu.Unlock()
+	return os.MkdirTemp(base, "hark-run-")
 }
+
+// runTemps holds empty folders of finished runs for the next ones.
+var runTemps struct {
+	mu   sync.Mutex
+	dirs []string
+}
+
+const maxRunTemps = 4
 
 var tempBases sync.Map // os.TempDir() → its real path
 
@@ -351,12 +369,40 @@ func realTempBase(base string) string {
 	return real
 }
 
-// removeRunTemp removes a run's temporary folder: most commands leave it
-// empty, so one rmdir usually does.
+// removeRunTemp disposes of a run's temporary folder once every process of
+// the run is gone. An empty folder with the mode and owner it was made with
+// goes back to the pool: nothing of the run is left in it, and a sandboxed
+// command can change neither mode, owner nor extended attributes. Anything
+// else is removed.
 func removeRunTemp(dir string) {
+	if reusableTemp(dir) {
+		runTemps.mu.Lock()
+		if len(runTemps.dirs) < maxRunTemps {
+			runTemps.dirs = append(runTemps.dirs, dir)
+			runTemps.mu.Unlock()
+			return
+		}
+		runTemps.mu.Unlock()
+	}
 	if os.Remove(dir) != nil {
 		os.RemoveAll(dir)
 	}
+}
+
+// reusableTemp reports whether dir is still an empty folder of this user's
+// with mode 0700.
+func reusableTemp(dir string) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi) {
+		return false
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	_, err = f.Readdirnames(1)
+	return errors.Is(err, io.EOF)
 }
 
 // process is one started command: the shell, or the helper that runs it.

@@ -33,3 +33,10 @@ func exitCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
+
+// ownedByMe reports whether the file fi describes belongs to this process's
+// user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}

@@ -342,7 +342,8 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 					// than have it run twice.
 					result = &outcome{err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
 				} else {
-					killSession(pid)
+					killSession(pid)          // a sandboxed run: its session
+					signalGroup(pid, sigKill) // an unsandboxed one: its group
 					result = &outcome{started: true, exitCode: 128 + int(sigKill), stopped: stopped.Load(), note: "hark: the command runner stopped unexpectedly; the command was stopped"}
 				}
 			}

@@ -114,7 +114,7 @@ func SandboxHelperMain(args []string) int {
 		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
-	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Setsid: true}}); err != nil {
+	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}); err != nil {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)
 	}
 	if status != nil {

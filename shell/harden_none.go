@@ -1,0 +1,7 @@
+//go:build !unix
+
+package shell
+
+// HardenProcess does nothing where Hark does not run commands through a
+// Unix shell.
+func HardenProcess(int) {}

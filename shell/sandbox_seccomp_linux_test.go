@@ -1,0 +1,151 @@
+package shell
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// runFilter interprets the classic BPF subset the filter uses against one
+// system call, as the kernel would, and returns the action.
+func runFilter(t *testing.T, prog []unix.SockFilter, arch uint32, nr uintptr, args ...uint64) uint32 {
+	t.Helper()
+	var data [64]byte // struct seccomp_data: nr, arch, ip, args[6]
+	le32 := func(off int, v uint32) {
+		data[off], data[off+1], data[off+2], data[off+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	}
+	le32(0, uint32(nr))
+	le32(4, arch)
+	for i, a := range args {
+		le32(16+8*i, uint32(a))
+		le32(20+8*i, uint32(a>>32))
+	}
+	var acc, x uint32
+	var mem [16]uint32
+	for pc, steps := 0, 0; pc < len(prog); steps++ {
+		if steps > len(prog) {
+			t.Fatal("the filter loops")
+		}
+		in := prog[pc]
+		switch in.Code {
+		case unix.BPF_LD | unix.BPF_W | unix.BPF_ABS:
+			k := int(in.K)
+			acc = uint32(data[k]) | uint32(data[k+1])<<8 | uint32(data[k+2])<<16 | uint32(data[k+3])<<24
+		case unix.BPF_ALU | unix.BPF_AND | unix.BPF_K:
+			acc &= in.K
+		case unix.BPF_ALU | unix.BPF_RSH | unix.BPF_K:
+			acc >>= in.K
+		case unix.BPF_ALU | unix.BPF_LSH | unix.BPF_X:
+			acc <<= x
+		case unix.BPF_LD | unix.BPF_IMM:
+			acc = in.K
+		case unix.BPF_LD | unix.BPF_MEM:
+			acc = mem[in.K]
+		case unix.BPF_ST:
+			mem[in.K] = acc
+		case unix.BPF_MISC | unix.BPF_TAX:
+			x = acc
+		case unix.BPF_MISC | unix.BPF_TXA:
+			acc = x
+		case unix.BPF_JMP | unix.BPF_JA:
+			pc += int(in.K)
+		case bpfJeq, bpfJge, bpfJset:
+			taken := map[uint16]bool{bpfJeq: acc == in.K, bpfJge: acc >= in.K, bpfJset: acc&in.K != 0}[in.Code]
+			if taken {
+				pc += int(in.Jt)
+			} else {
+				pc += int(in.Jf)
+			}
+		case unix.BPF_RET | unix.BPF_K:
+			return in.K
+		default:
+			t.Fatalf("instruction %d: unexpected code %#x", pc, in.Code)
+		}
+		pc++
+	}
+	t.Fatal("the filter fell off its end")
+	return 0
+}
+
+// The filter, interpreted: every listed call gets its refusal, the checked
+// ones depend on their arguments as documented, and everything else is
+// allowed.
+func TestSeccompFilterDecisions(t *testing.T) {
+	t.Parallel()
+	arch := nativeAuditArch()
+	if arch == 0 {
+		t.Skip("no filter for this architecture")
+	}
+	prog := buildSandboxFilter(arch)
+	if len(prog) > 200 { // its length is paid on every sandboxed command (see buildSandboxFilter)
+		t.Fatalf("%d instructions", len(prog))
+	}
+	eperm, eacces, enotty, enosys := seccompErrno(unix.EPERM), seccompErrno(unix.EACCES), seccompErrno(unix.ENOTTY), seccompErrno(unix.ENOSYS)
+	for _, nr := range append(deniedSyscalls, deniedArchSyscalls...) {
+		if got := runFilter(t, prog, arch, nr); got != eperm {
+			t.Errorf("syscall %d: %#x, want EPERM", nr, got)
+		}
+	}
+	const other = 12345
+	tests := []struct {
+		name string
+		arch uint32
+		nr   uintptr
+		args []uint64
+		want uint32
+	}{
+		{"read", arch, unix.SYS_READ, nil, seccompAllow},
+		{"execve", arch, unix.SYS_EXECVE, nil, seccompAllow},
+		{"openat", arch, unix.SYS_OPENAT, nil, seccompAllow},
+		{"foreign architecture", 0x40000003, unix.SYS_READ, nil, eperm},
+		{"x32 read", arch, x32SyscallBit | unix.SYS_READ, nil, eperm},
+		{"socket", arch, unix.SYS_SOCKET, []uint64{unix.AF_UNIX, unix.SOCK_STREAM}, eacces},
+		{"clone3", arch, unix.SYS_CLONE3, nil, enosys},
+		{"clone, a thread", arch, unix.SYS_CLONE, []uint64{unix.CLONE_VM | unix.CLONE_THREAD}, seccompAllow},
+		{"clone, a new user namespace", arch, unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}, eperm},
+		{"clone, a new network namespace", arch, unix.SYS_CLONE, []uint64{unix.CLONE_NEWNET}, eperm},
+		{"socketpair stream", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC}, seccompAllow},
+		{"socketpair datagram", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_DGRAM}, eacces},
+		{"socketpair seqpacket", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET}, eacces},
+		{"ioctl TCGETS", arch, unix.SYS_IOCTL, []uint64{1, unix.TCGETS}, seccompAllow},
+		{"ioctl TIOCGWINSZ", arch, unix.SYS_IOCTL, []uint64{1, unix.TIOCGWINSZ}, seccompAllow},
+		{"ioctl TIOCSTI", arch, unix.SYS_IOCTL, []uint64{0, unix.TIOCSTI}, enotty},
+		{"ioctl TIOCSTI with high bits", arch, unix.SYS_IOCTL, []uint64{0, 0xffffffff00000000 | unix.TIOCSTI}, enotty},
+		{"ioctl TIOCLINUX", arch, unix.SYS_IOCTL, []uint64{0, unix.TIOCLINUX}, enotty},
+		{"ioctl FS_IOC_SETFLAGS", arch, unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_SETFLAGS}, enotty},
+		{"ioctl FS_IOC_GETFLAGS", arch, unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_GETFLAGS}, seccompAllow},
+		{"prlimit on itself", arch, unix.SYS_PRLIMIT64, []uint64{0, unix.RLIMIT_NOFILE, 0x1000, 0}, seccompAllow},
+		{"prlimit, reading another's", arch, unix.SYS_PRLIMIT64, []uint64{other, unix.RLIMIT_NOFILE, 0, 0x1000}, seccompAllow},
+		{"prlimit, setting another's", arch, unix.SYS_PRLIMIT64, []uint64{other, unix.RLIMIT_NOFILE, 0x1000, 0}, eperm},
+		{"prlimit, another's with a high pid word", arch, unix.SYS_PRLIMIT64, []uint64{1 << 32, unix.RLIMIT_NOFILE, 0x1000, 0}, eperm},
+		{"setpriority on itself", arch, unix.SYS_SETPRIORITY, []uint64{unix.PRIO_PROCESS, 0, 5}, seccompAllow},
+		{"setpriority on another", arch, unix.SYS_SETPRIORITY, []uint64{unix.PRIO_PROCESS, other, 19}, eperm},
+		{"setpriority on every process of the user", arch, unix.SYS_SETPRIORITY, []uint64{unix.PRIO_USER, 0, 19}, eperm},
+		{"setpriority on the process group", arch, unix.SYS_SETPRIORITY, []uint64{unix.PRIO_PGRP, 0, 19}, eperm},
+		{"ioprio_set on another", arch, unix.SYS_IOPRIO_SET, []uint64{1, other, 0}, eperm},
+		{"sched_setaffinity on itself", arch, unix.SYS_SCHED_SETAFFINITY, []uint64{0, 8, 0x1000}, seccompAllow},
+		{"sched_setaffinity on another", arch, unix.SYS_SCHED_SETAFFINITY, []uint64{other, 8, 0x1000}, eperm},
+		{"sched_setscheduler on another", arch, unix.SYS_SCHED_SETSCHEDULER, []uint64{other}, eperm},
+	}
+	for _, tt := range tests {
+		if got := runFilter(t, prog, tt.arch, tt.nr, tt.args...); got != tt.want {
+			t.Errorf("%s: %#x, want %#x", tt.name, got, tt.want)
+		}
+	}
+	// Numbers near the special ones but not listed stay allowed, which
+	// checks the tree's boundaries.
+	listed := map[uintptr]bool{}
+	for _, nr := range append(append(deniedSyscalls, deniedArchSyscalls...), unix.SYS_SOCKET, unix.SYS_CLONE3, unix.SYS_CLONE, unix.SYS_SOCKETPAIR, unix.SYS_IOCTL) {
+		listed[nr] = true
+	}
+	for _, so := range selfOnly {
+		listed[so.nr] = true
+	}
+	for nr := uintptr(0); nr < 470; nr++ {
+		if !listed[nr] {
+			if got := runFilter(t, prog, arch, nr); got != seccompAllow {
+				t.Errorf("unlisted syscall %d: %#x, want allow", nr, got)
+			}
+		}
+	}
+}
