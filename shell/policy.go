@@ -24,12 +24,16 @@ import (
 // A Policy holds no per-call state and is safe for concurrent use.
 type Policy struct {
 	programs map[string]check
-	parsers  sync.Pool
+	// anyArgs names the programs whose rule accepts any arguments, or that
+	// hand unknown arguments on to the command they run (wrappers); only
+	// these may be given words that arrive at run time.
+	anyArgs map[string]bool
+	parsers sync.Pool
 }
 
 // NewPolicy returns the default policy.
 func NewPolicy() *Policy {
-	p := &Policy{programs: defaultPrograms()}
+	p := &Policy{programs: defaultPrograms(), anyArgs: anyArgsPrograms()}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
 }
@@ -868,6 +872,19 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 		return // a function declared in this command: its body was classified where declared
 	}
 	chk, ok := c.p.programs[prog]
+	if ok && extra && !c.p.anyArgs[prog] {
+		// xargs and find -exec {} + append words nobody has seen: a wrapper
+		// given them runs whatever they name, and a checked program can
+		// be handed the very option its check refuses. Only programs that
+		// are read-only whatever their arguments, and wrappers (which pass
+		// the unknown words on to what they run), stay safe.
+		n := len(c.v.reasons)
+		chk(in)
+		if len(c.v.reasons) == n {
+			in.confirm("its arguments arrive at run time, so they cannot be checked")
+		}
+		return
+	}
 	if !ok {
 		// macOS file systems ignore case, so `RM x` runs rm there. Judge the
 		// lower-case program, but never let the spelling make it safe.

@@ -378,7 +378,7 @@ var policyCases = []policyCase{
 	confirmCase("wrapper", "arch -arm64 rm x", "arch rm: deletes files"),
 	confirmCase("wrapper", "busybox rm x", "busybox rm: deletes files"),
 	confirmCase("wrapper", "xargs find", "more arguments arrive at run time"),
-	confirmCase("wrapper", "find . -exec cat {} \\;", "find -exec: runs a command for each file"),
+	safeCase("readonly-text", "find . -exec cat {} \\;"),
 	confirmCase("wrapper", "fd -x rm", "fd -x: runs a command for each match"),
 	safeCase("wrapper", "xargs"),
 	safeCase("wrapper", "ls | xargs -0 wc -l"),

@@ -249,19 +249,24 @@ var wrappers = map[string]wrapSpec{
 	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
 	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
 	"env":        {shortArg: "uCPS", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, special: envSpecial},
-	"xargs":      {shortArg: "aEIdLnPs", longArg: []string{"--arg-file", "--eof", "--replace", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, extra: true, bare: []string{"echo"}},
-	"watch":      {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
-	"flock":      {shortArg: "wEc", longArg: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}, positional: 1, special: flockSpecial},
-	"busybox":    {},
-	"exec":       {shortArg: "a", confirm: "replaces the shell with another program"},
-	"toybox":     {},
-	"unbuffer":   {},
-	"sudo":       {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
-	"doas":       {shortArg: "uC", forbid: "privilege escalation is never run"},
-	"pkexec":     {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
-	"runuser":    {shortArg: "ugGlcsw", longArg: []string{"--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"}, forbid: "privilege escalation is never run"},
-	"pfexec":     {forbid: "privilege escalation is never run"},
-	"ksu":        {shortArg: "nePace", forbid: "privilege escalation is never run"},
+	// GNU and BSD xargs together. -e, -i and -l take their value only
+	// attached, so "-iE rm" runs rm; --eof, --replace and --max-lines only
+	// after "=".
+	"xargs": {shortArg: "aEIdLnPsJRS", optArg: "eil", longArg: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"},
+		refuseLong: []string{"--process-slot-var"}, refuseWhy: "sets an environment variable of the command it runs",
+		extra: true, bare: []string{"echo"}, replace: xargsReplace},
+	"watch":    {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
+	"flock":    {shortArg: "wEc", longArg: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}, positional: 1, special: flockSpecial},
+	"busybox":  {},
+	"exec":     {shortArg: "a", confirm: "replaces the shell with another program"},
+	"toybox":   {},
+	"unbuffer": {},
+	"sudo":     {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
+	"doas":     {shortArg: "uC", forbid: "privilege escalation is never run"},
+	"pkexec":   {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
+	"runuser":  {shortArg: "ugGlcsw", longArg: []string{"--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"}, forbid: "privilege escalation is never run"},
+	"pfexec":   {forbid: "privilege escalation is never run"},
+	"ksu":      {shortArg: "nePace", forbid: "privilege escalation is never run"},
 	// These run the program that follows, so it is classified too.
 	"setsid":       {},
 	"strace":       {shortArg: "abeIoOpPsSuEX", confirm: "runs and traces a program"},
@@ -314,6 +319,26 @@ func defaultPrograms() map[string]check {
 	return m
 }
 
+// anyArgsPrograms lists the programs that may be run with arguments that
+// arrive at run time: the read-only ones and the wrappers, which judge what
+// they run with the unknown arguments in turn.
+func anyArgsPrograms() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range readOnlyPrograms {
+		m[n] = true
+	}
+	for n := range wrappers {
+		m[n] = true
+	}
+	m["find"] = true // checkFind refuses unknown arguments itself
+	for n := range checkedPrograms {
+		if n != "find" {
+			delete(m, n)
+		}
+	}
+	return m
+}
+
 func readOnly(*invocation) {}
 
 func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
@@ -353,7 +378,7 @@ func checked(f check) check {
 			return
 		}
 		for _, a := range in.args {
-			if a.expanded || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
+			if a.expanded && !a.path || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
 				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
 				return
 			}
@@ -513,6 +538,10 @@ type wrapSpec struct {
 	extra      bool     // the command gets more arguments at run time (xargs)
 	bare       []string // the command run when none is given (xargs runs echo)
 	joined     bool     // the words are joined into a shell string (watch)
+	optArg     string   // short options whose value, if any, is the rest of the word (xargs -i{})
+	// replace returns the strings the wrapper replaces in the command's
+	// words with input (xargs -I {}); such words are known only at run time.
+	replace    func(opts []arg) []string
 	refuse     string   // short options that make it act on something else
 	refuseLong []string // long options that do the same
 	refuseWhy  string
@@ -577,6 +606,9 @@ func (w wrapSpec) check(in *invocation) {
 		// In a cluster like -sKILL the rest is the value; a value-taking letter
 		// at the end takes the next word.
 		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(w.optArg, v[j]) >= 0 {
+				break
+			}
 			if strings.IndexByte(w.shortArg, v[j]) >= 0 {
 				if j == len(v)-1 {
 					i++
@@ -596,8 +628,26 @@ func (w wrapSpec) check(in *invocation) {
 		return
 	}
 	rest := args[min(i, len(args)):]
+	if in.extra && len(rest) <= w.positional {
+		// Under xargs or find -exec the command itself arrives at run
+		// time: `xargs nice` runs whatever the input names.
+		in.confirm("runs the command named by arguments that arrive at run time")
+		return
+	}
 	if len(rest) < w.positional {
 		return // no command: the wrapper alone (e.g. `nice`) only reports
+	}
+	if w.replace != nil {
+		if rs := w.replace(args[:min(i, len(args))]); len(rs) > 0 {
+			rest = append([]arg(nil), rest...)
+			for k, a := range rest {
+				for _, r := range rs {
+					if r != "" && strings.Contains(a.val, r) {
+						rest[k].expanded = true
+					}
+				}
+			}
+		}
 	}
 	for _, a := range rest[:w.positional] {
 		if !a.plain() {
@@ -625,6 +675,54 @@ func (w wrapSpec) check(in *invocation) {
 		return
 	}
 	in.runs(rest, w.extra)
+}
+
+// xargsReplace returns the replacement strings of xargs -I R, -J R (BSD),
+// -i[R] and --replace[=R] (GNU, "{}" when R is left out).
+func xargsReplace(opts []arg) []string {
+	var out []string
+	for k := 0; k < len(opts); k++ {
+		v := opts[k].val
+		if strings.HasPrefix(v, "--") {
+			if name, val, ok := strings.Cut(v, "="); longMatch(name, "--replace") {
+				if !ok {
+					val = "{}"
+				}
+				out = append(out, val)
+			}
+			for _, l := range []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"} {
+				if !strings.Contains(v, "=") && longMatch(v, l) {
+					k++
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			c := v[j]
+			if c == 'i' || c == 'e' || c == 'l' {
+				if c == 'i' {
+					r := v[j+1:]
+					if r == "" {
+						r = "{}"
+					}
+					out = append(out, r)
+				}
+				break
+			}
+			if strings.IndexByte("aEIdLnPsJRS", c) >= 0 {
+				val := v[j+1:]
+				if val == "" && k+1 < len(opts) {
+					k++
+					val = opts[k].val
+				}
+				if c == 'I' || c == 'J' {
+					out = append(out, val)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // commandBuiltin: `command -v/-V name` only prints what name is.
@@ -999,23 +1097,30 @@ func checkFind(in *invocation) {
 		starts = append(starts, args[i])
 		i++
 	}
-	deletes, execDeletes := false, false
-	// tests: the expression narrows what matches by name, and no operator
-	// could widen it again (-o, ",", negation). Deleting the *.tmp files
-	// under ~ is then an ordinary deletion to confirm, not the erasure of a
-	// home folder. rm -rf run on matches stays forbidden: a matched folder
-	// goes with everything in it.
-	tests, widens := false, false
+	// BSD find -f names a starting point that may start with '-', so the
+	// file names it produces could read as options.
+	pathsAreOperands := !contains(argVals(args), "-f")
+	// deletes: files go (by -delete, or rm on each match, which cannot
+	// remove a folder); execDeletes: rm -r, or rm on unnarrowed matches.
+	deletes, execDeletes, deleteAction := false, false, false
+	// tests: the expression narrows what matches by name before the first
+	// action, and no operator could widen it again (-o, ",", negation).
+	// Deleting the *.tmp files under ~ is then an ordinary deletion to
+	// confirm, not the erasure of a home folder; `find ~ -delete -name x`
+	// deletes everything before the test is reached. rm -r run on matches
+	// stays forbidden: a matched folder goes with everything in it.
+	tests, widens, acted := false, false, false
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.expanded || a.brace {
 			in.confirmOpt(a.val, "argument is only known at run time and could be a predicate")
 			return
 		}
-		switch v := a.val; {
+		v := a.val
+		switch {
 		case findNameTests[v]:
 			// A pattern with no letter or digit ('*', '.*') matches anything.
-			if i+1 < len(args) && strings.IndexFunc(args[i+1].val, func(r rune) bool {
+			if !acted && i+1 < len(args) && strings.IndexFunc(args[i+1].val, func(r rune) bool {
 				return unicode.IsLetter(r) || unicode.IsDigit(r)
 			}) >= 0 {
 				tests = true
@@ -1023,27 +1128,63 @@ func checkFind(in *invocation) {
 		case v == "-o" || v == "-or" || v == "," || v == "!" || v == "-not":
 			widens = true
 		case v == "-delete":
-			deletes = true
+			deletes, deleteAction = true, true
+			if !tests {
+				widens = true // nothing narrowed what it deletes
+			}
+			acted = true
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
 			j := i + 1
 			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
 				j++
 			}
-			inner := args[i+1 : j]
-			in.confirmOpt(v, "runs a command for each file")
-			if len(inner) > 0 {
-				name := inner[0].val
-				if k := strings.LastIndexByte(name, '/'); k >= 0 {
-					name = name[k+1:]
-				}
-				if name == "rm" || name == "unlink" || name == "shred" || name == "srm" {
-					execDeletes = true
-				}
-				in.c.run(in.text, in.label+" "+v+" ", inner, true)
+			inner := findExecWords(args[i+1:j], pathsAreOperands)
+			if len(inner) == 0 {
+				in.confirmOpt(v, "runs a command for each file")
+				i = j
+				continue
 			}
+			name := inner[0].val
+			if k := strings.LastIndexByte(name, '/'); k >= 0 {
+				name = name[k+1:]
+			}
+			switch name {
+			case "rm", "unlink", "shred", "srm":
+				if _, recursive := hasFlag(inner[1:], "rR", "--recursive"); recursive || !tests {
+					execDeletes = true
+				} else {
+					deletes = true
+				}
+			}
+			n := len(in.c.v.reasons)
+			in.c.run(in.text, in.label+" "+v+" ", inner, false)
+			// A read-only program given each file name runs no other code
+			// and changes nothing; -ok asks on a terminal Hark does not have.
+			if len(in.c.v.reasons) > n || !findExecReadOnly[name] || v == "-ok" || v == "-okdir" || inner[0].val != name {
+				in.confirmOpt(v, "runs a command for each file")
+			}
+			acted = true
 			i = j
 		case strings.HasPrefix(v, "-fprint") || v == "-fls":
 			in.confirmOpt(v, "writes a file")
+			return
+		case findPrimaries[v] > 0 || strings.HasPrefix(v, "-newer") && len(v) == 8:
+			if i+findPrimaries[v] >= len(args) {
+				in.confirmOpt(v, "its value is missing")
+				return
+			}
+			if !findNameTests[v] {
+				i += max(findPrimaries[v], 1)
+			}
+		case findPrimaries[v] == 0 && (v == "(" || v == ")" || v == "-a" || v == "-and" || findFlags[v]):
+		default:
+			// Anything else is a typo, a primary of another find, or words
+			// that were meant as a second command (`find . -exec ls {} \; rm x`).
+			in.confirmOpt(v, "not a known find expression")
+			return
+		}
+		if findNameTests[v] {
+			i++ // the pattern
 		}
 	}
 	if deletes || execDeletes {
@@ -1056,10 +1197,55 @@ func checkFind(in *invocation) {
 				return
 			}
 		}
-		if deletes {
+		if deleteAction {
 			in.confirmOpt("-delete", "deletes files")
 		}
 	}
+}
+
+// findPrimaries are the find primaries (GNU and BSD) that take values,
+// with how many; findFlags are those that take none.
+var findPrimaries = map[string]int{
+	"-type": 1, "-xtype": 1, "-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1,
+	"-cmin": 1, "-Btime": 1, "-Bmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-Bnewer": 1, "-user": 1,
+	"-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-inum": 1, "-links": 1, "-maxdepth": 1, "-mindepth": 1,
+	"-samefile": 1, "-fstype": 1, "-used": 1, "-printf": 1, "-regextype": 1, "-flags": 1, "-xattrname": 1,
+	"-context": 1, "-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1,
+}
+
+var findFlags = map[string]bool{
+	"-print": true, "-print0": true, "-ls": true, "-prune": true, "-quit": true, "-true": true, "-false": true,
+	"-empty": true, "-executable": true, "-readable": true, "-writable": true, "-nouser": true, "-nogroup": true,
+	"-depth": true, "-mount": true, "-xdev": true, "-noleaf": true, "-follow": true, "-daystart": true,
+	"-ignore_readdir_race": true, "-noignore_readdir_race": true, "-warn": true, "-nowarn": true, "-xattr": true,
+	"-sparse": true, "-acl": true, "-help": true, "--help": true, "-version": true, "--version": true,
+}
+
+// findExecReadOnly are the programs find -exec may run on each file without
+// asking: they only read the files named, and their arguments are checked
+// like any other command's.
+var findExecReadOnly = map[string]bool{
+	"cat": true, "grep": true, "egrep": true, "fgrep": true, "head": true, "tail": true, "wc": true,
+	"stat": true, "file": true, "ls": true, "du": true, "md5sum": true, "md5": true, "shasum": true,
+	"sha1sum": true, "sha256sum": true, "sha512sum": true, "cksum": true, "strings": true, "basename": true,
+	"dirname": true, "realpath": true, "readlink": true, "echo": true,
+}
+
+// findExecWords marks the words of find -exec that hold "{}": find puts a
+// file name there, known only at run time. A lone "{}" (or one that starts
+// a word) is a path beginning with a starting point, never an option,
+// unless BSD find -f allowed a starting point that starts with '-'.
+func findExecWords(words []arg, pathsAreOperands bool) []arg {
+	out := make([]arg, len(words))
+	for k, w := range words {
+		out[k] = w
+		if strings.Contains(w.val, "{}") {
+			out[k].expanded = true
+			out[k].path = pathsAreOperands && strings.HasPrefix(w.val, "{}")
+		}
+	}
+	return out
 }
 
 // findNameTests select files by name or path. Only they count as narrowing a

@@ -21,6 +21,9 @@ type arg struct {
 	// written as "~" in val.
 	home      bool
 	escapedOp bool // an unquoted \; \& or \|
+	// path: although expanded, the value is a path that find produced from
+	// a starting point, so it never starts with '-' and is never an option.
+	path bool
 }
 
 // plain reports whether the shell passes the value on exactly as written.
