@@ -574,6 +574,9 @@ func (c *classifier) nested(n syntax.Node) {
 func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 	if f.Name != nil && f.Body != nil {
 		name := f.Name.Value
+		if hookFunction(name) {
+			c.add(Confirm, c.text(f), name+"(): the shell runs this function by itself, on events or for commands not found")
+		}
 		if _, known := c.p.programs[name]; known && name != ":" {
 			// The body is classified below, but a reviewer reading "rm -rf x"
 			// later in the command would be misled about what runs.
@@ -604,6 +607,18 @@ func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 	c.stmt(f.Body)
 }
 
+// hookFunction reports whether the shell calls a function of this name by
+// itself: for a command it cannot find, before prompts, on directory
+// changes, or as a trap (zsh TRAPINT and friends).
+func hookFunction(name string) bool {
+	switch name {
+	case "command_not_found_handle", "command_not_found_handler", "precmd", "preexec", "chpwd", "periodic",
+		"zshaddhistory", "zshexit", "zsh_directory_name":
+		return true
+	}
+	return strings.HasPrefix(name, "TRAP")
+}
+
 // decl handles declare/local/export/readonly/typeset/nameref.
 func (c *classifier) decl(d *syntax.DeclClause) {
 	for _, a := range d.Args {
@@ -619,6 +634,7 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 			}
 		}
 		c.assign(a, c.text(d))
+		c.declWord(d, a)
 		if a.Value != nil && decodeWord(a.Value).escapedOp {
 			c.add(Confirm, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
 		}
@@ -628,6 +644,56 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 			}
 		}
 	}
+}
+
+// declWord judges what declare and friends evaluate in an argument the
+// parser saw as a plain word: 'x[$(cmd)]=1' is a name with a subscript,
+// which the builtin evaluates as arithmetic, and a quoted '(…)' value is
+// read as an array assignment whose subscripts are evaluated too.
+func (c *classifier) declWord(d *syntax.DeclClause, a *syntax.Assign) {
+	text := c.text(d)
+	if a.Naked && a.Name == nil && a.Value != nil {
+		w := decodeWord(a.Value)
+		if w.option() || w.expanded {
+			if strings.HasPrefix(w.val, "-") && strings.ContainsRune(w.val, 'T') && d.Variant.Value == "typeset" {
+				c.add(Confirm, text, "typeset -T: ties a variable to another, which hides what is assigned")
+			}
+			return
+		}
+		name, value, hasValue := strings.Cut(w.val, "=")
+		if i := strings.IndexByte(w.val, '['); i >= 0 && i < len(name) {
+			name = w.val[:strings.IndexByte(w.val, ']')+1]
+			if strings.IndexByte(w.val, ']') < 0 {
+				name = w.val
+			}
+		}
+		if why := riskyVariable(strings.SplitN(name, "[", 2)[0]); why != "" {
+			c.add(Confirm, text, strings.SplitN(name, "[", 2)[0]+"=: "+why)
+		}
+		if !plainVarName(arg{val: name}) {
+			c.add(Confirm, text, d.Variant.Value+" "+w.val+": the shell evaluates the subscript of this name, which can run commands")
+		}
+		if hasValue && strings.HasPrefix(value, "(") {
+			c.add(Confirm, text, d.Variant.Value+" "+w.val+": the value is read as an array assignment, whose subscripts can run commands")
+		}
+		return
+	}
+	if a.Value != nil && a.Array == nil {
+		if w := decodeWord(a.Value); !w.expanded && strings.HasPrefix(w.val, "(") && declHasArrayFlag(d) {
+			c.add(Confirm, text, d.Variant.Value+": the quoted value is read as an array assignment, whose subscripts can run commands")
+		}
+	}
+}
+
+func declHasArrayFlag(d *syntax.DeclClause) bool {
+	for _, a := range d.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if o := decodeWord(a.Value); o.option() && strings.ContainsAny(o.val, "aA") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // assign classifies one NAME=value: the value's substitutions, and whether the
@@ -719,10 +785,55 @@ var riskyVariables = map[string]string{
 	"RANDOM":      "is evaluated as arithmetic, which can run commands",
 	"SRANDOM":     "is evaluated as arithmetic, which can run commands",
 	"OPTIND":      "is evaluated as arithmetic, which can run commands",
+	// What a name runs: bash's command hash and alias tables, zsh's
+	// tables of functions, commands, aliases and options, loadable
+	// builtins, and names that are skipped in the search path.
+	"BASH_CMDS":           "changes which program a name runs",
+	"BASH_ALIASES":        "changes what a name runs",
+	"BASH_LOADABLES_PATH": "changes where enable -f loads builtins from",
+	"EXECIGNORE":          "changes which programs run",
+	"functions":           "changes what a name runs",
+	"dis_functions":       "changes what a name runs",
+	"functions_source":    "changes what a name runs",
+	"commands":            "changes which program a name runs",
+	"aliases":             "changes what a name runs",
+	"galiases":            "changes what a name runs",
+	"saliases":            "changes what a name runs",
+	"dis_aliases":         "changes what a name runs",
+	"dis_galiases":        "changes what a name runs",
+	"dis_saliases":        "changes what a name runs",
+	"builtins":            "changes what a name runs",
+	"reswords":            "changes what a name runs",
+	"options":             "changes shell options",
+	"nameddirs":           "changes what ~name means",
+	"parameters":          "changes shell variables",
+	"modules":             "changes which modules zsh loads",
+	// Code run at prompts and other events, and prompt strings, whose
+	// command substitutions run when they are shown.
+	"PS0": "runs code when a prompt is shown", "PS1": "runs code when a prompt is shown",
+	"PS2": "runs code when a prompt is shown", "PS3": "runs code when a prompt is shown",
+	"PROMPT": "runs code when a prompt is shown", "PROMPT2": "runs code when a prompt is shown",
+	"PROMPT3": "runs code when a prompt is shown", "PROMPT4": "runs code when a prompt is shown",
+	"RPROMPT": "runs code when a prompt is shown", "RPS1": "runs code when a prompt is shown",
+	"RPROMPT2": "runs code when a prompt is shown", "RPS2": "runs code when a prompt is shown",
+	"precmd_functions": "runs code before every prompt", "preexec_functions": "runs code before every command",
+	"chpwd_functions": "runs code when the directory changes", "periodic_functions": "runs code periodically",
+	"zshaddhistory_functions": "runs code for every command", "zshexit_functions": "runs code when the shell exits",
+	"PERIOD": "runs code periodically", "BASH_XTRACEFD": "makes tracing write to a descriptor",
+	"POSIXLY_CORRECT": "changes how the shell reads commands",
 }
 
 // redirect classifies one redirection.
 func (c *classifier) redirect(r *syntax.Redirect) {
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+		// {name}>file assigns the descriptor's number to name.
+		name := strings.Trim(r.N.Value, "{}")
+		if why := riskyVariable(name); why != "" {
+			c.add(Confirm, c.text(r), name+"=: "+why)
+		} else if !plainVarName(arg{val: name}) {
+			c.add(Confirm, c.text(r), c.text(r)+": the shell evaluates the subscript of this name, which can run commands")
+		}
+	}
 	c.nested(r.Word)
 	if r.Hdoc != nil {
 		c.nested(r.Hdoc)

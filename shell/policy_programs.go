@@ -19,16 +19,15 @@ var readOnlyPrograms = []string{
 	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
 	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "lsattr", "getfacl", "namei",
 	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
-	"pbpaste", "otool", "nm", "size", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
+	"pbpaste", "otool", "mdfind", "which", "whereis", "whatis", "apropos",
 	// the system, read-only
 	"uptime", "w", "who", "whoami", "id", "groups", "logname", "users", "last", "uname", "sw_vers",
 	"system_profiler", "vm_stat", "iostat", "vmstat", "mpstat", "ioreg", "lsof", "ps", "pgrep", "pwd",
 	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
 	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
 	// shell builtins that change nothing outside the shell
-	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type", "shopt",
-	"umask", "ulimit", "wait", "jobs",
-	"times", "caller", "unalias", "whence", "where", "rehash",
+	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type",
+	"umask", "times", "caller", "unalias", "whence", "where", "rehash",
 }
 
 // confirmPrograms change the machine, reach the network or run other code;
@@ -144,7 +143,6 @@ var checkedPrograms = map[string]check{
 	"sdiff":        checked(both(noFlags("writes its output to a file", "o", "--output"), noFlags("runs another program to compare", "", "--diff-program"))),
 	"diff3":        checked(noFlags("runs another program to compare", "", "--diff-program")),
 	"dmesg":        checked(noFlags("clears or changes the kernel log", "cCDEn", "--clear", "--read-clear", "--console-off", "--console-on", "--console-level")),
-	"printf":       checked(noFlags("assigns a shell variable", "v")),
 	"uniq":         checked(maxOperands(1, "writes its output to a file")),
 	"xxd":          checked(maxOperands(1, "writes its output to a file")),
 	"hostname":     checked(hostnameCheck),
@@ -199,10 +197,18 @@ var checkedPrograms = map[string]check{
 	"dpkg-query":   readOnly,
 	"cd":           cdCheck,
 	"pushd":        cdCheck,
-	"read":         checked(readCheck),
-	"mapfile":      checked(both(noFlags("runs a callback", "C"), readCheck)),
-	"readarray":    checked(both(noFlags("runs a callback", "C"), readCheck)),
-	"getopts":      checked(readCheck),
+	"read":         checked(namesCheck("adinNptu", "a", 0)),
+	"mapfile":      checked(both(noFlags("runs a callback", "C"), namesCheck("dnOsuCc", "", 0))),
+	"readarray":    checked(both(noFlags("runs a callback", "C"), namesCheck("dnOsuCc", "", 0))),
+	"getopts":      checked(namesCheck("", "", 1)),
+	"wait":         checked(namesCheck("p", "p", -1)),
+	"jobs":         jobsCheck,
+	"shopt":        checked(shoptCheck),
+	"ulimit":       checked(ulimitCheck),
+	"printf":       checked(both(noFlags("assigns a shell variable", "v"), printfCheck)),
+	"mdls":         checked(noFlags("writes the attributes to a file", "p", "-plist")),
+	"nm":           checked(noFlags("loads a plugin", "", "--plugin")),
+	"size":         checked(noFlags("loads a plugin", "", "--plugin")),
 	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
 	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 	"arch":         archCheck,
@@ -1595,12 +1601,164 @@ func checkSystemctl(in *invocation) {
 // both applies two checks.
 func both(a, b check) check { return func(in *invocation) { a(in); b(in) } }
 
-// readCheck: read, mapfile and getopts assign the variables they name; some
-// names change what later commands run.
+// readCheck: unset and friends take the variables they name; some names
+// change what later commands run, and a subscript in a name is evaluated
+// as arithmetic, which runs the command substitutions in it.
 func readCheck(in *invocation) {
 	for _, a := range operands(in.args) {
-		if why := riskyVariable(a.val); why != "" {
-			in.confirmOpt(a.val, why)
+		checkName(in, a)
+	}
+}
+
+// checkName judges one variable name a builtin will assign or unset.
+func checkName(in *invocation, a arg) bool {
+	if why := riskyVariable(a.val); why != "" {
+		in.confirmOpt(a.val, why)
+		return false
+	}
+	if name, _, _ := strings.Cut(a.val, "["); riskyVariable(name) != "" {
+		in.confirmOpt(a.val, name+"=: "+riskyVariable(name))
+		return false
+	}
+	if !plainVarName(a) {
+		in.confirmOpt(a.val, "the shell evaluates the subscript of this name, which can run commands")
+		return false
+	}
+	return true
+}
+
+// namesCheck judges builtins that assign the variables they name (read,
+// mapfile, getopts, wait -p). valued lists the short options that take a
+// value, naming those whose value is a variable name; skip is how many
+// operands come before the names (getopts' option string), or -1 when
+// only the named options' values are names.
+func namesCheck(valued, naming string, skip int) check {
+	return func(in *invocation) {
+		var names []arg
+		ended := false
+		var ops []arg
+		for i := 0; i < len(in.args); i++ {
+			a := in.args[i]
+			if !ended && a.val == "--" {
+				ended = true
+				continue
+			}
+			if ended || !a.option() {
+				ops = append(ops, a)
+				continue
+			}
+			for j := 1; j < len(a.val); j++ {
+				c := a.val[j]
+				if strings.IndexByte(valued, c) < 0 {
+					continue
+				}
+				v := arg{val: a.val[j+1:]}
+				if v.val == "" && i+1 < len(in.args) {
+					i++
+					v = in.args[i]
+				}
+				if strings.IndexByte(naming, c) >= 0 {
+					names = append(names, v)
+				}
+				break
+			}
+		}
+		switch {
+		case skip == 0:
+			names = append(names, ops...)
+		case skip > 0 && len(ops) > skip:
+			names = append(names, ops[skip]) // getopts: the words after the name are values
+		}
+		for _, n := range names {
+			if !checkName(in, n) {
+				return
+			}
+		}
+	}
+}
+
+// jobsCheck: `jobs -x cmd args` runs cmd with job specs replaced by
+// process group ids.
+func jobsCheck(in *invocation) {
+	for k, a := range in.args {
+		if a.option() && strings.ContainsRune(a.val, 'x') {
+			in.confirmOpt("-x", "runs a command")
+			in.runs(in.args[k+1:], false)
+			return
+		}
+		if !a.option() {
+			return
+		}
+	}
+}
+
+// safeShopts are bash options that change nothing about what a command
+// runs. expand_aliases (BASH_ALIASES then redefines names), extdebug,
+// xpg_echo and the like are left out.
+var safeShopts = []string{"nullglob", "failglob", "dotglob", "globstar", "nocaseglob", "nocasematch", "extglob",
+	"lastpipe", "inherit_errexit", "checkwinsize", "histappend", "globasciiranges", "shift_verbose", "cmdhist", "lithist"}
+
+// shoptCheck: listing is safe, setting only the options above.
+func shoptCheck(in *invocation) {
+	setting, setOpts := false, false
+	for _, a := range in.args {
+		switch {
+		case a.option():
+			setting = setting || strings.ContainsAny(a.val, "su")
+			setOpts = setOpts || strings.ContainsRune(a.val, 'o')
+		case setting && setOpts && !contains(safeShellOptions, zshOptionName(a.val)):
+			in.confirmOpt(a.val, "changes how the shell expands words")
+			return
+		case setting && !setOpts && !contains(safeShopts, a.val):
+			in.confirmOpt(a.val, "changes how the shell reads commands")
+			return
+		}
+	}
+}
+
+// numericConversion reports whether a printf format converts an argument
+// to a number (%d, %5.2f, %x …).
+func numericConversion(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.*'", format[j]) >= 0 {
+			j++
+		}
+		if j < len(format) {
+			if strings.IndexByte("diouxXeEfFgGaAc", format[j]) >= 0 {
+				return true
+			}
+			if format[j] == '%' {
+				i = j
+			}
+		}
+	}
+	return false
+}
+
+// ulimitCheck: zsh evaluates a limit as arithmetic.
+func ulimitCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if a.val != "unlimited" && a.val != "hard" && a.val != "soft" && textArithm(in, a) {
+			in.confirmOpt(a.val, "is evaluated as arithmetic, which can run commands")
+			return
+		}
+	}
+}
+
+// printfCheck: zsh evaluates the argument of a numeric conversion as
+// arithmetic, so `printf %d 'a[$(rm x)]'` runs rm.
+func printfCheck(in *invocation) {
+	ops := operands(in.args)
+	if len(ops) < 2 || !numericConversion(ops[0].val) {
+		return
+	}
+	for _, a := range ops[1:] {
+		if textArithm(in, a) {
+			in.confirmOpt(a.val, "may be evaluated as arithmetic, which can run commands")
 			return
 		}
 	}
@@ -1664,10 +1822,31 @@ func testCheck(in *invocation) {
 // could hold text the command set (see classifier.arithm).
 func textArithm(in *invocation, o arg) bool {
 	if !o.expanded {
-		return !isNumber(strings.TrimPrefix(o.val, "-")) && in.c.v.texts[o.val]
+		return arithmLiteralRisky(in.c.v, o.val)
 	}
 	name, isParam := strings.CutPrefix(o.val, "$")
 	return !(isParam && (arithmSpecial[name] || plainName(name) && !in.c.v.texts[name]))
+}
+
+// arithmLiteralRisky reports whether literal text evaluated as arithmetic
+// could run code: a subscript or substitution in it, or a name the command
+// set to text.
+func arithmLiteralRisky(v *verdict, s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if isNumber(s) {
+		return false
+	}
+	if strings.ContainsAny(s, "[$`\\'\"") {
+		return true
+	}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if v.texts[f] {
+			return true
+		}
+	}
+	return false
 }
 
 // arithmArgsCheck: zsh evaluates the numbers given to shift, exit, return,
@@ -1748,6 +1927,18 @@ func setCheck(in *invocation) {
 			in.confirmOpt(a.val, "sets options only known at run time")
 			return
 		}
+		// Single letters: -k turns every later NAME=value word into an
+		// environment variable, past the checks on assignments; -a
+		// exports every assignment. Only letters that mean the same
+		// harmless thing in bash and zsh are safe.
+		if len(a.val) > 1 && (a.val[0] == '-' || a.val[0] == '+') && !strings.HasPrefix(a.val, "--") {
+			if bad := strings.Trim(a.val[1:], safeSetLetters); bad != "" {
+				in.confirmOpt(a.val, "-"+bad[:1]+" changes how the shell reads or exports words")
+				return
+			}
+		} else if i == 0 {
+			return // set WORDS sets the positional parameters
+		}
 		// -o NAME, also at the end of a cluster such as -euo NAME.
 		if len(a.val) > 1 && (a.val[0] == '-' || a.val[0] == '+') && strings.HasSuffix(a.val, "o") && i+1 < len(in.args) {
 			if name := in.args[i+1].val; !contains(safeShellOptions, zshOptionName(name)) {
@@ -1770,6 +1961,10 @@ func zshOptionCheck(in *invocation) {
 		}
 	}
 }
+
+// safeSetLetters are the single-letter options of set that are harmless in
+// bash and zsh alike (o takes a name checked against safeShellOptions).
+const safeSetLetters = "euxvnCfo"
 
 // safeShellOptions change nothing about what a command runs.
 var safeShellOptions = []string{"errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "clobber", "noglob", "glob", "noexec", "exec", "unset", "errtrace", "functrace"}
