@@ -633,7 +633,7 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 				}
 			}
 		}
-		c.assign(a, c.text(d))
+		c.assign(a, c.text(d), declExports(d))
 		c.declWord(d, a)
 		if a.Value != nil && decodeWord(a.Value).escapedOp {
 			c.add(Confirm, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
@@ -698,7 +698,7 @@ func declHasArrayFlag(d *syntax.DeclClause) bool {
 
 // assign classifies one NAME=value: the value's substitutions, and whether the
 // name changes how later programs behave.
-func (c *classifier) assign(a *syntax.Assign, part string) {
+func (c *classifier) assign(a *syntax.Assign, part string, env bool) {
 	c.nested(a.Value)
 	if a.Array != nil {
 		c.nested(a.Array)
@@ -706,28 +706,102 @@ func (c *classifier) assign(a *syntax.Assign, part string) {
 	c.nested(a.Index)
 	c.arithm(a.Index, part)
 	if a.Name != nil {
-		if why := riskyVariable(a.Name.Value); why != "" {
+		why := riskyVariable(a.Name.Value)
+		if env {
+			why = envVariable(a.Name.Value)
+		}
+		if why != "" {
 			c.add(Confirm, part, a.Name.Value+"=: "+why)
 		}
 	}
 }
 
+// declExports reports whether a declaration puts its names in the
+// environment (export, declare -x).
+func declExports(d *syntax.DeclClause) bool {
+	if d.Variant.Value == "export" {
+		return true
+	}
+	for _, a := range d.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if o := decodeWord(a.Value); o.option() && !strings.HasPrefix(o.val, "--") && strings.ContainsRune(o.val, 'x') && o.val[0] == '-' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// harmlessEnv are environment variables that change only how programs
+// format or sort what they print. Every program reads its environment, and
+// interpreters, linkers and tools take library paths, startup files,
+// plugins and options from it (PERL5LIB, PYTHONSTARTUP, NODE_OPTIONS,
+// LD_PRELOAD, GCONV_PATH, APT_CONFIG …): nobody can list them all, so an
+// environment assignment is safe only if its name is here.
+var harmlessEnv = map[string]bool{
+	"LANG": true, "LANGUAGE": true, "TZ": true, "COLUMNS": true, "LINES": true, "NO_COLOR": true,
+	"CLICOLOR": true, "CLICOLOR_FORCE": true, "FORCE_COLOR": true, "COLORTERM": true, "TERM": true,
+	"LS_COLORS": true, "LSCOLORS": true, "GREP_COLOR": true, "GREP_COLORS": true, "TIME_STYLE": true,
+	"BLOCK_SIZE": true, "BLOCKSIZE": true, "DF_BLOCK_SIZE": true, "DU_BLOCK_SIZE": true, "LS_BLOCK_SIZE": true,
+	"QUOTING_STYLE": true, "TABSIZE": true, "MANWIDTH": true, "SOURCE_DATE_EPOCH": true,
+	"RUST_BACKTRACE": true, "RUST_LOG": true, "GOOS": true, "GOARCH": true, "CGO_ENABLED": true,
+	"PYTHONDONTWRITEBYTECODE": true, "PYTHONUNBUFFERED": true, "PYTHONIOENCODING": true,
+}
+
+// envVariable says why putting name in a program's environment is not
+// known to be harmless, or "".
+func envVariable(name string) string {
+	if harmlessEnv[name] || strings.HasPrefix(name, "LC_") && plainName(name) && name != "LC_" {
+		return ""
+	}
+	if why := riskyVariable(name); why != "" {
+		return why
+	}
+	return "not an environment variable known to be harmless; programs can take code, plugins or options from their environment"
+}
+
 // riskyVariable says why assigning name changes what commands do, or "".
+// It judges shell variables, which reach programs only when exported: a
+// list of the names and classes of names that programs load code or
+// options from (library paths, startup files, plugins, configuration).
 func riskyVariable(name string) string {
 	if why, ok := riskyVariables[name]; ok {
 		return why
 	}
-	for _, prefix := range []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "DOCKER_", "HOMEBREW_", "PIP_", "NPM_CONFIG_", "npm_config_"} {
+	for _, prefix := range riskyPrefixes {
 		if strings.HasPrefix(name, prefix) {
 			return "changes how programs load or run"
 		}
 	}
-	for _, suffix := range []string{"_COMMAND", "_EDITOR", "_PAGER", "_ASKPASS", "_OPTIONS", "OPT", "_SHELL"} {
+	for _, suffix := range riskySuffixes {
 		if strings.HasSuffix(name, suffix) {
 			return "can make a program run other code"
 		}
 	}
 	return ""
+}
+
+// riskyPrefixes name families of variables that interpreters, linkers,
+// package managers and tools read code, plugins or options from.
+var riskyPrefixes = []string{
+	"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "BASH_", "DOCKER_", "HOMEBREW_", "PIP_", "NPM_CONFIG_", "npm_config_",
+	"PERL", "PYTHON", "RUBY", "GEM_", "BUNDLE_", "NODE_", "NVM_", "VOLTA_", "YARN_", "PNPM_", "DENO_", "BUN_",
+	"CARGO_", "RUSTUP_", "RUSTC", "RUSTDOC", "RUSTFLAGS", "GO", "JAVA_", "_JAVA_", "JDK_", "CLASSPATH",
+	"MAVEN_", "GRADLE_", "LUA_", "TCL", "PHP", "COMPOSER_", "R_", "APT_", "DPKG_", "DEBCONF_", "PYENV_",
+	"RBENV_", "NODENV_", "ASDF_", "MISE_", "CONDA", "VIRTUAL_ENV", "POETRY_", "UV_", "PIPENV_", "GCONV_",
+	"LOCPATH", "NLSPATH", "GLIBC_", "MALLOC_", "TERMCAP", "MAGIC", "LESS", "MAN", "SSH_", "GPG_", "GNUPG",
+	"OPENSSL_", "SSL_", "CURL_", "XDG_", "ZDOTDIR", "ZSH", "KSH_", "FPATH", "INPUTRC", "EXINIT", "VIM",
+	"MYVIMRC", "AWKPATH", "AWKLIBPATH", "RIPGREP_", "FZF_", "COMPOSE_", "KUBECONFIG", "AWS_", "CLOUDSDK_",
+	"DOTNET_", "CORECLR_", "COMPlus_", "ELECTRON_", "QT_", "GTK_", "GDK_", "GIO_", "DBUS_", "TMUX",
+	"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy",
+}
+
+// riskySuffixes name classes of variables that point programs at code,
+// plugins, configuration or other programs.
+var riskySuffixes = []string{
+	"_COMMAND", "_CMD", "_PROGRAM", "_EDITOR", "_PAGER", "_ASKPASS", "_OPTIONS", "OPT", "OPTS", "_SHELL",
+	"PATH", "LIB", "_LIBS", "_HOOK", "_HOOKS", "_PLUGIN", "_PLUGINS", "CONFIG", "_RC", "STARTUP",
+	"_HOME", "_DIR", "_DIRS", "_ROOT", "_PREFIX", "_FILE", "_INIT", "_PRELOAD", "_ENV",
 }
 
 var riskyVariables = map[string]string{
@@ -848,6 +922,13 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		c.add(Confirm, text, text+": opens a network connection")
 		return
 	}
+	if r.Op == syntax.RdrIn && target.expanded && maySocket(r.Word) {
+		// Every other redirection with a computed target already asks.
+		// F=/dev/tcp/1.1.1.1/80; cat < $F connects as well: unless the
+		// start of the path is written out and rules it out, it could.
+		c.add(Confirm, text, text+": the path is computed at run time and could be /dev/tcp/…, which opens a network connection")
+		return
+	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.WordHdoc:
 		return
@@ -896,6 +977,68 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	c.add(Confirm, text, text+": "+why)
 }
 
+// maySocket reports whether a redirection target computed at run time
+// could name one of the paths bash turns into a network connection. Bash
+// compares the text itself, so a literal start that is neither a prefix of
+// /dev/tcp/ or /dev/udp/ nor starts with one rules them out ("./$f",
+// "$HOME/$f", "out-$n.txt").
+func maySocket(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	var b strings.Builder
+	literal := func(parts []syntax.WordPart) bool {
+		for _, part := range parts {
+			switch p := part.(type) {
+			case *syntax.Lit:
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				b.WriteString(p.Value)
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	home := func(part syntax.WordPart) bool {
+		pe, ok := part.(*syntax.ParamExp)
+		return ok && b.Len() == 0 && simpleParam(pe) && pe.Param.Value == "HOME"
+	}
+	for _, part := range w.Parts {
+		if home(part) {
+			return false // the home directory is not /dev
+		}
+		if q, ok := part.(*syntax.DblQuoted); ok {
+			if len(q.Parts) > 0 && home(q.Parts[0]) {
+				return false
+			}
+			if !literal(q.Parts) {
+				break
+			}
+			continue
+		}
+		if !literal([]syntax.WordPart{part}) {
+			break
+		}
+	}
+	prefix := b.String()
+	if prefix == "" {
+		return true
+	}
+	if strings.HasPrefix(prefix, "~") {
+		return false
+	}
+	for _, special := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if strings.HasPrefix(special, prefix) || strings.HasPrefix(prefix, special) {
+			return true
+		}
+	}
+	return false
+}
+
 func heredocDelimiter(s string) bool {
 	if s == "" {
 		return false
@@ -936,7 +1079,8 @@ func isDiskDevice(path string) bool {
 func (c *classifier) call(x *syntax.CallExpr) {
 	text := c.text(x)
 	for _, a := range x.Assigns {
-		c.assign(a, text)
+		// NAME=value before a program is in that program's environment.
+		c.assign(a, text, len(x.Args) > 0)
 	}
 	for _, w := range x.Args {
 		c.nested(w)

@@ -191,8 +191,8 @@ var checkedPrograms = map[string]check{
 	"pip":          checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
 	"pip3":         checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
 	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
-	"apt":          checked(subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version")),
-	"apt-cache":    checked(subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version")),
+	"apt":          checked(both(aptConfig, subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version"))),
+	"apt-cache":    checked(both(aptConfig, subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version"))),
 	"dpkg":         checked(subcommands("installs or removes software", "-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--version", "-C", "--audit")),
 	"dpkg-query":   readOnly,
 	"cd":           cdCheck,
@@ -235,6 +235,10 @@ var checkedPrograms = map[string]check{
 	"continue":     arithmArgsCheck,
 	"[":            testCheck,
 }
+
+// aptConfig: -o and -c set APT configuration, which names the programs APT
+// runs (Dir::Bin::dpkg, hooks).
+var aptConfig = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
 
 // wrappers run the command that follows their options; they are as safe as
 // what they run.
@@ -580,7 +584,7 @@ func (w wrapSpec) check(in *invocation) {
 		}
 		if w.assigns && strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
 			name := v[:strings.IndexByte(v, '=')]
-			if why := riskyVariable(name); why != "" {
+			if why := envVariable(name); why != "" {
 				in.confirm(name + "=: " + why)
 			}
 			i++
@@ -1768,6 +1772,17 @@ func printfCheck(in *invocation) {
 func archCheck(in *invocation) {
 	if len(in.args) == 0 {
 		return
+	}
+	// -e NAME=value puts NAME in the environment of what arch runs.
+	for k := 0; k < len(in.args); k++ {
+		v := in.args[k].val
+		if v == "-e" && k+1 < len(in.args) {
+			k++
+			name, _, _ := strings.Cut(in.args[k].val, "=")
+			if why := envVariable(name); why != "" {
+				in.confirmOpt("-e "+name+"=", why)
+			}
+		}
 	}
 	wrapSpec{shortArg: "ed"}.check(in)
 }

@@ -310,6 +310,9 @@ func awkProgramWrites(p string) string {
 		return "the program calls system(), which runs a command"
 	case strings.Contains(strings.ReplaceAll(p, "||", ""), "|"):
 		return "the program pipes to or from a command"
+	case strings.Contains(p, "/inet"):
+		// gawk's /inet/tcp/… and /inet4, /inet6 special files are network connections.
+		return "the program opens a network connection"
 	case strings.Contains(p, "@load") || strings.Contains(p, "@include"):
 		return "the program loads code"
 	case indirectCall(p):
