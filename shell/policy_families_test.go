@@ -183,6 +183,54 @@ var familyCases = []policyCase{
 	safeCase("computed-socket", "f=notes.txt; cat < ./$f"),
 	safeCase("computed-socket", "cat < \"$HOME/$f\""),
 	safeCase("computed-socket", "wc -l < out-$n.txt"),
+	// Abbreviated verbs: ip takes any unique prefix, and the prefix's
+	// meaning depends on the object (`ip l s` is `ip link set`).
+	confirmCase("abbreviated", "ip l s lo down", "ip s: changes network configuration"),
+	confirmCase("abbreviated", "ip a a 10.0.0.1/24 dev lo", "ip a: changes network configuration"),
+	confirmCase("abbreviated", "ip r d default", "ip d: changes network configuration"),
+	confirmCase("abbreviated", "ip link sh dev lo", "ip sh: changes network configuration"),
+	confirmCase("abbreviated", "ip netns exec x rm -rf y", "ip exec"),
+	confirmCase("abbreviated", "ip -r route show", "looks names up on the network"),
+	safeCase("abbreviated", "ip link show"),
+	safeCase("abbreviated", "ip -4 addr list"),
+	safeCase("abbreviated", "ip route get 1.1.1.1"),
+	safeCase("abbreviated", "ip mon"),
+
+	// Bundled short flags hide a refused one; some flags write.
+	forbiddenCase("bundled-flag", "nvram -xf vars.plist", "changing firmware variables is never run"),
+	forbiddenCase("bundled-flag", "nvram -pd boot-args", "changing firmware variables is never run"),
+	forbiddenCase("bundled-flag", "nvram -xc", "changing firmware variables is never run"),
+	forbiddenCase("bundled-flag", "sgdisk -p -Z /dev/sda", "rewriting a partition table is never run"),
+	forbiddenCase("bundled-flag", "fdisk -l -w always /dev/sda", "rewriting a partition table is never run"),
+	forbiddenCase("bundled-flag", "gpt destroy show", "rewriting a partition table is never run"),
+	forbiddenCase("bundled-flag", "gpt show -x disk0", "rewriting a partition table is never run"),
+	confirmCase("bundled-flag", "crontab -l -r", "crontab -r: changes scheduled jobs"),
+	confirmCase("bundled-flag", "crontab -lr", "changes scheduled jobs"),
+	confirmCase("bundled-flag", "mdls -plist out.plist f", "mdls -plist: writes the attributes to a file"),
+	confirmCase("bundled-flag", "mdls -p out.plist f", "writes the attributes to a file"),
+	safeCase("bundled-flag", "nvram -xp"),
+	safeCase("bundled-flag", "crontab -l -u me"),
+	safeCase("bundled-flag", "sgdisk -p /dev/sda"),
+
+	// Disk erasure by firmware commands and destructive tests.
+	forbiddenCase("disk", "nvme format /dev/nvme0n1", "nvme format: erasing a disk is never run"),
+	forbiddenCase("disk", "nvme sanitize -a 2 /dev/nvme0", "nvme sanitize: erasing a disk is never run"),
+	forbiddenCase("disk", "nvme write-zeroes /dev/nvme0n1", "erasing a disk is never run"),
+	forbiddenCase("disk", "hdparm --security-erase pw /dev/sda", "hdparm --security-erase: erasing a disk is never run"),
+	forbiddenCase("disk", "hdparm --user-master u --security-erase-enhanced pw /dev/sda", "erasing a disk is never run"),
+	forbiddenCase("disk", "badblocks -w /dev/sda", "badblocks -w: erasing a disk is never run"),
+	forbiddenCase("disk", "badblocks -svw /dev/sdb", "erasing a disk is never run"),
+	confirmCase("disk", "nvme list", "nvme: works with disk hardware"),
+	confirmCase("disk", "hdparm -I /dev/sda", "hdparm: changes disk settings"),
+	confirmCase("disk", "badblocks -n /dev/sda", "badblocks: tests disk hardware"),
+
+	// A glob that matches nearly every name in home is home.
+	forbiddenCase("recursive", "rm -rf ~/.[!.]*", "recursive deletion of ~ is never run"),
+	forbiddenCase("recursive", "rm -rf ~/.??*", "recursive deletion of ~ is never run"),
+	forbiddenCase("recursive", "rm -rf ~/[a-z]*", "recursive deletion of ~ is never run"),
+	forbiddenCase("recursive", "rm -rf /Users/me/.[^.]*", "recursive deletion of /Users/me is never run"),
+	confirmCase("delete", "rm -rf ~/.cache", "rm: deletes files"),
+	confirmCase("delete", "rm -rf ~/.[!.]*.bak", "rm: deletes files"),
 }
 
 func init() { policyCases = append(policyCases, familyCases...) }

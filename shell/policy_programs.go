@@ -77,13 +77,13 @@ var confirmPrograms = map[string]string{
 	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
 	"bg": "controls jobs", "fg": "controls jobs",
 	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
-	"stty": "changes terminal settings", "crontab": "changes scheduled jobs", "at": "schedules commands",
+	"stty": "changes terminal settings", "at": "schedules commands",
 	"passwd": "changes a password", "chsh": "changes a login shell", "dscl": "changes directory services",
 	"dseditgroup": "changes groups", "sysadminctl": "changes user accounts", "useradd": "changes user accounts",
 	"userdel": "changes user accounts", "usermod": "changes user accounts", "groupadd": "changes groups",
 	"chroot": "runs a command in another root", "mdutil": "changes Spotlight indexing",
 	"tmutil": "controls Time Machine", "spctl": "changes Gatekeeper", "sips": "can change images",
-	"screencapture": "captures the screen", "hdparm": "changes disk settings", "ldd": "may run the program it inspects",
+	"screencapture": "captures the screen", "ldd": "may run the program it inspects",
 	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
 	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
 	"tmux": "starts terminal sessions", "screen": "starts terminal sessions", "script": "records a session to a file",
@@ -209,7 +209,10 @@ var checkedPrograms = map[string]check{
 	"mdls":         checked(noFlags("writes the attributes to a file", "p", "-plist")),
 	"nm":           checked(noFlags("loads a plugin", "", "--plugin")),
 	"size":         checked(noFlags("loads a plugin", "", "--plugin")),
-	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
+	"crontab":      checked(crontabCheck),
+	"hdparm":       hdparmCheck,
+	"nvme":         nvmeCheck,
+	"badblocks":    badblocksCheck,
 	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 	"arch":         archCheck,
 	"trap":         trapCheck,
@@ -226,7 +229,7 @@ var checkedPrograms = map[string]check{
 	"set":          setCheck,
 	"setopt":       zshOptionCheck,
 	"unsetopt":     zshOptionCheck,
-	"gpt":          partitionCheck("show"),
+	"gpt":          gptCheck,
 	"unset":        checked(unsetCheck),
 	"shift":        arithmArgsCheck,
 	"exit":         arithmArgsCheck,
@@ -1438,14 +1441,24 @@ func ipCheck(in *invocation) {
 			words = append(words, a.val)
 		}
 	}
+	if f, ok := hasFlag(in.args, "", "-resolve", "--resolve"); ok || contains(argVals(in.args), "-r") {
+		if f == "" {
+			f = "-r"
+		}
+		in.confirmOpt(f, "looks names up on the network")
+		return
+	}
 	if len(words) < 2 {
 		return // `ip`, `ip addr`, `ip -br a`: lists
 	}
+	// ip takes any unique prefix of an object or a verb, and which verb a
+	// prefix means depends on the object: `ip l s` is `ip link set`. Only
+	// the verbs written out in full are read-only.
 	switch words[1] {
-	case "show", "list", "lst", "ls", "sh", "s", "l", "get":
+	case "show", "list", "lst", "get":
 		return
 	}
-	if words[0] == "monitor" {
+	if strings.HasPrefix("monitor", words[0]) && len(words[0]) >= 3 {
 		return
 	}
 	in.confirmOpt(words[1], "changes network configuration")
@@ -1488,7 +1501,8 @@ func initCheck(in *invocation) {
 func nvramCheck(in *invocation) {
 	for _, a := range in.args {
 		v := a.val
-		if v == "-d" || v == "-c" || v == "-f" || strings.Contains(v, "=") || a.expanded {
+		// -d, -c and -f delete, clear or set variables, alone or bundled (-xf).
+		if a.option() && strings.ContainsAny(v[1:], "dcf") || strings.Contains(v, "=") || a.expanded || a.glob || a.brace {
 			in.forbid("changing firmware variables is never run")
 			return
 		}
@@ -1539,15 +1553,98 @@ func checkDiskutil(in *invocation) {
 // partitionCheck: partition tools may list; anything else rewrites a disk.
 func partitionCheck(listing ...string) check {
 	return func(in *invocation) {
-		for _, a := range in.args {
-			if contains(listing, a.val) {
-				return
-			}
-		}
 		if len(in.args) == 1 && versionQuery(in.args) {
 			return
 		}
+		// Every option must be a listing one: sgdisk runs all the
+		// options it is given, so `sgdisk -p -Z disk` prints, then zaps.
+		lists := false
+		for _, a := range in.args {
+			if !a.plain() {
+				break
+			}
+			if a.option() && !contains(listing, a.val) {
+				lists = false
+				break
+			}
+			lists = lists || contains(listing, a.val)
+		}
+		if lists {
+			return
+		}
 		in.forbid("rewriting a partition table is never run")
+	}
+}
+
+// gptCheck: `gpt [-r] show [-l|-u] disk` only prints.
+func gptCheck(in *invocation) {
+	ops := operands(in.args)
+	if len(ops) > 0 && ops[0].val == "show" {
+		for _, a := range in.args {
+			if !a.plain() || a.option() && !contains([]string{"-r", "-l", "-u", "-v"}, a.val) {
+				in.forbid("rewriting a partition table is never run")
+				return
+			}
+		}
+		return
+	}
+	in.forbid("rewriting a partition table is never run")
+}
+
+// hdparmCheck: hdparm's security erase, sector writes and firmware
+// downloads destroy a disk's contents; anything else changes settings.
+func hdparmCheck(in *invocation) {
+	for _, a := range in.args {
+		for _, l := range []string{"--security-erase", "--security-erase-enhanced", "--write-sector", "--make-bad-sector",
+			"--trim-sector-ranges", "--trim-sector-ranges-stdin", "--dco-restore", "--fwdownload", "--fwdownload-mode3",
+			"--fwdownload-mode3-max", "--fwdownload-mode7", "--security-set-pass", "--user-master"} {
+			if a.val == l {
+				in.forbidOpt(a.val, "erasing a disk is never run")
+				return
+			}
+		}
+	}
+	in.confirm("changes disk settings")
+}
+
+// nvmeCheck: formatting, sanitizing or zeroing an NVMe drive erases it.
+func nvmeCheck(in *invocation) {
+	if ops := operands(in.args); len(ops) > 0 {
+		switch ops[0].val {
+		case "format", "sanitize", "write-zeroes", "write-uncor", "delete-ns", "detach-ns", "fw-download", "fw-commit", "dsm", "set-feature", "format-nvm":
+			in.forbidOpt(ops[0].val, "erasing a disk is never run")
+			return
+		}
+	}
+	in.confirm("works with disk hardware")
+}
+
+// badblocksCheck: -w writes patterns over the whole device.
+func badblocksCheck(in *invocation) {
+	if f, ok := hasFlag(in.args, "w"); ok {
+		in.forbidOpt(f, "erasing a disk is never run")
+		return
+	}
+	in.confirm("tests disk hardware")
+}
+
+// crontabCheck: only `crontab -l` (for a user) lists; crontab acts on the
+// last mode option, so `crontab -l -r` removes the table.
+func crontabCheck(in *invocation) {
+	list := false
+	for i := 0; i < len(in.args); i++ {
+		switch in.args[i].val {
+		case "-l":
+			list = true
+		case "-u":
+			i++
+		default:
+			in.confirmOpt(in.args[i].val, "changes scheduled jobs")
+			return
+		}
+	}
+	if !list {
+		in.confirm("changes scheduled jobs")
 	}
 }
 

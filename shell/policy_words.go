@@ -301,12 +301,38 @@ func protectedTarget(target arg, cwd string) (string, bool) {
 	return "", false
 }
 
+// broadPattern replaces each bracket expression of a glob with "?": a
+// class such as [!.] or [a-z] matches nearly any character, so ".[!.]*"
+// (every dotfile) or "[a-z]*" is as broad as ".*" or "*".
+func broadPattern(s string) string {
+	if !strings.ContainsRune(s, '[') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' {
+			if j := strings.IndexByte(s[i+1:], ']'); j >= 0 {
+				if j == 0 { // "[]…]": the first ] is part of the class
+					if k := strings.IndexByte(s[i+2:], ']'); k >= 0 {
+						j = k + 1
+					}
+				}
+				b.WriteByte('?')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // stripAll drops trailing path elements that match everything ("*", ".*",
 // "**") or nothing new ("."), so "/usr/*" names /usr.
 func stripAll(p string) string {
 	for p != "/" {
 		i := strings.LastIndexByte(p, '/')
-		last := p[i+1:]
+		last := broadPattern(p[i+1:])
 		if strings.Trim(last, "*.?") != "" || !strings.ContainsAny(last, "*.") && last != "" {
 			return p
 		}
