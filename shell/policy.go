@@ -188,6 +188,15 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 		v.add(Confirm, src, "commands nested this deeply are not classified")
 		return
 	}
+	if at := tooDeep(src); at >= 0 {
+		// Parsing thousands of nested levels costs far more than their
+		// length; the shell would still run the complete lines before.
+		v.add(Confirm, src, fmt.Sprintf("brackets nested more than %d levels deep are not classified", maxBrackets))
+		if prefix := linesBefore(src, strings.Count(src[:at], "\n")+1); strings.TrimSpace(prefix) != "" && len(prefix) < len(src) {
+			p.classifySource(v, prefix, depth+1, cwd)
+		}
+		return
+	}
 	parser := p.parsers.Get().(*syntax.Parser)
 	f, err := parser.Parse(strings.NewReader(src), "")
 	p.parsers.Put(parser)
@@ -254,6 +263,40 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	c.stmts(f.Stmts)
 }
 
+// maxBrackets bounds the nesting of brackets in the text, counted before
+// parsing and regardless of quotes: well above maxNesting, since
+// arithmetic and parameter expansions have brackets of their own.
+const maxBrackets = 4 * maxNesting
+
+// tooDeep returns the offset at which the text's ( and { brackets (not
+// escaped) nest more than maxBrackets deep, or a statement chains more than
+// maxBrackets pipes and && or || lists (the parser nests those too), or -1.
+// It over-counts what sits inside quotes, which can only make a command ask.
+func tooDeep(s string) int {
+	depth, chain := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '(', '{':
+			if depth++; depth > maxBrackets {
+				return i
+			}
+		case ')', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '|', '&':
+			if chain++; chain > 2*maxBrackets {
+				return i
+			}
+		case ';', '\n':
+			chain = 0
+		}
+	}
+	return -1
+}
+
 // errorLine returns the 1-based line of a parse error, or 0.
 func errorLine(err error) int {
 	var pe syntax.ParseError
@@ -302,6 +345,7 @@ type classifier struct {
 	// assigned holds variables this source assigns; an unassigned one may be
 	// empty, which turns "rm -rf $dir/" into "rm -rf /".
 	assigned map[string]bool
+	nest     int // how many substitutions and compound commands enclose the one being classified
 	// cwd is the protected directory ("/", "~", "/usr" …) a preceding cd
 	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
 	// be recognised for what it is.
@@ -325,9 +369,38 @@ func (c *classifier) stmts(list []*syntax.Stmt) {
 	}
 }
 
+// maxNesting bounds how deeply commands may nest inside one another
+// (substitutions, subshells, groups, compound commands). Past it nothing is
+// classified and the command asks, so a hostile input of thousands of
+// levels costs time and reason text linear in its length.
+const maxNesting = 64
+
+// enter counts one level of nesting around n and reports whether it may be
+// classified; every successful enter is paired with leave.
+func (c *classifier) enter(n syntax.Node) bool {
+	if c.nest >= maxNesting {
+		c.add(Confirm, c.text(n), fmt.Sprintf("commands nested more than %d levels deep are not classified", maxNesting))
+		return false
+	}
+	c.nest++
+	return true
+}
+
+func (c *classifier) leave() { c.nest-- }
+
 func (c *classifier) stmt(s *syntax.Stmt) {
 	if s == nil {
 		return
+	}
+	switch s.Cmd.(type) {
+	case nil, *syntax.CallExpr, *syntax.BinaryCmd, *syntax.DeclClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		// Pipelines and lists nest only to the left and are walked in
+		// linear time; the rest hold statements of their own.
+	default:
+		if !c.enter(s) {
+			return
+		}
+		defer c.leave()
 	}
 	if s.Background || s.Disown {
 		c.add(Confirm, c.text(s), "&: runs in the background, beyond Hark's timeout and output capture")
@@ -499,10 +572,16 @@ func (c *classifier) nested(n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
-			c.stmts(n.Stmts)
+			if c.enter(n) {
+				c.stmts(n.Stmts)
+				c.leave()
+			}
 			return false
 		case *syntax.ProcSubst:
-			c.stmts(n.Stmts)
+			if c.enter(n) {
+				c.stmts(n.Stmts)
+				c.leave()
+			}
 			return false
 		case *syntax.ExtGlob:
 			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,6 +33,40 @@ func BenchmarkParseOnly(b *testing.B) {
 	for b.Loop() {
 		if _, err := parser.Parse(strings.NewReader(benchCommand), ""); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// nestedInputs builds hostile inputs of about size bytes: command
+// substitutions, subshells and double-quoted substitutions nested as
+// deeply as the size allows, and one pipeline of that length.
+func nestedInputs(size int) map[string]string {
+	grow := func(open, inner, close string) string {
+		n := max(1, (size-len(inner))/(len(open)+len(close)))
+		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	}
+	return map[string]string{
+		"cmdsubst":  "echo " + grow("$(echo ", "x", ")"),
+		"subshell":  grow("(", "ls", ")"),
+		"dblquoted": "echo " + grow(`"$(`, "ls", `)"`),
+		"pipeline":  strings.Repeat("ls | ", size/5) + "ls",
+	}
+}
+
+// BenchmarkClassifyNested shows that classification stays linear in the
+// length of deeply nested input: the 100 KB inputs must take well under
+// 50 ms.
+func BenchmarkClassifyNested(b *testing.B) {
+	p := NewPolicy()
+	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
+		for _, shape := range []string{"cmdsubst", "subshell", "dblquoted", "pipeline"} {
+			cmd := nestedInputs(size)[shape]
+			b.Run(fmt.Sprintf("%s/%dKB", shape, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(cmd)))
+				for b.Loop() {
+					p.Classify(cmd)
+				}
+			})
 		}
 	}
 }

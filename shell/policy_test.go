@@ -257,3 +257,31 @@ func TestClassifyIn(t *testing.T) {
 		}
 	}
 }
+
+// Deeply nested input asks with a reason instead of being classified level
+// by level, and the complete lines before it are still classified.
+func TestDeepNesting(t *testing.T) {
+	t.Parallel()
+	p := NewPolicy()
+	for name, cmd := range nestedInputs(100 << 10) {
+		v := p.Classify(cmd)
+		if v.Tier != Confirm || !hasReason(v, "nested more than") {
+			t.Errorf("%s: tier %s, reasons %.200v; want confirm for nesting", name, v.Tier, v.Reasons)
+		}
+		if len(v.Reasons) > 4 {
+			t.Errorf("%s: %d reasons, want a few", name, len(v.Reasons))
+		}
+		if w := p.Classify("sudo ls\n" + cmd); w.Tier != Forbidden {
+			t.Errorf("%s: a forbidden line before deep nesting gave %s", name, w.Tier)
+		}
+	}
+	// Within the bracket bound the tree bound applies.
+	mid := "echo " + strings.Repeat("$(echo ", 100) + "x" + strings.Repeat(")", 100)
+	if v := p.Classify(mid); v.Tier != Confirm || !hasReason(v, "commands nested more than 64 levels") {
+		t.Errorf("100 levels: tier %s, reasons %.200v", v.Tier, v.Reasons)
+	}
+	shallow := "echo " + strings.Repeat("$(echo ", 20) + "x" + strings.Repeat(")", 20)
+	if v := p.Classify(shallow); v.Tier != Safe {
+		t.Errorf("20 levels: tier %s, reasons %v; want safe", v.Tier, v.Reasons)
+	}
+}
