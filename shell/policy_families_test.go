@@ -231,6 +231,35 @@ var familyCases = []policyCase{
 	forbiddenCase("recursive", "rm -rf /Users/me/.[^.]*", "recursive deletion of /Users/me is never run"),
 	confirmCase("delete", "rm -rf ~/.cache", "rm: deletes files"),
 	confirmCase("delete", "rm -rf ~/.[!.]*.bak", "rm: deletes files"),
+	// git running programs named by a repository's configuration. The
+	// runner switches off hooks, fsmonitor, the pager, diff.external and
+	// gpg for safe-tier git; what it cannot switch off asks.
+	confirmCase("git-config-code", "git -c core.fsmonitor='rm x' status", "git -c: sets configuration that can run other programs"),
+	confirmCase("git-config-code", "git -cdiff.external=/tmp/x diff", "git -cdiff.external=/tmp/x"),
+	confirmCase("git-config-code", "git --config-env=core.pager=P log", "sets configuration that can run other programs"),
+	confirmCase("git-config-code", "git --exec-path=/tmp/x status", "runs git programs from another directory"),
+	confirmCase("git-config-code", "git --git-dir=vendor/evil.git log", "configuration can name programs that log runs"),
+	confirmCase("git-config-code", "git --git-dir vendor/evil.git --work-tree . status", "configuration can name programs that status runs"),
+	confirmCase("git-config-code", "git --work-tree=/tmp/x diff", "configuration can name programs that diff runs"),
+	confirmCase("git-config-code", "cd vendor/evil.git && git --bare show", "configuration can name programs that show runs"),
+	confirmCase("git-config-code", "git --git-dir=x.git blame f", "configuration can name programs that blame runs"),
+	confirmCase("git-config-code", "GIT_DIR=vendor/evil.git git log", "GIT_DIR="),
+	confirmCase("git-config-code", "env GIT_WORK_TREE=. git status", "GIT_WORK_TREE="),
+	confirmCase("git-config-code", "git show --ext-diff HEAD", "writes files or runs other programs"),
+	confirmCase("git-config-code", "git diff --ext", "writes files or runs other programs"),
+	confirmCase("git-config-code", "git log -p --textconv", "writes files or runs other programs"),
+	confirmCase("git-config-code", "git cat-file --filters HEAD:f", "writes files or runs other programs"),
+	confirmCase("git-config-code", "git grep --textconv x", "writes files or runs other programs"),
+	confirmCase("git-config-code", "git -p diff --stat", "runs a pager"),
+	safeCase("git-config-code", "git --git-dir=vendor/x.git rev-parse HEAD"),
+	safeCase("git-config-code", "git --git-dir=vendor/x.git ls-tree HEAD"),
+	safeCase("git-config-code", "git -C ~/src/x diff --stat"),
+	safeCase("git-config-code", "git --exec-path"),
+	safeCase("git", "git symbolic-ref HEAD"),
+	safeCase("git", "git symbolic-ref --short -q HEAD"),
+	confirmCase("git-write", "git symbolic-ref HEAD refs/heads/x", "git symbolic-ref: changes a reference"),
+	confirmCase("git-write", "git symbolic-ref -d HEAD", "git symbolic-ref: changes a reference"),
+	confirmCase("git-write", "git symbolic-ref -m why HEAD refs/heads/x", "changes a reference"),
 }
 
 func init() { policyCases = append(policyCases, familyCases...) }

@@ -13,7 +13,23 @@ var gitReadOnly = map[string]func(args []arg) string{
 	"verify-commit": nil, "verify-tag": nil, "grep": gitGrep,
 	"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
 	"stash": gitStash, "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
-	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"),
+	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"), "symbolic-ref": gitSymbolicRef,
+}
+
+// gitRunsDrivers are the subcommands that may run programs a repository's
+// configuration names for its files: textconv and external diff drivers
+// (diff, log -p, show, blame) and clean filters (status and the worktree
+// diffs, which read changed files through them). The environment Hark
+// gives safe-tier git switches off the hooks, fsmonitor, the pager,
+// diff.external and gpg, but drivers are named per repository and cannot
+// be switched off that way. In the working directory (and with -C, since
+// safe.bareRepository=explicit keeps git from adopting a bare repository
+// it wanders into) the configuration is the user's own: a clone cannot
+// carry .git/config. A repository named with --git-dir, --work-tree or
+// --bare can be one committed into a project, so these subcommands ask.
+var gitRunsDrivers = map[string]bool{
+	"status": true, "diff": true, "show": true, "log": true, "whatchanged": true, "blame": true, "annotate": true,
+	"range-diff": true, "stash": true, "diff-files": true, "diff-index": true, "grep": true, "submodule": true,
 }
 
 // gitWhy says what the common mutating subcommands do.
@@ -27,22 +43,31 @@ var gitWhy = map[string]string{
 	"commit": "changes the repository", "merge": "changes the repository", "add": "changes the index",
 	"stash": "stashes away changes", "branch": "creates, renames or deletes branches",
 	"tag": "creates or deletes tags", "config": "changes git settings", "remote": "changes or contacts remotes",
+	"symbolic-ref": "changes a reference",
 }
 
 // gitNever are options that make any git command run other programs or
 // write files.
-var gitNever = []string{"--output", "--ext-diff", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
+var gitNever = []string{"--output", "--ext-diff", "--textconv", "--filters", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
 
 func checkGit(in *invocation) {
 	args := in.args
 	i := 0
+	otherRepo := "" // the option that names a repository elsewhere
 	for i < len(args) {
 		v := args[i].val
 		if !args[i].option() {
 			break
 		}
 		switch {
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+		case v == "--git-dir" || v == "--work-tree" || v == "--bare" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			otherRepo = v
+			if v == "--git-dir" || v == "--work-tree" {
+				i++
+			}
+			i++
+			continue
+		case v == "-C" || v == "--namespace":
 			i += 2
 			continue
 		case v == "-c" || strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") || longMatch(v, "--config-env"):
@@ -68,6 +93,10 @@ func checkGit(in *invocation) {
 		return
 	}
 	sub := args[i].val
+	if otherRepo != "" && gitRunsDrivers[sub] {
+		in.confirmOpt(otherRepo+" "+sub, "a repository named this way may have been committed into a project, and its configuration can name programs that "+sub+" runs")
+		return
+	}
 	rest := args[i+1:]
 	for _, a := range rest {
 		for _, n := range gitNever {
@@ -86,6 +115,20 @@ func checkGit(in *invocation) {
 		why = "changes the repository or runs other programs"
 	}
 	in.c.add(Confirm, in.text, in.label+" "+sub+": "+why)
+}
+
+// gitSymbolicRef: `git symbolic-ref [-q] [--short] NAME` reads; a second
+// operand sets the reference, and -d deletes it.
+func gitSymbolicRef(args []arg) string {
+	for _, a := range args {
+		if a.option() && a.val != "-q" && a.val != "--quiet" && a.val != "--short" && a.val != "--no-recurse" && a.val != "--recurse" {
+			return "changes a reference"
+		}
+	}
+	if len(operands(args)) != 1 {
+		return "changes a reference"
+	}
+	return ""
 }
 
 // gitVerbs is read-only when the first argument is absent or a listed verb.
