@@ -701,7 +701,7 @@ var policyCases = []policyCase{
 	forbiddenCase("shutdown", `osascript -e 'tell app "System Events" to shut down'`, "shutting down"),
 	forbiddenCase("shutdown", `osascript -e 'tell application "System Events" to restart'`, "shutting down"),
 	forbiddenCase("shutdown", "csrutil disable", "System Integrity Protection"),
-	forbiddenCase("shutdown", "csrutil status", "System Integrity Protection"),
+	safeCase("readonly-mac", "csrutil status"),
 	forbiddenCase("shutdown", "nvram boot-args=-v", "firmware variables"),
 	forbiddenCase("shutdown", "kill -9 -1", "kill -1: stopping every process is never run"),
 

@@ -40,12 +40,11 @@ var confirmPrograms = map[string]string{
 	"touch": "creates or updates files", "mkdir": "creates directories", "mktemp": "creates files",
 	"truncate": "changes file sizes", "chgrp": "changes ownership", "chattr": "changes file attributes",
 	"split": "writes files", "csplit": "writes files", "patch": "changes files",
-	"tar": "creates or extracts archives", "unzip": "extracts archives", "zip": "writes archives",
+	"unzip": "extracts archives", "zip": "writes archives",
 	"gzip": "compresses or extracts files", "gunzip": "extracts files", "bzip2": "compresses or extracts files",
 	"bunzip2": "extracts files", "xz": "compresses or extracts files", "unxz": "extracts files",
 	"zstd": "compresses or extracts files", "7z": "creates or extracts archives", "cpio": "creates or extracts archives",
-	"hdiutil": "works with disk images",
-	"kill":    "stops processes", "killall": "stops processes", "pkill": "stops processes",
+	"kill": "stops processes", "killall": "stops processes", "pkill": "stops processes",
 	"renice": "changes process priorities", "service": "controls services",
 	"curl": "uses the network", "wget": "uses the network", "ssh": "connects to another machine",
 	"sftp": "copies files over the network", "nc": "uses the network", "ncat": "uses the network",
@@ -78,11 +77,11 @@ var confirmPrograms = map[string]string{
 	"bg": "controls jobs", "fg": "controls jobs",
 	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
 	"stty": "changes terminal settings", "at": "schedules commands",
-	"passwd": "changes a password", "chsh": "changes a login shell", "dscl": "changes directory services",
+	"passwd": "changes a password", "chsh": "changes a login shell",
 	"dseditgroup": "changes groups", "sysadminctl": "changes user accounts", "useradd": "changes user accounts",
 	"userdel": "changes user accounts", "usermod": "changes user accounts", "groupadd": "changes groups",
-	"chroot": "runs a command in another root", "mdutil": "changes Spotlight indexing",
-	"tmutil": "controls Time Machine", "spctl": "changes Gatekeeper", "sips": "can change images",
+	"chroot":        "runs a command in another root",
+	"sips":          "can change images",
 	"screencapture": "captures the screen", "ldd": "may run the program it inspects",
 	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
 	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
@@ -95,7 +94,6 @@ var forbiddenPrograms = map[string]string{
 	"su":    "privilege escalation is never run",
 	"runas": "privilege escalation is never run", "sudoedit": "privilege escalation is never run",
 	"visudo":   "changing who may escalate privileges is never run",
-	"csrutil":  "changing System Integrity Protection is never run",
 	"shutdown": "shutting down or restarting the machine is never run", "reboot": "shutting down or restarting the machine is never run",
 	"halt": "shutting down or restarting the machine is never run", "poweroff": "shutting down or restarting the machine is never run",
 	"wipefs": "erasing a disk is never run", "blkdiscard": "erasing a disk is never run",
@@ -190,7 +188,7 @@ var checkedPrograms = map[string]check{
 	"npm":          checked(npmCheck),
 	"pip":          checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
 	"pip3":         checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
-	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
+	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "logs", "container logs", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
 	"apt":          checked(both(aptConfig, subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version"))),
 	"apt-cache":    checked(both(aptConfig, subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version"))),
 	"dpkg":         checked(subcommands("installs or removes software", "-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--version", "-C", "--audit")),
@@ -210,6 +208,15 @@ var checkedPrograms = map[string]check{
 	"nm":           checked(noFlags("loads a plugin", "", "--plugin")),
 	"size":         checked(noFlags("loads a plugin", "", "--plugin")),
 	"crontab":      checked(crontabCheck),
+	"tar":          checked(tarCheck),
+	"hdiutil":      checked(both(noURL("works with disk images"), subcommands("works with disk images", "info", "imageinfo", "isencrypted", "plugins", "help"))),
+	"tmutil":       checked(subcommands("controls Time Machine", "status", "destinationinfo", "isexcluded", "version", "help")),
+	"mdutil":       checked(mdutilCheck),
+	"spctl":        checked(spctlCheck),
+	"csrutil":      checked(csrutilCheck),
+	"dscl":         checked(dsclCheck),
+	"just":         versionOr("runs recipes from a justfile"),
+	"rustup":       versionOr("installs or changes toolchains"),
 	"hdparm":       hdparmCheck,
 	"nvme":         nvmeCheck,
 	"badblocks":    badblocksCheck,
@@ -370,13 +377,16 @@ func versionQuery(args []arg) bool {
 	return false
 }
 
+// versionFlagVV lists the tools for which -vV prints a verbose version.
+var versionFlagVV = map[string]bool{"rustc": true, "cargo": true}
+
 // versionFlagV lists interpreters for which a lone -v prints the version.
 var versionFlagV = map[string]bool{"node": true, "nodejs": true, "perl": true, "php": true, "lua": true, "luajit": true, "ruby": true, "bun": true, "deno": true}
 
 // versionOr is safe for a version or help query and asks otherwise.
 func versionOr(why string) check {
 	return func(in *invocation) {
-		if !versionQuery(in.args) {
+		if !versionQuery(in.args) && !(versionFlagVV[in.name] && len(in.args) == 1 && in.args[0].val == "-vV") {
 			in.confirm(why)
 		}
 	}
@@ -525,7 +535,8 @@ func contains(list []string, s string) bool {
 // interpreter asks before running code; inline code is named as such.
 func interpreter(inline string) check {
 	return func(in *invocation) {
-		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" {
+		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" ||
+			versionFlagVV[in.name] && len(in.args) == 1 && in.args[0].val == "-vV" {
 			return
 		}
 		if in.name == "go" {
@@ -1514,7 +1525,207 @@ func securityCheck(in *invocation) {
 		in.forbid("changing authorization rules is never run")
 		return
 	}
+	// Listing which keychains are searched reads no secret; -s changes
+	// the list. Everything else can read or change secrets.
+	if len(in.args) > 0 && !in.args[0].expanded {
+		switch in.args[0].val {
+		case "list-keychains", "default-keychain", "login-keychain":
+			rest := in.args[1:]
+			if len(rest) == 0 || len(rest) == 2 && rest[0].val == "-d" && rest[1].plain() {
+				return
+			}
+		}
+	}
 	in.confirm("works with keychains and secrets")
+}
+
+// tarCheck: tar only lists with -t (--list) and no option outside a short
+// list of ones that choose what to print: others extract or create, run
+// programs (--to-command, -I, --use-compress-program, --checkpoint-action,
+// --info-script, --rsh-command) or write files (--index-file, -g). GNU
+// tar opens host:file over rsh unless --force-local.
+func tarCheck(in *invocation) {
+	listing, forceLocal := false, false
+	var files []string
+	args := in.args
+	letters := func(cluster string, dashed bool, rest *[]arg) bool {
+		for j := 0; j < len(cluster); j++ {
+			c := cluster[j]
+			switch {
+			case c == 't':
+				listing = true
+			case strings.IndexByte("vzjJZOqP", c) >= 0:
+			case c == 'f' || c == 'T' || c == 'X':
+				var val string
+				switch {
+				case dashed && j+1 < len(cluster):
+					val, j = cluster[j+1:], len(cluster) // -fNAME
+				case len(*rest) > 0:
+					val, *rest = (*rest)[0].val, (*rest)[1:]
+				}
+				if c == 'f' {
+					files = append(files, val)
+				}
+			case strings.IndexByte("xcruAd", c) >= 0:
+				in.confirm("creates or extracts archives")
+				return false
+			default:
+				in.confirmOpt("-"+string(c), "can write files or run programs")
+				return false
+			}
+		}
+		return true
+	}
+	rest := args
+	// The old style: a first word without a dash is a cluster of letters
+	// whose values follow in order.
+	if len(rest) > 0 && !strings.HasPrefix(rest[0].val, "-") {
+		first := rest[0].val
+		rest = rest[1:]
+		if !letters(first, false, &rest) {
+			return
+		}
+	}
+	for len(rest) > 0 {
+		a := rest[0]
+		rest = rest[1:]
+		v := a.val
+		switch {
+		case v == "--":
+			rest = nil
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v, "=")
+			switch {
+			case longMatch(name, "--list"):
+				listing = true
+			case longMatch(name, "--file"):
+				if !hasVal && len(rest) > 0 {
+					val, rest = rest[0].val, rest[1:]
+				}
+				files = append(files, val)
+			case longMatch(name, "--force-local"):
+				forceLocal = true
+			case longMatch(name, "--files-from") || longMatch(name, "--exclude-from") || longMatch(name, "--exclude") || longMatch(name, "--quoting-style") || longMatch(name, "--occurrence"):
+				if !hasVal && !longMatch(name, "--occurrence") && len(rest) > 0 {
+					rest = rest[1:]
+				}
+			case longMatch(name, "--verbose") || longMatch(name, "--gzip") || longMatch(name, "--gunzip") || longMatch(name, "--bzip2") ||
+				longMatch(name, "--xz") || longMatch(name, "--zstd") || longMatch(name, "--lzma") || longMatch(name, "--lzip") ||
+				longMatch(name, "--wildcards") || longMatch(name, "--no-wildcards") || longMatch(name, "--anchored") ||
+				longMatch(name, "--no-anchored") || longMatch(name, "--numeric-owner") || longMatch(name, "--full-time") ||
+				longMatch(name, "--utc") || longMatch(name, "--ignore-case") || longMatch(name, "--null") || longMatch(name, "--to-stdout") ||
+				longMatch(name, "--absolute-names") || longMatch(name, "--show-transformed-names") || longMatch(name, "--verbatim-files-from"):
+			default:
+				in.confirmOpt(v, "can write files or run programs")
+				return
+			}
+		case a.option():
+			if !letters(v[1:], true, &rest) {
+				return
+			}
+		}
+	}
+	if !listing {
+		in.confirm("creates or extracts archives")
+		return
+	}
+	for _, f := range files {
+		if i := strings.IndexByte(f, ':'); i >= 0 && !forceLocal && !strings.Contains(f[:i], "/") {
+			in.confirmOpt("-f "+f, "reads an archive on another machine over the network")
+			return
+		}
+	}
+}
+
+// noURL asks when an operand is a URL, which the program would fetch.
+func noURL(why string) check {
+	return func(in *invocation) {
+		for _, a := range operands(in.args) {
+			if strings.Contains(a.val, "://") {
+				in.confirmOpt(a.val, "uses the network")
+				return
+			}
+		}
+	}
+}
+
+// mdutilCheck: -s reports indexing status (-a for all volumes, -v more
+// detail); -i, -E, -d and the rest change or erase the index.
+func mdutilCheck(in *invocation) {
+	status := false
+	for _, a := range in.args {
+		if !a.option() {
+			continue
+		}
+		if strings.Trim(a.val[1:], "sav") != "" {
+			in.confirmOpt(a.val, "changes Spotlight indexing")
+			return
+		}
+		status = status || strings.ContainsRune(a.val, 's')
+	}
+	if !status {
+		in.confirm("changes Spotlight indexing")
+	}
+}
+
+// spctlCheck: --status and assessments read Gatekeeper's state; the rest
+// changes it.
+func spctlCheck(in *invocation) {
+	if len(in.args) == 1 && in.args[0].val == "--status" {
+		return
+	}
+	assess := false
+	for i := 0; i < len(in.args); i++ {
+		switch v := in.args[i].val; {
+		case v == "-a" || v == "--assess":
+			assess = true
+		case v == "-v" || v == "-vv" || v == "-vvv" || v == "--verbose" || v == "--raw":
+		case v == "-t" || v == "--type" || v == "--context":
+			i++
+		case !in.args[i].option():
+		default:
+			in.confirmOpt(v, "changes Gatekeeper")
+			return
+		}
+	}
+	if !assess {
+		in.confirm("changes Gatekeeper")
+	}
+}
+
+// csrutilCheck: only the status queries read; changing System Integrity
+// Protection is never run.
+func csrutilCheck(in *invocation) {
+	v := strings.Join(argVals(in.args), " ")
+	switch v {
+	case "status", "authenticated-root status", "netboot list", "--help", "help":
+		return
+	}
+	in.forbid("changing System Integrity Protection is never run")
+}
+
+// dsclCheck: `dscl [-q|-plist|-raw|-url] NODE -read|-list|… PATH` reads the
+// local directory; other commands change it, and a host name as the node
+// reaches another machine.
+func dsclCheck(in *invocation) {
+	args := in.args
+	for len(args) > 0 && contains([]string{"-q", "-plist", "-raw", "-url"}, args[0].val) {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		in.confirm("changes directory services")
+		return
+	}
+	node := args[0].val
+	if node != "." && node != "localhost" && !strings.HasPrefix(node, "/") {
+		in.confirmOpt(node, "reaches the directory service of another machine")
+		return
+	}
+	switch args[1].val {
+	case "-read", "-readall", "-list", "-search", "-readpl", "-readpli":
+		return
+	}
+	in.confirmOpt(args[1].val, "changes directory services")
 }
 
 // diskutilForbidden are diskutil verbs (compared in lower case, as diskutil
@@ -1654,7 +1865,7 @@ func checkLaunchctl(in *invocation) {
 		return
 	}
 	switch in.args[0].val {
-	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate":
+	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate", "getenv":
 		return
 	case "reboot":
 		in.forbidOpt("reboot", "shutting down or restarting the machine is never run")
@@ -2014,7 +2225,7 @@ func npmCheck(in *invocation) {
 		in.confirmOpt(in.args[0].val, "uses the network")
 		return
 	}
-	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls")(in)
+	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls", "pkg get")(in)
 }
 
 // pipCheck: pip lists and shows from the local installation; asking about
@@ -2024,7 +2235,7 @@ func pipCheck(in *invocation) {
 		in.confirmOpt(f, "uses the network")
 		return
 	}
-	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help")(in)
+	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "cache dir", "cache list", "cache info")(in)
 }
 
 // setCheck: `set -o NAME` changes how the shell reads words; zsh accepts
