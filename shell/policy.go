@@ -28,14 +28,48 @@ type Policy struct {
 	// hand unknown arguments on to the command they run (wrappers); only
 	// these may be given words that arrive at run time.
 	anyArgs map[string]bool
-	parsers sync.Pool
+	// noSandbox: safe verdicts for programs that run code from their
+	// configuration become confirm (see PolicyOptions.NoSandbox).
+	noSandbox bool
+	parsers   sync.Pool
+}
+
+// PolicyOptions configures a Policy. The zero value is the default policy,
+// which assumes safe-tier commands run inside the read-only, no-network
+// sandbox.
+type PolicyOptions struct {
+	// NoSandbox says safe-tier commands will run without an OS sandbox.
+	// The classifier then has to hold on its own, so programs that run
+	// code named by their configuration or project files (git, every
+	// interpreter and shell, package managers and toolchains: see
+	// configCodePrograms) ask even for read-only invocations, with the
+	// reason "runs code from its configuration and no sandbox is
+	// available".
+	NoSandbox bool
 }
 
 // NewPolicy returns the default policy.
-func NewPolicy() *Policy {
-	p := &Policy{programs: defaultPrograms(), anyArgs: anyArgsPrograms()}
+func NewPolicy() *Policy { return NewPolicyWith(PolicyOptions{}) }
+
+// NewPolicyWith returns a policy configured by o.
+func NewPolicyWith(o PolicyOptions) *Policy {
+	p := &Policy{programs: defaultPrograms(), anyArgs: anyArgsPrograms(), noSandbox: o.NoSandbox}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
+}
+
+// noSandboxReason is the reason a read-only invocation asks under
+// PolicyOptions.NoSandbox.
+const noSandboxReason = "runs code from its configuration and no sandbox is available"
+
+// judge runs a program's check and, without a sandbox, turns a safe
+// verdict on a program that runs code from its configuration into confirm.
+func (c *classifier) judge(chk check, in *invocation) {
+	n := len(c.v.reasons)
+	chk(in)
+	if c.p.noSandbox && len(c.v.reasons) == n && configCode(in.name) {
+		in.confirm(noSandboxReason)
+	}
 }
 
 // maxDepth bounds how deeply strings run by `sh -c`, `eval` and friends are
@@ -1213,7 +1247,7 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 		// are read-only whatever their arguments, and wrappers (which pass
 		// the unknown words on to what they run), stay safe.
 		n := len(c.v.reasons)
-		chk(in)
+		c.judge(chk, in)
 		if len(c.v.reasons) == n {
 			in.confirm("its arguments arrive at run time, so they cannot be checked")
 		}
@@ -1231,13 +1265,13 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 			}
 		}
 		if f := prefixRule(prog); f != nil {
-			f(in)
+			c.judge(f, in)
 			return
 		}
 		in.confirm("not a known read-only program")
 		return
 	}
-	chk(in)
+	c.judge(chk, in)
 }
 
 // systemProgram maps a path in a standard system directory to the program's

@@ -296,6 +296,28 @@ var wrappers = map[string]wrapSpec{
 	"run0":         {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
 }
 
+// configCodePrograms run code that their configuration or the project's
+// files name, whatever their arguments: git (drivers and helpers in
+// .git/config), package managers and toolchains (yarn --version runs the
+// yarnPath a project's .yarnrc.yml names; rustup and pyenv shims pick a
+// toolchain from project files; brew loads its taps' Ruby; docker
+// contexts run ssh), and every interpreter and shell (site hooks, .pth
+// files, startup files). Inside the sandbox that code can neither write
+// nor reach the network; without one they ask (PolicyOptions.NoSandbox).
+var configCodePrograms = []string{
+	"git", "brew", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "pipx", "uv", "poetry", "conda", "gem", "bundle",
+	"cargo", "rustup", "just", "go", "docker", "kubectl", "terraform", "gh", "nix", "port", "mas", "make",
+	"cmake", "ninja",
+}
+
+// configCode reports whether a program runs code from its configuration.
+func configCode(name string) bool {
+	if _, ok := interpreters[name]; ok || isShell(name) || contains(configCodePrograms, name) {
+		return true
+	}
+	return strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.")
+}
+
 // prefixRule handles families of programs named by a prefix.
 func prefixRule(name string) check {
 	switch {

@@ -285,3 +285,50 @@ func TestDeepNesting(t *testing.T) {
 		t.Errorf("20 levels: tier %s, reasons %v; want safe", v.Tier, v.Reasons)
 	}
 }
+
+// Without a sandbox, read-only invocations of programs that run code from
+// their configuration ask; everything else keeps its verdict, and the
+// default policy is unchanged.
+func TestNoSandbox(t *testing.T) {
+	t.Parallel()
+	def, bare := NewPolicy(), NewPolicyWith(PolicyOptions{NoSandbox: true})
+	for _, tc := range []struct {
+		cmd    string
+		config bool // safe by default, asks without a sandbox
+	}{
+		{"git status", true},
+		{"git -C ~/src/x log --oneline", true},
+		{"python3 --version", true},
+		{"python3.12 -V", true},
+		{"node -v", true},
+		{"bash --version", true},
+		{"yarn --version", true},
+		{"cargo -vV", true},
+		{"brew list", true},
+		{"npm ls", true},
+		{"pip list", true},
+		{"go version", true},
+		{"docker ps", true},
+		{"ls | xargs git status", false}, // asks anyway: arguments arrive at run time
+		{"ls -la", false},
+		{"grep -r x .", false},
+		{"find . -name '*.go'", false},
+		{"csrutil status", false},
+	} {
+		d, b := def.Classify(tc.cmd), bare.Classify(tc.cmd)
+		switch {
+		case tc.config && d.Tier != Safe:
+			t.Errorf("default Classify(%q) = %s, want safe; %v", tc.cmd, d.Tier, d.Reasons)
+		case tc.config && (b.Tier != Confirm || !hasReason(b, noSandboxReason)):
+			t.Errorf("NoSandbox Classify(%q) = %s %v, want confirm: %s", tc.cmd, b.Tier, b.Reasons, noSandboxReason)
+		case !tc.config && (b.Tier != d.Tier || hasReason(b, noSandboxReason)):
+			t.Errorf("NoSandbox Classify(%q) = %s %v, want the default %s", tc.cmd, b.Tier, b.Reasons, d.Tier)
+		}
+	}
+	// Never milder, on every case of the table.
+	for _, tc := range policyCases {
+		if d, b := def.Classify(tc.command), bare.Classify(tc.command); rank(b.Tier) < rank(d.Tier) {
+			t.Errorf("NoSandbox Classify(%q) = %s, milder than %s", tc.command, b.Tier, d.Tier)
+		}
+	}
+}
