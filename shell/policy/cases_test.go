@@ -1,4 +1,4 @@
-package shell
+package policy
 
 // policyCase is one labelled command of the policy table. reason, when set,
 // must appear in one of the verdict's reasons.

@@ -1,4 +1,4 @@
-package shell
+package policy
 
 // familyCases close families of holes: for each, the members are the
 // smallest changes that keep a command looking read-only while making it

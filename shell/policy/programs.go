@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"strings"
@@ -303,7 +303,7 @@ var wrappers = map[string]wrapSpec{
 // toolchain from project files; brew loads its taps' Ruby; docker
 // contexts run ssh), and every interpreter and shell (site hooks, .pth
 // files, startup files). Inside the sandbox that code can neither write
-// nor reach the network; without one they ask (PolicyOptions.NoSandbox).
+// nor reach the network; without one they ask (Options.NoSandbox).
 var configCodePrograms = []string{
 	"git", "brew", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "pipx", "uv", "poetry", "conda", "gem", "bundle",
 	"cargo", "rustup", "just", "go", "docker", "kubectl", "terraform", "gh", "nix", "port", "mas", "make",

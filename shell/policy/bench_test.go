@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 const benchCommand = `find ~/Documents -name '*.pdf' -mtime -30 -print0 | xargs -0 du -ch | sort -h | tail -n 20 2>/dev/null`
 
 func BenchmarkClassify(b *testing.B) {
-	p := NewPolicy()
+	p := New(Options{})
 	if v := p.Classify(benchCommand); v.Tier != Safe {
 		b.Fatalf("benchmark command is %s: %v", v.Tier, v.Reasons)
 	}
@@ -57,7 +57,7 @@ func nestedInputs(size int) map[string]string {
 // length of deeply nested input: the 100 KB inputs must take well under
 // 50 ms.
 func BenchmarkClassifyNested(b *testing.B) {
-	p := NewPolicy()
+	p := New(Options{})
 	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
 		for _, shape := range []string{"cmdsubst", "subshell", "dblquoted", "pipeline"} {
 			cmd := nestedInputs(size)[shape]

@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 func TestPolicyTable(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	seen := map[string]bool{}
 	for _, tc := range policyCases {
 		if seen[tc.command] {
@@ -94,7 +94,7 @@ func TestPolicyTableCoversEveryCategory(t *testing.T) {
 // deletion or a disk format because of its name.
 func TestUnknownProgramIsNotMistakenForADangerousOne(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	for _, cmd := range []string{"formatter --help", "rmdir-helper x", "sudoku", "reboot-notes.sh", "mkfsx"} {
 		v := p.Classify(cmd)
 		if v.Tier != Confirm {
@@ -111,7 +111,7 @@ func TestUnknownProgramIsNotMistakenForADangerousOne(t *testing.T) {
 // Reasons come in source order, one per offending part, each once.
 func TestReasonsInOrderAndDeduplicated(t *testing.T) {
 	t.Parallel()
-	v := NewPolicy().Classify("rm a; ls > out; rm a; curl x")
+	v := New(Options{}).Classify("rm a; ls > out; rm a; curl x")
 	want := []Reason{
 		{Command: "rm a", Why: "rm: deletes files"},
 		{Command: "> out", Why: "> out: overwrites a file"},
@@ -130,7 +130,7 @@ func TestReasonsInOrderAndDeduplicated(t *testing.T) {
 // The worst part decides: forbidden beats confirm beats safe, wherever it sits.
 func TestWorstPartWins(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	for _, tc := range []struct {
 		cmd  string
 		want Tier
@@ -150,7 +150,7 @@ func TestWorstPartWins(t *testing.T) {
 // sequential ones.
 func TestClassifyConcurrent(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	want := make([]Tier, len(policyCases))
 	for i, tc := range policyCases {
 		want[i] = p.Classify(tc.command).Tier
@@ -212,7 +212,7 @@ func TestLongCommand(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		fmt.Fprintf(&b, "rm f%d; ", i)
 	}
-	v := NewPolicy().Classify(b.String())
+	v := New(Options{}).Classify(b.String())
 	if v.Tier != Confirm || len(v.Reasons) != 5000 {
 		t.Fatalf("tier %s with %d reasons, want confirm with 5000", v.Tier, len(v.Reasons))
 	}
@@ -223,7 +223,7 @@ func TestLongCommand(t *testing.T) {
 func TestManySubscriptsInOneWord(t *testing.T) {
 	t.Parallel()
 	cmd := "x='b[$(rm y)]'; echo " + strings.Repeat("$a[", 20000) + "x]"
-	if v := NewPolicy().Classify(cmd); v.Tier != Confirm || !hasReason(v, "zsh evaluates the subscript") {
+	if v := New(Options{}).Classify(cmd); v.Tier != Confirm || !hasReason(v, "zsh evaluates the subscript") {
 		t.Fatalf("tier %s, reasons %v; want confirm naming the subscript", v.Tier, v.Reasons)
 	}
 }
@@ -232,7 +232,7 @@ func TestManySubscriptsInOneWord(t *testing.T) {
 // directory. It never makes a verdict milder than Classify's.
 func TestClassifyIn(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	for _, tc := range []struct {
 		cmd, dir string
 		want     Tier
@@ -262,7 +262,7 @@ func TestClassifyIn(t *testing.T) {
 // by level, and the complete lines before it are still classified.
 func TestDeepNesting(t *testing.T) {
 	t.Parallel()
-	p := NewPolicy()
+	p := New(Options{})
 	for name, cmd := range nestedInputs(100 << 10) {
 		v := p.Classify(cmd)
 		if v.Tier != Confirm || !hasReason(v, "nested more than") {
@@ -291,7 +291,7 @@ func TestDeepNesting(t *testing.T) {
 // default policy is unchanged.
 func TestNoSandbox(t *testing.T) {
 	t.Parallel()
-	def, bare := NewPolicy(), NewPolicyWith(PolicyOptions{NoSandbox: true})
+	def, bare := New(Options{}), New(Options{NoSandbox: true})
 	for _, tc := range []struct {
 		cmd    string
 		config bool // safe by default, asks without a sandbox

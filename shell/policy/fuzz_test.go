@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func FuzzClassify(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	p := NewPolicy()
+	p := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		v := p.Classify(s)
 		if v.Tier != Safe && v.Tier != Confirm && v.Tier != Forbidden {
