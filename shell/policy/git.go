@@ -71,13 +71,13 @@ func checkGit(in *invocation) {
 			i += 2
 			continue
 		case v == "-c" || strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") || longMatch(v, "--config-env"):
-			in.confirmOpt(v, "sets configuration that can run other programs")
+			in.confirmAs(Code, v, "sets configuration that can run other programs")
 			return
 		case longMatch(v, "--exec-path") && strings.Contains(v, "="):
-			in.confirmOpt(v, "runs git programs from another directory")
+			in.confirmAs(Code, v, "runs git programs from another directory")
 			return
 		case v == "-p" || longMatch(v, "--paginate"):
-			in.confirmOpt(v, "runs a pager")
+			in.confirmAs(Code, v, "runs a pager")
 			return
 		case v == "--no-pager" || v == "-P" || v == "--bare" || v == "--literal-pathspecs" || v == "--no-optional-locks" ||
 			v == "--glob-pathspecs" || v == "--noglob-pathspecs" || v == "--icase-pathspecs" || v == "--no-replace-objects" ||
@@ -94,14 +94,14 @@ func checkGit(in *invocation) {
 	}
 	sub := args[i].val
 	if otherRepo != "" && gitRunsDrivers[sub] {
-		in.confirmOpt(otherRepo+" "+sub, "a repository named this way may have been committed into a project, and its configuration can name programs that "+sub+" runs")
+		in.confirmAs(Code, otherRepo+" "+sub, "a repository named this way may have been committed into a project, and its configuration can name programs that "+sub+" runs")
 		return
 	}
 	rest := args[i+1:]
 	for _, a := range rest {
 		for _, n := range gitNever {
 			if a.option() && longMatch(a.val, n) {
-				in.confirmOpt(sub+" "+a.val, "writes files or runs other programs")
+				in.confirmAs(Code, sub+" "+a.val, "writes files or runs other programs")
 				return
 			}
 		}
@@ -114,7 +114,14 @@ func checkGit(in *invocation) {
 	if why == "" {
 		why = "changes the repository or runs other programs"
 	}
-	in.c.add(Confirm, in.text, in.label+" "+sub+": "+why)
+	cat := Write
+	switch sub {
+	case "push", "pull", "fetch", "clone", "remote", "ls-remote", "send-email", "request-pull":
+		cat = Network
+	case "clean", "rm", "prune", "gc":
+		cat = Delete
+	}
+	in.confirmAs(cat, sub, why)
 }
 
 // gitSymbolicRef: `git symbolic-ref [-q] [--short] NAME` reads; a second

@@ -28,11 +28,6 @@ import (
 //
 // A Policy holds no per-call state and is safe for concurrent use.
 type Policy struct {
-	programs map[string]check
-	// anyArgs names the programs whose rule accepts any arguments, or that
-	// hand unknown arguments on to the command they run (wrappers); only
-	// these may be given words that arrive at run time.
-	anyArgs map[string]bool
 	// noSandbox: safe verdicts for programs that run code from their
 	// configuration become confirm (see Options.NoSandbox).
 	noSandbox bool
@@ -55,7 +50,7 @@ type Options struct {
 
 // New returns a policy configured by o; New(Options{}) is the default.
 func New(o Options) *Policy {
-	p := &Policy{programs: defaultPrograms(), anyArgs: anyArgsPrograms(), noSandbox: o.NoSandbox}
+	p := &Policy{noSandbox: o.NoSandbox}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
 }
@@ -66,11 +61,14 @@ const noSandboxReason = "runs code from its configuration and no sandbox is avai
 
 // judge runs a program's check and, without a sandbox, turns a safe
 // verdict on a program that runs code from its configuration into confirm.
-func (c *classifier) judge(chk check, in *invocation) {
+func (c *classifier) judge(r rule, in *invocation) {
+	in.cat = r.category
 	n := len(c.v.reasons)
-	chk(in)
-	if c.p.noSandbox && len(c.v.reasons) == n && configCode(in.name) {
-		in.confirm(noSandboxReason)
+	if r.check != nil {
+		r.check(in)
+	}
+	if c.p.noSandbox && len(c.v.reasons) == n && r.config {
+		in.confirmAs(Code, "", noSandboxReason)
 	}
 }
 
@@ -87,7 +85,7 @@ func (p *Policy) classify(command, cwd string) Verdict {
 	v := &verdict{tier: Safe}
 	checkText(v, command)
 	if strings.TrimSpace(command) == "" {
-		v.add(Confirm, command, "empty command: there is nothing to run")
+		v.add(Confirm, Parse, command, "empty command: there is nothing to run")
 	} else {
 		p.classifySource(v, command, 0, cwd)
 	}
@@ -141,11 +139,11 @@ func rank(t Tier) int {
 	return 1
 }
 
-func (v *verdict) add(t Tier, part, why string) {
+func (v *verdict) add(t Tier, cat Category, part, why string) {
 	if rank(t) > rank(v.tier) {
 		v.tier = t
 	}
-	r := Reason{Command: part, Why: why}
+	r := Reason{Command: part, Why: why, Category: cat}
 	if v.seen[r] {
 		return
 	}
@@ -161,7 +159,7 @@ func (v *verdict) add(t Tier, part, why string) {
 // what looks like a second line onto the first command's arguments.
 func checkText(v *verdict, s string) {
 	if !utf8.ValidString(s) {
-		v.add(Confirm, s, "the command is not valid UTF-8")
+		v.add(Confirm, Parse, s, "the command is not valid UTF-8")
 	}
 	seen := false
 	for _, r := range s {
@@ -170,14 +168,14 @@ func checkText(v *verdict, s string) {
 		}
 		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || invisible(r) {
 			if !seen {
-				v.add(Confirm, s, fmt.Sprintf("the command contains an invisible or control character (U+%04X)", r))
+				v.add(Confirm, Parse, s, fmt.Sprintf("the command contains an invisible or control character (U+%04X)", r))
 				seen = true
 			}
 		}
 	}
 	checkComments(v, s)
 	if strings.Contains(s, "\\\n") {
-		v.add(Confirm, s, "a backslash at the end of a line joins the next line onto this command")
+		v.add(Confirm, Parse, s, "a backslash at the end of a line joins the next line onto this command")
 	}
 }
 
@@ -196,7 +194,7 @@ func checkComments(v *verdict, s string) {
 				continue
 			}
 			if rest := line[i+1:]; strings.ContainsAny(rest, ";&|`") || strings.Contains(rest, "$(") {
-				v.add(Confirm, line[i:], line[i:]+": text after # is a comment and does not run")
+				v.add(Confirm, Parse, line[i:], line[i:]+": text after # is a comment and does not run")
 				return
 			}
 			break
@@ -221,13 +219,13 @@ func invisible(r rune) bool {
 // how many shell strings deep we are; cwd is what classifier.cwd starts as.
 func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	if depth > maxDepth {
-		v.add(Confirm, src, "commands nested this deeply are not classified")
+		v.add(Confirm, Parse, src, "commands nested this deeply are not classified")
 		return
 	}
 	if at := tooDeep(src); at >= 0 {
 		// Parsing thousands of nested levels costs far more than their
 		// length; the shell would still run the complete lines before.
-		v.add(Confirm, src, fmt.Sprintf("brackets nested more than %d levels deep are not classified", maxBrackets))
+		v.add(Confirm, Parse, src, fmt.Sprintf("brackets nested more than %d levels deep are not classified", maxBrackets))
 		if prefix := linesBefore(src, strings.Count(src[:at], "\n")+1); strings.TrimSpace(prefix) != "" && len(prefix) < len(src) {
 			p.classifySource(v, prefix, depth+1, cwd)
 		}
@@ -237,7 +235,7 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	f, err := parser.Parse(strings.NewReader(src), "")
 	p.parsers.Put(parser)
 	if err != nil {
-		v.add(Confirm, src, "the command could not be parsed: "+parseMessage(err))
+		v.add(Confirm, Parse, src, "the command could not be parsed: "+parseMessage(err))
 		// A shell runs the complete lines before a syntax error, so those
 		// are classified too: "sudo ls\n)" must still be forbidden.
 		if line := errorLine(err); line > 1 {
@@ -388,7 +386,7 @@ type classifier struct {
 	cwd string
 }
 
-func (c *classifier) add(t Tier, part, why string) { c.v.add(t, part, why) }
+func (c *classifier) add(t Tier, cat Category, part, why string) { c.v.add(t, cat, part, why) }
 
 // text returns the source text of n.
 func (c *classifier) text(n syntax.Node) string {
@@ -415,7 +413,7 @@ const maxNesting = 64
 // classified; every successful enter is paired with leave.
 func (c *classifier) enter(n syntax.Node) bool {
 	if c.nest >= maxNesting {
-		c.add(Confirm, c.text(n), fmt.Sprintf("commands nested more than %d levels deep are not classified", maxNesting))
+		c.add(Confirm, Parse, c.text(n), fmt.Sprintf("commands nested more than %d levels deep are not classified", maxNesting))
 		return false
 	}
 	c.nest++
@@ -439,10 +437,10 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 		defer c.leave()
 	}
 	if s.Background || s.Disown {
-		c.add(Confirm, c.text(s), "&: runs in the background, beyond Hark's timeout and output capture")
+		c.add(Confirm, Process, c.text(s), "&: runs in the background, beyond Hark's timeout and output capture")
 	}
 	if s.Coprocess {
-		c.add(Confirm, c.text(s), "|&: starts a coprocess")
+		c.add(Confirm, Process, c.text(s), "|&: starts a coprocess")
 	}
 	switch x := s.Cmd.(type) {
 	case nil:
@@ -472,7 +470,7 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
 			// for PATH in /tmp/x; do ls; done assigns PATH like PATH=/tmp/x.
 			if why := riskyVariable(it.Name.Value); why != "" {
-				c.add(Confirm, c.text(x), it.Name.Value+"=: "+why)
+				c.add(Confirm, Code, c.text(x), it.Name.Value+"=: "+why)
 			}
 		}
 		c.stmts(x.Do)
@@ -493,10 +491,10 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 	case *syntax.TimeClause:
 		c.stmt(x.Stmt)
 	case *syntax.CoprocClause:
-		c.add(Confirm, c.text(x), "coproc: starts a background coprocess")
+		c.add(Confirm, Process, c.text(x), "coproc: starts a background coprocess")
 		c.stmt(x.Stmt)
 	default:
-		c.add(Confirm, c.text(x), "this shell construct is not classified")
+		c.add(Confirm, Parse, c.text(x), "this shell construct is not classified")
 	}
 	// Redirections are applied after the command's own words are expanded;
 	// order of reasons follows the source.
@@ -620,7 +618,7 @@ func (c *classifier) nested(n syntax.Node) {
 			}
 			return false
 		case *syntax.ExtGlob:
-			c.add(Confirm, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
+			c.add(Confirm, Code, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
 			return false
 		case *syntax.Word:
 			c.zshWord(n.Parts, true)
@@ -655,7 +653,7 @@ func (c *classifier) nested(n syntax.Node) {
 		case *syntax.UnaryTest:
 			if n.Op == syntax.TsVarSet {
 				if w, ok := n.X.(*syntax.Word); !ok || !plainVarName(decodeWord(w)) {
-					c.add(Confirm, c.text(n), c.text(n)+": -v evaluates an array subscript, which can run commands")
+					c.add(Confirm, Code, c.text(n), c.text(n)+": -v evaluates an array subscript, which can run commands")
 				}
 			}
 		case *syntax.BinaryArithm:
@@ -666,7 +664,7 @@ func (c *classifier) nested(n syntax.Node) {
 				syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
 				if w, ok := n.X.(*syntax.Word); ok {
 					if name := w.Lit(); riskyVariable(name) != "" {
-						c.add(Confirm, c.text(n), name+"=: "+riskyVariable(name))
+						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
 					}
 				}
 			}
@@ -674,7 +672,7 @@ func (c *classifier) nested(n syntax.Node) {
 			if n.Op == syntax.Inc || n.Op == syntax.Dec {
 				if w, ok := n.X.(*syntax.Word); ok {
 					if name := w.Lit(); riskyVariable(name) != "" {
-						c.add(Confirm, c.text(n), name+"=: "+riskyVariable(name))
+						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
 					}
 				}
 			}
@@ -690,12 +688,12 @@ func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 	if f.Name != nil && f.Body != nil {
 		name := f.Name.Value
 		if hookFunction(name) {
-			c.add(Confirm, c.text(f), name+"(): the shell runs this function by itself, on events or for commands not found")
+			c.add(Confirm, Code, c.text(f), name+"(): the shell runs this function by itself, on events or for commands not found")
 		}
-		if _, known := c.p.programs[name]; known && name != ":" {
+		if _, known := programs[name]; known && name != ":" {
 			// The body is classified below, but a reviewer reading "rm -rf x"
 			// later in the command would be misled about what runs.
-			c.add(Confirm, c.text(f), name+"(): a function that hides the program of the same name")
+			c.add(Confirm, Code, c.text(f), name+"(): a function that hides the program of the same name")
 		}
 		self, async := false, false
 		syntax.Walk(f.Body, func(n syntax.Node) bool {
@@ -716,7 +714,7 @@ func (c *classifier) funcDecl(f *syntax.FuncDecl) {
 			return true
 		})
 		if self && async {
-			c.add(Forbidden, c.text(f), name+"(): fork bomb: a function that keeps starting copies of itself is never run")
+			c.add(Forbidden, Process, c.text(f), name+"(): fork bomb: a function that keeps starting copies of itself is never run")
 		}
 	}
 	c.stmt(f.Body)
@@ -742,20 +740,20 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 				switch {
 				case strings.ContainsRune(o.val, 'n'):
 					// declare -n x=PATH makes every later x=… set PATH.
-					c.add(Confirm, c.text(d), d.Variant.Value+" -n: makes a name stand for another variable, which hides what is assigned")
+					c.add(Confirm, Code, c.text(d), d.Variant.Value+" -n: makes a name stand for another variable, which hides what is assigned")
 				case strings.ContainsRune(o.val, 'i'):
-					c.add(Confirm, c.text(d), d.Variant.Value+" -i: later assignments are evaluated as arithmetic, which can run commands")
+					c.add(Confirm, Code, c.text(d), d.Variant.Value+" -i: later assignments are evaluated as arithmetic, which can run commands")
 				}
 			}
 		}
 		c.assign(a, c.text(d), declExports(d))
 		c.declWord(d, a)
 		if a.Value != nil && decodeWord(a.Value).escapedOp {
-			c.add(Confirm, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
+			c.add(Confirm, Parse, c.text(d), d.Variant.Value+": an escaped ; & or | is part of a value, which reads like a second command")
 		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if w := decodeWord(a.Value); w.expanded {
-				c.add(Confirm, c.text(d), d.Variant.Value+": declares a name computed at run time")
+				c.add(Confirm, Code, c.text(d), d.Variant.Value+": declares a name computed at run time")
 			}
 		}
 	}
@@ -771,7 +769,7 @@ func (c *classifier) declWord(d *syntax.DeclClause, a *syntax.Assign) {
 		w := decodeWord(a.Value)
 		if w.option() || w.expanded {
 			if strings.HasPrefix(w.val, "-") && strings.ContainsRune(w.val, 'T') && d.Variant.Value == "typeset" {
-				c.add(Confirm, text, "typeset -T: ties a variable to another, which hides what is assigned")
+				c.add(Confirm, Code, text, "typeset -T: ties a variable to another, which hides what is assigned")
 			}
 			return
 		}
@@ -783,19 +781,19 @@ func (c *classifier) declWord(d *syntax.DeclClause, a *syntax.Assign) {
 			}
 		}
 		if why := riskyVariable(strings.SplitN(name, "[", 2)[0]); why != "" {
-			c.add(Confirm, text, strings.SplitN(name, "[", 2)[0]+"=: "+why)
+			c.add(Confirm, Code, text, strings.SplitN(name, "[", 2)[0]+"=: "+why)
 		}
 		if !plainVarName(arg{val: name}) {
-			c.add(Confirm, text, d.Variant.Value+" "+w.val+": the shell evaluates the subscript of this name, which can run commands")
+			c.add(Confirm, Code, text, d.Variant.Value+" "+w.val+": the shell evaluates the subscript of this name, which can run commands")
 		}
 		if hasValue && strings.HasPrefix(value, "(") {
-			c.add(Confirm, text, d.Variant.Value+" "+w.val+": the value is read as an array assignment, whose subscripts can run commands")
+			c.add(Confirm, Code, text, d.Variant.Value+" "+w.val+": the value is read as an array assignment, whose subscripts can run commands")
 		}
 		return
 	}
 	if a.Value != nil && a.Array == nil {
 		if w := decodeWord(a.Value); !w.expanded && strings.HasPrefix(w.val, "(") && declHasArrayFlag(d) {
-			c.add(Confirm, text, d.Variant.Value+": the quoted value is read as an array assignment, whose subscripts can run commands")
+			c.add(Confirm, Code, text, d.Variant.Value+": the quoted value is read as an array assignment, whose subscripts can run commands")
 		}
 	}
 }
@@ -826,7 +824,7 @@ func (c *classifier) assign(a *syntax.Assign, part string, env bool) {
 			why = envVariable(a.Name.Value)
 		}
 		if why != "" {
-			c.add(Confirm, part, a.Name.Value+"=: "+why)
+			c.add(Confirm, Code, part, a.Name.Value+"=: "+why)
 		}
 	}
 }
@@ -1018,9 +1016,9 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		// {name}>file assigns the descriptor's number to name.
 		name := strings.Trim(r.N.Value, "{}")
 		if why := riskyVariable(name); why != "" {
-			c.add(Confirm, c.text(r), name+"=: "+why)
+			c.add(Confirm, Code, c.text(r), name+"=: "+why)
 		} else if !plainVarName(arg{val: name}) {
-			c.add(Confirm, c.text(r), c.text(r)+": the shell evaluates the subscript of this name, which can run commands")
+			c.add(Confirm, Code, c.text(r), c.text(r)+": the shell evaluates the subscript of this name, which can run commands")
 		}
 	}
 	c.nested(r.Word)
@@ -1030,18 +1028,18 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	text := c.text(r)
 	target := decodeWord(r.Word)
 	if target.escapedOp {
-		c.add(Confirm, text, text+": an escaped ; & or | names a file, which reads like a second command")
+		c.add(Confirm, Parse, text, text+": an escaped ; & or | names a file, which reads like a second command")
 	}
 	if !target.expanded && strings.HasPrefix(target.val, "/dev/") && (strings.HasPrefix(cleanPath(target.val), "/dev/tcp/") || strings.HasPrefix(cleanPath(target.val), "/dev/udp/")) {
 		// bash opens a connection for these names, whichever the direction.
-		c.add(Confirm, text, text+": opens a network connection")
+		c.add(Confirm, Network, text, text+": opens a network connection")
 		return
 	}
 	if r.Op == syntax.RdrIn && target.expanded && maySocket(r.Word) {
 		// Every other redirection with a computed target already asks.
 		// F=/dev/tcp/1.1.1.1/80; cat < $F connects as well: unless the
 		// start of the path is written out and rules it out, it could.
-		c.add(Confirm, text, text+": the path is computed at run time and could be /dev/tcp/…, which opens a network connection")
+		c.add(Confirm, Network, text, text+": the path is computed at run time and could be /dev/tcp/…, which opens a network connection")
 		return
 	}
 	switch r.Op {
@@ -1051,7 +1049,7 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		// An odd delimiter could be the very line that follows, quietly
 		// swallowing a command into the here-document's text.
 		if target.expanded || !heredocDelimiter(target.val) {
-			c.add(Confirm, text, text+": unusual here-document delimiter")
+			c.add(Confirm, Parse, text, text+": unusual here-document delimiter")
 		}
 		return
 	case syntax.DplIn, syntax.DplOut:
@@ -1059,7 +1057,7 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 			return
 		}
 		if r.Op == syntax.DplIn {
-			c.add(Confirm, text, text+": reads from a computed descriptor")
+			c.add(Confirm, Parse, text, text+": reads from a computed descriptor")
 			return
 		}
 	}
@@ -1070,15 +1068,15 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		case "/dev/tty":
 			// Output that bypasses the capture reaches the person's terminal,
 			// where escape sequences can set the clipboard or retitle windows.
-			c.add(Confirm, text, text+": writes to the terminal directly")
+			c.add(Confirm, System, text, text+": writes to the terminal directly")
 			return
 		}
 		if isDiskDevice(target.val) {
-			c.add(Forbidden, text, text+": writing onto a disk device erases it and is never run")
+			c.add(Forbidden, Disk, text, text+": writing onto a disk device erases it and is never run")
 			return
 		}
 		if cleanPath(target.val) == "/proc/sysrq-trigger" {
-			c.add(Forbidden, text, text+": the kernel's emergency keys can reboot or halt at once and are never run")
+			c.add(Forbidden, System, text, text+": the kernel's emergency keys can reboot or halt at once and are never run")
 			return
 		}
 	}
@@ -1089,7 +1087,7 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	case syntax.RdrInOut:
 		why = "opens a file for writing"
 	}
-	c.add(Confirm, text, text+": "+why)
+	c.add(Confirm, Write, text, text+": "+why)
 }
 
 // maySocket reports whether a redirection target computed at run time
@@ -1219,14 +1217,14 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 	}
 	name := args[0]
 	if name.expanded || name.glob || name.brace {
-		c.add(Confirm, text, prefix+name.val+": the program name is computed at run time")
+		c.add(Confirm, Code, text, prefix+name.val+": the program name is computed at run time")
 		return
 	}
 	prog := name.val
 	if strings.Contains(prog, "/") {
 		base, ok := systemProgram(prog)
 		if !ok {
-			c.add(Confirm, text, prefix+prog+": runs a program outside the system directories")
+			c.add(Confirm, Code, text, prefix+prog+": runs a program outside the system directories")
 			return
 		}
 		prog = base
@@ -1234,22 +1232,22 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 	in := &invocation{c: c, text: text, label: prefix + prog, name: prog, args: args[1:], extra: extra}
 	for _, a := range in.args {
 		if a.escapedOp && !(prog == "find" && a.val == ";" && findRunsCommands(in.args)) {
-			in.confirm("an escaped ; & or | is passed as an argument, which reads like a second command")
+			in.confirmAs(Parse, "", "an escaped ; & or | is passed as an argument, which reads like a second command")
 			break
 		}
 	}
 	if c.funcs[prog] {
 		return // a function declared in this command: its body was classified where declared
 	}
-	chk, ok := c.p.programs[prog]
-	if ok && extra && !c.p.anyArgs[prog] {
+	r, ok := programs[prog]
+	if ok && extra && !r.anyArgs {
 		// xargs and find -exec {} + append words nobody has seen: a wrapper
 		// given them runs whatever they name, and a checked program can
 		// be handed the very option its check refuses. Only programs that
 		// are read-only whatever their arguments, and wrappers (which pass
 		// the unknown words on to what they run), stay safe.
 		n := len(c.v.reasons)
-		c.judge(chk, in)
+		c.judge(r, in)
 		if len(c.v.reasons) == n {
 			in.confirm("its arguments arrive at run time, so they cannot be checked")
 		}
@@ -1259,21 +1257,21 @@ func (c *classifier) run(text, prefix string, args []arg, extra bool) {
 		// macOS file systems ignore case, so `RM x` runs rm there. Judge the
 		// lower-case program, but never let the spelling make it safe.
 		if lower := strings.ToLower(prog); lower != prog {
-			if chk, ok = c.p.programs[lower]; ok {
+			if r, ok = programs[lower]; ok {
 				in.name = lower
-				chk(in)
-				in.confirm("not a known read-only program (spelled in capitals)")
+				c.judge(r, in)
+				in.confirmAs(Unknown, "", "not a known read-only program (spelled in capitals)")
 				return
 			}
 		}
-		if f := prefixRule(prog); f != nil {
-			c.judge(f, in)
+		if r, ok := prefixRule(prog); ok {
+			c.judge(r, in)
 			return
 		}
-		in.confirm("not a known read-only program")
+		in.confirmAs(Unknown, "", "not a known read-only program")
 		return
 	}
-	c.judge(chk, in)
+	c.judge(r, in)
 }
 
 // systemProgram maps a path in a standard system directory to the program's
@@ -1301,21 +1299,32 @@ type invocation struct {
 	text  string // the simple command's source text, for Reason.Command
 	label string // how reasons name the program, e.g. "rm" or "xargs rm"
 	name  string
-	args  []arg // after the program name
-	extra bool  // more arguments are appended at run time (xargs, find -exec)
+	args  []arg    // after the program name
+	extra bool     // more arguments are appended at run time (xargs, find -exec)
+	cat   Category // the program's category, for its reasons
 }
 
-func (in *invocation) confirm(why string) { in.c.add(Confirm, in.text, in.label+": "+why) }
-func (in *invocation) forbid(why string)  { in.c.add(Forbidden, in.text, in.label+": "+why) }
+func (in *invocation) confirm(why string) { in.c.add(Confirm, in.cat, in.text, in.label+": "+why) }
+func (in *invocation) forbid(why string)  { in.c.add(Forbidden, in.cat, in.text, in.label+": "+why) }
+
+// confirmAs and forbidAs are for reasons of another category than the
+// program's own, e.g. a package manager's verb that uses the network.
+func (in *invocation) confirmAs(cat Category, opt, why string) {
+	in.c.add(Confirm, cat, in.text, strings.TrimSuffix(in.label+" "+opt, " ")+": "+why)
+}
+
+func (in *invocation) forbidAs(cat Category, opt, why string) {
+	in.c.add(Forbidden, cat, in.text, strings.TrimSuffix(in.label+" "+opt, " ")+": "+why)
+}
 
 // confirmOpt and forbidOpt name the option or verb responsible, e.g.
 // "sed -i: edits files in place".
 func (in *invocation) confirmOpt(opt, why string) {
-	in.c.add(Confirm, in.text, in.label+" "+opt+": "+why)
+	in.c.add(Confirm, in.cat, in.text, in.label+" "+opt+": "+why)
 }
 
 func (in *invocation) forbidOpt(opt, why string) {
-	in.c.add(Forbidden, in.text, in.label+" "+opt+": "+why)
+	in.c.add(Forbidden, in.cat, in.text, in.label+" "+opt+": "+why)
 }
 
 // runs classifies the command a wrapper runs.
@@ -1378,7 +1387,7 @@ func (c *classifier) arithmWord(n syntax.Node, part string, flagged *bool) bool 
 	}
 	if !*flagged {
 		if name, risky := c.arithmOperand(w.Parts); risky {
-			c.add(Confirm, part, part+": arithmetic on "+name+" evaluates its text as code, which can run commands")
+			c.add(Confirm, Code, part, part+": arithmetic on "+name+" evaluates its text as code, which can run commands")
 			*flagged = true
 		}
 	}
@@ -1447,10 +1456,10 @@ func (c *classifier) paramExp(p *syntax.ParamExp) {
 		c.arithm(p.Slice.Length, text)
 	}
 	if p.Excl && p.Names == 0 && p.Index == nil {
-		c.add(Confirm, text, text+": indirect expansion evaluates the name a variable holds, which can run commands")
+		c.add(Confirm, Code, text, text+": indirect expansion evaluates the name a variable holds, which can run commands")
 	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsRune(p.Exp.Word.Lit(), 'P') {
-		c.add(Confirm, text, text+": prompt expansion runs command substitutions in the value")
+		c.add(Confirm, Code, text, text+": prompt expansion runs command substitutions in the value")
 	}
 }
 
@@ -1482,7 +1491,7 @@ func (c *classifier) zshWord(parts []syntax.WordPart, unquoted bool) {
 		switch p := parts[i].(type) {
 		case *syntax.Lit:
 			if next, ok := parts[i+1].(*syntax.Lit); ok && unquoted && strings.HasSuffix(p.Value, "$") && strings.HasPrefix(next.Value, "~") {
-				c.add(Confirm, c.text(p), "$~: zsh treats the value as a glob pattern, whose qualifiers can run code")
+				c.add(Confirm, Code, c.text(p), "$~: zsh treats the value as a glob pattern, whose qualifiers can run code")
 			}
 		case *syntax.ParamExp:
 			next, ok := parts[i+1].(*syntax.Lit)
@@ -1514,7 +1523,7 @@ func (c *classifier) zshWord(parts []syntax.WordPart, unquoted bool) {
 					risky = true
 				}
 				if risky {
-					c.add(Confirm, c.text(p), "$"+p.Param.Value+"[…]: zsh evaluates the subscript as arithmetic, which can run code in a value")
+					c.add(Confirm, Code, c.text(p), "$"+p.Param.Value+"[…]: zsh evaluates the subscript as arithmetic, which can run code in a value")
 					break
 				}
 				if closed {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -51,6 +52,9 @@ func checkVerdictShape(t *testing.T, v Verdict) {
 		dup[r] = true
 		if r.Why == "" {
 			t.Errorf("reason without text: %v", r)
+		}
+		if !categories[r.Category] {
+			t.Errorf("reason without a known category: %v", r)
 		}
 	}
 }
@@ -113,9 +117,9 @@ func TestReasonsInOrderAndDeduplicated(t *testing.T) {
 	t.Parallel()
 	v := New(Options{}).Classify("rm a; ls > out; rm a; curl x")
 	want := []Reason{
-		{Command: "rm a", Why: "rm: deletes files"},
-		{Command: "> out", Why: "> out: overwrites a file"},
-		{Command: "curl x", Why: "curl: uses the network"},
+		{Command: "rm a", Why: "rm: deletes files", Category: Delete},
+		{Command: "> out", Why: "> out: overwrites a file", Category: Write},
+		{Command: "curl x", Why: "curl: uses the network", Category: Network},
 	}
 	if len(v.Reasons) != len(want) {
 		t.Fatalf("reasons = %v, want %v", v.Reasons, want)
@@ -330,5 +334,64 @@ func TestNoSandbox(t *testing.T) {
 		if d, b := def.Classify(tc.command), bare.Classify(tc.command); rank(b.Tier) < rank(d.Tier) {
 			t.Errorf("NoSandbox Classify(%q) = %s, milder than %s", tc.command, b.Tier, d.Tier)
 		}
+	}
+}
+
+var categories = map[Category]bool{Delete: true, Write: true, Network: true, Code: true, Privilege: true, Disk: true,
+	Process: true, Package: true, System: true, Parse: true, Unknown: true}
+
+// The category says what kind of harm a reason is about, whichever check
+// produced it.
+func TestReasonCategories(t *testing.T) {
+	t.Parallel()
+	p := New(Options{})
+	for _, tc := range []struct {
+		cmd  string
+		want Category
+	}{
+		{"rm x", Delete},
+		{"find . -name x -delete", Delete},
+		{"git clean -fdx", Delete},
+		{"cp a b", Write},
+		{"echo x > f", Write},
+		{"sed -i s/a/b/ f", Write},
+		{"curl x", Network},
+		{"git push", Network},
+		{"cat < /dev/tcp/1.1.1.1/80", Network},
+		{"python3 -c 'print(1)'", Code},
+		{"bash -c ls", Code},
+		{"PERL5LIB=x ls", Code},
+		{"xargs nice", Code},
+		{"sudo ls", Privilege},
+		{"mkfs.ext4 /dev/sda1", Disk},
+		{"dd if=x of=/dev/sda", Disk},
+		{"kill 123", Process},
+		{"ls &", Process},
+		{"brew install x", Package},
+		{"systemctl restart x", System},
+		{"shutdown -h now", System},
+		{"ls '", Parse},
+		{"frobnicate", Unknown},
+	} {
+		v := p.Classify(tc.cmd)
+		found := false
+		for _, r := range v.Reasons {
+			found = found || r.Category == tc.want
+		}
+		if !found {
+			t.Errorf("Classify(%q): no reason of category %q: %v", tc.cmd, tc.want, v.Reasons)
+		}
+	}
+}
+
+// Reasons marshal with their category for the approval UI and audit log.
+func TestReasonJSON(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(Reason{Command: "rm x", Why: "rm: deletes files", Category: Delete})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"command":"rm x","why":"rm: deletes files","category":"delete"}`; string(b) != want {
+		t.Errorf("JSON %s, want %s", b, want)
 	}
 }

@@ -9,379 +9,75 @@ import (
 // is not read-only. A check that adds nothing leaves the invocation safe.
 type check func(in *invocation)
 
-// readOnlyPrograms only read, whatever their arguments: none of them has an
-// option that writes a file, runs another program or changes the system.
-var readOnlyPrograms = []string{
-	// files and text
-	"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "du", "df", "stat", "cut", "tr",
-	"comm", "diff", "cmp", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
-	"expand", "unexpand", "paste", "join", "rev", "tac", "look", "basename", "dirname", "realpath",
-	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "lsattr", "getfacl", "namei",
-	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
-	"pbpaste", "otool", "mdfind", "which", "whereis", "whatis", "apropos",
-	// the system, read-only
-	"uptime", "w", "who", "whoami", "id", "groups", "logname", "users", "last", "uname", "sw_vers",
-	"system_profiler", "vm_stat", "iostat", "vmstat", "mpstat", "ioreg", "lsof", "ps", "pgrep", "pwd",
-	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
-	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
-	// shell builtins that change nothing outside the shell
-	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type",
-	"umask", "times", "caller", "unalias", "whence", "where", "rehash",
-}
-
-// confirmPrograms change the machine, reach the network or run other code;
-// the text is what the approval prompt says they do.
-var confirmPrograms = map[string]string{
-	"rm": "deletes files", "unlink": "deletes files", "srm": "deletes files", "trash": "moves files to the Trash",
-	"rmdir": "deletes directories", "shred": "destroys file contents",
-	"cp": "copies files", "mv": "moves or renames files", "ln": "creates links", "install": "copies files",
-	"rsync": "copies files", "ditto": "copies files", "scp": "copies files over the network",
-	"touch": "creates or updates files", "mkdir": "creates directories", "mktemp": "creates files",
-	"truncate": "changes file sizes", "chgrp": "changes ownership", "chattr": "changes file attributes",
-	"split": "writes files", "csplit": "writes files", "patch": "changes files",
-	"unzip": "extracts archives", "zip": "writes archives",
-	"gzip": "compresses or extracts files", "gunzip": "extracts files", "bzip2": "compresses or extracts files",
-	"bunzip2": "extracts files", "xz": "compresses or extracts files", "unxz": "extracts files",
-	"zstd": "compresses or extracts files", "7z": "creates or extracts archives", "cpio": "creates or extracts archives",
-	"kill": "stops processes", "killall": "stops processes", "pkill": "stops processes",
-	"renice": "changes process priorities", "service": "controls services",
-	"curl": "uses the network", "wget": "uses the network", "ssh": "connects to another machine",
-	"sftp": "copies files over the network", "nc": "uses the network", "ncat": "uses the network",
-	"netcat": "uses the network", "telnet": "uses the network", "ftp": "uses the network",
-	"ping": "uses the network", "ping6": "uses the network", "traceroute": "uses the network",
-	"mtr": "uses the network", "nmap": "scans the network", "dig": "uses the network",
-	"nslookup": "uses the network", "host": "uses the network", "whois": "uses the network",
-	"http": "uses the network", "aria2c": "uses the network", "socat": "uses the network",
-	"apt-get": "installs or removes software", "yum": "installs or removes software",
-	"dnf": "installs or removes software", "pacman": "installs or removes software",
-	"zypper": "installs or removes software", "apk": "installs or removes software",
-	"snap": "installs or removes software", "flatpak": "installs or removes software",
-	"port": "installs or removes software", "gem": "installs or removes software",
-	"cargo": "builds or installs software", "pipx": "installs or removes software",
-	"npx": "downloads and runs packages", "yarn": "installs packages or runs scripts",
-	"pnpm": "installs packages or runs scripts", "bundle": "installs packages or runs scripts",
-	"mas": "installs or removes software", "softwareupdate": "installs software updates",
-	"conda": "installs or removes software", "uv": "installs packages or runs code",
-	"poetry": "installs packages or runs code", "nix": "installs or removes software",
-	"make": "runs build commands", "cmake": "runs build commands", "ninja": "runs build commands",
-	"open": "opens files or applications", "xdg-open": "opens files or applications",
-	"pbcopy": "changes the clipboard", "say": "speaks aloud",
-	"vi": "is an interactive editor", "vim": "is an interactive editor", "nvim": "is an interactive editor",
-	"nano": "is an interactive editor", "emacs": "is an interactive editor", "ed": "edits files",
-	"less": "is an interactive pager", "more": "is an interactive pager", "most": "is an interactive pager",
-	"man": "is an interactive pager", "htop": "is interactive",
-	"source": "runs commands from a file", ".": "runs commands from a file",
-	"alias": "changes what a name runs", "hash": "changes which programs names run",
-	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
-	"bg": "controls jobs", "fg": "controls jobs",
-	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
-	"stty": "changes terminal settings", "at": "schedules commands",
-	"passwd": "changes a password", "chsh": "changes a login shell",
-	"dseditgroup": "changes groups", "sysadminctl": "changes user accounts", "useradd": "changes user accounts",
-	"userdel": "changes user accounts", "usermod": "changes user accounts", "groupadd": "changes groups",
-	"chroot":        "runs a command in another root",
-	"sips":          "can change images",
-	"screencapture": "captures the screen", "ldd": "may run the program it inspects",
-	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
-	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
-	"tmux": "starts terminal sessions", "screen": "starts terminal sessions", "script": "records a session to a file",
-	"gdb": "runs a debugger", "lldb": "runs a debugger",
-}
-
-// forbiddenPrograms are never run, whatever their arguments.
-var forbiddenPrograms = map[string]string{
-	"su":    "privilege escalation is never run",
-	"runas": "privilege escalation is never run", "sudoedit": "privilege escalation is never run",
-	"visudo":   "changing who may escalate privileges is never run",
-	"shutdown": "shutting down or restarting the machine is never run", "reboot": "shutting down or restarting the machine is never run",
-	"halt": "shutting down or restarting the machine is never run", "poweroff": "shutting down or restarting the machine is never run",
-	"wipefs": "erasing a disk is never run", "blkdiscard": "erasing a disk is never run",
-	"mke2fs": "erasing a disk is never run", "mkswap": "erasing a disk is never run",
-	"mkdosfs": "erasing a disk is never run", "mkntfs": "erasing a disk is never run",
-	"mkexfatfs": "erasing a disk is never run", "mkudffs": "erasing a disk is never run",
-	"mkreiserfs": "erasing a disk is never run",
-	"cfdisk":     "rewriting a partition table is never run",
-}
-
-// interpreters run code; with --version and the like they only print.
-var interpreters = map[string]string{ // name → its inline-code options
-	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE", "ruby": "e",
-	"irb": "", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e", "luajit": "e",
-	"Rscript": "e", "R": "e", "julia": "e", "tclsh": "", "wish": "", "swift": "e", "pwsh": "c", "powershell": "c",
-	"java": "", "jshell": "", "groovy": "e", "scala": "e", "kotlin": "e", "erl": "e", "elixir": "e", "ghci": "e",
-	"runghc": "", "guile": "c", "racket": "e", "sbcl": "", "expect": "c", "gcc": "", "clang": "", "cc": "",
-	"c++": "", "g++": "", "clang++": "", "rustc": "", "go": "", "tsc": "", "ts-node": "e",
-}
-
-// shells run command strings with -c, scripts, or whatever arrives on stdin.
-var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "yash", "ash"}
-
-// checkedPrograms are read-only only with some arguments.
-var checkedPrograms = map[string]check{
-	"find":         checked(checkFind),
-	"git":          checked(checkGit),
-	"sed":          checkSed,
-	"gsed":         checkSed,
-	"awk":          checkAwk,
-	"gawk":         checkAwk,
-	"mawk":         checkAwk,
-	"nawk":         checkAwk,
-	"sort":         checked(noFlags("writes its output to a file", "o", "--output", "--compress-program")),
-	"rg":           checked(noFlags("runs a preprocessor program", "", "--pre", "--hostname-bin")),
-	"fd":           checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
-	"fdfind":       checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
-	"tree":         checked(noFlags("writes its output to a file", "oR", "--output")), // -R writes 00Tree.html in each directory
-	"zstdcat":      checked(noFlags("writes a file", "o", "--output-dir-flat", "--output-dir-mirror")),
-	"file":         checked(noFlags("compiles a magic file", "C", "--compile")),
-	"ss":           checked(noFlags("kills sockets or writes a file", "KD", "--kill", "--diag")),
-	"base64":       checked(noFlags("writes its output to a file", "o", "--output")),
-	"shuf":         checked(noFlags("writes its output to a file", "o", "--output")),
-	"iconv":        checked(noFlags("writes its output to a file", "o", "--output")),
-	"sdiff":        checked(both(noFlags("writes its output to a file", "o", "--output"), noFlags("runs another program to compare", "", "--diff-program"))),
-	"diff3":        checked(noFlags("runs another program to compare", "", "--diff-program")),
-	"dmesg":        checked(noFlags("clears or changes the kernel log", "cCDEn", "--clear", "--read-clear", "--console-off", "--console-on", "--console-level")),
-	"uniq":         checked(maxOperands(1, "writes its output to a file")),
-	"xxd":          checked(maxOperands(1, "writes its output to a file")),
-	"hostname":     checked(hostnameCheck),
-	"date":         checked(dateCheck),
-	"sysctl":       checked(sysctlCheck),
-	"journalctl":   checked(noFlags("changes the journal or writes files", "", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "--cursor-file")),
-	"top":          checked(topCheck),
-	"tee":          checked(teeCheck),
-	"dd":           checked(ddCheck),
-	"xattr":        checked(noFlags("changes extended attributes", "wdc")),
-	"plutil":       checked(both(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract", "-o"), plutilCheck)),
-	"codesign":     checked(both(codesignCheck, onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml"))),
-	"pkgutil":      checked(onlyFlags("can forget packages", "--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist", "--file-info", "--volume", "--only-files", "--only-dirs", "--export-plist", "--payload-files", "--check-signature")),
-	"dscacheutil":  checked(both(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings"), dscacheutilCheck)),
-	"mount":        checked(mountCheck),
-	"ifconfig":     checked(ifconfigCheck),
-	"route":        checked(noOperands("changes routes", "add", "delete", "del", "change", "flush")),
-	"kill":         killCheck,
-	"rm":           checkRm,
-	"unlink":       deleteCheck,
-	"shred":        deleteCheck,
-	"chmod":        permCheck("changes permissions"),
-	"chown":        permCheck("changes ownership"),
-	"chflags":      permCheck("changes file flags"),
-	"init":         initCheck,
-	"telinit":      initCheck,
-	"nvram":        nvramCheck,
-	"security":     securityCheck,
-	"osascript":    checkOsascript,
-	"diskutil":     checkDiskutil,
-	"fdisk":        partitionCheck("-l", "--list"),
-	"sfdisk":       partitionCheck("-l", "--list", "-d", "--dump", "-s", "--show-size", "-V", "--verify", "--json", "-J"),
-	"gdisk":        partitionCheck("-l"),
-	"sgdisk":       partitionCheck("-p", "--print", "-i", "-v", "--verify"),
-	"parted":       partitionCheck("-l", "--list"),
-	"defaults":     checked(subcommands("changes preferences", "read", "read-type", "domains", "find", "help")),
-	"launchctl":    checkLaunchctl,
-	"systemctl":    checkSystemctl,
-	"pmset":        checked(queryOnly("changes power settings", 2, "-g")),
-	"scutil":       checked(firstOf(networkVerbs("checks reachability, which looks names up on the network", "-r"), queryOnly("changes system configuration", 2, "--get", "--dns", "--proxy", "--nwi"))),
-	"networksetup": checked(networksetupCheck),
-	"ip":           checked(ipCheck),
-	"log":          checked(subcommands("changes logging", "show", "stream", "help")),
-	"brew":         checked(firstOf(networkVerbs("uses the network", "search", "home", "fetch"), both(noFlags("opens a web browser", "", "--github"), subcommands("installs or changes software", "list", "ls", "info", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")))),
-	"npm":          checked(npmCheck),
-	"pip":          checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
-	"pip3":         checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
-	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "logs", "container logs", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
-	"apt":          checked(both(aptConfig, subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version"))),
-	"apt-cache":    checked(both(aptConfig, subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version"))),
-	"dpkg":         checked(subcommands("installs or removes software", "-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--version", "-C", "--audit")),
-	"dpkg-query":   readOnly,
-	"cd":           cdCheck,
-	"pushd":        cdCheck,
-	"read":         checked(namesCheck("adinNptu", "a", 0)),
-	"mapfile":      checked(both(noFlags("runs a callback", "C"), namesCheck("dnOsuCc", "", 0))),
-	"readarray":    checked(both(noFlags("runs a callback", "C"), namesCheck("dnOsuCc", "", 0))),
-	"getopts":      checked(namesCheck("", "", 1)),
-	"wait":         checked(namesCheck("p", "p", -1)),
-	"jobs":         jobsCheck,
-	"shopt":        checked(shoptCheck),
-	"ulimit":       checked(ulimitCheck),
-	"printf":       checked(both(noFlags("assigns a shell variable", "v"), printfCheck)),
-	"mdls":         checked(noFlags("writes the attributes to a file", "p", "-plist")),
-	"nm":           checked(noFlags("loads a plugin", "", "--plugin")),
-	"size":         checked(noFlags("loads a plugin", "", "--plugin")),
-	"crontab":      checked(crontabCheck),
-	"tar":          checked(tarCheck),
-	"hdiutil":      checked(both(noURL("works with disk images"), subcommands("works with disk images", "info", "imageinfo", "isencrypted", "plugins", "help"))),
-	"tmutil":       checked(subcommands("controls Time Machine", "status", "destinationinfo", "isexcluded", "version", "help")),
-	"mdutil":       checked(mdutilCheck),
-	"spctl":        checked(spctlCheck),
-	"csrutil":      checked(csrutilCheck),
-	"dscl":         checked(dsclCheck),
-	"just":         versionOr("runs recipes from a justfile"),
-	"rustup":       versionOr("installs or changes toolchains"),
-	"hdparm":       hdparmCheck,
-	"nvme":         nvmeCheck,
-	"badblocks":    badblocksCheck,
-	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
-	"arch":         archCheck,
-	"trap":         trapCheck,
-	"history":      checked(noFlags("changes or writes the shell history", "acdnrwps")),
-	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
-	"eval":         checkEval,
-	"test":         testCheck,
-	"loginctl":     checkLoginctl,
-	"cp":           diskTargetCheck,
-	"mv":           diskTargetCheck,
-	"ditto":        diskTargetCheck,
-	"install":      diskTargetCheck,
-	"rsync":        diskTargetCheck,
-	"set":          setCheck,
-	"setopt":       zshOptionCheck,
-	"unsetopt":     zshOptionCheck,
-	"gpt":          gptCheck,
-	"unset":        checked(unsetCheck),
-	"shift":        arithmArgsCheck,
-	"exit":         arithmArgsCheck,
-	"return":       arithmArgsCheck,
-	"break":        arithmArgsCheck,
-	"continue":     arithmArgsCheck,
-	"[":            testCheck,
-}
-
 // aptConfig: -o and -c set APT configuration, which names the programs APT
 // runs (Dir::Bin::dpkg, hooks).
 var aptConfig = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
 
-// wrappers run the command that follows their options; they are as safe as
-// what they run.
-var wrappers = map[string]wrapSpec{
-	"command":    {shortArg: "", special: commandBuiltin},
-	"builtin":    {},
-	"nohup":      {},
-	"noglob":     {},
-	"nocorrect":  {},
-	"nice":       {shortArg: "n", longArg: []string{"--adjustment"}},
-	"timeout":    {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
-	"gtimeout":   {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
-	"stdbuf":     {shortArg: "ioe", longArg: []string{"--input", "--output", "--error"}},
-	"caffeinate": {shortArg: "tw"},
-	"ionice":     {shortArg: "cnp", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, refuse: "p", refuseWhy: "changes another process's priority"},
-	"taskset":    {shortArg: "", positional: 1, refuse: "p", refuseWhy: "changes another process's CPU affinity"},
-	"chrt":       {shortArg: "TPD", positional: 1, refuse: "p", refuseWhy: "changes another process's scheduling"},
-	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
-	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
-	"env":        {shortArg: "uCPS", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, special: envSpecial},
-	// GNU and BSD xargs together. -e, -i and -l take their value only
-	// attached, so "-iE rm" runs rm; --eof, --replace and --max-lines only
-	// after "=".
-	"xargs": {shortArg: "aEIdLnPsJRS", optArg: "eil", longArg: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"},
-		refuseLong: []string{"--process-slot-var"}, refuseWhy: "sets an environment variable of the command it runs",
-		extra: true, bare: []string{"echo"}, replace: xargsReplace},
-	"watch":    {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
-	"flock":    {shortArg: "wEc", longArg: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}, positional: 1, special: flockSpecial},
-	"busybox":  {},
-	"exec":     {shortArg: "a", confirm: "replaces the shell with another program"},
-	"toybox":   {},
-	"unbuffer": {},
-	"sudo":     {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
-	"doas":     {shortArg: "uC", forbid: "privilege escalation is never run"},
-	"pkexec":   {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
-	"runuser":  {shortArg: "ugGlcsw", longArg: []string{"--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"}, forbid: "privilege escalation is never run"},
-	"pfexec":   {forbid: "privilege escalation is never run"},
-	"ksu":      {shortArg: "nePace", forbid: "privilege escalation is never run"},
-	// These run the program that follows, so it is classified too.
-	"setsid":       {},
-	"strace":       {shortArg: "abeIoOpPsSuEX", confirm: "runs and traces a program"},
-	"ltrace":       {shortArg: "aAeFlnopsuDLw", confirm: "runs and traces a program"},
-	"dtruss":       {shortArg: "ptnNW", confirm: "runs and traces a program"},
-	"sandbox-exec": {shortArg: "fpnD", confirm: "runs a program under another sandbox profile"},
-	"run0":         {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
+// rule is what the policy knows about one program.
+type rule struct {
+	check    check    // judges an invocation; a rule without one is read-only whatever the arguments
+	category Category // what the program's reasons are about
+	// anyArgs: it may be given arguments that arrive at run time (xargs,
+	// find -exec {} +): it is read-only whatever they are, or a wrapper
+	// that judges what it runs with them.
+	anyArgs bool
+	// config: it runs code its configuration or the project's files name,
+	// whatever its arguments (see Options.NoSandbox).
+	config bool
+	shell  bool // a shell, which runs code from its input (sh, bash, zsh …)
 }
 
-// configCodePrograms run code that their configuration or the project's
-// files name, whatever their arguments: git (drivers and helpers in
-// .git/config), package managers and toolchains (yarn --version runs the
-// yarnPath a project's .yarnrc.yml names; rustup and pyenv shims pick a
-// toolchain from project files; brew loads its taps' Ruby; docker
-// contexts run ssh), and every interpreter and shell (site hooks, .pth
-// files, startup files). Inside the sandbox that code can neither write
-// nor reach the network; without one they ask (Options.NoSandbox).
-var configCodePrograms = []string{
-	"git", "brew", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "pipx", "uv", "poetry", "conda", "gem", "bundle",
-	"cargo", "rustup", "just", "go", "docker", "kubectl", "terraform", "gh", "nix", "port", "mas", "make",
-	"cmake", "ninja",
+// runsConfig marks a rule's program as running code from its configuration.
+func (r rule) runsConfig() rule { r.config = true; return r }
+
+// readOnly is the rule of a program with no option that writes, deletes,
+// runs other code, reaches the network or changes the system.
+func readOnly() rule { return rule{anyArgs: true} }
+
+// ask is the rule of a program that always asks, saying why, except when
+// it is only asked for its version or help.
+func ask(cat Category, why string) rule { return rule{check: versionOr(why), category: cat} }
+
+// never is the rule of a program that is never run.
+func never(cat Category, why string) rule { return rule{check: forbidden(why), category: cat} }
+
+// args is the rule of a program whose check reads its arguments: an
+// argument known only at run time could be the option the check refuses,
+// so it always asks.
+func args(cat Category, f check) rule { return rule{check: checked(f), category: cat} }
+
+// custom is the rule of a program whose check handles arguments known only
+// at run time itself (rm, kill and the like decide on what they can see).
+func custom(cat Category, f check) rule { return rule{check: f, category: cat} }
+
+// interpreter is the rule of an interpreter or compiler; inline names its
+// options that take code on the command line.
+func interpreter(inline string) rule {
+	return rule{check: interpreterCheck(inline), category: Code, config: true}
 }
 
-// configCode reports whether a program runs code from its configuration.
-func configCode(name string) bool {
-	if _, ok := interpreters[name]; ok || isShell(name) || contains(configCodePrograms, name) {
-		return true
+// shellRule is the rule of a shell.
+func shellRule() rule { return rule{check: checkShell, category: Code, config: true, shell: true} }
+
+// wrapper is the rule of a program that runs the command after its options.
+func wrapper(w wrapSpec) rule {
+	cat := Code
+	if w.forbid != "" {
+		cat = Privilege
 	}
-	return strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.")
+	return rule{check: w.check, category: cat, anyArgs: true}
 }
 
 // prefixRule handles families of programs named by a prefix.
-func prefixRule(name string) check {
+func prefixRule(name string) (rule, bool) {
 	switch {
 	case name == "mkfs" || name == "newfs" || strings.HasPrefix(name, "mkfs.") || strings.HasPrefix(name, "newfs_") || strings.HasPrefix(name, "mkfs_"):
-		return forbidden("erasing a disk is never run")
+		return never(Disk, "erasing a disk is never run"), true
 	case strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2."):
-		return interpreter("c")
+		return interpreter("c"), true
 	}
-	return nil
+	return rule{}, false
 }
-
-// defaultPrograms assembles the program tables into one lookup map. A name
-// in several tables gets the last one's rule, in this order: read-only,
-// confirm, interpreters, shells, wrappers, forbidden, checked. To add a
-// program, put it in the one table that describes it; a program whose
-// arguments decide gets a check in checkedPrograms. Anything in no table
-// needs confirmation.
-func defaultPrograms() map[string]check {
-	m := map[string]check{}
-	for _, n := range readOnlyPrograms {
-		m[n] = readOnly
-	}
-	for n, why := range confirmPrograms {
-		m[n] = versionOr(why)
-	}
-	for n, flags := range interpreters {
-		m[n] = interpreter(flags)
-	}
-	for _, n := range shells {
-		m[n] = checkShell
-	}
-	for n, w := range wrappers {
-		m[n] = w.check
-	}
-	for n, why := range forbiddenPrograms {
-		m[n] = forbidden(why)
-	}
-	for n, c := range checkedPrograms {
-		m[n] = c
-	}
-	return m
-}
-
-// anyArgsPrograms lists the programs that may be run with arguments that
-// arrive at run time: the read-only ones and the wrappers, which judge what
-// they run with the unknown arguments in turn.
-func anyArgsPrograms() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range readOnlyPrograms {
-		m[n] = true
-	}
-	for n := range wrappers {
-		m[n] = true
-	}
-	m["find"] = true // checkFind refuses unknown arguments itself
-	for n := range checkedPrograms {
-		if n != "find" {
-			delete(m, n)
-		}
-	}
-	return m
-}
-
-func readOnly(*invocation) {}
 
 func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
 
@@ -554,8 +250,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// interpreter asks before running code; inline code is named as such.
-func interpreter(inline string) check {
+// interpreterCheck asks before running code; inline code is named as such.
+func interpreterCheck(inline string) check {
 	return func(in *invocation) {
 		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" ||
 			versionFlagVV[in.name] && len(in.args) == 1 && in.args[0].val == "-vV" {
@@ -647,7 +343,7 @@ func (w wrapSpec) check(in *invocation) {
 			continue
 		}
 		if w.refuse != "" && strings.ContainsAny(v[1:], w.refuse) {
-			in.confirmOpt(v, w.refuseWhy)
+			in.confirmAs(Process, v, w.refuseWhy)
 		}
 		// In a cluster like -sKILL the rest is the value; a value-taking letter
 		// at the end takes the next word.
@@ -827,7 +523,7 @@ func envShortFlag(v string) byte {
 // flockSpecial: `flock FILE -c 'cmd'` runs a shell string; flock also
 // creates its lock file.
 func flockSpecial(in *invocation, opts []arg) bool {
-	in.confirm("creates a lock file")
+	in.confirmAs(Write, "", "creates a lock file")
 	for k, o := range opts {
 		if (o.val == "-c" || longMatch(o.val, "--command")) && k+1 < len(opts) {
 			in.source(opts[k+1].val)
@@ -841,7 +537,7 @@ func flockSpecial(in *invocation, opts []arg) bool {
 	return false
 }
 
-func isShell(name string) bool { return contains(shells, name) }
+func isShell(name string) bool { return programs[name].shell }
 
 // checkShell: sh -c STRING runs the string, which is parsed and classified
 // in turn; a script file or stdin cannot be seen.
@@ -928,12 +624,12 @@ func checkOsascript(in *invocation) {
 	for _, a := range in.args {
 		low := strings.ToLower(a.val)
 		if strings.Contains(low, "administrator privileges") || strings.Contains(low, "administratorprivileges") {
-			in.forbidOpt("with administrator privileges", "privilege escalation is never run")
+			in.forbidAs(Privilege, "with administrator privileges", "privilege escalation is never run")
 		}
 		if strings.Contains(low, "system events") || strings.Contains(low, "loginwindow") || strings.Contains(low, "finder") {
 			for _, verb := range []string{"shut down", "restart", "log out", "«event aevtrsdn»", "«event aevtrrst»"} {
 				if strings.Contains(low, verb) {
-					in.forbid("shutting down or restarting the machine is never run")
+					in.forbidAs(System, "", "shutting down or restarting the machine is never run")
 				}
 			}
 		}
@@ -1060,14 +756,16 @@ func emptyVariableRoot(t arg, assigned map[string]bool, cwd string) (string, str
 }
 
 // deleteCheck: unlink and shred delete; shredding a device erases a disk.
-func deleteCheck(in *invocation) {
-	for _, a := range operands(in.args) {
-		if isDiskDevice(a.val) {
-			in.forbid("erasing a disk is never run")
-			return
+func deleteCheck(why string) check {
+	return func(in *invocation) {
+		for _, a := range operands(in.args) {
+			if isDiskDevice(a.val) {
+				in.forbidAs(Disk, "", "erasing a disk is never run")
+				return
+			}
 		}
+		in.confirm(why)
 	}
-	in.confirm(confirmPrograms[in.name])
 }
 
 // permCheck: recursive permission or ownership changes of protected
@@ -1212,7 +910,7 @@ func checkFind(in *invocation) {
 			acted = true
 			i = j
 		case strings.HasPrefix(v, "-fprint") || v == "-fls":
-			in.confirmOpt(v, "writes a file")
+			in.confirmAs(Write, v, "writes a file")
 			return
 		case findPrimaries[v] > 0 || strings.HasPrefix(v, "-newer") && len(v) == 8:
 			if i+findPrimaries[v] >= len(args) {
@@ -1239,12 +937,12 @@ func checkFind(in *invocation) {
 		}
 		for _, s := range starts {
 			if root, ok := protectedTarget(s, in.c.cwd); ok && (execDeletes || !tests || widens) {
-				in.forbid("deleting everything under " + root + " is never run")
+				in.forbidAs(Delete, "", "deleting everything under "+root+" is never run")
 				return
 			}
 		}
 		if deleteAction {
-			in.confirmOpt("-delete", "deletes files")
+			in.confirmAs(Delete, "-delete", "deletes files")
 		}
 	}
 }
@@ -1402,7 +1100,7 @@ func topCheck(in *invocation) {
 func teeCheck(in *invocation) {
 	for _, a := range operands(in.args) {
 		if isDiskDevice(a.val) {
-			in.forbid("writing onto a disk device erases it and is never run")
+			in.forbidAs(Disk, "", "writing onto a disk device erases it and is never run")
 			return
 		}
 	}
@@ -1419,7 +1117,7 @@ func ddCheck(in *invocation) {
 		if out, ok := strings.CutPrefix(a.val, "of="); ok {
 			switch {
 			case isDiskDevice(out):
-				in.forbidOpt(a.val, "writing onto a disk device erases it and is never run")
+				in.forbidAs(Disk, a.val, "writing onto a disk device erases it and is never run")
 			case out != "/dev/null":
 				in.confirmOpt(a.val, "writes a file")
 			}
@@ -1478,7 +1176,7 @@ func ipCheck(in *invocation) {
 		if f == "" {
 			f = "-r"
 		}
-		in.confirmOpt(f, "looks names up on the network")
+		in.confirmAs(Network, f, "looks names up on the network")
 		return
 	}
 	if len(words) < 2 {
@@ -1653,7 +1351,7 @@ func tarCheck(in *invocation) {
 	}
 	for _, f := range files {
 		if i := strings.IndexByte(f, ':'); i >= 0 && !forceLocal && !strings.Contains(f[:i], "/") {
-			in.confirmOpt("-f "+f, "reads an archive on another machine over the network")
+			in.confirmAs(Network, "-f "+f, "reads an archive on another machine over the network")
 			return
 		}
 	}
@@ -1664,7 +1362,7 @@ func noURL(why string) check {
 	return func(in *invocation) {
 		for _, a := range operands(in.args) {
 			if strings.Contains(a.val, "://") {
-				in.confirmOpt(a.val, "uses the network")
+				in.confirmAs(Network, a.val, "uses the network")
 				return
 			}
 		}
@@ -1740,7 +1438,7 @@ func dsclCheck(in *invocation) {
 	}
 	node := args[0].val
 	if node != "." && node != "localhost" && !strings.HasPrefix(node, "/") {
-		in.confirmOpt(node, "reaches the directory service of another machine")
+		in.confirmAs(Network, node, "reaches the directory service of another machine")
 		return
 	}
 	switch args[1].val {
@@ -1898,7 +1596,7 @@ func checkLaunchctl(in *invocation) {
 
 func checkSystemctl(in *invocation) {
 	if f, ok := hasFlag(in.args, "HM", "--host", "--machine"); ok {
-		in.confirmOpt(f, "acts on another machine, over ssh for -H")
+		in.confirmAs(Network, f, "acts on another machine, over ssh for -H")
 		return
 	}
 	var verb string
@@ -2233,7 +1931,7 @@ func queryOnly(why string, max int, queries ...string) check {
 func dscacheutilCheck(in *invocation) {
 	for i, a := range in.args {
 		if a.val == "-q" && i+1 < len(in.args) && (in.args[i+1].val == "host" || in.args[i+1].val == "service") {
-			in.confirmOpt("-q "+in.args[i+1].val, "looks names up on the network")
+			in.confirmAs(Network, "-q "+in.args[i+1].val, "looks names up on the network")
 			return
 		}
 	}
@@ -2244,7 +1942,7 @@ var npmNetwork = []string{"view", "info", "show", "v", "search", "s", "se", "fin
 
 func npmCheck(in *invocation) {
 	if len(in.args) > 0 && contains(npmNetwork, in.args[0].val) {
-		in.confirmOpt(in.args[0].val, "uses the network")
+		in.confirmAs(Network, in.args[0].val, "uses the network")
 		return
 	}
 	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls", "pkg get")(in)
@@ -2254,7 +1952,7 @@ func npmCheck(in *invocation) {
 // newer versions or another index uses the network.
 func pipCheck(in *invocation) {
 	if f, ok := hasFlag(in.args[min(1, len(in.args)):], "oui", "--outdated", "--uptodate", "--index-url", "--extra-index-url", "--find-links", "--proxy"); ok {
-		in.confirmOpt(f, "uses the network")
+		in.confirmAs(Network, f, "uses the network")
 		return
 	}
 	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "cache dir", "cache list", "cache info")(in)
@@ -2372,7 +2070,7 @@ func argVals(args []arg) []string {
 func networkVerbs(why string, verbs ...string) check {
 	return func(in *invocation) {
 		if len(in.args) > 0 && contains(verbs, in.args[0].val) {
-			in.confirmOpt(in.args[0].val, why)
+			in.confirmAs(Network, in.args[0].val, why)
 		}
 	}
 }
@@ -2437,7 +2135,11 @@ func checkLoginctl(in *invocation) {
 
 // diskTargetCheck: copying onto a disk device erases it; any other copy
 // asks. Only the destination counts: reading a disk into an image is fine.
-func diskTargetCheck(in *invocation) {
+func diskTargetCheck(why string) check {
+	return func(in *invocation) { diskTarget(in, why) }
+}
+
+func diskTarget(in *invocation, why string) {
 	ops := operands(in.args)
 	var dests []arg
 	if len(ops) > 1 {
@@ -2452,9 +2154,9 @@ func diskTargetCheck(in *invocation) {
 	}
 	for _, d := range dests {
 		if isDiskDevice(d.val) {
-			in.forbid("writing onto a disk device erases it and is never run")
+			in.forbidAs(Disk, "", "writing onto a disk device erases it and is never run")
 			return
 		}
 	}
-	versionOr(confirmPrograms[in.name])(in)
+	versionOr(why)(in)
 }

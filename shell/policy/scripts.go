@@ -77,7 +77,11 @@ func checkSed(in *invocation) {
 		}
 		for _, s := range scripts {
 			if why := sedScriptWrites(s); why != "" {
-				in.confirm(why)
+				cat := Write
+				if strings.Contains(why, "runs a command") {
+					cat = Code
+				}
+				in.confirmAs(cat, "", why)
 				return
 			}
 		}
@@ -293,7 +297,14 @@ func checkAwk(in *invocation) {
 		}
 		for _, p := range programs {
 			if why := awkProgramWrites(p); why != "" && (!sandbox || strings.HasPrefix(why, "the program calls a function")) {
-				in.confirm(why)
+				cat := Code
+				switch {
+				case strings.Contains(why, "network"):
+					cat = Network
+				case strings.Contains(why, "to a file"):
+					cat = Write
+				}
+				in.confirmAs(cat, "", why)
 				return
 			}
 		}
