@@ -1,5 +1,13 @@
 package policy
 
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
 // policyCase is one labelled command of the policy table. reason, when set,
 // must appear in one of the verdict's reasons.
 type policyCase struct {
@@ -964,4 +972,46 @@ var policyCases = []policyCase{
 	forbiddenCase("disk", "mkdosfs /dev/sdb1", "erasing a disk is never run"),
 	forbiddenCase("disk", "mkntfs -f /dev/sdb1", "erasing a disk is never run"),
 	safeCase("readonly-mac", "diskutil coreStorage list"),
+}
+
+// programsInCases returns the programs the case table runs: the first word
+// of every simple command in every case.
+func programsInCases(t *testing.T) map[string]bool {
+	t.Helper()
+	parser := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	seen := map[string]bool{}
+	for _, tc := range policyCases {
+		f, err := parser.Parse(strings.NewReader(tc.command), "")
+		if err != nil {
+			continue // the parse-error cases run nothing
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+				name := decodeWord(call.Args[0]).val
+				if base, ok := systemProgram(name); ok {
+					name = base // /usr/bin/time runs time: `time` alone is the shell's keyword
+				}
+				seen[name] = true
+			}
+			return true
+		})
+	}
+	return seen
+}
+
+// Adding a program is one line in the table and one case here: every
+// entry of the table must be exercised by at least one case.
+func TestEveryProgramHasACase(t *testing.T) {
+	t.Parallel()
+	seen := programsInCases(t)
+	var missing []string
+	for name := range programs {
+		if !seen[name] {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("%d programs in the table have no case: %s", len(missing), strings.Join(missing, " "))
+	}
 }
