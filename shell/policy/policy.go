@@ -1030,7 +1030,7 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	if target.escapedOp {
 		c.add(Confirm, Parse, text, text+": an escaped ; & or | names a file, which reads like a second command")
 	}
-	if !target.expanded && strings.HasPrefix(target.val, "/dev/") && (strings.HasPrefix(cleanPath(target.val), "/dev/tcp/") || strings.HasPrefix(cleanPath(target.val), "/dev/udp/")) {
+	if !target.expanded && strings.HasPrefix(target.val, "/dev/") && isSocketPath(target.val) {
 		// bash opens a connection for these names, whichever the direction.
 		c.add(Confirm, Network, text, text+": opens a network connection")
 		return
@@ -1062,10 +1062,10 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 		}
 	}
 	if !target.expanded && !target.glob {
-		switch target.val {
-		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
+		switch paths[target.val] {
+		case sink:
 			return
-		case "/dev/tty":
+		case terminal:
 			// Output that bypasses the capture reaches the person's terminal,
 			// where escape sequences can set the clipboard or retitle windows.
 			c.add(Confirm, System, text, text+": writes to the terminal directly")
@@ -1075,7 +1075,7 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 			c.add(Forbidden, Disk, text, text+": writing onto a disk device erases it and is never run")
 			return
 		}
-		if cleanPath(target.val) == "/proc/sysrq-trigger" {
+		if paths[cleanPath(target.val)] == trigger {
 			c.add(Forbidden, System, text, text+": the kernel's emergency keys can reboot or halt at once and are never run")
 			return
 		}
@@ -1144,8 +1144,8 @@ func maySocket(w *syntax.Word) bool {
 	if strings.HasPrefix(prefix, "~") {
 		return false
 	}
-	for _, special := range []string{"/dev/tcp/", "/dev/udp/"} {
-		if strings.HasPrefix(special, prefix) || strings.HasPrefix(prefix, special) {
+	for special, k := range paths {
+		if k == socket && (strings.HasPrefix(special, prefix) || strings.HasPrefix(prefix, special)) {
 			return true
 		}
 	}
@@ -1175,16 +1175,6 @@ func isFD(s string) bool {
 		}
 	}
 	return true
-}
-
-// isDiskDevice reports whether path names a whole disk or partition.
-func isDiskDevice(path string) bool {
-	for _, prefix := range []string{"/dev/disk", "/dev/rdisk", "/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/mapper/", "/dev/dm-", "/dev/md", "/dev/loop"} {
-		if strings.HasPrefix(path, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // call classifies a simple command: its assignments, the commands hidden in

@@ -395,3 +395,38 @@ func TestReasonJSON(t *testing.T) {
 		t.Errorf("JSON %s, want %s", b, want)
 	}
 }
+
+// Each kind of entry in the paths table decides a verdict: system roots
+// and homes, disks, sockets, the sysrq trigger, sinks and the terminal.
+func TestPathsTable(t *testing.T) {
+	t.Parallel()
+	p := New(Options{})
+	for _, tc := range []struct {
+		cmd  string
+		want Tier
+	}{
+		{"rm -rf /usr/*", Forbidden},
+		{"chmod -R 777 /etc", Forbidden},
+		{"rm -rf /Users/someone", Forbidden},
+		{"rm -rf /home/someone/", Forbidden},
+		{"echo x > /dev/nvme0n1", Forbidden},
+		{"tee /dev/mmcblk0 < img", Forbidden},
+		{"cat < /dev/udp/1.1.1.1/53", Confirm},
+		{"echo c > /proc/sysrq-trigger", Forbidden},
+		{"ls 2>/dev/stderr >/dev/null", Safe},
+		{"echo hi > /dev/tty", Confirm},
+	} {
+		if got := p.Classify(tc.cmd).Tier; got != tc.want {
+			t.Errorf("Classify(%q) = %s, want %s", tc.cmd, got, tc.want)
+		}
+	}
+	kinds := map[pathKind]bool{}
+	for _, k := range paths {
+		kinds[k] = true
+	}
+	for k := systemRoot; k <= terminal; k++ {
+		if !kinds[k] {
+			t.Errorf("no path of kind %d in the table", k)
+		}
+	}
+}

@@ -1105,7 +1105,7 @@ func teeCheck(in *invocation) {
 		}
 	}
 	for _, a := range operands(in.args) {
-		if a.val != "/dev/null" {
+		if paths[a.val] != sink {
 			in.confirm("writes files")
 			return
 		}
@@ -1118,7 +1118,7 @@ func ddCheck(in *invocation) {
 			switch {
 			case isDiskDevice(out):
 				in.forbidAs(Disk, a.val, "writing onto a disk device erases it and is never run")
-			case out != "/dev/null":
+			case paths[out] != sink:
 				in.confirmOpt(a.val, "writes a file")
 			}
 		}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -247,18 +248,70 @@ func decodeANSIC(s string) (string, bool) {
 // cleanPath is path.Clean that keeps the result absolute-looking.
 func cleanPath(p string) string { return path.Clean(p) }
 
-// protectedRoots are directories whose recursive deletion or permission
-// change breaks the machine or destroys everything a person has.
-var protectedRoots = map[string]bool{
-	"/": true, "/System": true, "/System/Volumes": true, "/System/Volumes/Data": true, "/Library": true,
-	"/Applications": true, "/Users": true, "/Volumes": true, "/Network": true, "/cores": true,
-	"/bin": true, "/sbin": true, "/usr": true, "/usr/bin": true, "/usr/sbin": true, "/usr/lib": true,
-	"/usr/libexec": true, "/usr/local": true, "/usr/share": true, "/usr/include": true,
-	"/etc": true, "/var": true, "/private": true, "/private/etc": true, "/private/var": true,
-	"/opt": true, "/opt/homebrew": true, "/home": true, "/root": true, "/boot": true, "/efi": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/dev": true, "/proc": true,
-	"/sys": true, "/srv": true, "/mnt": true, "/media": true, "/run": true, "/snap": true,
+// pathKind says why the policy treats a path specially.
+type pathKind int
+
+const (
+	// systemRoot: deleting it, or changing its permissions recursively,
+	// breaks the machine or destroys everything a person has.
+	systemRoot pathKind = iota + 1
+	homes               // each directory in it is someone's home, as protected as ~
+	disk                // a prefix of the device names of whole disks and partitions
+	socket              // a prefix that bash turns into a network connection
+	trigger             // writing to it acts at once (the kernel's emergency keys)
+	sink                // writing to it changes nothing
+	terminal            // writing to it bypasses Hark's output capture
+)
+
+// paths is the one table of paths the policy treats specially.
+var paths = map[string]pathKind{
+	"/": systemRoot, "/System": systemRoot, "/System/Volumes": systemRoot, "/System/Volumes/Data": systemRoot,
+	"/Library": systemRoot, "/Applications": systemRoot, "/Volumes": systemRoot, "/Network": systemRoot,
+	"/cores": systemRoot, "/bin": systemRoot, "/sbin": systemRoot, "/usr": systemRoot, "/usr/bin": systemRoot,
+	"/usr/sbin": systemRoot, "/usr/lib": systemRoot, "/usr/libexec": systemRoot, "/usr/local": systemRoot,
+	"/usr/share": systemRoot, "/usr/include": systemRoot, "/etc": systemRoot, "/var": systemRoot,
+	"/private": systemRoot, "/private/etc": systemRoot, "/private/var": systemRoot, "/opt": systemRoot,
+	"/opt/homebrew": systemRoot, "/root": systemRoot, "/boot": systemRoot, "/efi": systemRoot, "/lib": systemRoot,
+	"/lib32": systemRoot, "/lib64": systemRoot, "/libx32": systemRoot, "/dev": systemRoot, "/proc": systemRoot,
+	"/sys": systemRoot, "/srv": systemRoot, "/mnt": systemRoot, "/media": systemRoot, "/run": systemRoot,
+	"/snap":  systemRoot,
+	"/Users": homes, "/home": homes,
+	"/dev/disk": disk, "/dev/rdisk": disk, "/dev/sd": disk, "/dev/hd": disk, "/dev/nvme": disk, "/dev/vd": disk,
+	"/dev/xvd": disk, "/dev/mmcblk": disk, "/dev/mapper/": disk, "/dev/dm-": disk, "/dev/md": disk, "/dev/loop": disk,
+	"/dev/tcp/": socket, "/dev/udp/": socket,
+	"/proc/sysrq-trigger": trigger,
+	"/dev/null":           sink, "/dev/stdout": sink, "/dev/stderr": sink, "/dev/fd/1": sink, "/dev/fd/2": sink,
+	"/dev/tty": terminal,
 }
+
+// pathPrefixes lists the entries of paths that are prefixes (disks and
+// sockets), longest first, built once from the table.
+var pathPrefixes = func() []string {
+	var out []string
+	for p, k := range paths {
+		if k == disk || k == socket {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	return out
+}()
+
+// prefixKind returns the kind of the table's prefix that p starts with.
+func prefixKind(p string) pathKind {
+	for _, prefix := range pathPrefixes {
+		if strings.HasPrefix(p, prefix) {
+			return paths[prefix]
+		}
+	}
+	return 0
+}
+
+// isDiskDevice reports whether p names a whole disk or partition.
+func isDiskDevice(p string) bool { return prefixKind(p) == disk }
+
+// isSocketPath reports whether bash opens a connection for p.
+func isSocketPath(p string) bool { return prefixKind(cleanPath(p)) == socket }
 
 // protectedTarget reports whether target (resolved against cwd when relative
 // and cwd is known) is the file-system root, a home directory, a system root
@@ -291,11 +344,11 @@ func protectedTarget(target arg, cwd string) (string, bool) {
 		return "", false
 	}
 	root := stripAll(cleanPath(p))
-	if protectedRoots[root] {
+	if k := paths[root]; k == systemRoot || k == homes {
 		return root, true
 	}
 	// Someone's whole home directory, named by path.
-	if dir := path.Dir(root); dir == "/Users" || dir == "/home" {
+	if paths[path.Dir(root)] == homes {
 		return root, true
 	}
 	return "", false
