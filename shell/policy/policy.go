@@ -41,9 +41,9 @@ type Options struct {
 	// NoSandbox says safe-tier commands will run without an OS sandbox.
 	// The classifier then has to hold on its own, so programs that run
 	// code named by their configuration or project files (git, every
-	// interpreter and shell, package managers and toolchains: see
-	// configCodePrograms) ask even for read-only invocations, with the
-	// reason "runs code from its configuration and no sandbox is
+	// interpreter and shell, package managers and toolchains: the table
+	// entries marked runsConfig) ask even for read-only invocations, with
+	// the reason "runs code from its configuration and no sandbox is
 	// available".
 	NoSandbox bool
 }
