@@ -663,7 +663,7 @@ func (c *classifier) nested(n syntax.Node) {
 				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn,
 				syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
 				if w, ok := n.X.(*syntax.Word); ok {
-					if name := w.Lit(); riskyVariable(name) != "" {
+					if name := arithmTarget(w); riskyVariable(name) != "" {
 						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
 					}
 				}
@@ -671,7 +671,7 @@ func (c *classifier) nested(n syntax.Node) {
 		case *syntax.UnaryArithm:
 			if n.Op == syntax.Inc || n.Op == syntax.Dec {
 				if w, ok := n.X.(*syntax.Word); ok {
-					if name := w.Lit(); riskyVariable(name) != "" {
+					if name := arithmTarget(w); riskyVariable(name) != "" {
 						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
 					}
 				}
@@ -679,6 +679,18 @@ func (c *classifier) nested(n syntax.Node) {
 		}
 		return true
 	})
+}
+
+// arithmTarget names the variable an arithmetic assignment sets: BASH_CMDS
+// for BASH_CMDS[ls]=1, which the parser reads as a subscripted parameter.
+func arithmTarget(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if p, ok := w.Parts[0].(*syntax.ParamExp); ok && p.Param != nil {
+			return p.Param.Value
+		}
+	}
+	name, _, _ := strings.Cut(w.Lit(), "[")
+	return name
 }
 
 // funcDecl classifies a function body where it is declared, and recognises

@@ -1550,6 +1550,20 @@ func nvmeCheck(in *invocation) {
 	in.confirm("works with disk hardware")
 }
 
+// cryptsetupCheck: formatting a LUKS device or erasing its key slots
+// makes its contents unreadable for good.
+func cryptsetupCheck(in *invocation) {
+	// Any operand: an option's value (--type luks2) may come before the verb.
+	for _, a := range operands(in.args) {
+		switch strings.ToLower(a.val) {
+		case "luksformat", "erase", "lukserase", "reencrypt", "tcryptformat":
+			in.forbidOpt(a.val, "erasing a disk is never run")
+			return
+		}
+	}
+	in.confirm("works with encrypted disks")
+}
+
 // badblocksCheck: -w writes patterns over the whole device.
 func badblocksCheck(in *invocation) {
 	if f, ok := hasFlag(in.args, "w"); ok {

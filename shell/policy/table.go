@@ -152,6 +152,7 @@ func init() {
 		"codesign":     args(Write, both(codesignCheck, onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml"))),
 		"continue":     custom(Code, arithmArgsCheck),
 		"cp":           custom(Write, diskTargetCheck("copies files")),
+		"cryptsetup":   custom(Disk, cryptsetupCheck),
 		"crontab":      args(Code, crontabCheck),
 		"csrutil":      args(System, csrutilCheck),
 		"date":         args(System, dateCheck),
