@@ -111,6 +111,10 @@ func checkGit(in *invocation) {
 		return
 	}
 	why := gitWhy[sub]
+	if ok && extra(rest) == "runs a pager" {
+		in.confirmAs(Code, sub, "runs a pager")
+		return
+	}
 	if why == "" {
 		why = "changes the repository or runs other programs"
 	}
@@ -168,7 +172,8 @@ func gitReflog(args []arg) string {
 
 func gitGrep(args []arg) string {
 	for _, a := range args {
-		if strings.HasPrefix(a.val, "-O") {
+		// -O opens the matching files in a program, also bundled (-nOvim).
+		if a.option() && !strings.HasPrefix(a.val, "--") && strings.ContainsRune(a.val, 'O') {
 			return "runs a pager"
 		}
 	}
