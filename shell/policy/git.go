@@ -17,16 +17,22 @@ var gitReadOnly = map[string]func(args []arg) string{
 }
 
 // gitRunsDrivers are the subcommands that may run programs a repository's
-// configuration names for its files: textconv and external diff drivers
-// (diff, log -p, show, blame) and clean filters (status and the worktree
-// diffs, which read changed files through them). The environment Hark
-// gives safe-tier git switches off the hooks, fsmonitor, the pager,
-// diff.external and gpg, but drivers are named per repository and cannot
-// be switched off that way. In the working directory (and with -C, since
-// safe.bareRepository=explicit keeps git from adopting a bare repository
-// it wanders into) the configuration is the user's own: a clone cannot
-// carry .git/config. A repository named with --git-dir, --work-tree or
-// --bare can be one committed into a project, so these subcommands ask.
+// configuration names for its files: textconv drivers (diff, log -p, show,
+// blame), external diff (git diff) and clean filters (status and the
+// worktree diffs, which read changed files through them). The environment
+// the runner gives sandboxed git switches off hooks, fsmonitor, the pager,
+// signing and credential programs and refuses to enter a bare repository
+// by cd or -C (safe.bareRepository=explicit), but drivers are named per
+// repository and per file and cannot be switched off that way; only the
+// command's own --no-ext-diff and --no-textconv can. Requiring those on
+// every git diff would make the most common read-only command ask, so the
+// decision is: in the working directory and with -C, the repository is
+// the user's own (a clone cannot carry .git/config) and what a driver runs
+// stays inside the read-only, no-network sandbox; without a sandbox git
+// asks anyway (Options.NoSandbox). A repository named with --git-dir,
+// --work-tree or --bare can be a bare one committed into a project, so
+// these subcommands ask there, and --ext-diff, --textconv and --filters
+// ask everywhere.
 var gitRunsDrivers = map[string]bool{
 	"status": true, "diff": true, "show": true, "log": true, "whatchanged": true, "blame": true, "annotate": true,
 	"range-diff": true, "stash": true, "diff-files": true, "diff-index": true, "grep": true, "submodule": true,
