@@ -785,15 +785,9 @@ func (c *classifier) declWord(d *syntax.DeclClause, a *syntax.Assign) {
 			}
 			return
 		}
-		name, value, hasValue := strings.Cut(w.val, "=")
-		if i := strings.IndexByte(w.val, '['); i >= 0 && i < len(name) {
-			name = w.val[:strings.IndexByte(w.val, ']')+1]
-			if strings.IndexByte(w.val, ']') < 0 {
-				name = w.val
-			}
-		}
-		if why := riskyVariable(strings.SplitN(name, "[", 2)[0]); why != "" {
-			c.add(Confirm, Code, text, strings.SplitN(name, "[", 2)[0]+"=: "+why)
+		name, value, hasValue := splitDeclWord(w.val)
+		if base, _, _ := strings.Cut(name, "["); riskyVariable(base) != "" {
+			c.add(Confirm, Code, text, base+"=: "+riskyVariable(base))
 		}
 		if !plainVarName(arg{val: name}) {
 			c.add(Confirm, Code, text, d.Variant.Value+" "+w.val+": the shell evaluates the subscript of this name, which can run commands")
@@ -808,6 +802,25 @@ func (c *classifier) declWord(d *syntax.DeclClause, a *syntax.Assign) {
 			c.add(Confirm, Code, text, d.Variant.Value+": the quoted value is read as an array assignment, whose subscripts can run commands")
 		}
 	}
+}
+
+// splitDeclWord splits "name[sub]=value" at the "=" that ends the name: a
+// subscript may hold "=" of its own (x[a=b]=1).
+func splitDeclWord(s string) (name, value string, hasValue bool) {
+	end := strings.IndexByte(s, '=')
+	if i := strings.IndexByte(s, '['); i >= 0 && (end < 0 || i < end) {
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			return s, "", false // an unclosed subscript: all of it is the name
+		}
+		name, rest := s[:i+j+1], s[i+j+1:]
+		value, hasValue = strings.CutPrefix(rest, "=")
+		if !hasValue && rest != "" {
+			return s, "", false
+		}
+		return name, value, hasValue
+	}
+	return strings.Cut(s, "=")
 }
 
 func declHasArrayFlag(d *syntax.DeclClause) bool {

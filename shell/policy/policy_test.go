@@ -434,3 +434,25 @@ func TestPathsTable(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitDeclWord(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, name, value string
+		hasValue        bool
+	}{
+		{"x", "x", "", false},
+		{"x=1", "x", "1", true},
+		{"x[1]=2", "x[1]", "2", true},
+		{"x[a=b]=1", "x[a=b]", "1", true},
+		{"x[$(rm y)]", "x[$(rm y)]", "", false},
+		{"x[1", "x[1", "", false},
+		{"x=(a [b]=c)", "x", "(a [b]=c)", true},
+		{"x[1]y=2", "x[1]y=2", "", false},
+	} {
+		name, value, has := splitDeclWord(tc.in)
+		if name != tc.name || value != tc.value || has != tc.hasValue {
+			t.Errorf("splitDeclWord(%q) = %q, %q, %v; want %q, %q, %v", tc.in, name, value, has, tc.name, tc.value, tc.hasValue)
+		}
+	}
+}
