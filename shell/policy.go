@@ -15,6 +15,9 @@ type (
 	Policy = policy.Policy
 	// PolicyOptions configures a Policy; see policy.Options.
 	PolicyOptions = policy.Options
+	// Category says what kind of harm a Reason is about (policy.Delete,
+	// policy.Network …).
+	Category = policy.Category
 )
 
 // The tiers.

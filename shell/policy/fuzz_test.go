@@ -31,6 +31,11 @@ func FuzzClassify(f *testing.F) {
 		if v.Reasons == nil || (v.Tier == Safe) != (len(v.Reasons) == 0) {
 			t.Fatalf("Classify(%q): tier %s with reasons %v", s, v.Tier, v.Reasons)
 		}
+		for _, r := range v.Reasons {
+			if !categories[r.Category] || r.Why == "" {
+				t.Fatalf("Classify(%q): reason %v has no text or no known category", s, r)
+			}
+		}
 		for _, suffix := range []string{"; rm -rf x", "\nrm -rf x"} {
 			if w := p.Classify(s + suffix); w.Tier == Safe {
 				t.Fatalf("Classify(%q) is safe: the appended deletion was hidden", s+suffix)
