@@ -955,25 +955,32 @@ var riskyVariables = map[string]string{
 	"GLOBIGNORE":     "changes how globs expand",
 	"CDPATH":         "changes where cd goes",
 	"HOME":           "changes what ~ means",
-	"SHELL":          "changes which shell programs start",
-	"PAGER":          "runs another program as pager",
-	"MANPAGER":       "runs another program as pager",
-	"EDITOR":         "runs another program as editor",
-	"VISUAL":         "runs another program as editor",
-	"BROWSER":        "runs another program as browser",
-	"LESSOPEN":       "makes less run a program",
-	"LESSCLOSE":      "makes less run a program",
-	"PYTHONSTARTUP":  "makes Python run a file",
-	"PYTHONPATH":     "changes which code Python loads",
-	"PYTHONHOME":     "changes which code Python loads",
-	"PERL5LIB":       "changes which code Perl loads",
-	"RUBYLIB":        "changes which code Ruby loads",
-	"NODE_PATH":      "changes which code Node loads",
-	"TMOUT":          "changes shell behaviour",
-	"HISTFILE":       "makes the shell write history to a file",
-	"TERMINFO":       "changes terminal capabilities",
-	"MAIL":           "changes shell behaviour",
-	"MAILPATH":       "changes shell behaviour",
+	// The policy trusts these to hold a directory or a user name (see
+	// trustedParams); assigned, they could hold /dev/tcp/… or a glob.
+	"PWD":           "changes what $PWD means to later commands",
+	"OLDPWD":        "changes what $OLDPWD means to later commands",
+	"TMPDIR":        "changes what $TMPDIR means to later commands",
+	"USER":          "changes what $USER means to later commands",
+	"LOGNAME":       "changes what $LOGNAME means to later commands",
+	"SHELL":         "changes which shell programs start",
+	"PAGER":         "runs another program as pager",
+	"MANPAGER":      "runs another program as pager",
+	"EDITOR":        "runs another program as editor",
+	"VISUAL":        "runs another program as editor",
+	"BROWSER":       "runs another program as browser",
+	"LESSOPEN":      "makes less run a program",
+	"LESSCLOSE":     "makes less run a program",
+	"PYTHONSTARTUP": "makes Python run a file",
+	"PYTHONPATH":    "changes which code Python loads",
+	"PYTHONHOME":    "changes which code Python loads",
+	"PERL5LIB":      "changes which code Perl loads",
+	"RUBYLIB":       "changes which code Ruby loads",
+	"NODE_PATH":     "changes which code Node loads",
+	"TMOUT":         "changes shell behaviour",
+	"HISTFILE":      "makes the shell write history to a file",
+	"TERMINFO":      "changes terminal capabilities",
+	"MAIL":          "changes shell behaviour",
+	"MAILPATH":      "changes shell behaviour",
 	// Assigning these evaluates the value as arithmetic, which can run commands.
 	// Configuration that can name programs to run (git's core.fsmonitor,
 	// ripgrep's --pre, glibc iconv modules, a Go toolchain to download,
@@ -1055,7 +1062,8 @@ func (c *classifier) redirect(r *syntax.Redirect) {
 	if target.escapedOp {
 		c.add(Confirm, Parse, text, text+": an escaped ; & or | names a file, which reads like a second command")
 	}
-	if !target.expanded && strings.HasPrefix(target.val, "/dev/") && isSocketPath(target.val) {
+	here := r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc // text, not a path
+	if !here && !target.expanded && strings.HasPrefix(target.val, "/dev/") && isSocketPath(target.val) {
 		// bash opens a connection for these names, whichever the direction.
 		c.add(Confirm, Network, text, text+": opens a network connection")
 		return
