@@ -33,3 +33,13 @@ func NewPolicy() *Policy { return policy.New(policy.Options{}) }
 
 // NewPolicyWith returns a policy configured by o.
 func NewPolicyWith(o PolicyOptions) *Policy { return policy.New(o) }
+
+// NewPolicyFor returns the policy for commands run with the given sandbox
+// mode on this machine: when safe-tier commands would run unconfined
+// (SandboxOff, or no sandbox on this OS), the classifier must hold on its
+// own, so programs that run code from their configuration ask
+// (PolicyOptions.NoSandbox).
+func NewPolicyFor(mode SandboxMode) *Policy {
+	available, _ := SandboxStatus()
+	return NewPolicyWith(PolicyOptions{NoSandbox: mode == SandboxOff || !available})
+}

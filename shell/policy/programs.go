@@ -83,7 +83,7 @@ func forbidden(why string) check { return func(in *invocation) { in.forbid(why) 
 
 // versionQuery reports whether args only ask a program for its version or
 // help. "-v" is left out: for tmux, gzip, pbcopy and others it does
-// something else (see versionQueryV).
+// something else (see versionFlagV).
 func versionQuery(args []arg) bool {
 	if len(args) != 1 || !args[0].plain() {
 		return false
