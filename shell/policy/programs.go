@@ -98,13 +98,32 @@ func versionQuery(args []arg) bool {
 // versionFlagVV lists the tools for which -vV prints a verbose version.
 var versionFlagVV = map[string]bool{"rustc": true, "cargo": true}
 
+// versionVerb lists the tools for which a lone `version` subcommand only
+// prints. It is no general rule: `npm version` and `yarn version` bump a
+// project's version, `kubectl version` asks the cluster and `terraform
+// version` checks the network for updates.
+var versionVerb = map[string]bool{"cargo": true, "gh": true, "mas": true}
+
+// versionForm reports whether a program's arguments are exactly one of its
+// version queries.
+func versionForm(in *invocation) bool {
+	if versionQuery(in.args) {
+		return true
+	}
+	if len(in.args) != 1 || !in.args[0].plain() {
+		return false
+	}
+	v := in.args[0].val
+	return versionFlagVV[in.name] && v == "-vV" || versionVerb[in.name] && v == "version"
+}
+
 // versionFlagV lists interpreters for which a lone -v prints the version.
 var versionFlagV = map[string]bool{"node": true, "nodejs": true, "perl": true, "php": true, "lua": true, "luajit": true, "ruby": true, "bun": true, "deno": true}
 
 // versionOr is safe for a version or help query and asks otherwise.
 func versionOr(why string) check {
 	return func(in *invocation) {
-		if !versionQuery(in.args) && !(versionFlagVV[in.name] && len(in.args) == 1 && in.args[0].val == "-vV") {
+		if !versionForm(in) {
 			in.confirm(why)
 		}
 	}
@@ -253,8 +272,7 @@ func contains(list []string, s string) bool {
 // interpreterCheck asks before running code; inline code is named as such.
 func interpreterCheck(inline string) check {
 	return func(in *invocation) {
-		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" ||
-			versionFlagVV[in.name] && len(in.args) == 1 && in.args[0].val == "-vV" {
+		if versionForm(in) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" {
 			return
 		}
 		if in.name == "go" {
