@@ -39,7 +39,8 @@ func BenchmarkParseOnly(b *testing.B) {
 
 // nestedInputs builds hostile inputs of about size bytes: command
 // substitutions, subshells and double-quoted substitutions nested as
-// deeply as the size allows, and one pipeline of that length.
+// deeply as the size allows, and one pipeline and one arithmetic
+// expression of that length.
 func nestedInputs(size int) map[string]string {
 	grow := func(open, inner, close string) string {
 		n := max(1, (size-len(inner))/(len(open)+len(close)))
@@ -50,6 +51,7 @@ func nestedInputs(size int) map[string]string {
 		"subshell":  grow("(", "ls", ")"),
 		"dblquoted": "echo " + grow(`"$(`, "ls", `)"`),
 		"pipeline":  strings.Repeat("ls | ", size/5) + "ls",
+		"arith":     "echo $((" + strings.Repeat("1+", size/2) + "1))",
 	}
 }
 
@@ -59,7 +61,7 @@ func nestedInputs(size int) map[string]string {
 func BenchmarkClassifyNested(b *testing.B) {
 	p := New(Options{})
 	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
-		for _, shape := range []string{"cmdsubst", "subshell", "dblquoted", "pipeline"} {
+		for _, shape := range []string{"cmdsubst", "subshell", "dblquoted", "pipeline", "arith"} {
 			cmd := nestedInputs(size)[shape]
 			b.Run(fmt.Sprintf("%s/%dKB", shape, size>>10), func(b *testing.B) {
 				b.SetBytes(int64(len(cmd)))

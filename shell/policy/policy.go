@@ -116,10 +116,21 @@ type verdict struct {
 	tier    Tier
 	reasons []Reason
 	seen    map[Reason]bool // keeps de-duplication linear on long commands
+	// last holds, for each reason text and category, the command part it
+	// was last added for. Checks add the same reason for the same part
+	// many times over (every assignment of a 100 KB command line names the
+	// whole line), and comparing the very same string is immediate where
+	// hashing it for seen is not.
+	last map[lastKey]string
 	// texts holds variables the command sets to text that is not a plain
 	// number, at any nesting depth (a string run by watch sees exported
 	// ones). Arithmetic on them can run code; see arithm.
 	texts map[string]bool
+}
+
+type lastKey struct {
+	why string
+	cat Category
 }
 
 func (v *verdict) setText(name string) {
@@ -143,12 +154,17 @@ func (v *verdict) add(t Tier, cat Category, part, why string) {
 	if rank(t) > rank(v.tier) {
 		v.tier = t
 	}
-	r := Reason{Command: part, Why: why, Category: cat}
-	if v.seen[r] {
+	k := lastKey{why, cat}
+	if prev, ok := v.last[k]; ok && prev == part {
 		return
 	}
 	if v.seen == nil {
-		v.seen = map[Reason]bool{}
+		v.seen, v.last = map[Reason]bool{}, map[lastKey]string{}
+	}
+	v.last[k] = part
+	r := Reason{Command: part, Why: why, Category: cat}
+	if v.seen[r] {
+		return
 	}
 	v.seen[r] = true
 	v.reasons = append(v.reasons, r)
@@ -222,10 +238,10 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 		v.add(Confirm, Parse, src, "commands nested this deeply are not classified")
 		return
 	}
-	if at := tooDeep(src); at >= 0 {
+	if at, what := tooDeep(src); at >= 0 {
 		// Parsing thousands of nested levels costs far more than their
 		// length; the shell would still run the complete lines before.
-		v.add(Confirm, Parse, src, fmt.Sprintf("brackets nested more than %d levels deep are not classified", maxBrackets))
+		v.add(Confirm, Parse, src, what+" are not classified")
 		if prefix := linesBefore(src, strings.Count(src[:at], "\n")+1); strings.TrimSpace(prefix) != "" && len(prefix) < len(src) {
 			p.classifySource(v, prefix, depth+1, cwd)
 		}
@@ -303,32 +319,46 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 const maxBrackets = 4 * maxNesting
 
 // tooDeep returns the offset at which the text's ( and { brackets (not
-// escaped) nest more than maxBrackets deep, or a statement chains more than
-// maxBrackets pipes and && or || lists (the parser nests those too), or -1.
-// It over-counts what sits inside quotes, which can only make a command ask.
-func tooDeep(s string) int {
+// escaped) nest more than maxBrackets deep, a statement chains more than
+// maxBrackets pipes and && or || lists, or an arithmetic expression holds
+// more than 2*maxBrackets operators (the parser nests chains and operators
+// too), or -1. It over-counts what sits inside quotes, which can only make
+// a command ask.
+func tooDeep(s string) (int, string) {
 	depth, chain := 0, 0
+	arith, ops := -1, 0 // the depth outside the (( … )) being scanned, and its operators
 	for i := 0; i < len(s); i++ {
+		if arith >= 0 && strings.IndexByte("+-*/%<>=!~^?:,", s[i]) >= 0 {
+			if ops++; ops > 2*maxBrackets {
+				return i, fmt.Sprintf("arithmetic expressions of more than %d operators", 2*maxBrackets)
+			}
+		}
 		switch s[i] {
 		case '\\':
 			i++
 		case '(', '{':
+			if arith < 0 && s[i] == '(' && i+1 < len(s) && s[i+1] == '(' {
+				arith, ops = depth, 0
+			}
 			if depth++; depth > maxBrackets {
-				return i
+				return i, fmt.Sprintf("brackets nested more than %d levels deep", maxBrackets)
 			}
 		case ')', '}':
 			if depth > 0 {
 				depth--
 			}
+			if depth <= arith {
+				arith = -1
+			}
 		case '|', '&':
 			if chain++; chain > 2*maxBrackets {
-				return i
+				return i, fmt.Sprintf("statements chaining more than %d pipes and lists", maxBrackets)
 			}
 		case ';', '\n':
 			chain = 0
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // errorLine returns the 1-based line of a parse error, or 0.
