@@ -30,7 +30,12 @@ func forbiddenCase(cat, cmd, reason string) policyCase {
 // structure, redirect, assign, names, dynamic, wrapper, interpreter, shell,
 // write, delete, git-write, package, process, network, background, text
 // (parse errors and invisible characters), privilege, disk, recursive,
-// forkbomb, shutdown, nested.
+// forkbomb, shutdown, nested. familyCases (families_test.go) add one
+// category per family of holes closed (xargs-wrapper, redefine-name,
+// builtin-runs, subscript-name, set-keyword, env-loads-code,
+// computed-socket, abbreviated, bundled-flag, git-config-code) and the
+// read-only queries made safe (version, archive-list); tableCases
+// (table_cases_test.go) cover every program of the table.
 var policyCases = []policyCase{
 	// The old substring gate's misses and false alarms.
 	confirmCase("bypass", "find . -delete", "find -delete: deletes files"),
