@@ -191,6 +191,8 @@ var familyCases = []policyCase{
 	confirmCase("computed-socket", "OLDPWD=/dev/tcp/1.1.1.1; cat < $OLDPWD/80", "OLDPWD="),
 	confirmCase("computed-socket", "read TMPDIR <<< /dev/tcp/1.1.1.1; cat < $TMPDIR/80", "TMPDIR"),
 	safeCase("computed-socket", "cat <<< /dev/tcp/1.1.1.1/80"),
+	safeCase("computed-socket", "while read -r l; do echo \"$l\"; done < <(ls)"),
+	confirmCase("computed-socket", "cat < <(curl x)", "curl: uses the network"),
 	safeCase("computed-socket", "f=notes.txt; cat < ./$f"),
 	safeCase("computed-socket", "cat < \"$HOME/$f\""),
 	safeCase("computed-socket", "wc -l < out-$n.txt"),

@@ -1162,6 +1162,11 @@ func maySocket(w *syntax.Word) bool {
 	if w == nil {
 		return false
 	}
+	if len(w.Parts) == 1 {
+		if _, ok := w.Parts[0].(*syntax.ProcSubst); ok {
+			return false // <(…) is a /dev/fd/ path; its commands are classified
+		}
+	}
 	var b strings.Builder
 	literal := func(parts []syntax.WordPart) bool {
 		for _, part := range parts {
