@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import "strings"
 
@@ -13,7 +13,29 @@ var gitReadOnly = map[string]func(args []arg) string{
 	"verify-commit": nil, "verify-tag": nil, "grep": gitGrep,
 	"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
 	"stash": gitStash, "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
-	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"),
+	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"), "symbolic-ref": gitSymbolicRef,
+}
+
+// gitRunsDrivers are the subcommands that may run programs a repository's
+// configuration names for its files: textconv drivers (diff, log -p, show,
+// blame), external diff (git diff) and clean filters (status and the
+// worktree diffs, which read changed files through them). The environment
+// the runner gives sandboxed git switches off hooks, fsmonitor, the pager,
+// signing and credential programs and refuses to enter a bare repository
+// by cd or -C (safe.bareRepository=explicit), but drivers are named per
+// repository and per file and cannot be switched off that way; only the
+// command's own --no-ext-diff and --no-textconv can. Requiring those on
+// every git diff would make the most common read-only command ask, so the
+// decision is: in the working directory and with -C, the repository is
+// the user's own (a clone cannot carry .git/config) and what a driver runs
+// stays inside the read-only, no-network sandbox; without a sandbox git
+// asks anyway (Options.NoSandbox). A repository named with --git-dir,
+// --work-tree or --bare can be a bare one committed into a project, so
+// these subcommands ask there, and --ext-diff, --textconv and --filters
+// ask everywhere.
+var gitRunsDrivers = map[string]bool{
+	"status": true, "diff": true, "show": true, "log": true, "whatchanged": true, "blame": true, "annotate": true,
+	"range-diff": true, "stash": true, "diff-files": true, "diff-index": true, "grep": true, "submodule": true,
 }
 
 // gitWhy says what the common mutating subcommands do.
@@ -27,32 +49,41 @@ var gitWhy = map[string]string{
 	"commit": "changes the repository", "merge": "changes the repository", "add": "changes the index",
 	"stash": "stashes away changes", "branch": "creates, renames or deletes branches",
 	"tag": "creates or deletes tags", "config": "changes git settings", "remote": "changes or contacts remotes",
+	"symbolic-ref": "changes a reference",
 }
 
 // gitNever are options that make any git command run other programs or
 // write files.
-var gitNever = []string{"--output", "--ext-diff", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
+var gitNever = []string{"--output", "--ext-diff", "--textconv", "--filters", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
 
 func checkGit(in *invocation) {
 	args := in.args
 	i := 0
+	otherRepo := "" // the option that names a repository elsewhere
 	for i < len(args) {
 		v := args[i].val
 		if !args[i].option() {
 			break
 		}
 		switch {
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+		case v == "--git-dir" || v == "--work-tree" || v == "--bare" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			otherRepo = v
+			if v == "--git-dir" || v == "--work-tree" {
+				i++
+			}
+			i++
+			continue
+		case v == "-C" || v == "--namespace":
 			i += 2
 			continue
 		case v == "-c" || strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") || longMatch(v, "--config-env"):
-			in.confirmOpt(v, "sets configuration that can run other programs")
+			in.confirmAs(Code, v, "sets configuration that can run other programs")
 			return
 		case longMatch(v, "--exec-path") && strings.Contains(v, "="):
-			in.confirmOpt(v, "runs git programs from another directory")
+			in.confirmAs(Code, v, "runs git programs from another directory")
 			return
 		case v == "-p" || longMatch(v, "--paginate"):
-			in.confirmOpt(v, "runs a pager")
+			in.confirmAs(Code, v, "runs a pager")
 			return
 		case v == "--no-pager" || v == "-P" || v == "--bare" || v == "--literal-pathspecs" || v == "--no-optional-locks" ||
 			v == "--glob-pathspecs" || v == "--noglob-pathspecs" || v == "--icase-pathspecs" || v == "--no-replace-objects" ||
@@ -68,11 +99,15 @@ func checkGit(in *invocation) {
 		return
 	}
 	sub := args[i].val
+	if otherRepo != "" && gitRunsDrivers[sub] {
+		in.confirmAs(Code, otherRepo+" "+sub, "a repository named this way may have been committed into a project, and its configuration can name programs that "+sub+" runs")
+		return
+	}
 	rest := args[i+1:]
 	for _, a := range rest {
 		for _, n := range gitNever {
 			if a.option() && longMatch(a.val, n) {
-				in.confirmOpt(sub+" "+a.val, "writes files or runs other programs")
+				in.confirmAs(Code, sub+" "+a.val, "writes files or runs other programs")
 				return
 			}
 		}
@@ -82,10 +117,35 @@ func checkGit(in *invocation) {
 		return
 	}
 	why := gitWhy[sub]
+	if ok && extra(rest) == "runs a pager" {
+		in.confirmAs(Code, sub, "runs a pager")
+		return
+	}
 	if why == "" {
 		why = "changes the repository or runs other programs"
 	}
-	in.c.add(Confirm, in.text, in.label+" "+sub+": "+why)
+	cat := Write
+	switch sub {
+	case "push", "pull", "fetch", "clone", "remote", "ls-remote", "send-email", "request-pull":
+		cat = Network
+	case "clean", "rm", "prune", "gc":
+		cat = Delete
+	}
+	in.confirmAs(cat, sub, why)
+}
+
+// gitSymbolicRef: `git symbolic-ref [-q] [--short] NAME` reads; a second
+// operand sets the reference, and -d deletes it.
+func gitSymbolicRef(args []arg) string {
+	for _, a := range args {
+		if a.option() && a.val != "-q" && a.val != "--quiet" && a.val != "--short" && a.val != "--no-recurse" && a.val != "--recurse" {
+			return "changes a reference"
+		}
+	}
+	if len(operands(args)) != 1 {
+		return "changes a reference"
+	}
+	return ""
 }
 
 // gitVerbs is read-only when the first argument is absent or a listed verb.
@@ -118,7 +178,8 @@ func gitReflog(args []arg) string {
 
 func gitGrep(args []arg) string {
 	for _, a := range args {
-		if strings.HasPrefix(a.val, "-O") {
+		// -O opens the matching files in a program, also bundled (-nOvim).
+		if a.option() && !strings.HasPrefix(a.val, "--") && strings.ContainsRune(a.val, 'O') {
 			return "runs a pager"
 		}
 	}

@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func FuzzClassify(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	p := NewPolicy()
+	p := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		v := p.Classify(s)
 		if v.Tier != Safe && v.Tier != Confirm && v.Tier != Forbidden {
@@ -31,10 +31,47 @@ func FuzzClassify(f *testing.F) {
 		if v.Reasons == nil || (v.Tier == Safe) != (len(v.Reasons) == 0) {
 			t.Fatalf("Classify(%q): tier %s with reasons %v", s, v.Tier, v.Reasons)
 		}
+		for _, r := range v.Reasons {
+			if !categories[r.Category] || r.Why == "" {
+				t.Fatalf("Classify(%q): reason %v has no text or no known category", s, r)
+			}
+		}
 		for _, suffix := range []string{"; rm -rf x", "\nrm -rf x"} {
 			if w := p.Classify(s + suffix); w.Tier == Safe {
 				t.Fatalf("Classify(%q) is safe: the appended deletion was hidden", s+suffix)
 			}
 		}
+		// No input makes a member of a closed family safe, before it,
+		// after it, or fed its output.
+		for _, f := range familyTails {
+			for _, cmd := range []string{s + "; " + f, s + "\n" + f, f + "\n" + s} {
+				if w := p.Classify(cmd); w.Tier == Safe {
+					t.Fatalf("Classify(%q) is safe: the family construction %q was hidden", cmd, f)
+				}
+			}
+		}
+		for _, cmd := range []string{s + " | xargs nice", s + " | xargs env", "set -k; " + s, "set -a; " + s} {
+			if w := p.Classify(cmd); w.Tier == Safe {
+				t.Fatalf("Classify(%q) is safe", cmd)
+			}
+		}
 	})
+}
+
+// familyTails are one member of each family of holes, each a complete
+// command that is never safe.
+var familyTails = []string{
+	"printf '%s\\n' rm x | xargs nice",
+	"BASH_CMDS[ls]=/bin/rm; ls -rf x",
+	"functions[ls]='rm x'; ls",
+	"jobs -x rm -rf build",
+	"read 'x[$(rm y)]' <<< hi",
+	"declare 'x[$(rm y)]=1'",
+	"set -k; ls",
+	"PERLLIB=./x shasum f",
+	"F=/dev/tcp/1.1.1.1/80; cat < $F",
+	"ip l s lo down",
+	"nvram -xf x",
+	"git --git-dir=x.git log",
+	"find ~ -delete -name x",
 }

@@ -1,7 +1,8 @@
-package shell
+package policy
 
 import (
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,9 @@ type arg struct {
 	// written as "~" in val.
 	home      bool
 	escapedOp bool // an unquoted \; \& or \|
+	// path: although expanded, the value is a path that find produced from
+	// a starting point, so it never starts with '-' and is never an option.
+	path bool
 }
 
 // plain reports whether the shell passes the value on exactly as written.
@@ -244,18 +248,70 @@ func decodeANSIC(s string) (string, bool) {
 // cleanPath is path.Clean that keeps the result absolute-looking.
 func cleanPath(p string) string { return path.Clean(p) }
 
-// protectedRoots are directories whose recursive deletion or permission
-// change breaks the machine or destroys everything a person has.
-var protectedRoots = map[string]bool{
-	"/": true, "/System": true, "/System/Volumes": true, "/System/Volumes/Data": true, "/Library": true,
-	"/Applications": true, "/Users": true, "/Volumes": true, "/Network": true, "/cores": true,
-	"/bin": true, "/sbin": true, "/usr": true, "/usr/bin": true, "/usr/sbin": true, "/usr/lib": true,
-	"/usr/libexec": true, "/usr/local": true, "/usr/share": true, "/usr/include": true,
-	"/etc": true, "/var": true, "/private": true, "/private/etc": true, "/private/var": true,
-	"/opt": true, "/opt/homebrew": true, "/home": true, "/root": true, "/boot": true, "/efi": true,
-	"/lib": true, "/lib32": true, "/lib64": true, "/libx32": true, "/dev": true, "/proc": true,
-	"/sys": true, "/srv": true, "/mnt": true, "/media": true, "/run": true, "/snap": true,
+// pathKind says why the policy treats a path specially.
+type pathKind int
+
+const (
+	// systemRoot: deleting it, or changing its permissions recursively,
+	// breaks the machine or destroys everything a person has.
+	systemRoot pathKind = iota + 1
+	homes               // each directory in it is someone's home, as protected as ~
+	disk                // a prefix of the device names of whole disks and partitions
+	socket              // a prefix that bash turns into a network connection
+	trigger             // writing to it acts at once (the kernel's emergency keys)
+	sink                // writing to it changes nothing
+	terminal            // writing to it bypasses Hark's output capture
+)
+
+// paths is the one table of paths the policy treats specially.
+var paths = map[string]pathKind{
+	"/": systemRoot, "/System": systemRoot, "/System/Volumes": systemRoot, "/System/Volumes/Data": systemRoot,
+	"/Library": systemRoot, "/Applications": systemRoot, "/Volumes": systemRoot, "/Network": systemRoot,
+	"/cores": systemRoot, "/bin": systemRoot, "/sbin": systemRoot, "/usr": systemRoot, "/usr/bin": systemRoot,
+	"/usr/sbin": systemRoot, "/usr/lib": systemRoot, "/usr/libexec": systemRoot, "/usr/local": systemRoot,
+	"/usr/share": systemRoot, "/usr/include": systemRoot, "/etc": systemRoot, "/var": systemRoot,
+	"/private": systemRoot, "/private/etc": systemRoot, "/private/var": systemRoot, "/opt": systemRoot,
+	"/opt/homebrew": systemRoot, "/root": systemRoot, "/boot": systemRoot, "/efi": systemRoot, "/lib": systemRoot,
+	"/lib32": systemRoot, "/lib64": systemRoot, "/libx32": systemRoot, "/dev": systemRoot, "/proc": systemRoot,
+	"/sys": systemRoot, "/srv": systemRoot, "/mnt": systemRoot, "/media": systemRoot, "/run": systemRoot,
+	"/snap":  systemRoot,
+	"/Users": homes, "/home": homes,
+	"/dev/disk": disk, "/dev/rdisk": disk, "/dev/sd": disk, "/dev/hd": disk, "/dev/nvme": disk, "/dev/vd": disk,
+	"/dev/xvd": disk, "/dev/mmcblk": disk, "/dev/mapper/": disk, "/dev/dm-": disk, "/dev/md": disk, "/dev/loop": disk,
+	"/dev/tcp/": socket, "/dev/udp/": socket,
+	"/proc/sysrq-trigger": trigger,
+	"/dev/null":           sink, "/dev/stdout": sink, "/dev/stderr": sink, "/dev/fd/1": sink, "/dev/fd/2": sink,
+	"/dev/tty": terminal,
 }
+
+// pathPrefixes lists the entries of paths that are prefixes (disks and
+// sockets), longest first, built once from the table.
+var pathPrefixes = func() []string {
+	var out []string
+	for p, k := range paths {
+		if k == disk || k == socket {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	return out
+}()
+
+// prefixKind returns the kind of the table's prefix that p starts with.
+func prefixKind(p string) pathKind {
+	for _, prefix := range pathPrefixes {
+		if strings.HasPrefix(p, prefix) {
+			return paths[prefix]
+		}
+	}
+	return 0
+}
+
+// isDiskDevice reports whether p names a whole disk or partition.
+func isDiskDevice(p string) bool { return prefixKind(p) == disk }
+
+// isSocketPath reports whether bash opens a connection for p.
+func isSocketPath(p string) bool { return prefixKind(cleanPath(p)) == socket }
 
 // protectedTarget reports whether target (resolved against cwd when relative
 // and cwd is known) is the file-system root, a home directory, a system root
@@ -288,14 +344,40 @@ func protectedTarget(target arg, cwd string) (string, bool) {
 		return "", false
 	}
 	root := stripAll(cleanPath(p))
-	if protectedRoots[root] {
+	if k := paths[root]; k == systemRoot || k == homes {
 		return root, true
 	}
 	// Someone's whole home directory, named by path.
-	if dir := path.Dir(root); dir == "/Users" || dir == "/home" {
+	if paths[path.Dir(root)] == homes {
 		return root, true
 	}
 	return "", false
+}
+
+// broadPattern replaces each bracket expression of a glob with "?": a
+// class such as [!.] or [a-z] matches nearly any character, so ".[!.]*"
+// (every dotfile) or "[a-z]*" is as broad as ".*" or "*".
+func broadPattern(s string) string {
+	if !strings.ContainsRune(s, '[') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' {
+			if j := strings.IndexByte(s[i+1:], ']'); j >= 0 {
+				if j == 0 { // "[]…]": the first ] is part of the class
+					if k := strings.IndexByte(s[i+2:], ']'); k >= 0 {
+						j = k + 1
+					}
+				}
+				b.WriteByte('?')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // stripAll drops trailing path elements that match everything ("*", ".*",
@@ -303,7 +385,7 @@ func protectedTarget(target arg, cwd string) (string, bool) {
 func stripAll(p string) string {
 	for p != "/" {
 		i := strings.LastIndexByte(p, '/')
-		last := p[i+1:]
+		last := broadPattern(p[i+1:])
 		if strings.Trim(last, "*.?") != "" || !strings.ContainsAny(last, "*.") && last != "" {
 			return p
 		}

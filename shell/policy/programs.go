@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import (
 	"strings"
@@ -9,318 +9,81 @@ import (
 // is not read-only. A check that adds nothing leaves the invocation safe.
 type check func(in *invocation)
 
-// readOnlyPrograms only read, whatever their arguments: none of them has an
-// option that writes a file, runs another program or changes the system.
-var readOnlyPrograms = []string{
-	// files and text
-	"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "du", "df", "stat", "cut", "tr",
-	"comm", "diff", "cmp", "jq", "column", "nl", "od", "hexdump", "strings", "fold", "fmt",
-	"expand", "unexpand", "paste", "join", "rev", "tac", "look", "basename", "dirname", "realpath",
-	"readlink", "md5", "md5sum", "shasum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-	"b2sum", "cksum", "sum", "zcat", "gzcat", "bzcat", "xzcat", "lsattr", "getfacl", "namei",
-	"wc", "numfmt", "factor", "seq", "yes", "expr", "printenv", "tty", "tput", "clear", "afinfo",
-	"pbpaste", "otool", "nm", "size", "mdls", "mdfind", "which", "whereis", "whatis", "apropos",
-	// the system, read-only
-	"uptime", "w", "who", "whoami", "id", "groups", "logname", "users", "last", "uname", "sw_vers",
-	"system_profiler", "vm_stat", "iostat", "vmstat", "mpstat", "ioreg", "lsof", "ps", "pgrep", "pwd",
-	"date", "cal", "ncal", "locale", "getconf", "nproc", "free", "lsblk", "lscpu", "lsusb", "lspci",
-	"lsmod", "findmnt", "netstat", "kextstat", "sleep", "dircolors", "pstree",
-	// shell builtins that change nothing outside the shell
-	"echo", "true", "false", ":", "cd", "pushd", "popd", "dirs", "type", "shopt",
-	"umask", "ulimit", "wait", "jobs",
-	"times", "caller", "unalias", "whence", "where", "rehash",
+// aptConfig: -o and -c set APT configuration, which names the programs APT
+// runs (Dir::Bin::dpkg, hooks).
+var aptConfig = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
+
+// rule is what the policy knows about one program.
+type rule struct {
+	check    check    // judges an invocation; a rule without one is read-only whatever the arguments
+	category Category // what the program's reasons are about
+	// anyArgs: it may be given arguments that arrive at run time (xargs,
+	// find -exec {} +): it is read-only whatever they are, or a wrapper
+	// that judges what it runs with them.
+	anyArgs bool
+	// config: it runs code its configuration or the project's files name,
+	// whatever its arguments (see Options.NoSandbox).
+	config bool
+	shell  bool // a shell, which runs code from its input (sh, bash, zsh …)
 }
 
-// confirmPrograms change the machine, reach the network or run other code;
-// the text is what the approval prompt says they do.
-var confirmPrograms = map[string]string{
-	"rm": "deletes files", "unlink": "deletes files", "srm": "deletes files", "trash": "moves files to the Trash",
-	"rmdir": "deletes directories", "shred": "destroys file contents",
-	"cp": "copies files", "mv": "moves or renames files", "ln": "creates links", "install": "copies files",
-	"rsync": "copies files", "ditto": "copies files", "scp": "copies files over the network",
-	"touch": "creates or updates files", "mkdir": "creates directories", "mktemp": "creates files",
-	"truncate": "changes file sizes", "chgrp": "changes ownership", "chattr": "changes file attributes",
-	"split": "writes files", "csplit": "writes files", "patch": "changes files",
-	"tar": "creates or extracts archives", "unzip": "extracts archives", "zip": "writes archives",
-	"gzip": "compresses or extracts files", "gunzip": "extracts files", "bzip2": "compresses or extracts files",
-	"bunzip2": "extracts files", "xz": "compresses or extracts files", "unxz": "extracts files",
-	"zstd": "compresses or extracts files", "7z": "creates or extracts archives", "cpio": "creates or extracts archives",
-	"hdiutil": "works with disk images",
-	"kill":    "stops processes", "killall": "stops processes", "pkill": "stops processes",
-	"renice": "changes process priorities", "service": "controls services",
-	"curl": "uses the network", "wget": "uses the network", "ssh": "connects to another machine",
-	"sftp": "copies files over the network", "nc": "uses the network", "ncat": "uses the network",
-	"netcat": "uses the network", "telnet": "uses the network", "ftp": "uses the network",
-	"ping": "uses the network", "ping6": "uses the network", "traceroute": "uses the network",
-	"mtr": "uses the network", "nmap": "scans the network", "dig": "uses the network",
-	"nslookup": "uses the network", "host": "uses the network", "whois": "uses the network",
-	"http": "uses the network", "aria2c": "uses the network", "socat": "uses the network",
-	"apt-get": "installs or removes software", "yum": "installs or removes software",
-	"dnf": "installs or removes software", "pacman": "installs or removes software",
-	"zypper": "installs or removes software", "apk": "installs or removes software",
-	"snap": "installs or removes software", "flatpak": "installs or removes software",
-	"port": "installs or removes software", "gem": "installs or removes software",
-	"cargo": "builds or installs software", "pipx": "installs or removes software",
-	"npx": "downloads and runs packages", "yarn": "installs packages or runs scripts",
-	"pnpm": "installs packages or runs scripts", "bundle": "installs packages or runs scripts",
-	"mas": "installs or removes software", "softwareupdate": "installs software updates",
-	"conda": "installs or removes software", "uv": "installs packages or runs code",
-	"poetry": "installs packages or runs code", "nix": "installs or removes software",
-	"make": "runs build commands", "cmake": "runs build commands", "ninja": "runs build commands",
-	"open": "opens files or applications", "xdg-open": "opens files or applications",
-	"pbcopy": "changes the clipboard", "say": "speaks aloud",
-	"vi": "is an interactive editor", "vim": "is an interactive editor", "nvim": "is an interactive editor",
-	"nano": "is an interactive editor", "emacs": "is an interactive editor", "ed": "edits files",
-	"less": "is an interactive pager", "more": "is an interactive pager", "most": "is an interactive pager",
-	"man": "is an interactive pager", "htop": "is interactive",
-	"source": "runs commands from a file", ".": "runs commands from a file",
-	"alias": "changes what a name runs", "hash": "changes which programs names run",
-	"enable": "can load code into the shell", "fc": "runs an editor and re-runs commands",
-	"bg": "controls jobs", "fg": "controls jobs",
-	"disown": "detaches jobs", "bind": "changes key bindings", "complete": "changes completion",
-	"stty": "changes terminal settings", "crontab": "changes scheduled jobs", "at": "schedules commands",
-	"passwd": "changes a password", "chsh": "changes a login shell", "dscl": "changes directory services",
-	"dseditgroup": "changes groups", "sysadminctl": "changes user accounts", "useradd": "changes user accounts",
-	"userdel": "changes user accounts", "usermod": "changes user accounts", "groupadd": "changes groups",
-	"chroot": "runs a command in another root", "mdutil": "changes Spotlight indexing",
-	"tmutil": "controls Time Machine", "spctl": "changes Gatekeeper", "sips": "can change images",
-	"screencapture": "captures the screen", "hdparm": "changes disk settings", "ldd": "may run the program it inspects",
-	"sqlite3": "can change databases", "mysql": "can change databases", "psql": "can change databases",
-	"kubectl": "controls a cluster", "terraform": "changes infrastructure", "gh": "uses the network",
-	"tmux": "starts terminal sessions", "screen": "starts terminal sessions", "script": "records a session to a file",
-	"gdb": "runs a debugger", "lldb": "runs a debugger",
+// runsConfig marks a rule's program as running code from its configuration.
+func (r rule) runsConfig() rule { r.config = true; return r }
+
+// readOnly is the rule of a program with no option that writes, deletes,
+// runs other code, reaches the network or changes the system.
+func readOnly() rule { return rule{anyArgs: true} }
+
+// ask is the rule of a program that always asks, saying why, except when
+// it is only asked for its version or help.
+func ask(cat Category, why string) rule { return rule{check: versionOr(why), category: cat} }
+
+// never is the rule of a program that is never run.
+func never(cat Category, why string) rule { return rule{check: forbidden(why), category: cat} }
+
+// args is the rule of a program whose check reads its arguments: an
+// argument known only at run time could be the option the check refuses,
+// so it always asks.
+func args(cat Category, f check) rule { return rule{check: checked(f), category: cat} }
+
+// custom is the rule of a program whose check handles arguments known only
+// at run time itself (rm, kill and the like decide on what they can see).
+func custom(cat Category, f check) rule { return rule{check: f, category: cat} }
+
+// interpreter is the rule of an interpreter or compiler; inline names its
+// options that take code on the command line.
+func interpreter(inline string) rule {
+	return rule{check: interpreterCheck(inline), category: Code, config: true}
 }
 
-// forbiddenPrograms are never run, whatever their arguments.
-var forbiddenPrograms = map[string]string{
-	"su":    "privilege escalation is never run",
-	"runas": "privilege escalation is never run", "sudoedit": "privilege escalation is never run",
-	"visudo":   "changing who may escalate privileges is never run",
-	"csrutil":  "changing System Integrity Protection is never run",
-	"shutdown": "shutting down or restarting the machine is never run", "reboot": "shutting down or restarting the machine is never run",
-	"halt": "shutting down or restarting the machine is never run", "poweroff": "shutting down or restarting the machine is never run",
-	"wipefs": "erasing a disk is never run", "blkdiscard": "erasing a disk is never run",
-	"mke2fs": "erasing a disk is never run", "mkswap": "erasing a disk is never run",
-	"mkdosfs": "erasing a disk is never run", "mkntfs": "erasing a disk is never run",
-	"mkexfatfs": "erasing a disk is never run", "mkudffs": "erasing a disk is never run",
-	"mkreiserfs": "erasing a disk is never run",
-	"cfdisk":     "rewriting a partition table is never run",
-}
+// shellRule is the rule of a shell.
+func shellRule() rule { return rule{check: checkShell, category: Code, config: true, shell: true} }
 
-// interpreters run code; with --version and the like they only print.
-var interpreters = map[string]string{ // name → its inline-code options
-	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE", "ruby": "e",
-	"irb": "", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e", "luajit": "e",
-	"Rscript": "e", "R": "e", "julia": "e", "tclsh": "", "wish": "", "swift": "e", "pwsh": "c", "powershell": "c",
-	"java": "", "jshell": "", "groovy": "e", "scala": "e", "kotlin": "e", "erl": "e", "elixir": "e", "ghci": "e",
-	"runghc": "", "guile": "c", "racket": "e", "sbcl": "", "expect": "c", "gcc": "", "clang": "", "cc": "",
-	"c++": "", "g++": "", "clang++": "", "rustc": "", "go": "", "tsc": "", "ts-node": "e",
-}
-
-// shells run command strings with -c, scripts, or whatever arrives on stdin.
-var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "yash", "ash"}
-
-// checkedPrograms are read-only only with some arguments.
-var checkedPrograms = map[string]check{
-	"find":         checked(checkFind),
-	"git":          checked(checkGit),
-	"sed":          checkSed,
-	"gsed":         checkSed,
-	"awk":          checkAwk,
-	"gawk":         checkAwk,
-	"mawk":         checkAwk,
-	"nawk":         checkAwk,
-	"sort":         checked(noFlags("writes its output to a file", "o", "--output", "--compress-program")),
-	"rg":           checked(noFlags("runs a preprocessor program", "", "--pre", "--hostname-bin")),
-	"fd":           checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
-	"fdfind":       checked(noFlags("runs a command for each match", "xX", "--exec", "--exec-batch")),
-	"tree":         checked(noFlags("writes its output to a file", "oR", "--output")), // -R writes 00Tree.html in each directory
-	"zstdcat":      checked(noFlags("writes a file", "o", "--output-dir-flat", "--output-dir-mirror")),
-	"file":         checked(noFlags("compiles a magic file", "C", "--compile")),
-	"ss":           checked(noFlags("kills sockets or writes a file", "KD", "--kill", "--diag")),
-	"base64":       checked(noFlags("writes its output to a file", "o", "--output")),
-	"shuf":         checked(noFlags("writes its output to a file", "o", "--output")),
-	"iconv":        checked(noFlags("writes its output to a file", "o", "--output")),
-	"sdiff":        checked(both(noFlags("writes its output to a file", "o", "--output"), noFlags("runs another program to compare", "", "--diff-program"))),
-	"diff3":        checked(noFlags("runs another program to compare", "", "--diff-program")),
-	"dmesg":        checked(noFlags("clears or changes the kernel log", "cCDEn", "--clear", "--read-clear", "--console-off", "--console-on", "--console-level")),
-	"printf":       checked(noFlags("assigns a shell variable", "v")),
-	"uniq":         checked(maxOperands(1, "writes its output to a file")),
-	"xxd":          checked(maxOperands(1, "writes its output to a file")),
-	"hostname":     checked(hostnameCheck),
-	"date":         checked(dateCheck),
-	"sysctl":       checked(sysctlCheck),
-	"journalctl":   checked(noFlags("changes the journal or writes files", "", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "--cursor-file")),
-	"top":          checked(topCheck),
-	"tee":          checked(teeCheck),
-	"dd":           checked(ddCheck),
-	"xattr":        checked(noFlags("changes extended attributes", "wdc")),
-	"plutil":       checked(both(onlyFlags("can change property lists", "-p", "-lint", "-help", "-type", "-extract", "-o"), plutilCheck)),
-	"codesign":     checked(both(codesignCheck, onlyFlags("can sign code", "-d", "-dv", "-dvv", "-dvvv", "--display", "-v", "--verify", "--verbose", "-vv", "-vvv", "-r-", "--deep", "--strict", "--entitlements", "-", ":-", "--xml"))),
-	"pkgutil":      checked(onlyFlags("can forget packages", "--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist", "--file-info", "--volume", "--only-files", "--only-dirs", "--export-plist", "--payload-files", "--check-signature")),
-	"dscacheutil":  checked(both(onlyFlags("can flush caches", "-q", "-a", "-cachedump", "-statistics", "-configuration", "-buildings"), dscacheutilCheck)),
-	"mount":        checked(mountCheck),
-	"ifconfig":     checked(ifconfigCheck),
-	"route":        checked(noOperands("changes routes", "add", "delete", "del", "change", "flush")),
-	"kill":         killCheck,
-	"rm":           checkRm,
-	"unlink":       deleteCheck,
-	"shred":        deleteCheck,
-	"chmod":        permCheck("changes permissions"),
-	"chown":        permCheck("changes ownership"),
-	"chflags":      permCheck("changes file flags"),
-	"init":         initCheck,
-	"telinit":      initCheck,
-	"nvram":        nvramCheck,
-	"security":     securityCheck,
-	"osascript":    checkOsascript,
-	"diskutil":     checkDiskutil,
-	"fdisk":        partitionCheck("-l", "--list"),
-	"sfdisk":       partitionCheck("-l", "--list", "-d", "--dump", "-s", "--show-size", "-V", "--verify", "--json", "-J"),
-	"gdisk":        partitionCheck("-l"),
-	"sgdisk":       partitionCheck("-p", "--print", "-i", "-v", "--verify"),
-	"parted":       partitionCheck("-l", "--list"),
-	"defaults":     checked(subcommands("changes preferences", "read", "read-type", "domains", "find", "help")),
-	"launchctl":    checkLaunchctl,
-	"systemctl":    checkSystemctl,
-	"pmset":        checked(queryOnly("changes power settings", 2, "-g")),
-	"scutil":       checked(firstOf(networkVerbs("checks reachability, which looks names up on the network", "-r"), queryOnly("changes system configuration", 2, "--get", "--dns", "--proxy", "--nwi"))),
-	"networksetup": checked(networksetupCheck),
-	"ip":           checked(ipCheck),
-	"log":          checked(subcommands("changes logging", "show", "stream", "help")),
-	"brew":         checked(firstOf(networkVerbs("uses the network", "search", "home", "fetch"), both(noFlags("opens a web browser", "", "--github"), subcommands("installs or changes software", "list", "ls", "info", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")))),
-	"npm":          checked(npmCheck),
-	"pip":          checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
-	"pip3":         checked(firstOf(networkVerbs("uses the network", "search", "download", "index"), pipCheck)),
-	"docker":       checked(subcommands("controls containers", "ps", "images", "version", "info", "inspect", "--version", "image ls", "image list", "image inspect", "container ls", "container list", "container inspect", "volume ls", "network ls", "context ls")),
-	"apt":          checked(subcommands("installs or removes software", "list", "show", "policy", "search", "depends", "rdepends", "showsrc", "madison", "--version")),
-	"apt-cache":    checked(subcommands("changes the package cache", "policy", "show", "search", "depends", "rdepends", "showpkg", "showsrc", "madison", "pkgnames", "stats", "--version")),
-	"dpkg":         checked(subcommands("installs or removes software", "-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--version", "-C", "--audit")),
-	"dpkg-query":   readOnly,
-	"cd":           cdCheck,
-	"pushd":        cdCheck,
-	"read":         checked(readCheck),
-	"mapfile":      checked(both(noFlags("runs a callback", "C"), readCheck)),
-	"readarray":    checked(both(noFlags("runs a callback", "C"), readCheck)),
-	"getopts":      checked(readCheck),
-	"crontab":      checked(subcommands("changes scheduled jobs", "-l")),
-	"unzip":        checked(subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
-	"arch":         archCheck,
-	"trap":         trapCheck,
-	"history":      checked(noFlags("changes or writes the shell history", "acdnrwps")),
-	"lipo":         checked(onlyFlags("writes a file", "-info", "-detailed_info", "-archs", "-verify_arch")),
-	"eval":         checkEval,
-	"test":         testCheck,
-	"loginctl":     checkLoginctl,
-	"cp":           diskTargetCheck,
-	"mv":           diskTargetCheck,
-	"ditto":        diskTargetCheck,
-	"install":      diskTargetCheck,
-	"rsync":        diskTargetCheck,
-	"set":          setCheck,
-	"setopt":       zshOptionCheck,
-	"unsetopt":     zshOptionCheck,
-	"gpt":          partitionCheck("show"),
-	"unset":        checked(unsetCheck),
-	"shift":        arithmArgsCheck,
-	"exit":         arithmArgsCheck,
-	"return":       arithmArgsCheck,
-	"break":        arithmArgsCheck,
-	"continue":     arithmArgsCheck,
-	"[":            testCheck,
-}
-
-// wrappers run the command that follows their options; they are as safe as
-// what they run.
-var wrappers = map[string]wrapSpec{
-	"command":    {shortArg: "", special: commandBuiltin},
-	"builtin":    {},
-	"nohup":      {},
-	"noglob":     {},
-	"nocorrect":  {},
-	"nice":       {shortArg: "n", longArg: []string{"--adjustment"}},
-	"timeout":    {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
-	"gtimeout":   {shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1},
-	"stdbuf":     {shortArg: "ioe", longArg: []string{"--input", "--output", "--error"}},
-	"caffeinate": {shortArg: "tw"},
-	"ionice":     {shortArg: "cnp", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, refuse: "p", refuseWhy: "changes another process's priority"},
-	"taskset":    {shortArg: "", positional: 1, refuse: "p", refuseWhy: "changes another process's CPU affinity"},
-	"chrt":       {shortArg: "TPD", positional: 1, refuse: "p", refuseWhy: "changes another process's scheduling"},
-	"time":       {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
-	"gtime":      {shortArg: "of", longArg: []string{"--output", "--format"}, refuse: "o", refuseLong: []string{"--output"}, refuseWhy: "writes its report to a file"},
-	"env":        {shortArg: "uCPS", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, special: envSpecial},
-	"xargs":      {shortArg: "aEIdLnPs", longArg: []string{"--arg-file", "--eof", "--replace", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, extra: true, bare: []string{"echo"}},
-	"watch":      {shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true},
-	"flock":      {shortArg: "wEc", longArg: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}, positional: 1, special: flockSpecial},
-	"busybox":    {},
-	"exec":       {shortArg: "a", confirm: "replaces the shell with another program"},
-	"toybox":     {},
-	"unbuffer":   {},
-	"sudo":       {shortArg: "ugChpUrtTD", longArg: []string{"--user", "--group", "--close-from", "--host", "--prompt", "--other-user", "--role", "--type", "--command-timeout", "--chdir"}, forbid: "privilege escalation is never run"},
-	"doas":       {shortArg: "uC", forbid: "privilege escalation is never run"},
-	"pkexec":     {longArg: []string{"--user"}, forbid: "privilege escalation is never run"},
-	"runuser":    {shortArg: "ugGlcsw", longArg: []string{"--user", "--group", "--supp-group", "--command", "--shell", "--whitelist-environment"}, forbid: "privilege escalation is never run"},
-	"pfexec":     {forbid: "privilege escalation is never run"},
-	"ksu":        {shortArg: "nePace", forbid: "privilege escalation is never run"},
-	// These run the program that follows, so it is classified too.
-	"setsid":       {},
-	"strace":       {shortArg: "abeIoOpPsSuEX", confirm: "runs and traces a program"},
-	"ltrace":       {shortArg: "aAeFlnopsuDLw", confirm: "runs and traces a program"},
-	"dtruss":       {shortArg: "ptnNW", confirm: "runs and traces a program"},
-	"sandbox-exec": {shortArg: "fpnD", confirm: "runs a program under another sandbox profile"},
-	"run0":         {shortArg: "ugD", longArg: []string{"--user", "--group", "--chdir", "--property", "--description", "--slice", "--nice", "--setenv", "--unit", "--machine"}, forbid: "privilege escalation is never run"},
+// wrapper is the rule of a program that runs the command after its options.
+func wrapper(w wrapSpec) rule {
+	cat := Code
+	if w.forbid != "" {
+		cat = Privilege
+	}
+	return rule{check: w.check, category: cat, anyArgs: true}
 }
 
 // prefixRule handles families of programs named by a prefix.
-func prefixRule(name string) check {
+func prefixRule(name string) (rule, bool) {
 	switch {
 	case name == "mkfs" || name == "newfs" || strings.HasPrefix(name, "mkfs.") || strings.HasPrefix(name, "newfs_") || strings.HasPrefix(name, "mkfs_"):
-		return forbidden("erasing a disk is never run")
+		return never(Disk, "erasing a disk is never run"), true
 	case strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2."):
-		return interpreter("c")
+		return interpreter("c"), true
 	}
-	return nil
+	return rule{}, false
 }
-
-// defaultPrograms assembles the program tables into one lookup map. A name
-// in several tables gets the last one's rule, in this order: read-only,
-// confirm, interpreters, shells, wrappers, forbidden, checked. To add a
-// program, put it in the one table that describes it; a program whose
-// arguments decide gets a check in checkedPrograms. Anything in no table
-// needs confirmation.
-func defaultPrograms() map[string]check {
-	m := map[string]check{}
-	for _, n := range readOnlyPrograms {
-		m[n] = readOnly
-	}
-	for n, why := range confirmPrograms {
-		m[n] = versionOr(why)
-	}
-	for n, flags := range interpreters {
-		m[n] = interpreter(flags)
-	}
-	for _, n := range shells {
-		m[n] = checkShell
-	}
-	for n, w := range wrappers {
-		m[n] = w.check
-	}
-	for n, why := range forbiddenPrograms {
-		m[n] = forbidden(why)
-	}
-	for n, c := range checkedPrograms {
-		m[n] = c
-	}
-	return m
-}
-
-func readOnly(*invocation) {}
 
 func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
 
 // versionQuery reports whether args only ask a program for its version or
 // help. "-v" is left out: for tmux, gzip, pbcopy and others it does
-// something else (see versionQueryV).
+// something else (see versionFlagV).
 func versionQuery(args []arg) bool {
 	if len(args) != 1 || !args[0].plain() {
 		return false
@@ -332,13 +95,35 @@ func versionQuery(args []arg) bool {
 	return false
 }
 
+// versionFlagVV lists the tools for which -vV prints a verbose version.
+var versionFlagVV = map[string]bool{"rustc": true, "cargo": true}
+
+// versionVerb lists the tools for which a lone `version` subcommand only
+// prints. It is no general rule: `npm version` and `yarn version` bump a
+// project's version, `kubectl version` asks the cluster and `terraform
+// version` checks the network for updates.
+var versionVerb = map[string]bool{"cargo": true, "gh": true, "mas": true}
+
+// versionForm reports whether a program's arguments are exactly one of its
+// version queries.
+func versionForm(in *invocation) bool {
+	if versionQuery(in.args) {
+		return true
+	}
+	if len(in.args) != 1 || !in.args[0].plain() {
+		return false
+	}
+	v := in.args[0].val
+	return versionFlagVV[in.name] && v == "-vV" || versionVerb[in.name] && v == "version"
+}
+
 // versionFlagV lists interpreters for which a lone -v prints the version.
 var versionFlagV = map[string]bool{"node": true, "nodejs": true, "perl": true, "php": true, "lua": true, "luajit": true, "ruby": true, "bun": true, "deno": true}
 
 // versionOr is safe for a version or help query and asks otherwise.
 func versionOr(why string) check {
 	return func(in *invocation) {
-		if !versionQuery(in.args) {
+		if !versionForm(in) {
 			in.confirm(why)
 		}
 	}
@@ -353,7 +138,7 @@ func checked(f check) check {
 			return
 		}
 		for _, a := range in.args {
-			if a.expanded || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
+			if a.expanded && !a.path || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
 				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
 				return
 			}
@@ -484,10 +269,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// interpreter asks before running code; inline code is named as such.
-func interpreter(inline string) check {
+// interpreterCheck asks before running code; inline code is named as such.
+func interpreterCheck(inline string) check {
 	return func(in *invocation) {
-		if versionQuery(in.args) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" {
+		if versionForm(in) || versionFlagV[in.name] && len(in.args) == 1 && in.args[0].val == "-v" {
 			return
 		}
 		if in.name == "go" {
@@ -513,6 +298,10 @@ type wrapSpec struct {
 	extra      bool     // the command gets more arguments at run time (xargs)
 	bare       []string // the command run when none is given (xargs runs echo)
 	joined     bool     // the words are joined into a shell string (watch)
+	optArg     string   // short options whose value, if any, is the rest of the word (xargs -i{})
+	// replace returns the strings the wrapper replaces in the command's
+	// words with input (xargs -I {}); such words are known only at run time.
+	replace    func(opts []arg) []string
 	refuse     string   // short options that make it act on something else
 	refuseLong []string // long options that do the same
 	refuseWhy  string
@@ -545,7 +334,7 @@ func (w wrapSpec) check(in *invocation) {
 		}
 		if w.assigns && strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
 			name := v[:strings.IndexByte(v, '=')]
-			if why := riskyVariable(name); why != "" {
+			if why := envVariable(name); why != "" {
 				in.confirm(name + "=: " + why)
 			}
 			i++
@@ -572,11 +361,14 @@ func (w wrapSpec) check(in *invocation) {
 			continue
 		}
 		if w.refuse != "" && strings.ContainsAny(v[1:], w.refuse) {
-			in.confirmOpt(v, w.refuseWhy)
+			in.confirmAs(Process, v, w.refuseWhy)
 		}
 		// In a cluster like -sKILL the rest is the value; a value-taking letter
 		// at the end takes the next word.
 		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(w.optArg, v[j]) >= 0 {
+				break
+			}
 			if strings.IndexByte(w.shortArg, v[j]) >= 0 {
 				if j == len(v)-1 {
 					i++
@@ -596,8 +388,26 @@ func (w wrapSpec) check(in *invocation) {
 		return
 	}
 	rest := args[min(i, len(args)):]
+	if in.extra && len(rest) <= w.positional {
+		// Under xargs or find -exec the command itself arrives at run
+		// time: `xargs nice` runs whatever the input names.
+		in.confirm("runs the command named by arguments that arrive at run time")
+		return
+	}
 	if len(rest) < w.positional {
 		return // no command: the wrapper alone (e.g. `nice`) only reports
+	}
+	if w.replace != nil {
+		if rs := w.replace(args[:min(i, len(args))]); len(rs) > 0 {
+			rest = append([]arg(nil), rest...)
+			for k, a := range rest {
+				for _, r := range rs {
+					if r != "" && strings.Contains(a.val, r) {
+						rest[k].expanded = true
+					}
+				}
+			}
+		}
 	}
 	for _, a := range rest[:w.positional] {
 		if !a.plain() {
@@ -625,6 +435,54 @@ func (w wrapSpec) check(in *invocation) {
 		return
 	}
 	in.runs(rest, w.extra)
+}
+
+// xargsReplace returns the replacement strings of xargs -I R, -J R (BSD),
+// -i[R] and --replace[=R] (GNU, "{}" when R is left out).
+func xargsReplace(opts []arg) []string {
+	var out []string
+	for k := 0; k < len(opts); k++ {
+		v := opts[k].val
+		if strings.HasPrefix(v, "--") {
+			if name, val, ok := strings.Cut(v, "="); longMatch(name, "--replace") {
+				if !ok {
+					val = "{}"
+				}
+				out = append(out, val)
+			}
+			for _, l := range []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"} {
+				if !strings.Contains(v, "=") && longMatch(v, l) {
+					k++
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			c := v[j]
+			if c == 'i' || c == 'e' || c == 'l' {
+				if c == 'i' {
+					r := v[j+1:]
+					if r == "" {
+						r = "{}"
+					}
+					out = append(out, r)
+				}
+				break
+			}
+			if strings.IndexByte("aEIdLnPsJRS", c) >= 0 {
+				val := v[j+1:]
+				if val == "" && k+1 < len(opts) {
+					k++
+					val = opts[k].val
+				}
+				if c == 'I' || c == 'J' {
+					out = append(out, val)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // commandBuiltin: `command -v/-V name` only prints what name is.
@@ -683,7 +541,7 @@ func envShortFlag(v string) byte {
 // flockSpecial: `flock FILE -c 'cmd'` runs a shell string; flock also
 // creates its lock file.
 func flockSpecial(in *invocation, opts []arg) bool {
-	in.confirm("creates a lock file")
+	in.confirmAs(Write, "", "creates a lock file")
 	for k, o := range opts {
 		if (o.val == "-c" || longMatch(o.val, "--command")) && k+1 < len(opts) {
 			in.source(opts[k+1].val)
@@ -697,7 +555,7 @@ func flockSpecial(in *invocation, opts []arg) bool {
 	return false
 }
 
-func isShell(name string) bool { return contains(shells, name) }
+func isShell(name string) bool { return programs[name].shell }
 
 // checkShell: sh -c STRING runs the string, which is parsed and classified
 // in turn; a script file or stdin cannot be seen.
@@ -784,12 +642,12 @@ func checkOsascript(in *invocation) {
 	for _, a := range in.args {
 		low := strings.ToLower(a.val)
 		if strings.Contains(low, "administrator privileges") || strings.Contains(low, "administratorprivileges") {
-			in.forbidOpt("with administrator privileges", "privilege escalation is never run")
+			in.forbidAs(Privilege, "with administrator privileges", "privilege escalation is never run")
 		}
 		if strings.Contains(low, "system events") || strings.Contains(low, "loginwindow") || strings.Contains(low, "finder") {
 			for _, verb := range []string{"shut down", "restart", "log out", "«event aevtrsdn»", "«event aevtrrst»"} {
 				if strings.Contains(low, verb) {
-					in.forbid("shutting down or restarting the machine is never run")
+					in.forbidAs(System, "", "shutting down or restarting the machine is never run")
 				}
 			}
 		}
@@ -916,14 +774,16 @@ func emptyVariableRoot(t arg, assigned map[string]bool, cwd string) (string, str
 }
 
 // deleteCheck: unlink and shred delete; shredding a device erases a disk.
-func deleteCheck(in *invocation) {
-	for _, a := range operands(in.args) {
-		if isDiskDevice(a.val) {
-			in.forbid("erasing a disk is never run")
-			return
+func deleteCheck(why string) check {
+	return func(in *invocation) {
+		for _, a := range operands(in.args) {
+			if isDiskDevice(a.val) {
+				in.forbidAs(Disk, "", "erasing a disk is never run")
+				return
+			}
 		}
+		in.confirm(why)
 	}
-	in.confirm(confirmPrograms[in.name])
 }
 
 // permCheck: recursive permission or ownership changes of protected
@@ -999,23 +859,30 @@ func checkFind(in *invocation) {
 		starts = append(starts, args[i])
 		i++
 	}
-	deletes, execDeletes := false, false
-	// tests: the expression narrows what matches by name, and no operator
-	// could widen it again (-o, ",", negation). Deleting the *.tmp files
-	// under ~ is then an ordinary deletion to confirm, not the erasure of a
-	// home folder. rm -rf run on matches stays forbidden: a matched folder
-	// goes with everything in it.
-	tests, widens := false, false
+	// BSD find -f names a starting point that may start with '-', so the
+	// file names it produces could read as options.
+	pathsAreOperands := !contains(argVals(args), "-f")
+	// deletes: files go (by -delete, or rm on each match, which cannot
+	// remove a folder); execDeletes: rm -r, or rm on unnarrowed matches.
+	deletes, execDeletes, deleteAction := false, false, false
+	// tests: the expression narrows what matches by name before the first
+	// action, and no operator could widen it again (-o, ",", negation).
+	// Deleting the *.tmp files under ~ is then an ordinary deletion to
+	// confirm, not the erasure of a home folder; `find ~ -delete -name x`
+	// deletes everything before the test is reached. rm -r run on matches
+	// stays forbidden: a matched folder goes with everything in it.
+	tests, widens, acted := false, false, false
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.expanded || a.brace {
 			in.confirmOpt(a.val, "argument is only known at run time and could be a predicate")
 			return
 		}
-		switch v := a.val; {
+		v := a.val
+		switch {
 		case findNameTests[v]:
 			// A pattern with no letter or digit ('*', '.*') matches anything.
-			if i+1 < len(args) && strings.IndexFunc(args[i+1].val, func(r rune) bool {
+			if !acted && i+1 < len(args) && strings.IndexFunc(args[i+1].val, func(r rune) bool {
 				return unicode.IsLetter(r) || unicode.IsDigit(r)
 			}) >= 0 {
 				tests = true
@@ -1023,27 +890,63 @@ func checkFind(in *invocation) {
 		case v == "-o" || v == "-or" || v == "," || v == "!" || v == "-not":
 			widens = true
 		case v == "-delete":
-			deletes = true
+			deletes, deleteAction = true, true
+			if !tests {
+				widens = true // nothing narrowed what it deletes
+			}
+			acted = true
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
 			j := i + 1
 			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
 				j++
 			}
-			inner := args[i+1 : j]
-			in.confirmOpt(v, "runs a command for each file")
-			if len(inner) > 0 {
-				name := inner[0].val
-				if k := strings.LastIndexByte(name, '/'); k >= 0 {
-					name = name[k+1:]
-				}
-				if name == "rm" || name == "unlink" || name == "shred" || name == "srm" {
-					execDeletes = true
-				}
-				in.c.run(in.text, in.label+" "+v+" ", inner, true)
+			inner := findExecWords(args[i+1:j], pathsAreOperands)
+			if len(inner) == 0 {
+				in.confirmOpt(v, "runs a command for each file")
+				i = j
+				continue
 			}
+			name := inner[0].val
+			if k := strings.LastIndexByte(name, '/'); k >= 0 {
+				name = name[k+1:]
+			}
+			switch name {
+			case "rm", "unlink", "shred", "srm":
+				if _, recursive := hasFlag(inner[1:], "rR", "--recursive"); recursive || !tests {
+					execDeletes = true
+				} else {
+					deletes = true
+				}
+			}
+			n := len(in.c.v.reasons)
+			in.c.run(in.text, in.label+" "+v+" ", inner, false)
+			// A read-only program given each file name runs no other code
+			// and changes nothing; -ok asks on a terminal Hark does not have.
+			if len(in.c.v.reasons) > n || !findExecReadOnly[name] || v == "-ok" || v == "-okdir" || inner[0].val != name {
+				in.confirmOpt(v, "runs a command for each file")
+			}
+			acted = true
 			i = j
 		case strings.HasPrefix(v, "-fprint") || v == "-fls":
-			in.confirmOpt(v, "writes a file")
+			in.confirmAs(Write, v, "writes a file")
+			return
+		case findPrimaries[v] > 0 || strings.HasPrefix(v, "-newer") && len(v) == 8:
+			if i+findPrimaries[v] >= len(args) {
+				in.confirmOpt(v, "its value is missing")
+				return
+			}
+			if !findNameTests[v] {
+				i += max(findPrimaries[v], 1)
+			}
+		case findPrimaries[v] == 0 && (v == "(" || v == ")" || v == "-a" || v == "-and" || findFlags[v]):
+		default:
+			// Anything else is a typo, a primary of another find, or words
+			// that were meant as a second command (`find . -exec ls {} \; rm x`).
+			in.confirmOpt(v, "not a known find expression")
+			return
+		}
+		if findNameTests[v] {
+			i++ // the pattern
 		}
 	}
 	if deletes || execDeletes {
@@ -1052,14 +955,59 @@ func checkFind(in *invocation) {
 		}
 		for _, s := range starts {
 			if root, ok := protectedTarget(s, in.c.cwd); ok && (execDeletes || !tests || widens) {
-				in.forbid("deleting everything under " + root + " is never run")
+				in.forbidAs(Delete, "", "deleting everything under "+root+" is never run")
 				return
 			}
 		}
-		if deletes {
-			in.confirmOpt("-delete", "deletes files")
+		if deleteAction {
+			in.confirmAs(Delete, "-delete", "deletes files")
 		}
 	}
+}
+
+// findPrimaries are the find primaries (GNU and BSD) that take values,
+// with how many; findFlags are those that take none.
+var findPrimaries = map[string]int{
+	"-type": 1, "-xtype": 1, "-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1,
+	"-cmin": 1, "-Btime": 1, "-Bmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-Bnewer": 1, "-user": 1,
+	"-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-inum": 1, "-links": 1, "-maxdepth": 1, "-mindepth": 1,
+	"-samefile": 1, "-fstype": 1, "-used": 1, "-printf": 1, "-regextype": 1, "-flags": 1, "-xattrname": 1,
+	"-context": 1, "-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1,
+}
+
+var findFlags = map[string]bool{
+	"-print": true, "-print0": true, "-ls": true, "-prune": true, "-quit": true, "-true": true, "-false": true,
+	"-empty": true, "-executable": true, "-readable": true, "-writable": true, "-nouser": true, "-nogroup": true,
+	"-depth": true, "-mount": true, "-xdev": true, "-noleaf": true, "-follow": true, "-daystart": true,
+	"-ignore_readdir_race": true, "-noignore_readdir_race": true, "-warn": true, "-nowarn": true, "-xattr": true,
+	"-sparse": true, "-acl": true, "-help": true, "--help": true, "-version": true, "--version": true,
+}
+
+// findExecReadOnly are the programs find -exec may run on each file without
+// asking: they only read the files named, and their arguments are checked
+// like any other command's.
+var findExecReadOnly = map[string]bool{
+	"cat": true, "grep": true, "egrep": true, "fgrep": true, "head": true, "tail": true, "wc": true,
+	"stat": true, "file": true, "ls": true, "du": true, "md5sum": true, "md5": true, "shasum": true,
+	"sha1sum": true, "sha256sum": true, "sha512sum": true, "cksum": true, "strings": true, "basename": true,
+	"dirname": true, "realpath": true, "readlink": true, "echo": true,
+}
+
+// findExecWords marks the words of find -exec that hold "{}": find puts a
+// file name there, known only at run time. A lone "{}" (or one that starts
+// a word) is a path beginning with a starting point, never an option,
+// unless BSD find -f allowed a starting point that starts with '-'.
+func findExecWords(words []arg, pathsAreOperands bool) []arg {
+	out := make([]arg, len(words))
+	for k, w := range words {
+		out[k] = w
+		if strings.Contains(w.val, "{}") {
+			out[k].expanded = true
+			out[k].path = pathsAreOperands && strings.HasPrefix(w.val, "{}")
+		}
+	}
+	return out
 }
 
 // findNameTests select files by name or path. Only they count as narrowing a
@@ -1170,12 +1118,12 @@ func topCheck(in *invocation) {
 func teeCheck(in *invocation) {
 	for _, a := range operands(in.args) {
 		if isDiskDevice(a.val) {
-			in.forbid("writing onto a disk device erases it and is never run")
+			in.forbidAs(Disk, "", "writing onto a disk device erases it and is never run")
 			return
 		}
 	}
 	for _, a := range operands(in.args) {
-		if a.val != "/dev/null" {
+		if paths[a.val] != sink {
 			in.confirm("writes files")
 			return
 		}
@@ -1187,8 +1135,8 @@ func ddCheck(in *invocation) {
 		if out, ok := strings.CutPrefix(a.val, "of="); ok {
 			switch {
 			case isDiskDevice(out):
-				in.forbidOpt(a.val, "writing onto a disk device erases it and is never run")
-			case out != "/dev/null":
+				in.forbidAs(Disk, a.val, "writing onto a disk device erases it and is never run")
+			case paths[out] != sink:
 				in.confirmOpt(a.val, "writes a file")
 			}
 		}
@@ -1242,14 +1190,24 @@ func ipCheck(in *invocation) {
 			words = append(words, a.val)
 		}
 	}
+	if f, ok := hasFlag(in.args, "", "-resolve", "--resolve"); ok || contains(argVals(in.args), "-r") {
+		if f == "" {
+			f = "-r"
+		}
+		in.confirmAs(Network, f, "looks names up on the network")
+		return
+	}
 	if len(words) < 2 {
 		return // `ip`, `ip addr`, `ip -br a`: lists
 	}
+	// ip takes any unique prefix of an object or a verb, and which verb a
+	// prefix means depends on the object: `ip l s` is `ip link set`. Only
+	// the verbs written out in full are read-only.
 	switch words[1] {
-	case "show", "list", "lst", "ls", "sh", "s", "l", "get":
+	case "show", "list", "lst", "get":
 		return
 	}
-	if words[0] == "monitor" {
+	if strings.HasPrefix("monitor", words[0]) && len(words[0]) >= 3 {
 		return
 	}
 	in.confirmOpt(words[1], "changes network configuration")
@@ -1292,7 +1250,8 @@ func initCheck(in *invocation) {
 func nvramCheck(in *invocation) {
 	for _, a := range in.args {
 		v := a.val
-		if v == "-d" || v == "-c" || v == "-f" || strings.Contains(v, "=") || a.expanded {
+		// -d, -c and -f delete, clear or set variables, alone or bundled (-xf).
+		if a.option() && strings.ContainsAny(v[1:], "dcf") || strings.Contains(v, "=") || a.expanded || a.glob || a.brace {
 			in.forbid("changing firmware variables is never run")
 			return
 		}
@@ -1304,7 +1263,207 @@ func securityCheck(in *invocation) {
 		in.forbid("changing authorization rules is never run")
 		return
 	}
+	// Listing which keychains are searched reads no secret; -s changes
+	// the list. Everything else can read or change secrets.
+	if len(in.args) > 0 && !in.args[0].expanded {
+		switch in.args[0].val {
+		case "list-keychains", "default-keychain", "login-keychain":
+			rest := in.args[1:]
+			if len(rest) == 0 || len(rest) == 2 && rest[0].val == "-d" && rest[1].plain() {
+				return
+			}
+		}
+	}
 	in.confirm("works with keychains and secrets")
+}
+
+// tarCheck: tar only lists with -t (--list) and no option outside a short
+// list of ones that choose what to print: others extract or create, run
+// programs (--to-command, -I, --use-compress-program, --checkpoint-action,
+// --info-script, --rsh-command) or write files (--index-file, -g). GNU
+// tar opens host:file over rsh unless --force-local.
+func tarCheck(in *invocation) {
+	listing, forceLocal := false, false
+	var files []string
+	args := in.args
+	letters := func(cluster string, dashed bool, rest *[]arg) bool {
+		for j := 0; j < len(cluster); j++ {
+			c := cluster[j]
+			switch {
+			case c == 't':
+				listing = true
+			case strings.IndexByte("vzjJZOqP", c) >= 0:
+			case c == 'f' || c == 'T' || c == 'X':
+				var val string
+				switch {
+				case dashed && j+1 < len(cluster):
+					val, j = cluster[j+1:], len(cluster) // -fNAME
+				case len(*rest) > 0:
+					val, *rest = (*rest)[0].val, (*rest)[1:]
+				}
+				if c == 'f' {
+					files = append(files, val)
+				}
+			case strings.IndexByte("xcruAd", c) >= 0:
+				in.confirm("creates or extracts archives")
+				return false
+			default:
+				in.confirmOpt("-"+string(c), "can write files or run programs")
+				return false
+			}
+		}
+		return true
+	}
+	rest := args
+	// The old style: a first word without a dash is a cluster of letters
+	// whose values follow in order.
+	if len(rest) > 0 && !strings.HasPrefix(rest[0].val, "-") {
+		first := rest[0].val
+		rest = rest[1:]
+		if !letters(first, false, &rest) {
+			return
+		}
+	}
+	for len(rest) > 0 {
+		a := rest[0]
+		rest = rest[1:]
+		v := a.val
+		switch {
+		case v == "--":
+			rest = nil
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v, "=")
+			switch {
+			case longMatch(name, "--list"):
+				listing = true
+			case longMatch(name, "--file"):
+				if !hasVal && len(rest) > 0 {
+					val, rest = rest[0].val, rest[1:]
+				}
+				files = append(files, val)
+			case longMatch(name, "--force-local"):
+				forceLocal = true
+			case longMatch(name, "--files-from") || longMatch(name, "--exclude-from") || longMatch(name, "--exclude") || longMatch(name, "--quoting-style") || longMatch(name, "--occurrence"):
+				if !hasVal && !longMatch(name, "--occurrence") && len(rest) > 0 {
+					rest = rest[1:]
+				}
+			case longMatch(name, "--verbose") || longMatch(name, "--gzip") || longMatch(name, "--gunzip") || longMatch(name, "--bzip2") ||
+				longMatch(name, "--xz") || longMatch(name, "--zstd") || longMatch(name, "--lzma") || longMatch(name, "--lzip") ||
+				longMatch(name, "--wildcards") || longMatch(name, "--no-wildcards") || longMatch(name, "--anchored") ||
+				longMatch(name, "--no-anchored") || longMatch(name, "--numeric-owner") || longMatch(name, "--full-time") ||
+				longMatch(name, "--utc") || longMatch(name, "--ignore-case") || longMatch(name, "--null") || longMatch(name, "--to-stdout") ||
+				longMatch(name, "--absolute-names") || longMatch(name, "--show-transformed-names") || longMatch(name, "--verbatim-files-from"):
+			default:
+				in.confirmOpt(v, "can write files or run programs")
+				return
+			}
+		case a.option():
+			if !letters(v[1:], true, &rest) {
+				return
+			}
+		}
+	}
+	if !listing {
+		in.confirm("creates or extracts archives")
+		return
+	}
+	for _, f := range files {
+		if i := strings.IndexByte(f, ':'); i >= 0 && !forceLocal && !strings.Contains(f[:i], "/") {
+			in.confirmAs(Network, "-f "+f, "reads an archive on another machine over the network")
+			return
+		}
+	}
+}
+
+// noURL asks when an operand is a URL, which the program would fetch.
+func noURL(why string) check {
+	return func(in *invocation) {
+		for _, a := range operands(in.args) {
+			if strings.Contains(a.val, "://") {
+				in.confirmAs(Network, a.val, "uses the network")
+				return
+			}
+		}
+	}
+}
+
+// mdutilCheck: -s reports indexing status (-a for all volumes, -v more
+// detail); -i, -E, -d and the rest change or erase the index.
+func mdutilCheck(in *invocation) {
+	status := false
+	for _, a := range in.args {
+		if !a.option() {
+			continue
+		}
+		if strings.Trim(a.val[1:], "sav") != "" {
+			in.confirmOpt(a.val, "changes Spotlight indexing")
+			return
+		}
+		status = status || strings.ContainsRune(a.val, 's')
+	}
+	if !status {
+		in.confirm("changes Spotlight indexing")
+	}
+}
+
+// spctlCheck: --status and assessments read Gatekeeper's state; the rest
+// changes it.
+func spctlCheck(in *invocation) {
+	if len(in.args) == 1 && in.args[0].val == "--status" {
+		return
+	}
+	assess := false
+	for i := 0; i < len(in.args); i++ {
+		switch v := in.args[i].val; {
+		case v == "-a" || v == "--assess":
+			assess = true
+		case v == "-v" || v == "-vv" || v == "-vvv" || v == "--verbose" || v == "--raw":
+		case v == "-t" || v == "--type" || v == "--context":
+			i++
+		case !in.args[i].option():
+		default:
+			in.confirmOpt(v, "changes Gatekeeper")
+			return
+		}
+	}
+	if !assess {
+		in.confirm("changes Gatekeeper")
+	}
+}
+
+// csrutilCheck: only the status queries read; changing System Integrity
+// Protection is never run.
+func csrutilCheck(in *invocation) {
+	v := strings.Join(argVals(in.args), " ")
+	switch v {
+	case "status", "authenticated-root status", "netboot list", "--help", "help":
+		return
+	}
+	in.forbid("changing System Integrity Protection is never run")
+}
+
+// dsclCheck: `dscl [-q|-plist|-raw|-url] NODE -read|-list|… PATH` reads the
+// local directory; other commands change it, and a host name as the node
+// reaches another machine.
+func dsclCheck(in *invocation) {
+	args := in.args
+	for len(args) > 0 && contains([]string{"-q", "-plist", "-raw", "-url"}, args[0].val) {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		in.confirm("changes directory services")
+		return
+	}
+	node := args[0].val
+	if node != "." && node != "localhost" && !strings.HasPrefix(node, "/") {
+		in.confirmAs(Network, node, "reaches the directory service of another machine")
+		return
+	}
+	switch args[1].val {
+	case "-read", "-readall", "-list", "-search", "-readpl", "-readpli":
+		return
+	}
+	in.confirmOpt(args[1].val, "changes directory services")
 }
 
 // diskutilForbidden are diskutil verbs (compared in lower case, as diskutil
@@ -1343,15 +1502,112 @@ func checkDiskutil(in *invocation) {
 // partitionCheck: partition tools may list; anything else rewrites a disk.
 func partitionCheck(listing ...string) check {
 	return func(in *invocation) {
-		for _, a := range in.args {
-			if contains(listing, a.val) {
-				return
-			}
-		}
 		if len(in.args) == 1 && versionQuery(in.args) {
 			return
 		}
+		// Every option must be a listing one: sgdisk runs all the
+		// options it is given, so `sgdisk -p -Z disk` prints, then zaps.
+		lists := false
+		for _, a := range in.args {
+			if !a.plain() {
+				break
+			}
+			if a.option() && !contains(listing, a.val) {
+				lists = false
+				break
+			}
+			lists = lists || contains(listing, a.val)
+		}
+		if lists {
+			return
+		}
 		in.forbid("rewriting a partition table is never run")
+	}
+}
+
+// gptCheck: `gpt [-r] show [-l|-u] disk` only prints.
+func gptCheck(in *invocation) {
+	ops := operands(in.args)
+	if len(ops) > 0 && ops[0].val == "show" {
+		for _, a := range in.args {
+			if !a.plain() || a.option() && !contains([]string{"-r", "-l", "-u", "-v"}, a.val) {
+				in.forbid("rewriting a partition table is never run")
+				return
+			}
+		}
+		return
+	}
+	in.forbid("rewriting a partition table is never run")
+}
+
+// hdparmCheck: hdparm's security erase, sector writes and firmware
+// downloads destroy a disk's contents; anything else changes settings.
+func hdparmCheck(in *invocation) {
+	for _, a := range in.args {
+		for _, l := range []string{"--security-erase", "--security-erase-enhanced", "--write-sector", "--make-bad-sector",
+			"--trim-sector-ranges", "--trim-sector-ranges-stdin", "--dco-restore", "--fwdownload", "--fwdownload-mode3",
+			"--fwdownload-mode3-max", "--fwdownload-mode7", "--security-set-pass", "--user-master"} {
+			if a.val == l {
+				in.forbidOpt(a.val, "erasing a disk is never run")
+				return
+			}
+		}
+	}
+	in.confirm("changes disk settings")
+}
+
+// nvmeCheck: formatting, sanitizing or zeroing an NVMe drive erases it.
+func nvmeCheck(in *invocation) {
+	if ops := operands(in.args); len(ops) > 0 {
+		switch ops[0].val {
+		case "format", "sanitize", "write-zeroes", "write-uncor", "delete-ns", "detach-ns", "fw-download", "fw-commit", "dsm", "set-feature", "format-nvm":
+			in.forbidOpt(ops[0].val, "erasing a disk is never run")
+			return
+		}
+	}
+	in.confirm("works with disk hardware")
+}
+
+// cryptsetupCheck: formatting a LUKS device or erasing its key slots
+// makes its contents unreadable for good.
+func cryptsetupCheck(in *invocation) {
+	// Any operand: an option's value (--type luks2) may come before the verb.
+	for _, a := range operands(in.args) {
+		switch strings.ToLower(a.val) {
+		case "luksformat", "erase", "lukserase", "reencrypt", "tcryptformat":
+			in.forbidOpt(a.val, "erasing a disk is never run")
+			return
+		}
+	}
+	in.confirm("works with encrypted disks")
+}
+
+// badblocksCheck: -w writes patterns over the whole device.
+func badblocksCheck(in *invocation) {
+	if f, ok := hasFlag(in.args, "w"); ok {
+		in.forbidOpt(f, "erasing a disk is never run")
+		return
+	}
+	in.confirm("tests disk hardware")
+}
+
+// crontabCheck: only `crontab -l` (for a user) lists; crontab acts on the
+// last mode option, so `crontab -l -r` removes the table.
+func crontabCheck(in *invocation) {
+	list := false
+	for i := 0; i < len(in.args); i++ {
+		switch in.args[i].val {
+		case "-l":
+			list = true
+		case "-u":
+			i++
+		default:
+			in.confirmOpt(in.args[i].val, "changes scheduled jobs")
+			return
+		}
+	}
+	if !list {
+		in.confirm("changes scheduled jobs")
 	}
 }
 
@@ -1361,7 +1617,7 @@ func checkLaunchctl(in *invocation) {
 		return
 	}
 	switch in.args[0].val {
-	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate":
+	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate", "getenv":
 		return
 	case "reboot":
 		in.forbidOpt("reboot", "shutting down or restarting the machine is never run")
@@ -1372,7 +1628,7 @@ func checkLaunchctl(in *invocation) {
 
 func checkSystemctl(in *invocation) {
 	if f, ok := hasFlag(in.args, "HM", "--host", "--machine"); ok {
-		in.confirmOpt(f, "acts on another machine, over ssh for -H")
+		in.confirmAs(Network, f, "acts on another machine, over ssh for -H")
 		return
 	}
 	var verb string
@@ -1409,12 +1665,164 @@ func checkSystemctl(in *invocation) {
 // both applies two checks.
 func both(a, b check) check { return func(in *invocation) { a(in); b(in) } }
 
-// readCheck: read, mapfile and getopts assign the variables they name; some
-// names change what later commands run.
+// readCheck: unset and friends take the variables they name; some names
+// change what later commands run, and a subscript in a name is evaluated
+// as arithmetic, which runs the command substitutions in it.
 func readCheck(in *invocation) {
 	for _, a := range operands(in.args) {
-		if why := riskyVariable(a.val); why != "" {
-			in.confirmOpt(a.val, why)
+		checkName(in, a)
+	}
+}
+
+// checkName judges one variable name a builtin will assign or unset.
+func checkName(in *invocation, a arg) bool {
+	if why := riskyVariable(a.val); why != "" {
+		in.confirmOpt(a.val, why)
+		return false
+	}
+	if name, _, _ := strings.Cut(a.val, "["); riskyVariable(name) != "" {
+		in.confirmOpt(a.val, name+"=: "+riskyVariable(name))
+		return false
+	}
+	if !plainVarName(a) {
+		in.confirmOpt(a.val, "the shell evaluates the subscript of this name, which can run commands")
+		return false
+	}
+	return true
+}
+
+// namesCheck judges builtins that assign the variables they name (read,
+// mapfile, getopts, wait -p). valued lists the short options that take a
+// value, naming those whose value is a variable name; skip is how many
+// operands come before the names (getopts' option string), or -1 when
+// only the named options' values are names.
+func namesCheck(valued, naming string, skip int) check {
+	return func(in *invocation) {
+		var names []arg
+		ended := false
+		var ops []arg
+		for i := 0; i < len(in.args); i++ {
+			a := in.args[i]
+			if !ended && a.val == "--" {
+				ended = true
+				continue
+			}
+			if ended || !a.option() {
+				ops = append(ops, a)
+				continue
+			}
+			for j := 1; j < len(a.val); j++ {
+				c := a.val[j]
+				if strings.IndexByte(valued, c) < 0 {
+					continue
+				}
+				v := arg{val: a.val[j+1:]}
+				if v.val == "" && i+1 < len(in.args) {
+					i++
+					v = in.args[i]
+				}
+				if strings.IndexByte(naming, c) >= 0 {
+					names = append(names, v)
+				}
+				break
+			}
+		}
+		switch {
+		case skip == 0:
+			names = append(names, ops...)
+		case skip > 0 && len(ops) > skip:
+			names = append(names, ops[skip]) // getopts: the words after the name are values
+		}
+		for _, n := range names {
+			if !checkName(in, n) {
+				return
+			}
+		}
+	}
+}
+
+// jobsCheck: `jobs -x cmd args` runs cmd with job specs replaced by
+// process group ids.
+func jobsCheck(in *invocation) {
+	for k, a := range in.args {
+		if a.option() && strings.ContainsRune(a.val, 'x') {
+			in.confirmOpt("-x", "runs a command")
+			in.runs(in.args[k+1:], false)
+			return
+		}
+		if !a.option() {
+			return
+		}
+	}
+}
+
+// safeShopts are bash options that change nothing about what a command
+// runs. expand_aliases (BASH_ALIASES then redefines names), extdebug,
+// xpg_echo and the like are left out.
+var safeShopts = []string{"nullglob", "failglob", "dotglob", "globstar", "nocaseglob", "nocasematch", "extglob",
+	"lastpipe", "inherit_errexit", "checkwinsize", "histappend", "globasciiranges", "shift_verbose", "cmdhist", "lithist"}
+
+// shoptCheck: listing is safe, setting only the options above.
+func shoptCheck(in *invocation) {
+	setting, setOpts := false, false
+	for _, a := range in.args {
+		switch {
+		case a.option():
+			setting = setting || strings.ContainsAny(a.val, "su")
+			setOpts = setOpts || strings.ContainsRune(a.val, 'o')
+		case setting && setOpts && !contains(safeShellOptions, zshOptionName(a.val)):
+			in.confirmOpt(a.val, "changes how the shell expands words")
+			return
+		case setting && !setOpts && !contains(safeShopts, a.val):
+			in.confirmOpt(a.val, "changes how the shell reads commands")
+			return
+		}
+	}
+}
+
+// numericConversion reports whether a printf format converts an argument
+// to a number (%d, %5.2f, %x …).
+func numericConversion(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.*'", format[j]) >= 0 {
+			j++
+		}
+		if j < len(format) {
+			if strings.IndexByte("diouxXeEfFgGaAc", format[j]) >= 0 {
+				return true
+			}
+			if format[j] == '%' {
+				i = j
+			}
+		}
+	}
+	return false
+}
+
+// ulimitCheck: zsh evaluates a limit as arithmetic.
+func ulimitCheck(in *invocation) {
+	for _, a := range operands(in.args) {
+		if a.val != "unlimited" && a.val != "hard" && a.val != "soft" && textArithm(in, a) {
+			in.confirmOpt(a.val, "is evaluated as arithmetic, which can run commands")
+			return
+		}
+	}
+}
+
+// printfCheck: zsh evaluates the argument of a numeric conversion as
+// arithmetic, so `printf %d 'a[$(rm x)]'` runs rm.
+func printfCheck(in *invocation) {
+	ops := operands(in.args)
+	if len(ops) < 2 || !numericConversion(ops[0].val) {
+		return
+	}
+	for _, a := range ops[1:] {
+		if textArithm(in, a) {
+			in.confirmOpt(a.val, "may be evaluated as arithmetic, which can run commands")
 			return
 		}
 	}
@@ -1424,6 +1832,17 @@ func readCheck(in *invocation) {
 func archCheck(in *invocation) {
 	if len(in.args) == 0 {
 		return
+	}
+	// -e NAME=value puts NAME in the environment of what arch runs.
+	for k := 0; k < len(in.args); k++ {
+		v := in.args[k].val
+		if v == "-e" && k+1 < len(in.args) {
+			k++
+			name, _, _ := strings.Cut(in.args[k].val, "=")
+			if why := envVariable(name); why != "" {
+				in.confirmOpt("-e "+name+"=", why)
+			}
+		}
 	}
 	wrapSpec{shortArg: "ed"}.check(in)
 }
@@ -1478,10 +1897,31 @@ func testCheck(in *invocation) {
 // could hold text the command set (see classifier.arithm).
 func textArithm(in *invocation, o arg) bool {
 	if !o.expanded {
-		return !isNumber(strings.TrimPrefix(o.val, "-")) && in.c.v.texts[o.val]
+		return arithmLiteralRisky(in.c.v, o.val)
 	}
 	name, isParam := strings.CutPrefix(o.val, "$")
 	return !(isParam && (arithmSpecial[name] || plainName(name) && !in.c.v.texts[name]))
+}
+
+// arithmLiteralRisky reports whether literal text evaluated as arithmetic
+// could run code: a subscript or substitution in it, or a name the command
+// set to text.
+func arithmLiteralRisky(v *verdict, s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if isNumber(s) {
+		return false
+	}
+	if strings.ContainsAny(s, "[$`\\'\"") {
+		return true
+	}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if v.texts[f] {
+			return true
+		}
+	}
+	return false
 }
 
 // arithmArgsCheck: zsh evaluates the numbers given to shift, exit, return,
@@ -1523,7 +1963,7 @@ func queryOnly(why string, max int, queries ...string) check {
 func dscacheutilCheck(in *invocation) {
 	for i, a := range in.args {
 		if a.val == "-q" && i+1 < len(in.args) && (in.args[i+1].val == "host" || in.args[i+1].val == "service") {
-			in.confirmOpt("-q "+in.args[i+1].val, "looks names up on the network")
+			in.confirmAs(Network, "-q "+in.args[i+1].val, "looks names up on the network")
 			return
 		}
 	}
@@ -1534,20 +1974,20 @@ var npmNetwork = []string{"view", "info", "show", "v", "search", "s", "se", "fin
 
 func npmCheck(in *invocation) {
 	if len(in.args) > 0 && contains(npmNetwork, in.args[0].val) {
-		in.confirmOpt(in.args[0].val, "uses the network")
+		in.confirmAs(Network, in.args[0].val, "uses the network")
 		return
 	}
-	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls")(in)
+	subcommands("installs packages or runs scripts", "ls", "list", "la", "ll", "-v", "--version", "root", "prefix", "config get", "config list", "config ls", "pkg get")(in)
 }
 
 // pipCheck: pip lists and shows from the local installation; asking about
 // newer versions or another index uses the network.
 func pipCheck(in *invocation) {
 	if f, ok := hasFlag(in.args[min(1, len(in.args)):], "oui", "--outdated", "--uptodate", "--index-url", "--extra-index-url", "--find-links", "--proxy"); ok {
-		in.confirmOpt(f, "uses the network")
+		in.confirmAs(Network, f, "uses the network")
 		return
 	}
-	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help")(in)
+	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "cache dir", "cache list", "cache info")(in)
 }
 
 // setCheck: `set -o NAME` changes how the shell reads words; zsh accepts
@@ -1561,6 +2001,18 @@ func setCheck(in *invocation) {
 		if a.expanded {
 			in.confirmOpt(a.val, "sets options only known at run time")
 			return
+		}
+		// Single letters: -k turns every later NAME=value word into an
+		// environment variable, past the checks on assignments; -a
+		// exports every assignment. Only letters that mean the same
+		// harmless thing in bash and zsh are safe.
+		if len(a.val) > 1 && (a.val[0] == '-' || a.val[0] == '+') && !strings.HasPrefix(a.val, "--") {
+			if bad := strings.Trim(a.val[1:], safeSetLetters); bad != "" {
+				in.confirmOpt(a.val, "-"+bad[:1]+" changes how the shell reads or exports words")
+				return
+			}
+		} else if i == 0 {
+			return // set WORDS sets the positional parameters
 		}
 		// -o NAME, also at the end of a cluster such as -euo NAME.
 		if len(a.val) > 1 && (a.val[0] == '-' || a.val[0] == '+') && strings.HasSuffix(a.val, "o") && i+1 < len(in.args) {
@@ -1584,6 +2036,10 @@ func zshOptionCheck(in *invocation) {
 		}
 	}
 }
+
+// safeSetLetters are the single-letter options of set that are harmless in
+// bash and zsh alike (o takes a name checked against safeShellOptions).
+const safeSetLetters = "euxvnCfo"
 
 // safeShellOptions change nothing about what a command runs.
 var safeShellOptions = []string{"errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "clobber", "noglob", "glob", "noexec", "exec", "unset", "errtrace", "functrace"}
@@ -1646,7 +2102,7 @@ func argVals(args []arg) []string {
 func networkVerbs(why string, verbs ...string) check {
 	return func(in *invocation) {
 		if len(in.args) > 0 && contains(verbs, in.args[0].val) {
-			in.confirmOpt(in.args[0].val, why)
+			in.confirmAs(Network, in.args[0].val, why)
 		}
 	}
 }
@@ -1711,7 +2167,11 @@ func checkLoginctl(in *invocation) {
 
 // diskTargetCheck: copying onto a disk device erases it; any other copy
 // asks. Only the destination counts: reading a disk into an image is fine.
-func diskTargetCheck(in *invocation) {
+func diskTargetCheck(why string) check {
+	return func(in *invocation) { diskTarget(in, why) }
+}
+
+func diskTarget(in *invocation, why string) {
 	ops := operands(in.args)
 	var dests []arg
 	if len(ops) > 1 {
@@ -1726,9 +2186,9 @@ func diskTargetCheck(in *invocation) {
 	}
 	for _, d := range dests {
 		if isDiskDevice(d.val) {
-			in.forbid("writing onto a disk device erases it and is never run")
+			in.forbidAs(Disk, "", "writing onto a disk device erases it and is never run")
 			return
 		}
 	}
-	versionOr(confirmPrograms[in.name])(in)
+	versionOr(why)(in)
 }

@@ -1,4 +1,4 @@
-package shell
+package policy
 
 import "strings"
 
@@ -77,7 +77,11 @@ func checkSed(in *invocation) {
 		}
 		for _, s := range scripts {
 			if why := sedScriptWrites(s); why != "" {
-				in.confirm(why)
+				cat := Write
+				if strings.Contains(why, "runs a command") {
+					cat = Code
+				}
+				in.confirmAs(cat, "", why)
 				return
 			}
 		}
@@ -293,7 +297,14 @@ func checkAwk(in *invocation) {
 		}
 		for _, p := range programs {
 			if why := awkProgramWrites(p); why != "" && (!sandbox || strings.HasPrefix(why, "the program calls a function")) {
-				in.confirm(why)
+				cat := Code
+				switch {
+				case strings.Contains(why, "network"):
+					cat = Network
+				case strings.Contains(why, "to a file"):
+					cat = Write
+				}
+				in.confirmAs(cat, "", why)
 				return
 			}
 		}
@@ -310,6 +321,9 @@ func awkProgramWrites(p string) string {
 		return "the program calls system(), which runs a command"
 	case strings.Contains(strings.ReplaceAll(p, "||", ""), "|"):
 		return "the program pipes to or from a command"
+	case strings.Contains(p, "/inet"):
+		// gawk's /inet/tcp/… and /inet4, /inet6 special files are network connections.
+		return "the program opens a network connection"
 	case strings.Contains(p, "@load") || strings.Contains(p, "@include"):
 		return "the program loads code"
 	case indirectCall(p):
