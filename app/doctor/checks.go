@@ -275,9 +275,10 @@ func Sandbox(status func() (bool, string), goos string) Check {
 		if ok {
 			return Result{Status: OK, Detail: detail}
 		}
-		fix := "read-only commands run unsandboxed; use a kernel with Landlock (Linux 5.13+, lsm=landlock) to confine them"
+		const asks = "without a sandbox, commands that can run code from their configuration (git, interpreters, package managers) ask before they run, and other read-only ones run unconfined"
+		fix := asks + "; use a kernel with Landlock (Linux 5.13+, lsm=landlock) on x86-64 or arm64 to confine them"
 		if goos == "darwin" {
-			fix = "read-only commands run unsandboxed; /usr/bin/sandbox-exec should exist on every macOS — check your PATH and SIP"
+			fix = asks + "; /usr/bin/sandbox-exec should exist on every macOS — check your PATH and SIP"
 		}
 		return Result{Status: Warn, Detail: detail, Fix: fix}
 	}}

@@ -92,6 +92,11 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
 	}
 
+	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(st.Sandbox) != shell.SandboxOff {
+		log.Warn("no sandbox", "detail", detail)
+		problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
+	}
+
 	control, err := app.ListenControl(paths.Runtime)
 	if err != nil {
 		log.Warn("control socket", "err", err)
@@ -122,7 +127,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			Client:         client,
 			Model:          st.OllamaModel,
 			Host:           host.String(),
-			Classifier:     shell.NewPolicy(),
+			Classifier:     shell.NewPolicyFor(shell.SandboxMode(st.Sandbox)),
 			Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: st.CommandTimeout.D(), OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv}),
 			ConfirmTimeout: st.ConfirmTimeout.D(),
 			MaxTurns:       st.MaxTurns,

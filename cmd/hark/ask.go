@@ -81,7 +81,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		Client:         client,
 		Model:          *model,
 		Host:           host.String(),
-		Classifier:     shell.NewPolicy(),
+		Classifier:     shell.NewPolicyFor(shell.SandboxMode(s.Sandbox)),
 		Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv}),
 		Confirmer:      newTerminalConfirmer(e),
 		NoConfirm:      !s.ConfirmBeforeExecute,

@@ -62,7 +62,7 @@ func runCheck(_ context.Context, e *env, args []string) int {
 		checkUsage(e.stderr)
 		return exitUsage
 	}
-	v := shell.NewPolicy().ClassifyIn(command, dir)
+	v := shell.NewPolicyFor(shell.SandboxAuto).ClassifyIn(command, dir)
 	if v.Reasons == nil {
 		v.Reasons = []shell.Reason{}
 	}

@@ -81,7 +81,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	if where == "" {
 		where = "~"
 	}
-	verdict := shell.NewPolicy().ClassifyIn(command, where)
+	verdict := shell.NewPolicyFor(mode).ClassifyIn(command, where)
 	req := shell.Request{Command: command, WorkingDirectory: *dir, Verdict: verdict, Sandbox: mode, Timeout: *timeout}
 	var res shell.Result
 	switch {
