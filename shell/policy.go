@@ -1,6 +1,10 @@
 package shell
 
-import "github.com/hark-sh/hark/shell/policy"
+import (
+	"os"
+
+	"github.com/hark-sh/hark/shell/policy"
+)
 
 // The classifier lives in package policy; these names keep callers of
 // package shell compiling.
@@ -41,5 +45,6 @@ func NewPolicyWith(o PolicyOptions) *Policy { return policy.New(o) }
 // (PolicyOptions.NoSandbox).
 func NewPolicyFor(mode SandboxMode) *Policy {
 	available, _ := SandboxStatus()
-	return NewPolicyWith(PolicyOptions{NoSandbox: mode == SandboxOff || !available})
+	home, _ := os.UserHomeDir()
+	return NewPolicyWith(PolicyOptions{NoSandbox: mode == SandboxOff || !available, RepoPrograms: repoPrograms(home)})
 }

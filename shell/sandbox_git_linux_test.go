@@ -96,3 +96,48 @@ func TestSandboxEnvGuards(t *testing.T) {
 		t.Errorf("GIT_CONFIG_COUNT %q for %d guards", lookupEnv(env, "GIT_CONFIG_COUNT"), len(gitGuards))
 	}
 }
+
+// repoPrograms reads a repository's real configuration, found as git finds
+// it (walking up from a subfolder, through a worktree's gitfile), and the
+// policy built for this machine asks for git diff there.
+func TestRepoProgramsFindsDrivers(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	mk := func(path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(filepath.Join(home, "clean/.git/config"), "[core]\n\tbare = false\n\tfsmonitor = /evil\n[diff]\n\tcolorMoved = zebra\n")
+	mk(filepath.Join(home, "ext/.git/config"), "[diff]\n\texternal = /evil\n")
+	mk(filepath.Join(home, "textconv/.git/config"), "[diff \"pdf\"]\n\ttextconv = /evil\n")
+	mk(filepath.Join(home, "oldform/.git/config"), "[filter.lfs]\n\tsmudge = /evil\n")
+	mk(filepath.Join(home, "include/.git/config"), "[includeIf \"gitdir:~/\"]\n\tpath = /elsewhere\n")
+	mk(filepath.Join(home, "main/.git/worktrees/wt/commondir"), "../..\n")
+	mk(filepath.Join(home, "main/.git/config"), "[filter \"x\"]\n\tprocess = /evil\n")
+	mk(filepath.Join(home, "wt/.git"), "gitdir: "+filepath.Join(home, "main/.git/worktrees/wt")+"\n")
+	if err := os.MkdirAll(filepath.Join(home, "ext/deep/er"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rp := repoPrograms(home)
+	for dir, want := range map[string]string{
+		"~/clean": "", "~/ext": "diff.external", filepath.Join(home, "ext/deep/er"): "diff.external",
+		"textconv": "diff.pdf.textconv", "~/oldform": "filter.lfs.smudge", "~/include": "an include of other configuration",
+		"~/wt": "filter.x.process", "~": "",
+	} {
+		if got := rp(dir); got != want {
+			t.Errorf("repoPrograms(%q) = %q, want %q", dir, got, want)
+		}
+	}
+	p := NewPolicyWith(PolicyOptions{RepoPrograms: rp})
+	if v := p.ClassifyIn("git diff", filepath.Join(home, "ext")); v.Tier != Confirm {
+		t.Errorf("git diff in a repository with diff.external: %s", v.Tier)
+	}
+	if v := p.ClassifyIn("git diff", filepath.Join(home, "clean")); v.Tier != Safe {
+		t.Errorf("git diff in a clean repository: %s %v", v.Tier, v.Reasons)
+	}
+}

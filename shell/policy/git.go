@@ -60,6 +60,7 @@ func checkGit(in *invocation) {
 	args := in.args
 	i := 0
 	otherRepo := "" // the option that names a repository elsewhere
+	var cDirs []arg // -C directories, in order
 	for i < len(args) {
 		v := args[i].val
 		if !args[i].option() {
@@ -73,7 +74,13 @@ func checkGit(in *invocation) {
 			}
 			i++
 			continue
-		case v == "-C" || v == "--namespace":
+		case v == "-C":
+			if i+1 < len(args) {
+				cDirs = append(cDirs, args[i+1])
+			}
+			i += 2
+			continue
+		case v == "--namespace":
 			i += 2
 			continue
 		case v == "-c" || strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--") || longMatch(v, "--config-env"):
@@ -102,6 +109,17 @@ func checkGit(in *invocation) {
 	if otherRepo != "" && gitRunsDrivers[sub] {
 		in.confirmAs(Code, otherRepo+" "+sub, "a repository named this way may have been committed into a project, and its configuration can name programs that "+sub+" runs")
 		return
+	}
+	if gitRunsDrivers[sub] && in.c.p.repoPrograms != nil {
+		dir, dynamic := gitDir(in.c, cDirs)
+		if dynamic {
+			in.confirmAs(Code, "git "+sub, "the repository is known only when the command runs, so its configuration cannot be checked for programs git would run")
+			return
+		}
+		if what := in.c.p.repoPrograms(dir); what != "" {
+			in.confirmAs(Code, "git "+sub, "this repository's configuration names a program git would run ("+what+")")
+			return
+		}
 	}
 	rest := args[i+1:]
 	for _, a := range rest {
@@ -274,4 +292,32 @@ func gitConfig(args []arg) string {
 		return "changes settings"
 	}
 	return ""
+}
+
+// gitDir is the directory git would start from, as far as the command
+// shows it: the working directory, then literal cd targets, then -C
+// directories. dynamic says one of them is known only at run time; dir is
+// "" when no directory was given at all (Classify rather than ClassifyIn).
+func gitDir(c *classifier, cDirs []arg) (dir string, dynamic bool) {
+	if c.cdPath == cdUnknown {
+		return "", true
+	}
+	dir = c.v.dir
+	if c.cdPath != "" {
+		dir = joinRel(dir, c.cdPath)
+	}
+	for _, d := range cDirs {
+		if !d.plain() {
+			return "", true
+		}
+		dir = joinRel(dir, d.val)
+	}
+	return dir, false
+}
+
+func joinRel(base, p string) string {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || base == "" {
+		return p
+	}
+	return joinPath(base, p)
 }

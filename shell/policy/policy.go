@@ -30,8 +30,9 @@ import (
 type Policy struct {
 	// noSandbox: safe verdicts for programs that run code from their
 	// configuration become confirm (see Options.NoSandbox).
-	noSandbox bool
-	parsers   sync.Pool
+	noSandbox    bool
+	repoPrograms func(dir string) string
+	parsers      sync.Pool
 }
 
 // Options configures a Policy. The zero value is the default policy,
@@ -46,11 +47,21 @@ type Options struct {
 	// the reason "runs code from its configuration and no sandbox is
 	// available".
 	NoSandbox bool
+
+	// RepoPrograms, when set, is asked about the repository that a git
+	// subcommand able to run drivers would use, by its directory as the
+	// command would see it (the working directory given to ClassifyIn,
+	// followed by a literal cd and -C; "" when unknown). It answers with
+	// the configuration that names a program git would run there and the
+	// sandbox's environment cannot switch off (diff.external, a textconv,
+	// diff or filter driver, an include), or "" for none. The policy stays
+	// pure: whoever may read files supplies this.
+	RepoPrograms func(dir string) string
 }
 
 // New returns a policy configured by o; New(Options{}) is the default.
 func New(o Options) *Policy {
-	p := &Policy{noSandbox: o.NoSandbox}
+	p := &Policy{noSandbox: o.NoSandbox, repoPrograms: o.RepoPrograms}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
 }
@@ -79,10 +90,10 @@ const maxDepth = 6
 // Classify returns the verdict for command. It is pure: it never runs or
 // reads anything, and looks at nothing but the command text — in particular
 // never at the purpose a model claims for it.
-func (p *Policy) Classify(command string) Verdict { return p.classify(command, "") }
+func (p *Policy) Classify(command string) Verdict { return p.classify(command, "", "") }
 
-func (p *Policy) classify(command, cwd string) Verdict {
-	v := &verdict{tier: Safe}
+func (p *Policy) classify(command, cwd, dir string) Verdict {
+	v := &verdict{tier: Safe, dir: dir}
 	checkText(v, command)
 	if strings.TrimSpace(command) == "" {
 		v.add(Confirm, Parse, command, "empty command: there is nothing to run")
@@ -108,11 +119,12 @@ func (p *Policy) ClassifyIn(command, workingDirectory string) Verdict {
 			cwd = root
 		}
 	}
-	return p.classify(command, cwd)
+	return p.classify(command, cwd, workingDirectory)
 }
 
 // verdict accumulates reasons; the tier only ever gets worse.
 type verdict struct {
+	dir     string // the working directory ClassifyIn was given, for Options.RepoPrograms
 	tier    Tier
 	reasons []Reason
 	seen    map[Reason]bool // keeps de-duplication linear on long commands
@@ -414,7 +426,13 @@ type classifier struct {
 	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
 	// be recognised for what it is.
 	cwd string
+	// cdPath is where literal cd commands before this point moved,
+	// relative to the verdict's dir ("" for nowhere), or cdUnknown after a
+	// cd whose target is known only at run time.
+	cdPath string
 }
+
+const cdUnknown = "\x00"
 
 func (c *classifier) add(t Tier, cat Category, part, why string) { c.v.add(t, cat, part, why) }
 

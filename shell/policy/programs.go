@@ -1025,6 +1025,17 @@ func cdCheck(in *invocation) {
 		return // under a wrapper cd changes nothing that follows
 	}
 	ops := operands(in.args)
+	switch {
+	case in.c.cdPath == cdUnknown:
+	case len(ops) == 0:
+		in.c.cdPath = "~"
+	case !ops[0].plain() || ops[0].val == "-":
+		in.c.cdPath = cdUnknown
+	case ops[0].home || strings.HasPrefix(ops[0].val, "/"):
+		in.c.cdPath = ops[0].val
+	default:
+		in.c.cdPath = joinPath(in.c.cdPath, ops[0].val)
+	}
 	if len(ops) == 0 {
 		in.c.cwd = "~"
 		return
@@ -1034,6 +1045,14 @@ func cdCheck(in *invocation) {
 		return
 	}
 	in.c.cwd = ""
+}
+
+// joinPath appends a relative path to base ("" is the starting directory).
+func joinPath(base, rel string) string {
+	if base == "" {
+		return rel
+	}
+	return strings.TrimSuffix(base, "/") + "/" + rel
 }
 
 func hostnameCheck(in *invocation) {

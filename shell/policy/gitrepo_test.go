@@ -1,0 +1,51 @@
+package policy
+
+import (
+	"path"
+	"testing"
+)
+
+// A repository whose configuration names a program sandboxed git would
+// still run (an external diff, a driver, an include) makes the subcommands
+// that run drivers ask; the directory asked about is the one git would
+// start from, through literal cd and -C; one known only at run time asks.
+func TestGitRepoPrograms(t *testing.T) {
+	t.Parallel()
+	var asked []string
+	hostile := map[string]bool{"/work/evil": true, "/work/evil/sub": true, "~/dl/evil": true}
+	p := New(Options{RepoPrograms: func(dir string) string {
+		asked = append(asked, dir)
+		if hostile[path.Clean(dir)] {
+			return "diff.external"
+		}
+		return ""
+	}})
+	tests := []struct {
+		dir, command string
+		want         Tier
+		asks         string // the directory the hook must be asked about
+	}{
+		{"/work/evil", "git diff", Confirm, "/work/evil"},
+		{"/work/evil", "git status --short", Confirm, "/work/evil"},
+		{"/work/evil", "git log -p -3", Confirm, "/work/evil"},
+		{"/work/evil", "git show HEAD", Confirm, "/work/evil"},
+		{"/work/evil", "git rev-parse HEAD", Safe, ""}, // runs no drivers
+		{"/work/good", "git diff", Safe, "/work/good"},
+		{"/work/good", "cd ../evil && git diff", Confirm, "/work/good/../evil"},
+		{"/work", "cd evil/sub; git blame f", Confirm, "/work/evil/sub"},
+		{"/work", "git -C evil diff", Confirm, "/work/evil"},
+		{"/", "git -C ~/dl/evil status", Confirm, "~/dl/evil"},
+		{"/work", `cd "$D" && git diff`, Confirm, ""},
+		{"/work", `git -C "$D" status`, Confirm, ""},
+	}
+	for _, tt := range tests {
+		asked = nil
+		v := p.ClassifyIn(tt.command, tt.dir)
+		if v.Tier != tt.want {
+			t.Errorf("%s in %s: %s %v, want %s", tt.command, tt.dir, v.Tier, v.Reasons, tt.want)
+		}
+		if tt.asks != "" && (len(asked) == 0 || asked[len(asked)-1] != tt.asks) {
+			t.Errorf("%s in %s: asked about %q, want %q", tt.command, tt.dir, asked, tt.asks)
+		}
+	}
+}
