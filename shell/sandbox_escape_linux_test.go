@@ -334,27 +334,48 @@ func sleeper(t *testing.T) *exec.Cmd {
 
 func isRoot() bool { return os.Geteuid() == 0 }
 
-// No zygote thread carries the sandbox: every thread of the zygote is
-// without seccomp and no_new_privs, while the command has both.
+// No zygote thread carries a command's sandbox. The command has its own
+// seccomp filters, no_new_privs and no capabilities; in the zygote exactly
+// one thread, the launcher that commands are forked on, holds the
+// run-independent restrictions (no capabilities, no_new_privs, the filter
+// without setsid) and no other thread holds any; and that is never the
+// main thread. No thread has a Landlock domain to share: each command makes
+// its own (the ptrace and signal tests show a command cannot reach any
+// zygote thread).
 func TestEscapeZygoteNeverConfined(t *testing.T) {
 	t.Parallel()
 	r, z := escapeRunner(t)
-	res := r.Run(context.Background(), Request{Command: "grep -E '^(Seccomp|NoNewPrivs):' /proc/self/status", Verdict: safe})
-	if !strings.Contains(res.Output, "Seccomp:\t2") || !strings.Contains(res.Output, "NoNewPrivs:\t1") {
+	res := r.Run(context.Background(), Request{Command: "grep -E '^(Seccomp|Seccomp_filters|NoNewPrivs|CapEff):' /proc/self/status", Verdict: safe})
+	if !strings.Contains(res.Output, "Seccomp:\t2") || !strings.Contains(res.Output, "NoNewPrivs:\t1") || !strings.Contains(res.Output, "CapEff:\t0000000000000000") {
 		t.Errorf("the command is not confined: %s", res.JSON())
 	}
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", z.pid))
 	if err != nil || len(tasks) == 0 {
 		t.Fatalf("no threads of the zygote %d: %v", z.pid, err)
 	}
+	restricted := 0
 	for _, task := range tasks {
 		b, err := os.ReadFile(task)
 		if err != nil {
 			continue // a thread that just ended
 		}
-		if !strings.Contains(string(b), "Seccomp:\t0") || !strings.Contains(string(b), "NoNewPrivs:\t0") {
-			t.Errorf("zygote thread %s carries a sandbox:\n%s", task, b)
+		st := string(b)
+		if !strings.Contains(st, "Seccomp:\t2") {
+			if !strings.Contains(st, "Seccomp:\t0") || !strings.Contains(st, "NoNewPrivs:\t0") {
+				t.Errorf("zygote thread %s is half restricted:\n%s", task, st)
+			}
+			continue
 		}
+		restricted++
+		if filepath.Base(filepath.Dir(task)) == strconv.Itoa(z.pid) {
+			t.Errorf("the launcher is the zygote's main thread")
+		}
+		if !strings.Contains(st, "NoNewPrivs:\t1") || !strings.Contains(st, "CapEff:\t0000000000000000") || !strings.Contains(st, "CapPrm:\t0000000000000000") {
+			t.Errorf("the launcher thread lacks its restrictions:\n%s", st)
+		}
+	}
+	if restricted != 1 {
+		t.Errorf("%d restricted zygote threads, want exactly the launcher", restricted)
 	}
 }
 
@@ -363,10 +384,19 @@ func TestEscapeZygoteNeverConfined(t *testing.T) {
 func TestEscapePtrace(t *testing.T) {
 	t.Parallel()
 	r, z := escapeRunner(t)
-	for _, target := range []struct {
+	targets := []struct {
 		name string
 		pid  int
-	}{{"outside process", sleeper(t).Process.Pid}, {"zygote", z.pid}} {
+	}{{"outside process", sleeper(t).Process.Pid}}
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", z.pid))
+	for _, task := range tasks {
+		tid, _ := strconv.Atoi(filepath.Base(task))
+		targets = append(targets, struct {
+			name string
+			pid  int
+		}{"zygote thread " + filepath.Base(task), tid})
+	}
+	for _, target := range targets {
 		t.Run(target.name, func(t *testing.T) {
 			res := attack(t, r, SandboxReadOnly, "ptrace", strconv.Itoa(target.pid))
 			if strings.Contains(res.Output, "ESCAPED") {

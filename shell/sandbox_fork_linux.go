@@ -195,8 +195,16 @@ func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 // it has executed the shell. stdio are its descriptors 0, 1 and 2. The
 // child is not waited for here, not even when it failed: the zygote and the
 // helper each have a reaper that collects every child.
-func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int) (int, error) {
+//
+// inherited says the calling thread is the zygote's launcher (see
+// launcher), which already holds no capabilities, no_new_privs and the
+// launcher filter; the child then only adds the setsid refusal on top.
+// Otherwise the child gives all of that up itself.
+func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherited bool) (int, error) {
 	filter := sandboxFilter()
+	if inherited {
+		filter = noSetsidFilter()
+	}
 	if filter == nil {
 		return 0, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
@@ -233,7 +241,7 @@ func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int) (int, er
 		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
 		fds:     [4]int{stdio[0], stdio[1], stdio[2], status[1]},
 		ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
-		dropCaps: setpcap, lastCap: lastCap,
+		dropCaps: setpcap && !inherited, lastCap: lastCap,
 		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
 	}
 	for i, l := range sandboxLimits {
@@ -412,4 +420,99 @@ fail:
 			syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 127, 0, 0)
 		}
 	}
+}
+
+// launcher is a goroutine locked for good to an OS thread of the zygote
+// that gives up, once, what every sandboxed command gives up whatever the
+// run: all capabilities (as root, the bounding set too, with securebits
+// locked), and then no_new_privs and the seccomp filter (all of it but
+// setsid, which the child still needs). A child forked on that thread
+// inherits them, so it skips the forty-odd calls that empty the bounding
+// set and installs only a few-instruction filter instead of compiling the
+// whole one: together about a fifth of a short command's cost.
+//
+// The thread holds no Landlock domain: each child creates its own, so no
+// command shares a domain with any thread of the zygote, and a command can
+// neither ptrace nor signal nor read the memory of this thread (its domain,
+// ptrace's refusal in the filter, the zygote being non-dumpable). What the
+// thread holds are only restrictions, which grant nothing to anyone. Go
+// starts new threads from a clean template thread while the current one is
+// locked, so the restrictions never spread to other threads, and
+// unsandboxed commands are forked on other threads.
+type launcher struct {
+	reqs chan launchReq
+	err  error // why the thread could not be prepared: sandboxed runs fail with it
+}
+
+type launchReq struct {
+	argv, env   []string
+	dir, tmpDir string
+	stdio       [3]int
+	done        chan launchRes
+}
+
+type launchRes struct {
+	pid int
+	err error
+}
+
+func startLauncher() *launcher {
+	l := &launcher{reqs: make(chan launchReq)}
+	ready := make(chan error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread keeps its restrictions
+		err := restrictLauncherThread()
+		ready <- err
+		if err != nil {
+			return // a locked goroutine that ends takes its thread with it
+		}
+		for r := range l.reqs {
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true)
+			r.done <- launchRes{pid, err}
+		}
+	}()
+	l.err = <-ready
+	return l
+}
+
+// fork runs forkConfined on the launcher's thread.
+func (l *launcher) fork(argv, env []string, dir, tmpDir string, stdio [3]int, done chan launchRes) (int, error) {
+	if l.err != nil {
+		return 0, fmt.Errorf("the sandbox launcher could not be prepared: %w", l.err)
+	}
+	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, stdio: stdio, done: done}
+	r := <-done
+	return r.pid, r.err
+}
+
+// restrictLauncherThread applies the launcher's restrictions to the calling
+// thread only: capabilities, no_new_privs and seccomp (without TSYNC) are
+// per thread.
+func restrictLauncherThread() error {
+	filter := launcherFilter()
+	if filter == nil {
+		return fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	if setpcap, last := capabilities(); setpcap {
+		if err := unix.Prctl(unix.PR_SET_SECUREBITS, lockedNoRoot, 0, 0, 0); err != nil {
+			return fmt.Errorf("securebits: %w", err)
+		}
+		for cp := uintptr(0); cp <= last; cp++ {
+			if err := unix.Prctl(unix.PR_CAPBSET_DROP, cp, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+				return fmt.Errorf("bounding set: %w", err)
+			}
+		}
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &none[0]); err != nil {
+		return fmt.Errorf("capabilities: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(filter)), 0, 0); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	return nil
 }

@@ -138,14 +138,42 @@ const (
 	ioctlFSIOCFiemap     = 0xc020660b
 )
 
-// sandboxFilter is built once: it depends only on the architecture.
-var sandboxFilter = sync.OnceValue(func() *unix.SockFprog {
-	prog := buildSandboxFilter(nativeAuditArch())
+// The filters are built once: they depend only on the architecture.
+// sandboxFilter is the whole filter a command installs itself.
+// launcherFilter is the same but for setsid, for the zygote's launcher
+// thread (see launcher): a child forked there inherits it, starts its new
+// session, and then installs only noSetsidFilter, a few instructions that
+// the kernel compiles in a fraction of the time the whole filter takes.
+var (
+	sandboxFilter  = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), false)) })
+	launcherFilter = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), true)) })
+	noSetsidFilter = sync.OnceValue(func() *unix.SockFprog { return fprog(buildNoSetsidFilter(nativeAuditArch())) })
+)
+
+func fprog(prog []unix.SockFilter) *unix.SockFprog {
 	if prog == nil {
 		return nil
 	}
 	return &unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-})
+}
+
+// buildNoSetsidFilter refuses setsid(2) and allows everything else; it is
+// only ever installed on top of launcherFilter, which has checked the
+// architecture already, and checks it again only to read the right table.
+func buildNoSetsidFilter(arch uint32) []unix.SockFilter {
+	if arch == 0 {
+		return nil
+	}
+	return []unix.SockFilter{
+		ldAbs(offArch),
+		{Code: bpfJeq, K: arch, Jt: 1},
+		ret(seccompErrno(unix.EPERM)),
+		ldAbs(offNr),
+		{Code: bpfJeq, K: uint32(unix.SYS_SETSID), Jf: 1},
+		ret(seccompErrno(unix.EPERM)),
+		ret(seccompAllow),
+	}
+}
 
 // buildSandboxFilter assembles the classic BPF program: the architecture
 // checks; the calls with their own action or argument checks, one test
@@ -154,7 +182,7 @@ var sandboxFilter = sync.OnceValue(func() *unix.SockFprog {
 // every time a command installs it, so its length is part of every
 // sandboxed command's cost: about 150 instructions, where one comparison
 // per refused call took over 400.
-func buildSandboxFilter(arch uint32) []unix.SockFilter {
+func buildSandboxFilter(arch uint32, allowSetsid bool) []unix.SockFilter {
 	if arch == 0 {
 		return nil
 	}
@@ -234,6 +262,9 @@ func buildSandboxFilter(arch uint32) []unix.SockFilter {
 	// gets the bit's mask.
 	var words []uint32
 	for _, nr := range append(deniedSyscalls, deniedArchSyscalls...) {
+		if allowSetsid && nr == unix.SYS_SETSID {
+			continue
+		}
 		for int(nr/32) >= len(words) {
 			words = append(words, 0)
 		}

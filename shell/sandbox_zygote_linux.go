@@ -85,10 +85,12 @@ type zrun struct {
 }
 
 type zserver struct {
-	conn    *net.UnixConn
-	devNull int
-	nonce   string
-	kick    chan struct{} // a child was forked: the reaper may wait again
+	conn     *net.UnixConn
+	launcher *launcher      // the thread sandboxed commands are forked on
+	launched chan launchRes // its answers; forks are one at a time
+	devNull  int
+	nonce    string
+	kick     chan struct{} // a child was forked: the reaper may wait again
 
 	mu      sync.Mutex // guards the fields below, and every fork and reap
 	runs    map[uint64]*zrun
@@ -100,6 +102,10 @@ type zserver struct {
 // serveZygote runs the zygote until the runner's end of the socket closes
 // (Hark exited) or a signal arrives, then stops every command and exits.
 func serveZygote() int {
+	// The main goroutine keeps its thread, so that the launcher's thread
+	// (see launcher), which carries restrictions for good, is never the
+	// process's main thread, whose state tools read as the process's.
+	runtime.LockOSThread()
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "hark %s %s: %s\n", HelperCommand, zygoteArg, fmt.Sprintf(format, a...))
 		return 127
@@ -131,12 +137,14 @@ func serveZygote() int {
 		return fail("%v", err)
 	}
 	s := &zserver{
-		conn:    conn,
-		devNull: devNull,
-		nonce:   strconv.Itoa(os.Getpid()),
-		kick:    make(chan struct{}, 1),
-		runs:    map[uint64]*zrun{},
-		byPid:   map[int]*zrun{},
+		launcher: startLauncher(),
+		launched: make(chan launchRes, 1),
+		conn:     conn,
+		devNull:  devNull,
+		nonce:    strconv.Itoa(os.Getpid()),
+		kick:     make(chan struct{}, 1),
+		runs:     map[uint64]*zrun{},
+		byPid:    map[int]*zrun{},
 	}
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -262,7 +270,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = forkConfined(m.Argv, env, m.Dir, m.TmpDir, [3]int{s.devNull, fds[0], fds[1]})
+		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, [3]int{s.devNull, fds[0], fds[1]}, s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
