@@ -5,7 +5,6 @@ package shell
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -134,7 +133,7 @@ func startZygote(helper string) (*zygoteClient, error) {
 	n, err := conn.Read(buf)
 	var m zygoteMsg
 	if err == nil {
-		err = json.Unmarshal(buf[:n], &m)
+		m, err = decodeMsg(buf[:n])
 	}
 	if err != nil || m.Op != "ready" {
 		proc.Kill()
@@ -227,8 +226,8 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 	wakeOpen := true
 	stopWatch := context.AfterFunc(ctx, func() {
 		stopped.Store(true)
-		b, _ := json.Marshal(zygoteMsg{Op: "term", ID: id})
-		_, _ = z.conn.Write(b)
+		var a [16]byte
+		_, _ = z.conn.Write(appendMsg(a[:0], zygoteMsg{Op: "term", ID: id}))
 		wakeMu.Lock()
 		if wakeOpen {
 			_, _ = unix.Write(wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})

@@ -4,7 +4,6 @@ package shell
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -27,9 +26,9 @@ import (
 // subreaper of every command, so descendants that leave the process group
 // (setsid, double fork) become its children and can still be stopped.
 //
-// Protocol, over a SOCK_SEQPACKET socket pair inherited as fd 3, one JSON
-// object per packet (zygoteMsg), except run, started and exit, which are
-// binary (see appendRunRequest and appendReply):
+// Protocol, over a SOCK_SEQPACKET socket pair inherited as fd 3, one message
+// (zygoteMsg) per packet, in one binary encoding (see appendRunRequest and
+// appendMsg):
 //
 //	zygote → runner  ready{pid}                  once, when it serves
 //	runner → zygote  run{id, argv, env, dir, ro, tmp} with three descriptors
@@ -58,16 +57,16 @@ const (
 )
 
 type zygoteMsg struct {
-	Op       string   `json:"op"`
-	ID       uint64   `json:"id,omitempty"`
-	Argv     []string `json:"argv,omitempty"`
-	Env      []string `json:"env,omitempty"`
-	Dir      string   `json:"dir,omitempty"`
-	ReadOnly bool     `json:"ro,omitempty"`
-	TmpDir   string   `json:"tmp,omitempty"`
-	PID      int      `json:"pid,omitempty"`
-	Code     int      `json:"code,omitempty"`
-	Err      string   `json:"err,omitempty"`
+	Op       string
+	ID       uint64
+	Argv     []string
+	Env      []string
+	Dir      string
+	ReadOnly bool
+	TmpDir   string
+	PID      int
+	Code     int
+	Err      string
 }
 
 // zrun is one command the zygote started.
@@ -169,8 +168,8 @@ func sendTo(fd int, m zygoteMsg) {
 }
 
 func (s *zserver) send(m zygoteMsg) {
-	b, _ := json.Marshal(m)
-	_, _ = s.conn.Write(b) // a runner that went away gets EOF on its side; ours follows
+	var a [32]byte
+	_, _ = s.conn.Write(appendMsg(a[:0], m)) // a runner that went away gets EOF on its side; ours follows
 }
 
 // serve reads requests until EOF. Forks happen here, one at a time, so a
@@ -192,12 +191,7 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 				}
 			}
 		}
-		var m zygoteMsg
-		if buf[0] == runWireTag {
-			m, err = decodeRunRequest(buf[:n])
-		} else {
-			err = json.Unmarshal(buf[:n], &m)
-		}
+		m, err := decodeMsg(buf[:n])
 		switch {
 		case err != nil && len(fds) == 3:
 			sendTo(fds[2], zygoteMsg{Op: "error", Err: "the command runner could not read the request: " + err.Error()})

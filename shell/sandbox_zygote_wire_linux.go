@@ -4,16 +4,14 @@ package shell
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // The run request is the one message on every command's path, and the
-// larger part of it is the environment: tens of variables. It travels in a
-// compact binary form rather than JSON, because decoding that much JSON in
-// the zygote sits between the request's arrival and the fork. The other
-// messages are small and stay JSON; a JSON packet starts with '{', a run
-// packet with runWireTag.
+// larger part of it is the environment: tens of variables. Like every
+// message between the runner and the zygote it travels in a compact binary
+// form: a tag byte, varints and length-prefixed strings.
 const runWireTag = 0
 
 const runWireReadOnly = 1 << 0
@@ -90,6 +88,15 @@ func (d *wireDecoder) uvarint() uint64 {
 	return 0
 }
 
+func (d *wireDecoder) varint() int64 {
+	u := d.uvarint()
+	v := int64(u >> 1) // zig-zag, as binary.AppendVarint writes it
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
 func (d *wireDecoder) byte() byte {
 	if len(d.s) == 0 {
 		d.bad = true
@@ -129,59 +136,83 @@ func (d *wireDecoder) strings() []string {
 	return out
 }
 
-// The "started" and "exit" replies, on every command's path too, are a tag
-// byte, the run's id and the number (PID or exit code) as varints. Errors
-// carry text and stay JSON.
+// Every other message is a tag byte, the run's id where it has one, and
+// one number or string: started{id, pid}, exit{id, code}, error{id, text},
+// ready{pid} and term{id}. One encoding for all of them, so the zygote and
+// the runner carry no JSON at all.
 const (
 	replyStartedTag = 1
 	replyExitTag    = 2
+	replyErrorTag   = 3
+	msgReadyTag     = 4
+	msgTermTag      = 5
 )
 
-// appendReply encodes a reply to a run.
-func appendReply(b []byte, m zygoteMsg) []byte {
-	var tag byte
-	var v int
+// appendMsg encodes a message other than a run request.
+func appendMsg(b []byte, m zygoteMsg) []byte {
 	switch m.Op {
 	case "started":
-		tag, v = replyStartedTag, m.PID
+		b = binary.AppendUvarint(append(b, replyStartedTag), m.ID)
+		return binary.AppendVarint(b, int64(m.PID))
 	case "exit":
-		tag, v = replyExitTag, m.Code
-	default:
-		j, _ := json.Marshal(m)
-		return append(b, j...)
+		b = binary.AppendUvarint(append(b, replyExitTag), m.ID)
+		return binary.AppendVarint(b, int64(m.Code))
+	case "error":
+		b = binary.AppendUvarint(append(b, replyErrorTag), m.ID)
+		return appendWireString(b, m.Err)
+	case "ready":
+		return binary.AppendVarint(append(b, msgReadyTag), int64(m.PID))
+	case "term":
+		return binary.AppendUvarint(append(b, msgTermTag), m.ID)
 	}
-	b = append(b, tag)
-	b = binary.AppendUvarint(b, m.ID)
-	return binary.AppendVarint(b, int64(v))
+	panic("zygote: no encoding for message " + m.Op) // a programming error, caught by the tests
 }
 
-// decodeReply reads what appendReply wrote.
-func decodeReply(pkt []byte) (zygoteMsg, error) {
+// appendReply encodes a reply on a run's own socket.
+func appendReply(b []byte, m zygoteMsg) []byte { return appendMsg(b, m) }
+
+// decodeMsg reads any message, run requests included.
+func decodeMsg(pkt []byte) (zygoteMsg, error) {
 	if len(pkt) == 0 {
 		return zygoteMsg{}, errBadReply
 	}
+	if pkt[0] == runWireTag {
+		return decodeRunRequest(pkt)
+	}
+	d := wireDecoder{s: string(pkt[1:])}
 	var m zygoteMsg
+	num := func() int {
+		v := d.varint()
+		if v != int64(int(v)) {
+			d.bad = true
+		}
+		return int(v)
+	}
 	switch pkt[0] {
-	case replyStartedTag, replyExitTag:
+	case replyStartedTag:
+		m.Op, m.ID = "started", d.uvarint()
+		m.PID = num()
+	case replyExitTag:
+		m.Op, m.ID = "exit", d.uvarint()
+		m.Code = num()
+	case replyErrorTag:
+		m.Op, m.ID = "error", d.uvarint()
+		m.Err = strings.Clone(d.string()) // outlives the packet buffer
+	case msgReadyTag:
+		m.Op = "ready"
+		m.PID = num()
+	case msgTermTag:
+		m.Op, m.ID = "term", d.uvarint()
 	default:
-		err := json.Unmarshal(pkt, &m)
-		return m, err
-	}
-	id, n := binary.Uvarint(pkt[1:])
-	if n <= 0 {
 		return zygoteMsg{}, errBadReply
 	}
-	v, k := binary.Varint(pkt[1+n:])
-	if k <= 0 || 1+n+k != len(pkt) || v != int64(int(v)) {
+	if d.bad || d.s != "" {
 		return zygoteMsg{}, errBadReply
-	}
-	m.ID = id
-	if pkt[0] == replyStartedTag {
-		m.Op, m.PID = "started", int(v)
-	} else {
-		m.Op, m.Code = "exit", int(v)
 	}
 	return m, nil
 }
 
-var errBadReply = errors.New("malformed reply from the command runner")
+// decodeReply reads what appendReply wrote.
+func decodeReply(pkt []byte) (zygoteMsg, error) { return decodeMsg(pkt) }
+
+var errBadReply = errors.New("malformed message from the command runner")

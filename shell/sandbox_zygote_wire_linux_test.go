@@ -54,7 +54,9 @@ func TestRunRequestWire(t *testing.T) {
 	})
 }
 
-func TestReplyWire(t *testing.T) {
+// Every message has the one binary encoding: it decodes to what was
+// encoded, and no cut or padded packet decodes at all.
+func TestMessageWire(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
@@ -63,32 +65,37 @@ func TestReplyWire(t *testing.T) {
 		{"started", zygoteMsg{Op: "started", ID: 3, PID: 4194304}},
 		{"exit zero", zygoteMsg{Op: "exit", ID: 1 << 33}},
 		{"exit by signal", zygoteMsg{Op: "exit", ID: 9, Code: 137}},
-		{"error stays JSON", zygoteMsg{Op: "error", ID: 2, Err: "could not start /bin/nosh: no such file; set another shell"}},
+		{"exit negative", zygoteMsg{Op: "exit", ID: 9, Code: -1}},
+		{"error", zygoteMsg{Op: "error", ID: 2, Err: "could not start /bin/nosh: no such file; set another shell"}},
+		{"error without text", zygoteMsg{Op: "error", ID: 2}},
+		{"ready", zygoteMsg{Op: "ready", PID: 77}},
+		{"term", zygoteMsg{Op: "term", ID: 12345678901}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			pkt := appendReply(nil, c.msg)
-			if c.msg.Op == "error" && pkt[0] != '{' {
-				t.Errorf("an error reply is not JSON: %q", pkt)
+			pkt := appendMsg(nil, c.msg)
+			if pkt[0] == '{' {
+				t.Errorf("a message is JSON: %q", pkt)
 			}
-			got, err := decodeReply(pkt)
+			got, err := decodeMsg(pkt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, c.msg) {
 				t.Errorf("decoded %+v, want %+v", got, c.msg)
 			}
-			if c.msg.Op != "error" {
-				for i := range len(pkt) {
-					if _, err := decodeReply(pkt[:i]); err == nil {
-						t.Errorf("a reply cut at %d of %d bytes decoded", i, len(pkt))
-					}
-				}
-				if _, err := decodeReply(append(pkt, 0)); err == nil {
-					t.Error("a reply with a trailing byte decoded")
+			for i := range len(pkt) {
+				if _, err := decodeMsg(pkt[:i]); err == nil {
+					t.Errorf("a message cut at %d of %d bytes decoded", i, len(pkt))
 				}
 			}
+			if _, err := decodeMsg(append(pkt, 0)); err == nil {
+				t.Error("a message with a trailing byte decoded")
+			}
 		})
+	}
+	if _, err := decodeMsg([]byte{'{', '}'}); err == nil {
+		t.Error("a JSON packet decoded")
 	}
 }
