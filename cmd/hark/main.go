@@ -64,6 +64,7 @@ func main() {
 }
 
 func dispatch(ctx context.Context, e *env, args []string) int {
+	args = dropProcessSerial(args)
 	name := defaultCommand
 	if len(args) > 0 && !isDefaultFlag(args[0]) {
 		name, args = args[0], args[1:]
@@ -81,6 +82,21 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return c.run(ctx, e, args)
+}
+
+// dropProcessSerial removes the -psn_0_NNN argument that macOS still passes
+// to an app on some launches (the first through Gatekeeper or from
+// Finder). It names the launch for the old Carbon Process Manager and means
+// nothing to Hark; kept, it would reach the app's flag parser and stop the
+// app before it showed anything.
+func dropProcessSerial(args []string) []string {
+	out := args[:0:0]
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-psn_") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // isDefaultFlag reports whether arg is a flag for the default command, so

@@ -36,6 +36,8 @@ func TestDispatch(t *testing.T) {
 	}{
 		{name: "no arguments runs the default", code: 7, wantArgs: []string{}},
 		{name: "a flag goes to the default", args: []string{"--verbose"}, code: 7, wantArgs: []string{"--verbose"}},
+		{name: "macOS's process serial number is dropped", args: []string{"-psn_0_1234567"}, code: 7, wantArgs: []string{}},
+		{name: "the serial number beside a flag", args: []string{"-psn_0_42", "--verbose"}, code: 7, wantArgs: []string{"--verbose"}},
 		{name: "short flag goes to the default", args: []string{"-v"}, code: 7, wantArgs: []string{"-v"}},
 		{name: "help flag", args: []string{"--help"}, code: exitOK, stdout: "Usage:"},
 		{name: "version flag", args: []string{"--version"}, code: exitOK, stdout: "hark "},
