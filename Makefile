@@ -4,22 +4,38 @@ GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      := bin/hark
-# Build tags: whisper is added when libwhisper can be found (see speech/whisper):
-# through pkg-config (PKG_CONFIG_PATH may name a private whisper.cpp install),
-# else in Homebrew's whisper-cpp (its ggml is a separate formula). cgo then gets
-# the header and library folders; without libwhisper, hark builds without it.
-HOMEBREW_PREFIX ?= $(firstword $(wildcard /opt/homebrew /usr/local))
-WHISPER_PC      := $(shell pkg-config --exists whisper 2>/dev/null && echo yes)
-WHISPER_BREW    := $(if $(WHISPER_PC),,$(wildcard $(HOMEBREW_PREFIX)/opt/whisper-cpp/lib/libwhisper.*))
-WHISPER_CFLAGS  := $(if $(WHISPER_PC),$(shell pkg-config --cflags whisper),$(if $(WHISPER_BREW),$(foreach f,whisper-cpp ggml,-I$(HOMEBREW_PREFIX)/opt/$(f)/include) -I$(HOMEBREW_PREFIX)/include))
-WHISPER_LDFLAGS := $(if $(WHISPER_PC),$(shell pkg-config --libs-only-L whisper),$(if $(WHISPER_BREW),$(foreach f,whisper-cpp ggml,-L$(HOMEBREW_PREFIX)/opt/$(f)/lib) -L$(HOMEBREW_PREFIX)/lib))
-TAGS     ?= $(if $(WHISPER_PC)$(WHISPER_BREW),whisper)
-build: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
-build: export CGO_LDFLAGS := $(strip $(or $(CGO_LDFLAGS),-O2 -g) $(WHISPER_LDFLAGS))
+# Build tags: whisper is added only when libwhisper can really be built
+# against (see speech/whisper): pkg-config finds whisper.pc (PKG_CONFIG_PATH
+# may name a private install), the whisper.h its includedir promises is
+# there (a whisper.pc keeps the prefix it was configured with, whatever
+# `cmake --install --prefix` said), and ggml's CPU backend is a library to
+# link, as the Go bindings ask with -lggml-cpu (Homebrew's ggml builds its
+# backends as plug-ins, GGML_BACKEND_DL, which cannot be linked). Otherwise
+# hark builds without whisper.cpp and `make whisper-config` says why.
+# ggml's own .pc, where there is one (Homebrew), adds its header folder.
+PKGCONF         := $(shell command -v pkg-config 2>/dev/null)
+WHISPER_PC      := $(if $(PKGCONF),$(shell pkg-config --exists whisper 2>/dev/null && echo yes))
+WHISPER_PKGS    := whisper $(if $(WHISPER_PC),$(shell pkg-config --exists ggml 2>/dev/null && echo ggml))
+WHISPER_INCDIR  := $(if $(WHISPER_PC),$(shell pkg-config --variable=includedir whisper))
+WHISPER_LIBDIRS := $(if $(WHISPER_PC),$(patsubst -L%,%,$(filter -L%,$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))) $(shell pkg-config --variable=libdir $(WHISPER_PKGS)))
+WHISPER_HEADER  := $(if $(WHISPER_INCDIR),$(wildcard $(WHISPER_INCDIR)/whisper.h))
+WHISPER_CPULIB  := $(firstword $(foreach d,$(WHISPER_LIBDIRS),$(wildcard $(d)/libggml-cpu.*)))
+WHISPER_WHY     := $(strip \
+  $(if $(WHISPER_PC),,libwhisper not found (pkg-config knows no whisper.pc)) \
+  $(if $(WHISPER_PC),$(if $(WHISPER_HEADER),,whisper.pc says its headers are in $(WHISPER_INCDIR), but whisper.h is not there: reinstall whisper.cpp configured with -DCMAKE_INSTALL_PREFIX=DIR (see the README))) \
+  $(if $(WHISPER_HEADER),$(if $(WHISPER_CPULIB),,ggml's CPU backend is not a library to link (no libggml-cpu in $(WHISPER_LIBDIRS)); Homebrew's ggml builds its backends as plug-ins, which the whisper bindings cannot link: build whisper.cpp yourself (see the README))))
+WHISPER_OK      := $(if $(WHISPER_WHY),,yes)
+WHISPER_CFLAGS  := $(if $(WHISPER_OK),$(shell pkg-config --cflags $(WHISPER_PKGS)))
+WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))
+TAGS     ?= $(if $(WHISPER_OK),whisper)
+# build, test and bench all see the tag and its flags, so the whisper tests
+# and benchmarks run through make on a machine that has libwhisper.
+build test bench: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
+build test bench: export CGO_LDFLAGS := $(strip $(or $(CGO_LDFLAGS),-O2 -g) $(WHISPER_LDFLAGS))
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build test e2e bench vet fmt-check darwin-check
+.PHONY: help build test e2e bench vet fmt-check darwin-check whisper-config
 
 help: ## List the targets with what they do
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -28,7 +44,7 @@ build: ## Build bin/hark for this machine
 	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hark
 
 test: fmt-check vet darwin-check ## Run every check and test (what CI runs)
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -tags '$(TAGS)' ./...
 ifeq ($(shell uname -s),Linux)
 	$(MAKE) e2e
 endif
@@ -36,6 +52,12 @@ endif
 e2e: ## Run the end-to-end desktop suite in a private D-Bus session (Linux: Xvfb, PulseAudio, xdotool)
 	$(GO) vet -tags e2e ./app/e2e/... ./cmd/hark/
 	dbus-run-session -- $(GO) test -tags e2e -count=1 -timeout 5m ./app/e2e/...
+
+whisper-config: ## Say whether whisper.cpp will be built in, and why not
+	@echo "tags: $(TAGS)"
+	@echo "cflags: $(WHISPER_CFLAGS)"
+	@echo "ldflags: $(WHISPER_LDFLAGS)"
+	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY).)"
 
 vet: ## Run go vet
 	$(GO) vet ./...
@@ -49,7 +71,7 @@ darwin-check: ## Cross-build every package for macOS without cgo (the compile ch
 	CGO_ENABLED=0 $(GO) build ./app/... ./agent/... ./shell/... ./speech/...
 
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -tags '$(TAGS)' ./...
 
 # ---- First run and packaging -------------------------------------------------
 UNAME   := $(shell uname -s)
@@ -66,13 +88,13 @@ ifeq ($(UNAME),Darwin)
 	@missing=""; \
 	command -v pkg-config >/dev/null || missing="$$missing pkgconf"; \
 	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio"; \
-	$(if $(WHISPER_PC)$(WHISPER_BREW),,missing="$$missing whisper-cpp";) \
 	command -v ollama >/dev/null || [ -d /Applications/Ollama.app ] || missing="$$missing ollama"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Missing Homebrew packages. Install them with:"; echo; echo "  brew install$$missing"; echo; \
 	  case "$$missing" in *portaudio*|*pkgconf*) echo "(pkgconf and portaudio are needed to build Hark: stopping here.)"; exit 1;; esac; \
 	  echo "(Continuing: Hark starts without them and its menu says what is missing.)"; \
 	fi
+	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 else
 	@missing=""; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
@@ -80,7 +102,7 @@ else
 	if [ -n "$$missing" ]; then \
 	  echo "Missing packages. Install them with:"; echo; echo "  sudo apt-get install$$missing"; echo; exit 1; \
 	fi
-	@echo "$(if $(WHISPER_PC),libwhisper found: building with whisper.cpp.,libwhisper not found: building without whisper.cpp (no voice input; 'hark send' and Type a request… still work; the README says how to add it).)"
+	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 endif
 
 run: prereqs build ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app
