@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/hark-sh/hark/app/settings"
@@ -24,7 +26,22 @@ type LoginItem struct {
 	Home       string // the user's home folder
 	ConfigHome string // $XDG_CONFIG_HOME; "" means Home/.config
 	Executable string // the hark binary to start
+
+	// Apps is where an installed Hark.app is looked for when Executable is
+	// a bare binary on macOS; "" means /Applications.
+	Apps string
+	// LaunchdDisabled lists launchd's switched-off services for this user
+	// (the output of `launchctl print-disabled gui/UID`), where macOS 13 and
+	// later record a login item turned off in System Settings › General ›
+	// Login Items; nil runs launchctl.
+	LaunchdDisabled func() (string, error)
 }
+
+// ErrNotInApp is Enable's answer on macOS for a binary outside Hark.app
+// when no installed Hark.app can stand in for it: a bare binary started at
+// login has no bundle, so macOS would deny it the microphone without asking
+// and attribute its notifications to "Terminal".
+var ErrNotInApp = errors.New("on macOS Hark starts at login only as Hark.app: run `make install` (or `make app`), open Hark.app and tick Launch at login in its menu")
 
 // DefaultLoginItem is the login item for this user and this executable.
 func DefaultLoginItem() (LoginItem, error) {
@@ -61,11 +78,29 @@ func (l LoginItem) Path() string {
 // command is what the login item runs. Inside Hark.app it asks LaunchServices
 // to open the bundle, so Hark starts as a proper app (its notifications and
 // microphone permission belong to the bundle); a bare binary is started as is.
+//
+// On macOS a binary outside any bundle (bin/hark) stands for the installed
+// Hark.app when there is one, and for nothing otherwise (nil).
 func (l LoginItem) command() []string {
-	if i := strings.Index(l.Executable, ".app/Contents/MacOS/"); i >= 0 && l.GOOS == "darwin" {
-		return []string{"/usr/bin/open", "-a", l.Executable[:i+len(".app")]}
+	if l.GOOS != "darwin" {
+		return []string{l.Executable}
 	}
-	return []string{l.Executable}
+	app := ""
+	if i := strings.Index(l.Executable, ".app/Contents/MacOS/"); i >= 0 {
+		app = l.Executable[:i+len(".app")]
+	} else {
+		apps := l.Apps
+		if apps == "" {
+			apps = "/Applications"
+		}
+		if fi, err := os.Stat(filepath.Join(apps, "Hark.app", "Contents", "MacOS")); err == nil && fi.IsDir() {
+			app = filepath.Join(apps, "Hark.app")
+		}
+	}
+	if app == "" {
+		return nil
+	}
+	return []string{"/usr/bin/open", "-a", app}
 }
 
 // Contents is the file Enable writes.
@@ -76,9 +111,16 @@ func (l LoginItem) Contents() ([]byte, error) {
 	if l.GOOS != "darwin" {
 		return DesktopEntry(l.Executable, true), nil
 	}
+	cmd := l.command()
+	if cmd == nil {
+		return nil, ErrNotInApp
+	}
 	d := &Dict{}
 	d.Set("Label", BundleID)
-	d.Set("ProgramArguments", l.command())
+	d.Set("ProgramArguments", cmd)
+	// Login Items in System Settings (macOS 13+) shows the agent under the
+	// app's name and icon rather than as an unidentified background item.
+	d.Set("AssociatedBundleIdentifiers", []string{BundleID})
 	d.Set("RunAtLoad", true)
 	d.Set("ProcessType", "Interactive")
 	d.Set("LimitLoadToSessionType", "Aqua")
@@ -138,6 +180,10 @@ func (l LoginItem) Status() (Status, error) {
 			st.Note = "the LaunchAgent is marked Disabled"
 			return st, nil
 		}
+		if off, err := l.switchedOffInLaunchd(); err == nil && off {
+			st.Note = "switched off in System Settings › General › Login Items"
+			return st, nil
+		}
 		args, _ := d.Get("ProgramArguments")
 		list, _ := args.([]any)
 		for _, a := range list {
@@ -158,10 +204,36 @@ func (l LoginItem) Status() (Status, error) {
 		st.Command = []string{keys["Exec"]}
 	}
 	st.Enabled = true
-	if want := l.command(); l.Executable != "" && !sameCommand(l.GOOS, st.Command, want) {
+	if want := l.command(); l.Executable != "" && want != nil && !sameCommand(l.GOOS, st.Command, want) {
 		st.Note = "it starts a different Hark binary; run `hark login-item on` to point it at this one"
 	}
 	return st, nil
+}
+
+// switchedOffInLaunchd reads launchd's record of switched-off services for
+// Hark's label. Both spellings launchctl has used are understood:
+// `"sh.hark.Hark" => disabled` and `"sh.hark.Hark" => true`.
+func (l LoginItem) switchedOffInLaunchd() (bool, error) {
+	list := l.LaunchdDisabled
+	if list == nil {
+		list = func() (string, error) {
+			out, err := exec.Command("/bin/launchctl", "print-disabled", "gui/"+strconv.Itoa(os.Getuid())).Output()
+			return string(out), err
+		}
+	}
+	out, err := list()
+	if err != nil {
+		return false, err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		name, state, ok := strings.Cut(strings.TrimSpace(line), "=>")
+		if !ok || strings.Trim(strings.TrimSpace(name), `"`) != BundleID {
+			continue
+		}
+		state = strings.TrimSpace(state)
+		return state == "disabled" || state == "true", nil
+	}
+	return false, nil
 }
 
 func sameCommand(goos string, got, want []string) bool {

@@ -21,16 +21,16 @@ func TestLoginItemOnOffStatus(t *testing.T) {
 		wantInFile  []string
 	}{
 		{
-			name: "macOS bare binary", goos: "darwin", exe: "/usr/local/bin/hark",
+			name: "macOS bare binary stands for the installed app", goos: "darwin", exe: "/usr/local/bin/hark",
 			wantPath:    "Library/LaunchAgents/sh.hark.Hark.plist",
-			wantCommand: []string{"/usr/local/bin/hark"},
-			wantInFile:  []string{"<key>RunAtLoad</key>", "<true/>", "<string>sh.hark.Hark</string>"},
+			wantCommand: []string{"/usr/bin/open", "-a", "APPS/Hark.app"},
+			wantInFile:  []string{"<key>RunAtLoad</key>", "<true/>", "<string>sh.hark.Hark</string>", "<key>AssociatedBundleIdentifiers</key>"},
 		},
 		{
 			name: "macOS app bundle opens through LaunchServices", goos: "darwin", exe: "/Applications/Hark.app/Contents/MacOS/hark",
 			wantPath:    "Library/LaunchAgents/sh.hark.Hark.plist",
 			wantCommand: []string{"/usr/bin/open", "-a", "/Applications/Hark.app"},
-			wantInFile:  []string{"<string>/usr/bin/open</string>"},
+			wantInFile:  []string{"<string>/usr/bin/open</string>", "<key>AssociatedBundleIdentifiers</key>"},
 		},
 		{
 			name: "linux autostart", goos: "linux", exe: "/home/me/.local/bin/hark",
@@ -49,7 +49,14 @@ func TestLoginItemOnOffStatus(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			home := t.TempDir()
-			l := LoginItem{GOOS: c.goos, Home: home, Executable: c.exe}
+			apps := filepath.Join(home, "Applications")
+			if err := os.MkdirAll(filepath.Join(apps, "Hark.app", "Contents", "MacOS"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range c.wantCommand {
+				c.wantCommand[i] = strings.ReplaceAll(w, "APPS", apps)
+			}
+			l := LoginItem{GOOS: c.goos, Home: home, Executable: c.exe, Apps: apps, LaunchdDisabled: func() (string, error) { return "", nil }}
 			if l.Path() != filepath.Join(home, c.wantPath) {
 				t.Fatalf("path %s, want %s", l.Path(), filepath.Join(home, c.wantPath))
 			}
@@ -80,6 +87,9 @@ func TestLoginItemOnOffStatus(t *testing.T) {
 			// Another binary sees the item as on but pointing elsewhere.
 			other := l
 			other.Executable = "/opt/other/hark"
+			if c.goos == "darwin" { // a bare binary stands for the installed app: take another bundle
+				other.Executable = "/opt/other/Hark.app/Contents/MacOS/hark"
+			}
 			if st, _ := other.Status(); !st.Enabled || !strings.Contains(st.Note, "different Hark binary") {
 				t.Errorf("other binary: %+v; want a note about the mismatch", st)
 			}
@@ -187,5 +197,47 @@ func TestDesktopEntryForApplications(t *testing.T) {
 	}
 	if _, ok := keys["X-GNOME-Autostart-enabled"]; ok {
 		t.Error("the applications entry must not carry the autostart key")
+	}
+}
+
+// On macOS a bare binary with no installed Hark.app is refused with the fix,
+// rather than becoming a login item that macOS would deny the microphone.
+func TestLoginItemRefusesBareBinaryOnMacOS(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	l := LoginItem{GOOS: "darwin", Home: home, Executable: "/work/hark/bin/hark", Apps: filepath.Join(home, "none")}
+	if err := l.Enable(); !errors.Is(err, ErrNotInApp) || !strings.Contains(err.Error(), "Hark.app") {
+		t.Fatalf("Enable = %v, want ErrNotInApp", err)
+	}
+	if _, err := os.Stat(l.Path()); !os.IsNotExist(err) {
+		t.Errorf("a LaunchAgent was written: %v", err)
+	}
+}
+
+// A login item switched off in System Settings (recorded by launchd, not in
+// the plist) reads as off; launchctl's two spellings are both understood.
+func TestLoginItemSwitchedOffInSystemSettings(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, out string
+		on        bool
+	}{
+		{"disabled", "disabled services = {\n\t\"com.apple.x\" => enabled\n\t\"sh.hark.Hark\" => disabled\n}\n", false},
+		{"true", "disabled services = {\n\t\"sh.hark.Hark\" => true\n}\n", false},
+		{"enabled", "disabled services = {\n\t\"sh.hark.Hark\" => enabled\n}\n", true},
+		{"absent", "disabled services = {\n\t\"sh.hark.Harkish\" => disabled\n}\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			exe := "/Applications/Hark.app/Contents/MacOS/hark"
+			l := LoginItem{GOOS: "darwin", Home: t.TempDir(), Executable: exe, LaunchdDisabled: func() (string, error) { return tt.out, nil }}
+			if err := l.Enable(); err != nil {
+				t.Fatal(err)
+			}
+			st, err := l.Status()
+			if err != nil || st.Enabled != tt.on || (!tt.on && !strings.Contains(st.Note, "Login Items")) {
+				t.Errorf("%+v, %v; want enabled %v", st, err, tt.on)
+			}
+		})
 	}
 }
