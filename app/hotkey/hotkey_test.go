@@ -60,3 +60,33 @@ func TestErrorsAreDistinct(t *testing.T) {
 		t.Fatal("ErrTaken and ErrUnavailable must be distinguishable")
 	}
 }
+
+// Hark's default combinations are free on their systems, and the table
+// knows the shortcuts people most often try first.
+func TestSystemShortcuts(t *testing.T) {
+	t.Parallel()
+	for goos, def := range map[string]string{"darwin": "ctrl+option+cmd+space", "linux": "ctrl+alt+space"} {
+		c, err := Parse(def)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what, taken := SystemShortcut(c, goos); taken {
+			t.Errorf("the %s default %s is %s", goos, def, what)
+		}
+	}
+	for _, tt := range []struct{ goos, combo, what string }{
+		{"darwin", "ctrl+option+space", "input source"},
+		{"darwin", "cmd+space", "Spotlight"},
+		{"darwin", "option+space", "Raycast"},
+		{"darwin", "ctrl+cmd+space", "Emoji"},
+		{"linux", "super+space", "input source"},
+	} {
+		c, err := Parse(tt.combo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what, taken := SystemShortcut(c, tt.goos); !taken || !strings.Contains(what, tt.what) {
+			t.Errorf("%s on %s: %q, %v; want %q", tt.combo, tt.goos, what, taken, tt.what)
+		}
+	}
+}

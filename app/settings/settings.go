@@ -18,7 +18,7 @@ import (
 // file leaves out, and Validate rejects values that cannot work.
 type Settings struct {
 	// Voice input.
-	Hotkey         string   `json:"hotkey"`         // e.g. "ctrl+option+space" (macOS), "ctrl+alt+space" (Linux)
+	Hotkey         string   `json:"hotkey"`         // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
 	HotkeyMode     string   `json:"hotkeyMode"`     // "push-to-talk" or "toggle"
 	Microphone     string   `json:"microphone"`     // input device name; "" is the system default
 	RecordTail     Duration `json:"recordTail"`     // keep recording this long after release
@@ -47,7 +47,7 @@ type Settings struct {
 func Defaults() Settings {
 	hotkey := "ctrl+alt+space"
 	if runtime.GOOS == "darwin" {
-		hotkey = "ctrl+option+space"
+		hotkey = "ctrl+option+cmd+space" // ctrl+option+space is macOS's own "next input source"
 	}
 	return Settings{
 		Hotkey:               hotkey,

@@ -235,6 +235,12 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 		core.Post(app.Problem{Source: "hotkey", Message: err.Error() + " — fix \"hotkey\" in Settings…"})
 		return
 	}
+	// A combination the system already uses may register without error
+	// (macOS lets two owners share one) and still never reach Hark.
+	if what, taken := hotkey.SystemShortcut(combo, runtime.GOOS); taken {
+		log.Warn("hotkey is a system shortcut", "combo", combo.String(), "used by", what)
+		core.Post(app.Problem{Source: "hotkey-shortcut", Message: fmt.Sprintf("The hotkey %s is already %s here; choose another \"hotkey\" in Settings…", st.Hotkey, "used for "+what)})
+	}
 	// Toggle mode is the core's business (it reads the setting); the
 	// adapter reports plain presses and releases.
 	l, err := hotkey.Register(combo, hotkey.Options{})
