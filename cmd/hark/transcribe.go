@@ -80,7 +80,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		ModelPath:     modelFile,
 		Language:      st.Language,
 		Threads:       st.WhisperThreads,
-		InitialPrompt: st.InitialPrompt,
+		InitialPrompt: machineVocabulary(st.InitialPrompt),
 	})
 	if err != nil {
 		return fail(err)

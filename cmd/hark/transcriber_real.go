@@ -28,6 +28,6 @@ func newTranscriber(st settings.Settings, paths settings.Paths, _ *slog.Logger) 
 		ModelPath:     path,
 		Language:      st.Language,
 		Threads:       st.WhisperThreads,
-		InitialPrompt: st.InitialPrompt,
+		InitialPrompt: machineVocabulary(st.InitialPrompt),
 	})
 }

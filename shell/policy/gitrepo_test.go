@@ -49,3 +49,12 @@ func TestGitRepoPrograms(t *testing.T) {
 		}
 	}
 }
+
+func TestKnows(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{"ls": true, "rm": true, "git": true, "sudo": true, "no-such-program-x": false} {
+		if Knows(name) != want {
+			t.Errorf("Knows(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

@@ -504,3 +504,10 @@ func init() {
 		"wipefs":     never(Disk, "erasing a disk is never run"),
 	}
 }
+
+// Knows reports whether the table has an entry for the program name, of any
+// tier: the names worth teaching speech recognition to expect.
+func Knows(name string) bool {
+	_, ok := programs[name]
+	return ok
+}
