@@ -78,6 +78,19 @@ func isSecretName(name string) bool {
 	return len(parts) > 1 && parts[len(parts)-1] == "KEY"
 }
 
+// zygoteEnv is the zygote's own environment: Hark's without secrets (every
+// command gets its own environment; the zygote only needs the Go runtime's
+// settings), and the helper marker.
+func zygoteEnv(environ []string) []string {
+	env := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if name, _, _ := strings.Cut(kv, "="); !isSecretName(name) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, helperEnv+"=1")
+}
+
 // Default PATHs for a process that arrived with none, which happens to apps
 // started by launchd or a desktop session.
 const (

@@ -16,16 +16,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
 // Defaults for RunnerOptions' zero values.
 const (
 	DefaultTimeout = 30 * time.Second
-	// killGrace is how long a stopped command gets between SIGTERM and SIGKILL.
-	killGrace = 2 * time.Second
+	// killGrace is how long a stopped command gets between SIGTERM and
+	// SIGKILL; the helper and the zygote keep the same.
+	killGrace = sandbox.KillGrace
 	// pipeGrace bounds how long Run waits for output after the command has
 	// exited, when a background job it left behind still holds the pipes.
-	pipeGrace = time.Second
+	pipeGrace = sandbox.PipeGrace
 )
 
 // RunnerOptions configure a Runner. The zero value gives the defaults.
@@ -195,7 +198,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		env = sandboxEnv(r.baseEnv, tmpDir)
 	}
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
-	spec := zygoteSpec{argv: []string{r.shell, "-c", req.Command}, dir: dir, env: env, readOnly: sandboxed, tmpDir: tmpDir}
+	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
 	out, ok := r.runZygote(runCtx, spec, stdout, stderr)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
@@ -205,31 +208,31 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 
 	res := NotRun(req, "")
 	res.Sandbox = state
-	if !out.started {
-		res.Error = "not run: " + out.err
+	if !out.Started {
+		res.Error = "not run: " + out.Err
 		if errText, _ := stderr.String(); errText != "" {
 			res.Error += "\n" + errText
 		}
 		return res
 	}
 	res.Executed = true
-	res.ExitCode = out.exitCode
+	res.ExitCode = out.ExitCode
 	var cutOut, cutErr bool
 	res.Output, cutOut = stdout.String()
 	res.Error, cutErr = stderr.String()
 	res.Truncated = cutOut || cutErr
-	if out.note != "" {
-		res.Error = appendNote(res.Error, out.note)
+	if out.Note != "" {
+		res.Error = appendNote(res.Error, out.Note)
 	}
 	switch {
-	case !out.stopped: // finished on its own, even if a deadline passed since
+	case !out.Stopped: // finished on its own, even if a deadline passed since
 	case ctx.Err() == nil:
 		res.TimedOut = true
 		res.Error = appendNote(res.Error, fmt.Sprintf("hark: timed out after %s; the command and everything it started were stopped", timeout))
 	default:
 		res.Error = appendNote(res.Error, "hark: cancelled; the command and everything it started were stopped")
 	}
-	res.Success = res.ExitCode == 0 && !out.stopped
+	res.Success = res.ExitCode == 0 && !out.Stopped
 	return res
 }
 
@@ -414,19 +417,11 @@ type process struct {
 	viaHelper      bool // argv[0] is the sandbox helper, which reports on fd 3
 }
 
-type outcome struct {
-	started  bool
-	err      string // why it did not start
-	exitCode int
-	stopped  bool   // ctx ended first and the process group was signalled
-	note     string // Hark's remark on a run that ended abnormally
-}
-
 // run starts the process in its own process group and waits for it. When ctx
 // ends, the group gets SIGTERM and, killGrace later, SIGKILL. The helper, when
 // used, also stops descendants that left the group; the group SIGKILL comes a
 // second after its own deadline, as a backstop should it be stuck.
-func (p process) run(ctx context.Context) outcome {
+func (p process) run(ctx context.Context) sandbox.Outcome {
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
 	cmd.Env = p.env
@@ -440,7 +435,7 @@ func (p process) run(ctx context.Context) outcome {
 	if p.viaHelper {
 		var err error
 		if status, statusW, err = os.Pipe(); err != nil {
-			return outcome{err: "could not create a pipe: " + err.Error()}
+			return sandbox.Outcome{Err: "could not create a pipe: " + err.Error()}
 		}
 		defer status.Close()
 		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
@@ -451,7 +446,7 @@ func (p process) run(ctx context.Context) outcome {
 		statusW.Close() // only the helper may hold the write end, so EOF means it is done
 	}
 	if err != nil {
-		return outcome{err: fmt.Sprintf("could not start %s: %v", p.argv[0], err)}
+		return sandbox.Outcome{Err: fmt.Sprintf("could not start %s: %v", p.argv[0], err)}
 	}
 	pid := cmd.Process.Pid
 
@@ -482,8 +477,8 @@ func (p process) run(ctx context.Context) outcome {
 	if status != nil {
 		msg, _ := io.ReadAll(io.LimitReader(status, 4096))
 		msg = bytes.TrimSpace(msg)
-		if !bytes.Equal(msg, []byte(helperOK)) {
-			helperErr = strings.TrimPrefix(string(msg), helperErrPrefix)
+		if !bytes.Equal(msg, []byte(sandbox.HelperOK)) {
+			helperErr = strings.TrimPrefix(string(msg), sandbox.HelperErrPrefix)
 			if helperErr == "" {
 				helperErr = "the sandbox helper " + p.argv[0] + " stopped before starting the command"
 			}
@@ -497,10 +492,10 @@ func (p process) run(ctx context.Context) outcome {
 		signalGroup(pid, sigKill)
 	}
 	if helperErr != "" {
-		return outcome{err: helperErr}
+		return sandbox.Outcome{Err: helperErr}
 	}
 	if cmd.ProcessState == nil {
-		return outcome{err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
+		return sandbox.Outcome{Err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
 	}
-	return outcome{started: true, exitCode: exitCode(cmd.ProcessState), stopped: stopped.Load()}
+	return sandbox.Outcome{Started: true, ExitCode: exitCode(cmd.ProcessState), Stopped: stopped.Load()}
 }

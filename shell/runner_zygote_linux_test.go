@@ -4,7 +4,6 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,14 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
 // zygoteRunner is a test Runner with a zygote of its own: the helper is a
 // link to the test binary under a new name, and zygotes are kept per helper
 // path. Tests that kill their zygote or count its runs must not share the
 // one every other test uses.
-func zygoteRunner(t *testing.T, o RunnerOptions) (*Runner, *zygoteClient) {
+func zygoteRunner(t *testing.T, o RunnerOptions) (*Runner, *sandbox.Zygote) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -34,30 +33,17 @@ func zygoteRunner(t *testing.T, o RunnerOptions) (*Runner, *zygoteClient) {
 		t.Fatal(err)
 	}
 	r := testRunner(t, o)
-	z, err := zygoteFor(r.helper)
+	z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
 	if err != nil {
 		t.Fatalf("the zygote did not start: %v", err)
 	}
-	t.Cleanup(func() { stopZygote(t, r.helper) })
+	t.Cleanup(func() {
+		// As Hark's exit would.
+		if err := sandbox.StopZygote(r.helper, 10*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
 	return r, z
-}
-
-// stopZygote ends the helper's zygote, as Hark's exit would.
-func stopZygote(t *testing.T, helper string) {
-	zygotes.mu.Lock()
-	z := zygotes.byHelper[helper]
-	delete(zygotes.byHelper, helper)
-	zygotes.mu.Unlock()
-	if z == nil {
-		return
-	}
-	syscall.Kill(z.pid, syscall.SIGTERM)
-	select {
-	case <-z.dead:
-	case <-time.After(10 * time.Second):
-		t.Errorf("zygote %d did not exit on SIGTERM", z.pid)
-		syscall.Kill(z.pid, syscall.SIGKILL)
-	}
 }
 
 // The zygote runs commands by default, once per process, with the run marker
@@ -66,8 +52,8 @@ func TestZygoteIsTheDefault(t *testing.T) {
 	t.Parallel()
 	r, z := zygoteRunner(t, RunnerOptions{})
 	for i := range 3 {
-		res := r.Run(context.Background(), Request{Command: `echo "$PPID $` + runMarker + `"`, Verdict: confirmed})
-		want := fmt.Sprintf("%d %d.%d\n", z.pid, z.pid, i+1)
+		res := r.Run(context.Background(), Request{Command: `echo "$PPID $` + sandbox.RunMarker + `"`, Verdict: confirmed})
+		want := fmt.Sprintf("%d %d.%d\n", z.PID(), z.PID(), i+1)
 		if !res.Success || res.Output != want {
 			t.Errorf("run %d: output %q, want %q (the zygote's child): %s", i, res.Output, want, res.JSON())
 		}
@@ -90,7 +76,7 @@ func TestZygoteRestartsAfterKill(t *testing.T) {
 		_, err := os.Stat(started)
 		return err == nil
 	})
-	if err := syscall.Kill(z.pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(z.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	res := <-done
@@ -98,15 +84,15 @@ func TestZygoteRestartsAfterKill(t *testing.T) {
 		t.Errorf("want a run stopped with its zygote: %s", res.JSON())
 	}
 	waitGone(t, pidsFrom(t, res.Output))
-	<-z.dead
+	<-z.Done()
 
 	res = r.Run(context.Background(), Request{Command: "echo $PPID", Verdict: confirmed})
 	pids := pidsFrom(t, res.Output)
-	if !res.Success || len(pids) != 1 || pids[0] == z.pid {
+	if !res.Success || len(pids) != 1 || pids[0] == z.PID() {
 		t.Fatalf("after the restart: %s", res.JSON())
 	}
-	z2, err := zygoteFor(r.helper)
-	if err != nil || z2.pid != pids[0] {
+	z2, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
+	if err != nil || z2.PID() != pids[0] {
 		t.Errorf("the new zygote is %v (%v); the command's parent was %d", z2, err, pids[0])
 	}
 }
@@ -119,12 +105,12 @@ const harkExitTest = "__hark_exit_test"
 func harkExitMain(args []string) int {
 	dir := args[0]
 	r := NewRunner(RunnerOptions{Home: dir, Timeout: time.Minute})
-	z, err := zygoteFor(r.helper)
+	z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := os.WriteFile(filepath.Join(dir, "zygote"), []byte(strconv.Itoa(z.pid)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "zygote"), []byte(strconv.Itoa(z.PID())), 0o600); err != nil {
 		return 1
 	}
 	pids := filepath.Join(dir, "pids")
@@ -268,44 +254,6 @@ func TestZygoteStopsUnattributableOrphans(t *testing.T) {
 	waitGone(t, pids)
 }
 
-// The zygote keeps no copy of a command's pipes: output reaches EOF when
-// the command's own processes close it, exactly as when Hark starts the
-// shell itself.
-func TestZygoteHoldsNoPipes(t *testing.T) {
-	t.Parallel()
-	r, z := zygoteRunner(t, RunnerOptions{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &lineWatcher{lines: 2, ready: make(chan struct{})}
-	done := make(chan outcome, 1)
-	go func() {
-		o, _ := z.run(ctx, zygoteSpec{argv: []string{r.shell, "-c", "readlink /proc/$$/fd/1 /proc/$$/fd/2; exec sleep 30"}, dir: "/", env: r.environ}, out, out)
-		done <- o
-	}()
-	select {
-	case <-out.ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the command printed nothing")
-	}
-	pipes := strings.Fields(out.String())
-	if len(pipes) != 2 || !strings.HasPrefix(pipes[0], "pipe:") || pipes[0] == pipes[1] {
-		t.Fatalf("the command's stdout and stderr: %q", pipes)
-	}
-	fds, err := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", z.pid))
-	if err != nil || len(fds) == 0 {
-		t.Fatalf("cannot list the zygote's descriptors: %v", err)
-	}
-	for _, fd := range fds {
-		if target, _ := os.Readlink(fd); target == pipes[0] || target == pipes[1] {
-			t.Errorf("the zygote holds %s, the command's %s", fd, target)
-		}
-	}
-	cancel()
-	if o := <-done; !o.started || !o.stopped {
-		t.Errorf("want a started, stopped run: %+v", o)
-	}
-}
-
 // Sandboxed runs confine only their own command: unsandboxed runs after
 // them, from the same zygote, can still write.
 func TestZygoteSandboxDoesNotLeak(t *testing.T) {
@@ -327,22 +275,6 @@ func TestZygoteSandboxDoesNotLeak(t *testing.T) {
 	}
 }
 
-// A zygote that cannot apply the sandbox does not run the command.
-func TestZygoteSandboxFailsClosed(t *testing.T) {
-	t.Parallel()
-	requireLandlock(t)
-	r, z := zygoteRunner(t, RunnerOptions{})
-	marker := filepath.Join(t.TempDir(), "ran")
-	spec := zygoteSpec{argv: []string{r.shell, "-c", "touch " + marker}, dir: "/", env: r.environ, readOnly: true, tmpDir: filepath.Join(t.TempDir(), "missing")}
-	o, ok := z.run(context.Background(), spec, newCapture(0), newCapture(0))
-	if !ok || o.started || !strings.Contains(o.err, "sandbox could not be applied") {
-		t.Errorf("reached %v, started %v, err %q", ok, o.started, o.err)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("the command ran without its sandbox")
-	}
-}
-
 // A helper that cannot serve as zygote leaves the Runner on the per-command
 // helper, sandbox included.
 func TestZygoteFallback(t *testing.T) {
@@ -353,7 +285,7 @@ func TestZygoteFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	helper := filepath.Join(t.TempDir(), "old-hark")
-	script := fmt.Sprintf("#!/bin/sh\n[ \"$2\" = %s ] && exit 1\nexec %q \"$@\"\n", zygoteArg, exe)
+	script := fmt.Sprintf("#!/bin/sh\n[ \"$2\" = %s ] && exit 1\nexec %q \"$@\"\n", sandbox.ZygoteArg, exe)
 	writeScript(t, helper, script)
 	r := testRunner(t, RunnerOptions{HelperPath: helper})
 	target := filepath.Join(t.TempDir(), "f")
@@ -361,35 +293,9 @@ func TestZygoteFallback(t *testing.T) {
 	if _, err := os.Stat(target); err == nil || res.Sandbox != SandboxApplied || res.Output != "ran\n" {
 		t.Errorf("want the command run, sandboxed, by the per-command helper: %s", res.JSON())
 	}
-	if _, err := zygoteFor(helper); err == nil {
+	if _, err := sandbox.ZygoteFor(helper, zygoteEnviron); err == nil {
 		t.Error("a zygote started from a helper that cannot serve one")
 	}
-}
-
-// lineWatcher is an io.Writer that closes ready once it has seen lines
-// newlines.
-type lineWatcher struct {
-	mu    sync.Mutex
-	buf   strings.Builder
-	lines int
-	ready chan struct{}
-}
-
-func (w *lineWatcher) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if w.lines > 0 && strings.Count(w.buf.String(), "\n") >= w.lines {
-		w.lines = 0
-		close(w.ready)
-	}
-	return len(p), nil
-}
-
-func (w *lineWatcher) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }
 
 // waitFor polls cond every 10 ms for up to 10 s.
@@ -410,49 +316,6 @@ func TestZygoteEnv(t *testing.T) {
 	want := []string{"PATH=/bin", "GOMAXPROCS=2", helperEnv + "=1"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("zygoteEnv = %q, want %q", got, want)
-	}
-}
-
-// Runs reuse the wake-up eventfd of earlier runs; a run that was cancelled
-// must not hand a written one to the next, which would then stop at once.
-func TestZygoteWakeReuseAfterCancel(t *testing.T) {
-	r, z := zygoteRunner(t, RunnerOptions{})
-	spec := zygoteSpec{argv: []string{r.shell, "-c", "sleep 0.3; echo done"}, dir: "/", env: r.environ}
-	for i := range 3 {
-		ctx, cancel := context.WithCancel(context.Background())
-		if i == 0 {
-			cancel() // stopped: its eventfd was written
-		}
-		out := &strings.Builder{}
-		o, ok := z.run(ctx, spec, out, &strings.Builder{})
-		cancel()
-		if !ok || !o.started {
-			t.Fatalf("run %d did not start: %+v", i, o)
-		}
-		if i == 0 {
-			if !o.stopped {
-				t.Errorf("the cancelled run was not stopped: %+v", o)
-			}
-			continue
-		}
-		if o.stopped || o.exitCode != 0 || out.String() != "done\n" {
-			t.Errorf("run %d after a cancelled one: %+v, output %q", i, o, out.String())
-		}
-	}
-	spareWakes.mu.Lock()
-	defer spareWakes.mu.Unlock()
-	if len(spareWakes.fds) == 0 {
-		t.Fatal("no eventfd was kept for reuse")
-	}
-	for _, fd := range spareWakes.fds {
-		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(pfd, 0)
-		for errors.Is(err, unix.EINTR) { // a signal to the test process, not an answer
-			n, err = unix.Poll(pfd, 0)
-		}
-		if err != nil || n != 0 {
-			t.Errorf("a kept eventfd is readable (%d, %v): a run would wake for nothing", n, err)
-		}
 	}
 }
 

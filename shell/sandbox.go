@@ -1,67 +1,75 @@
 package shell
 
 import (
-	"errors"
-	"fmt"
+	"context"
+	"io"
+	"os"
+
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
-// The sandbox helper is Hark's own executable started as
-// `hark __sandbox [-ro -tmp DIR] -- SHELL -c COMMAND`, the per-command form
-// that Linux falls back to when the long-lived zygote (`hark __sandbox
-// -server`, see serveZygote) cannot start. On Linux it stays the
-// command's parent: it confines the command with Landlock when asked, and as
-// a child subreaper it collects every descendant that leaves the process
-// group, so that it can stop them all. It reports on fd 3 whether it started
-// the command, so that a failure to confine is never mistaken for the
-// command's own exit status.
-const (
-	// HelperCommand is the hidden first argument that selects the helper.
-	HelperCommand   = "__sandbox"
-	helperOK        = "ok"
-	helperErrPrefix = "error: "
-	helperStatusFD  = 3
-	// helperEnv marks the helper's own environment. A Runner created inside a
-	// process that carries it does not start helpers: that only happens when
-	// an executable without the entry point (a test binary that forgot to
-	// dispatch HelperCommand) was started as the helper, and it must not
-	// recurse. The helper removes it before starting the shell.
-	helperEnv = "HARK_SANDBOX_HELPER"
-)
+// The sandbox's mechanics live in package sandbox; these are the names
+// that Hark's entry points and `hark doctor` use.
 
-type helperArgs struct {
-	readOnly bool
-	tmpDir   string
-	argv     []string // the shell and its arguments
-}
+// HelperCommand is the hidden first argument that selects the sandbox
+// helper: the Runner re-executes Hark (RunnerOptions.HelperPath) as `hark
+// __sandbox …`, so main, and every test binary that runs commands, must
+// dispatch it to SandboxHelperMain.
+const HelperCommand = sandbox.HelperCommand
 
-func parseHelperArgs(args []string) (helperArgs, error) {
-	var h helperArgs
-	for len(args) > 0 {
-		switch a := args[0]; a {
-		case "-ro":
-			h.readOnly = true
-			args = args[1:]
-		case "-tmp":
-			if len(args) < 2 {
-				return h, errors.New("-tmp needs a folder")
-			}
-			h.tmpDir, args = args[1], args[2:]
-		case "--":
-			h.argv = args[1:]
-			args = nil
-		default:
-			return h, fmt.Errorf("unknown argument %q (this entry point is internal to hark exec)", a)
-		}
-	}
-	switch {
-	case len(h.argv) == 0:
-		return h, errors.New("no command after --")
-	case h.readOnly && h.tmpDir == "":
-		return h, errors.New("-ro needs -tmp DIR, the only writable folder")
-	}
-	return h, nil
-}
+// helperEnv marks the environment of the helper and the zygote; see
+// sandbox.HelperEnv.
+const helperEnv = sandbox.HelperEnv
+
+// SandboxHelperMain is the entry point of `hark __sandbox`; args are what
+// follows that word. It returns the process's exit status.
+func SandboxHelperMain(args []string) int { return sandbox.HelperMain(args) }
+
+// SandboxStatus reports whether this OS's sandbox can confine commands, and
+// how, in a sentence for `hark doctor`.
+func SandboxStatus() (bool, string) { return sandbox.Status() }
+
+// HardenProcess is called once at the start of Hark: every descriptor from
+// from up that the process inherited is marked close-on-exec, so none
+// reaches a command, and on Linux the process is made non-dumpable.
+func HardenProcess(from int) { sandbox.HardenProcess(from) }
 
 // zygoteDefault says whether Linux runs commands through the long-lived
-// zygote (see serveZygote) rather than a helper process per command.
+// zygote rather than a helper process per command.
 var zygoteDefault = true
+
+// helperPath is the helper the Runner starts commands with, or "" when it
+// starts the shell itself.
+func (r *Runner) helperPath() string {
+	if r.direct {
+		return ""
+	}
+	return r.helper
+}
+
+// canSandbox says whether this Runner can apply the OS sandbox; on Linux
+// that takes the helper.
+func (r *Runner) canSandbox() bool { return sandbox.CanConfine(r.helperPath()) }
+
+// argv is the command line that runs command, wrapped in the helper or in
+// the OS sandbox as the OS needs, and whether it is the helper's.
+func (r *Runner) argv(command string, sandboxed bool, tmpDir string) ([]string, bool) {
+	return sandbox.Wrap(r.helperPath(), []string{r.shell, "-c", command}, sandboxed, tmpDir)
+}
+
+// runZygote runs the command in the zygote. ok is false when the request
+// never reached one (no zygote on this OS, or none could start), so the
+// caller can start the command itself.
+func (r *Runner) runZygote(ctx context.Context, spec sandbox.Spec, stdout, stderr io.Writer) (sandbox.Outcome, bool) {
+	if r.helper == "" || r.direct || r.perCommand || !zygoteDefault {
+		return sandbox.Outcome{}, false
+	}
+	z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
+	if err != nil {
+		return sandbox.Outcome{}, false
+	}
+	return z.Run(ctx, spec, stdout, stderr)
+}
+
+// zygoteEnviron is the environment a new zygote starts with.
+func zygoteEnviron() []string { return zygoteEnv(os.Environ()) }

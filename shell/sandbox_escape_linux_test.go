@@ -28,6 +28,7 @@ import (
 	"unsafe"
 
 	"github.com/hark-sh/hark/shell/internal/abitest"
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 	"golang.org/x/sys/unix"
 )
 
@@ -295,7 +296,7 @@ func kernelCalls() []kernelCall {
 }
 
 // escapeRunner is a Runner whose zygote belongs to the calling test.
-func escapeRunner(t *testing.T) (*Runner, *zygoteClient) {
+func escapeRunner(t *testing.T) (*Runner, *sandbox.Zygote) {
 	t.Helper()
 	requireLandlock(t)
 	return zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
@@ -349,9 +350,9 @@ func TestEscapeZygoteNeverConfined(t *testing.T) {
 	if !strings.Contains(res.Output, "Seccomp:\t2") || !strings.Contains(res.Output, "NoNewPrivs:\t1") || !strings.Contains(res.Output, "CapEff:\t0000000000000000") {
 		t.Errorf("the command is not confined: %s", res.JSON())
 	}
-	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", z.pid))
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", z.PID()))
 	if err != nil || len(tasks) == 0 {
-		t.Fatalf("no threads of the zygote %d: %v", z.pid, err)
+		t.Fatalf("no threads of the zygote %d: %v", z.PID(), err)
 	}
 	restricted := 0
 	for _, task := range tasks {
@@ -367,7 +368,7 @@ func TestEscapeZygoteNeverConfined(t *testing.T) {
 			continue
 		}
 		restricted++
-		if filepath.Base(filepath.Dir(task)) == strconv.Itoa(z.pid) {
+		if filepath.Base(filepath.Dir(task)) == strconv.Itoa(z.PID()) {
 			t.Errorf("the launcher is the zygote's main thread")
 		}
 		if !strings.Contains(st, "NoNewPrivs:\t1") || !strings.Contains(st, "CapEff:\t0000000000000000") || !strings.Contains(st, "CapPrm:\t0000000000000000") {
@@ -388,7 +389,7 @@ func TestEscapePtrace(t *testing.T) {
 		name string
 		pid  int
 	}{{"outside process", sleeper(t).Process.Pid}}
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", z.pid))
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", z.PID()))
 	for _, task := range tasks {
 		tid, _ := strconv.Atoi(filepath.Base(task))
 		targets = append(targets, struct {
@@ -421,7 +422,7 @@ func TestEscapeProcSecrets(t *testing.T) {
 	t.Parallel()
 	r, z := escapeRunner(t)
 	other := sleeper(t).Process.Pid
-	for _, p := range []int{os.Getpid(), z.pid, other} {
+	for _, p := range []int{os.Getpid(), z.PID(), other} {
 		res := attack(t, r, SandboxReadOnly, "proc", strconv.Itoa(p))
 		if strings.Contains(res.Output, "ESCAPED") || strings.Contains(res.Output, "PATH=") {
 			t.Errorf("pid %d: %s", p, res.Output)
@@ -772,7 +773,7 @@ func TestEscapeZygoteCrashKillsStragglers(t *testing.T) {
 		}
 		return len(pids) == 2
 	})
-	syscall.Kill(z.pid, syscall.SIGKILL)
+	syscall.Kill(z.PID(), syscall.SIGKILL)
 	res := <-done
 	if !strings.Contains(res.Error, "runner stopped unexpectedly") {
 		t.Errorf("%s", res.JSON())

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
 // requireLandlock skips on kernels without Landlock. CI's kernel has it, so
@@ -122,7 +124,7 @@ func TestSandboxTempIsRemoved(t *testing.T) {
 func TestSandboxNetwork(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
-	if abi, _ := landlockABI(); abi < 4 {
+	if abi, _ := sandbox.LandlockABI(); abi < 4 {
 		t.Skipf("Landlock ABI %d cannot restrict TCP (needs 4)", abi)
 	}
 	if _, err := os.Stat("/bin/bash"); err != nil {
@@ -246,7 +248,7 @@ func TestSandboxModes(t *testing.T) {
 func TestSandboxSignalsScoped(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
-	if abi, _ := landlockABI(); abi < 6 {
+	if abi, _ := sandbox.LandlockABI(); abi < 6 {
 		t.Skipf("Landlock ABI %d does not scope signals (needs 6)", abi)
 	}
 	r := testRunner(t, RunnerOptions{})
@@ -259,7 +261,7 @@ func TestSandboxSignalsScoped(t *testing.T) {
 func TestSandboxStatusDetail(t *testing.T) {
 	t.Parallel()
 	ok, detail := SandboxStatus()
-	abi, err := landlockABI()
+	abi, err := sandbox.LandlockABI()
 	if ok != (err == nil && abi >= 1) || !strings.Contains(detail, "Landlock") {
 		t.Errorf("SandboxStatus() = %v, %q with ABI %d, %v", ok, detail, abi, err)
 	}
@@ -278,8 +280,8 @@ func TestSandboxHelperFailsClosed(t *testing.T) {
 	// Landlock rule, so restricting fails before the shell starts.
 	argv, _ := r.argv("touch "+marker, true, filepath.Join(t.TempDir(), "missing"))
 	out := process{argv: argv, env: os.Environ(), dir: "/", stdout: newCapture(0), stderr: newCapture(0), viaHelper: true}.run(context.Background())
-	if out.started || !strings.Contains(out.err, "sandbox could not be applied") {
-		t.Errorf("started %v, err %q", out.started, out.err)
+	if out.Started || !strings.Contains(out.Err, "sandbox could not be applied") {
+		t.Errorf("started %v, err %q", out.Started, out.Err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the command ran without its sandbox")
@@ -291,7 +293,7 @@ func TestSandboxHelperFailsClosed(t *testing.T) {
 func TestSandboxAbstractSocketsScoped(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
-	if abi, _ := landlockABI(); abi < 6 {
+	if abi, _ := sandbox.LandlockABI(); abi < 6 {
 		t.Skipf("Landlock ABI %d does not scope abstract sockets (needs 6)", abi)
 	}
 	self, err := os.Executable()
@@ -328,7 +330,7 @@ func TestSandboxAbstractSocketsScoped(t *testing.T) {
 func TestSandboxUDP(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
-	if nativeAuditArch() == 0 {
+	if sandbox.AuditArch() == 0 {
 		t.Skip("no seccomp filter for " + runtime.GOARCH)
 	}
 	if _, err := os.Stat("/bin/bash"); err != nil {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package shell
+package sandbox
 
 // HardenProcess does nothing where Hark does not run commands through a
 // Unix shell.

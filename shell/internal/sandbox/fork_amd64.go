@@ -1,6 +1,6 @@
 //go:build linux && amd64
 
-package shell
+package sandbox
 
 import (
 	"unsafe"
@@ -30,7 +30,7 @@ func forkChild(c *childSpec) (uintptr, unix.Errno) {
 	return pid, unix.Errno(errno)
 }
 
-// rawVfork is in sandbox_fork_amd64.s.
+// rawVfork is in fork_amd64.s.
 //
 //go:noescape
 func rawVfork(c unsafe.Pointer, stack uintptr) (pid, errno uintptr)

@@ -1,4 +1,4 @@
-package shell
+package sandbox
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // against a golden copy, so that any change shows up in review as a diff of
 // testdata/sandbox_darwin.sb, and its structure against the rules below, so
 // that a change which would open the sandbox fails however it is worded.
-// Refresh the golden copy with `go test ./shell -run SeatbeltProfile -update`.
+// Refresh the golden copy with `go test ./shell/internal/sandbox -run SeatbeltProfile -update`.
 func TestSeatbeltProfileGolden(t *testing.T) {
 	golden := filepath.Join("testdata", "sandbox_darwin.sb")
 	if *update {

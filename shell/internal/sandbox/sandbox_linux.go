@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package sandbox
 
 import (
 	"bytes"
@@ -23,10 +23,14 @@ import (
 // landlockABI is read once: the kernel's answer does not change.
 var landlockABI = sync.OnceValues(llsys.LandlockGetABIVersion)
 
-// SandboxStatus reports whether Landlock can confine commands, for `hark
-// doctor`, e.g. "Landlock ABI 7: read-only files, no sockets, no capabilities,
+// LandlockABI is the kernel's Landlock ABI version, read once: the answer
+// does not change.
+func LandlockABI() (int, error) { return landlockABI() }
+
+// Status reports whether Landlock can confine commands, for `hark doctor`,
+// e.g. "Landlock ABI 7: read-only files, no sockets, no capabilities,
 // scoped signals".
-func SandboxStatus() (bool, string) {
+func Status() (bool, string) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
 		return false, "Landlock is not available in this kernel (it needs Linux 5.13 or later with landlock in the lsm= boot list); commands that could run code from their configuration ask first"
@@ -43,26 +47,28 @@ func SandboxStatus() (bool, string) {
 	return true, detail
 }
 
-// canSandbox: Landlock is applied inside the helper, so without one there is
-// no sandbox.
-func (r *Runner) canSandbox() bool { return r.helper != "" && !r.direct }
+// CanConfine says whether commands started with helper ("" for none) can
+// be sandboxed: Landlock is applied inside the helper, so without one there
+// is no sandbox.
+func CanConfine(helper string) bool { return helper != "" }
 
-// argv runs the shell under the helper whenever there is one, sandboxed or
-// not: the helper is also what stops descendants that left the process group.
-func (r *Runner) argv(command string, sandboxed bool, tmpDir string) ([]string, bool) {
-	shellArgv := []string{r.shell, "-c", command}
-	if r.helper == "" || r.direct {
-		return shellArgv, false
+// Wrap returns the command line that runs argv, and whether it is the
+// helper's (which reports on fd 3). It runs argv under the helper whenever
+// there is one, sandboxed or not: the helper is also what stops descendants
+// that left the process group.
+func Wrap(helper string, argv []string, readOnly bool, tmpDir string) ([]string, bool) {
+	if helper == "" {
+		return argv, false
 	}
-	a := []string{r.helper, HelperCommand}
-	if sandboxed {
+	a := []string{helper, HelperCommand}
+	if readOnly {
 		a = append(a, "-ro", "-tmp", tmpDir)
 	}
-	return append(append(a, "--"), shellArgv...), true
+	return append(append(a, "--"), argv...), true
 }
 
 // Helper timings. The helper must finish its SIGKILL round before the
-// runner's backstop (killGrace + 1 s) kills the helper itself, because
+// runner's backstop (KillGrace + 1 s) kills the helper itself, because
 // processes it has not yet stopped would then escape to init.
 const (
 	leftoverGrace = 500 * time.Millisecond // background jobs left when the shell exits
@@ -70,17 +76,18 @@ const (
 	giveUpAfter   = 3 * time.Second        // a descendant that outlives this many SIGKILL rounds is not ours to wait for
 )
 
-// SandboxHelperMain is the entry point of `hark __sandbox`. args are what
-// follows that word; `-server` alone selects the long-lived zygote (see
-// serveZygote), anything else runs one command. It returns the exit status for the process: the shell's,
+// HelperMain is the entry point of `hark __sandbox`. args are what follows
+// that word; `-server` alone selects the long-lived zygote (see
+// serveZygote), anything else runs one command. It returns the exit status
+// for the process: the shell's,
 // 128+N when the shell died of signal N, or 127 when the helper could not
 // start it (after saying why on fd 3).
 //
 // The helper itself stays unconfined: it supervises and reaps. A sandboxed
 // shell confines itself as a whole process between fork and exec (see
 // forkConfined), so no thread of the helper ever shares its sandbox.
-func SandboxHelperMain(args []string) int {
-	if len(args) == 1 && args[0] == zygoteArg {
+func HelperMain(args []string) int {
+	if len(args) == 1 && args[0] == ZygoteArg {
 		return serveZygote()
 	}
 	status := helperStatus()
@@ -88,7 +95,7 @@ func SandboxHelperMain(args []string) int {
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		if status != nil {
-			fmt.Fprintln(status, helperErrPrefix+msg)
+			fmt.Fprintln(status, HelperErrPrefix+msg)
 			status.Close()
 		} else {
 			fmt.Fprintln(os.Stderr, "hark "+HelperCommand+": "+msg)
@@ -108,7 +115,7 @@ func SandboxHelperMain(args []string) int {
 	// that arrives at once is handled, not fatal.
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	os.Unsetenv(helperEnv)
+	os.Unsetenv(HelperEnv)
 	var pid int
 	if h.readOnly {
 		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}, false); err != nil {
@@ -118,7 +125,7 @@ func SandboxHelperMain(args []string) int {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)
 	}
 	if status != nil {
-		fmt.Fprintln(status, helperOK)
+		fmt.Fprintln(status, HelperOK)
 		status.Close()
 	}
 	return supervise(pid, signals)
@@ -162,7 +169,7 @@ func supervise(shell int, signals <-chan os.Signal) int {
 	}
 	go func() {
 		<-signals
-		stop(killGrace - 250*time.Millisecond) // done before the runner's backstop
+		stop(KillGrace - 250*time.Millisecond) // done before the runner's backstop
 	}()
 	for {
 		var ws unix.WaitStatus

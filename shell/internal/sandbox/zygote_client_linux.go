@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package sandbox
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -25,12 +24,13 @@ import (
 // ready; Hark with its audio libraries starts slowly on a busy machine.
 const zygoteStartTimeout = 10 * time.Second
 
-// zygoteRetryAfter is how long Runs use the per-command helper after a
-// zygote failed to start, instead of trying again on every command.
+// zygoteRetryAfter is how long ZygoteFor fails at once after a zygote
+// failed to start, instead of trying again on every command; the Runner
+// uses the per-command helper meanwhile.
 const zygoteRetryAfter = 5 * time.Second
 
-// zygoteClient is the runner's end of one zygote.
-type zygoteClient struct {
+// Zygote is the runner's end of one zygote.
+type Zygote struct {
 	pid    int
 	conn   *net.UnixConn
 	dead   chan struct{} // closed when the zygote is gone
@@ -41,12 +41,13 @@ type zygoteClient struct {
 // replaced when it dies.
 var zygotes struct {
 	mu       sync.Mutex
-	byHelper map[string]*zygoteClient
+	byHelper map[string]*Zygote
 	failedAt map[string]time.Time
 }
 
-// zygoteFor returns the live zygote for helper, starting one if needed.
-func zygoteFor(helper string) (*zygoteClient, error) {
+// ZygoteFor returns the live zygote for helper, starting one if needed with
+// the environment that env returns (called only then).
+func ZygoteFor(helper string, env func() []string) (*Zygote, error) {
 	zygotes.mu.Lock()
 	defer zygotes.mu.Unlock()
 	if z := zygotes.byHelper[helper]; z != nil {
@@ -59,9 +60,9 @@ func zygoteFor(helper string) (*zygoteClient, error) {
 	if t, ok := zygotes.failedAt[helper]; ok && time.Since(t) < zygoteRetryAfter {
 		return nil, errors.New("the command runner failed to start recently")
 	}
-	z, err := startZygote(helper)
+	z, err := startZygote(helper, env())
 	if zygotes.byHelper == nil {
-		zygotes.byHelper = map[string]*zygoteClient{}
+		zygotes.byHelper = map[string]*Zygote{}
 		zygotes.failedAt = map[string]time.Time{}
 	}
 	if err != nil {
@@ -74,7 +75,7 @@ func zygoteFor(helper string) (*zygoteClient, error) {
 	return z, nil
 }
 
-func startZygote(helper string) (*zygoteClient, error) {
+func startZygote(helper string, env []string) (*Zygote, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func startZygote(helper string) (*zygoteClient, error) {
 	}
 	defer devNull.Close()
 
-	z := &zygoteClient{conn: conn, dead: make(chan struct{})}
+	z := &Zygote{conn: conn, dead: make(chan struct{})}
 	started := make(chan error, 1)
 	var proc *os.Process
 	go func() {
@@ -102,8 +103,8 @@ func startZygote(helper string) (*zygoteClient, error) {
 		// (PR_SET_PDEATHSIG follows the thread, not the process), so this
 		// goroutine keeps that thread for as long as the zygote lives.
 		runtime.LockOSThread()
-		p, err := os.StartProcess(helper, []string{helper, HelperCommand, zygoteArg}, &os.ProcAttr{
-			Env: zygoteEnv(os.Environ()),
+		p, err := os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, &os.ProcAttr{
+			Env: env,
 			// Not Hark's stdout or stderr: a caller reading them to EOF
 			// would wait for the zygote too.
 			Files: []*os.File{devNull, devNull, devNull, theirs},
@@ -144,60 +145,55 @@ func startZygote(helper string) (*zygoteClient, error) {
 	return z, nil
 }
 
-// zygoteEnv is the zygote's own environment: Hark's without secrets (every
-// command gets its own environment; the zygote only needs the Go runtime's
-// settings), and the helper marker.
-func zygoteEnv(environ []string) []string {
-	env := make([]string, 0, len(environ)+1)
-	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !isSecretName(name) {
-			env = append(env, kv)
-		}
+// PID is the zygote's process ID.
+func (z *Zygote) PID() int { return z.pid }
+
+// Done is closed when the zygote is gone.
+func (z *Zygote) Done() <-chan struct{} { return z.dead }
+
+// StopZygote ends helper's zygote, as Hark's exit would, and forgets it, so
+// the next ZygoteFor starts another. It waits up to timeout for the zygote
+// to exit on SIGTERM, and kills it if it did not.
+func StopZygote(helper string, timeout time.Duration) error {
+	zygotes.mu.Lock()
+	z := zygotes.byHelper[helper]
+	delete(zygotes.byHelper, helper)
+	zygotes.mu.Unlock()
+	if z == nil {
+		return nil
 	}
-	return append(env, helperEnv+"=1")
+	syscall.Kill(z.pid, syscall.SIGTERM)
+	select {
+	case <-z.dead:
+		return nil
+	case <-time.After(timeout):
+		syscall.Kill(z.pid, syscall.SIGKILL)
+		return fmt.Errorf("zygote %d did not exit on SIGTERM", z.pid)
+	}
 }
 
-type zygoteSpec struct {
-	argv     []string
-	dir      string
-	env      []string
-	readOnly bool
-	tmpDir   string
-}
-
-// runZygote runs the command in the zygote. ok is false when the request
-// never reached one, so the caller can start the per-command helper.
-func (r *Runner) runZygote(ctx context.Context, spec zygoteSpec, stdout, stderr io.Writer) (outcome, bool) {
-	if r.helper == "" || r.direct || r.perCommand || !zygoteDefault {
-		return outcome{}, false
-	}
-	z, err := zygoteFor(r.helper)
-	if err != nil {
-		return outcome{}, false
-	}
-	return z.run(ctx, spec, stdout, stderr)
-}
-
-func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr io.Writer) (outcome, bool) {
+// Run runs the command in the zygote. ok is false when the request never
+// reached it, so the caller can start the per-command helper.
+func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Outcome, bool) {
 	var outP, errP [2]int
 	if err := unix.Pipe2(outP[:], unix.O_CLOEXEC); err != nil {
-		return outcome{err: "could not create a pipe: " + err.Error()}, true
+		return Outcome{Err: "could not create a pipe: " + err.Error()}, true
 	}
 	if err := unix.Pipe2(errP[:], unix.O_CLOEXEC); err != nil {
 		closeAll(outP[:])
-		return outcome{err: "could not create a pipe: " + err.Error()}, true
+		return Outcome{Err: "could not create a pipe: " + err.Error()}, true
 	}
 	replyP, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		closeAll(append(outP[:], errP[:]...))
-		return outcome{err: "could not create a socket: " + err.Error()}, true
+		return Outcome{Err: "could not create a socket: " + err.Error()}, true
 	}
 	// Created before the request goes: once it has, the command runs, and
 	// nothing may fail before the loop that watches it.
 	wake, err := getWake()
 	if err != nil {
 		closeAll([]int{outP[0], outP[1], errP[0], errP[1], replyP[0], replyP[1]})
-		return outcome{err: "could not create an eventfd: " + err.Error()}, true
+		return Outcome{Err: "could not create an eventfd: " + err.Error()}, true
 	}
 	id := z.nextID.Add(1)
 	bp := zygoteBufs.Get().(*[]byte)
@@ -212,7 +208,7 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 	closeAll([]int{outP[1], errP[1], replyP[1]})
 	if err != nil {
 		closeAll([]int{outP[0], errP[0], replyP[0], wake})
-		return outcome{}, false
+		return Outcome{}, false
 	}
 	// The descriptors stay blocking: this thread is the only reader of the
 	// pipes and reads one only when poll says it has data or hung up, and
@@ -252,7 +248,7 @@ func (z *zygoteClient) run(ctx context.Context, spec zygoteSpec, stdout, stderr 
 // thread: poll(2) on the two pipes, the reply socket and wake. Every event
 // of a run costs one thread wake-up and no hand-off between goroutines,
 // which is what keeps a short command as cheap as starting it directly.
-func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, buf []byte, stdout, stderr io.Writer) outcome {
+func (z *Zygote) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, buf []byte, stdout, stderr io.Writer) Outcome {
 	pfd := []unix.PollFd{
 		{Fd: int32(outFD), Events: unix.POLLIN},
 		{Fd: int32(errFD), Events: unix.POLLIN},
@@ -265,7 +261,7 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 	sinks := [2]io.Writer{stdout, stderr}
 	open := 2
 	pid := 0
-	var result *outcome
+	var result *Outcome
 	// drainBy bounds the wait for output once the exit is known: the
 	// zygote has stopped the run's processes, but a pipe may have been
 	// passed to a process beyond its reach. backstopBy bounds the wait for
@@ -289,7 +285,7 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 			continue
 		}
 		if err != nil {
-			return outcome{err: "waiting for the command: " + err.Error()}
+			return Outcome{Err: "waiting for the command: " + err.Error()}
 		}
 		if n == 0 {
 			now := time.Now()
@@ -300,9 +296,9 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 				// The zygote did not finish stopping the run in time; stop
 				// what can be reached from here and give it up.
 				if pid, _ = readReplies(replyFD, pid, buf); pid > 0 {
-					signalGroup(pid, sigKill)
+					_ = unix.Kill(-pid, unix.SIGKILL)
 				}
-				return outcome{started: true, exitCode: 128 + int(sigKill), stopped: true, note: "hark: the command runner did not confirm the command stopped"}
+				return Outcome{Started: true, ExitCode: 128 + int(unix.SIGKILL), Stopped: true, Note: "hark: the command runner did not confirm the command stopped"}
 			}
 			continue
 		}
@@ -324,7 +320,7 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 			var b [8]byte
 			_, _ = unix.Read(wake, b[:])
 			pfd[3].Fd = -1
-			backstopBy = time.Now().Add(killGrace + giveUpAfter + time.Second)
+			backstopBy = time.Now().Add(KillGrace + giveUpAfter + time.Second)
 		}
 		if pfd[2].Fd >= 0 && pfd[2].Revents != 0 {
 			pfd[2].Fd = -1
@@ -332,21 +328,21 @@ func (z *zygoteClient) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake in
 			pid, m = readReplies(replyFD, pid, buf)
 			switch m.Op {
 			case "error":
-				result = &outcome{err: m.Err}
+				result = &Outcome{Err: m.Err}
 			case "exit":
-				result = &outcome{started: true, exitCode: m.Code, stopped: stopped.Load()}
+				result = &Outcome{Started: true, ExitCode: m.Code, Stopped: stopped.Load()}
 			default: // the zygote died
 				if pid == 0 {
 					// Whether the command ran is unknown; say so rather
 					// than have it run twice.
-					result = &outcome{err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
+					result = &Outcome{Err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
 				} else {
-					killSession(pid)          // a sandboxed run: its session
-					signalGroup(pid, sigKill) // an unsandboxed one: its group
-					result = &outcome{started: true, exitCode: 128 + int(sigKill), stopped: stopped.Load(), note: "hark: the command runner stopped unexpectedly; the command was stopped"}
+					killSession(pid)                  // a sandboxed run: its session
+					_ = unix.Kill(-pid, unix.SIGKILL) // an unsandboxed one: its group
+					result = &Outcome{Started: true, ExitCode: 128 + int(unix.SIGKILL), Stopped: stopped.Load(), Note: "hark: the command runner stopped unexpectedly; the command was stopped"}
 				}
 			}
-			drainBy = time.Now().Add(pipeGrace)
+			drainBy = time.Now().Add(PipeGrace)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package sandbox
 
 import (
 	"reflect"
@@ -12,12 +12,12 @@ func TestRunRequestWire(t *testing.T) {
 	cases := []struct {
 		name string
 		id   uint64
-		spec zygoteSpec
+		spec Spec
 	}{
-		{"plain", 1, zygoteSpec{argv: []string{"/bin/sh", "-c", "true"}, dir: "/home/u", env: []string{"PATH=/usr/bin", "HOME=/home/u"}}},
-		{"sandboxed", 1 << 40, zygoteSpec{argv: []string{"/bin/sh", "-c", "ls"}, dir: "/", env: []string{"TMPDIR=/tmp/x"}, readOnly: true, tmpDir: "/tmp/x"}},
-		{"empty strings and no env", 7, zygoteSpec{argv: []string{"/bin/sh", "-c", ""}}},
-		{"long and non-ASCII values", 300, zygoteSpec{argv: []string{"/bin/sh", "-c", "echo é\x00"}, env: []string{"X=" + string(make([]byte, 300))}}},
+		{"plain", 1, Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: "/home/u", Env: []string{"PATH=/usr/bin", "HOME=/home/u"}}},
+		{"sandboxed", 1 << 40, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, Dir: "/", Env: []string{"TMPDIR=/tmp/x"}, ReadOnly: true, TmpDir: "/tmp/x"}},
+		{"empty strings and no env", 7, Spec{Argv: []string{"/bin/sh", "-c", ""}}},
+		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRunRequestWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.argv, Env: c.spec.env, Dir: c.spec.dir, ReadOnly: c.spec.readOnly, TmpDir: c.spec.tmpDir}
+			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir}
 			if len(want.Env) == 0 {
 				want.Env = []string{}
 			}

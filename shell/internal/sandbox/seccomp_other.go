@@ -1,6 +1,6 @@
 //go:build linux && !amd64
 
-package shell
+package sandbox
 
 // deniedArchSyscalls is empty: arm64, the other architecture with a filter,
 // has only the system calls that deniedSyscalls already names.

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package shell
+package sandbox
 
 import (
 	"syscall"

@@ -1,7 +1,7 @@
-package shell
+package sandbox
 
 // seatbeltProfile is the macOS sandbox (Seatbelt) profile for commands that
-// should only read. The Runner on macOS (sandbox_darwin.go) hands it to
+// should only read. Wrap on macOS (sandbox_darwin.go) hands it to
 // /usr/bin/sandbox-exec with -D TMPDIR=<the run's private temporary folder,
 // symbolic links resolved, since Seatbelt matches real paths>.
 //
@@ -15,16 +15,17 @@ package shell
 // reached. Services act outside the sandbox on the caller's behalf, so each
 // one is a door out, and the list stays as short as the read-only programs on
 // the safe list allow; a program that needs another service fails inside the
-// sandbox, and SANDBOX-MACOS.md says how a Mac owner finds and reports it.
+// sandbox, and shell/SANDBOX-MACOS.md says how a Mac owner finds and
+// reports it.
 //
 // ps and top are setuid root on macOS, and the kernel will not start a setuid
 // program inside a sandbox. They only print the process table whatever their
 // arguments, so the profile lets exactly those two paths run unconfined.
 //
 // The profile lives in a file without build constraints so that its text is
-// golden-tested and its structure checked (sandbox_seatbelt_test.go) on
-// every OS; it can only run on macOS, where sandbox_darwin_test.go checks it
-// for real when asked to.
+// golden-tested and its structure checked (seatbelt_test.go) on every OS;
+// it can only run on macOS, where package shell's sandbox_darwin_test.go
+// checks it for real, through the Runner, when asked to.
 const seatbeltProfile = `(version 1)
 ; Hark: the read-only, no-network sandbox for commands that should only read.
 ; Everything is refused unless a rule below allows it.

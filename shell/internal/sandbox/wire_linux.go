@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package sandbox
 
 import (
 	"encoding/binary"
@@ -18,22 +18,22 @@ const runWireReadOnly = 1 << 0
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
 // dir, tmp, argv and env as length-prefixed strings.
-func appendRunRequest(b []byte, id uint64, s zygoteSpec) []byte {
+func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	b = append(b, runWireTag)
 	b = binary.AppendUvarint(b, id)
 	var flags byte
-	if s.readOnly {
+	if s.ReadOnly {
 		flags |= runWireReadOnly
 	}
 	b = append(b, flags)
-	b = appendWireString(b, s.dir)
-	b = appendWireString(b, s.tmpDir)
-	b = binary.AppendUvarint(b, uint64(len(s.argv)))
-	for _, a := range s.argv {
+	b = appendWireString(b, s.Dir)
+	b = appendWireString(b, s.TmpDir)
+	b = binary.AppendUvarint(b, uint64(len(s.Argv)))
+	for _, a := range s.Argv {
 		b = appendWireString(b, a)
 	}
-	b = binary.AppendUvarint(b, uint64(len(s.env)))
-	for _, kv := range s.env {
+	b = binary.AppendUvarint(b, uint64(len(s.Env)))
+	for _, kv := range s.Env {
 		b = appendWireString(b, kv)
 	}
 	return b

@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package sandbox
 
 import (
 	"bytes"
@@ -47,11 +47,12 @@ import (
 // its copies of the pipes as soon as the shell is forked, so EOF on the
 // output means the command's processes closed them.
 const (
-	zygoteArg = "-server"
+	// ZygoteArg, after HelperCommand, selects the zygote.
+	ZygoteArg = "-server"
 	zygoteFD  = 3
-	// runMarker names the environment variable that tags every process of a
+	// RunMarker names the environment variable that tags every process of a
 	// run, so that an orphan the zygote adopts can be traced to its run.
-	runMarker = "HARK_RUN_ID"
+	RunMarker = "HARK_RUN_ID"
 	// zygoteMaxPacket bounds one request: the command and its environment.
 	zygoteMaxPacket = 1 << 20
 )
@@ -106,7 +107,7 @@ func serveZygote() int {
 	// process's main thread, whose state tools read as the process's.
 	runtime.LockOSThread()
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(os.Stderr, "hark %s %s: %s\n", HelperCommand, zygoteArg, fmt.Sprintf(format, a...))
+		fmt.Fprintf(os.Stderr, "hark %s %s: %s\n", HelperCommand, ZygoteArg, fmt.Sprintf(format, a...))
 		return 127
 	}
 	var st unix.Stat_t
@@ -206,7 +207,7 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 			r := s.runs[m.ID]
 			s.mu.Unlock()
 			if r != nil {
-				s.stopRun(r, killGrace)
+				s.stopRun(r, KillGrace)
 			}
 		default:
 			closeAll(fds)
@@ -237,11 +238,11 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{})}
 	env := make([]string, 0, len(m.Env)+1)
 	for _, kv := range m.Env {
-		if !strings.HasPrefix(kv, runMarker+"=") {
+		if !strings.HasPrefix(kv, RunMarker+"=") {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, runMarker+"="+r.marker)
+	env = append(env, RunMarker+"="+r.marker)
 	attr := &syscall.ProcAttr{
 		Dir:   m.Dir,
 		Env:   env,
@@ -486,7 +487,7 @@ func (s *zserver) shutdown() {
 		default:
 		}
 		go func() {
-			time.Sleep(killGrace)
+			time.Sleep(KillGrace)
 			for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {
 				s.mu.Lock()
 				signalDescendants(unix.SIGKILL)
@@ -519,7 +520,7 @@ func (s *zserver) leftovers(r *zrun) []int {
 // group. Called with s.mu held.
 func (s *zserver) owner(pid int) *zrun {
 	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ"); err == nil {
-		key := []byte(runMarker + "=" + s.nonce + ".")
+		key := []byte(RunMarker + "=" + s.nonce + ".")
 		for _, kv := range bytes.Split(b, []byte{0}) {
 			if v, ok := bytes.CutPrefix(kv, key); ok {
 				if id, err := strconv.ParseUint(string(v), 10, 64); err == nil {

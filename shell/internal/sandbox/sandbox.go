@@ -1,0 +1,102 @@
+// Package sandbox confines and supervises the commands that package shell's
+// Runner starts: on Linux the helper and the long-lived zygote that fork
+// every command and confine the sandboxed ones between fork and exec
+// (Landlock, seccomp, no capabilities), on macOS the Seatbelt profile that
+// sandbox-exec applies. Each OS's files define the same functions, so the
+// Runner calls them without build tags of its own.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The sandbox helper is Hark's own executable started as
+// `hark __sandbox [-ro -tmp DIR] -- SHELL -c COMMAND`, the per-command form
+// that Linux falls back to when the long-lived zygote (`hark __sandbox
+// -server`, see serveZygote) cannot start. On Linux it stays the
+// command's parent: it confines the command with Landlock when asked, and as
+// a child subreaper it collects every descendant that leaves the process
+// group, so that it can stop them all. It reports on fd 3 whether it started
+// the command, so that a failure to confine is never mistaken for the
+// command's own exit status.
+const (
+	// HelperCommand is the hidden first argument that selects the helper.
+	HelperCommand = "__sandbox"
+	// HelperOK, on fd 3, says the helper started the command; a line with
+	// HelperErrPrefix says why it did not.
+	HelperOK        = "ok"
+	HelperErrPrefix = "error: "
+	helperStatusFD  = 3
+	// HelperEnv marks the helper's own environment. A Runner created inside a
+	// process that carries it does not start helpers: that only happens when
+	// an executable without the entry point (a test binary that forgot to
+	// dispatch HelperCommand) was started as the helper, and it must not
+	// recurse. The helper removes it before starting the shell.
+	HelperEnv = "HARK_SANDBOX_HELPER"
+)
+
+// Timings the Runner and the helper share: the helper must have stopped
+// everything before the Runner's own backstop (KillGrace + 1 s after its
+// SIGTERM) would kill the helper itself.
+const (
+	// KillGrace is how long a stopped command gets between SIGTERM and SIGKILL.
+	KillGrace = 2 * time.Second
+	// PipeGrace bounds how long a run waits for output after the command has
+	// exited, when a background job it left behind still holds the pipes.
+	PipeGrace = time.Second
+)
+
+// Spec is one command to run: argv in dir with env, and with ReadOnly the
+// read-only, no-network sandbox whose only writable folder is TmpDir.
+type Spec struct {
+	Argv     []string
+	Dir      string
+	Env      []string
+	ReadOnly bool
+	TmpDir   string
+}
+
+// Outcome is what became of a command.
+type Outcome struct {
+	Started  bool
+	Err      string // why it did not start
+	ExitCode int
+	Stopped  bool   // the run's context ended first and the command was stopped
+	Note     string // Hark's remark on a run that ended abnormally
+}
+
+type helperArgs struct {
+	readOnly bool
+	tmpDir   string
+	argv     []string // the shell and its arguments
+}
+
+func parseHelperArgs(args []string) (helperArgs, error) {
+	var h helperArgs
+	for len(args) > 0 {
+		switch a := args[0]; a {
+		case "-ro":
+			h.readOnly = true
+			args = args[1:]
+		case "-tmp":
+			if len(args) < 2 {
+				return h, errors.New("-tmp needs a folder")
+			}
+			h.tmpDir, args = args[1], args[2:]
+		case "--":
+			h.argv = args[1:]
+			args = nil
+		default:
+			return h, fmt.Errorf("unknown argument %q (this entry point is internal to hark exec)", a)
+		}
+	}
+	switch {
+	case len(h.argv) == 0:
+		return h, errors.New("no command after --")
+	case h.readOnly && h.tmpDir == "":
+		return h, errors.New("-ro needs -tmp DIR, the only writable folder")
+	}
+	return h, nil
+}

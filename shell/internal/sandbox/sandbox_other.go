@@ -1,0 +1,18 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import "runtime"
+
+// Status reports that this OS has no sandbox Hark can use.
+func Status() (bool, string) {
+	return false, "no sandbox on " + runtime.GOOS + "; commands run unconfined"
+}
+
+// CanConfine is false: there is nothing to confine with.
+func CanConfine(string) bool { return false }
+
+// Wrap returns argv as it is: commands start directly.
+func Wrap(_ string, argv []string, _ bool, _ string) ([]string, bool) {
+	return argv, false
+}

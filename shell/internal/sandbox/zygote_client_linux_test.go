@@ -1,0 +1,180 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// testZygote starts a zygote of the calling test's own: the helper is a
+// link to the test binary under a new name, and zygotes are kept per helper
+// path, so a test that counts its runs shares it with no other.
+func testZygote(t *testing.T) *Zygote {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(t.TempDir(), "hark")
+	if err := os.Symlink(exe, helper); err != nil {
+		t.Fatal(err)
+	}
+	z, err := ZygoteFor(helper, func() []string { return append(os.Environ(), HelperEnv+"=1") })
+	if err != nil {
+		t.Fatalf("the zygote did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := StopZygote(helper, 10*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
+	return z
+}
+
+// testEnv is a command's environment in these tests.
+func testEnv() []string { return []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"} }
+
+// requireLandlock skips on kernels without Landlock; on CI (CI=true), whose
+// kernel has it, a missing sandbox fails instead of hiding the tests.
+func requireLandlock(t *testing.T) {
+	t.Helper()
+	if ok, detail := Status(); !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI must run the sandbox tests, but this kernel offers no Landlock: " + detail)
+		}
+		t.Skip("this kernel has no Landlock, so there is nothing to test: " + detail)
+	}
+}
+
+// The zygote keeps no copy of a command's pipes: output reaches EOF when
+// the command's own processes close it, exactly as when Hark starts the
+// shell itself.
+func TestZygoteHoldsNoPipes(t *testing.T) {
+	t.Parallel()
+	z := testZygote(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &lineWatcher{lines: 2, ready: make(chan struct{})}
+	done := make(chan Outcome, 1)
+	go func() {
+		o, _ := z.Run(ctx, Spec{Argv: []string{"/bin/sh", "-c", "readlink /proc/$$/fd/1 /proc/$$/fd/2; exec sleep 30"}, Dir: "/", Env: testEnv()}, out, out)
+		done <- o
+	}()
+	select {
+	case <-out.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command printed nothing")
+	}
+	pipes := strings.Fields(out.String())
+	if len(pipes) != 2 || !strings.HasPrefix(pipes[0], "pipe:") || pipes[0] == pipes[1] {
+		t.Fatalf("the command's stdout and stderr: %q", pipes)
+	}
+	fds, err := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", z.PID()))
+	if err != nil || len(fds) == 0 {
+		t.Fatalf("cannot list the zygote's descriptors: %v", err)
+	}
+	for _, fd := range fds {
+		if target, _ := os.Readlink(fd); target == pipes[0] || target == pipes[1] {
+			t.Errorf("the zygote holds %s, the command's %s", fd, target)
+		}
+	}
+	cancel()
+	if o := <-done; !o.Started || !o.Stopped {
+		t.Errorf("want a started, stopped run: %+v", o)
+	}
+}
+
+// A zygote that cannot apply the sandbox does not run the command.
+func TestZygoteSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	z := testZygote(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	spec := Spec{Argv: []string{"/bin/sh", "-c", "touch " + marker}, Dir: "/", Env: testEnv(), ReadOnly: true, TmpDir: filepath.Join(t.TempDir(), "missing")}
+	o, ok := z.Run(context.Background(), spec, &strings.Builder{}, &strings.Builder{})
+	if !ok || o.Started || !strings.Contains(o.Err, "sandbox could not be applied") {
+		t.Errorf("reached %v, started %v, err %q", ok, o.Started, o.Err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran without its sandbox")
+	}
+}
+
+// lineWatcher is an io.Writer that closes ready once it has seen lines
+// newlines.
+type lineWatcher struct {
+	mu    sync.Mutex
+	buf   strings.Builder
+	lines int
+	ready chan struct{}
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.lines > 0 && strings.Count(w.buf.String(), "\n") >= w.lines {
+		w.lines = 0
+		close(w.ready)
+	}
+	return len(p), nil
+}
+
+func (w *lineWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// Runs reuse the wake-up eventfd of earlier runs; a run that was cancelled
+// must not hand a written one to the next, which would then stop at once.
+func TestZygoteWakeReuseAfterCancel(t *testing.T) {
+	z := testZygote(t)
+	spec := Spec{Argv: []string{"/bin/sh", "-c", "sleep 0.3; echo done"}, Dir: "/", Env: testEnv()}
+	for i := range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if i == 0 {
+			cancel() // stopped: its eventfd was written
+		}
+		out := &strings.Builder{}
+		o, ok := z.Run(ctx, spec, out, &strings.Builder{})
+		cancel()
+		if !ok || !o.Started {
+			t.Fatalf("run %d did not start: %+v", i, o)
+		}
+		if i == 0 {
+			if !o.Stopped {
+				t.Errorf("the cancelled run was not stopped: %+v", o)
+			}
+			continue
+		}
+		if o.Stopped || o.ExitCode != 0 || out.String() != "done\n" {
+			t.Errorf("run %d after a cancelled one: %+v, output %q", i, o, out.String())
+		}
+	}
+	spareWakes.mu.Lock()
+	defer spareWakes.mu.Unlock()
+	if len(spareWakes.fds) == 0 {
+		t.Fatal("no eventfd was kept for reuse")
+	}
+	for _, fd := range spareWakes.fds {
+		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(pfd, 0)
+		for errors.Is(err, unix.EINTR) { // a signal to the test process, not an answer
+			n, err = unix.Poll(pfd, 0)
+		}
+		if err != nil || n != 0 {
+			t.Errorf("a kept eventfd is readable (%d, %v): a run would wake for nothing", n, err)
+		}
+	}
+}
