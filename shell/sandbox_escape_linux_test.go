@@ -165,6 +165,25 @@ func escapeMain(args []string) int {
 		if unix.Mknod(filepath.Join(os.Getenv("TMPDIR"), "mem"), unix.S_IFCHR|0o600, int(unix.Mkdev(1, 1))) == nil {
 			escaped("mknod of a character device")
 		}
+	case "forkmany": // start up to N sleeping processes, as a fork loop would
+		n, _ := strconv.Atoi(args[1])
+		var pids []int
+		for len(pids) < n {
+			p, err := syscall.ForkExec("/bin/sleep", []string{"sleep", "30"}, &syscall.ProcAttr{})
+			if err != nil {
+				break
+			}
+			pids = append(pids, p)
+		}
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL)
+			var ws syscall.WaitStatus
+			syscall.Wait4(p, &ws, 0, nil)
+		}
+		fmt.Printf("started %d\n", len(pids))
+		if len(pids) >= n {
+			escaped("started %d processes", n)
+		}
 	case "fds": // write through every descriptor above 2
 		for fd := 3; fd < 256; fd++ {
 			if _, err := unix.Write(fd, []byte("leak-fd\n")); err == nil {
@@ -824,4 +843,24 @@ func TestEscapeAsNobody(t *testing.T) {
 		t.Fatalf("the unprivileged run did not run the suite:\n%s", out)
 	}
 	t.Logf("as nobody:\n%s", out)
+}
+
+// A fork loop inside the sandbox is held well before it can fill the
+// machine: RLIMIT_NPROC for a user, a pids cgroup for root (Linux exempts
+// uid 0 from RLIMIT_NPROC), where the system has one to use.
+func TestEscapeForkLoopIsHeld(t *testing.T) {
+	t.Parallel()
+	r, _ := escapeRunner(t)
+	if isRoot() && sandbox.PidsCgroupAvailable() == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs as root on a machine with a pids cgroup controller; the cap must apply")
+		}
+		t.Skip("running as root without a usable pids cgroup: no process cap applies (see README)")
+	}
+	const tries = 1500
+	res := attack(t, r, SandboxReadOnly, "forkmany", strconv.Itoa(tries))
+	if strings.Contains(res.Output, "ESCAPED") || !strings.Contains(res.Output, "started ") {
+		t.Errorf("%s", res.JSON())
+	}
+	t.Logf("%s", strings.TrimSpace(res.Output))
 }

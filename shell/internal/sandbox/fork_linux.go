@@ -38,6 +38,7 @@ import (
 // Stages a child reports, with the errno, when it cannot start the command.
 const (
 	stageSetsid = iota + 1
+	stageCgroup
 	stageFDs
 	stageChdir
 	stageRlimit
@@ -50,7 +51,7 @@ const (
 )
 
 var stageNames = map[uint32]string{
-	stageSetsid: "start a new session", stageFDs: "set up its descriptors", stageChdir: "enter the working directory",
+	stageSetsid: "start a new session", stageCgroup: "join the sandbox's process cap", stageFDs: "set up its descriptors", stageChdir: "enter the working directory",
 	stageRlimit: "set resource limits", stageCaps: "drop capabilities", stageNoNewPrivs: "set no_new_privs",
 	stageLandlock: "enter the Landlock domain", stageCloseRange: "close inherited descriptors",
 	stageSeccomp: "install the seccomp filter", stageExec: "execute the shell",
@@ -66,6 +67,7 @@ type childSpec struct {
 	fds   [4]int // stdin, stdout, stderr, and the status pipe's write end
 
 	// The confinement.
+	cgroup     int // cgroup.procs of the zygote's pids cgroup, or -1
 	ruleset    int // Landlock ruleset, or -1
 	rulesFlags uintptr
 	filter     *unix.SockFprog
@@ -200,7 +202,10 @@ func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 // launcher), which already holds no capabilities, no_new_privs and the
 // launcher filter; the child then only adds the setsid refusal on top.
 // Otherwise the child gives all of that up itself.
-func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherited bool) (int, error) {
+//
+// cgroup is the open cgroup.procs of a pids cgroup the child joins first,
+// or -1 (see cgroup_linux.go).
+func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherited bool, cgroup int) (int, error) {
 	filter := sandboxFilter()
 	if inherited {
 		filter = noSetsidFilter()
@@ -239,8 +244,8 @@ func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherite
 	setpcap, lastCap := capabilities()
 	spec := &childSpec{
 		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
-		fds:     [4]int{stdio[0], stdio[1], stdio[2], status[1]},
-		ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
+		fds:    [4]int{stdio[0], stdio[1], stdio[2], status[1]},
+		cgroup: cgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
 		dropCaps: setpcap && !inherited, lastCap: lastCap,
 		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
 	}
@@ -321,6 +326,15 @@ func childConfine(c *childSpec) {
 	stage = stageSetsid
 	if _, _, e = syscall.RawSyscall(syscall.SYS_SETSID, 0, 0, 0); e != 0 {
 		goto fail
+	}
+
+	// Into the pids cgroup before anything can fork (see cgroup_linux.go).
+	stage = stageCgroup
+	if c.cgroup >= 0 {
+		zero := byte('0')
+		if _, _, e = syscall.RawSyscall(syscall.SYS_WRITE, uintptr(c.cgroup), uintptr(unsafe.Pointer(&zero)), 1); e != 0 {
+			goto fail
+		}
 	}
 
 	stage = stageChdir
@@ -440,8 +454,9 @@ fail:
 // locked, so the restrictions never spread to other threads, and
 // unsandboxed commands are forked on other threads.
 type launcher struct {
-	reqs chan launchReq
-	err  error // why the thread could not be prepared: sandboxed runs fail with it
+	reqs   chan launchReq
+	cgroup sandboxCgroup // the pids cgroup its children join, as root
+	err    error         // why the thread could not be prepared: sandboxed runs fail with it
 }
 
 type launchReq struct {
@@ -457,7 +472,10 @@ type launchRes struct {
 }
 
 func startLauncher() *launcher {
-	l := &launcher{reqs: make(chan launchReq)}
+	l := &launcher{reqs: make(chan launchReq), cgroup: noCgroup}
+	if cg, err := newSandboxCgroup(); err == nil {
+		l.cgroup = cg
+	}
 	ready := make(chan error)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread keeps its restrictions
@@ -467,7 +485,7 @@ func startLauncher() *launcher {
 			return // a locked goroutine that ends takes its thread with it
 		}
 		for r := range l.reqs {
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true)
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true, l.cgroup.procs)
 			r.done <- launchRes{pid, err}
 		}
 	}()

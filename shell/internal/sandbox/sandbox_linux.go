@@ -118,7 +118,9 @@ func HelperMain(args []string) int {
 	os.Unsetenv(HelperEnv)
 	var pid int
 	if h.readOnly {
-		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}, false); err != nil {
+		cg, _ := newSandboxCgroup()
+		defer cg.remove()
+		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}, false, cg.procs); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}); err != nil {

@@ -306,6 +306,7 @@ func (s *zserver) reap() {
 			closing := s.closing
 			s.mu.Unlock()
 			if closing {
+				s.launcher.cgroup.remove() // empty now: no children are left
 				syscall.Exit(0)
 			}
 			<-s.kick
@@ -493,6 +494,7 @@ func (s *zserver) shutdown() {
 				signalDescendants(unix.SIGKILL)
 				s.mu.Unlock()
 			}
+			s.launcher.cgroup.remove() // fails, harmlessly, if a process outlived every round
 			syscall.Exit(0)
 		}()
 	})
