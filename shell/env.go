@@ -213,19 +213,21 @@ var gitProgramVariables = []string{
 // TMPPREFIX set for tmpDir, and git's program hooks neutralised.
 func sandboxEnv(base []string, tmpDir string) []string {
 	out := make([]string, 0, len(base)+2*len(gitGuards)+5)
-	for _, kv := range withTmpDir(base, tmpDir) {
+	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(gitProgramVariables, name) || strings.HasPrefix(name, "GIT_CONFIG_") {
+		if name == "TMPDIR" || name == "TMPPREFIX" || slices.Contains(gitProgramVariables, name) || strings.HasPrefix(name, "GIT_CONFIG_") {
 			continue
 		}
 		out = append(out, kv)
 	}
-	out = append(out, "GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_CONFIG_COUNT="+strconv.Itoa(len(gitGuards)))
+	// Appended, not sorted in: the order of an environment means nothing,
+	// and this is built for every sandboxed command.
+	out = append(out, "TMPDIR="+tmpDir, "TMPPREFIX="+zshTmpPrefix(tmpDir),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_CONFIG_COUNT="+strconv.Itoa(len(gitGuards)))
 	for i, g := range gitGuards {
 		n := strconv.Itoa(i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+g[0], "GIT_CONFIG_VALUE_"+n+"="+g[1])
 	}
-	slices.Sort(out)
 	return out
 }
 
