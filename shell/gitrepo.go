@@ -18,15 +18,9 @@ import (
 // Relative directories, like the runner's, are under home.
 func repoPrograms(home string) func(dir string) string {
 	return func(dir string) string {
-		switch {
-		case dir == "" || dir == "~":
-			dir = home
-		case strings.HasPrefix(dir, "~/"):
-			dir = filepath.Join(home, dir[2:])
-		case strings.HasPrefix(dir, "~"):
+		dir, ok := underHome(dir, home)
+		if !ok {
 			return "" // ~user: the runner refuses it anyway
-		case !filepath.IsAbs(dir):
-			dir = filepath.Join(home, dir)
 		}
 		for _, cfg := range repoConfigFiles(filepath.Clean(dir)) {
 			if what := configNamesProgram(cfg); what != "" {

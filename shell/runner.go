@@ -270,15 +270,9 @@ func wantSandbox(mode SandboxMode, tier Tier) bool {
 // existing directory: "" is home, "~" and "~/x" expand, and relative paths are
 // taken under home (the app has no meaningful current directory of its own).
 func resolveDir(dir, home string) (string, error) {
-	switch {
-	case dir == "" || dir == "~":
-		dir = home
-	case strings.HasPrefix(dir, "~/"):
-		dir = filepath.Join(home, dir[2:])
-	case strings.HasPrefix(dir, "~"):
+	dir, ok := underHome(dir, home)
+	if !ok {
 		return "", fmt.Errorf("working directory %q: ~user is not supported; give an absolute path or one under your home", dir)
-	case !filepath.IsAbs(dir):
-		dir = filepath.Join(home, dir)
 	}
 	if dir == "" {
 		return "", errors.New("no working directory given and the home folder is unknown; give an absolute path")
@@ -294,6 +288,22 @@ func resolveDir(dir, home string) (string, error) {
 		return "", fmt.Errorf("working directory %s is a file, not a folder; choose its folder %s", dir, filepath.Dir(dir))
 	}
 	return dir, nil
+}
+
+// underHome expands a working directory as commands see it: "" and "~" are
+// home, "~/x" and relative paths are under home. ok is false for ~user.
+func underHome(dir, home string) (string, bool) {
+	switch {
+	case dir == "" || dir == "~":
+		return home, true
+	case strings.HasPrefix(dir, "~/"):
+		return filepath.Join(home, dir[2:]), true
+	case strings.HasPrefix(dir, "~"):
+		return dir, false
+	case !filepath.IsAbs(dir):
+		return filepath.Join(home, dir), true
+	}
+	return dir, true
 }
 
 // defaultShell picks the shell: zsh on macOS, where it is every user's login

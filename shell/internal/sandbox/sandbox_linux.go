@@ -211,10 +211,18 @@ func exitFor(code int) int {
 // was found under, so a recycled PID can never redirect a signal to a
 // stranger.
 func signalDescendants(sig unix.Signal) {
+	signalTree(childrenOf(os.Getpid()), sig, nil)
+}
+
+// signalTree signals roots (children of this process) and all their
+// descendants, breadth first, calling visit (if not nil) with each. A
+// descendant is signalled only after checking it is still the child of the
+// process it was found under (see signalChild).
+func signalTree(roots []int, sig unix.Signal, visit func(pid int)) {
 	type node struct{ pid, parent int }
 	self := os.Getpid()
-	var queue []node
-	for _, c := range childrenOf(self) {
+	queue := make([]node, 0, len(roots))
+	for _, c := range roots {
 		queue = append(queue, node{c, self})
 	}
 	seen := map[int]bool{}
@@ -226,6 +234,9 @@ func signalDescendants(sig unix.Signal) {
 		}
 		seen[n.pid] = true
 		signalChild(n.pid, n.parent, sig)
+		if visit != nil {
+			visit(n.pid)
+		}
 		for _, c := range childrenOf(n.pid) {
 			queue = append(queue, node{c, n.pid})
 		}
@@ -288,25 +299,42 @@ func scanChildren(pid int) []int {
 	return out
 }
 
-// parentOf reads the parent PID from /proc/PID/stat, or returns -1.
-func parentOf(pid int) int {
+// statFields reads fields of /proc/PID/stat as numbers, from one read of
+// the file: 0 = state, 1 = parent, 2 = process group, 3 = session, 19 =
+// start time. The fields are counted after the command name, which may
+// contain spaces and parentheses and so ends at the line's last ')'.
+func statFields(pid int, ns ...int) ([]int64, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return -1
+		return nil, false
 	}
-	// The name field may contain spaces and parentheses; the state and the
-	// parent follow its last ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return -1
+		return nil, false
 	}
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 2 {
-		return -1
+	out := make([]int64, len(ns))
+	for k, n := range ns {
+		if len(f) <= n {
+			return nil, false
+		}
+		v, err := strconv.ParseInt(string(f[n]), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		out[k] = v
 	}
-	ppid, err := strconv.Atoi(string(f[1]))
-	if err != nil {
-		return -1
-	}
-	return ppid
+	return out, true
 }
+
+// statField is one of statFields, or -1.
+func statField(pid, n int) int64 {
+	v, ok := statFields(pid, n)
+	if !ok {
+		return -1
+	}
+	return v[0]
+}
+
+// parentOf reads the parent PID, or returns -1.
+func parentOf(pid int) int { return int(statField(pid, 1)) }

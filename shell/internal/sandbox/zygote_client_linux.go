@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -461,22 +460,4 @@ func killSession(sid int) {
 }
 
 // sessionOf reads the session from /proc/PID/stat, or returns -1.
-func sessionOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return -1
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return -1
-	}
-	f := bytes.Fields(b[i+1:]) // state ppid pgrp session …
-	if len(f) < 4 {
-		return -1
-	}
-	sid, err := strconv.Atoi(string(f[3]))
-	if err != nil {
-		return -1
-	}
-	return sid
-}
+func sessionOf(pid int) int { return int(statField(pid, 3)) }

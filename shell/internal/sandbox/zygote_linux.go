@@ -569,30 +569,15 @@ func (s *zserver) signalRun(r *zrun, sig unix.Signal) {
 // only after checking it is still the child of the process it was found
 // under (see signalChild).
 func (s *zserver) signalTree(r *zrun, roots []int, sig unix.Signal) {
-	type node struct{ pid, parent int }
-	self := os.Getpid()
-	queue := make([]node, 0, len(roots))
-	for _, c := range roots {
-		queue = append(queue, node{c, self})
-	}
-	seen := map[int]bool{}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if seen[n.pid] {
-			continue
-		}
-		seen[n.pid] = true
-		signalChild(n.pid, n.parent, sig)
-		if r != nil {
-			if st, ok := procStat(n.pid); ok {
-				r.members[n.pid] = st.start
+	var visit func(pid int)
+	if r != nil {
+		visit = func(pid int) {
+			if st, ok := procStat(pid); ok {
+				r.members[pid] = st.start
 			}
 		}
-		for _, c := range childrenOf(n.pid) {
-			queue = append(queue, node{c, n.pid})
-		}
 	}
+	signalTree(roots, sig, visit)
 }
 
 type pstat struct {
@@ -602,24 +587,11 @@ type pstat struct {
 
 // procStat reads the process group and start time from /proc/PID/stat.
 func procStat(pid int) (pstat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	v, ok := statFields(pid, 2, 19) // process group, start time
+	if !ok {
 		return pstat{}, false
 	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return pstat{}, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 20 { // state ppid pgrp … starttime is the 20th after the name
-		return pstat{}, false
-	}
-	pgid, err1 := strconv.Atoi(string(f[2]))
-	start, err2 := strconv.ParseUint(string(f[19]), 10, 64)
-	if err1 != nil || err2 != nil {
-		return pstat{}, false
-	}
-	return pstat{pgid: pgid, start: start}, true
+	return pstat{pgid: int(v[0]), start: uint64(v[1])}, true
 }
 
 // peekChild waits for a child to exit without collecting it, so that the
