@@ -2,6 +2,7 @@ package shell
 
 import (
 	"os"
+	"runtime"
 
 	"github.com/hark-sh/hark/shell/policy"
 )
@@ -46,5 +47,9 @@ func NewPolicyWith(o PolicyOptions) *Policy { return policy.New(o) }
 func NewPolicyFor(mode SandboxMode) *Policy {
 	available, _ := SandboxStatus()
 	home, _ := os.UserHomeDir()
-	return NewPolicyWith(PolicyOptions{NoSandbox: mode == SandboxOff || !available, RepoPrograms: repoPrograms(home)})
+	return NewPolicyWith(PolicyOptions{
+		NoSandbox:    mode == SandboxOff || !available,
+		Seatbelt:     runtime.GOOS == "darwin",
+		RepoPrograms: repoPrograms(home),
+	})
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +58,37 @@ func TestKnows(t *testing.T) {
 			t.Errorf("Knows(%q) = %v, want %v", name, !want, want)
 		}
 	}
+}
+
+// In the macOS sandbox the programs that need closed system services ask
+// rather than fail; elsewhere, and without the option, they stay safe.
+func TestSeatbeltAsksForServicePrograms(t *testing.T) {
+	t.Parallel()
+	mac := New(Options{Seatbelt: true})
+	plain := New(Options{})
+	for _, cmd := range []string{"diskutil list", "pmset -g batt", "pbpaste", "ifconfig", "docker ps", "scutil --dns", "networksetup -listallnetworkservices", "route get default", "codesign -dv /Applications/Safari.app", "crontab -l"} {
+		if v := mac.Classify(cmd); v.Tier != Confirm || !hasReasonText(v, "macOS services") {
+			t.Errorf("Seatbelt: %s is %s %v, want confirm", cmd, v.Tier, v.Reasons)
+		}
+		if v := plain.Classify(cmd); v.Tier == Confirm && hasReasonText(v, "macOS services") {
+			t.Errorf("without Seatbelt: %s asks for macOS services", cmd)
+		}
+	}
+	for _, cmd := range []string{"ls -la", "ps aux", "mdfind report", "sw_vers"} {
+		if v := mac.Classify(cmd); v.Tier != Safe {
+			t.Errorf("Seatbelt: %s is %s %v, want safe", cmd, v.Tier, v.Reasons)
+		}
+	}
+	if v := mac.Classify("diskutil eraseDisk JHFS+ x disk2"); v.Tier != Forbidden {
+		t.Errorf("an erase stays forbidden: %s", v.Tier)
+	}
+}
+
+func hasReasonText(v Verdict, sub string) bool {
+	for _, r := range v.Reasons {
+		if strings.Contains(r.Why, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -31,6 +31,7 @@ type Policy struct {
 	// noSandbox: safe verdicts for programs that run code from their
 	// configuration become confirm (see Options.NoSandbox).
 	noSandbox    bool
+	seatbelt     bool
 	repoPrograms func(dir string) string
 	parsers      sync.Pool
 }
@@ -48,6 +49,13 @@ type Options struct {
 	// available".
 	NoSandbox bool
 
+	// Seatbelt says safe-tier commands run in the macOS sandbox, whose
+	// profile closes the system services some read-only programs need
+	// (diskutil, pmset -g, pbpaste, ifconfig …: the entries marked
+	// needsMacServices). They would only fail there, so they ask, and run
+	// unsandboxed once approved.
+	Seatbelt bool
+
 	// RepoPrograms, when set, is asked about the repository that a git
 	// subcommand able to run drivers would use, by its directory as the
 	// command would see it (the working directory given to ClassifyIn,
@@ -61,7 +69,7 @@ type Options struct {
 
 // New returns a policy configured by o; New(Options{}) is the default.
 func New(o Options) *Policy {
-	p := &Policy{noSandbox: o.NoSandbox, repoPrograms: o.RepoPrograms}
+	p := &Policy{noSandbox: o.NoSandbox, seatbelt: o.Seatbelt && !o.NoSandbox, repoPrograms: o.RepoPrograms}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
 }
@@ -81,7 +89,14 @@ func (c *classifier) judge(r rule, in *invocation) {
 	if c.p.noSandbox && len(c.v.reasons) == n && r.config {
 		in.confirmAs(Code, "", noSandboxReason)
 	}
+	if c.p.seatbelt && len(c.v.reasons) == n && r.macServices {
+		in.confirmAs(System, "", seatbeltReason)
+	}
 }
+
+// seatbeltReason is the reason a read-only invocation asks under
+// Options.Seatbelt.
+const seatbeltReason = "needs macOS services that the sandbox keeps closed, so it runs only after you approve"
 
 // maxDepth bounds how deeply strings run by `sh -c`, `eval` and friends are
 // parsed again, so a hostile input cannot make classification expensive.

@@ -25,7 +25,16 @@ type rule struct {
 	// whatever its arguments (see Options.NoSandbox).
 	config bool
 	shell  bool // a shell, which runs code from its input (sh, bash, zsh …)
+	// macServices: on macOS it needs system services that the Seatbelt
+	// profile keeps closed (disk arbitration, power management, the
+	// pasteboard, network configuration, the Docker socket …), so inside
+	// the sandbox it fails (see Options.Seatbelt).
+	macServices bool
 }
+
+// needsMacServices marks a rule's program as unable to run in the macOS
+// sandbox.
+func (r rule) needsMacServices() rule { r.macServices = true; return r }
 
 // runsConfig marks a rule's program as running code from its configuration.
 func (r rule) runsConfig() rule { r.config = true; return r }
