@@ -10,7 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -32,13 +32,13 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	made, kept := filepath.Join(dir, "made"), filepath.Join(dir, "old.log")
-	w := newWire(t, []fakeollama.Reply{
-		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "checking")}},
-		{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "mkdir "+made, "purpose", "executing"),
-			fakeollama.Call("command", "rm "+kept, "purpose", "executing"),
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "checking")}},
+		{Calls: []api.ToolCall{
+			ollamatest.Call("command", "mkdir "+made, "purpose", "executing"),
+			ollamatest.Call("command", "rm "+kept, "purpose", "executing"),
 		}},
-		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "verifying")}},
+		{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "verifying")}},
 		{Text: "Made the folder; old.log stays."},
 	}, func(o *Options) {
 		o.Classifier = shell.NewPolicy()
