@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -162,7 +163,7 @@ func isParserError(err error) bool {
 // as text instead of calling the tool.
 func looksLikeCommand(s string) bool {
 	low := strings.ToLower(s)
-	if strings.Contains(low, "<tool_call>") || strings.Contains(low, `"`+ToolName+`"`) || strings.Contains(low, `"name": "`+ToolName) {
+	if callInText.MatchString(s) || strings.Contains(low, "<tool_call>") || strings.Contains(low, `"`+ToolName+`"`) || strings.Contains(low, `"name": "`+ToolName) {
 		return true
 	}
 	for _, fence := range []string{"```bash", "```sh\n", "```shell", "```zsh", "```console"} {
@@ -171,4 +172,16 @@ func looksLikeCommand(s string) bool {
 		}
 	}
 	return false
+}
+
+// callInText matches a tool call written out as JSON, with any tool name:
+// llama-style templates leave it in the text when parsing fails.
+var callInText = regexp.MustCompile(`\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"(arguments|parameters|command)"`)
+
+// isCallShaped says the whole reply is a tool call Ollama did not parse
+// (a call with bad JSON, an invented name, or flat arguments): a malformed
+// call, not prose.
+func isCallShaped(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "<tool_call>") || (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[{")) && strings.Contains(t, `"name"`)
 }

@@ -135,14 +135,19 @@ type fakeExecutor struct {
 	mu      sync.Mutex
 	ran     []shell.Request
 	outputs map[string]string
-	block   bool // wait for ctx like a long command, then report it killed
-	started chan struct{}
+	// defaultOutput answers commands not in outputs.
+	defaultOutput string
+	block         bool // wait for ctx like a long command, then report it killed
+	started       chan struct{}
 }
 
 func (f *fakeExecutor) Run(ctx context.Context, req shell.Request) shell.Result {
 	f.mu.Lock()
 	f.ran = append(f.ran, req)
-	out := f.outputs[req.Command]
+	out, ok := f.outputs[req.Command]
+	if !ok {
+		out = f.defaultOutput
+	}
 	block, started := f.block, f.started
 	f.mu.Unlock()
 	res := shell.Result{

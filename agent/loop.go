@@ -174,6 +174,11 @@ func (r *run) loop(ctx context.Context) (string, error) {
 				return "", cerr
 			}
 			continue
+		case len(msg.ToolCalls) == 0 && isCallShaped(msg.Content):
+			if cerr := r.correct(ctx, t, "Your tool call could not be read (check the JSON, the tool name "+ToolName+" and the \"arguments\" object), so nothing ran."); cerr != nil {
+				return "", cerr
+			}
+			continue
 		case len(msg.ToolCalls) == 0 && !r.nudged && looksLikeCommand(msg.Content):
 			// Text is never executed; say so once, then accept the text.
 			r.nudged = true
