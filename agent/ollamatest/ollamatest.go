@@ -64,13 +64,10 @@ type Server struct {
 	// Next scripts replies beyond those given to Script; nil ends the
 	// script with a 500.
 	Next func(n int, req api.ChatRequest) Reply
-	// LoadDelay simulates loading a model that is not in memory: the
-	// first request after the keep-alive ran out waits this long.
-	LoadDelay time.Duration
-	// Version is what /api/version reports.
-	Version string
-
 	srv *httptest.Server
+
+	loadDelay time.Duration
+	version   string
 
 	mu          sync.Mutex
 	models      map[string]Model
@@ -91,7 +88,7 @@ func New(t testing.TB, models ...Model) *Server {
 	if len(models) == 0 {
 		models = []Model{Qwen3("qwen3:4b-instruct-2507-q4_K_M"), Qwen3Thinking("qwen3:4b"), NoTools("gemma:2b")}
 	}
-	s := &Server{Version: Version, models: map[string]Model{}, loaded: map[string]time.Time{}, loading: map[string]chan struct{}{}}
+	s := &Server{version: Version, models: map[string]Model{}, loaded: map[string]time.Time{}, loading: map[string]chan struct{}{}}
 	for _, m := range models {
 		if _, err := template.Parse(m.Template); err != nil {
 			t.Fatalf("ollamatest: template of %s: %v", m.Name, err)
@@ -104,7 +101,7 @@ func New(t testing.TB, models ...Model) *Server {
 	mux.HandleFunc("GET /api/tags", s.tags)
 	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
-		v := s.Version
+		v := s.version
 		s.mu.Unlock()
 		writeJSON(w, 200, map[string]string{"version": v})
 	})
@@ -121,6 +118,21 @@ func (s *Server) Script(replies ...Reply) *Server {
 	defer s.mu.Unlock()
 	s.replies = append(s.replies, replies...)
 	return s
+}
+
+// SetVersion sets what /api/version reports (default Version).
+func (s *Server) SetVersion(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version = v
+}
+
+// SetLoadDelay simulates loading a model that is not in memory: the first
+// request after the keep-alive ran out (or Unload) waits d.
+func (s *Server) SetLoadDelay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loadDelay = d
 }
 
 // Close stops the server early (an Ollama that went away).
@@ -192,7 +204,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		info[m.Family+".context_length"] = m.ContextLength
 	}
 	writeJSON(w, 200, api.ShowResponse{
-		Template: m.Template, Capabilities: m.Capabilities, ModelInfo: info,
+		Template: m.Template, Capabilities: m.Capabilities, ModelInfo: info, Modelfile: modelfile(m),
 		Details: api.ModelDetails{Family: m.Family, Families: []string{m.Family}},
 	})
 }
@@ -221,7 +233,7 @@ func (s *Server) load(r *http.Request, name string, keepAlive time.Duration) boo
 	if !busy {
 		ch = make(chan struct{})
 		s.loading[name] = ch
-		delay := s.LoadDelay
+		delay := s.loadDelay
 		go func() {
 			time.Sleep(delay)
 			s.mu.Lock()
@@ -457,4 +469,13 @@ func callID() string {
 	defer idMu.Unlock()
 	idN++
 	return fmt.Sprintf("call_%08d", idN)
+}
+
+// modelfile is the part of `ollama show --modelfile` that names the parser.
+func modelfile(m Model) string {
+	s := "FROM " + m.Name + "\n"
+	if m.Parser != "" {
+		s += "PARSER " + m.Parser + "\n"
+	}
+	return s
 }
