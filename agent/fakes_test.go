@@ -10,6 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -271,7 +272,7 @@ func newHarness(t *testing.T, replies []reply, mod func(*Options)) *harness {
 		exec:      &fakeExecutor{outputs: map[string]string{}},
 		confirmer: &scriptedConfirmer{},
 		events:    &eventLog{},
-		store:     NewStore(dir + "/history"),
+		store:     NewStore(dir+"/history", testFiles),
 		audit:     NewAuditLog(dir + "/audit.jsonl"),
 		home:      dir,
 	}
@@ -318,3 +319,6 @@ func (h *harness) auditEntries(t *testing.T) []AuditEntry {
 	}
 	return es
 }
+
+// testFiles are the atomic file operations the app injects in production.
+var testFiles = Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside}

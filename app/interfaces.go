@@ -109,6 +109,14 @@ type Agent interface {
 	NewConversation()
 }
 
+// Preloader is implemented by an Agent that can load its model ahead of a
+// request. The core calls Preload when the hotkey goes down, so the model
+// loads while the user speaks and whisper transcribes; errors are left to
+// the request that follows.
+type Preloader interface {
+	Preload(ctx context.Context) error
+}
+
 // Request is one thing the user asked for.
 type Request struct {
 	Text                 string
@@ -168,6 +176,7 @@ const (
 	AgentResult   AgentEventKind = "result"   // Command, ExitCode, Text (error if any)
 	AgentAnswer   AgentEventKind = "answer"   // Text: the final answer
 	AgentError    AgentEventKind = "error"    // Text: what went wrong
+	AgentStatus   AgentEventKind = "status"   // Text: "loading model…", "thinking…": shown until the next event
 )
 
 // AgentEvent is one piece of progress from Agent.Run.
@@ -179,4 +188,5 @@ type AgentEvent struct {
 	Tier     shell.Tier
 	Reasons  []shell.Reason
 	ExitCode int
+	Reset    bool // AgentText: drop the text streamed so far (it was the model's reasoning)
 }

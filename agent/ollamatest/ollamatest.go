@@ -64,7 +64,7 @@ type Server struct {
 	// Next scripts replies beyond those given to Script; nil ends the
 	// script with a 500.
 	Next func(n int, req api.ChatRequest) Reply
-	srv *httptest.Server
+	srv  *httptest.Server
 
 	loadDelay time.Duration
 	version   string

@@ -122,21 +122,16 @@ func runApp(ctx context.Context, e *env, args []string) int {
 
 	host := agent.ResolveHost(st.OllamaHost)
 	client := agent.NewOllamaClient(host)
-	ag := &appAgent{
-		base: agent.Options{
-			Client:         client,
-			Model:          st.OllamaModel,
-			Host:           host.String(),
-			Classifier:     shell.NewPolicyFor(shell.SandboxMode(st.Sandbox)),
-			Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: st.CommandTimeout.D(), OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv}),
-			ConfirmTimeout: st.ConfirmTimeout.D(),
-			MaxTurns:       st.MaxTurns,
-			Sandbox:        shell.SandboxMode(st.Sandbox),
-			History:        agent.NewStore(paths.History),
-			Audit:          agent.NewAuditLog(paths.Audit),
-		},
+	// One agent for the app's lifetime: machine facts are gathered once,
+	// and the confirmer, progress callback and confirm switch come with
+	// each request.
+	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark:", err)
+		return exitError
 	}
-	history := storeHistory{agent.NewStore(paths.History)}
+	ag := &appAgent{agent: sharedAgent}
+	history := storeHistory{newStore(paths.History)}
 
 	var core *app.App
 	post := func(ev app.Event) bool { return core.Post(ev) }
@@ -162,7 +157,11 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				return agent.Preflight(ctx, client, host.String(), st.OllamaModel)
+				warnings, err := agent.Check(ctx, client, host.String(), st.OllamaModel, st.ContextLength)
+				for _, w := range warnings {
+					log.Warn("ollama", "warning", w)
+				}
+				return err
 			},
 		},
 		OnTranscribeStart: func(d time.Duration) {
@@ -294,35 +293,36 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 // over the confirmer, the progress callback and the confirm setting per
 // request, and the conversation carries over until New conversation.
 type appAgent struct {
-	base agent.Options
-	conv *agent.Conversation
+	agent *agent.Agent
+	conv  *agent.Conversation
 }
 
 func (a *appAgent) NewConversation() { a.conv = nil }
 
+// Preload lets the core load the model when the hotkey goes down.
+func (a *appAgent) Preload(ctx context.Context) error { return a.agent.Preload(ctx) }
+
 func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEvent func(app.AgentEvent)) (string, error) {
-	o := a.base
-	o.NoConfirm = !r.ConfirmBeforeExecute
-	o.Confirmer = agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-		d, err := c.Confirm(ctx, app.Pending{
-			ID: p.ID, Command: p.Command, WorkingDirectory: p.WorkingDirectory,
-			Purpose: p.Purpose, Tier: p.Tier, Reasons: p.Reasons,
-		})
-		return agent.Decision{Approved: d.Approved, By: d.By}, err
-	})
-	o.OnEvent = func(ev agent.Event) {
-		if out, ok := toAppEvent(ev); ok {
-			onEvent(out)
-		}
-	}
-	ag, err := agent.New(o)
-	if err != nil {
-		return "", err
+	noConfirm := !r.ConfirmBeforeExecute
+	ro := agent.RequestOptions{
+		NoConfirm: &noConfirm,
+		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+			d, err := c.Confirm(ctx, app.Pending{
+				ID: p.ID, Command: p.Command, WorkingDirectory: p.WorkingDirectory,
+				Purpose: p.Purpose, Tier: p.Tier, Reasons: p.Reasons,
+			})
+			return agent.Decision{Approved: d.Approved, By: d.By}, err
+		}),
+		OnEvent: func(ev agent.Event) {
+			if out, ok := toAppEvent(ev); ok {
+				onEvent(out)
+			}
+		},
 	}
 	if a.conv == nil {
 		a.conv = agent.NewConversation()
 	}
-	out, err := ag.Run(ctx, a.conv, r.Text)
+	out, err := a.agent.RunWith(ctx, a.conv, r.Text, ro)
 	return out.Answer, err
 }
 
@@ -333,7 +333,9 @@ func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
 	}
 	switch ev.Kind {
 	case agent.EventText:
-		out.Kind, out.Text = app.AgentText, ev.Text
+		out.Kind, out.Text, out.Reset = app.AgentText, ev.Text, ev.Reset
+	case agent.EventLoading, agent.EventThinking:
+		out.Kind, out.Text = app.AgentStatus, ev.Text
 	case agent.EventProposed:
 		out.Kind = app.AgentProposed
 	case agent.EventAwaiting:

@@ -51,7 +51,7 @@ func TestToAppEvent(t *testing.T) {
 
 func TestStoreHistory(t *testing.T) {
 	t.Parallel()
-	store := agent.NewStore(t.TempDir())
+	store := newStore(t.TempDir())
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"first", "second", "third"} {
 		c := &agent.Conversation{ID: "c" + string(rune('1'+i)), Title: title, Created: base.Add(time.Duration(i) * time.Hour), Updated: base.Add(time.Duration(i) * time.Hour), Model: "qwen3:4b"}

@@ -89,8 +89,12 @@ func TestAskRunsReadOnlyCommandAndAnswers(t *testing.T) {
 	if tr := cliToolResults(t, reqs[1]); len(tr) != 1 || !strings.Contains(tr[0]["output"].(string), "marker.txt") {
 		t.Errorf("model got %v", tr)
 	}
-	if reqs[0].Model != "qwen3:4b" {
-		t.Errorf("model %q", reqs[0].Model)
+	if reqs[0].Model != agent.DefaultModel || reqs[0].Options["num_ctx"] != float64(8192) {
+		t.Errorf("model %q options %v", reqs[0].Model, reqs[0].Options)
+	}
+	// The model was asked to load while the checks ran.
+	if srv.Loads() != 1 {
+		t.Errorf("%d preloads", srv.Loads())
 	}
 	if entries, _ := filepath.Glob(filepath.Join(home, "history", "*.json")); len(entries) != 1 {
 		t.Errorf("history files %v", entries)
