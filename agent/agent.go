@@ -305,10 +305,10 @@ type Call struct {
 // overlaps the user's speech and its transcription. The server answers a
 // chat without messages with done_reason "load" once the model is in
 // memory. Errors are for logs: the request that follows reports them.
+//
+// It always asks, even when the model was used recently: the server may
+// have unloaded it for another model, and a loaded model answers at once.
 func (a *Agent) Preload(ctx context.Context) error {
-	if a.warm() {
-		return nil
-	}
 	stream := false
 	err := a.o.Client.Chat(ctx, &api.ChatRequest{Model: a.o.Model, Stream: &stream, KeepAlive: a.o.KeepAlive, Options: a.modelOptions},
 		func(api.ChatResponse) error { return nil })

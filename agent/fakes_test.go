@@ -264,7 +264,7 @@ type harness struct {
 	home      string
 }
 
-func newHarness(t *testing.T, replies []reply, mod func(*Options)) *harness {
+func newHarness(t testing.TB, replies []reply, mod func(*Options)) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	h := &harness{
