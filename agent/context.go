@@ -149,7 +149,7 @@ func (r *run) requestMessages() ([]api.Message, error) {
 	cur := view[1+latest:]
 	for len(hist) > 0 && total > budget {
 		end := 1
-		for end < len(hist) && hist[end].Role != "user" {
+		for end < len(hist) && (hist[end].Role != "user" || IsCorrection(hist[end])) {
 			end++
 		}
 		for _, m := range hist[:end] {

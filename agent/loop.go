@@ -182,7 +182,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		case len(msg.ToolCalls) == 0 && !r.nudged && looksLikeCommand(msg.Content):
 			// Text is never executed; say so once, then accept the text.
 			r.nudged = true
-			r.c.Messages = append(r.c.Messages, msg, api.Message{Role: "user", Content: nudgeText})
+			r.c.Messages = append(r.c.Messages, msg, api.Message{Role: "user", Content: CorrectionPrefix + nudgeText})
 			r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: "the model wrote a command instead of calling the tool; asking it to call the tool"})
 			continue
 		}
@@ -221,6 +221,17 @@ func (r *run) checkpoint() {
 	}
 }
 
+// CorrectionPrefix starts every message Hark itself adds to a conversation
+// as a user turn (corrections and nudges): the model learns it is not the
+// user speaking, and transcripts and the context budget tell it from a
+// request.
+const CorrectionPrefix = "[Hark, not the user] "
+
+// IsCorrection says whether m is a message Hark added, not a request.
+func IsCorrection(m api.Message) bool {
+	return m.Role == "user" && strings.HasPrefix(m.Content, CorrectionPrefix)
+}
+
 // nudgeText answers a reply that wrote a command as text.
 const nudgeText = "You wrote a command as text. Text is never run: to run a command, call the tool " + ToolName +
 	" with {\"command\": \"...\", \"workingDirectory\": \"/absolute/path\"}. If you meant to answer, answer in plain words."
@@ -235,7 +246,7 @@ func (r *run) correct(ctx context.Context, t turn, why string) error {
 	if c := strings.TrimSpace(t.msg.Content); c != "" {
 		r.c.Messages = append(r.c.Messages, api.Message{Role: "assistant", Content: c})
 	}
-	r.c.Messages = append(r.c.Messages, api.Message{Role: "user", Content: why + " " + callHowTo})
+	r.c.Messages = append(r.c.Messages, api.Message{Role: "user", Content: CorrectionPrefix + why + " " + callHowTo})
 	r.m.Corrections++
 	r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: why})
 	return ctx.Err()

@@ -161,7 +161,7 @@ func TestScenarioCommandWrittenAsText(t *testing.T) {
 				if err != nil || out.Answer != "Listed /tmp." || !slices.Equal(s.exec.commands(), []string{"ls /tmp"}) {
 					t.Fatalf("err %v answer %q ran %v", err, out.Answer, s.exec.commands())
 				}
-				if last := s.srv.Requests()[1].Messages; last[len(last)-1].Content != nudgeText {
+				if last := s.srv.Requests()[1].Messages; last[len(last)-1].Content != CorrectionPrefix+nudgeText {
 					t.Errorf("no nudge: %+v", last[len(last)-1])
 				}
 			})
@@ -296,5 +296,23 @@ func TestScenarioServerRefusals(t *testing.T) {
 				t.Errorf("err %v, want %v", err, c.kind)
 			}
 		})
+	}
+}
+
+// A correction is Hark speaking to the model: the transcript shows it as
+// such and counts one request, not two.
+func TestScenarioCorrectionInTranscript(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t, ollamatest.Qwen3(DefaultModel), nil, ollamatest.Reply{}, ollamatest.Reply{Text: "Nothing to do."})
+	c := NewConversation()
+	if _, err := s.agent.Run(context.Background(), c, "tidy up"); err != nil {
+		t.Fatal(err)
+	}
+	tr := Transcript(c)
+	if strings.Count(tr, "\nyou: ") != 1 || !strings.Contains(tr, "! to the model: Your reply was empty.") || strings.Contains(tr, "you: "+CorrectionPrefix) {
+		t.Errorf("transcript:\n%s", tr)
+	}
+	if c.Runs[0].Corrections != 1 {
+		t.Errorf("metrics %+v", c.Runs[0])
 	}
 }

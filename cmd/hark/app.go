@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
@@ -376,31 +375,14 @@ func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
 	return out, nil
 }
 
+// Transcript renders a saved conversation with the same renderer as
+// `hark history show`.
 func (h storeHistory) Transcript(id string) (string, error) {
 	c, err := h.s.Load(id)
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
-	for _, m := range c.Messages {
-		switch m.Role {
-		case "user":
-			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
-		case "assistant":
-			if strings.TrimSpace(m.Content) != "" {
-				fmt.Fprintf(&b, "Hark: %s\n\n", strings.TrimSpace(m.Content))
-			}
-			for _, tc := range m.ToolCalls {
-				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
-					fmt.Fprintf(&b, "$ %v\n", cmd)
-				}
-			}
-		case "tool":
-			fmt.Fprintf(&b, "%s\n\n", m.Content)
-		}
-	}
-	return b.String(), nil
+	return agent.Transcript(c), nil
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same

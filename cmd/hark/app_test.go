@@ -79,7 +79,8 @@ func TestStoreHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "Hark: Two files."} {
+	// The same renderer as `hark history show`.
+	for _, want := range []string{"you: what is in downloads", "$ ls ~/Downloads", "hark: Two files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}
