@@ -16,7 +16,9 @@ import (
 
 // Messages put in tool results when Hark itself did not run a command.
 const (
-	msgDenied    = "The user denied this command."
+	// Worded like the refusal and the system prompt: a denial is an answer,
+	// not an obstacle to route around.
+	msgDenied    = "The user denied this command. Do not try the same change another way; say what you would have done and stop."
 	msgCancelled = "The request was cancelled; the command did not run."
 )
 

@@ -66,7 +66,7 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 	if len(last) != 4 || !strings.Contains(last[3]["output"].(string), "made") || last[3]["purpose"] != "verifying" {
 		t.Errorf("verify result %v", last)
 	}
-	if last[2]["executed"] != false || last[2]["error"] != "The user denied this command." {
+	if last[2]["executed"] != false || !strings.HasPrefix(last[2]["error"].(string), "The user denied this command.") {
 		t.Errorf("denied result %v", last[2])
 	}
 	es := w.auditEntries(t)
