@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
@@ -140,21 +141,14 @@ type History interface {
 	Transcript(id string) (string, error)
 }
 
-// ConversationSummary is one entry of the Recent conversations submenu.
-type ConversationSummary struct {
-	ID    string
-	Title string
-}
+// ConversationSummary is one entry of the Recent conversations submenu:
+// the agent's own summary of a saved conversation, so nothing is copied
+// field by field between the two.
+type ConversationSummary = agent.Summary
 
-// Pending is a command waiting for the user's approval.
-type Pending struct {
-	ID               string // unique while the app runs; the core assigns it
-	Command          string
-	WorkingDirectory string
-	Purpose          string // checking, executing or verifying
-	Tier             shell.Tier
-	Reasons          []shell.Reason
-}
+// Pending is a command waiting for the user's approval, as the agent
+// describes it; the core replaces ID with one unique while the app runs.
+type Pending = agent.Pending
 
 // Who decided about a pending command (Decision.By).
 const (

@@ -306,10 +306,7 @@ func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEv
 	ro := agent.RequestOptions{
 		NoConfirm: &noConfirm,
 		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-			d, err := c.Confirm(ctx, app.Pending{
-				ID: p.ID, Command: p.Command, WorkingDirectory: p.WorkingDirectory,
-				Purpose: p.Purpose, Tier: p.Tier, Reasons: p.Reasons,
-			})
+			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
 			return agent.Decision{Approved: d.Approved, By: d.By}, err
 		}),
 		OnEvent: func(ev agent.Event) {
@@ -365,14 +362,9 @@ func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []app.ConversationSummary
-	for _, c := range list { // newest first
-		if len(out) == n {
-			break
-		}
-		out = append(out, app.ConversationSummary{ID: c.ID, Title: c.Title})
-	}
-	return out, nil
+	// Newest first; app.ConversationSummary is agent.Summary, so the
+	// list is handed over as it is.
+	return list[:min(max(n, 0), len(list))], nil
 }
 
 // Transcript renders a saved conversation with the same renderer as
