@@ -332,6 +332,8 @@ func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
 		out.Kind, out.Text, out.Reset = app.AgentText, ev.Text, ev.Reset
 	case agent.EventLoading, agent.EventThinking:
 		out.Kind, out.Text = app.AgentStatus, ev.Text
+	case agent.EventRetry:
+		out.Kind, out.Text = app.AgentStatus, "asking the model again…"
 	case agent.EventProposed:
 		out.Kind = app.AgentProposed
 	case agent.EventAwaiting:

@@ -30,6 +30,11 @@ func TestToAppEvent(t *testing.T) {
 		{"final answer", agent.Event{Kind: agent.EventFinal, Text: "done"}, app.AgentEvent{Kind: app.AgentAnswer, Text: "done"}, true},
 		{"error", agent.Event{Kind: agent.EventError, Text: "Ollama is not running"}, app.AgentEvent{Kind: app.AgentError, Text: "Ollama is not running"}, true},
 		{"decided is not shown", agent.Event{Kind: agent.EventDecided, Call: call}, app.AgentEvent{}, false},
+		// Loading and thinking are a status the first streamed word replaces.
+		{"loading", agent.Event{Kind: agent.EventLoading, Text: "loading model…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "loading model…"}, true},
+		{"thinking", agent.Event{Kind: agent.EventThinking, Text: "thinking…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "thinking…"}, true},
+		{"corrective turn", agent.Event{Kind: agent.EventRetry, Text: "Your reply was empty."}, app.AgentEvent{Kind: app.AgentStatus, Text: "asking the model again…"}, true},
+		{"reasoning withdrawn", agent.Event{Kind: agent.EventText, Text: "Hi", Reset: true}, app.AgentEvent{Kind: app.AgentText, Text: "Hi", Reset: true}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +47,7 @@ func TestToAppEvent(t *testing.T) {
 				return
 			}
 			if got.Kind != tc.want.Kind || got.Text != tc.want.Text || got.Command != tc.want.Command || got.Purpose != tc.want.Purpose ||
-				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) {
+				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) || got.Reset != tc.want.Reset {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
