@@ -203,6 +203,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 				return "", modelOutputError(a.o.Model, "its tool calls were invalid twice in a row", t.raw)
 			}
 			r.corrected = true
+			r.m.Corrections++
 		} else {
 			r.corrected = false
 		}
@@ -251,7 +252,10 @@ func (r *run) correct(ctx context.Context, t turn, why string) error {
 	r.c.Messages = append(r.c.Messages, api.Message{Role: "user", Content: CorrectionPrefix + why + " " + callHowTo})
 	r.m.Corrections++
 	r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: why})
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return classify(ctx, err, r.a.o.Host, r.a.o.Model)
+	}
+	return nil
 }
 
 // callHowTo is the instruction appended to every correction.
