@@ -13,9 +13,11 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -85,12 +87,18 @@ const (
 
 // Tool and purpose names the model sees.
 const (
-	ToolName          = "execute_terminal_command"
-	PurposeChecking   = "checking"
-	PurposeExecuting  = "executing"
-	PurposeVerifying  = "verifying"
-	MaxCallsPerReply  = 8
-	DefaultModel      = "qwen3:4b"
+	ToolName         = "execute_terminal_command"
+	PurposeChecking  = "checking"
+	PurposeExecuting = "executing"
+	PurposeVerifying = "verifying"
+	PurposeDefault   = PurposeExecuting // when the model gives none; only a label
+	MaxCallsPerReply = 8
+	// DefaultModel calls tools without thinking. The plain qwen3:4b tag
+	// now points at a thinking-only build that ignores think:false
+	// (ollama#12022, #12438); the 2507 instruct build is its non-thinking
+	// sibling (ollama.com/library/qwen3/tags).
+	DefaultModel      = "qwen3:4b-instruct-2507-q4_K_M"
+	DefaultKeepAlive  = 30 * time.Minute
 	DefaultMaxTurns   = 12
 	DefaultConfirmTTL = 120 * time.Second
 )
@@ -112,10 +120,25 @@ type Options struct {
 	MaxTurns       int               // model turns per request; 0: DefaultMaxTurns
 	Sandbox        shell.SandboxMode // "": shell.SandboxAuto
 	Think          bool              // let thinking models think (slower); off by default
-	KeepAlive      *api.Duration     // nil: Ollama's default; never set it to 0
-	ModelOptions   map[string]any    // passed as ChatRequest.Options
-	SystemPrompt   string            // "": rendered from assets.SystemPrompt with this machine's facts
-	Home           string            // default working directory; "": os.UserHomeDir()
+	KeepAlive      *api.Duration     // nil: DefaultKeepAlive; never set it to 0
+	ModelOptions   map[string]any    // passed as ChatRequest.Options; num_ctx and num_predict come from the fields below
+
+	// ContextLength is the context window asked of Ollama (options.num_ctx)
+	// and the budget every request is fitted into; 0: DefaultContextLength.
+	ContextLength int
+	// NumPredict bounds the tokens of one reply (options.num_predict), so a
+	// model stuck in a loop stops; 0: DefaultNumPredict.
+	NumPredict int
+	// ToolOutputLimit caps the bytes of stdout and of stderr each result
+	// sends to the model (head and tail kept); the UI and the audit log get
+	// the whole result. 0: DefaultToolOutputLimit.
+	ToolOutputLimit int
+	// CommandTimeout and OutputLimit are the runner's limits, told to the
+	// model in the system prompt; 0: the runner's defaults.
+	CommandTimeout time.Duration
+	OutputLimit    int
+	SystemPrompt   string // "": rendered from assets.SystemPrompt with this machine's facts
+	Home           string // default working directory; "": os.UserHomeDir()
 
 	History *Store    // nil: conversations are not saved
 	Audit   *AuditLog // nil: decisions are not logged
@@ -130,9 +153,12 @@ type Options struct {
 // Agent runs requests. It holds no per-request state, so one Agent may serve
 // many conversations, one request at a time per conversation.
 type Agent struct {
-	o     Options
-	tools api.Tools
-	facts *Facts // nil when Options.SystemPrompt is fixed
+	o            Options
+	tools        api.Tools
+	toolTokens   int            // estimate of the tool schema's share of the prompt
+	modelOptions map[string]any // ModelOptions with num_ctx and num_predict
+	facts        *Facts         // nil when Options.SystemPrompt is fixed
+	warmUntil    atomic.Int64   // unix nanoseconds until which the model is believed loaded
 }
 
 // New checks the options and fills defaults.
@@ -157,10 +183,23 @@ func New(o Options) (*Agent, error) {
 	if o.Sandbox == "" {
 		o.Sandbox = shell.SandboxAuto
 	}
-	if o.KeepAlive != nil && o.KeepAlive.Duration == 0 {
+	if o.KeepAlive == nil || o.KeepAlive.Duration == 0 {
 		// keep_alive 0 unloads the model after every turn, which makes each
-		// turn pay the full load time; treat it as "server default".
-		o.KeepAlive = nil
+		// turn pay the full load time; Ollama's own 5 minutes is shorter
+		// than a pause between two spoken requests.
+		o.KeepAlive = &api.Duration{Duration: DefaultKeepAlive}
+	}
+	if o.ContextLength <= 0 {
+		o.ContextLength = DefaultContextLength
+	}
+	if o.NumPredict <= 0 {
+		o.NumPredict = DefaultNumPredict
+	}
+	if o.ToolOutputLimit <= 0 {
+		o.ToolOutputLimit = DefaultToolOutputLimit
+	}
+	if o.ContextLength-o.NumPredict < minPromptBudget {
+		return nil, fmt.Errorf("agent: contextLength %d leaves no room for a prompt after numPredict %d; raise contextLength", o.ContextLength, o.NumPredict)
 	}
 	if o.Home == "" {
 		h, err := os.UserHomeDir()
@@ -175,11 +214,24 @@ func New(o Options) (*Agent, error) {
 	if o.OnEvent == nil {
 		o.OnEvent = func(Event) {}
 	}
-	a := &Agent{o: o, tools: api.Tools{toolSchema()}}
+	a := &Agent{o: o, tools: api.Tools{toolSchema()}, modelOptions: map[string]any{}}
+	for k, v := range o.ModelOptions {
+		a.modelOptions[k] = v
+	}
+	a.modelOptions["num_ctx"] = o.ContextLength
+	a.modelOptions["num_predict"] = o.NumPredict
+	if b, err := json.Marshal(a.tools); err == nil {
+		a.toolTokens = estimateTokens(string(b))
+	}
 	if o.SystemPrompt == "" {
 		// Machine facts are gathered once (sw_vers is a process); the
 		// date is filled per request, as an app may run for days.
 		f := MachineFacts(o.Home, o.now())
+		f.Timeout = o.CommandTimeout
+		if f.Timeout <= 0 {
+			f.Timeout = shell.DefaultTimeout
+		}
+		f.OutputCap = o.ToolOutputLimit
 		if _, err := RenderSystemPrompt(f); err != nil {
 			return nil, err
 		}
@@ -209,7 +261,10 @@ func (a *Agent) Model() string { return a.o.Model }
 type EventKind string
 
 const (
-	EventText      EventKind = "text"      // Text: a chunk of the model's words
+	EventText      EventKind = "text"      // Text: a chunk of the model's words; Reset: first withdraw this turn's earlier chunks (they were reasoning)
+	EventLoading   EventKind = "loading"   // Text: the model may be loading; shown until the first chunk
+	EventThinking  EventKind = "thinking"  // Text: the model is thinking (once per turn); its reasoning is never the answer
+	EventRetry     EventKind = "retry"     // Text: the model's reply was unusable and it gets one corrective turn
 	EventProposed  EventKind = "proposed"  // Call: a command the model proposed, classified
 	EventAwaiting  EventKind = "awaiting"  // Call: waiting for the Confirmer
 	EventDecided   EventKind = "decided"   // Call, Decision: how the command was decided
@@ -228,6 +283,7 @@ type Event struct {
 	ConversationID string
 	Turn           int           // 1-based model turn within the request
 	Text           string        // text chunk, final answer, or error message
+	Reset          bool          // EventText: withdraw the text shown earlier in this turn
 	Call           *Call         // the command concerned, for command events
 	Decision       string        // audit decision for EventDecided (DecisionAuto, …)
 	Result         *shell.Result // for EventResult
@@ -242,4 +298,30 @@ type Call struct {
 	Purpose          string
 	Tier             shell.Tier
 	Reasons          []shell.Reason
+}
+
+// Preload asks Ollama to load the model now, with the same context size a
+// request will use (a different num_ctx would load it again), so loading
+// overlaps the user's speech and its transcription. The server answers a
+// chat without messages with done_reason "load" once the model is in
+// memory. Errors are for logs: the request that follows reports them.
+//
+// It always asks, even when the model was used recently: the server may
+// have unloaded it for another model, and a loaded model answers at once.
+func (a *Agent) Preload(ctx context.Context) error {
+	stream := false
+	err := a.o.Client.Chat(ctx, &api.ChatRequest{Model: a.o.Model, Stream: &stream, KeepAlive: a.o.KeepAlive, Options: a.modelOptions},
+		func(api.ChatResponse) error { return nil })
+	if err != nil {
+		return classify(ctx, err, a.o.Host, a.o.Model)
+	}
+	a.markWarm()
+	return nil
+}
+
+// warm says whether the model was used recently enough to be in memory.
+func (a *Agent) warm() bool { return a.o.now().UnixNano() < a.warmUntil.Load() }
+
+func (a *Agent) markWarm() {
+	a.warmUntil.Store(a.o.now().Add(a.o.KeepAlive.Duration).UnixNano())
 }

@@ -79,6 +79,8 @@ type RunMetrics struct {
 	Success            bool      `json:"success"`
 	Outcome            string    `json:"outcome"`
 	Error              string    `json:"error,omitempty"`
+	Compacted          bool      `json:"compacted,omitempty"`   // older turns were shortened or dropped to fit the context
+	Corrections        int       `json:"corrections,omitempty"` // corrective turns after unusable replies
 }
 
 // Outcome is what Run returns: the final answer (empty unless the request

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -24,10 +25,12 @@ var (
 	ErrStreamCut         = errors.New("reply cut off")
 	ErrTurnLimit         = errors.New("turn limit reached")
 	ErrCancelled         = errors.New("cancelled")
+	ErrContextOverflow   = errors.New("request does not fit the context")
+	ErrModelOutput       = errors.New("model produced no usable reply")
 )
 
 // ToolCapableModels are suggested when a model cannot call tools.
-var ToolCapableModels = []string{"qwen3:4b", "qwen3:8b", "llama3.1:8b", "mistral-nemo", "qwen2.5:7b"}
+var ToolCapableModels = []string{DefaultModel, "qwen3:8b", "qwen2.5:7b", "llama3.1:8b", "mistral-nemo"}
 
 // Error is a failure with the next step for the user in its message.
 type Error struct {
@@ -71,6 +74,9 @@ func classify(ctx context.Context, err error, host, model string) *Error {
 		}
 		low := strings.ToLower(text)
 		switch {
+		case strings.Contains(low, "exceeds the context length"):
+			return mk(ErrContextOverflow, se.StatusCode,
+				"the conversation no longer fits the model's context (Ollama at %s refused it rather than cut the instructions); raise contextLength in settings or start a new conversation", host)
 		case strings.Contains(low, "does not support tools"):
 			return mk(ErrToolsUnsupported, se.StatusCode,
 				"model %q cannot call tools, which Hark needs to run commands; choose a tool-capable model such as %s (for example `ollama pull %s`), then pass --model or set ollamaModel in settings",
@@ -118,4 +124,64 @@ func isUnreachable(err error) bool {
 func turnLimitError(max int) *Error {
 	return &Error{Kind: ErrTurnLimit, msg: fmt.Sprintf(
 		"stopped after %d model turns without a final answer; ask again to let it continue, or raise maxTurns in settings", max)}
+}
+
+// modelOutputError ends a request after the model's reply stayed unusable
+// through a corrective turn. It names what the model produced, because the
+// fix is the model or the request, never Ollama itself.
+func modelOutputError(model, why, raw string) *Error {
+	shown := strings.TrimSpace(raw)
+	if len(shown) > 200 {
+		shown = shown[:200] + "…"
+	}
+	if shown == "" {
+		shown = "(nothing)"
+	}
+	return &Error{Kind: ErrModelOutput, Model: model, msg: fmt.Sprintf(
+		"model %q gave no usable reply even after being corrected (%s); its output: %q — try again or rephrase, or choose a model that calls tools reliably (see the README's model table)",
+		model, why, shown)}
+}
+
+// isParserError tells Ollama's tool-call parsers failing on the model's text
+// (an {"error":…} line inside a 200 stream, or a 500, ollama#14570 and
+// #14492) from a server that is really broken.
+func isParserError(err error) bool {
+	var se api.StatusError
+	if errors.As(err, &se) && se.StatusCode < 500 {
+		return false
+	}
+	low := strings.ToLower(err.Error())
+	for _, s := range []string{"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character"} {
+		if strings.Contains(low, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeCommand spots a reply that wrote a tool call or a shell command
+// as text instead of calling the tool.
+func looksLikeCommand(s string) bool {
+	low := strings.ToLower(s)
+	if callInText.MatchString(s) || strings.Contains(low, "<tool_call>") || strings.Contains(low, `"`+ToolName+`"`) || strings.Contains(low, `"name": "`+ToolName) {
+		return true
+	}
+	for _, fence := range []string{"```bash", "```sh\n", "```shell", "```zsh", "```console"} {
+		if strings.Contains(low, fence) {
+			return true
+		}
+	}
+	return false
+}
+
+// callInText matches a tool call written out as JSON, with any tool name:
+// llama-style templates leave it in the text when parsing fails.
+var callInText = regexp.MustCompile(`\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"(arguments|parameters|command)"`)
+
+// isCallShaped says the whole reply is a tool call Ollama did not parse
+// (a call with bad JSON, an invented name, or flat arguments): a malformed
+// call, not prose.
+func isCallShaped(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "<tool_call>") || (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[{")) && strings.Contains(t, `"name"`)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -135,14 +136,19 @@ type fakeExecutor struct {
 	mu      sync.Mutex
 	ran     []shell.Request
 	outputs map[string]string
-	block   bool // wait for ctx like a long command, then report it killed
-	started chan struct{}
+	// defaultOutput answers commands not in outputs.
+	defaultOutput string
+	block         bool // wait for ctx like a long command, then report it killed
+	started       chan struct{}
 }
 
 func (f *fakeExecutor) Run(ctx context.Context, req shell.Request) shell.Result {
 	f.mu.Lock()
 	f.ran = append(f.ran, req)
-	out := f.outputs[req.Command]
+	out, ok := f.outputs[req.Command]
+	if !ok {
+		out = f.defaultOutput
+	}
 	block, started := f.block, f.started
 	f.mu.Unlock()
 	res := shell.Result{
@@ -258,7 +264,7 @@ type harness struct {
 	home      string
 }
 
-func newHarness(t *testing.T, replies []reply, mod func(*Options)) *harness {
+func newHarness(t testing.TB, replies []reply, mod func(*Options)) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	h := &harness{
@@ -266,7 +272,7 @@ func newHarness(t *testing.T, replies []reply, mod func(*Options)) *harness {
 		exec:      &fakeExecutor{outputs: map[string]string{}},
 		confirmer: &scriptedConfirmer{},
 		events:    &eventLog{},
-		store:     NewStore(dir + "/history"),
+		store:     NewStore(dir+"/history", testFiles),
 		audit:     NewAuditLog(dir + "/audit.jsonl"),
 		home:      dir,
 	}
@@ -313,3 +319,6 @@ func (h *harness) auditEntries(t *testing.T) []AuditEntry {
 	}
 	return es
 }
+
+// testFiles are the atomic file operations the app injects in production.
+var testFiles = Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside}

@@ -15,24 +15,25 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 )
 
 type wireHarness struct {
 	*harness
-	srv  *fakeollama.Server
+	srv  *ollamatest.Server
 	host *url.URL
 }
 
-func newWire(t *testing.T, replies []fakeollama.Reply, mod func(*Options)) *wireHarness {
+func newWire(t *testing.T, replies []ollamatest.Reply, mod func(*Options)) *wireHarness {
 	t.Helper()
-	srv := fakeollama.New(t, replies...)
+	srv := ollamatest.New(t).Script(replies...)
 	u, err := url.Parse(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := newHarness(t, nil, func(o *Options) {
+		o.Model = DefaultModel // on Ollama's built-in qwen3 parser
 		o.Client = NewOllamaClient(u)
 		o.Host = u.String()
 		if mod != nil {
@@ -54,8 +55,8 @@ func (w *wireHarness) wireToolResults(t *testing.T, n int) []map[string]any {
 
 func TestWireReadOnlyRunResultReachesModel(t *testing.T) {
 	t.Parallel()
-	w := newWire(t, []fakeollama.Reply{
-		{Text: "Let me check. ", ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls /tmp", "purpose", "checking")}},
+	w := newWire(t, []ollamatest.Reply{
+		{Text: "Let me check. ", Calls: []api.ToolCall{ollamatest.Call("command", "ls /tmp", "purpose", "checking")}},
 		{Text: "Your /tmp holds notes.txt."},
 	}, nil)
 	w.exec.outputs["ls /tmp"] = "notes.txt\n"
@@ -71,7 +72,7 @@ func TestWireReadOnlyRunResultReachesModel(t *testing.T) {
 		t.Errorf("server saw %v", tm)
 	}
 	req := w.srv.Requests()[0]
-	if req.Think == nil || req.Think.Bool() || req.KeepAlive != nil || req.Stream == nil || !*req.Stream {
+	if req.Think == nil || req.Think.Bool() || req.KeepAlive == nil || req.KeepAlive.Duration != DefaultKeepAlive || req.Stream == nil || !*req.Stream {
 		t.Errorf("request think %v keep_alive %v stream %v", req.Think, req.KeepAlive, req.Stream)
 	}
 	if len(req.Tools) != 1 || req.Tools[0].Function.Name != ToolName {
@@ -103,8 +104,8 @@ func TestWireDecisions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWire(t, []fakeollama.Reply{
-				{ToolCalls: []api.ToolCall{fakeollama.Call("command", c.command, "purpose", "executing")}},
+			w := newWire(t, []ollamatest.Reply{
+				{Calls: []api.ToolCall{ollamatest.Call("command", c.command, "purpose", "executing")}},
 				{Text: "Done."},
 			}, func(o *Options) { o.NoConfirm = c.noConfirm })
 			w.confirmer.decisions = []Decision{c.decision}
@@ -127,15 +128,15 @@ func TestWireDecisions(t *testing.T) {
 
 func TestWireSeveralCallsAndMalformedOnes(t *testing.T) {
 	t.Parallel()
-	w := newWire(t, []fakeollama.Reply{
-		{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "ls /a", "purpose", "checking"),
-			fakeollama.Call("command", "ls /b", "purpose", "checking"),
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{
+			ollamatest.Call("command", "ls /a", "purpose", "checking"),
+			ollamatest.Call("command", "ls /b", "purpose", "checking"),
 		}},
-		{ToolCalls: []api.ToolCall{
-			fakeollama.NamedCall("read_file", "path", "/etc/passwd"),
-			fakeollama.Call("command", 7, "purpose", "checking"),
-			fakeollama.Call("command", "ls /c", "purpose", "looking"),
+		{Calls: []api.ToolCall{
+			ollamatest.NamedCall("read_file", "path", "/etc/passwd"),
+			ollamatest.Call("command", 7, "purpose", "checking"),
+			ollamatest.Call("command", "", "purpose", "checking"),
 		}},
 		{Text: "All checked."},
 	}, nil)
@@ -149,7 +150,7 @@ func TestWireSeveralCallsAndMalformedOnes(t *testing.T) {
 	if len(tm) != 5 {
 		t.Fatalf("%d tool results on the wire", len(tm))
 	}
-	for i, want := range []string{`unknown tool "read_file"`, `"command" must be a string, not a number`, `"purpose" is "looking"`} {
+	for i, want := range []string{`unknown tool "read_file"`, `"command" must be a string, not a number`, `"command" is empty`} {
 		if got := tm[2+i]["error"].(string); !strings.Contains(got, want) {
 			t.Errorf("result %d: %q lacks %q", i, got, want)
 		}
@@ -159,8 +160,8 @@ func TestWireSeveralCallsAndMalformedOnes(t *testing.T) {
 func TestWireTurnLimit(t *testing.T) {
 	t.Parallel()
 	w := newWire(t, nil, func(o *Options) { o.MaxTurns = 2 })
-	w.srv.Next = func(int) fakeollama.Reply {
-		return fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls", "purpose", "checking")}}
+	w.srv.Next = func(int, api.ChatRequest) ollamatest.Reply {
+		return ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "ls", "purpose", "checking")}}
 	}
 	_, err := w.agent.Run(context.Background(), NewConversation(), "spin")
 	if !errors.Is(err, ErrTurnLimit) || len(w.srv.Requests()) != 2 {
@@ -172,7 +173,7 @@ func TestWireCancel(t *testing.T) {
 	t.Parallel()
 	t.Run("mid-stream", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t, []fakeollama.Reply{{Text: "Thinking about it ", Hang: true}}, nil)
+		w := newWire(t, []ollamatest.Reply{{Text: "Thinking about it ", Hang: true}}, nil)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		w.events.on = func(e Event) {
@@ -195,7 +196,7 @@ func TestWireCancel(t *testing.T) {
 	})
 	t.Run("awaiting confirmation", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t, []fakeollama.Reply{{ToolCalls: []api.ToolCall{fakeollama.Call("command", "rm /x", "purpose", "executing")}}}, nil)
+		w := newWire(t, []ollamatest.Reply{{Calls: []api.ToolCall{ollamatest.Call("command", "rm /x", "purpose", "executing")}}}, nil)
 		w.confirmer.block = true
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -214,7 +215,7 @@ func TestWireCancel(t *testing.T) {
 	})
 	t.Run("slow model", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t, []fakeollama.Reply{{Delay: 30 * time.Second, Text: "late"}}, nil)
+		w := newWire(t, []ollamatest.Reply{{Delay: 30 * time.Second, Text: "late"}}, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -233,7 +234,7 @@ func TestWireErrors(t *testing.T) {
 	cases := []struct {
 		name  string
 		model string
-		reply fakeollama.Reply
+		reply ollamatest.Reply
 		down  bool
 		kind  error
 		want  []string
@@ -241,14 +242,14 @@ func TestWireErrors(t *testing.T) {
 		{name: "not running", down: true, kind: ErrOllamaUnreachable, want: []string{"not running at http://127.0.0.1:", "ollama serve"}},
 		{name: "model not pulled", model: "llama3.1:8b", kind: ErrModelNotFound, want: []string{"ollama pull llama3.1:8b"}},
 		{name: "no tools", model: "gemma:2b", kind: ErrToolsUnsupported, want: []string{`"gemma:2b" cannot call tools`, "qwen3", "llama3.1"}},
-		{name: "server error", reply: fakeollama.Reply{Status: 500, Error: "out of memory"}, kind: ErrOllamaServer, want: []string{"500", "out of memory"}},
-		{name: "unavailable", reply: fakeollama.Reply{Status: 503, Error: "server busy, please try again.  maximum pending requests exceeded"}, kind: ErrOllamaServer, want: []string{"503", "server busy"}},
-		{name: "stream cut", reply: fakeollama.Reply{Text: "I will now ", Cut: true}, kind: ErrStreamCut, want: []string{"stopped before it was complete"}},
+		{name: "server error", reply: ollamatest.Reply{Status: 500, Error: "out of memory"}, kind: ErrOllamaServer, want: []string{"500", "out of memory"}},
+		{name: "unavailable", reply: ollamatest.Reply{Status: 503, Error: "server busy, please try again.  maximum pending requests exceeded"}, kind: ErrOllamaServer, want: []string{"503", "server busy"}},
+		{name: "stream cut", reply: ollamatest.Reply{Text: "I will now ", Cut: true}, kind: ErrStreamCut, want: []string{"stopped before it was complete"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWire(t, []fakeollama.Reply{c.reply}, func(o *Options) {
+			w := newWire(t, []ollamatest.Reply{c.reply}, func(o *Options) {
 				if c.model != "" {
 					o.Model = c.model
 				}
@@ -275,7 +276,7 @@ func TestWireErrors(t *testing.T) {
 
 func TestWirePreflight(t *testing.T) {
 	t.Parallel()
-	srv := fakeollama.New(t)
+	srv := ollamatest.New(t)
 	u, _ := url.Parse(srv.URL)
 	client := NewOllamaClient(u)
 	cases := []struct {
@@ -284,7 +285,7 @@ func TestWirePreflight(t *testing.T) {
 		want  string
 	}{
 		{"qwen3:4b", nil, ""},
-		{"llama3.1:8b", ErrModelNotFound, "installed: gemma:2b, qwen3:4b"},
+		{"llama3.1:8b", ErrModelNotFound, "installed: gemma:2b, qwen3:4b, " + DefaultModel},
 		{"gemma:2b", ErrToolsUnsupported, "cannot call tools"},
 	}
 	for _, c := range cases {
@@ -304,7 +305,7 @@ func TestWirePreflight(t *testing.T) {
 	}
 	t.Run("down", func(t *testing.T) {
 		t.Parallel()
-		down := fakeollama.New(t)
+		down := ollamatest.New(t)
 		du, _ := url.Parse(down.URL)
 		down.Close()
 		if err := Preflight(context.Background(), NewOllamaClient(du), du.String(), "qwen3:4b"); !errors.Is(err, ErrOllamaUnreachable) {
@@ -337,7 +338,7 @@ func TestResolveHost(t *testing.T) {
 // is what a real Ollama sends (arguments as an object, not a string).
 func TestFakeServerToolCallShape(t *testing.T) {
 	t.Parallel()
-	b, err := json.Marshal(fakeollama.Call("command", "ls", "purpose", "checking"))
+	b, err := json.Marshal(ollamatest.Call("command", "ls", "purpose", "checking"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,15 +351,15 @@ func TestFakeServerToolCallShape(t *testing.T) {
 // refused without asking, over the real client.
 func TestWireRealPolicy(t *testing.T) {
 	t.Parallel()
-	w := newWire(t, []fakeollama.Reply{
-		{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "ls -la /tmp", "purpose", "checking"),
-			fakeollama.Call("command", "cat /etc/hostname", "purpose", "checking"),
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{
+			ollamatest.Call("command", "ls -la /tmp", "purpose", "checking"),
+			ollamatest.Call("command", "cat /etc/hostname", "purpose", "checking"),
 		}},
-		{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "find /tmp/old -delete", "purpose", "executing"),
-			fakeollama.Call("command", "echo x > ~/.zshrc", "purpose", "executing"),
-			fakeollama.Call("command", "sudo rm -rf /", "purpose", "executing"),
+		{Calls: []api.ToolCall{
+			ollamatest.Call("command", "find /tmp/old -delete", "purpose", "executing"),
+			ollamatest.Call("command", "echo x > ~/.zshrc", "purpose", "executing"),
+			ollamatest.Call("command", "sudo rm -rf /", "purpose", "executing"),
 		}},
 		{Text: "Done."},
 	}, func(o *Options) { o.Classifier = shell.NewPolicy() })

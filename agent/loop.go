@@ -16,7 +16,9 @@ import (
 
 // Messages put in tool results when Hark itself did not run a command.
 const (
-	msgDenied    = "The user denied this command."
+	// Worded like the refusal and the system prompt: a denial is an answer,
+	// not an obstacle to route around.
+	msgDenied    = "The user denied this command. Do not try the same change another way; say what you would have done and stop."
 	msgCancelled = "The request was cancelled; the command did not run."
 )
 
@@ -31,6 +33,10 @@ type run struct {
 	system    string
 	turn      int
 	start     time.Time
+
+	latestUser int  // index in c.Messages of this request's user message
+	corrected  bool // the last turn was a corrective one
+	nudged     bool // the model was told once that text is never run
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -72,9 +78,10 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 		c.Title = titleFrom(request)
 	}
 	c.Model = a.o.Model
+	latest := len(c.Messages)
 	c.Messages = append(c.Messages, api.Message{Role: "user", Content: request})
 
-	r := &run{a: a, c: c, start: now, system: a.systemPrompt(now), m: RunMetrics{Request: request, Started: now},
+	r := &run{a: a, c: c, start: now, latestUser: latest, system: a.systemPrompt(now), m: RunMetrics{Request: request, Started: now},
 		confirmer: a.o.Confirmer, onEvent: a.o.OnEvent, noConfirm: a.o.NoConfirm}
 	if ro.Confirmer != nil {
 		r.confirmer = ro.Confirmer
@@ -130,8 +137,17 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		}
 		r.turn++
 		r.m.Turns = r.turn
-		msg, err := r.chat(ctx)
+		t, err := r.chat(ctx)
+		msg := t.msg
 		if err != nil {
+			if ctx.Err() == nil && isParserError(err) {
+				// Ollama's parser choked on the model's call: the model's
+				// mistake, told back to it, not a broken server.
+				if cerr := r.correct(ctx, t, fmt.Sprintf("Ollama could not read your tool call (%v).", err)); cerr != nil {
+					return "", cerr
+				}
+				continue
+			}
 			// Keep what the model said before the failure, but not its tool
 			// calls: they were never run, and an unanswered call would
 			// confuse the next request.
@@ -140,12 +156,56 @@ func (r *run) loop(ctx context.Context) (string, error) {
 			}
 			return "", classify(ctx, err, a.o.Host, a.o.Model)
 		}
+		switch {
+		case t.repeated:
+			if cerr := r.correct(ctx, t, "Your reply kept repeating the same text and Ollama stopped it."); cerr != nil {
+				return "", cerr
+			}
+			continue
+		case t.doneReason == "length":
+			if cerr := r.correct(ctx, t, fmt.Sprintf("Your reply hit the length limit of %d tokens and was cut off, so any tool call in it was lost.", a.o.NumPredict)); cerr != nil {
+				return "", cerr
+			}
+			continue
+		case len(msg.ToolCalls) == 0 && msg.Content == "":
+			why := "Your reply was empty."
+			if t.thought {
+				why = "Your reply had only thinking and no answer or tool call."
+			}
+			if cerr := r.correct(ctx, t, why+" If you tried to call the tool, the call could not be parsed and was dropped."); cerr != nil {
+				return "", cerr
+			}
+			continue
+		case len(msg.ToolCalls) == 0 && isCallShaped(msg.Content):
+			if cerr := r.correct(ctx, t, "Your tool call could not be read (check the JSON, the tool name "+ToolName+" and the \"arguments\" object), so nothing ran."); cerr != nil {
+				return "", cerr
+			}
+			continue
+		case len(msg.ToolCalls) == 0 && !r.nudged && looksLikeCommand(msg.Content):
+			// Text is never executed; say so once, then accept the text.
+			r.nudged = true
+			r.c.Messages = append(r.c.Messages, msg, api.Message{Role: "user", Content: CorrectionPrefix + nudgeText})
+			r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: "the model wrote a command instead of calling the tool; asking it to call the tool"})
+			continue
+		}
 		r.c.Messages = append(r.c.Messages, msg)
 		if len(msg.ToolCalls) == 0 {
-			return strings.TrimSpace(msg.Content), nil
+			return msg.Content, nil
 		}
-		if err := r.handleCalls(ctx, msg.ToolCalls); err != nil {
+		invalid, err := r.handleCalls(ctx, msg.ToolCalls)
+		if err != nil {
 			return "", classify(ctx, err, a.o.Host, a.o.Model)
+		}
+		if invalid {
+			// The results already tell the model what was wrong; a second
+			// unusable reply in a row ends the request.
+			if r.corrected {
+				return "", modelOutputError(a.o.Model, "its tool calls were invalid twice in a row", t.raw)
+			}
+			r.corrected = true
+			r.m.Corrections++
+		} else {
+			r.corrected = false
 		}
 		r.checkpoint()
 	}
@@ -164,14 +224,66 @@ func (r *run) checkpoint() {
 	}
 }
 
-// chat runs one model turn, streaming text to OnEvent, and returns the
-// assembled assistant message.
-func (r *run) chat(ctx context.Context) (api.Message, error) {
+// CorrectionPrefix starts every message Hark itself adds to a conversation
+// as a user turn (corrections and nudges): the model learns it is not the
+// user speaking, and transcripts and the context budget tell it from a
+// request.
+const CorrectionPrefix = "[Hark, not the user] "
+
+// IsCorrection says whether m is a message Hark added, not a request.
+func IsCorrection(m api.Message) bool {
+	return m.Role == "user" && strings.HasPrefix(m.Content, CorrectionPrefix)
+}
+
+// nudgeText answers a reply that wrote a command as text.
+const nudgeText = "You wrote a command as text. Text is never run: to run a command, call the tool " + ToolName +
+	" with {\"command\": \"...\", \"workingDirectory\": \"/absolute/path\"}. If you meant to answer, answer in plain words."
+
+// correct gives the model one corrective turn for an unusable reply, or
+// ends the request with an error that names what the model produced.
+func (r *run) correct(ctx context.Context, t turn, why string) error {
+	if r.corrected {
+		return modelOutputError(r.a.o.Model, strings.TrimSuffix(why, "."), t.raw)
+	}
+	r.corrected = true
+	if c := strings.TrimSpace(t.msg.Content); c != "" {
+		r.c.Messages = append(r.c.Messages, api.Message{Role: "assistant", Content: c})
+	}
+	r.c.Messages = append(r.c.Messages, api.Message{Role: "user", Content: CorrectionPrefix + why + " " + callHowTo})
+	r.m.Corrections++
+	r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: why})
+	if err := ctx.Err(); err != nil {
+		return classify(ctx, err, r.a.o.Host, r.a.o.Model)
+	}
+	return nil
+}
+
+// callHowTo is the instruction appended to every correction.
+const callHowTo = "To run a command, call the tool " + ToolName + " with JSON arguments, for example " +
+	"{\"command\": \"ls -la /absolute/path\", \"workingDirectory\": \"/absolute/path\"}; escape quotes inside strings. " +
+	"Keep the reply short. If you are done, answer in one plain sentence."
+
+// turn is one model reply as the loop sees it.
+type turn struct {
+	msg        api.Message // content stripped of reasoning
+	raw        string      // content as received, for error messages
+	doneReason string
+	thought    bool // thinking arrived (in the thinking field or as tags)
+	repeated   bool // the stream ended without a done line after one piece repeated
+}
+
+// repeatLimit is how many identical pieces in a row make the runner end a
+// stream without a done line (llm/server.go in v0.17.4: more than 30).
+const repeatLimit = 30
+
+// chat runs one model turn, streaming text to OnEvent.
+func (r *run) chat(ctx context.Context) (turn, error) {
 	a := r.a
-	msgs := make([]api.Message, 0, len(r.c.Messages)+1)
-	msgs = append(msgs, api.Message{Role: "system", Content: r.system})
-	msgs = append(msgs, r.c.Messages...)
-	stream := true
+	msgs, err := r.requestMessages()
+	if err != nil {
+		return turn{}, err
+	}
+	stream, truncate := true, false
 	req := &api.ChatRequest{
 		Model:     a.o.Model,
 		Messages:  msgs,
@@ -179,40 +291,85 @@ func (r *run) chat(ctx context.Context) (api.Message, error) {
 		Tools:     a.tools,
 		Think:     &api.ThinkValue{Value: a.o.Think},
 		KeepAlive: a.o.KeepAlive,
-		Options:   a.o.ModelOptions,
+		Options:   a.modelOptions,
+		// An overflow is refused with a 400 instead of silently losing the
+		// system prompt and the tools.
+		Truncate: &truncate,
 	}
-	var content strings.Builder
+	if r.turn == 1 && !a.warm() {
+		r.emit(Event{Kind: EventLoading, ConversationID: r.c.ID, Turn: r.turn, Text: "loading model…"})
+	}
+	var raw strings.Builder
 	var calls []api.ToolCall
-	done := false
+	var t turn
+	var f thinkFilter
+	var last string
+	repeats := 0
+	done, thinkingShown := false, false
 	start := a.o.now()
-	err := a.o.Client.Chat(ctx, req, func(resp api.ChatResponse) error {
+	err = a.o.Client.Chat(ctx, req, func(resp api.ChatResponse) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if t := resp.Message.Content; t != "" {
-			content.WriteString(t)
-			r.emit(Event{Kind: EventText, ConversationID: r.c.ID, Turn: r.turn, Text: t})
+		if th := resp.Message.Thinking; th != "" {
+			t.thought = true
+			if !thinkingShown {
+				thinkingShown = true
+				r.emit(Event{Kind: EventThinking, ConversationID: r.c.ID, Turn: r.turn, Text: "thinking…"})
+			}
+		}
+		if c := resp.Message.Content; c != "" {
+			if c == last {
+				repeats++
+			} else {
+				last, repeats = c, 1
+			}
+			raw.WriteString(c)
+			show, reset, thinking := f.add(c)
+			if thinking {
+				t.thought = true
+				if !thinkingShown {
+					thinkingShown = true
+					r.emit(Event{Kind: EventThinking, ConversationID: r.c.ID, Turn: r.turn, Text: "thinking…"})
+				}
+			}
+			if reset || show != "" {
+				r.emit(Event{Kind: EventText, ConversationID: r.c.ID, Turn: r.turn, Text: show, Reset: reset})
+			}
 		}
 		calls = append(calls, resp.Message.ToolCalls...)
 		if resp.Done {
 			done = true
+			t.doneReason = resp.DoneReason
 		}
 		return nil
 	})
 	r.m.ModelTimeMs += a.o.now().Sub(start).Milliseconds()
-	msg := api.Message{Role: "assistant", Content: content.String(), ToolCalls: calls}
+	if rest := f.flush(); rest != "" {
+		r.emit(Event{Kind: EventText, ConversationID: r.c.ID, Turn: r.turn, Text: rest})
+	}
+	t.raw = raw.String()
+	t.msg = api.Message{Role: "assistant", Content: stripThinking(t.raw), ToolCalls: calls}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
+	if err == nil {
+		a.markWarm()
+	}
 	if err == nil && !done {
+		if repeats > repeatLimit {
+			t.repeated = true
+			return t, nil
+		}
 		err = ErrStreamCut
 	}
-	return msg, err
+	return t, err
 }
 
 // handleCalls answers every tool call of one reply, in order, with a tool
-// message. It returns an error only when ctx was cancelled.
-func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
+// message. invalid says that no call ran because one was unusable; the
+// error is only for a cancelled ctx.
+func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bool, _ error) {
 	a := r.a
 	r.m.ToolCalls += len(calls)
 	answer := func(tc api.ToolCall, content string) {
@@ -222,7 +379,7 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 		}
 		r.c.Messages = append(r.c.Messages, api.Message{Role: "tool", Content: content, ToolName: name, ToolCallID: tc.ID})
 	}
-	invalid := func(tc api.ToolCall, i int, why string) {
+	reject := func(tc api.ToolCall, i int, why string) {
 		r.emit(Event{Kind: EventInvalid, ConversationID: r.c.ID, Turn: r.turn, Text: fmt.Sprintf("tool call %d: %s", i+1, why)})
 		answer(tc, errorJSON(why))
 	}
@@ -230,9 +387,9 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 	if len(calls) > MaxCallsPerReply {
 		why := fmt.Sprintf("Too many tool calls in one reply (%d; at most %d). Nothing was run. Send fewer calls and wait for their results.", len(calls), MaxCallsPerReply)
 		for i, tc := range calls {
-			invalid(tc, i, why)
+			reject(tc, i, why)
 		}
-		return nil
+		return true, nil
 	}
 
 	// Validation first: if any call is malformed, none of the reply runs,
@@ -249,12 +406,12 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 	if bad >= 0 {
 		for i, tc := range calls {
 			if errs[i] != nil {
-				invalid(tc, i, fmt.Sprintf("Invalid call, not run: %v.", errs[i]))
+				reject(tc, i, fmt.Sprintf("Invalid call, not run: %v. %s", errs[i], callHowTo))
 			} else {
-				invalid(tc, i, fmt.Sprintf("Not run because tool call %d in the same reply was invalid. Fix it and send the calls again.", bad+1))
+				reject(tc, i, fmt.Sprintf("Not run because tool call %d in the same reply was invalid. Fix it and send the calls again.", bad+1))
 			}
 		}
-		return nil
+		return true, nil
 	}
 
 	for i, tc := range calls {
@@ -263,9 +420,9 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) error {
 			continue
 		}
 		res := r.handleOne(ctx, i, args[i])
-		answer(tc, string(res.JSON()))
+		answer(tc, string(forModel(res, a.o.ToolOutputLimit).JSON()))
 	}
-	return ctx.Err()
+	return false, ctx.Err()
 }
 
 // handleOne classifies, decides, runs and audits one valid call.

@@ -2,17 +2,13 @@ package agent
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/ollama/ollama/types/model"
 )
 
 // DefaultHost is where Ollama listens unless told otherwise.
@@ -70,33 +66,4 @@ type Checker interface {
 	Version(ctx context.Context) (string, error)
 	Show(ctx context.Context, req *api.ShowRequest) (*api.ShowResponse, error)
 	List(ctx context.Context) (*api.ListResponse, error)
-}
-
-// Preflight finds the common problems before a request is sent, with the
-// same errors Run would return: Ollama not running, the model not pulled,
-// the model unable to call tools.
-func Preflight(ctx context.Context, c Checker, host, modelName string) error {
-	if _, err := c.Version(ctx); err != nil {
-		return classify(ctx, err, host, modelName)
-	}
-	show, err := c.Show(ctx, &api.ShowRequest{Model: modelName})
-	if err != nil {
-		e := classify(ctx, err, host, modelName)
-		if errors.Is(e, ErrModelNotFound) {
-			if list, lerr := c.List(ctx); lerr == nil && len(list.Models) > 0 {
-				names := make([]string, 0, len(list.Models))
-				for _, m := range list.Models {
-					names = append(names, m.Name)
-				}
-				e.msg += " (installed: " + strings.Join(names, ", ") + ")"
-			}
-		}
-		return e
-	}
-	// Older servers report no capabilities; only a list without "tools"
-	// proves the model cannot call them.
-	if len(show.Capabilities) > 0 && !slices.Contains(show.Capabilities, model.CapabilityTools) {
-		return classify(ctx, api.StatusError{StatusCode: 400, ErrorMessage: fmt.Sprintf("%s does not support tools", modelName)}, host, modelName)
-	}
-	return nil
 }

@@ -24,7 +24,17 @@ type Facts struct {
 	MacOS     bool
 	Shell     string // the shell commands run in
 	Home      string
-	Date      string // e.g. "Monday 30 November 2026"
+	Date      string        // e.g. "Monday 30 November 2026"
+	Timeout   time.Duration // per command
+	OutputCap int           // bytes of stdout and of stderr the model gets back
+}
+
+// OutputCapText is OutputCap for people and models ("4 KiB").
+func (f Facts) OutputCapText() string {
+	if f.OutputCap%1024 == 0 {
+		return fmt.Sprintf("%d KiB", f.OutputCap/1024)
+	}
+	return fmt.Sprintf("%d bytes", f.OutputCap)
 }
 
 // MachineFacts gathers Facts for this machine. It never fails: a detail that

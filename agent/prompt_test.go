@@ -11,19 +11,24 @@ import (
 func TestSystemPromptCoversTheRules(t *testing.T) {
 	t.Parallel()
 	for _, mac := range []bool{true, false} {
-		f := Facts{OS: "Linux", OSVersion: "Debian GNU/Linux 12 (bookworm)", Shell: "bash", Home: "/home/ada", Date: "Monday 30 November 2026"}
+		f := Facts{OS: "Linux", OSVersion: "Debian GNU/Linux 12 (bookworm)", Shell: "bash", Home: "/home/ada", Date: "Monday 30 November 2026", Timeout: 30 * time.Second, OutputCap: 4096}
 		if mac {
-			f = Facts{OS: "macOS", OSVersion: "15.3", MacOS: true, Shell: "zsh", Home: "/Users/ada", Date: "Monday 30 November 2026"}
+			f = Facts{OS: "macOS", OSVersion: "15.3", MacOS: true, Shell: "zsh", Home: "/Users/ada", Date: "Monday 30 November 2026", Timeout: 30 * time.Second, OutputCap: 4096}
 		}
 		p, err := RenderSystemPrompt(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{f.OS + " " + f.OSVersion, "shell " + f.Shell, f.Home, f.Date, ToolName,
-			"Inspect first", "one purpose per call", "verifying", "absolute paths", "reversible", "Never use sudo", "one short line"} {
+			"Inspect first", "fresh", "no input", "cd` and variables do not carry over", "30s", "4 KiB", `"truncated": true`, "workingDirectory", "optional", "absolute paths", "reversible", "Never use sudo", "one short line"} {
 			if !strings.Contains(strings.ToLower(p), strings.ToLower(want)) {
 				t.Errorf("mac=%v: prompt lacks %q", mac, want)
 			}
+		}
+		// The rules demand absolute paths; an example with ~ teaches the
+		// opposite.
+		if strings.Contains(p, "~/") {
+			t.Errorf("mac=%v: prompt has an example with ~/", mac)
 		}
 		if strings.Contains(p, "Trash") != mac {
 			t.Errorf("mac=%v: Trash advice present=%v", mac, !mac)

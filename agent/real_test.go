@@ -10,7 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -32,13 +32,13 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	made, kept := filepath.Join(dir, "made"), filepath.Join(dir, "old.log")
-	w := newWire(t, []fakeollama.Reply{
-		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "checking")}},
-		{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "mkdir "+made, "purpose", "executing"),
-			fakeollama.Call("command", "rm "+kept, "purpose", "executing"),
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "checking")}},
+		{Calls: []api.ToolCall{
+			ollamatest.Call("command", "mkdir "+made, "purpose", "executing"),
+			ollamatest.Call("command", "rm "+kept, "purpose", "executing"),
 		}},
-		{ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "verifying")}},
+		{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "verifying")}},
 		{Text: "Made the folder; old.log stays."},
 	}, func(o *Options) {
 		o.Classifier = shell.NewPolicy()
@@ -66,7 +66,7 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 	if len(last) != 4 || !strings.Contains(last[3]["output"].(string), "made") || last[3]["purpose"] != "verifying" {
 		t.Errorf("verify result %v", last)
 	}
-	if last[2]["executed"] != false || last[2]["error"] != "The user denied this command." {
+	if last[2]["executed"] != false || !strings.HasPrefix(last[2]["error"].(string), "The user denied this command.") {
 		t.Errorf("denied result %v", last[2])
 	}
 	es := w.auditEntries(t)

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/hark-sh/hark/app/settings"
 )
 
 // DefaultKeep is how many conversations the history keeps.
@@ -27,13 +25,28 @@ type Store struct {
 	// Warn reports a corrupt file that was moved aside; nil prints nothing.
 	Warn func(msg string)
 
-	mu sync.Mutex
+	mu      sync.Mutex
+	fileOps Files
 	// write replaces a file atomically; tests inject faults here.
 	write func(path string, data []byte, perm os.FileMode) error
 }
 
-// NewStore returns a Store for dir (settings.Paths.History).
-func NewStore(dir string) *Store { return &Store{Dir: dir} }
+// Files are the file operations a Store needs. The caller injects them
+// (cmd/hark passes app/settings' atomic writer) so the agent does not
+// depend on the app that uses it.
+type Files struct {
+	// WriteAtomic replaces path with data so that a crash leaves the old
+	// file or the new one, never a torn one.
+	WriteAtomic func(path string, data []byte, perm os.FileMode) error
+	// MoveAside renames a corrupt file out of the way and returns its new
+	// name, so it is kept for the user rather than lost.
+	MoveAside func(path string) (string, error)
+}
+
+// NewStore returns a Store for dir (settings.Paths.History) using files.
+func NewStore(dir string, files Files) *Store {
+	return &Store{Dir: dir, fileOps: files, write: files.WriteAtomic}
+}
 
 // Summary is a conversation as listed, without its messages.
 type Summary struct {
@@ -68,7 +81,7 @@ func (s *Store) Save(c *Conversation) error {
 	defer s.mu.Unlock()
 	write := s.write
 	if write == nil {
-		write = settings.WriteFileAtomic
+		return fmt.Errorf("history: no file writer configured for %s", s.Dir)
 	}
 	if err := write(s.path(c.ID), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("history: saving conversation %s in %s: %w (check the folder is writable)", c.ID, s.Dir, err)
@@ -149,7 +162,10 @@ func (s *Store) moveAside(p string, cause error) {
 	if cause == nil {
 		cause = errors.New("no conversation ID")
 	}
-	aside, err := settings.MoveAside(p)
+	aside, err := "", errors.New("no way to move files aside configured")
+	if s.fileOps.MoveAside != nil {
+		aside, err = s.fileOps.MoveAside(p)
+	}
 	if s.Warn == nil {
 		return
 	}

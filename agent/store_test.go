@@ -84,7 +84,7 @@ func TestHistoryRecordsEveryMessage(t *testing.T) {
 
 func TestHistoryKeepsNewest(t *testing.T) {
 	t.Parallel()
-	s := NewStore(t.TempDir())
+	s := NewStore(t.TempDir(), testFiles)
 	s.Keep = 3
 	base := time.Now().Add(-time.Hour)
 	var ids []string
@@ -128,7 +128,7 @@ func TestHistoryKeepsNewest(t *testing.T) {
 
 func TestHistoryDefaultKeepIs100(t *testing.T) {
 	t.Parallel()
-	s := NewStore(t.TempDir())
+	s := NewStore(t.TempDir(), testFiles)
 	for i := range 103 {
 		if err := s.Save(&Conversation{ID: fmt.Sprintf("c%03d", i)}); err != nil {
 			t.Fatal(err)
@@ -142,7 +142,7 @@ func TestHistoryDefaultKeepIs100(t *testing.T) {
 
 func TestCorruptHistoryIsMovedAsideWithWarning(t *testing.T) {
 	t.Parallel()
-	s := NewStore(t.TempDir())
+	s := NewStore(t.TempDir(), testFiles)
 	var warnings []string
 	s.Warn = func(m string) { warnings = append(warnings, m) }
 	good := &Conversation{ID: "good", Title: "fine"}
@@ -176,7 +176,7 @@ func TestCorruptHistoryIsMovedAsideWithWarning(t *testing.T) {
 // version of the conversation readable.
 func TestFailedWriteLeavesPreviousHistoryIntact(t *testing.T) {
 	t.Parallel()
-	s := NewStore(t.TempDir())
+	s := NewStore(t.TempDir(), testFiles)
 	c := &Conversation{ID: "c1", Title: "first", Messages: []api.Message{{Role: "user", Content: "one"}}}
 	if err := s.Save(c); err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func TestKilledWriterLeavesAWholeFile(t *testing.T) {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 
-		s := NewStore(dir)
+		s := NewStore(dir, testFiles)
 		c, err := s.Load("big")
 		if err != nil {
 			t.Fatalf("round %d: history unreadable after kill: %v", round, err)
@@ -249,7 +249,7 @@ func TestKilledWriterLeavesAWholeFile(t *testing.T) {
 // writerLoop saves versions of a ~2 MB conversation forever; each version
 // repeats one marker in every message.
 func writerLoop(dir string) {
-	s := NewStore(dir)
+	s := NewStore(dir, testFiles)
 	filler := strings.Repeat("x", 10000)
 	for v := 0; ; v++ {
 		c := &Conversation{ID: "big", Title: "big"}

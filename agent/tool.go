@@ -15,7 +15,7 @@ func toolSchema() api.Tool {
 	props := api.NewToolPropertiesMap()
 	props.Set("command", api.ToolProperty{
 		Type:        api.PropertyType{"string"},
-		Description: "One shell command line to run, e.g. `du -sh ~/Downloads/* | sort -h | tail -5`. Use absolute paths. Never use sudo.",
+		Description: "One shell command line to run, e.g. `du -sh /Users/me/Downloads/* | sort -h | tail -5`. Use absolute paths, never ~. Never use sudo.",
 	})
 	props.Set("workingDirectory", api.ToolProperty{
 		Type:        api.PropertyType{"string"},
@@ -24,16 +24,16 @@ func toolSchema() api.Tool {
 	props.Set("purpose", api.ToolProperty{
 		Type:        api.PropertyType{"string"},
 		Enum:        []any{PurposeChecking, PurposeExecuting, PurposeVerifying},
-		Description: "Why you run it: \"checking\" to look before changing anything, \"executing\" to make the change the user asked for, \"verifying\" to confirm the change worked.",
+		Description: "Optional. Why you run it: \"checking\" to look before changing anything, \"executing\" to make the change the user asked for, \"verifying\" to confirm the change worked.",
 	})
 	return api.Tool{
 		Type: "function",
 		Function: api.ToolFunction{
 			Name:        ToolName,
-			Description: "Run one command in the user's terminal and get back JSON with exitCode, output and error. Read-only commands run at once; commands that change something wait for the user's approval and may be denied.",
+			Description: "Run one command in a fresh shell with no input and get back JSON with exitCode, output, error and truncated. Read-only commands run at once; commands that change something wait for the user's approval and may be denied.",
 			Parameters: api.ToolFunctionParameters{
 				Type:       "object",
-				Required:   []string{"command", "purpose"},
+				Required:   []string{"command"},
 				Properties: props,
 			},
 		},
@@ -76,20 +76,16 @@ func validateCall(tc api.ToolCall, home string) (toolArgs, error) {
 			a.WorkingDirectory = resolveDir(s, home)
 		}
 	}
-	p, ok := args.Get("purpose")
-	switch s, isString := p.(string); {
-	case !ok || p == nil:
-		return a, fmt.Errorf("missing argument \"purpose\": use \"checking\", \"executing\" or \"verifying\"")
-	case !isString:
-		return a, fmt.Errorf("argument \"purpose\" must be a string, not %s: use \"checking\", \"executing\" or \"verifying\"", jsonType(p))
-	default:
-		// Small models sometimes capitalise or pad an enum value; the
-		// meaning is clear, so accept it in its canonical form.
-		switch norm := strings.ToLower(strings.TrimSpace(s)); norm {
+	// The purpose is only a label for the user: the verdict never depends
+	// on it, so a missing or odd one must not void the call (and with it
+	// every other call of the reply). Small models capitalise or pad the
+	// enum; anything unrecognised becomes the default.
+	a.Purpose = PurposeDefault
+	if v, _ := args.Get("purpose"); v != nil {
+		p, _ := v.(string)
+		switch norm := strings.ToLower(strings.TrimSpace(p)); norm {
 		case PurposeChecking, PurposeExecuting, PurposeVerifying:
 			a.Purpose = norm
-		default:
-			return a, fmt.Errorf("argument \"purpose\" is %q: use \"checking\", \"executing\" or \"verifying\"", s)
 		}
 	}
 	return a, nil

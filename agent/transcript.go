@@ -26,6 +26,10 @@ func Transcript(c *Conversation) string {
 	for _, m := range c.Messages {
 		switch m.Role {
 		case "user":
+			if IsCorrection(m) {
+				fmt.Fprintf(&b, "  ! to the model: %s\n", strings.TrimPrefix(m.Content, CorrectionPrefix))
+				continue
+			}
 			ended()
 			run++
 			fmt.Fprintf(&b, "\nyou: %s\n", m.Content)

@@ -126,7 +126,8 @@ type App struct {
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
 	note          string // transient remark, cleared by the next state change
-	detail        string // the command being run or proposed
+	detail        string // the command being run or proposed, or a status such as "loading model…"
+	statusDetail  bool   // detail is a status that the first streamed text replaces
 	stream        string // streamed words of the current reply
 	lastError     string
 	recent        []ConversationSummary
@@ -513,6 +514,15 @@ func (a *App) startVoice(ctx context.Context) {
 	a.setState(Listening)
 	a.turns.Add(1)
 	go a.runTurn(t)
+	if p, ok := a.o.Agent.(Preloader); ok {
+		// Loading the model overlaps speech and transcription instead of
+		// following them.
+		a.turns.Add(1)
+		go func() {
+			defer a.turns.Done()
+			_ = p.Preload(t.ctx)
+		}()
+	}
 }
 
 func (a *App) startText(ctx context.Context, text, source string, reply chan<- SendReply) {
@@ -576,7 +586,7 @@ func (a *App) turnBody(t *turn) (string, error) {
 		return "", errors.New("no agent is configured; see the status line")
 	}
 	req := Request{Text: text, ConfirmBeforeExecute: t.confirm, Source: t.source}
-	return a.o.Agent.Run(t.ctx, req, turnConfirmer{a: a, turn: t.id, timeout: a.o.Settings.ConfirmTimeout.D()}, func(ev AgentEvent) {
+	return a.o.Agent.Run(t.ctx, req, turnConfirmer{a: a, turn: t.id}, func(ev AgentEvent) {
 		a.post(agentEvent{turn: t.id, ev: ev})
 	})
 }
@@ -638,22 +648,31 @@ var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you 
 
 func (a *App) agentProgress(ev AgentEvent) {
 	switch ev.Kind {
+	case AgentStatus:
+		a.detail, a.statusDetail = ev.Text, true
+		a.renderNow()
 	case AgentText:
+		if a.statusDetail {
+			a.detail, a.statusDetail = "", false
+		}
+		if ev.Reset {
+			a.stream = ""
+		}
 		a.stream += ev.Text
 		if len(a.stream) > 4096 {
 			a.stream = a.stream[len(a.stream)-2048:]
 		}
 		a.renderThrottled()
 	case AgentProposed:
-		a.detail = ev.Command
+		a.detail, a.statusDetail = ev.Command, false
 		a.renderNow()
 	case AgentAwaiting:
-		a.detail = ev.Command
+		a.detail, a.statusDetail = ev.Command, false
 		if len(a.pending) > 0 {
 			a.setState(AwaitingApproval)
 		}
 	case AgentRunning:
-		a.detail = ev.Command
+		a.detail, a.statusDetail = ev.Command, false
 		a.stream = ""
 		a.setState(Running)
 	case AgentResult:
@@ -774,10 +793,11 @@ func (a *App) loadRecent() {
 // turnConfirmer is the Confirmer a turn hands to the agent: it adds the
 // command to the menu and posts a notification; the loop delivers the first
 // answer from either, or from the timeout or a cancel, and ignores the rest.
+// The confirmation timeout is the agent's: it puts it on ctx, and a
+// deadline that passes here is a denial by timeout.
 type turnConfirmer struct {
-	a       *App
-	turn    int
-	timeout time.Duration
+	a    *App
+	turn int
 }
 
 func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
@@ -807,17 +827,9 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 			}
 		}()
 	}
-	timeout := c.timeout
-	if timeout <= 0 {
-		timeout = 2 * time.Minute
-	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	var d Decision
 	select {
 	case d = <-entry.reply:
-	case <-timer.C:
-		d = c.settle(entry, ByTimeout)
 	case <-ctx.Done():
 		by := ByCancel
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

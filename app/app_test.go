@@ -290,12 +290,7 @@ func TestConfirmerFirstAnswerWins(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			decided := make(chan Decision, 1)
-			h := start(t, confirmingAgent("rm -rf ~/Downloads/old", decided), func(o *Options) {
-				o.Settings.ConfirmTimeout = settings.Duration(time.Minute)
-				if c.timeout > 0 {
-					o.Settings.ConfirmTimeout = settings.Duration(c.timeout)
-				}
-			})
+			h := start(t, confirmingAgentWithin("rm -rf ~/Downloads/old", decided, c.timeout), nil)
 			m := h.views.mark()
 			h.app.Post(SendRequest{Text: "clean up", Reply: make(chan SendReply, 1)})
 			p := recv(t, "approval notification", h.approver.asked)

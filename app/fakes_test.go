@@ -136,9 +136,21 @@ func blockingAgent() *fakeAgent {
 
 // confirmingAgent asks c once about cmd and reports the decision on out.
 func confirmingAgent(cmd string, out chan<- Decision) *fakeAgent {
+	return confirmingAgentWithin(cmd, out, 0)
+}
+
+// confirmingAgentWithin is confirmingAgent with a confirmation timeout put
+// on the context, as the real agent does: the agent owns the one timeout.
+func confirmingAgentWithin(cmd string, out chan<- Decision, timeout time.Duration) *fakeAgent {
 	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
 		on(AgentEvent{Kind: AgentAwaiting, Command: cmd})
-		d, err := c.Confirm(ctx, Pending{Command: cmd, Purpose: "executing", Tier: "confirm"})
+		cctx := ctx
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			cctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		d, err := c.Confirm(cctx, Pending{Command: cmd, Purpose: "executing", Tier: "confirm"})
 		out <- d
 		if err != nil {
 			return "", err

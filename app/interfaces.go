@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
@@ -109,6 +110,14 @@ type Agent interface {
 	NewConversation()
 }
 
+// Preloader is implemented by an Agent that can load its model ahead of a
+// request. The core calls Preload when the hotkey goes down, so the model
+// loads while the user speaks and whisper transcribes; errors are left to
+// the request that follows.
+type Preloader interface {
+	Preload(ctx context.Context) error
+}
+
 // Request is one thing the user asked for.
 type Request struct {
 	Text                 string
@@ -132,21 +141,14 @@ type History interface {
 	Transcript(id string) (string, error)
 }
 
-// ConversationSummary is one entry of the Recent conversations submenu.
-type ConversationSummary struct {
-	ID    string
-	Title string
-}
+// ConversationSummary is one entry of the Recent conversations submenu:
+// the agent's own summary of a saved conversation, so nothing is copied
+// field by field between the two.
+type ConversationSummary = agent.Summary
 
-// Pending is a command waiting for the user's approval.
-type Pending struct {
-	ID               string // unique while the app runs; the core assigns it
-	Command          string
-	WorkingDirectory string
-	Purpose          string // checking, executing or verifying
-	Tier             shell.Tier
-	Reasons          []shell.Reason
-}
+// Pending is a command waiting for the user's approval, as the agent
+// describes it; the core replaces ID with one unique while the app runs.
+type Pending = agent.Pending
 
 // Who decided about a pending command (Decision.By).
 const (
@@ -168,6 +170,7 @@ const (
 	AgentResult   AgentEventKind = "result"   // Command, ExitCode, Text (error if any)
 	AgentAnswer   AgentEventKind = "answer"   // Text: the final answer
 	AgentError    AgentEventKind = "error"    // Text: what went wrong
+	AgentStatus   AgentEventKind = "status"   // Text: "loading model…", "thinking…": shown until the next event
 )
 
 // AgentEvent is one piece of progress from Agent.Run.
@@ -179,4 +182,5 @@ type AgentEvent struct {
 	Tier     shell.Tier
 	Reasons  []shell.Reason
 	ExitCode int
+	Reset    bool // AgentText: drop the text streamed so far (it was the model's reasoning)
 }

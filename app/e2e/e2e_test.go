@@ -18,6 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/app/e2e/harness"
 	"github.com/hark-sh/hark/app/hotkey"
 )
@@ -46,7 +50,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const model = "qwen3:4b"
+// model is the default model, served like the real one: on Ollama's
+// built-in qwen3 parser, through agent/ollamatest.
+const model = agent.DefaultModel
 
 // desktop is the environment one hark process runs in.
 type desktop struct {
@@ -55,19 +61,70 @@ type desktop struct {
 	pulse   *harness.Pulse
 	notes   *harness.Notifications // nil: no notification server
 	watcher *harness.Watcher
-	ollama  *harness.Ollama
+	ollama  *ollamatest.Server
 	work    string // where the commands leave their marker files
 }
 
-func rules(work string) []harness.Rule {
-	return []harness.Rule{
-		{When: "deny marker", Command: "touch " + filepath.Join(work, "denied-marker"), Answer: "tried the deny marker"},
-		{When: "approve marker", Command: "touch " + filepath.Join(work, "approved-marker"), Answer: "made the approve marker"},
-		{When: "unasked marker", Command: "touch " + filepath.Join(work, "unasked-marker"), Answer: "made the unasked marker"},
-		{When: "cancel marker", Command: "touch " + filepath.Join(work, "cancel-marker"), Answer: "tried the cancel marker"},
-		{When: "list the work folder", Command: "ls " + work, Purpose: "checking", Answer: "listed it"},
-		{When: "say hello", Answer: "hello from the fake model"},
+// rule scripts the model: when the newest user request contains when, it
+// calls the terminal tool with command (if any), then answers with answer
+// followed by what the tool reported.
+type rule struct {
+	when, command, purpose, answer string
+}
+
+func rules(work string) []rule {
+	return []rule{
+		{when: "deny marker", command: "touch " + filepath.Join(work, "denied-marker"), answer: "tried the deny marker"},
+		{when: "approve marker", command: "touch " + filepath.Join(work, "approved-marker"), answer: "made the approve marker"},
+		{when: "unasked marker", command: "touch " + filepath.Join(work, "unasked-marker"), answer: "made the unasked marker"},
+		{when: "cancel marker", command: "touch " + filepath.Join(work, "cancel-marker"), answer: "tried the cancel marker"},
+		{when: "list the work folder", command: "ls " + work, purpose: "checking", answer: "listed it"},
+		{when: "say hello", answer: "hello from the fake model"},
 	}
+}
+
+// fakeModel serves rules as raw model text through Ollama's own parsers.
+func fakeModel(t *testing.T, work string) *ollamatest.Server {
+	srv := ollamatest.New(t, ollamatest.Qwen3(model))
+	rs := rules(work)
+	srv.Next = func(_ int, req api.ChatRequest) ollamatest.Reply {
+		var request string
+		for i := len(req.Messages) - 1; i >= 0; i-- {
+			if req.Messages[i].Role == "user" {
+				request = strings.ToLower(req.Messages[i].Content)
+				break
+			}
+		}
+		var r *rule
+		for i := range rs {
+			if strings.Contains(request, rs[i].when) {
+				r = &rs[i]
+				break
+			}
+		}
+		if r == nil {
+			return ollamatest.Reply{Text: "I do not know how to do that."}
+		}
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == "user" && r.command != "" {
+			purpose := r.purpose
+			if purpose == "" {
+				purpose = "executing"
+			}
+			return ollamatest.Reply{Text: "Let me do that. ", Calls: []api.ToolCall{ollamatest.Call("command", r.command, "purpose", purpose)}}
+		}
+		var res struct {
+			Executed bool   `json:"executed"`
+			ExitCode int    `json:"exitCode"`
+			Output   string `json:"output"`
+			Error    string `json:"error"`
+		}
+		if last.Role == "tool" {
+			_ = json.Unmarshal([]byte(last.Content), &res)
+		}
+		return ollamatest.Reply{Text: fmt.Sprintf("%s [executed=%v exit=%d output=%q error=%q]", r.answer, res.Executed, res.ExitCode, strings.TrimSpace(res.Output), res.Error)}
+	}
+	return srv
 }
 
 func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
@@ -82,7 +139,7 @@ func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
 	}
 	d.watcher = harness.FakeWatcher(t, d.bus)
 	d.pulse = harness.StartPulse(t)
-	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
+	d.ollama = fakeModel(t, d.work)
 	if err := os.WriteFile(filepath.Join(d.work, "existing-file"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +577,7 @@ func TestDegradedStartup(t *testing.T) {
 func TestNoSessionBus(t *testing.T) {
 	d := &desktop{work: t.TempDir(), bus: "unix:path=" + filepath.Join(t.TempDir(), "no-bus")}
 	d.pulse = harness.StartPulse(t)
-	d.ollama = harness.FakeOllama(t, model, rules(d.work)...)
+	d.ollama = fakeModel(t, d.work)
 	h := launchHark(t, d)
 	var out string
 	var code int

@@ -34,6 +34,11 @@ type Settings struct {
 	OllamaModel    string   `json:"ollamaModel"`    // a tool-capable model
 	MaxTurns       int      `json:"maxTurns"`       // model turns per request
 	ConfirmTimeout Duration `json:"confirmTimeout"` // an unanswered approval is a denial after this long
+	// The model's context window (options.num_ctx) and what fits in it.
+	ContextLength    int      `json:"contextLength"`    // tokens; Ollama's own default is 4096 on most machines
+	NumPredict       int      `json:"numPredict"`       // tokens per reply at most, so a looping model stops
+	KeepAlive        Duration `json:"keepAlive"`        // how long Ollama keeps the model loaded after a request
+	ModelOutputLimit int      `json:"modelOutputLimit"` // bytes of stdout and of stderr each result sends to the model
 
 	// Commands.
 	ConfirmBeforeExecute bool     `json:"confirmBeforeExecute"` // ask before anything that is not read-only
@@ -58,8 +63,12 @@ func Defaults() Settings {
 		Language:             "en",
 		InitialPrompt:        "ls, cd, grep, find, git, Homebrew, brew, Downloads, Documents, Desktop, zsh, npm, docker, ssh, du, df, ps, kill, mkdir, chmod.",
 		ModelBaseURL:         "https://huggingface.co/ggerganov/whisper.cpp/resolve/main",
-		OllamaModel:          "qwen3:4b",
+		OllamaModel:          "qwen3:4b-instruct-2507-q4_K_M",
 		MaxTurns:             12,
+		ContextLength:        8192,
+		NumPredict:           1024,
+		KeepAlive:            Duration(30 * time.Minute),
+		ModelOutputLimit:     4 << 10,
 		ConfirmTimeout:       Duration(120 * time.Second),
 		ConfirmBeforeExecute: true,
 		CommandTimeout:       Duration(30 * time.Second),
@@ -146,11 +155,19 @@ func (s Settings) Validate() error {
 	case !strings.HasPrefix(s.ModelBaseURL, "https://") && !strings.HasPrefix(s.ModelBaseURL, "http://"):
 		return bad("modelBaseURL", "must be an http(s) URL")
 	case strings.TrimSpace(s.OllamaModel) == "":
-		return bad("ollamaModel", "must name a tool-capable model such as \"qwen3:4b\"")
+		return bad("ollamaModel", "must name a tool-capable model such as \"qwen3:4b-instruct-2507-q4_K_M\"")
 	case s.MaxTurns < 1 || s.MaxTurns > 100:
 		return bad("maxTurns", "must be 1 to 100")
 	case s.ConfirmTimeout.D() < 5*time.Second || s.ConfirmTimeout.D() > time.Hour:
 		return bad("confirmTimeout", "must be between 5s and 1h")
+	case s.ContextLength < 2048 || s.ContextLength > 1<<20:
+		return bad("contextLength", "must be 2048 to 1048576 tokens")
+	case s.NumPredict < 128 || s.NumPredict > s.ContextLength/2:
+		return bad("numPredict", "must be 128 tokens to half of contextLength")
+	case s.KeepAlive.D() < time.Minute || s.KeepAlive.D() > 24*time.Hour:
+		return bad("keepAlive", "must be between 1m and 24h")
+	case s.ModelOutputLimit < 512 || s.ModelOutputLimit > 1<<20:
+		return bad("modelOutputLimit", "must be 512 to 1048576 bytes")
 	case s.CommandTimeout.D() < time.Second || s.CommandTimeout.D() > time.Hour:
 		return bad("commandTimeout", "must be between 1s and 1h")
 	case s.OutputLimit < 1024 || s.OutputLimit > 16<<20:

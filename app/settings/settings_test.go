@@ -14,7 +14,8 @@ func TestLoadMissingGivesDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.OllamaModel != "qwen3:4b" || !s.ConfirmBeforeExecute || s.CommandTimeout.D() != 30*time.Second {
+	if s.OllamaModel != "qwen3:4b-instruct-2507-q4_K_M" || !s.ConfirmBeforeExecute || s.CommandTimeout.D() != 30*time.Second ||
+		s.ContextLength != 8192 || s.KeepAlive.D() != 30*time.Minute || s.ModelOutputLimit != 4096 || s.NumPredict != 1024 {
 		t.Fatalf("defaults not applied: %+v", s)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
@@ -122,21 +121,16 @@ func runApp(ctx context.Context, e *env, args []string) int {
 
 	host := agent.ResolveHost(st.OllamaHost)
 	client := agent.NewOllamaClient(host)
-	ag := &appAgent{
-		base: agent.Options{
-			Client:         client,
-			Model:          st.OllamaModel,
-			Host:           host.String(),
-			Classifier:     shell.NewPolicyFor(shell.SandboxMode(st.Sandbox)),
-			Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: st.CommandTimeout.D(), OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv}),
-			ConfirmTimeout: st.ConfirmTimeout.D(),
-			MaxTurns:       st.MaxTurns,
-			Sandbox:        shell.SandboxMode(st.Sandbox),
-			History:        agent.NewStore(paths.History),
-			Audit:          agent.NewAuditLog(paths.Audit),
-		},
+	// One agent for the app's lifetime: machine facts are gathered once,
+	// and the confirmer, progress callback and confirm switch come with
+	// each request.
+	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark:", err)
+		return exitError
 	}
-	history := storeHistory{agent.NewStore(paths.History)}
+	ag := &appAgent{agent: sharedAgent}
+	history := storeHistory{newStore(paths.History)}
 
 	var core *app.App
 	post := func(ev app.Event) bool { return core.Post(ev) }
@@ -162,7 +156,11 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				return agent.Preflight(ctx, client, host.String(), st.OllamaModel)
+				warnings, err := agent.Check(ctx, client, host.String(), st.OllamaModel, st.ContextLength)
+				for _, w := range warnings {
+					log.Warn("ollama", "warning", w)
+				}
+				return err
 			},
 		},
 		OnTranscribeStart: func(d time.Duration) {
@@ -300,35 +298,33 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 // over the confirmer, the progress callback and the confirm setting per
 // request, and the conversation carries over until New conversation.
 type appAgent struct {
-	base agent.Options
-	conv *agent.Conversation
+	agent *agent.Agent
+	conv  *agent.Conversation
 }
 
 func (a *appAgent) NewConversation() { a.conv = nil }
 
+// Preload lets the core load the model when the hotkey goes down.
+func (a *appAgent) Preload(ctx context.Context) error { return a.agent.Preload(ctx) }
+
 func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEvent func(app.AgentEvent)) (string, error) {
-	o := a.base
-	o.NoConfirm = !r.ConfirmBeforeExecute
-	o.Confirmer = agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-		d, err := c.Confirm(ctx, app.Pending{
-			ID: p.ID, Command: p.Command, WorkingDirectory: p.WorkingDirectory,
-			Purpose: p.Purpose, Tier: p.Tier, Reasons: p.Reasons,
-		})
-		return agent.Decision{Approved: d.Approved, By: d.By}, err
-	})
-	o.OnEvent = func(ev agent.Event) {
-		if out, ok := toAppEvent(ev); ok {
-			onEvent(out)
-		}
-	}
-	ag, err := agent.New(o)
-	if err != nil {
-		return "", err
+	noConfirm := !r.ConfirmBeforeExecute
+	ro := agent.RequestOptions{
+		NoConfirm: &noConfirm,
+		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
+			return agent.Decision{Approved: d.Approved, By: d.By}, err
+		}),
+		OnEvent: func(ev agent.Event) {
+			if out, ok := toAppEvent(ev); ok {
+				onEvent(out)
+			}
+		},
 	}
 	if a.conv == nil {
 		a.conv = agent.NewConversation()
 	}
-	out, err := ag.Run(ctx, a.conv, r.Text)
+	out, err := a.agent.RunWith(ctx, a.conv, r.Text, ro)
 	return out.Answer, err
 }
 
@@ -339,7 +335,11 @@ func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
 	}
 	switch ev.Kind {
 	case agent.EventText:
-		out.Kind, out.Text = app.AgentText, ev.Text
+		out.Kind, out.Text, out.Reset = app.AgentText, ev.Text, ev.Reset
+	case agent.EventLoading, agent.EventThinking:
+		out.Kind, out.Text = app.AgentStatus, ev.Text
+	case agent.EventRetry:
+		out.Kind, out.Text = app.AgentStatus, "asking the model again…"
 	case agent.EventProposed:
 		out.Kind = app.AgentProposed
 	case agent.EventAwaiting:
@@ -370,41 +370,19 @@ func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []app.ConversationSummary
-	for _, c := range list { // newest first
-		if len(out) == n {
-			break
-		}
-		out = append(out, app.ConversationSummary{ID: c.ID, Title: c.Title})
-	}
-	return out, nil
+	// Newest first; app.ConversationSummary is agent.Summary, so the
+	// list is handed over as it is.
+	return list[:min(max(n, 0), len(list))], nil
 }
 
+// Transcript renders a saved conversation with the same renderer as
+// `hark history show`.
 func (h storeHistory) Transcript(id string) (string, error) {
 	c, err := h.s.Load(id)
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
-	for _, m := range c.Messages {
-		switch m.Role {
-		case "user":
-			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
-		case "assistant":
-			if strings.TrimSpace(m.Content) != "" {
-				fmt.Fprintf(&b, "Hark: %s\n\n", strings.TrimSpace(m.Content))
-			}
-			for _, tc := range m.ToolCalls {
-				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
-					fmt.Fprintf(&b, "$ %v\n", cmd)
-				}
-			}
-		case "tool":
-			fmt.Fprintf(&b, "%s\n\n", m.Content)
-		}
-	}
-	return b.String(), nil
+	return agent.Transcript(c), nil
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same

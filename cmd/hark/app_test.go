@@ -30,6 +30,11 @@ func TestToAppEvent(t *testing.T) {
 		{"final answer", agent.Event{Kind: agent.EventFinal, Text: "done"}, app.AgentEvent{Kind: app.AgentAnswer, Text: "done"}, true},
 		{"error", agent.Event{Kind: agent.EventError, Text: "Ollama is not running"}, app.AgentEvent{Kind: app.AgentError, Text: "Ollama is not running"}, true},
 		{"decided is not shown", agent.Event{Kind: agent.EventDecided, Call: call}, app.AgentEvent{}, false},
+		// Loading and thinking are a status the first streamed word replaces.
+		{"loading", agent.Event{Kind: agent.EventLoading, Text: "loading model…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "loading model…"}, true},
+		{"thinking", agent.Event{Kind: agent.EventThinking, Text: "thinking…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "thinking…"}, true},
+		{"corrective turn", agent.Event{Kind: agent.EventRetry, Text: "Your reply was empty."}, app.AgentEvent{Kind: app.AgentStatus, Text: "asking the model again…"}, true},
+		{"reasoning withdrawn", agent.Event{Kind: agent.EventText, Text: "Hi", Reset: true}, app.AgentEvent{Kind: app.AgentText, Text: "Hi", Reset: true}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +47,7 @@ func TestToAppEvent(t *testing.T) {
 				return
 			}
 			if got.Kind != tc.want.Kind || got.Text != tc.want.Text || got.Command != tc.want.Command || got.Purpose != tc.want.Purpose ||
-				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) {
+				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) || got.Reset != tc.want.Reset {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
@@ -51,7 +56,7 @@ func TestToAppEvent(t *testing.T) {
 
 func TestStoreHistory(t *testing.T) {
 	t.Parallel()
-	store := agent.NewStore(t.TempDir())
+	store := newStore(t.TempDir())
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"first", "second", "third"} {
 		c := &agent.Conversation{ID: "c" + string(rune('1'+i)), Title: title, Created: base.Add(time.Duration(i) * time.Hour), Updated: base.Add(time.Duration(i) * time.Hour), Model: "qwen3:4b"}
@@ -79,7 +84,8 @@ func TestStoreHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "Hark: Two files."} {
+	// The same renderer as `hark history show`.
+	for _, want := range []string{"you: what is in downloads", "$ ls ~/Downloads", "hark: Two files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}

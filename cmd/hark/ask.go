@@ -33,7 +33,7 @@ func init() {
 func runAsk(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, qwen3:4b)")
+	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
 	fresh := fs.Bool("new", false, fmt.Sprintf("start a new conversation (otherwise one updated in the last %s continues)", continueWindow))
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
@@ -61,12 +61,32 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	}
 	host := agent.ResolveHost(s.OllamaHost)
 	client := agent.NewOllamaClient(host)
-	if err := agent.Preflight(ctx, client, host.String(), *model); err != nil {
+	o := agentOptions(s, paths, *model, client, host.String())
+	p := &printer{w: e.stdout, atLineStart: true}
+	o.Confirmer, o.OnEvent = newTerminalConfirmer(e), p.event
+	a, err := agent.New(o)
+	if err != nil {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
 	}
+	// Loading the model overlaps the checks below; the request waits for
+	// the same load instead of starting one after them.
+	preloaded := make(chan struct{})
+	go func() {
+		defer close(preloaded)
+		_ = a.Preload(ctx) // the request reports any failure itself
+	}()
+	defer func() { <-preloaded }()
+	warnings, err := agent.Check(ctx, client, host.String(), *model, s.ContextLength)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "hark ask:", err)
+		return exitError
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
+	}
 
-	store := agent.NewStore(paths.History)
+	store := o.History
 	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
 	conv := agent.NewConversation()
 	if !*fresh {
@@ -76,26 +96,6 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	p := &printer{w: e.stdout, atLineStart: true}
-	a, err := agent.New(agent.Options{
-		Client:         client,
-		Model:          *model,
-		Host:           host.String(),
-		Classifier:     shell.NewPolicyFor(shell.SandboxMode(s.Sandbox)),
-		Executor:       shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv}),
-		Confirmer:      newTerminalConfirmer(e),
-		NoConfirm:      !s.ConfirmBeforeExecute,
-		ConfirmTimeout: s.ConfirmTimeout.D(),
-		MaxTurns:       s.MaxTurns,
-		Sandbox:        shell.SandboxMode(s.Sandbox),
-		History:        store,
-		Audit:          agent.NewAuditLog(paths.Audit),
-		OnEvent:        p.event,
-	})
-	if err != nil {
-		fmt.Fprintln(e.stderr, "hark ask:", err)
-		return exitError
-	}
 	_, err = a.Run(ctx, conv, request)
 	p.endLine()
 	if err != nil {
@@ -143,6 +143,12 @@ func (p *printer) endLine() {
 func (p *printer) event(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventText:
+		if ev.Reset {
+			// What was shown was reasoning; a terminal cannot take it back,
+			// so the answer starts on a fresh line.
+			p.endLine()
+			p.write("  (that was the model thinking)\n")
+		}
 		p.write(ev.Text)
 	case agent.EventProposed:
 		c := ev.Call
@@ -165,6 +171,12 @@ func (p *printer) event(ev agent.Event) {
 		p.write("  ! " + ev.Text + "\n")
 	case agent.EventResult:
 		p.result(ev.Result)
+	case agent.EventLoading, agent.EventThinking:
+		p.endLine()
+		p.write("  (" + ev.Text + ")\n")
+	case agent.EventRetry:
+		p.endLine()
+		p.write("  ! the model's reply was unusable, asking it again: " + ev.Text + "\n")
 	case agent.EventFinal:
 		p.endLine()
 	}

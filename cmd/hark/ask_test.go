@@ -13,7 +13,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -28,11 +28,11 @@ func init() {
 }
 
 // askEnv points Hark at a temporary home and a fake Ollama.
-func askEnv(t *testing.T, replies ...fakeollama.Reply) (*fakeollama.Server, string) {
+func askEnv(t *testing.T, replies ...ollamatest.Reply) (*ollamatest.Server, string) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HARK_HOME", home)
-	srv := fakeollama.New(t, replies...)
+	srv := ollamatest.New(t).Script(replies...)
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	return srv, home
 }
@@ -70,8 +70,8 @@ func TestAskRunsReadOnlyCommandAndAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, home := askEnv(t,
-		fakeollama.Reply{Text: "Looking. ", ToolCalls: []api.ToolCall{fakeollama.Call("command", "ls "+dir, "purpose", "checking")}},
-		fakeollama.Reply{Text: "Found marker.txt."},
+		ollamatest.Reply{Text: "Looking. ", Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "checking")}},
+		ollamatest.Reply{Text: "Found marker.txt."},
 	)
 	r := runAgentCLI(t, "", false, "ask", "what", "is", "there?")
 	if r.code != exitOK {
@@ -89,8 +89,12 @@ func TestAskRunsReadOnlyCommandAndAnswers(t *testing.T) {
 	if tr := cliToolResults(t, reqs[1]); len(tr) != 1 || !strings.Contains(tr[0]["output"].(string), "marker.txt") {
 		t.Errorf("model got %v", tr)
 	}
-	if reqs[0].Model != "qwen3:4b" {
-		t.Errorf("model %q", reqs[0].Model)
+	if reqs[0].Model != agent.DefaultModel || reqs[0].Options["num_ctx"] != float64(8192) {
+		t.Errorf("model %q options %v", reqs[0].Model, reqs[0].Options)
+	}
+	// The model was asked to load while the checks ran.
+	if srv.Loads() != 1 {
+		t.Errorf("%d preloads", srv.Loads())
 	}
 	if entries, _ := filepath.Glob(filepath.Join(home, "history", "*.json")); len(entries) != 1 {
 		t.Errorf("history files %v", entries)
@@ -120,8 +124,8 @@ func TestAskConfirmTierCommand(t *testing.T) {
 			dir := t.TempDir()
 			target := filepath.Join(dir, "new.txt")
 			srv, home := askEnv(t,
-				fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "touch "+target, "purpose", "executing", "workingDirectory", dir)}},
-				fakeollama.Reply{Text: "Finished."},
+				ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "touch "+target, "purpose", "executing", "workingDirectory", dir)}},
+				ollamatest.Reply{Text: "Finished."},
 			)
 			r := runAgentCLI(t, c.stdin, c.terminal, "ask", "--new", "create new.txt")
 			if r.code != exitOK {
@@ -153,8 +157,8 @@ func TestAskConfirmTierCommand(t *testing.T) {
 
 func TestAskRefusesForbidden(t *testing.T) {
 	askEnv(t,
-		fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "sudo rm -rf /", "purpose", "executing")}},
-		fakeollama.Reply{Text: "I will not do that."},
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "sudo rm -rf /", "purpose", "executing")}},
+		ollamatest.Reply{Text: "I will not do that."},
 	)
 	r := runAgentCLI(t, "y\n", true, "ask", "wipe everything")
 	if r.code != exitOK || !strings.Contains(r.stdout, "✗ refused") || strings.Contains(r.stderr, "Run this?") {
@@ -166,18 +170,18 @@ func TestAskErrors(t *testing.T) {
 	cases := []struct {
 		name  string
 		args  []string
-		setup func(*fakeollama.Server)
-		reply fakeollama.Reply
+		setup func(*ollamatest.Server)
+		reply ollamatest.Reply
 		code  int
 		want  string
 	}{
 		{name: "no request", args: []string{"ask"}, code: exitUsage, want: "say what to do"},
 		{name: "bad flag", args: []string{"ask", "--frobnicate", "x"}, code: exitUsage, want: "flag provided but not defined"},
-		{name: "ollama down", args: []string{"ask", "hi"}, setup: func(s *fakeollama.Server) { s.Close() }, code: exitError, want: "ollama serve"},
+		{name: "ollama down", args: []string{"ask", "hi"}, setup: func(s *ollamatest.Server) { s.Close() }, code: exitError, want: "ollama serve"},
 		{name: "model not pulled", args: []string{"ask", "--model", "llama3.1:8b", "hi"}, code: exitError, want: "ollama pull llama3.1:8b"},
 		{name: "model without tools", args: []string{"ask", "--model", "gemma:2b", "hi"}, code: exitError, want: "cannot call tools"},
-		{name: "server error", args: []string{"ask", "hi"}, reply: fakeollama.Reply{Status: 500, Error: "boom"}, code: exitError, want: "failed with 500"},
-		{name: "stream cut", args: []string{"ask", "hi"}, reply: fakeollama.Reply{Text: "Half ", Cut: true}, code: exitError, want: "stopped before it was complete"},
+		{name: "server error", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Status: 500, Error: "boom"}, code: exitError, want: "failed with 500"},
+		{name: "stream cut", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Text: "Half ", Cut: true}, code: exitError, want: "stopped before it was complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,9 +199,9 @@ func TestAskErrors(t *testing.T) {
 
 func TestAskContinuesRecentConversation(t *testing.T) {
 	srv, _ := askEnv(t,
-		fakeollama.Reply{Text: "First answer."},
-		fakeollama.Reply{Text: "Second answer."},
-		fakeollama.Reply{Text: "Fresh answer."},
+		ollamatest.Reply{Text: "First answer."},
+		ollamatest.Reply{Text: "Second answer."},
+		ollamatest.Reply{Text: "Fresh answer."},
 	)
 	if r := runAgentCLI(t, "", false, "ask", "first"); r.code != exitOK {
 		t.Fatal(r.stderr)
@@ -225,8 +229,8 @@ func TestAskWithConfirmationOff(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "made")
 	_, home := askEnv(t,
-		fakeollama.Reply{ToolCalls: []api.ToolCall{fakeollama.Call("command", "mkdir "+target, "purpose", "executing")}},
-		fakeollama.Reply{Text: "Made it."},
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "mkdir "+target, "purpose", "executing")}},
+		ollamatest.Reply{Text: "Made it."},
 	)
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"confirmBeforeExecute":false}`), 0o600); err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark history:", err)
 		return exitError
 	}
-	store := agent.NewStore(paths.History)
+	store := newStore(paths.History)
 	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
 	sub := "list"
 	if len(args) > 0 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/hark-sh/hark/agent/fakeollama"
+	"github.com/hark-sh/hark/agent/ollamatest"
 )
 
 // seed runs one request that proposes a safe and a denied command, so the
@@ -18,11 +18,11 @@ func seedHistory(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	_, home := askEnv(t,
-		fakeollama.Reply{ToolCalls: []api.ToolCall{
-			fakeollama.Call("command", "ls "+dir, "purpose", "checking"),
-			fakeollama.Call("command", "rm -r "+dir, "purpose", "executing"),
+		ollamatest.Reply{Calls: []api.ToolCall{
+			ollamatest.Call("command", "ls "+dir, "purpose", "checking"),
+			ollamatest.Call("command", "rm -r "+dir, "purpose", "executing"),
 		}},
-		fakeollama.Reply{Text: "Listed it; the delete was denied."},
+		ollamatest.Reply{Text: "Listed it; the delete was denied."},
 	)
 	if r := runAgentCLI(t, "n\n", true, "ask", "tidy up the folder"); r.code != exitOK {
 		t.Fatalf("seed: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

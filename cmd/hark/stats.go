@@ -28,7 +28,7 @@ func runStats(_ context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark stats:", err)
 		return exitError
 	}
-	store := agent.NewStore(paths.History)
+	store := newStore(paths.History)
 	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
 	convs, err := store.All()
 	if err != nil {
