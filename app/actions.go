@@ -35,7 +35,7 @@ func (a *App) view() View {
 		v.Cancelling = a.turn.cancelling
 	}
 	if len(a.problems) > 0 {
-		v.Problems = make(map[string]string, len(a.problems))
+		v.Problems = make(map[string]ProblemInfo, len(a.problems))
 		for k, m := range a.problems {
 			v.Problems[k] = m
 		}
@@ -86,7 +86,20 @@ func (a *App) click(ctx context.Context, id string) {
 	case id == IDCancel:
 		a.cancel()
 	case id == IDConfirm:
-		a.toggleConfirm()
+		if a.settings.ConfirmBeforeExecute {
+			a.askConfirmOff(ctx)
+		} else {
+			a.saveConfirm(true)
+		}
+	case strings.HasPrefix(id, PrefixShowFull):
+		for _, e := range a.pending {
+			if e.p.ID == strings.TrimPrefix(id, PrefixShowFull) {
+				a.openText(filepath.Join("commands", unsafeName.ReplaceAllString(e.p.ID, "_")+".txt"), "Hark — the full command",
+					fmt.Sprintf("The command waiting for your approval (%d characters):\n\n%s\n", len([]rune(e.p.Command)), e.p.Command))
+			}
+		}
+	case id == IDProblems:
+		a.openText("problems.txt", "Hark — problems", a.problemReport())
 	case id == IDNewConversation:
 		if a.state.Busy() {
 			a.busyNote()
@@ -129,12 +142,11 @@ func (a *App) background(f func() error) {
 	}()
 }
 
-// toggleConfirm flips "Confirm before executing" and writes it through to
+// saveConfirm sets "Confirm before executing" and writes it through to
 // the settings file. It starts from the file as it is on disk, so edits the
 // user made through Settings… are kept, and refuses to overwrite a file it
 // cannot read.
-func (a *App) toggleConfirm() {
-	want := !a.settings.ConfirmBeforeExecute
+func (a *App) saveConfirm(want bool) {
 	path := a.o.Paths.Settings
 	go func() {
 		a.post(toggleSaved{value: want, err: SaveConfirmBeforeExecute(path, want)})

@@ -81,3 +81,40 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 	}
 	return strings.TrimRight(string(out), "\r\n"), true, nil
 }
+
+// Ask puts a yes/no question in the same dialog tool; No is the default
+// button, so Return or Escape keep things as they are.
+//
+// Manual check on macOS (osascript cannot run here): untick "Confirm
+// before executing"; a dialog with Keep asking / Run without asking must
+// appear with Keep asking highlighted, and only the latter untick the box.
+func (p *ExecPrompter) Ask(ctx context.Context, title, message string) (bool, error) {
+	var args []string
+	switch p.Tool {
+	case "osascript":
+		args = []string{
+			"-e", "on run argv",
+			"-e", `button returned of (display dialog (item 1 of argv) with title (item 2 of argv) buttons {"Keep asking", "Run without asking"} default button "Keep asking" cancel button "Keep asking" with icon caution)`,
+			"-e", "end run",
+			message, title,
+		}
+	case "zenity":
+		args = []string{"--question", "--title", title, "--text", message, "--ok-label", "Run without asking", "--cancel-label", "Keep asking", "--default-cancel"}
+	case "kdialog":
+		args = []string{"--title", title, "--warningyesno", message, "--yes-label", "Run without asking", "--no-label", "Keep asking"}
+	default:
+		return false, fmt.Errorf("unknown prompt tool %q", p.Tool)
+	}
+	out, err := exec.CommandContext(ctx, p.Path, args...).Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 {
+		return false, nil // No, Cancel or closed
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", p.Tool, err)
+	}
+	if p.Tool == "osascript" {
+		return strings.TrimSpace(string(out)) == "Run without asking", nil
+	}
+	return true, nil
+}
