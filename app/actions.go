@@ -156,12 +156,7 @@ func (a *App) saveConfirm(want bool) {
 // SaveConfirmBeforeExecute sets confirmBeforeExecute in the settings file at
 // path, atomically, keeping every other key as it is on disk.
 func SaveConfirmBeforeExecute(path string, value bool) error {
-	s, err := settings.Load(path)
-	if err != nil {
-		return fmt.Errorf("settings.json has an error, so it was left alone (%v); fix it in Settings… and try again", err)
-	}
-	s.ConfirmBeforeExecute = value
-	return settings.Save(path, s)
+	return settings.Update(path, func(s *settings.Settings) { s.ConfirmBeforeExecute = value })
 }
 
 func openSettings(path string, o Opener) error {

@@ -213,8 +213,9 @@ func TestConfirmOffAsksFirst(t *testing.T) {
 			continue
 		}
 		h.views.waitFrom(t, 0, "confirmation off", func(v View) bool { return !v.Confirm })
+		m := h.views.mark()
 		h.app.Post(MenuClick{ID: IDConfirm})
-		h.views.waitFrom(t, 0, "confirmation on", func(v View) bool { return v.Confirm })
+		h.views.waitFrom(t, m, "confirmation on", func(v View) bool { return v.Confirm })
 		select {
 		case <-q.asked:
 			t.Error("turning confirmation on asked a question")
