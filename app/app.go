@@ -266,6 +266,15 @@ func New(o Options) *App {
 	if o.Agent == nil {
 		a.setProblem(Problem{Source: "agent", Message: "no agent configured — requests cannot run"})
 	}
+	if w, ok := o.Transcriber.(Warmer); ok && o.Checks["transcriber"] == nil {
+		// Loading the model is the transcriber's check: a model file put
+		// in place later is picked up by the re-check.
+		checks := map[string]func(context.Context) error{"transcriber": w.Warm}
+		for k, f := range o.Checks {
+			checks[k] = f
+		}
+		a.o.Checks = checks
+	}
 	if o.LoginItem != nil {
 		// The login-item file is the truth (the user may have removed it in
 		// the desktop's own settings); reading it is one small file.
@@ -379,13 +388,6 @@ func (a *App) shutdown() {
 }
 
 func (a *App) startBackground(ctx context.Context) {
-	if w, ok := a.o.Transcriber.(Warmer); ok {
-		go func() {
-			if err := w.Warm(ctx); err != nil && ctx.Err() == nil {
-				a.post(Problem{Source: "transcriber", Message: err.Error()})
-			}
-		}()
-	}
 	names := make([]string, 0, len(a.o.Checks))
 	for name := range a.o.Checks {
 		names = append(names, name)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech/portaudio"
+	"github.com/ollama/ollama/api"
 )
 
 func init() {
@@ -143,6 +145,13 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	menu := tray.New(tray.Options{Post: post, Logger: log})
 	defer menu.Close()
 
+	// The dialog tool that asks for a typed request also asks before
+	// confirmation is switched off.
+	prompter := app.DetectPrompter(runtime.GOOS, exec.LookPath)
+	var yesNo app.YesNo
+	if p, ok := prompter.(*app.ExecPrompter); ok {
+		yesNo = p
+	}
 	opts := app.Options{
 		Settings:      st,
 		Paths:         paths,
@@ -153,7 +162,8 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		Notifier:      note.Notifier,
 		Approver:      note.Approver,
 		Menu:          menu,
-		Prompter:      app.DetectPrompter(runtime.GOOS, exec.LookPath),
+		Prompter:      prompter,
+		YesNo:         yesNo,
 		History:       history,
 		LoginItem:     loginItem{},
 		LogFile:       logs.File(paths),
@@ -162,7 +172,13 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				return agent.Preflight(ctx, client, host.String(), st.OllamaModel)
+				return ollamaProblem(agent.Preflight(ctx, client, host.String(), st.OllamaModel))
+			},
+			"tray": func(context.Context) error {
+				if p := tray.HostProblem(); p != "" {
+					return errors.New(p)
+				}
+				return nil
 			},
 		},
 		OnTranscribeStart: func(d time.Duration) {
@@ -185,10 +201,6 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		}()
 		for src, msg := range problems {
 			core.Post(app.Problem{Source: src, Message: msg})
-		}
-		if p := tray.HostProblem(); p != "" {
-			log.Warn("tray", "problem", p)
-			core.Post(app.Problem{Source: "tray", Message: p})
 		}
 		if control != nil {
 			go func() {
@@ -224,6 +236,19 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	<-core.Done()
 	fmt.Fprintln(e.stderr, "hark: stopped")
 	return exitOK
+}
+
+// ollamaProblem titles a failed Ollama check for its menu row: Ollama
+// itself down, or up without the model.
+func ollamaProblem(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
+		return &app.TitledError{Title: "Ollama model not ready", Err: err}
+	}
+	return err
 }
 
 // runHotkey grabs the push-to-talk combination and forwards its events. A
@@ -379,26 +404,94 @@ func (h storeHistory) Transcript(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return transcriptText(c), nil
+}
+
+// transcriptText renders a conversation as a person reads it. Each
+// request's last answer is Hark's ending: its own facts about the commands
+// first, then the model's words as plain text, as the final notification
+// said.
+func transcriptText(c *agent.Conversation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
-	for _, m := range c.Messages {
+	request := -1
+	var timedOut int
+	for i, m := range c.Messages {
 		switch m.Role {
 		case "user":
+			request++
+			timedOut = 0
 			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
 		case "assistant":
-			if strings.TrimSpace(m.Content) != "" {
-				fmt.Fprintf(&b, "Hark: %s\n\n", strings.TrimSpace(m.Content))
-			}
 			for _, tc := range m.ToolCalls {
 				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
 					fmt.Fprintf(&b, "$ %v\n", cmd)
 				}
 			}
+			text := strings.TrimSpace(m.Content)
+			if text == "" && len(m.ToolCalls) > 0 {
+				continue
+			}
+			if lastAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) {
+				r := c.Runs[request]
+				o := app.Outcome{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
+				text = app.Ending(o, text)
+			} else {
+				text = app.PlainText(text)
+			}
+			if text != "" {
+				fmt.Fprintf(&b, "Hark: %s\n\n", text)
+			}
 		case "tool":
-			fmt.Fprintf(&b, "%s\n\n", m.Content)
+			line, to := toolLine(m.Content)
+			if to {
+				timedOut++
+			}
+			fmt.Fprintf(&b, "  %s\n\n", line)
 		}
 	}
-	return b.String(), nil
+	return b.String()
+}
+
+// lastAnswer reports whether message i is the last assistant message of
+// its request.
+func lastAnswer(ms []api.Message, i int) bool {
+	for _, m := range ms[i+1:] {
+		switch m.Role {
+		case "user":
+			return true
+		case "assistant":
+			return false
+		}
+	}
+	return true
+}
+
+// toolLine says in words what one command's result was, and whether it is
+// an approval that timed out.
+func toolLine(content string) (string, bool) {
+	var r shell.Result
+	if json.Unmarshal([]byte(content), &r) != nil {
+		return content, false
+	}
+	switch {
+	case r.Executed && r.ExitCode == 0:
+		return "✓ ran", false
+	case r.Executed:
+		return fmt.Sprintf("✗ ran, exit status %d", r.ExitCode), false
+	case strings.Contains(r.Error, "did not answer"):
+		return "✗ not run: the approval timed out", true
+	case strings.HasPrefix(r.Error, "Refused"):
+		return "✗ not run: refused (Hark never runs this)", false
+	}
+	return "✗ not run: " + firstSentence(r.Error), false
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same
