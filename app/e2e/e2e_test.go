@@ -67,7 +67,20 @@ func rules(work string) []harness.Rule {
 		{When: "cancel marker", Command: "touch " + filepath.Join(work, "cancel-marker"), Answer: "tried the cancel marker"},
 		{When: "list the work folder", Command: "ls " + work, Purpose: "checking", Answer: "listed it"},
 		{When: "say hello", Answer: "hello from the fake model"},
+		{When: "underscore files", Command: underscoreCommand(work), Answer: "**Deleted it.** Removed `old_builds`."},
+		{When: "long command", Command: longCommand(work), Answer: "ran the long one"},
 	}
+}
+
+// underscoreCommand names files whose underscores a dbusmenu host would
+// swallow if the labels were not escaped.
+func underscoreCommand(work string) string {
+	return "rm -r " + filepath.Join(work, "old_builds") + " " + filepath.Join(work, "my__notes_2024.txt")
+}
+
+// longCommand is 2,000-odd characters with its sting in the tail.
+func longCommand(work string) string {
+	return "echo " + strings.Repeat("padding_", 250) + " ; touch " + filepath.Join(work, "long-tail-marker")
 }
 
 func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
@@ -114,10 +127,14 @@ func startHark(t *testing.T, d *desktop) *hark {
 // short enough for tests, and stops it (showing its output on failure) when
 // the test ends.
 func launchHark(t *testing.T, d *desktop) *hark {
+	return launchHarkWith(t, d, `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "`+model+`"}`)
+}
+
+// launchHarkWith is launchHark with the given settings file.
+func launchHarkWith(t *testing.T, d *desktop, settingsJSON string) *hark {
 	t.Helper()
 	home := t.TempDir()
 	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
-	settingsJSON := `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "` + model + `"}`
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -459,6 +476,20 @@ func TestDesktop(t *testing.T) {
 			return nil
 		}
 		h.menu.ClickUntil(t, 30*time.Second, "Confirm before executing", confirmOff)
+		// Point 7: auto-run is loud — the status, a warning row and the
+		// tooltip all say commands run unasked.
+		h.menu.WaitFor(t, 20*time.Second, "Ready — commands run without asking")
+		h.menu.WaitFor(t, 5*time.Second, "⚠ Confirmation is off: commands run without asking")
+		harness.Eventually(t, 10*time.Second, "tooltip says commands run unasked", func() error {
+			tip, err := h.menu.Tooltip()
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(tip, "commands run without asking") {
+				return fmt.Errorf("tooltip %q", tip)
+			}
+			return nil
+		})
 		harness.Eventually(t, 20*time.Second, "checkbox unchecked", func() error {
 			root, err := h.menu.Layout()
 			if err != nil {
@@ -501,9 +532,20 @@ func TestDesktop(t *testing.T) {
 func TestDegradedStartup(t *testing.T) {
 	d := newDesktop(t, false, false)
 	h := startHark(t, d)
-	h.menu.WaitFor(t, 20*time.Second, "⚠ global hotkey unavailable")
-	h.menu.WaitFor(t, 20*time.Second, "⚠ no notification server")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ Hotkey unavailable")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ No notifications")
 	h.menu.WaitFor(t, 20*time.Second, "Can't listen")
+	// Point 2: problems are short rows; the detail is behind Problems….
+	h.menu.WaitFor(t, 5*time.Second, "Problems…")
+	root, err := h.menu.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range root.Rows() {
+		if len([]rune(row)) > 80 || strings.ContainsAny(row, "`") || strings.Contains(row, "pkg-config") {
+			t.Errorf("developer text in the menu: %q\n%s", row, root.Labels())
+		}
+	}
 	out, code := h.send(true, "say hello")
 	if code != 0 || !strings.Contains(out, "hello from the fake model") {
 		t.Fatalf("hark send --wait without a desktop: exit %d, %q", code, out)
@@ -563,7 +605,7 @@ func TestHotkeyTaken(t *testing.T) {
 	}
 	defer other.Close()
 	h := startHark(t, d)
-	h.menu.WaitFor(t, 20*time.Second, "⚠ hotkey combination already taken")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ Hotkey ctrl+alt+space is taken by another app")
 	harness.Eventually(t, 20*time.Second, "notification about the hotkey", func() error {
 		for _, n := range d.notes.All() {
 			if strings.Contains(n.Summary, "hotkey") && strings.Contains(n.Body, "ctrl+alt+space") {

@@ -265,7 +265,11 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 	l, err := hotkey.Register(combo, hotkey.Options{})
 	if err != nil {
 		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
-		core.Post(app.Problem{Source: "hotkey", Message: err.Error()})
+		p := app.Problem{Source: "hotkey", Message: err.Error()}
+		if errors.Is(err, hotkey.ErrTaken) {
+			p.Title = "Hotkey " + combo.String() + " is taken by another app"
+		}
+		core.Post(p)
 		if errors.Is(err, hotkey.ErrTaken) && notifier != nil {
 			// Unlike a missing X server, a taken combination is something
 			// the user just caused and can fix at once: say it out loud.

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,6 +31,8 @@ type Ollama struct {
 
 	mu    sync.Mutex
 	rules []Rule
+	mux   *http.ServeMux
+	srv   *httptest.Server
 }
 
 // FakeOllama starts the server; it stops when the test ends.
@@ -48,9 +51,39 @@ func FakeOllama(t testing.TB, model string, rules ...Rule) *Ollama {
 	})
 	mux.HandleFunc("/api/chat", o.chat)
 	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	o.mux, o.srv = mux, srv
+	t.Cleanup(func() { o.Stop() })
 	o.URL = srv.URL
 	return o
+}
+
+// Stop shuts the server down, as when Ollama is not running: connections
+// to its address are refused until Start.
+func (o *Ollama) Stop() {
+	o.mu.Lock()
+	srv := o.srv
+	o.srv = nil
+	o.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// Start serves again on the same address, as when Ollama comes up late.
+func (o *Ollama) Start(t testing.TB) {
+	t.Helper()
+	addr := strings.TrimPrefix(o.URL, "http://")
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("fake Ollama cannot listen on %s again: %v", addr, err)
+	}
+	srv := httptest.NewUnstartedServer(o.mux)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	o.mu.Lock()
+	o.srv = srv
+	o.mu.Unlock()
 }
 
 type chatMessage struct {
