@@ -255,7 +255,7 @@ func readyLine(v View) string {
 				if v.CanType {
 					return "Can't listen — Type a request… still works"
 				}
-				return "Can't listen — `hark send` still works"
+				return "Can't listen — type requests with hark send in a terminal"
 			}
 		}
 		if !v.Confirm {

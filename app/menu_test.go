@@ -189,7 +189,7 @@ func TestMenuStates(t *testing.T) {
 		{"error", View{State: Error, LastError: "Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`"}, "Error: Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`", "error", "", "", false},
 		{"busy remark", View{State: Thinking, Note: "still busy with the last request — choose Cancel to stop it"}, "Thinking… — still busy with the last request — choose Cancel to stop it", "busy", "-", "", false},
 		{"no hotkey", View{State: Idle, Problems: prob("hotkey", "no X display")}, "Can't listen — Type a request… still works", "degraded", "", "", false},
-		{"no hotkey, no text prompt", View{State: Idle, Problems: prob("hotkey", "no X display")}, "Can't listen — `hark send` still works", "degraded", "", "", true},
+		{"no hotkey, no text prompt", View{State: Idle, Problems: prob("hotkey", "no X display")}, "Can't listen — type requests with hark send in a terminal", "degraded", "", "", true},
 		{"ollama down", View{State: Idle, Problems: prob("ollama", "start it with `ollama serve`")}, "Ready, with problems", "degraded", "", "", false},
 		{"no sandbox is not degraded", View{State: Idle, Problems: prob("sandbox", "no Landlock")}, "Ready, with problems", "idle", "", "", false},
 		{"toggle ready", View{State: Idle, Toggle: true, Hotkey: "ctrl+alt+space"}, "Ready — press ctrl+alt+space and speak", "idle", "", "", false},
