@@ -1,7 +1,8 @@
 #!/bin/sh
 # Makes assets/screenshots/tray-linux.png: Hark's tray menu with a pending
 # approval in xfce4-panel's status tray, and xfce4-notifyd's notification,
-# on Xvfb. Needs: xvfb xfce4-panel xfce4-notifyd dbus-x11 xdotool imagemagick.
+# on Xvfb. Needs: xvfb xfce4-panel xfce4-notifyd x11-xserver-utils xdotool
+# imagemagick.
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-assets/screenshots/tray-linux.png}
@@ -49,7 +50,9 @@ Xvfb :71 -screen 0 ${W}x${H}x24 -nolisten tcp &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
 sleep 1
-export DISPLAY=:71 XDG_CONFIG_HOME="$cfg" HARK_SCREENSHOT="$PWD/$out" HARK_SCREEN_WIDTH=$W
+export DISPLAY=:71
+export XDG_CONFIG_HOME="$cfg" HARK_SCREENSHOT="$(realpath -m "$out")" HARK_SCREEN_WIDTH=$W
+xsetroot -solid '#3b4252'
 dbus-run-session -- sh -c '
   xfce4-panel --disable-wm-check >/dev/null 2>&1 &
   /usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd >/dev/null 2>&1 &
