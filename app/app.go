@@ -558,8 +558,19 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 
 func (a *App) startVoice(ctx context.Context) {
 	if a.o.Recorder == nil || a.o.Transcriber == nil {
-		a.note = "voice input is not available — use Type a request… or `hark send`"
+		a.note = "voice input is not available — use Type a request… or hark send"
 		a.renderNow()
+		// The key press must answer where the user is looking, which is
+		// not the menu: say why, and how to type instead.
+		why := "Voice input is not available."
+		if p, ok := a.problems["voice"]; ok {
+			why = p.Detail
+		}
+		how := "Type instead: run  hark send \"your request\"  in a terminal."
+		if a.o.Prompter != nil {
+			how = "Type instead: choose Type a request… in the Hark menu, or run  hark send \"your request\"  in a terminal."
+		}
+		a.notify("Hark can't listen", why+"\n\n"+how)
 		return
 	}
 	t := a.newTurn(ctx, "voice", "", nil)

@@ -255,3 +255,19 @@ func TestShowFullCommand(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
 	recv(t, "decision", decided)
 }
+
+// TestHotkeyAnswersWithoutVoice: pressing the hotkey with no voice input
+// posts a notification saying why and how to type instead.
+func TestHotkeyAnswersWithoutVoice(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), func(o *Options) { o.Recorder = nil })
+	h.app.Post(KeyDown{})
+	n := recv(t, "notification", h.notifier.got)
+	if !strings.Contains(n.body, "not available") || !strings.Contains(n.body, `hark send "your request"`) {
+		t.Errorf("notification %q / %q should say why and how to type", n.title, n.body)
+	}
+	v := h.views.waitFrom(t, 0, "the note", func(v View) bool { return strings.Contains(v.Note, "not available") })
+	if m := BuildMenu(v); m.Icon != "degraded" {
+		t.Errorf("icon %q with voice missing, want degraded", m.Icon)
+	}
+}
