@@ -56,6 +56,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	}
 	if *wait {
 		fmt.Fprintln(e.stdout, reply.Answer)
+	} else {
+		// Silence read as failure; say where the answer will appear.
+		fmt.Fprintln(e.stderr, "hark send: delivered — Hark is working on it; the answer arrives as a notification (use --wait to print it here)")
 	}
 	return exitOK
 }

@@ -98,7 +98,7 @@ func TestSendToServer(t *testing.T) {
 		wantWaited bool
 	}{
 		{"wait prints the answer", []string{"--wait", "how big", "is Downloads"}, exitOK, "Downloads holds 2.1 GB.\n", "", "how big is Downloads", true},
-		{"no wait prints nothing", []string{"tidy up"}, exitOK, "", "", "tidy up", false},
+		{"no wait confirms delivery", []string{"tidy up"}, exitOK, "", "hark send: delivered", "tidy up", false},
 		{"refusal exits 1 with the reason", []string{"busy"}, exitError, "", "busy with another request", "busy", false},
 	}
 	for _, c := range cases {
