@@ -112,6 +112,16 @@ func (a *App) click(ctx context.Context, id string) {
 		a.setState(Idle)
 		a.note = "new conversation started"
 		a.renderNow()
+	case id == IDAuditLog && a.o.AuditText != nil:
+		render := a.o.AuditText
+		go func() {
+			text, err := render()
+			if err != nil {
+				a.post(noteEvent{text: fmt.Sprintf("could not read the audit log: %v — run hark audit", err)})
+				return
+			}
+			a.openText("audit.txt", "Hark — audit log", text)
+		}()
 	case id == IDAuditLog:
 		a.background(func() error { return openAudit(a.o.Paths.Audit, a.o.Opener) })
 	case id == IDSettings:
@@ -137,7 +147,10 @@ func (a *App) click(ctx context.Context, id string) {
 func (a *App) background(f func() error) {
 	go func() {
 		if err := f(); err != nil {
+			// A menu click must never fail silently: the menu is closed by
+			// now, so the reason goes out as a notification too.
 			a.post(noteEvent{text: err.Error()})
+			a.notify("Hark — could not open it", err.Error())
 		}
 	}()
 }

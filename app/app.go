@@ -81,6 +81,9 @@ type Options struct {
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
+	// AuditText renders the audit log as readable text (what `hark
+	// audit` prints) for "Open audit log"; nil opens the raw file.
+	AuditText func() (string, error)
 
 	// Checks run in the background when Run starts; an error shows as a
 	// problem under the check's name ("ollama": OllamaCheck(host)). A check

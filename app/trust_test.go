@@ -271,3 +271,66 @@ func TestHotkeyAnswersWithoutVoice(t *testing.T) {
 		t.Errorf("icon %q with voice missing, want degraded", m.Icon)
 	}
 }
+
+// TestAuditOpensAsText: Open audit log shows the readable table, not the
+// raw JSON lines.
+func TestAuditOpensAsText(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), func(o *Options) {
+		o.AuditText = func() (string, error) { return "TIME  DECISION\n10:00 denied\n", nil }
+	})
+	h.app.Post(MenuClick{ID: IDAuditLog})
+	path := recv(t, "opened", h.opener.opened)
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), "10:00 denied") || path == h.paths.Audit {
+		t.Errorf("opened %s (%q, %v); want the rendered text, not the raw log", path, b, err)
+	}
+}
+
+// TestOpenerFallsBack: when xdg-open fails the file opens in the user's
+// editor in a terminal; when that fails too the error names the file.
+func TestOpenerFallsBack(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		editor  string
+		fails   map[string]bool
+		want    string // the program that opened it, "" for an error
+		wantErr string
+	}{
+		{"xdg-open works", "vi", nil, "/bin/xdg-open", ""},
+		{"xdg-open exit 3, editor in a terminal", "vi", map[string]bool{"/bin/xdg-open": true}, "/bin/xterm", ""},
+		{"nothing works", "", map[string]bool{"/bin/xdg-open": true}, "", "the file is /tmp/x.txt"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var opened string
+			o := ExecOpener{
+				goos: "linux",
+				lookPath: func(name string) (string, error) {
+					if name == "xdg-open" || name == "xterm" {
+						return "/bin/" + name, nil
+					}
+					return "", errors.New("not found")
+				},
+				getenv: func(k string) string {
+					if k == "EDITOR" {
+						return c.editor
+					}
+					return ""
+				},
+				run: func(_ time.Duration, name string, args ...string) error {
+					if c.fails[name] {
+						return errors.New("exit status 3")
+					}
+					opened = name
+					return nil
+				},
+			}
+			err := o.Open("/tmp/x.txt")
+			if opened != c.want || (c.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("opened by %q, err %v; want %q, error containing %q", opened, err, c.want, c.wantErr)
+			}
+		})
+	}
+}

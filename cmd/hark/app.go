@@ -167,6 +167,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		History:       history,
 		LoginItem:     loginItem{},
 		LogFile:       logs.File(paths),
+		AuditText:     func() (string, error) { return auditText(paths.Audit) },
 		Logger:        log,
 		Checks: map[string]func(context.Context) error{
 			"ollama": func(ctx context.Context) error {
