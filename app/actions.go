@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hark-sh/hark/app/settings"
 )
@@ -42,6 +43,13 @@ func (a *App) view() View {
 	}
 	for _, e := range a.pending {
 		v.Pending = append(v.Pending, e.p)
+		if v.Deadlines == nil {
+			v.Deadlines = map[string]time.Duration{}
+		}
+		v.Deadlines[e.p.ID] = max(e.deadline.Sub(a.o.now()), 0).Round(time.Second)
+	}
+	if a.turn != nil {
+		v.Request = a.turn.text
 	}
 	return v
 }

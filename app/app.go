@@ -143,7 +143,10 @@ type App struct {
 	// checking marks checks under way, so a slow one is never run twice.
 	checking    map[string]bool
 	recheckStop func() bool // the pending re-check timer, nil when none
-	recheckWait time.Duration
+	// countdownStop is the timer that redraws the approval countdown
+	// once a second; armed only while an approval is pending.
+	countdownStop func() bool
+	recheckWait   time.Duration
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
 	note          string // transient remark, cleared by the next state change
@@ -174,9 +177,10 @@ type turn struct {
 }
 
 type pendingEntry struct {
-	turn  int
-	p     Pending
-	reply chan Decision // capacity 1; receives the first answer only
+	turn     int
+	p        Pending
+	deadline time.Time     // when the approval times out, for the countdown
+	reply    chan Decision // capacity 1; receives the first answer only
 }
 
 // Private events from turn goroutines and helpers.
@@ -218,7 +222,12 @@ type (
 		source string
 		err    error
 	}
-	recheckTick   struct{}
+	recheckTick struct{}
+	countdown   struct{}
+	heard       struct {
+		turn int
+		text string
+	}
 	confirmAnswer struct{ off bool }
 )
 
@@ -234,6 +243,8 @@ func (toggleSaved) isEvent()   {}
 func (loginSaved) isEvent()    {}
 func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
+func (countdown) isEvent()     {}
+func (heard) isEvent()         {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -464,8 +475,24 @@ func (a *App) handle(ctx context.Context, e Event) {
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 			return
 		}
+		timeout := a.o.Settings.ConfirmTimeout.D()
+		if timeout <= 0 {
+			timeout = 2 * time.Minute
+		}
+		e.entry.deadline = a.o.now().Add(timeout)
 		a.pending = append(a.pending, e.entry)
+		a.armCountdown()
 		a.setState(AwaitingApproval)
+	case countdown:
+		a.countdownStop = nil
+		if len(a.pending) > 0 {
+			a.armCountdown()
+			a.renderNow()
+		}
+	case heard:
+		if a.turn != nil && a.turn.id == e.turn {
+			a.turn.text = e.text
+		}
 	case turnDone:
 		a.finish(e)
 	case renderFlush:
@@ -637,6 +664,7 @@ func (a *App) turnBody(t *turn) (string, error) {
 		if err != nil || text == "" {
 			return "", err
 		}
+		a.post(heard{turn: t.id, text: text})
 		a.post(stageEvent{turn: t.id, state: Thinking})
 	}
 	if a.o.Agent == nil {
@@ -846,6 +874,14 @@ func (a *App) finish(d turnDone) {
 	a.recheck(t.ctxParent)
 	a.renderNow()
 	a.loadRecent()
+}
+
+// armCountdown redraws the menu in a second, for the approval countdown.
+func (a *App) armCountdown() {
+	if a.countdownStop != nil {
+		return
+	}
+	a.countdownStop = a.o.afterFunc(time.Second, func() { a.post(countdown{}) })
 }
 
 func (a *App) notify(title, body string) {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -25,7 +26,17 @@ import (
 var ErrNotRunning = errors.New("Hark is not running — start it with `hark`")
 
 // ErrAlreadyRunning is what a second `hark` app reports.
-var ErrAlreadyRunning = errors.New("Hark is already running — look for its icon in the menu bar, or quit it there first")
+var ErrAlreadyRunning = errors.New(alreadyRunning(runtime.GOOS))
+
+// alreadyRunning says where to find the running Hark, in the words of the
+// desktop it runs on.
+func alreadyRunning(goos string) string {
+	where := "the system tray (the panel's status area)"
+	if goos == "darwin" {
+		where = "the menu bar"
+	}
+	return "Hark is already running — look for its icon in " + where + ", or quit it there first"
+}
 
 // SocketPath is the control socket in runtimeDir (settings.Paths.Runtime).
 func SocketPath(runtimeDir string) string { return filepath.Join(runtimeDir, "hark.sock") }

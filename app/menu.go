@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,6 +28,12 @@ type View struct {
 	HasLogin   bool // a login item can be managed here
 	Login      bool // Hark starts at login
 	HasLog     bool // a log file exists to open
+	// Request is what the user asked for in the current turn, so an
+	// approval shows what it belongs to.
+	Request string
+	// Deadlines is the time left before each pending approval (by
+	// Pending.ID) is denied by itself.
+	Deadlines map[string]time.Duration
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -71,7 +78,7 @@ func BuildMenu(v View) Menu {
 	if n := len(v.Pending); n > 0 {
 		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
 		for _, p := range v.Pending {
-			pendingRows(p, add)
+			pendingRows(p, v.Request, v.Deadlines, add)
 		}
 		sep("pending")
 	}
@@ -139,7 +146,7 @@ func BuildMenu(v View) Menu {
 
 // pendingRows adds the rows of one pending command: the command itself in
 // at most commandRows rows, why it needs approval, and the answers.
-func pendingRows(p Pending, add func(MenuItem)) {
+func pendingRows(p Pending, request string, deadlines map[string]time.Duration, add func(MenuItem)) {
 	row := 0
 	label := func(text string) {
 		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
@@ -163,6 +170,16 @@ func pendingRows(p Pending, add func(MenuItem)) {
 			break
 		}
 		label("    Why: " + clip(Visible(r.Why), reasonWidth))
+	}
+	var about []string
+	if r := strings.Join(strings.Fields(request), " "); r != "" {
+		about = append(about, "For “"+clip(Visible(r), 40)+"”")
+	}
+	if left, ok := deadlines[p.ID]; ok {
+		about = append(about, fmt.Sprintf("auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second)))
+	}
+	if len(about) > 0 {
+		label("    " + strings.Join(about, " · "))
 	}
 	add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
 	add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})

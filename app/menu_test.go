@@ -400,3 +400,25 @@ func TestDetectPrompter(t *testing.T) {
 		}
 	}
 }
+
+// TestMenuApprovalShowsRequestAndCountdown: an approval says which request
+// it belongs to and when it will be denied by itself.
+func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		request string
+		left    time.Duration
+		want    string
+	}{
+		{"delete my old builds", 2 * time.Minute, "    For “delete my old builds” · auto-deny in 2:00"},
+		{"", 65 * time.Second, "    auto-deny in 1:05"},
+		{"tidy\nup", 0, "    For “tidy up” · auto-deny in 0:00"},
+	}
+	for _, c := range cases {
+		m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: c.request,
+			Pending: []Pending{{ID: "p1", Command: "rm x"}}, Deadlines: map[string]time.Duration{"p1": c.left}})
+		if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), "|"+c.want+"|") {
+			t.Errorf("request %q, %v left: no row %q in\n%s", c.request, c.left, c.want, strings.Join(outline(m.Items, ""), "\n"))
+		}
+	}
+}

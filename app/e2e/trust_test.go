@@ -26,7 +26,7 @@ func commandRows(root harness.MenuItem) []string {
 		case strings.HasPrefix(c.Label, "  $ "):
 			in = true
 			rows = append(rows, strings.TrimPrefix(c.Label, "  $ "))
-		case in && strings.HasPrefix(c.Label, "    ") && !strings.HasPrefix(c.Label, "    In: ") && !strings.HasPrefix(c.Label, "    Why: ") && strings.TrimSpace(c.Label) != "Approve":
+		case in && strings.HasPrefix(c.Label, "    ") && !strings.HasPrefix(c.Label, "    In: ") && !strings.HasPrefix(c.Label, "    Why: ") && !strings.HasPrefix(c.Label, "    For “") && !strings.HasPrefix(c.Label, "    auto-deny") && strings.TrimSpace(c.Label) != "Approve":
 			rows = append(rows, strings.TrimPrefix(c.Label, "    "))
 		case in:
 			return rows
@@ -55,6 +55,9 @@ func TestTrustAtAGlance(t *testing.T) {
 		}
 		if rows := root.Rows(); len(rows) == 0 || rows[0] != "Pending approval (1)" {
 			t.Errorf("the pending approval is not the first row:\n%s", root.Labels())
+		}
+		if _, ok := root.Find("For “delete the underscore files” · auto-deny in "); !ok {
+			t.Errorf("the approval does not show its request and countdown:\n%s", root.Labels())
 		}
 		if got := strings.Join(commandRows(root), " "); got != cmd {
 			t.Errorf("menu shows\n  %q\nthe command is\n  %q\n%s", got, cmd, root.Labels())
