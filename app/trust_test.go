@@ -334,12 +334,3 @@ func TestOpenerFallsBack(t *testing.T) {
 		})
 	}
 }
-
-func TestAlreadyRunningNamesTheDesktopsPlace(t *testing.T) {
-	t.Parallel()
-	for goos, want := range map[string]string{"darwin": "menu bar", "linux": "system tray"} {
-		if got := alreadyRunning(goos); !strings.Contains(got, want) {
-			t.Errorf("%s: %q does not say %q", goos, got, want)
-		}
-	}
-}

@@ -18,6 +18,7 @@ import (
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/bundle"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/logs"
@@ -63,7 +64,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	release, err := app.AcquireInstanceLock(paths.Runtime)
+	release, err := control.AcquireInstanceLock(paths.Runtime)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -99,7 +100,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
 	}
 
-	control, err := app.ListenControl(paths.Runtime)
+	ctl, err := control.Listen(paths.Runtime)
 	if err != nil {
 		log.Warn("control socket", "err", err)
 		problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
@@ -203,9 +204,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		for src, msg := range problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
-		if control != nil {
+		if ctl != nil {
 			go func() {
-				if err := control.Serve(ctx, core.Post); err != nil {
+				if err := ctl.Serve(ctx, core.Post); err != nil {
 					log.Warn("control socket stopped", "err", err)
 				}
 			}()

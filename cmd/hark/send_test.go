@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -55,7 +56,7 @@ func TestSendUsage(t *testing.T) {
 // "app" answers from a table.
 func TestSendToServer(t *testing.T) {
 	paths := sendEnv(t)
-	srv, err := app.ListenControl(paths.Runtime)
+	srv, err := control.Listen(paths.Runtime)
 	if err != nil {
 		t.Fatal(err)
 	}
