@@ -72,7 +72,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	if !*fresh {
 		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
 			conv = last
-			fmt.Fprintf(e.stderr, "(continuing conversation %s; --new starts a fresh one)\n", conv.ID)
+			fmt.Fprintln(e.stderr, continuingNote(conv.Title, time.Since(last.Updated)))
 		}
 	}
 
@@ -214,7 +214,7 @@ func excerpt(s string, n int, indent string) string {
 	var b strings.Builder
 	for i, l := range lines {
 		if i == n {
-			fmt.Fprintf(&b, "%s… %d more lines\n", indent, len(lines)-n)
+			fmt.Fprintf(&b, "%s… %s\n", indent, pluralWord(len(lines)-n, "more line", "more lines"))
 			break
 		}
 		b.WriteString(indent + l + "\n")
@@ -260,10 +260,38 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		answer := strings.ToLower(strings.TrimSpace(line))
 		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
 	case <-ctx.Done():
-		fmt.Fprintln(c.e.stderr)
+		// The terminal has echoed ^C after the prompt; start the line
+		// afresh and say what that meant.
+		fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return agent.Decision{By: agent.ByTimeout}, ctx.Err()
 		}
 		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
 	}
+}
+
+// continuingNote names the conversation a follow-up continues by its title
+// and age, so nobody continues one they cannot recognise.
+func continuingNote(title string, age time.Duration) string {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = "the last conversation"
+	} else {
+		title = "“" + title + "”"
+	}
+	ago := "just now"
+	switch m := int(age.Round(time.Minute) / time.Minute); {
+	case m == 1:
+		ago = "1 minute ago"
+	case m > 1:
+		ago = fmt.Sprintf("%d minutes ago", m)
+	}
+	return fmt.Sprintf("(continuing %s from %s; --new starts a fresh one)", title, ago)
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

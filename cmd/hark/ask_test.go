@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -203,7 +204,7 @@ func TestAskContinuesRecentConversation(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	r := runAgentCLI(t, "", false, "ask", "second")
-	if r.code != exitOK || !strings.Contains(r.stderr, "continuing conversation") {
+	if r.code != exitOK || !strings.Contains(r.stderr, "continuing “first” from just now") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 	if msgs := srv.Requests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "first" || msgs[3].Content != "second" {
@@ -252,5 +253,26 @@ func TestAskRejectsBadSettings(t *testing.T) {
 	r := runAgentCLI(t, "", false, "ask", "hi")
 	if r.code != exitError || !strings.Contains(r.stderr, `"maxTurns"`) {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestContinuingNoteAndPlurals(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		title string
+		age   time.Duration
+		want  string
+	}{
+		{"list my downloads", 3 * time.Minute, "(continuing “list my downloads” from 3 minutes ago; --new starts a fresh one)"},
+		{"x", 50 * time.Second, "(continuing “x” from 1 minute ago; --new starts a fresh one)"},
+		{"", 10 * time.Second, "(continuing the last conversation from just now; --new starts a fresh one)"},
+	}
+	for _, c := range cases {
+		if got := continuingNote(c.title, c.age); got != c.want {
+			t.Errorf("continuingNote(%q, %v) = %q, want %q", c.title, c.age, got, c.want)
+		}
+	}
+	if got := pluralWord(1, "more line", "more lines"); got != "1 more line" {
+		t.Errorf("pluralWord(1) = %q", got)
 	}
 }
