@@ -76,7 +76,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	p := &printer{w: e.stdout, atLineStart: true}
+	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
 	a, err := agent.New(agent.Options{
 		Client:         client,
 		Model:          *model,
@@ -124,6 +124,38 @@ func loadSettings() (settings.Paths, settings.Settings, error) {
 type printer struct {
 	w           io.Writer
 	atLineStart bool
+	color       bool // ANSI colours for tiers and marks
+}
+
+// wantColor is true on a terminal unless NO_COLOR (https://no-color.org)
+// is set or the terminal is dumb.
+func wantColor(terminal bool, getenv func(string) string) bool {
+	return terminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+// ANSI colours: green for safe and success, yellow for what asks first,
+// red for refusals and failures.
+const (
+	green  = "32"
+	yellow = "33"
+	red    = "31"
+)
+
+func (p *printer) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func tierColor(t shell.Tier) string {
+	switch t {
+	case shell.Safe:
+		return green
+	case shell.Forbidden:
+		return red
+	}
+	return yellow
 }
 
 func (p *printer) write(s string) {
@@ -147,7 +179,7 @@ func (p *printer) event(ev agent.Event) {
 	case agent.EventProposed:
 		c := ev.Call
 		p.endLine()
-		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, c.Tier, c.WorkingDirectory))
+		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, p.paint(tierColor(c.Tier), string(c.Tier)), c.WorkingDirectory))
 		if c.Tier != shell.Safe {
 			for _, r := range c.Reasons {
 				p.write("    why: " + r.Why + "\n")
@@ -174,19 +206,19 @@ func (p *printer) event(ev agent.Event) {
 func (p *printer) result(r *shell.Result) {
 	if !r.Executed {
 		if r.Tier == shell.Forbidden {
-			p.write("  ✗ refused: Hark never runs this\n")
+			p.write("  " + p.paint(red, "✗") + " refused: Hark never runs this\n")
 			return
 		}
-		p.write(fmt.Sprintf("  ✗ not run: %s\n", firstLine(r.Error)))
+		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))
 		return
 	}
 	status := fmt.Sprintf("exit %d", r.ExitCode)
 	if r.TimedOut {
 		status = "timed out"
 	}
-	mark := "✓"
+	mark := p.paint(green, "✓")
 	if !r.Success {
-		mark = "✗"
+		mark = p.paint(red, "✗")
 	}
 	p.write(fmt.Sprintf("  %s %s · %d ms\n", mark, status, r.ExecutionTimeMs))
 	out := r.Output

@@ -276,3 +276,31 @@ func TestContinuingNoteAndPlurals(t *testing.T) {
 		t.Errorf("pluralWord(1) = %q", got)
 	}
 }
+
+func TestAskColour(t *testing.T) {
+	t.Parallel()
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	cases := []struct {
+		name     string
+		terminal bool
+		vars     map[string]string
+		want     bool
+	}{
+		{"terminal", true, nil, true},
+		{"pipe", false, nil, false},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false},
+	}
+	for _, c := range cases {
+		if got := wantColor(c.terminal, env(c.vars)); got != c.want {
+			t.Errorf("%s: wantColor = %v, want %v", c.name, got, c.want)
+		}
+	}
+	var b strings.Builder
+	p := &printer{w: &b, atLineStart: true, color: true}
+	p.result(&shell.Result{Executed: true, Success: true})
+	p.result(&shell.Result{Executed: false, Tier: shell.Forbidden})
+	if got := b.String(); !strings.Contains(got, "\x1b[32m✓\x1b[0m") || !strings.Contains(got, "\x1b[31m✗\x1b[0m refused") {
+		t.Errorf("coloured output %q lacks a green ✓ and a red ✗", got)
+	}
+}
