@@ -367,40 +367,6 @@ func TestThrottleUnit(t *testing.T) {
 	}
 }
 
-func TestDetectPrompter(t *testing.T) {
-	t.Parallel()
-	have := func(names ...string) func(string) (string, error) {
-		return func(n string) (string, error) {
-			for _, x := range names {
-				if x == n {
-					return "/usr/bin/" + n, nil
-				}
-			}
-			return "", fmt.Errorf("%s not found", n)
-		}
-	}
-	cases := []struct {
-		name, goos string
-		look       func(string) (string, error)
-		want       string // tool, or "" for none
-	}{
-		{"mac", "darwin", have("osascript"), "osascript"},
-		{"linux zenity", "linux", have("zenity", "kdialog"), "zenity"},
-		{"linux kdialog", "linux", have("kdialog"), "kdialog"},
-		{"linux none", "linux", have(), ""},
-		{"linux ignores osascript", "linux", have("osascript"), ""},
-	}
-	for _, c := range cases {
-		p := DetectPrompter(c.goos, c.look)
-		switch {
-		case c.want == "" && p != nil:
-			t.Errorf("%s: got %+v, want none (Type a request… hidden)", c.name, p)
-		case c.want != "" && (p == nil || p.(*ExecPrompter).Tool != c.want):
-			t.Errorf("%s: got %+v, want %s", c.name, p, c.want)
-		}
-	}
-}
-
 // TestMenuApprovalShowsRequestAndCountdown: an approval says which request
 // it belongs to and when it will be denied by itself.
 func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {

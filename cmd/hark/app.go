@@ -148,9 +148,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 
 	// The dialog tool that asks for a typed request also asks before
 	// confirmation is switched off.
-	prompter := app.DetectPrompter(runtime.GOOS, exec.LookPath)
+	prompter := desktop.DetectPrompter(runtime.GOOS, exec.LookPath)
 	var yesNo app.YesNo
-	if p, ok := prompter.(*app.ExecPrompter); ok {
+	if p, ok := prompter.(*desktop.ExecPrompter); ok {
 		yesNo = p
 	}
 	opts := app.Options{
