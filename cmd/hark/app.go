@@ -400,9 +400,37 @@ func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
 		if len(out) == n {
 			break
 		}
-		out = append(out, app.ConversationSummary{ID: c.ID, Title: c.Title})
+		title := c.Title
+		if conv, err := h.s.Load(c.ID); err == nil {
+			title = recentLabel(c.Title, c.Updated, conv.Runs, time.Now())
+		}
+		out = append(out, app.ConversationSummary{ID: c.ID, Title: title})
 	}
 	return out, nil
+}
+
+// recentLabel tells apart conversations that share a title: when it was
+// and how its last request ended ("list my downloads · 14:02 · 1 ran").
+func recentLabel(title string, updated time.Time, runs []agent.RunMetrics, now time.Time) string {
+	when := updated.Local().Format("15:04")
+	if y, m, d := updated.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
+		when = updated.Local().Format("Jan 2 15:04")
+	}
+	label := strings.TrimSpace(title) + " · " + when
+	if len(runs) == 0 {
+		return label
+	}
+	r := runs[len(runs)-1]
+	switch {
+	case r.Outcome == agent.OutcomeCancelled:
+		return label + " · cancelled"
+	case r.Outcome == agent.OutcomeError:
+		return label + " · failed"
+	}
+	if f := (app.Outcome{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
+		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
+	}
+	return label
 }
 
 func (h storeHistory) Transcript(id string) (string, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -42,5 +43,28 @@ func TestTranscriptEndingsAreHonest(t *testing.T) {
 				t.Errorf("transcript shows raw result JSON:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestRecentLabel: conversations with the same title are told apart by
+// time and outcome.
+func TestRecentLabel(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 15, 0, 0, 0, time.Local)
+	today := time.Date(2026, 12, 1, 14, 2, 0, 0, time.Local)
+	cases := []struct {
+		updated time.Time
+		runs    []agent.RunMetrics
+		want    string
+	}{
+		{today, []agent.RunMetrics{{Commands: 1, Outcome: agent.OutcomeCompleted}}, "tidy · 14:02 · 1 command ran"},
+		{today, []agent.RunMetrics{{Denied: 1, Outcome: agent.OutcomeCompleted}}, "tidy · 14:02 · 1 command denied"},
+		{today.AddDate(0, 0, -3), []agent.RunMetrics{{Outcome: agent.OutcomeCancelled}}, "tidy · Nov 28 14:02 · cancelled"},
+		{today, nil, "tidy · 14:02"},
+	}
+	for _, c := range cases {
+		if got := recentLabel("tidy", c.updated, c.runs, now); got != c.want {
+			t.Errorf("recentLabel = %q, want %q", got, c.want)
+		}
 	}
 }
