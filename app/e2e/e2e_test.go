@@ -230,17 +230,34 @@ func (h *hark) run(args ...string) (string, int) {
 	return string(out), 0
 }
 
-// quit chooses Quit Hark and waits for the process to end.
+// quit chooses Quit Hark and waits for the process to end. Shutting down
+// can take a few seconds on a loaded machine, and once the process is gone
+// its menu is too, so each click gets up to ten seconds to take effect
+// before the next.
 func (h *hark) quit() {
 	h.t.Helper()
-	h.menu.ClickUntil(h.t, 30*time.Second, "Quit", func() error {
+	start := time.Now()
+	deadline := start.Add(40 * time.Second)
+	for time.Now().Before(deadline) {
 		select {
 		case <-h.exited:
-			return nil
+			h.t.Logf("hark exited %v after Quit was first chosen", time.Since(start).Round(time.Millisecond))
+			return
 		default:
-			return errors.New("still running")
 		}
-	})
+		if root, err := h.menu.Layout(); err == nil {
+			if it, ok := root.Find("Quit"); ok {
+				h.menu.Click(it.ID)
+			}
+		}
+		select {
+		case <-h.exited:
+			h.t.Logf("hark exited %v after Quit was first chosen", time.Since(start).Round(time.Millisecond))
+			return
+		case <-time.After(10 * time.Second):
+		}
+	}
+	h.t.Fatalf("hark still running %v after choosing Quit", time.Since(start).Round(time.Second))
 }
 
 // waitIdle waits until the status line says Hark is ready again.
