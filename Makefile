@@ -78,7 +78,7 @@ UNAME   := $(shell uname -s)
 APP     := dist/Hark.app
 PREFIX  ?= $(HOME)/.local
 COMMITS := $(shell git rev-list --count HEAD 2>/dev/null || echo 0)
-MKAPP   := $(GO) run ./app/bundle/cmd/mkapp
+MKAPP   := $(GO) run ./cmd/mkapp
 
 .PHONY: run app install prereqs
 

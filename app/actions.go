@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hark-sh/hark/app/settings"
 )
@@ -35,13 +36,20 @@ func (a *App) view() View {
 		v.Cancelling = a.turn.cancelling
 	}
 	if len(a.problems) > 0 {
-		v.Problems = make(map[string]string, len(a.problems))
+		v.Problems = make(map[string]ProblemInfo, len(a.problems))
 		for k, m := range a.problems {
 			v.Problems[k] = m
 		}
 	}
 	for _, e := range a.pending {
 		v.Pending = append(v.Pending, e.p)
+		if v.Deadlines == nil {
+			v.Deadlines = map[string]time.Duration{}
+		}
+		v.Deadlines[e.p.ID] = max(e.deadline.Sub(a.o.now()), 0).Round(time.Second)
+	}
+	if a.turn != nil {
+		v.Request = a.turn.text
 	}
 	return v
 }
@@ -86,7 +94,20 @@ func (a *App) click(ctx context.Context, id string) {
 	case id == IDCancel:
 		a.cancel()
 	case id == IDConfirm:
-		a.toggleConfirm()
+		if a.settings.ConfirmBeforeExecute {
+			a.askConfirmOff(ctx)
+		} else {
+			a.saveConfirm(true)
+		}
+	case strings.HasPrefix(id, PrefixShowFull):
+		for _, e := range a.pending {
+			if e.p.ID == strings.TrimPrefix(id, PrefixShowFull) {
+				a.openText(filepath.Join("commands", unsafeName.ReplaceAllString(e.p.ID, "_")+".txt"), "Hark — the full command",
+					fmt.Sprintf("The command waiting for your approval (%d characters):\n\n%s\n", len([]rune(e.p.Command)), e.p.Command))
+			}
+		}
+	case id == IDProblems:
+		a.openText("problems.txt", "Hark — problems", a.problemReport())
 	case id == IDNewConversation:
 		if a.state.Busy() {
 			a.busyNote()
@@ -99,6 +120,16 @@ func (a *App) click(ctx context.Context, id string) {
 		a.setState(Idle)
 		a.note = "new conversation started"
 		a.renderNow()
+	case id == IDAuditLog && a.o.AuditText != nil:
+		render := a.o.AuditText
+		go func() {
+			text, err := render()
+			if err != nil {
+				a.post(noteEvent{text: fmt.Sprintf("could not read the audit log: %v — run hark audit", err)})
+				return
+			}
+			a.openText("audit.txt", "Hark — audit log", text)
+		}()
 	case id == IDAuditLog:
 		a.background(func() error { return openAudit(a.o.Paths.Audit, a.o.Opener) })
 	case id == IDSettings:
@@ -124,17 +155,19 @@ func (a *App) click(ctx context.Context, id string) {
 func (a *App) background(f func() error) {
 	go func() {
 		if err := f(); err != nil {
+			// A menu click must never fail silently: the menu is closed by
+			// now, so the reason goes out as a notification too.
 			a.post(noteEvent{text: err.Error()})
+			a.notify("Hark — could not open it", err.Error())
 		}
 	}()
 }
 
-// toggleConfirm flips "Confirm before executing" and writes it through to
+// saveConfirm sets "Confirm before executing" and writes it through to
 // the settings file. It starts from the file as it is on disk, so edits the
 // user made through Settings… are kept, and refuses to overwrite a file it
 // cannot read.
-func (a *App) toggleConfirm() {
-	want := !a.settings.ConfirmBeforeExecute
+func (a *App) saveConfirm(want bool) {
 	path := a.o.Paths.Settings
 	go func() {
 		a.post(toggleSaved{value: want, err: SaveConfirmBeforeExecute(path, want)})
@@ -144,12 +177,7 @@ func (a *App) toggleConfirm() {
 // SaveConfirmBeforeExecute sets confirmBeforeExecute in the settings file at
 // path, atomically, keeping every other key as it is on disk.
 func SaveConfirmBeforeExecute(path string, value bool) error {
-	s, err := settings.Load(path)
-	if err != nil {
-		return fmt.Errorf("settings.json has an error, so it was left alone (%v); fix it in Settings… and try again", err)
-	}
-	s.ConfirmBeforeExecute = value
-	return settings.Save(path, s)
+	return settings.Update(path, func(s *settings.Settings) { s.ConfirmBeforeExecute = value })
 }
 
 func openSettings(path string, o Opener) error {

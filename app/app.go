@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -80,10 +81,26 @@ type Options struct {
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
+	// AuditText renders the audit log as readable text (what `hark
+	// audit` prints) for "Open audit log"; nil opens the raw file.
+	AuditText func() (string, error)
 
-	// Checks run once in the background when Run starts; an error shows in
-	// the status line under the check's name ("ollama": OllamaCheck(host)).
+	// Checks run in the background when Run starts; an error shows as a
+	// problem under the check's name ("ollama": OllamaCheck(host)). A check
+	// whose problem stands runs again after every request and on a slow
+	// timer that backs off (RecheckFirst, doubling up to RecheckMax), and
+	// its problem clears as soon as it passes. A problem reported with the
+	// same Source by Post is re-checked the same way.
 	Checks map[string]func(ctx context.Context) error
+	// RecheckFirst and RecheckMax bound the re-check timer; zero: 15 s and
+	// 4 min. Nothing is timed while no checked problem stands, so an idle
+	// healthy Hark wakes for nothing.
+	RecheckFirst, RecheckMax time.Duration
+
+	// YesNo, when set, asks before confirmation is switched off (a native
+	// dialog). Nil: the switch happens at once, and the menu, tooltip and
+	// icon say so.
+	YesNo YesNo
 
 	Logger *slog.Logger // nil: slog.Default()
 
@@ -122,7 +139,14 @@ type App struct {
 	turn     *turn
 	turnSeq  int
 	pending  []*pendingEntry
-	problems map[string]string
+	problems map[string]ProblemInfo
+	// checking marks checks under way, so a slow one is never run twice.
+	checking    map[string]bool
+	recheckStop func() bool // the pending re-check timer, nil when none
+	// countdownStop is the timer that redraws the approval countdown
+	// once a second; armed only while an approval is pending.
+	countdownStop func() bool
+	recheckWait   time.Duration
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
 	note          string // transient remark, cleared by the next state change
@@ -139,6 +163,7 @@ type App struct {
 type turn struct {
 	id         int
 	ctx        context.Context
+	ctxParent  context.Context // the loop's context, for work after the turn
 	cancel     context.CancelFunc
 	stop       chan struct{} // closed to end the recording
 	stopped    bool
@@ -148,12 +173,15 @@ type turn struct {
 	confirm    bool   // confirm-before-execute when the turn started
 	reply      chan<- SendReply
 	keyUp      time.Time
+	outcome    Outcome
+	running    bool // a command of this turn is executing
 }
 
 type pendingEntry struct {
-	turn  int
-	p     Pending
-	reply chan Decision // capacity 1; receives the first answer only
+	turn     int
+	p        Pending
+	deadline time.Time     // when the approval times out, for the countdown
+	reply    chan Decision // capacity 1; receives the first answer only
 }
 
 // Private events from turn goroutines and helpers.
@@ -191,18 +219,34 @@ type (
 		value bool
 		err   error
 	}
+	checkDone struct {
+		source string
+		err    error
+	}
+	recheckTick struct{}
+	countdown   struct{}
+	heard       struct {
+		turn int
+		text string
+	}
+	confirmAnswer struct{ off bool }
 )
 
-func (stageEvent) isEvent()   {}
-func (agentEvent) isEvent()   {}
-func (turnDone) isEvent()     {}
-func (pendingAdd) isEvent()   {}
-func (renderFlush) isEvent()  {}
-func (recentLoaded) isEvent() {}
-func (noteEvent) isEvent()    {}
-func (typedText) isEvent()    {}
-func (toggleSaved) isEvent()  {}
-func (loginSaved) isEvent()   {}
+func (stageEvent) isEvent()    {}
+func (agentEvent) isEvent()    {}
+func (turnDone) isEvent()      {}
+func (pendingAdd) isEvent()    {}
+func (renderFlush) isEvent()   {}
+func (recentLoaded) isEvent()  {}
+func (noteEvent) isEvent()     {}
+func (typedText) isEvent()     {}
+func (toggleSaved) isEvent()   {}
+func (loginSaved) isEvent()    {}
+func (checkDone) isEvent()     {}
+func (recheckTick) isEvent()   {}
+func (countdown) isEvent()     {}
+func (heard) isEvent()         {}
+func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
 func New(o Options) *App {
@@ -224,17 +268,27 @@ func New(o Options) *App {
 		events:   make(chan Event, 64),
 		done:     make(chan struct{}),
 		settings: o.Settings,
-		problems: map[string]string{},
+		problems: map[string]ProblemInfo{},
+		checking: map[string]bool{},
 	}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
 	if o.SettingsError != nil {
-		a.problems["settings"] = fmt.Sprintf("%v — fix it in Settings…; defaults are in use", o.SettingsError)
+		a.setProblem(Problem{Source: "settings", Message: fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", o.SettingsError)})
 	}
 	if o.Recorder == nil || o.Transcriber == nil {
-		a.problems["voice"] = "voice input is not available in this build — use Type a request… or `hark send`"
+		a.setProblem(Problem{Source: "voice", Message: "voice input is not available in this build — use Type a request… or `hark send`"})
 	}
 	if o.Agent == nil {
-		a.problems["agent"] = "no agent configured — requests cannot run"
+		a.setProblem(Problem{Source: "agent", Message: "no agent configured — requests cannot run"})
+	}
+	if w, ok := o.Transcriber.(Warmer); ok && o.Checks["transcriber"] == nil {
+		// Loading the model is the transcriber's check: a model file put
+		// in place later is picked up by the re-check.
+		checks := map[string]func(context.Context) error{"transcriber": w.Warm}
+		for k, f := range o.Checks {
+			checks[k] = f
+		}
+		a.o.Checks = checks
 	}
 	if o.LoginItem != nil {
 		// The login-item file is the truth (the user may have removed it in
@@ -303,6 +357,9 @@ func (a *App) shutdown() {
 		a.turn.cancel()
 	}
 	a.throttle.stop()
+	if a.recheckStop != nil {
+		a.recheckStop()
+	}
 	waited := make(chan struct{})
 	go func() { a.turns.Wait(); close(waited) }()
 	timeout := time.NewTimer(2 * time.Second)
@@ -346,25 +403,16 @@ func (a *App) shutdown() {
 }
 
 func (a *App) startBackground(ctx context.Context) {
-	if w, ok := a.o.Transcriber.(Warmer); ok {
-		go func() {
-			if err := w.Warm(ctx); err != nil && ctx.Err() == nil {
-				a.post(Problem{Source: "transcriber", Message: err.Error()})
-			}
-		}()
-	}
 	names := make([]string, 0, len(a.o.Checks))
 	for name := range a.o.Checks {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		check := a.o.Checks[name]
-		go func() {
-			if err := check(ctx); err != nil && ctx.Err() == nil {
-				a.post(Problem{Source: name, Message: err.Error()})
-			}
-		}()
+		a.runCheck(ctx, name)
+	}
+	if err := a.o.SettingsError; err != nil {
+		a.notify("Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
 	}
 	a.loadRecent()
 }
@@ -384,12 +432,31 @@ func (a *App) handle(ctx context.Context, e Event) {
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:
-		if e.Message == "" {
-			delete(a.problems, e.Source)
-		} else {
-			a.problems[e.Source] = e.Message
-		}
+		a.setProblem(e)
+		a.scheduleRecheck(ctx)
 		a.renderNow()
+	case checkDone:
+		delete(a.checking, e.source)
+		if ctx.Err() != nil {
+			return
+		}
+		if e.err == nil {
+			delete(a.problems, e.source)
+		} else {
+			a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
+		}
+		a.scheduleRecheck(ctx)
+		a.renderNow()
+	case recheckTick:
+		a.recheckStop = nil
+		a.recheck(ctx)
+		// Back off: a problem that stands for long is checked less often.
+		a.recheckWait = min(2*a.recheckWait, a.recheckMax())
+		a.scheduleRecheck(ctx)
+	case confirmAnswer:
+		if e.off {
+			a.saveConfirm(false)
+		}
 	case stageEvent:
 		if a.turn == nil || a.turn.id != e.turn {
 			return
@@ -409,8 +476,24 @@ func (a *App) handle(ctx context.Context, e Event) {
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 			return
 		}
+		timeout := a.o.Settings.ConfirmTimeout.D()
+		if timeout <= 0 {
+			timeout = 2 * time.Minute
+		}
+		e.entry.deadline = a.o.now().Add(timeout)
 		a.pending = append(a.pending, e.entry)
+		a.armCountdown()
 		a.setState(AwaitingApproval)
+	case countdown:
+		a.countdownStop = nil
+		if len(a.pending) > 0 {
+			a.armCountdown()
+			a.renderNow()
+		}
+	case heard:
+		if a.turn != nil && a.turn.id == e.turn {
+			a.turn.text = e.text
+		}
 	case turnDone:
 		a.finish(e)
 	case renderFlush:
@@ -497,7 +580,7 @@ func (a *App) stopRecording() {
 func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
-	t := &turn{id: a.turnSeq, ctx: tctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
+	t := &turn{id: a.turnSeq, ctx: tctx, ctxParent: ctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
 		confirm: a.settings.ConfirmBeforeExecute}
 	a.turn = t
 	a.stream, a.detail, a.lastError = "", "", ""
@@ -506,8 +589,19 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 
 func (a *App) startVoice(ctx context.Context) {
 	if a.o.Recorder == nil || a.o.Transcriber == nil {
-		a.note = "voice input is not available — use Type a request… or `hark send`"
+		a.note = "voice input is not available — use Type a request… or hark send"
 		a.renderNow()
+		// The key press must answer where the user is looking, which is
+		// not the menu: say why, and how to type instead.
+		why := "Voice input is not available."
+		if p, ok := a.problems["voice"]; ok {
+			why = p.Detail
+		}
+		how := "Type instead: run  hark send \"your request\"  in a terminal."
+		if a.o.Prompter != nil {
+			how = "Type instead: choose Type a request… in the Hark menu, or run  hark send \"your request\"  in a terminal."
+		}
+		a.notify("Hark can't listen", why+"\n\n"+how)
 		return
 	}
 	t := a.newTurn(ctx, "voice", "", nil)
@@ -580,6 +674,7 @@ func (a *App) turnBody(t *turn) (string, error) {
 		if err != nil || text == "" {
 			return "", err
 		}
+		a.post(heard{turn: t.id, text: text})
 		a.post(stageEvent{turn: t.id, state: Thinking})
 	}
 	if a.o.Agent == nil {
@@ -665,6 +760,9 @@ func (a *App) agentProgress(ev AgentEvent) {
 		a.renderThrottled()
 	case AgentProposed:
 		a.detail, a.statusDetail = ev.Command, false
+		if ev.Tier == shell.Forbidden && a.turn != nil {
+			a.turn.outcome.Refused++
+		}
 		a.renderNow()
 	case AgentAwaiting:
 		a.detail, a.statusDetail = ev.Command, false
@@ -674,8 +772,18 @@ func (a *App) agentProgress(ev AgentEvent) {
 	case AgentRunning:
 		a.detail, a.statusDetail = ev.Command, false
 		a.stream = ""
+		if a.turn != nil {
+			a.turn.outcome.Ran++
+			a.turn.running = true
+		}
 		a.setState(Running)
 	case AgentResult:
+		if t := a.turn; t != nil && t.running {
+			t.running = false
+			if ev.ExitCode != 0 {
+				t.outcome.Failed++
+			}
+		}
 		a.detail = ""
 		a.setState(Thinking)
 	case AgentAnswer:
@@ -694,6 +802,15 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
+		if t := a.turn; t != nil && t.id == e.turn && !d.Approved {
+			switch d.By {
+			case ByTimeout:
+				t.outcome.TimedOut++
+				t.outcome.Timeout = a.o.Settings.ConfirmTimeout.D()
+			case ByMenu, ByNotification:
+				t.outcome.Denied++
+			}
+		}
 		if a.state == AwaitingApproval && len(a.pending) == 0 {
 			if d.Approved {
 				a.setState(Running)
@@ -736,7 +853,8 @@ func (a *App) finish(d turnDone) {
 	}
 	a.pending = nil
 	a.detail = ""
-	reply := SendReply{OK: true, Answer: d.answer}
+	ending := Ending(t.outcome, d.answer)
+	reply := SendReply{OK: true, Answer: ending}
 	switch {
 	case d.cancelled:
 		a.stream = ""
@@ -751,20 +869,38 @@ func (a *App) finish(d turnDone) {
 	case d.err != nil:
 		a.lastError = d.err.Error()
 		a.setState(Error)
-		a.notify("Hark — something went wrong", d.err.Error())
-		reply = SendReply{Error: d.err.Error()}
+		body := d.err.Error()
+		if f := t.outcome.Facts(); f != "" {
+			body = f + ".\n\n" + body
+		}
+		a.notify("Hark — something went wrong", body)
+		reply = SendReply{Error: body}
 	default:
 		a.stream = d.answer
 		a.setState(Idle)
+		if ending != "" {
+			a.notify("Hark", ending)
+		}
+		// The agent just talked to Ollama: whatever the last check said,
+		// it is running now.
 		if d.answer != "" {
-			a.notify("Hark", d.answer)
+			delete(a.problems, "ollama")
 		}
 	}
 	if t.reply != nil {
 		t.reply <- reply
 	}
+	a.recheck(t.ctxParent)
 	a.renderNow()
 	a.loadRecent()
+}
+
+// armCountdown redraws the menu in a second, for the approval countdown.
+func (a *App) armCountdown() {
+	if a.countdownStop != nil {
+		return
+	}
+	a.countdownStop = a.o.afterFunc(time.Second, func() { a.post(countdown{}) })
 }
 
 func (a *App) notify(title, body string) {

@@ -333,7 +333,7 @@ func TestConfirmerRace(t *testing.T) {
 		wg.Wait()
 		d := recv(t, "decision", decided)
 		r := recv(t, "run end", reply)
-		want := "did not run touch x"
+		want := "1 command denied — nothing changed.\n\ndid not run touch x"
 		if d.Approved {
 			want = "ran touch x"
 		}
@@ -460,16 +460,16 @@ func TestProblemsShowUntilCleared(t *testing.T) {
 			},
 		}
 	})
-	h.views.waitFrom(t, 0, "ollama problem", func(v View) bool { return strings.Contains(v.Problems["ollama"], "ollama serve") })
+	h.views.waitFrom(t, 0, "ollama problem", func(v View) bool { return strings.Contains(v.Problems["ollama"].Detail, "ollama serve") })
 	m := h.views.mark()
 	h.app.Post(Problem{Source: "hotkey", Message: "no X display"})
-	v := h.views.waitFrom(t, m, "hotkey problem", func(v View) bool { return v.Problems["hotkey"] != "" })
+	v := h.views.waitFrom(t, m, "hotkey problem", func(v View) bool { return v.Problems["hotkey"].Detail != "" })
 	if !strings.HasPrefix(StatusLine(v), "Can't listen") {
 		t.Errorf("status %q should say Hark cannot listen", StatusLine(v))
 	}
 	m = h.views.mark()
 	h.app.Post(Problem{Source: "hotkey"})
-	h.views.waitFrom(t, m, "hotkey problem cleared", func(v View) bool { return v.Problems["hotkey"] == "" })
+	h.views.waitFrom(t, m, "hotkey problem cleared", func(v View) bool { return v.Problems["hotkey"].Detail == "" })
 }
 
 func TestSettingsErrorAndWarmup(t *testing.T) {
@@ -479,8 +479,8 @@ func TestSettingsErrorAndWarmup(t *testing.T) {
 		o.SettingsError = errors.New(`key "hotkeyMode": must be "push-to-talk" or "toggle"`)
 		o.Transcriber = w
 	})
-	v := h.views.waitFrom(t, 0, "warm-up problem", func(v View) bool { return v.Problems["transcriber"] != "" })
-	if !strings.Contains(v.Problems["settings"], "hotkeyMode") || !strings.Contains(v.Problems["transcriber"], "hark models download") {
+	v := h.views.waitFrom(t, 0, "warm-up problem", func(v View) bool { return v.Problems["transcriber"].Detail != "" })
+	if !strings.Contains(v.Problems["settings"].Detail, "hotkeyMode") || !strings.Contains(v.Problems["transcriber"].Detail, "hark models download") {
 		t.Errorf("problems %v should name the settings key and the model fix", v.Problems)
 	}
 }
@@ -670,7 +670,7 @@ func TestStreamingIsThrottled(t *testing.T) {
 	recv(t, "stream", streamed)
 	// Every chunk has reached the loop once a later event has been handled.
 	h.app.Post(Problem{Source: "sync", Message: "x"})
-	h.views.waitFrom(t, 0, "sync", func(v View) bool { return v.Problems["sync"] != "" })
+	h.views.waitFrom(t, 0, "sync", func(v View) bool { return v.Problems["sync"].Detail != "" })
 	before := h.menu.count()
 	mu.Lock()
 	armed := len(timers)

@@ -48,6 +48,9 @@ type SendReply struct {
 type Problem struct {
 	Source  string
 	Message string
+	// Title is the short menu row ("Ollama not running"); empty: the
+	// source's usual title.
+	Title string
 }
 
 // Quit ends Run, cancelling any turn first.

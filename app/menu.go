@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -13,10 +14,10 @@ import (
 type View struct {
 	State      State
 	Cancelling bool
-	Note       string            // transient remark ("still busy…", "cancelled")
-	Problems   map[string]string // source → why Hark cannot work fully
-	Detail     string            // command proposed or running
-	Stream     string            // streamed words of the current reply
+	Note       string                 // transient remark ("still busy…", "cancelled")
+	Problems   map[string]ProblemInfo // source → why Hark cannot work fully
+	Detail     string                 // command proposed or running
+	Stream     string                 // streamed words of the current reply
 	LastError  string
 	Pending    []Pending
 	Confirm    bool // confirm before executing
@@ -27,63 +28,79 @@ type View struct {
 	HasLogin   bool // a login item can be managed here
 	Login      bool // Hark starts at login
 	HasLog     bool // a log file exists to open
+	// Request is what the user asked for in the current turn, so an
+	// approval shows what it belongs to.
+	Request string
+	// Deadlines is the time left before each pending approval (by
+	// Pending.ID) is denied by itself.
+	Deadlines map[string]time.Duration
+}
+
+// ProblemInfo is one standing problem: a short title for its menu row and
+// the full detail (what failed and how to fix it) behind Problems….
+type ProblemInfo struct {
+	Title  string
+	Detail string
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
-// row, so long commands wrap over several rows instead.
+// row, so long text wraps over a few rows instead.
 const (
 	commandWidth = 60
 	statusWidth  = 72
 	titleWidth   = 24
 	reasonWidth  = 68
+	// commandRows is the most rows one pending command takes: longer ones
+	// show their head and tail around a row that gives the length, and the
+	// whole command is one click away (Show full command…). The tail is
+	// kept because the end of a command is where a trailing `; rm -rf ~`
+	// would hide.
+	commandRows = 4
+	statusRows  = 2
 )
 
-// BuildMenu is the menu for v.
+// autoRunWarning is said wherever the user looks while confirmation is off.
+const autoRunWarning = "commands run without asking"
+
+// BuildMenu is the menu for v. Pending approvals come first, because they
+// are what the user must act on; then the status and one short row per
+// problem, with the details one click away.
 func BuildMenu(v View) Menu {
 	status := StatusLine(v)
-	m := Menu{Icon: iconFor(v), Tooltip: "Hark — " + status, Title: titleFor(v)}
+	tooltip := "Hark — " + status
+	if !v.Confirm && !strings.Contains(status, autoRunWarning) {
+		tooltip += " — " + autoRunWarning
+	}
+	m := Menu{Icon: iconFor(v), Tooltip: tooltip, Title: titleFor(v)}
 	add := func(it MenuItem) { m.Items = append(m.Items, it) }
 	sep := func(name string) { add(MenuItem{ID: PrefixSeparator + name, Kind: ItemSeparator}) }
 
-	add(MenuItem{ID: IDStatus, Kind: ItemLabel, Label: clip(status, statusWidth), Tooltip: status, Disabled: true})
-	for i, src := range problemSources(v.Problems) {
-		for j, line := range wrap("⚠ "+v.Problems[src], reasonWidth) {
-			add(MenuItem{ID: fmt.Sprintf("problem:%d:%d", i, j), Kind: ItemLabel, Label: line, Disabled: true})
-		}
-	}
-
 	if n := len(v.Pending); n > 0 {
-		sep("pending")
 		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
 		for _, p := range v.Pending {
-			row := 0
-			label := func(text string) {
-				add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
-				row++
-			}
-			for i, line := range wrap(Visible(p.Command), commandWidth) {
-				prefix := "    "
-				if i == 0 {
-					prefix = "  $ "
-				}
-				label(prefix + line)
-			}
-			if p.Purpose != "" {
-				label("    Purpose: " + p.Purpose)
-			}
-			if p.WorkingDirectory != "" {
-				for _, line := range wrap("In: "+Visible(p.WorkingDirectory), reasonWidth) {
-					label("    " + line)
-				}
-			}
-			for _, r := range p.Reasons {
-				for _, line := range wrap("Why: "+Visible(r.Why), reasonWidth) {
-					label("    " + line)
-				}
-			}
-			add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + Visible(p.Command)})
-			add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})
+			pendingRows(p, v.Request, v.Deadlines, add)
 		}
+		sep("pending")
+	}
+
+	for i, line := range limitRows(wrap(status, statusWidth), statusRows, statusWidth) {
+		id := IDStatus
+		if i > 0 {
+			id = fmt.Sprintf("%s:%d", IDStatus, i)
+		}
+		add(MenuItem{ID: id, Kind: ItemLabel, Label: line, Tooltip: status, Disabled: true})
+	}
+	if !v.Confirm {
+		add(MenuItem{ID: IDAutoRun, Kind: ItemLabel, Label: "⚠ Confirmation is off: " + autoRunWarning, Disabled: true,
+			Tooltip: "Tick Confirm before executing to be asked again"})
+	}
+	srcs := problemSources(v.Problems)
+	for _, src := range srcs {
+		p := v.Problems[src]
+		add(MenuItem{ID: PrefixProblem + src, Kind: ItemLabel, Label: "⚠ " + clip(p.Title, reasonWidth), Tooltip: p.Detail, Disabled: true})
+	}
+	if len(srcs) > 0 {
+		add(MenuItem{ID: IDProblems, Kind: ItemAction, Label: "Problems…", Tooltip: "What is wrong and how to fix it"})
 	}
 
 	sep("settings")
@@ -127,6 +144,92 @@ func BuildMenu(v View) Menu {
 	return m
 }
 
+// pendingRows adds the rows of one pending command: the command itself in
+// at most commandRows rows, why it needs approval, and the answers.
+func pendingRows(p Pending, request string, deadlines map[string]time.Duration, add func(MenuItem)) {
+	row := 0
+	label := func(text string) {
+		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
+		row++
+	}
+	visible := Visible(p.Command)
+	lines, long := CommandRows(visible)
+	for i, line := range lines {
+		prefix := "    "
+		if i == 0 {
+			prefix = "  $ "
+		}
+		label(prefix + line)
+	}
+	if p.WorkingDirectory != "" {
+		label("    In: " + clip(Visible(p.WorkingDirectory), reasonWidth))
+	}
+	for i, r := range p.Reasons {
+		if i == 2 {
+			label(fmt.Sprintf("    and %s", plural(len(p.Reasons)-2, "more reason", "more reasons")))
+			break
+		}
+		label("    Why: " + clip(Visible(r.Why), reasonWidth))
+	}
+	var about []string
+	if r := strings.Join(strings.Fields(request), " "); r != "" {
+		about = append(about, "For “"+clip(Visible(r), 40)+"”")
+	}
+	if left, ok := deadlines[p.ID]; ok {
+		about = append(about, fmt.Sprintf("auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second)))
+	}
+	if len(about) > 0 {
+		label("    " + strings.Join(about, " · "))
+	}
+	add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
+	add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})
+	if long {
+		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
+			Tooltip: fmt.Sprintf("Open all %d characters in a text viewer", utf8.RuneCountInString(p.Command))})
+	}
+}
+
+// CommandRows splits a command (already made Visible) into menu rows. A
+// command that fits in commandRows rows is shown whole; a longer one shows
+// its first two rows, a row giving its length, and its last row, and long
+// is true. Every row that shows command text is an exact piece of it.
+func CommandRows(cmd string) (rows []string, long bool) {
+	all := wrap(cmd, commandWidth)
+	if len(all) <= commandRows {
+		return all, false
+	}
+	n := utf8.RuneCountInString(cmd)
+	middle := fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-3, "row", "rows"))
+	return []string{all[0], all[1], middle, all[len(all)-1]}, true
+}
+
+// limitRows keeps at most n rows, ending the last kept one with "…" when
+// rows were dropped.
+func limitRows(rows []string, n, width int) []string {
+	if len(rows) <= n {
+		return rows
+	}
+	rows = append([]string(nil), rows[:n]...)
+	last := []rune(rows[n-1])
+	if len(last) >= width {
+		last = last[:width-1]
+	}
+	rows[n-1] = string(last) + "…"
+	return rows
+}
+
+// plural writes n with the singular or plural noun ("1 row", "3 rows").
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// requiredParts are the problem sources without which the hotkey cannot
+// work; while one stands the icon shows a degraded state.
+var requiredParts = []string{"voice", "hotkey", "microphone", "transcriber", "ollama", "agent"}
+
 // StatusLine says what Hark is doing, or why it cannot listen.
 func StatusLine(v View) string {
 	var s string
@@ -167,12 +270,18 @@ func readyLine(v View) string {
 		for _, src := range []string{"voice", "hotkey", "microphone", "transcriber"} {
 			if _, ok := v.Problems[src]; ok {
 				if v.CanType {
-					return "Can't listen: see below — Type a request… still works"
+					return "Can't listen — Type a request… still works"
 				}
-				return "Can't listen: see below — `hark send` still works"
+				return "Can't listen — type requests with hark send in a terminal"
 			}
 		}
-		return "Ready, with problems (see below)"
+		if !v.Confirm {
+			return "Ready, with problems — " + autoRunWarning
+		}
+		return "Ready, with problems"
+	}
+	if !v.Confirm {
+		return "Ready — " + autoRunWarning
 	}
 	if v.Toggle {
 		return "Ready — press " + v.Hotkey + " and speak"
@@ -190,6 +299,13 @@ func iconFor(v View) string {
 		return "error"
 	case v.State.Busy():
 		return "busy"
+	case !v.Confirm:
+		return "autorun"
+	}
+	for _, src := range requiredParts {
+		if _, ok := v.Problems[src]; ok {
+			return "degraded"
+		}
 	}
 	return "idle"
 }
@@ -201,7 +317,7 @@ func titleFor(v View) string {
 	return streamTail(v.Stream, titleWidth)
 }
 
-func problemSources(p map[string]string) []string {
+func problemSources[T any](p map[string]T) []string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
 		keys = append(keys, k)

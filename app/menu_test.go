@@ -60,11 +60,14 @@ func TestMenuIdle(t *testing.T) {
 	}
 }
 
+// TestMenuPendingApproval: approvals come first, before the status and the
+// problems, and a command of a few rows is shown whole.
 func TestMenuPendingApproval(t *testing.T) {
 	t.Parallel()
 	long := "find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 | xargs -0 rm -f -- && echo removed old disk images from Downloads"
 	v := View{
 		State: AwaitingApproval, Confirm: true, Hotkey: "ctrl+alt+space",
+		Problems: map[string]ProblemInfo{"ollama": {Title: "Ollama not running", Detail: "start it with `ollama serve`"}},
 		Pending: []Pending{
 			{ID: "p1", Command: long, WorkingDirectory: "/Users/ana", Purpose: "executing", Tier: shell.Confirm,
 				Reasons: []shell.Reason{{Command: "rm -f", Why: "rm: deletes files"}, {Command: "xargs", Why: "xargs: runs another program"}}},
@@ -72,54 +75,103 @@ func TestMenuPendingApproval(t *testing.T) {
 		},
 	}
 	m := BuildMenu(v)
-	got := strings.Join(outline(m.Items, ""), "\n")
-	for _, want := range []string{
-		"status|label|Waiting for your approval (2)|D",
+	want := []string{
 		"pending|label|Pending approval (2)|D",
 		"pending:p1:0|label|  $ find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 ||D",
 		"pending:p1:1|label|    xargs -0 rm -f -- && echo removed old disk images from|D",
-		"    Purpose: executing|D",
-		"    In: /Users/ana|D",
-		"    Why: rm: deletes files|D",
-		"    Why: xargs: runs another program|D",
+		"pending:p1:2|label|    Downloads|D",
+		"pending:p1:3|label|    In: /Users/ana|D",
+		"pending:p1:4|label|    Why: rm: deletes files|D",
+		"pending:p1:5|label|    Why: xargs: runs another program|D",
 		"approve:p1|action|    Approve|",
 		"deny:p1|action|    Deny|",
 		"pending:p2:0|label|  $ mkdir /tmp/x|D",
 		"approve:p2|action|    Approve|",
 		"deny:p2|action|    Deny|",
+		"sep:pending|sep||",
+		"status|label|Waiting for your approval (2)|D",
+		"problem:ollama|label|⚠ Ollama not running|D",
+		"problems|action|Problems…|",
+		"sep:settings|sep||",
+		"confirm-before-executing|check|Confirm before executing|X",
 		"cancel|action|Cancel|",
-		"new-conversation|action|New conversation|D",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("pending menu lacks %q:\n%s", want, got)
-		}
 	}
-	// The full command is there, over several rows, none too wide.
-	var rows []string
-	inCommand := true
-	for _, it := range m.Items {
-		if strings.HasPrefix(it.ID, PrefixPending+"p1:") && inCommand {
-			if strings.HasPrefix(it.Label, "    Purpose:") {
-				inCommand = false
-			} else {
-				rows = append(rows, strings.TrimSpace(strings.TrimPrefix(it.Label, "  $ ")))
-			}
-		}
-		if n := utf8.RuneCountInString(it.Label); n > commandWidth+8 && it.Kind != ItemSubmenu {
-			t.Errorf("row %q is %d characters wide", it.Label, n)
-		}
-	}
-	if len(rows) < 2 || strings.Join(rows, " ") != long {
-		t.Errorf("command rows %q do not spell out the full command", rows)
+	got := outline(m.Items, "")
+	if strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+		t.Errorf("pending menu:\n%s\n\nwant it to start:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if m.Icon != "approval" {
 		t.Errorf("icon %q, want approval", m.Icon)
 	}
+	for _, it := range m.Items {
+		if n := utf8.RuneCountInString(it.Label); n > statusWidth+4 && it.Kind != ItemSubmenu {
+			t.Errorf("row %q is %d characters wide", it.Label, n)
+		}
+	}
 	assertUniqueIDs(t, m.Items)
+}
+
+// TestMenuLongCommand: however long a command is, it takes a few rows —
+// its exact head and tail around its length — and the whole of it is one
+// click away.
+func TestMenuLongCommand(t *testing.T) {
+	t.Parallel()
+	tail := "; rm -rf ~/the_end"
+	cmd := "echo " + strings.Repeat("word_", 400) + tail
+	m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Pending: []Pending{{ID: "p1", Command: cmd}}})
+	var rows []string
+	for _, it := range m.Items {
+		if strings.HasPrefix(it.ID, PrefixPending+"p1:") {
+			rows = append(rows, it.Label)
+		}
+	}
+	if len(rows) != commandRows {
+		t.Fatalf("%d rows for a %d-character command, want %d:\n%s", len(rows), len(cmd), commandRows, strings.Join(rows, "\n"))
+	}
+	head := strings.TrimPrefix(rows[0], "  $ ") + strings.TrimPrefix(rows[1], "    ")
+	if !strings.HasPrefix(cmd, head) {
+		t.Errorf("head rows %q are not the start of the command", head)
+	}
+	if last := strings.TrimPrefix(rows[3], "    "); !strings.HasSuffix(cmd, last) || !strings.Contains(last, tail) {
+		t.Errorf("last row %q is not the end of the command (with %q)", last, tail)
+	}
+	if !strings.Contains(rows[2], "2,") && !strings.Contains(rows[2], fmt.Sprint(utf8.RuneCountInString(cmd))) {
+		t.Errorf("middle row %q does not give the length", rows[2])
+	}
+	if findItem(m.Items, PrefixShowFull+"p1") == nil || findItem(m.Items, PrefixApprove+"p1") == nil {
+		t.Error("a long command needs Approve and Show full command…")
+	}
+	short := BuildMenu(View{State: AwaitingApproval, Confirm: true, Pending: []Pending{{ID: "p1", Command: "ls"}}})
+	if findItem(short.Items, PrefixShowFull+"p1") != nil {
+		t.Error("Show full command… offered for a command shown whole")
+	}
+}
+
+// TestMenuAutoRunIsLoud: with confirmation off the status row, an extra
+// row, the tooltip and the icon all say so.
+func TestMenuAutoRunIsLoud(t *testing.T) {
+	t.Parallel()
+	m := BuildMenu(View{State: Idle, Confirm: false, Hotkey: "ctrl+alt+space"})
+	if m.Icon != "autorun" {
+		t.Errorf("icon %q, want autorun", m.Icon)
+	}
+	if !strings.Contains(m.Tooltip, autoRunWarning) || !strings.Contains(m.Items[0].Label, autoRunWarning) {
+		t.Errorf("tooltip %q / status %q should say %q", m.Tooltip, m.Items[0].Label, autoRunWarning)
+	}
+	if it := findItem(m.Items, IDAutoRun); it == nil {
+		t.Error("no auto-run warning row")
+	}
+	busy := BuildMenu(View{State: Running, Confirm: false, Detail: "ls"})
+	if !strings.Contains(busy.Tooltip, autoRunWarning) {
+		t.Errorf("busy tooltip %q should still say %q", busy.Tooltip, autoRunWarning)
+	}
 }
 
 func TestMenuStates(t *testing.T) {
 	t.Parallel()
+	prob := func(src, detail string) map[string]ProblemInfo {
+		return map[string]ProblemInfo{src: {Title: problemTitles[src], Detail: detail}}
+	}
 	cases := []struct {
 		name       string
 		v          View
@@ -136,15 +188,17 @@ func TestMenuStates(t *testing.T) {
 		{"cancelling", View{State: Running, Cancelling: true}, "Cancelling…", "busy", "D", "", false},
 		{"error", View{State: Error, LastError: "Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`"}, "Error: Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`", "error", "", "", false},
 		{"busy remark", View{State: Thinking, Note: "still busy with the last request — choose Cancel to stop it"}, "Thinking… — still busy with the last request — choose Cancel to stop it", "busy", "-", "", false},
-		{"no hotkey", View{State: Idle, Problems: map[string]string{"hotkey": "no X display"}}, "Can't listen: see below — Type a request… still works", "idle", "", "", false},
-		{"no hotkey, no text prompt", View{State: Idle, Problems: map[string]string{"hotkey": "no X display"}}, "Can't listen: see below — `hark send` still works", "idle", "", "", true},
-		{"ollama down", View{State: Idle, Problems: map[string]string{"ollama": "start it with `ollama serve`"}}, "Ready, with problems (see below)", "idle", "", "", false},
+		{"no hotkey", View{State: Idle, Problems: prob("hotkey", "no X display")}, "Can't listen — Type a request… still works", "degraded", "", "", false},
+		{"no hotkey, no text prompt", View{State: Idle, Problems: prob("hotkey", "no X display")}, "Can't listen — type requests with hark send in a terminal", "degraded", "", "", true},
+		{"ollama down", View{State: Idle, Problems: prob("ollama", "start it with `ollama serve`")}, "Ready, with problems", "degraded", "", "", false},
+		{"no sandbox is not degraded", View{State: Idle, Problems: prob("sandbox", "no Landlock")}, "Ready, with problems", "idle", "", "", false},
 		{"toggle ready", View{State: Idle, Toggle: true, Hotkey: "ctrl+alt+space"}, "Ready — press ctrl+alt+space and speak", "idle", "", "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			c.v.CanType = !c.typeHidden
+			c.v.Confirm = true
 			m := BuildMenu(c.v)
 			if got := StatusLine(c.v); got != c.status {
 				t.Errorf("status %q, want %q", got, c.status)
@@ -164,13 +218,35 @@ func TestMenuStates(t *testing.T) {
 			case c.cancel == "D" && !cancel.Disabled:
 				t.Error("Cancel enabled while already cancelling")
 			}
-			for src, msg := range c.v.Problems {
-				if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), msg) {
-					t.Errorf("problem %s (%q) not shown", src, msg)
+			for src, p := range c.v.Problems {
+				row := findItem(m.Items, PrefixProblem+src)
+				if row == nil || row.Label != "⚠ "+p.Title || row.Tooltip != p.Detail {
+					t.Errorf("problem %s: row %+v, want the short title with the detail as its tooltip", src, row)
 				}
+				if strings.Contains(strings.Join(outline(m.Items, ""), "\n"), p.Detail) {
+					t.Errorf("problem %s: its detail %q is in the menu; it belongs behind Problems…", src, p.Detail)
+				}
+			}
+			if len(c.v.Problems) > 0 && findItem(m.Items, IDProblems) == nil {
+				t.Error("no Problems… item while a problem stands")
 			}
 			assertUniqueIDs(t, m.Items)
 		})
+	}
+}
+
+// TestMenuStatusWraps: a long status is shown over two rows, not cut at
+// one, and its full text stays in the tooltip.
+func TestMenuStatusWraps(t *testing.T) {
+	t.Parallel()
+	note := "Could not save the setting: settings.json has an error, so it was left alone; fix it in Settings… and try again"
+	m := BuildMenu(View{State: Idle, Confirm: true, Hotkey: "ctrl+alt+space", Note: note})
+	s0, s1 := findItem(m.Items, IDStatus), findItem(m.Items, IDStatus+":1")
+	if s0 == nil || s1 == nil {
+		t.Fatalf("status rows: %q", outline(m.Items, ""))
+	}
+	if got := s0.Label + " " + s1.Label; !strings.Contains(got, "fix it in Settings") {
+		t.Errorf("status rows %q lose the fix", got)
 	}
 }
 
@@ -291,36 +367,24 @@ func TestThrottleUnit(t *testing.T) {
 	}
 }
 
-func TestDetectPrompter(t *testing.T) {
+// TestMenuApprovalShowsRequestAndCountdown: an approval says which request
+// it belongs to and when it will be denied by itself.
+func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
 	t.Parallel()
-	have := func(names ...string) func(string) (string, error) {
-		return func(n string) (string, error) {
-			for _, x := range names {
-				if x == n {
-					return "/usr/bin/" + n, nil
-				}
-			}
-			return "", fmt.Errorf("%s not found", n)
-		}
-	}
 	cases := []struct {
-		name, goos string
-		look       func(string) (string, error)
-		want       string // tool, or "" for none
+		request string
+		left    time.Duration
+		want    string
 	}{
-		{"mac", "darwin", have("osascript"), "osascript"},
-		{"linux zenity", "linux", have("zenity", "kdialog"), "zenity"},
-		{"linux kdialog", "linux", have("kdialog"), "kdialog"},
-		{"linux none", "linux", have(), ""},
-		{"linux ignores osascript", "linux", have("osascript"), ""},
+		{"delete my old builds", 2 * time.Minute, "    For “delete my old builds” · auto-deny in 2:00"},
+		{"", 65 * time.Second, "    auto-deny in 1:05"},
+		{"tidy\nup", 0, "    For “tidy up” · auto-deny in 0:00"},
 	}
 	for _, c := range cases {
-		p := DetectPrompter(c.goos, c.look)
-		switch {
-		case c.want == "" && p != nil:
-			t.Errorf("%s: got %+v, want none (Type a request… hidden)", c.name, p)
-		case c.want != "" && (p == nil || p.(*ExecPrompter).Tool != c.want):
-			t.Errorf("%s: got %+v, want %s", c.name, p, c.want)
+		m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: c.request,
+			Pending: []Pending{{ID: "p1", Command: "rm x"}}, Deadlines: map[string]time.Duration{"p1": c.left}})
+		if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), "|"+c.want+"|") {
+			t.Errorf("request %q, %v left: no row %q in\n%s", c.request, c.left, c.want, strings.Join(outline(m.Items, ""), "\n"))
 		}
 	}
 }

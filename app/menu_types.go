@@ -5,7 +5,8 @@ package app
 // always gives the same menu.
 type Menu struct {
 	// Icon names the icon set for the state: "idle", "listening", "busy",
-	// "approval" or "error" (see assets/icons).
+	// "approval", "error", "autorun" (confirmation is off) or "degraded"
+	// (a part the hotkey needs is missing); see assets/icons.
 	Icon string
 	// Tooltip is a one-line summary for the icon's hover text.
 	Tooltip string
@@ -60,10 +61,14 @@ const (
 	IDLoginItem       = "launch-at-login"
 	IDTypeRequest     = "type-request"
 	IDQuit            = "quit"
+	IDProblems        = "problems"
+	IDAutoRun         = "auto-run"
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
 	PrefixConversation = "conversation:" // + ConversationSummary.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
+	PrefixShowFull     = "show-full:"    // + Pending.ID
+	PrefixProblem      = "problem:"      // + the problem's source
 )

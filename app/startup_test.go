@@ -80,31 +80,6 @@ func TestAdoptLoginShellPathOnlyOnMac(t *testing.T) {
 	}
 }
 
-func TestExecPrompter(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, tool, body string
-		text             string
-		ok               bool
-		wantErr          bool
-	}{
-		{"zenity answer", "zenity", `[ "$1" = --entry ] && echo "list my downloads"`, "list my downloads", true, false},
-		{"kdialog answer", "kdialog", `[ "$3" = --inputbox ] && echo "df -h"`, "df -h", true, false},
-		{"cancel", "zenity", `exit 1`, "", false, false},
-		{"tool broken", "zenity", `exit 5`, "", false, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			p := &ExecPrompter{Tool: c.tool, Path: fakeShell(t, c.body)}
-			text, ok, err := p.Prompt(context.Background(), "Hark", "What should Hark do?")
-			if text != c.text || ok != c.ok || (err != nil) != c.wantErr {
-				t.Errorf("got %q, %v, %v; want %q, %v, err=%v", text, ok, err, c.text, c.ok, c.wantErr)
-			}
-		})
-	}
-}
-
 // writeScript creates an executable script without this process ever holding
 // a writable descriptor to it: a child process forked meanwhile by another
 // test would inherit such a descriptor, and exec would then fail with "text

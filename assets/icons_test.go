@@ -18,7 +18,7 @@ func TestIcons(t *testing.T) {
 		template bool
 	}
 	var wants []want
-	for _, st := range []string{"idle", "listening", "busy", "approval", "error"} {
+	for _, st := range []string{"idle", "listening", "busy", "approval", "error", "autorun", "degraded"} {
 		wants = append(wants,
 			want{st + ".png", 64, false},
 			want{st + "-template.png", 22, true},

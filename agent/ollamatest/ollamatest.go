@@ -14,6 +14,7 @@ package ollamatest
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -65,6 +66,7 @@ type Server struct {
 	// script with a 500.
 	Next func(n int, req api.ChatRequest) Reply
 	srv  *httptest.Server
+	mux  *http.ServeMux
 
 	loadDelay time.Duration
 	version   string
@@ -106,9 +108,10 @@ func New(t testing.TB, models ...Model) *Server {
 		writeJSON(w, 200, map[string]string{"version": v})
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "Ollama is running") })
+	s.mux = mux
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
-	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() { s.Stop() })
 	return s
 }
 
@@ -136,7 +139,36 @@ func (s *Server) SetLoadDelay(d time.Duration) {
 }
 
 // Close stops the server early (an Ollama that went away).
-func (s *Server) Close() { s.srv.Close() }
+func (s *Server) Close() { s.Stop() }
+
+// Stop shuts the server down, as when Ollama is not running: connections
+// to its address are refused until Start.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	srv := s.srv
+	s.srv = nil
+	s.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// Start serves again on the same address, as when Ollama comes up after
+// Hark (at login, say).
+func (s *Server) Start(t testing.TB) {
+	t.Helper()
+	l, err := net.Listen("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatalf("ollamatest: cannot listen on %s again: %v", s.URL, err)
+	}
+	srv := httptest.NewUnstartedServer(s.mux)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	s.mu.Lock()
+	s.srv = srv
+	s.mu.Unlock()
+}
 
 // Requests returns the chat requests that reached the model (preloads
 // excluded).

@@ -183,3 +183,20 @@ func TestDBusWithoutBus(t *testing.T) {
 		t.Fatalf("error = %v, want one naming DBUS_SESSION_BUS_ADDRESS", err)
 	}
 }
+
+// TestApprovalBodyKeepsHeadAndTail: a long command's notification shows
+// its start and its end, so what hides at the end is seen.
+func TestApprovalBodyKeepsHeadAndTail(t *testing.T) {
+	t.Parallel()
+	cmd := "echo " + strings.Repeat("a", 2000) + " ; rm -rf ~"
+	body := approvalBody(app.Pending{Command: cmd})
+	if !strings.HasPrefix(body, cmd[:excerptHead]) || !strings.Contains(body, "; rm -rf ~") || !strings.Contains(body, "more characters") {
+		t.Errorf("body lacks the head, the tail or the count:\n%s", body)
+	}
+	if len(body) > 600 {
+		t.Errorf("body is %d bytes; a notification cuts it anyway", len(body))
+	}
+	if short := approvalBody(app.Pending{Command: "ls -la"}); !strings.HasPrefix(short, "ls -la") {
+		t.Errorf("short command altered: %q", short)
+	}
+}

@@ -7,6 +7,7 @@
 package desktop
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hark-sh/hark/app"
@@ -33,7 +34,7 @@ func approvalTitle(p app.Pending) string {
 
 func approvalBody(p app.Pending) string {
 	var b strings.Builder
-	b.WriteString(p.Command)
+	b.WriteString(commandExcerpt(p.Command))
 	if len(p.Reasons) > 0 {
 		b.WriteString("\n\n")
 		for i, r := range p.Reasons {
@@ -49,4 +50,22 @@ func approvalBody(p app.Pending) string {
 		b.WriteString(p.WorkingDirectory)
 	}
 	return b.String()
+}
+
+// Notification bodies are cut by the desktop after a few lines, and the
+// end of a command is where a trailing `; rm -rf ~` would hide: a long
+// command is shown as its head and its tail around how much was left out.
+const (
+	excerptHead = 240
+	excerptTail = 160
+)
+
+func commandExcerpt(cmd string) string {
+	r := []rune(cmd)
+	if len(r) <= excerptHead+excerptTail+40 {
+		return cmd
+	}
+	hidden := len(r) - excerptHead - excerptTail
+	return fmt.Sprintf("%s\n… %d more characters (Show full command… in the Hark menu) …\n%s",
+		string(r[:excerptHead]), hidden, string(r[len(r)-excerptTail:]))
 }

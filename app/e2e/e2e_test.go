@@ -80,13 +80,14 @@ func rules(work string) []rule {
 		{when: "cancel marker", command: "touch " + filepath.Join(work, "cancel-marker"), answer: "tried the cancel marker"},
 		{when: "list the work folder", command: "ls " + work, purpose: "checking", answer: "listed it"},
 		{when: "say hello", answer: "hello from the fake model"},
+		{when: "underscore files", command: underscoreCommand(work), answer: "**Deleted it.** Removed `old_builds`."},
+		{when: "long command", command: longCommand(work), answer: "ran the long one"},
 	}
 }
 
 // fakeModel serves rules as raw model text through Ollama's own parsers.
-func fakeModel(t *testing.T, work string) *ollamatest.Server {
+func fakeModel(t *testing.T, rs []rule) *ollamatest.Server {
 	srv := ollamatest.New(t, ollamatest.Qwen3(model))
-	rs := rules(work)
 	srv.Next = func(_ int, req api.ChatRequest) ollamatest.Reply {
 		var request string
 		for i := len(req.Messages) - 1; i >= 0; i-- {
@@ -127,6 +128,17 @@ func fakeModel(t *testing.T, work string) *ollamatest.Server {
 	return srv
 }
 
+// underscoreCommand names files whose underscores a dbusmenu host would
+// swallow if the labels were not escaped.
+func underscoreCommand(work string) string {
+	return "rm -r " + filepath.Join(work, "old_builds") + " " + filepath.Join(work, "my__notes_2024.txt")
+}
+
+// longCommand is 2,000-odd characters with its sting in the tail.
+func longCommand(work string) string {
+	return "echo " + strings.Repeat("padding_", 250) + " ; touch " + filepath.Join(work, "long-tail-marker")
+}
+
 func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
 	d := &desktop{work: t.TempDir()}
 	d.bus = harness.SessionBus(t)
@@ -139,7 +151,7 @@ func newDesktop(t *testing.T, withX, withNotifications bool) *desktop {
 	}
 	d.watcher = harness.FakeWatcher(t, d.bus)
 	d.pulse = harness.StartPulse(t)
-	d.ollama = fakeModel(t, d.work)
+	d.ollama = fakeModel(t, rules(d.work))
 	if err := os.WriteFile(filepath.Join(d.work, "existing-file"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +183,14 @@ func startHark(t *testing.T, d *desktop) *hark {
 // short enough for tests, and stops it (showing its output on failure) when
 // the test ends.
 func launchHark(t *testing.T, d *desktop) *hark {
+	return launchHarkWith(t, d, `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "`+model+`"}`)
+}
+
+// launchHarkWith is launchHark with the given settings file.
+func launchHarkWith(t *testing.T, d *desktop, settingsJSON string) *hark {
 	t.Helper()
 	home := t.TempDir()
 	h := &hark{t: t, d: d, home: home, transcript: filepath.Join(home, "transcript.txt"), stderr: &syncBuffer{}, exited: make(chan struct{})}
-	settingsJSON := `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "` + model + `"}`
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settingsJSON), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -270,17 +286,34 @@ func (h *hark) run(args ...string) (string, int) {
 	return string(out), 0
 }
 
-// quit chooses Quit Hark and waits for the process to end.
+// quit chooses Quit Hark and waits for the process to end. Shutting down
+// can take a few seconds on a loaded machine, and once the process is gone
+// its menu is too, so each click gets up to ten seconds to take effect
+// before the next.
 func (h *hark) quit() {
 	h.t.Helper()
-	h.menu.ClickUntil(h.t, 30*time.Second, "Quit", func() error {
+	start := time.Now()
+	deadline := start.Add(40 * time.Second)
+	for time.Now().Before(deadline) {
 		select {
 		case <-h.exited:
-			return nil
+			h.t.Logf("hark exited %v after Quit was first chosen", time.Since(start).Round(time.Millisecond))
+			return
 		default:
-			return errors.New("still running")
 		}
-	})
+		if root, err := h.menu.Layout(); err == nil {
+			if it, ok := root.Find("Quit"); ok {
+				h.menu.Click(it.ID)
+			}
+		}
+		select {
+		case <-h.exited:
+			h.t.Logf("hark exited %v after Quit was first chosen", time.Since(start).Round(time.Millisecond))
+			return
+		case <-time.After(10 * time.Second):
+		}
+	}
+	h.t.Fatalf("hark still running %v after choosing Quit", time.Since(start).Round(time.Second))
 }
 
 // waitIdle waits until the status line says Hark is ready again.
@@ -516,6 +549,20 @@ func TestDesktop(t *testing.T) {
 			return nil
 		}
 		h.menu.ClickUntil(t, 30*time.Second, "Confirm before executing", confirmOff)
+		// Point 7: auto-run is loud — the status, a warning row and the
+		// tooltip all say commands run unasked.
+		h.menu.WaitFor(t, 20*time.Second, "Ready — commands run without asking")
+		h.menu.WaitFor(t, 5*time.Second, "⚠ Confirmation is off: commands run without asking")
+		harness.Eventually(t, 10*time.Second, "tooltip says commands run unasked", func() error {
+			tip, err := h.menu.Tooltip()
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(tip, "commands run without asking") {
+				return fmt.Errorf("tooltip %q", tip)
+			}
+			return nil
+		})
 		harness.Eventually(t, 20*time.Second, "checkbox unchecked", func() error {
 			root, err := h.menu.Layout()
 			if err != nil {
@@ -558,9 +605,20 @@ func TestDesktop(t *testing.T) {
 func TestDegradedStartup(t *testing.T) {
 	d := newDesktop(t, false, false)
 	h := startHark(t, d)
-	h.menu.WaitFor(t, 20*time.Second, "⚠ global hotkey unavailable")
-	h.menu.WaitFor(t, 20*time.Second, "⚠ no notification server")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ Hotkey unavailable")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ No notifications")
 	h.menu.WaitFor(t, 20*time.Second, "Can't listen")
+	// Point 2: problems are short rows; the detail is behind Problems….
+	h.menu.WaitFor(t, 5*time.Second, "Problems…")
+	root, err := h.menu.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range root.Rows() {
+		if len([]rune(row)) > 80 || strings.ContainsAny(row, "`") || strings.Contains(row, "pkg-config") {
+			t.Errorf("developer text in the menu: %q\n%s", row, root.Labels())
+		}
+	}
 	out, code := h.send(true, "say hello")
 	if code != 0 || !strings.Contains(out, "hello from the fake model") {
 		t.Fatalf("hark send --wait without a desktop: exit %d, %q", code, out)
@@ -577,7 +635,7 @@ func TestDegradedStartup(t *testing.T) {
 func TestNoSessionBus(t *testing.T) {
 	d := &desktop{work: t.TempDir(), bus: "unix:path=" + filepath.Join(t.TempDir(), "no-bus")}
 	d.pulse = harness.StartPulse(t)
-	d.ollama = fakeModel(t, d.work)
+	d.ollama = fakeModel(t, rules(d.work))
 	h := launchHark(t, d)
 	var out string
 	var code int
@@ -620,7 +678,7 @@ func TestHotkeyTaken(t *testing.T) {
 	}
 	defer other.Close()
 	h := startHark(t, d)
-	h.menu.WaitFor(t, 20*time.Second, "⚠ hotkey combination already taken")
+	h.menu.WaitFor(t, 20*time.Second, "⚠ Hotkey ctrl+alt+space is taken by another app")
 	harness.Eventually(t, 20*time.Second, "notification about the hotkey", func() error {
 		for _, n := range d.notes.All() {
 			if strings.Contains(n.Summary, "hotkey") && strings.Contains(n.Body, "ctrl+alt+space") {

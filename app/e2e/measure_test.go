@@ -62,9 +62,28 @@ func TestIdleCost(t *testing.T) {
 	if err != nil {
 		t.Fatalf("HARK_E2E_MEASURE=%q: %v", window, err)
 	}
-	desk := newDesktop(t, true, true)
-	h := startHark(t, desk)
-	h.waitIdle()
+	for _, c := range []struct {
+		name      string
+		ollamaOff bool
+	}{
+		{"healthy", false},
+		// A standing problem arms the backing-off re-check timer; that
+		// must not cost an idle Hark anything measurable either.
+		{"ollama down, re-checking", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			desk := newDesktop(t, true, true)
+			if c.ollamaOff {
+				desk.ollama.Stop()
+			}
+			h := startHark(t, desk)
+			h.menu.WaitFor(t, 30*time.Second, "Ready")
+			measureIdle(t, h, d)
+		})
+	}
+}
+
+func measureIdle(t *testing.T, h *hark, d time.Duration) {
 	time.Sleep(2 * time.Second) // let startup checks finish
 	pid := h.cmd.Process.Pid
 	const hz = 100 // USER_HZ on Linux

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -18,22 +19,22 @@ import (
 // file leaves out, and Validate rejects values that cannot work.
 type Settings struct {
 	// Voice input.
-	Hotkey         string   `json:"hotkey"`         // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
-	HotkeyMode     string   `json:"hotkeyMode"`     // "push-to-talk" or "toggle"
-	Microphone     string   `json:"microphone"`     // input device name; "" is the system default
-	RecordTail     Duration `json:"recordTail"`     // keep recording this long after release
-	MaxRecording   Duration `json:"maxRecording"`   // a recording stops by itself after this long
-	WhisperModel   string   `json:"whisperModel"`   // catalog name (e.g. "base.en") or a path to a ggml file
-	Language       string   `json:"language"`       // "en", another ISO code, or "auto" on multilingual models
-	WhisperThreads int      `json:"whisperThreads"` // 0 picks the performance cores, at most 8
-	InitialPrompt  string   `json:"initialPrompt"`  // vocabulary that biases transcription
-	ModelBaseURL   string   `json:"modelBaseURL"`   // where `hark models download` fetches from
+	Hotkey         string   `json:"hotkey"`                   // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
+	HotkeyMode     string   `json:"hotkeyMode"`               // "push-to-talk" or "toggle"
+	Microphone     string   `json:"microphone,omitempty"`     // input device name; "" is the system default
+	RecordTail     Duration `json:"recordTail"`               // keep recording this long after release
+	MaxRecording   Duration `json:"maxRecording"`             // a recording stops by itself after this long
+	WhisperModel   string   `json:"whisperModel"`             // catalog name (e.g. "base.en") or a path to a ggml file
+	Language       string   `json:"language"`                 // "en", another ISO code, or "auto" on multilingual models
+	WhisperThreads int      `json:"whisperThreads,omitempty"` // 0 picks the performance cores, at most 8
+	InitialPrompt  string   `json:"initialPrompt"`            // vocabulary that biases transcription
+	ModelBaseURL   string   `json:"modelBaseURL"`             // where `hark models download` fetches from
 
 	// The agent.
-	OllamaHost     string   `json:"ollamaHost"`     // OLLAMA_HOST in the environment wins over this
-	OllamaModel    string   `json:"ollamaModel"`    // a tool-capable model
-	MaxTurns       int      `json:"maxTurns"`       // model turns per request
-	ConfirmTimeout Duration `json:"confirmTimeout"` // an unanswered approval is a denial after this long
+	OllamaHost     string   `json:"ollamaHost,omitempty"` // OLLAMA_HOST in the environment wins over this
+	OllamaModel    string   `json:"ollamaModel"`          // a tool-capable model
+	MaxTurns       int      `json:"maxTurns"`             // model turns per request
+	ConfirmTimeout Duration `json:"confirmTimeout"`       // an unanswered approval is a denial after this long
 	// The model's context window (options.num_ctx) and what fits in it.
 	ContextLength    int      `json:"contextLength"`    // tokens; Ollama's own default is 4096 on most machines
 	NumPredict       int      `json:"numPredict"`       // tokens per reply at most, so a looping model stops
@@ -43,9 +44,9 @@ type Settings struct {
 	// Commands.
 	ConfirmBeforeExecute bool     `json:"confirmBeforeExecute"` // ask before anything that is not read-only
 	CommandTimeout       Duration `json:"commandTimeout"`
-	OutputLimit          int      `json:"outputLimit"` // bytes kept of stdout and of stderr each
-	Sandbox              string   `json:"sandbox"`     // "auto", "read-only" or "off"
-	KeepEnv              []string `json:"keepEnv"`     // secret-looking variables to pass to commands anyway
+	OutputLimit          int      `json:"outputLimit"`       // bytes kept of stdout and of stderr each
+	Sandbox              string   `json:"sandbox"`           // "auto", "read-only" or "off"
+	KeepEnv              []string `json:"keepEnv,omitempty"` // secret-looking variables to pass to commands anyway
 }
 
 // Defaults returns the settings used for every key a file leaves out.
@@ -77,9 +78,10 @@ func Defaults() Settings {
 	}
 }
 
-// Load reads settings from path. A missing file gives the defaults. Unknown
-// keys and invalid values are errors that name the key, so a typo never
-// silently turns a setting off.
+// Load reads settings from path. A missing file gives the defaults. A key
+// that is unknown, of the wrong type or out of range is an error naming its
+// line, column and key (with the nearest known key for a typo); every
+// valid key is still used, and only the bad ones fall back to defaults.
 func Load(path string) (Settings, error) {
 	s := Defaults()
 	data, err := os.ReadFile(path)
@@ -90,52 +92,188 @@ func Load(path string) (Settings, error) {
 		return s, err
 	}
 	if err := s.decode(data); err != nil {
-		return Defaults(), fmt.Errorf("%s: %w", path, err)
-	}
-	if err := s.Validate(); err != nil {
-		return Defaults(), fmt.Errorf("%s: %w", path, err)
+		return s, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
 
+// KeyError is a problem with one key of the settings file.
+type KeyError struct {
+	Key string
+	// Line and Column locate the key in the file (1-based); zero when the
+	// error did not come from a file.
+	Line, Column int
+	Msg          string
+}
+
+func (e *KeyError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d, column %d: key %q: %s", e.Line, e.Column, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("key %q: %s", e.Key, e.Msg)
+}
+
+// position turns a byte offset of data into a 1-based line and column.
+func position(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// keyOffsets finds where each top-level key of a JSON object starts.
+func keyOffsets(data []byte) map[string]int {
+	out := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return out
+	}
+	for dec.More() {
+		off := int(dec.InputOffset())
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, ok := t.(string)
+		if !ok {
+			return out
+		}
+		// InputOffset is just past the previous token; the key's quote
+		// follows whitespace and a comma.
+		for off < len(data) && (data[off] == ',' || data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r') {
+			off++
+		}
+		if _, seen := out[k]; !seen {
+			out[k] = off
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return out
+		}
+	}
+	return out
+}
+
+// knownKeys are the JSON names of every setting.
+func knownKeys() []string {
+	t := reflect.TypeOf(Settings{})
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}
+
+// nearestKey is the known key closest to a mistyped one, or "" when none
+// is close enough to be a plausible typo.
+func nearestKey(k string) string {
+	best, bestD := "", 1<<30
+	for _, known := range knownKeys() {
+		if d := editDistance(strings.ToLower(k), strings.ToLower(known)); d < bestD {
+			best, bestD = known, d
+		}
+	}
+	if bestD <= max(2, len(k)/3) {
+		return best
+	}
+	return ""
+}
+
+// editDistance counts the insertions, deletions, substitutions and
+// swaps of neighbours that turn a into b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range rb {
+		d[0][j+1] = j + 1
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// decode applies every valid key of data to s and reports the others
+// together; a bad key keeps its default.
 func (s *Settings) decode(data []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
-			return fmt.Errorf("not valid JSON at byte %d: %v", syn.Offset, err)
+			line, col := position(data, int(syn.Offset)-1) // Offset counts the bad byte itself
+			return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, err)
 		}
 		return fmt.Errorf("not a JSON object of settings: %v", err)
 	}
+	offsets := keyOffsets(data)
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { return offsets[keys[i]] < offsets[keys[j]] })
+	var errs []error
+	fail := func(k, msg string) {
+		e := &KeyError{Key: k, Msg: msg}
+		if off, ok := offsets[k]; ok {
+			e.Line, e.Column = position(data, off)
+		}
+		errs = append(errs, e)
+	}
 	// Decoding one key at a time lets every error name its key, including
-	// the ones a custom UnmarshalJSON reports.
+	// the ones a custom UnmarshalJSON reports, and lets the good keys
+	// through.
 	for _, k := range keys {
 		one, _ := json.Marshal(map[string]json.RawMessage{k: fields[k]})
 		dec := json.NewDecoder(bytes.NewReader(one))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(s); err != nil {
-			if strings.HasPrefix(err.Error(), "json: unknown field ") {
-				return fmt.Errorf("unknown key %q (see the settings reference in the README)", k)
-			}
+		trial := *s
+		if err := dec.Decode(&trial); err != nil {
 			var typ *json.UnmarshalTypeError
-			if errors.As(err, &typ) {
-				return fmt.Errorf("key %q: expected %s, found %s", k, typ.Type, typ.Value)
+			switch {
+			case strings.HasPrefix(err.Error(), "json: unknown field "):
+				msg := "unknown key, ignored"
+				if near := nearestKey(k); near != "" {
+					msg = fmt.Sprintf("unknown key, ignored — did you mean %q?", near)
+				}
+				fail(k, msg)
+			case errors.As(err, &typ):
+				fail(k, fmt.Sprintf("expected %s, found %s; the default is used", typ.Type, typ.Value))
+			default:
+				fail(k, err.Error()+"; the default is used")
 			}
-			return fmt.Errorf("key %q: %v", k, err)
+			continue
 		}
+		if err := trial.Validate(); err != nil {
+			var ke *KeyError
+			if errors.As(err, &ke) && ke.Key == k {
+				fail(k, ke.Msg+"; the default is used")
+				continue
+			}
+		}
+		*s = trial
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Validate reports the first value that cannot work, naming its key.
 func (s Settings) Validate() error {
 	bad := func(key string, format string, args ...any) error {
-		return fmt.Errorf("key %q: %s", key, fmt.Sprintf(format, args...))
+		return &KeyError{Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case strings.TrimSpace(s.Hotkey) == "":
@@ -188,6 +326,18 @@ func Save(path string, s Settings) error {
 		return err
 	}
 	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+}
+
+// Update applies change to the settings stored at path and writes them
+// back atomically. It refuses to touch a file with errors, so a save never
+// replaces a key the user mistyped with its default.
+func Update(path string, change func(*Settings)) error {
+	s, err := Load(path)
+	if err != nil {
+		return fmt.Errorf("settings.json has an error, so it was left alone (%w); fix it in Settings… and try again", err)
+	}
+	change(&s)
+	return Save(path, s)
 }
 
 // Duration is a time.Duration written in JSON as a string such as "30s".

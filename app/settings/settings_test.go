@@ -23,13 +23,13 @@ func TestLoadMissingGivesDefaults(t *testing.T) {
 func TestLoadErrorsNameTheKey(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct{ json, want string }{
-		"unknown key":    {`{"ollamaModle":"x"}`, `unknown key "ollamaModle"`},
+		"unknown key":    {`{"ollamaModle":"x"}`, `line 1, column 2: key "ollamaModle": unknown key, ignored — did you mean "ollamaModel"?`},
 		"wrong type":     {`{"maxTurns":"many"}`, `key "maxTurns": expected int`},
 		"bad duration":   {`{"commandTimeout":"soon"}`, `key "commandTimeout"`},
 		"duration int":   {`{"recordTail":300}`, `key "recordTail"`},
 		"invalid value":  {`{"sandbox":"maybe"}`, `key "sandbox"`},
 		"out of range":   {`{"maxTurns":0}`, `key "maxTurns"`},
-		"not json":       {`{"maxTurns":`, "not valid JSON"},
+		"not json":       {"{\n  \"maxTurns\": 3,\n  \"x\" 1}", "not valid JSON at line 3, column 7"},
 		"not an object":  {`[1,2]`, "not a JSON object"},
 		"bad hotkeyMode": {`{"hotkeyMode":"hold"}`, `key "hotkeyMode"`},
 	}
@@ -119,5 +119,67 @@ func TestPaths(t *testing.T) {
 	}
 	if _, err := pathsFor("linux", env(nil)); err == nil {
 		t.Fatal("no HOME and no HARK_HOME should be an error")
+	}
+}
+
+// TestLoadKeepsValidKeys: one bad key costs only itself; the others are
+// used, and every bad key is reported with its line and column.
+func TestLoadKeepsValidKeys(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "settings.json")
+	body := "{\n  \"hotkeyMode\": \"toggle\",\n  \"olamaHost\": \"http://x\",\n  \"maxTurns\": 0,\n  \"ollamaModel\": \"llama3.1\"\n}\n"
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(p)
+	if s.HotkeyMode != "toggle" || s.OllamaModel != "llama3.1" {
+		t.Errorf("valid keys lost: hotkeyMode %q, ollamaModel %q", s.HotkeyMode, s.OllamaModel)
+	}
+	if s.MaxTurns != Defaults().MaxTurns {
+		t.Errorf("maxTurns = %d, want the default for an out-of-range value", s.MaxTurns)
+	}
+	for _, want := range []string{`line 3, column 3: key "olamaHost": unknown key, ignored — did you mean "ollamaHost"?`, `line 4, column 3: key "maxTurns"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
+
+func TestNearestKey(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{"ollamaModle": "ollamaModel", "HOTKEY": "hotkey", "sandbx": "sandbox", "confirmBeforeExecution": "confirmBeforeExecute", "banana": ""}
+	for in, want := range cases {
+		if got := nearestKey(in); got != want {
+			t.Errorf("nearestKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSaveWritesNoEmptyDefaults: a saved file carries no null lists or
+// empty strings standing in for defaults.
+func TestSaveWritesNoEmptyDefaults(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "settings.json")
+	if err := Update(p, func(s *Settings) { s.ConfirmBeforeExecute = false }); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"null", `""`} {
+		if strings.Contains(string(b), bad) {
+			t.Errorf("saved file holds %s:\n%s", bad, b)
+		}
+	}
+	s, err := Load(p)
+	if err != nil || s.ConfirmBeforeExecute {
+		t.Errorf("after Update: confirm %v, err %v", s.ConfirmBeforeExecute, err)
+	}
+	if err := os.WriteFile(p, []byte(`{"bogus": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(p, func(s *Settings) {}); err == nil {
+		t.Error("Update overwrote a file with an error")
 	}
 }

@@ -41,6 +41,7 @@ func (systrayBackend) reset() { systray.ResetMenu() }
 func (systrayBackend) add(parent handle, it app.MenuItem) handle {
 	var m *systray.MenuItem
 	checkbox := it.Kind == app.ItemCheckbox
+	it.Label = Label(runtime.GOOS, it.Label)
 	switch p, ok := parent.(item); {
 	case ok && checkbox:
 		m = p.m.AddSubMenuItemCheckbox(it.Label, it.Tooltip, it.Checked)
@@ -67,7 +68,7 @@ func (systrayBackend) separator(parent handle) {
 
 func (systrayBackend) update(h handle, it app.MenuItem) {
 	m := h.(item).m
-	m.SetTitle(it.Label)
+	m.SetTitle(Label(runtime.GOOS, it.Label))
 	m.SetTooltip(it.Tooltip)
 	if it.Kind == app.ItemCheckbox {
 		// Linux never toggles a checkbox by itself; the core's model decides.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/hark-sh/hark/app"
@@ -140,13 +141,32 @@ func (t *Tray) apply(m app.Menu) {
 	if t.shown == nil || t.shown.Title != m.Title {
 		t.b.setTitle(m.Title)
 	}
-	if t.shown != nil && fits(t.nodes, m.Items) {
+	if t.shown != nil && fits(t.nodes, m.Items) && len(t.nodes)-len(m.Items) <= maxHidden {
 		t.sync(t.nodes, m.Items)
 	} else {
 		t.b.reset()
 		t.nodes = t.build(nil, m.Items)
 	}
 	t.shown = &m
+}
+
+// maxHidden is how many hidden top-level rows a menu may carry before it
+// is rebuilt. Hiding keeps the ids a host clicks stable (Cancel coming and
+// going), but tray hosts keep the height of hidden rows: a long pending
+// command that went away left the menu reopening blank or scrolled. So
+// more than a few rows gone means a fresh menu.
+const maxHidden = 4
+
+// Label is what the backend must hand the platform for the row text s so
+// the user reads s exactly. dbusmenu (every Linux tray host) takes `_` as
+// the mark of an access key and swallows it, so `old_builds` would read
+// `oldbuilds`; a doubled `__` is its literal underscore. macOS menus have
+// no such marker.
+func Label(goos, s string) string {
+	if goos == "darwin" {
+		return s
+	}
+	return strings.ReplaceAll(s, "_", "__")
 }
 
 // matches reports whether node n can show item it.

@@ -355,3 +355,44 @@ func TestRowsThatComeAndGoAreHiddenNotRebuilt(t *testing.T) {
 		t.Errorf("status not updated in place after showing Cancel again: %v", ops)
 	}
 }
+
+func TestLabelEscapesTheAccessKeyMarker(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ goos, in, want string }{
+		{"linux", "rm -r /tmp/ux/old_builds /tmp/ux/my__notes_2024.txt", "rm -r /tmp/ux/old__builds /tmp/ux/my____notes__2024.txt"},
+		{"linux", "OLLAMA_HOST", "OLLAMA__HOST"},
+		{"linux", "no underscore", "no underscore"},
+		{"freebsd", "a_b", "a__b"},
+		{"darwin", "a_b", "a_b"},
+	}
+	for _, c := range cases {
+		if got := Label(c.goos, c.in); got != c.want {
+			t.Errorf("Label(%s, %q) = %q, want %q", c.goos, c.in, got, c.want)
+		}
+	}
+}
+
+// TestManyRowsGoneRebuilds: when a long block of rows goes away the menu is
+// rebuilt rather than left with hidden rows a host still makes room for.
+func TestManyRowsGoneRebuilds(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	tr := newTray(f, Options{})
+	defer tr.Close()
+	base := busyMenu("Ready", false)
+	long := base
+	long.Items = nil
+	for i := 0; i < 8; i++ {
+		long.Items = append(long.Items, app.MenuItem{ID: fmt.Sprintf("%sp1:%d", app.PrefixPending, i), Kind: app.ItemLabel, Label: "row"})
+	}
+	long.Items = append(long.Items, base.Items...)
+	tr.Render(base)
+	waitFor(t, "first build", func() bool { _, r, _ := f.snapshot(); return r == 1 })
+	tr.Render(long)
+	waitFor(t, "rows added", func() bool { _, r, _ := f.snapshot(); return r == 2 })
+	tr.Render(base)
+	waitFor(t, "rebuilt after the rows went", func() bool { _, r, _ := f.snapshot(); return r == 3 })
+	if _, ok := f.hiddenState(app.PrefixPending + "p1:0"); ok {
+		t.Error("the gone rows are still held, hidden")
+	}
+}

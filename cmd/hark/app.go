@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,11 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/bundle"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/logs"
@@ -23,6 +26,7 @@ import (
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech/portaudio"
+	"github.com/ollama/ollama/api"
 )
 
 func init() {
@@ -60,7 +64,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	release, err := app.AcquireInstanceLock(paths.Runtime)
+	release, err := control.AcquireInstanceLock(paths.Runtime)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -96,7 +100,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
 	}
 
-	control, err := app.ListenControl(paths.Runtime)
+	ctl, err := control.Listen(paths.Runtime)
 	if err != nil {
 		log.Warn("control socket", "err", err)
 		problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
@@ -137,6 +141,13 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	menu := tray.New(tray.Options{Post: post, Logger: log})
 	defer menu.Close()
 
+	// The dialog tool that asks for a typed request also asks before
+	// confirmation is switched off.
+	prompter := desktop.DetectPrompter(runtime.GOOS, exec.LookPath)
+	var yesNo app.YesNo
+	if p, ok := prompter.(*desktop.ExecPrompter); ok {
+		yesNo = p
+	}
 	opts := app.Options{
 		Settings:      st,
 		Paths:         paths,
@@ -147,10 +158,12 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		Notifier:      note.Notifier,
 		Approver:      note.Approver,
 		Menu:          menu,
-		Prompter:      app.DetectPrompter(runtime.GOOS, exec.LookPath),
+		Prompter:      prompter,
+		YesNo:         yesNo,
 		History:       history,
 		LoginItem:     loginItem{},
 		LogFile:       logs.File(paths),
+		AuditText:     func() (string, error) { return auditText(paths.Audit) },
 		Logger:        log,
 		Checks: map[string]func(context.Context) error{
 			"ollama": func(ctx context.Context) error {
@@ -160,7 +173,13 @@ func runApp(ctx context.Context, e *env, args []string) int {
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
-				return err
+				return ollamaProblem(err)
+			},
+			"tray": func(context.Context) error {
+				if p := tray.HostProblem(); p != "" {
+					return errors.New(p)
+				}
+				return nil
 			},
 		},
 		OnTranscribeStart: func(d time.Duration) {
@@ -184,13 +203,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		for src, msg := range problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
-		if p := tray.HostProblem(); p != "" {
-			log.Warn("tray", "problem", p)
-			core.Post(app.Problem{Source: "tray", Message: p})
-		}
-		if control != nil {
+		if ctl != nil {
 			go func() {
-				if err := control.Serve(ctx, core.Post); err != nil {
+				if err := ctl.Serve(ctx, core.Post); err != nil {
 					log.Warn("control socket stopped", "err", err)
 				}
 			}()
@@ -224,6 +239,19 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// ollamaProblem titles a failed Ollama check for its menu row: Ollama
+// itself down, or up without the model.
+func ollamaProblem(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
+		return &app.TitledError{Title: "Ollama model not ready", Err: err}
+	}
+	return err
+}
+
 // runHotkey grabs the push-to-talk combination and forwards its events. A
 // failure is a status line (and, when the combination is taken, a
 // notification), never the end of the app.
@@ -244,7 +272,11 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 	l, err := hotkey.Register(combo, hotkey.Options{})
 	if err != nil {
 		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
-		core.Post(app.Problem{Source: "hotkey", Message: err.Error()})
+		p := app.Problem{Source: "hotkey", Message: err.Error()}
+		if errors.Is(err, hotkey.ErrTaken) {
+			p.Title = "Hotkey " + combo.String() + " is taken by another app"
+		}
+		core.Post(p)
 		if errors.Is(err, hotkey.ErrTaken) && notifier != nil {
 			// Unlike a missing X server, a taken combination is something
 			// the user just caused and can fix at once: say it out loud.
@@ -370,19 +402,137 @@ func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Newest first; app.ConversationSummary is agent.Summary, so the
-	// list is handed over as it is.
-	return list[:min(max(n, 0), len(list))], nil
+	var out []app.ConversationSummary
+	for _, c := range list { // newest first
+		if len(out) == n {
+			break
+		}
+		title := c.Title
+		if conv, err := h.s.Load(c.ID); err == nil {
+			title = recentLabel(c.Title, c.Updated, conv.Runs, time.Now())
+		}
+		out = append(out, app.ConversationSummary{ID: c.ID, Title: title})
+	}
+	return out, nil
 }
 
-// Transcript renders a saved conversation with the same renderer as
-// `hark history show`.
+// recentLabel tells apart conversations that share a title: when it was
+// and how its last request ended ("list my downloads · 14:02 · 1 ran").
+func recentLabel(title string, updated time.Time, runs []agent.RunMetrics, now time.Time) string {
+	when := updated.Local().Format("15:04")
+	if y, m, d := updated.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
+		when = updated.Local().Format("Jan 2 15:04")
+	}
+	label := strings.TrimSpace(title) + " · " + when
+	if len(runs) == 0 {
+		return label
+	}
+	r := runs[len(runs)-1]
+	switch {
+	case r.Outcome == agent.OutcomeCancelled:
+		return label + " · cancelled"
+	case r.Outcome == agent.OutcomeError:
+		return label + " · failed"
+	}
+	if f := (app.Outcome{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
+		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
+	}
+	return label
+}
+
 func (h storeHistory) Transcript(id string) (string, error) {
 	c, err := h.s.Load(id)
 	if err != nil {
 		return "", err
 	}
-	return agent.Transcript(c), nil
+	return transcriptText(c), nil
+}
+
+// transcriptText renders a conversation as a person reads it. Each
+// request's last answer is Hark's ending: its own facts about the commands
+// first, then the model's words as plain text, as the final notification
+// said.
+func transcriptText(c *agent.Conversation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
+	request := -1
+	var timedOut int
+	for i, m := range c.Messages {
+		switch m.Role {
+		case "user":
+			request++
+			timedOut = 0
+			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
+		case "assistant":
+			for _, tc := range m.ToolCalls {
+				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
+					fmt.Fprintf(&b, "$ %v\n", cmd)
+				}
+			}
+			text := strings.TrimSpace(m.Content)
+			if text == "" && len(m.ToolCalls) > 0 {
+				continue
+			}
+			if lastAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) {
+				r := c.Runs[request]
+				o := app.Outcome{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
+				text = app.Ending(o, text)
+			} else {
+				text = app.PlainText(text)
+			}
+			if text != "" {
+				fmt.Fprintf(&b, "Hark: %s\n\n", text)
+			}
+		case "tool":
+			line, to := toolLine(m.Content)
+			if to {
+				timedOut++
+			}
+			fmt.Fprintf(&b, "  %s\n\n", line)
+		}
+	}
+	return b.String()
+}
+
+// lastAnswer reports whether message i is the last assistant message of
+// its request.
+func lastAnswer(ms []api.Message, i int) bool {
+	for _, m := range ms[i+1:] {
+		switch m.Role {
+		case "user":
+			return true
+		case "assistant":
+			return false
+		}
+	}
+	return true
+}
+
+// toolLine says in words what one command's result was, and whether it is
+// an approval that timed out.
+func toolLine(content string) (string, bool) {
+	var r shell.Result
+	if json.Unmarshal([]byte(content), &r) != nil {
+		return content, false
+	}
+	switch {
+	case r.Executed && r.ExitCode == 0:
+		return "✓ ran", false
+	case r.Executed:
+		return fmt.Sprintf("✗ ran, exit status %d", r.ExitCode), false
+	case strings.Contains(r.Error, "did not answer"):
+		return "✗ not run: the approval timed out", true
+	case strings.HasPrefix(r.Error, "Refused"):
+		return "✗ not run: refused (Hark never runs this)", false
+	}
+	return "✗ not run: " + firstSentence(r.Error), false
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same

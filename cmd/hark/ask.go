@@ -62,7 +62,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	host := agent.ResolveHost(s.OllamaHost)
 	client := agent.NewOllamaClient(host)
 	o := agentOptions(s, paths, *model, client, host.String())
-	p := &printer{w: e.stdout, atLineStart: true}
+	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
 	o.Confirmer, o.OnEvent = newTerminalConfirmer(e), p.event
 	a, err := agent.New(o)
 	if err != nil {
@@ -92,7 +92,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	if !*fresh {
 		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
 			conv = last
-			fmt.Fprintf(e.stderr, "(continuing conversation %s; --new starts a fresh one)\n", conv.ID)
+			fmt.Fprintln(e.stderr, continuingNote(conv.Title, time.Since(last.Updated)))
 		}
 	}
 
@@ -124,6 +124,38 @@ func loadSettings() (settings.Paths, settings.Settings, error) {
 type printer struct {
 	w           io.Writer
 	atLineStart bool
+	color       bool // ANSI colours for tiers and marks
+}
+
+// wantColor is true on a terminal unless NO_COLOR (https://no-color.org)
+// is set or the terminal is dumb.
+func wantColor(terminal bool, getenv func(string) string) bool {
+	return terminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+// ANSI colours: green for safe and success, yellow for what asks first,
+// red for refusals and failures.
+const (
+	green  = "32"
+	yellow = "33"
+	red    = "31"
+)
+
+func (p *printer) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func tierColor(t shell.Tier) string {
+	switch t {
+	case shell.Safe:
+		return green
+	case shell.Forbidden:
+		return red
+	}
+	return yellow
 }
 
 func (p *printer) write(s string) {
@@ -153,7 +185,7 @@ func (p *printer) event(ev agent.Event) {
 	case agent.EventProposed:
 		c := ev.Call
 		p.endLine()
-		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, c.Tier, c.WorkingDirectory))
+		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, p.paint(tierColor(c.Tier), string(c.Tier)), c.WorkingDirectory))
 		if c.Tier != shell.Safe {
 			for _, r := range c.Reasons {
 				p.write("    why: " + r.Why + "\n")
@@ -186,19 +218,19 @@ func (p *printer) event(ev agent.Event) {
 func (p *printer) result(r *shell.Result) {
 	if !r.Executed {
 		if r.Tier == shell.Forbidden {
-			p.write("  ✗ refused: Hark never runs this\n")
+			p.write("  " + p.paint(red, "✗") + " refused: Hark never runs this\n")
 			return
 		}
-		p.write(fmt.Sprintf("  ✗ not run: %s\n", firstLine(r.Error)))
+		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))
 		return
 	}
 	status := fmt.Sprintf("exit %d", r.ExitCode)
 	if r.TimedOut {
 		status = "timed out"
 	}
-	mark := "✓"
+	mark := p.paint(green, "✓")
 	if !r.Success {
-		mark = "✗"
+		mark = p.paint(red, "✗")
 	}
 	p.write(fmt.Sprintf("  %s %s · %d ms\n", mark, status, r.ExecutionTimeMs))
 	out := r.Output
@@ -226,7 +258,7 @@ func excerpt(s string, n int, indent string) string {
 	var b strings.Builder
 	for i, l := range lines {
 		if i == n {
-			fmt.Fprintf(&b, "%s… %d more lines\n", indent, len(lines)-n)
+			fmt.Fprintf(&b, "%s… %s\n", indent, pluralWord(len(lines)-n, "more line", "more lines"))
 			break
 		}
 		b.WriteString(indent + l + "\n")
@@ -272,10 +304,38 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		answer := strings.ToLower(strings.TrimSpace(line))
 		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
 	case <-ctx.Done():
-		fmt.Fprintln(c.e.stderr)
+		// The terminal has echoed ^C after the prompt; start the line
+		// afresh and say what that meant.
+		fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return agent.Decision{By: agent.ByTimeout}, ctx.Err()
 		}
 		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
 	}
+}
+
+// continuingNote names the conversation a follow-up continues by its title
+// and age, so nobody continues one they cannot recognise.
+func continuingNote(title string, age time.Duration) string {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = "the last conversation"
+	} else {
+		title = "“" + title + "”"
+	}
+	ago := "just now"
+	switch m := int(age.Round(time.Minute) / time.Minute); {
+	case m == 1:
+		ago = "1 minute ago"
+	case m > 1:
+		ago = fmt.Sprintf("%d minutes ago", m)
+	}
+	return fmt.Sprintf("(continuing %s from %s; --new starts a fresh one)", title, ago)
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

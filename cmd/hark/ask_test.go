@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -207,7 +208,7 @@ func TestAskContinuesRecentConversation(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	r := runAgentCLI(t, "", false, "ask", "second")
-	if r.code != exitOK || !strings.Contains(r.stderr, "continuing conversation") {
+	if r.code != exitOK || !strings.Contains(r.stderr, "continuing “first” from just now") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 	if msgs := srv.Requests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "first" || msgs[3].Content != "second" {
@@ -256,5 +257,54 @@ func TestAskRejectsBadSettings(t *testing.T) {
 	r := runAgentCLI(t, "", false, "ask", "hi")
 	if r.code != exitError || !strings.Contains(r.stderr, `"maxTurns"`) {
 		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestContinuingNoteAndPlurals(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		title string
+		age   time.Duration
+		want  string
+	}{
+		{"list my downloads", 3 * time.Minute, "(continuing “list my downloads” from 3 minutes ago; --new starts a fresh one)"},
+		{"x", 50 * time.Second, "(continuing “x” from 1 minute ago; --new starts a fresh one)"},
+		{"", 10 * time.Second, "(continuing the last conversation from just now; --new starts a fresh one)"},
+	}
+	for _, c := range cases {
+		if got := continuingNote(c.title, c.age); got != c.want {
+			t.Errorf("continuingNote(%q, %v) = %q, want %q", c.title, c.age, got, c.want)
+		}
+	}
+	if got := pluralWord(1, "more line", "more lines"); got != "1 more line" {
+		t.Errorf("pluralWord(1) = %q", got)
+	}
+}
+
+func TestAskColour(t *testing.T) {
+	t.Parallel()
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	cases := []struct {
+		name     string
+		terminal bool
+		vars     map[string]string
+		want     bool
+	}{
+		{"terminal", true, nil, true},
+		{"pipe", false, nil, false},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false},
+	}
+	for _, c := range cases {
+		if got := wantColor(c.terminal, env(c.vars)); got != c.want {
+			t.Errorf("%s: wantColor = %v, want %v", c.name, got, c.want)
+		}
+	}
+	var b strings.Builder
+	p := &printer{w: &b, atLineStart: true, color: true}
+	p.result(&shell.Result{Executed: true, Success: true})
+	p.result(&shell.Result{Executed: false, Tier: shell.Forbidden})
+	if got := b.String(); !strings.Contains(got, "\x1b[32m✓\x1b[0m") || !strings.Contains(got, "\x1b[31m✗\x1b[0m refused") {
+		t.Errorf("coloured output %q lacks a green ✓ and a red ✗", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -58,7 +60,14 @@ func runAudit(_ context.Context, e *env, args []string) int {
 		}
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	writeAuditTable(e.stdout, entries)
+	return exitOK
+}
+
+// writeAuditTable prints entries as the table `hark audit` shows; the
+// tray's Open audit log shows the same text.
+func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tDECISION\tBY\tTIER\tEXIT\tMS\tPURPOSE\tCOMMAND")
 	for _, en := range entries {
 		exit := "-"
@@ -69,5 +78,19 @@ func runAudit(_ context.Context, e *env, args []string) int {
 			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), en.WorkingDirectory)
 	}
 	tw.Flush()
-	return exitOK
+}
+
+// auditText is the audit log as readable text for the tray.
+func auditText(path string) (string, error) {
+	entries, _, err := agent.ReadAudit(path)
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 0 {
+		return "No command decisions yet.\n", nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Hark audit log — every command decision, newest last (%s; the same as `hark audit --tail 0`)\n\n", path)
+	writeAuditTable(&b, entries)
+	return b.String(), nil
 }

@@ -37,6 +37,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	isTerminal     bool // stdin and stderr are a terminal a person can answer on
+	colorOut       bool // stdout is a terminal that may show colour
 }
 
 var commands = map[string]*command{}
@@ -58,7 +59,7 @@ const (
 func main() {
 	shell.HardenProcess(3)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: stdioIsTerminal()}, os.Args[1:])
+	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: stdioIsTerminal(), colorOut: wantColor(stdoutIsTerminal(), os.Getenv)}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -45,7 +45,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark send:", err)
 		return exitError
 	}
-	reply, err := app.Send(ctx, paths.Runtime, text, *wait)
+	reply, err := control.Send(ctx, paths.Runtime, text, *wait)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark send:", err)
 		return exitError
@@ -56,6 +56,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	}
 	if *wait {
 		fmt.Fprintln(e.stdout, reply.Answer)
+	} else {
+		// Silence read as failure; say where the answer will appear.
+		fmt.Fprintln(e.stderr, "hark send: delivered — Hark is working on it; the answer arrives as a notification (use --wait to print it here)")
 	}
 	return exitOK
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -55,7 +56,7 @@ func TestSendUsage(t *testing.T) {
 // "app" answers from a table.
 func TestSendToServer(t *testing.T) {
 	paths := sendEnv(t)
-	srv, err := app.ListenControl(paths.Runtime)
+	srv, err := control.Listen(paths.Runtime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestSendToServer(t *testing.T) {
 		wantWaited bool
 	}{
 		{"wait prints the answer", []string{"--wait", "how big", "is Downloads"}, exitOK, "Downloads holds 2.1 GB.\n", "", "how big is Downloads", true},
-		{"no wait prints nothing", []string{"tidy up"}, exitOK, "", "", "tidy up", false},
+		{"no wait confirms delivery", []string{"tidy up"}, exitOK, "", "hark send: delivered", "tidy up", false},
 		{"refusal exits 1 with the reason", []string{"busy"}, exitError, "", "busy with another request", "busy", false},
 	}
 	for _, c := range cases {

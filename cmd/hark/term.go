@@ -9,3 +9,5 @@ import (
 func stdioIsTerminal() bool {
 	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
 }
+
+func stdoutIsTerminal() bool { return term.IsTerminal(int(os.Stdout.Fd())) }

@@ -11,8 +11,11 @@ import (
 
 // MenuItem is one node of a com.canonical.dbusmenu layout.
 type MenuItem struct {
-	ID       int32
+	ID int32
+	// Label is the text a person reads, after the host's handling of
+	// access-key markers (see Unmnemonic); Raw is the property as sent.
 	Label    string
+	Raw      string
 	Enabled  bool
 	Visible  bool
 	Toggle   string // "checkmark" for checkboxes
@@ -70,7 +73,8 @@ func (m *Menu) Layout() (MenuItem, error) {
 func convert(l layout) MenuItem {
 	it := MenuItem{ID: l.ID, Enabled: true, Visible: true}
 	if v, ok := l.Props["label"]; ok {
-		it.Label, _ = v.Value().(string)
+		it.Raw, _ = v.Value().(string)
+		it.Label = Unmnemonic(it.Raw)
 	}
 	if v, ok := l.Props["enabled"]; ok {
 		it.Enabled, _ = v.Value().(bool)
@@ -92,6 +96,59 @@ func convert(l layout) MenuItem {
 		}
 	}
 	return it
+}
+
+// Unmnemonic is what a dbusmenu host shows for a label: "__" is a literal
+// underscore, and a single "_" marks the next character as the access key
+// and is itself not shown (GTK and Qt hosts both do this).
+func Unmnemonic(raw string) string {
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '_' {
+			b.WriteByte(raw[i])
+			continue
+		}
+		if i+1 < len(raw) && raw[i+1] == '_' {
+			b.WriteByte('_')
+			i++
+		}
+	}
+	return b.String()
+}
+
+// Tooltip reads the item's tooltip title, as a host shows on hover.
+func (m *Menu) Tooltip() (string, error) {
+	var tip struct {
+		Icon   string
+		Pixmap []struct {
+			W, H int32
+			Data []byte
+		}
+		Title, Text string
+	}
+	item := m.conn.Object(m.obj.Destination(), "/StatusNotifierItem")
+	v, err := item.GetProperty("org.kde.StatusNotifierItem.ToolTip")
+	if err != nil {
+		return "", err
+	}
+	if err := dbus.Store([]any{v.Value()}, &tip); err != nil {
+		return "", err
+	}
+	if tip.Text != "" {
+		return tip.Title + " " + tip.Text, nil
+	}
+	return tip.Title, nil
+}
+
+// Rows lists the visible top-level labels in order.
+func (it MenuItem) Rows() []string {
+	var out []string
+	for _, c := range it.Children {
+		if c.Visible {
+			out = append(out, c.Label)
+		}
+	}
+	return out
 }
 
 // Find returns the first visible item whose label, without its indent,

@@ -7,7 +7,7 @@ import (
 )
 
 // States are the tray states that each have an icon.
-var States = []string{"idle", "listening", "busy", "approval", "error"}
+var States = []string{"idle", "listening", "busy", "approval", "error", "autorun", "degraded"}
 
 // Sizes of the generated files, in pixels.
 const (
@@ -27,6 +27,8 @@ var stateColour = map[string]color.NRGBA{
 	"busy":      {0x19, 0x71, 0xc2, 0xff}, // blue: thinking or running
 	"approval":  {0xe6, 0x77, 0x00, 0xff}, // amber: waiting for you
 	"error":     {0x86, 0x2e, 0x9c, 0xff}, // violet, kept apart from the recording red
+	"autorun":   {0xd9, 0x48, 0x0f, 0xff}, // burnt orange: commands run without asking
+	"degraded":  {0x86, 0x8e, 0x96, 0xff}, // grey: a part the hotkey needs is missing
 }
 
 // Render returns every icon file by name.
@@ -97,6 +99,14 @@ func glyph(state string) []layer {
 		symbol = union(circle(badgeX-0.09, badgeY, r), circle(badgeX, badgeY, r), circle(badgeX+0.09, badgeY, r))
 	case "approval": // an exclamation mark: your answer is needed
 		symbol = union(segment(badgeX, badgeY-0.09, badgeX, badgeY+0.015, symbolW), circle(badgeX, badgeY+0.085, symbolW*0.6))
+	case "autorun": // fast-forward chevrons: runs on without stopping for you
+		const h, w = 0.075, 0.05
+		symbol = union(
+			segment(badgeX-0.085, badgeY-h, badgeX-0.02, badgeY, w), segment(badgeX-0.085, badgeY+h, badgeX-0.02, badgeY, w),
+			segment(badgeX+0.005, badgeY-h, badgeX+0.07, badgeY, w), segment(badgeX+0.005, badgeY+h, badgeX+0.07, badgeY, w),
+		)
+	case "degraded": // a bar: something is missing
+		symbol = segment(badgeX-0.085, badgeY, badgeX+0.085, badgeY, symbolW)
 	default: // error: a cross
 		const d = 0.07
 		symbol = union(segment(badgeX-d, badgeY-d, badgeX+d, badgeY+d, symbolW), segment(badgeX-d, badgeY+d, badgeX+d, badgeY-d, symbolW))

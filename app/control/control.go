@@ -1,4 +1,11 @@
-package app
+// Package control is how other processes reach the running app: the
+// control socket that lets `hark send` hand text to it as if it had been
+// spoken, the single-instance lock, and the peer-credential check. The
+// socket is a unix socket in the user's private runtime folder (0700),
+// itself mode 0600, and the server also checks the peer's user id, so only
+// the same user can drive the app even if the folder is shared by mistake.
+// Each connection carries one JSON request and one JSON response.
+package control
 
 import (
 	"context"
@@ -10,22 +17,29 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
-)
 
-// The control socket lets `hark send` hand text to the running app as if it
-// had been spoken. It is a unix socket in the user's private runtime folder
-// (0700), itself mode 0600, and the server also checks the peer's user id,
-// so only the same user can drive the app even if the folder is shared by
-// mistake. Each connection carries one JSON request and one JSON response.
+	"github.com/hark-sh/hark/app"
+)
 
 // ErrNotRunning is what `hark send` reports when no app is listening.
 var ErrNotRunning = errors.New("Hark is not running — start it with `hark`")
 
 // ErrAlreadyRunning is what a second `hark` app reports.
-var ErrAlreadyRunning = errors.New("Hark is already running — look for its icon in the menu bar, or quit it there first")
+var ErrAlreadyRunning = errors.New(alreadyRunning(runtime.GOOS))
+
+// alreadyRunning says where to find the running Hark, in the words of the
+// desktop it runs on.
+func alreadyRunning(goos string) string {
+	where := "the system tray (the panel's status area)"
+	if goos == "darwin" {
+		where = "the menu bar"
+	}
+	return "Hark is already running — look for its icon in " + where + ", or quit it there first"
+}
 
 // SocketPath is the control socket in runtimeDir (settings.Paths.Runtime).
 func SocketPath(runtimeDir string) string { return filepath.Join(runtimeDir, "hark.sock") }
@@ -43,8 +57,8 @@ const requestLimit = 64 << 10
 // readTimeout bounds how long a client may take to send its request.
 const readTimeout = 5 * time.Second
 
-// ControlServer is the listening control socket.
-type ControlServer struct {
+// Server is the listening control socket.
+type Server struct {
 	ln   *net.UnixListener
 	path string
 	uid  int // the only user allowed to connect
@@ -55,10 +69,10 @@ type ControlServer struct {
 	wg    sync.WaitGroup
 }
 
-// ListenControl creates the runtime folder (0700) and listens on the
+// Listen creates the runtime folder (0700) and listens on the
 // control socket (0600). A socket left behind by a crashed app is removed;
 // one that still answers means another app is running (ErrAlreadyRunning).
-func ListenControl(runtimeDir string) (*ControlServer, error) {
+func Listen(runtimeDir string) (*Server, error) {
 	if err := ensurePrivateDir(runtimeDir); err != nil {
 		return nil, err
 	}
@@ -82,11 +96,11 @@ func ListenControl(runtimeDir string) (*ControlServer, error) {
 		return nil, fmt.Errorf("could not restrict %s: %w", path, err)
 	}
 	ln.SetUnlinkOnClose(true)
-	return &ControlServer{ln: ln, path: path, uid: os.Getuid(), log: slog.Default(), conns: map[net.Conn]struct{}{}}, nil
+	return &Server{ln: ln, path: path, uid: os.Getuid(), log: slog.Default(), conns: map[net.Conn]struct{}{}}, nil
 }
 
 // Path is the socket file.
-func (s *ControlServer) Path() string { return s.path }
+func (s *Server) Path() string { return s.path }
 
 // removeStaleSocket deletes a socket file nobody listens on.
 func removeStaleSocket(path string) error {
@@ -133,8 +147,8 @@ func ensurePrivateDir(dir string) error {
 }
 
 // Serve answers connections until ctx ends or Close is called, handing each
-// request to post (App.Post) as a SendRequest.
-func (s *ControlServer) Serve(ctx context.Context, post func(Event) bool) error {
+// request to post (App.Post) as a app.SendRequest.
+func (s *Server) Serve(ctx context.Context, post func(app.Event) bool) error {
 	stop := context.AfterFunc(ctx, func() { s.Close() })
 	defer stop()
 	for {
@@ -162,7 +176,7 @@ func (s *ControlServer) Serve(ctx context.Context, post func(Event) bool) error 
 	}
 }
 
-func (s *ControlServer) track(c net.Conn, add bool) {
+func (s *Server) track(c net.Conn, add bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if add {
@@ -174,7 +188,7 @@ func (s *ControlServer) track(c net.Conn, add bool) {
 
 // Close stops listening, removes the socket file and drops open
 // connections.
-func (s *ControlServer) Close() error {
+func (s *Server) Close() error {
 	err := s.ln.Close()
 	s.mu.Lock()
 	for c := range s.conns {
@@ -187,8 +201,8 @@ func (s *ControlServer) Close() error {
 	return err
 }
 
-func (s *ControlServer) handle(ctx context.Context, c *net.UnixConn, post func(Event) bool) {
-	respond := func(r SendReply) {
+func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Event) bool) {
+	respond := func(r app.SendReply) {
 		_ = c.SetWriteDeadline(time.Now().Add(readTimeout))
 		if err := json.NewEncoder(c).Encode(r); err != nil {
 			s.log.Debug("control socket: the client left before the reply", "err", err)
@@ -196,31 +210,31 @@ func (s *ControlServer) handle(ctx context.Context, c *net.UnixConn, post func(E
 	}
 	uid, err := peerUID(c)
 	if err != nil {
-		respond(SendReply{Error: fmt.Sprintf("could not check who is connecting: %v", err)})
+		respond(app.SendReply{Error: fmt.Sprintf("could not check who is connecting: %v", err)})
 		return
 	}
 	if uid != s.uid {
 		s.log.Warn("control socket: refused a connection from another user", "uid", uid)
-		respond(SendReply{Error: "permission denied: only the user running Hark may send it requests"})
+		respond(app.SendReply{Error: "permission denied: only the user running Hark may send it requests"})
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
 	var req controlRequest
 	if err := json.NewDecoder(&limitedReader{r: c, n: requestLimit}).Decode(&req); err != nil {
-		respond(SendReply{Error: fmt.Sprintf("could not read the request (%v); send one JSON object {\"text\": …, \"wait\": …}", err)})
+		respond(app.SendReply{Error: fmt.Sprintf("could not read the request (%v); send one JSON object {\"text\": …, \"wait\": …}", err)})
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	reply := make(chan SendReply, 1)
-	if !post(SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
-		respond(SendReply{Error: "Hark is quitting; start it again with `hark`"})
+	reply := make(chan app.SendReply, 1)
+	if !post(app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
+		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
 		return
 	}
 	select {
 	case r := <-reply:
 		respond(r)
 	case <-ctx.Done():
-		respond(SendReply{Error: "Hark is quitting; the request did not finish"})
+		respond(app.SendReply{Error: "Hark is quitting; the request did not finish"})
 	}
 }
 
@@ -248,7 +262,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // without, as soon as the app has accepted the request. A reply with OK
 // false carries the app's reason in Error. ErrNotRunning means no app
 // listens. Cancelling ctx abandons the wait (the app keeps going).
-func Send(ctx context.Context, runtimeDir, text string, wait bool) (SendReply, error) {
+func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendReply, error) {
 	path := SocketPath(runtimeDir)
 	var d net.Dialer
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -256,9 +270,9 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (SendReply, e
 	cancel()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
-			return SendReply{}, ErrNotRunning
+			return app.SendReply{}, ErrNotRunning
 		}
-		return SendReply{}, fmt.Errorf("could not reach Hark at %s: %w", path, err)
+		return app.SendReply{}, fmt.Errorf("could not reach Hark at %s: %w", path, err)
 	}
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
@@ -269,15 +283,15 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (SendReply, e
 	if !wait || writeErr != nil {
 		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	}
-	var r SendReply
+	var r app.SendReply
 	if err := json.NewDecoder(c).Decode(&r); err != nil {
 		if writeErr != nil {
-			return SendReply{}, fmt.Errorf("could not send the request to Hark: %w", writeErr)
+			return app.SendReply{}, fmt.Errorf("could not send the request to Hark: %w", writeErr)
 		}
 		if ctx.Err() != nil {
-			return SendReply{}, ctx.Err()
+			return app.SendReply{}, ctx.Err()
 		}
-		return SendReply{}, fmt.Errorf("Hark closed the connection without an answer (%v); check its status in the menu", err)
+		return app.SendReply{}, fmt.Errorf("Hark closed the connection without an answer (%v); check its status in the menu", err)
 	}
 	return r, nil
 }

@@ -3,8 +3,8 @@
 // separate program so packaging code stays out of the hark binary, and pure
 // Go so the bundle is built (and tested) on Linux too.
 //
-//	go run ./app/bundle/cmd/mkapp app -bin bin/hark -o Hark.app -version "$(git describe --tags --always --dirty)" -commits N
-//	go run ./app/bundle/cmd/mkapp linux-install -bin bin/hark -prefix ~/.local
+//	go run ./cmd/mkapp app -bin bin/hark -o Hark.app -version "$(git describe --tags --always --dirty)" -commits N
+//	go run ./cmd/mkapp linux-install -bin bin/hark -prefix ~/.local
 package main
 
 import (

@@ -13,7 +13,7 @@ import (
 func TestRunUsage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	plist := "../../../../Info.plist"
+	plist := "../../Info.plist"
 	empty := filepath.Join(dir, "Empty.plist")
 	if err := os.WriteFile(empty, []byte("<plist><dict/></plist>"), 0o644); err != nil {
 		t.Fatal(err)

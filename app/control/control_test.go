@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/settings"
 )
 
 // shortDir is a temporary folder with a path short enough for a unix
@@ -25,15 +28,15 @@ func shortDir(t *testing.T) string {
 }
 
 // serve runs a control server that hands requests to post.
-func serve(t *testing.T, dir string, post func(Event) bool) *ControlServer {
+func serve(t *testing.T, dir string, post func(app.Event) bool) *Server {
 	t.Helper()
 	return serveAs(t, dir, post, os.Getuid())
 }
 
 // serveAs runs a control server that admits only uid.
-func serveAs(t *testing.T, dir string, post func(Event) bool, uid int) *ControlServer {
+func serveAs(t *testing.T, dir string, post func(app.Event) bool, uid int) *Server {
 	t.Helper()
-	s, err := ListenControl(dir)
+	s, err := Listen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,25 +59,40 @@ func serveAs(t *testing.T, dir string, post func(Event) bool, uid int) *ControlS
 	return s
 }
 
+// fileAgent answers every request the same way and records it.
+type fileAgent struct{ calls chan app.Request }
+
+func (f fileAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, on func(app.AgentEvent)) (string, error) {
+	f.calls <- r
+	return "You have 3 files.", nil
+}
+
+func (fileAgent) NewConversation() {}
+
 func TestControlRoundTripWithApp(t *testing.T) {
 	t.Parallel()
-	h := start(t, answerAgent("You have 3 files."), nil)
+	ag := fileAgent{calls: make(chan app.Request, 4)}
+	home := t.TempDir()
+	core := app.New(app.Options{Settings: settings.Defaults(), Agent: ag,
+		Paths:  settings.Paths{Settings: filepath.Join(home, "settings.json"), Runtime: filepath.Join(home, "run")},
+		Logger: slog.New(slog.DiscardHandler)})
+	ctx, cancel := context.WithCancel(context.Background())
+	go core.Run(ctx)
+	t.Cleanup(func() { cancel(); <-core.Done() })
 	dir := shortDir(t)
-	serve(t, dir, h.app.Post)
-	ctx := context.Background()
+	serve(t, dir, core.Post)
 
 	cases := []struct {
 		name string
 		text string
 		wait bool
-		want SendReply
+		want app.SendReply
 	}{
-		{"wait prints the answer", "how many files", true, SendReply{OK: true, Answer: "You have 3 files."}},
-		{"no wait returns once accepted", "how many files", false, SendReply{OK: true}},
-		{"empty text is refused", "", false, SendReply{Error: "nothing to send"}},
+		{"wait prints the answer", "how many files", true, app.SendReply{OK: true, Answer: "You have 3 files."}},
+		{"empty text is refused", "", false, app.SendReply{Error: "nothing to send"}},
+		{"no wait returns once accepted", "how many files", false, app.SendReply{OK: true}},
 	}
 	for _, c := range cases {
-		m := h.views.mark()
 		got, err := Send(ctx, dir, c.text, c.wait)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -83,10 +101,14 @@ func TestControlRoundTripWithApp(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 		if c.want.OK {
-			if r := recv(t, "agent request", h.agent.calls); r.Text != c.text || r.Source != "socket" {
-				t.Errorf("%s: agent got %+v", c.name, r)
+			select {
+			case r := <-ag.calls:
+				if r.Text != c.text || r.Source != "socket" {
+					t.Errorf("%s: agent got %+v", c.name, r)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: the agent got no request", c.name)
 			}
-			h.views.waitFrom(t, m, "idle", func(v View) bool { return v.State == Idle && v.Stream != "" })
 		}
 	}
 }
@@ -94,7 +116,7 @@ func TestControlRoundTripWithApp(t *testing.T) {
 func TestControlSocketIsPrivate(t *testing.T) {
 	t.Parallel()
 	dir := shortDir(t)
-	s := serve(t, dir, func(Event) bool { return false })
+	s := serve(t, dir, func(app.Event) bool { return false })
 	for path, want := range map[string]os.FileMode{s.Path(): 0o600, dir: 0o700} {
 		fi, err := os.Stat(path)
 		if err != nil {
@@ -109,8 +131,8 @@ func TestControlSocketIsPrivate(t *testing.T) {
 func TestControlPeerCheck(t *testing.T) {
 	t.Parallel()
 	dir := shortDir(t)
-	posted := make(chan Event, 1)
-	s := serve(t, dir, func(e Event) bool { posted <- e; return true })
+	posted := make(chan app.Event, 1)
+	s := serve(t, dir, func(e app.Event) bool { posted <- e; return true })
 
 	// The kernel reports our own uid for our own connection.
 	c, err := net.Dial("unix", s.Path())
@@ -125,7 +147,7 @@ func TestControlPeerCheck(t *testing.T) {
 
 	// A server that expects another user refuses us before reading.
 	other := shortDir(t)
-	serveAs(t, other, func(e Event) bool { posted <- e; return true }, os.Getuid()+1)
+	serveAs(t, other, func(e app.Event) bool { posted <- e; return true }, os.Getuid()+1)
 	r, err := Send(context.Background(), other, "rm -rf /", true)
 	if err != nil {
 		t.Fatal(err)
@@ -186,25 +208,25 @@ func TestListenControlHandlesLeftovers(t *testing.T) {
 		t.Parallel()
 		dir := shortDir(t)
 		staleSocket(t, dir)
-		posted := make(chan Event, 1)
-		serve(t, dir, func(e Event) bool {
+		posted := make(chan app.Event, 1)
+		serve(t, dir, func(e app.Event) bool {
 			posted <- e
-			e.(SendRequest).Reply <- SendReply{OK: true}
+			e.(app.SendRequest).Reply <- app.SendReply{OK: true}
 			return true
 		})
 		if r, err := Send(context.Background(), dir, "hi", false); err != nil || !r.OK {
 			t.Fatalf("Send after replacing a stale socket: %+v, %v", r, err)
 		}
-		if e := recv(t, "request", posted); e.(SendRequest).Text != "hi" {
+		if e := recv(t, "request", posted); e.(app.SendRequest).Text != "hi" {
 			t.Errorf("posted %+v", e)
 		}
 	})
 	t.Run("a live socket means already running", func(t *testing.T) {
 		t.Parallel()
 		dir := shortDir(t)
-		serve(t, dir, func(Event) bool { return false })
-		if _, err := ListenControl(dir); !errors.Is(err, ErrAlreadyRunning) {
-			t.Errorf("second ListenControl = %v, want ErrAlreadyRunning", err)
+		serve(t, dir, func(app.Event) bool { return false })
+		if _, err := Listen(dir); !errors.Is(err, ErrAlreadyRunning) {
+			t.Errorf("second Listen = %v, want ErrAlreadyRunning", err)
 		}
 	})
 	t.Run("a regular file is left alone", func(t *testing.T) {
@@ -216,8 +238,8 @@ func TestListenControlHandlesLeftovers(t *testing.T) {
 		if err := os.WriteFile(SocketPath(dir), []byte("mine"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ListenControl(dir); err == nil || !strings.Contains(err.Error(), "not a socket") {
-			t.Errorf("ListenControl over a file = %v, want a not-a-socket error", err)
+		if _, err := Listen(dir); err == nil || !strings.Contains(err.Error(), "not a socket") {
+			t.Errorf("Listen over a file = %v, want a not-a-socket error", err)
 		}
 		if b, _ := os.ReadFile(SocketPath(dir)); string(b) != "mine" {
 			t.Error("the file was removed")
@@ -226,7 +248,7 @@ func TestListenControlHandlesLeftovers(t *testing.T) {
 	t.Run("closing removes the socket", func(t *testing.T) {
 		t.Parallel()
 		dir := shortDir(t)
-		s, err := ListenControl(dir)
+		s, err := Listen(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +262,7 @@ func TestListenControlHandlesLeftovers(t *testing.T) {
 func TestControlBadRequests(t *testing.T) {
 	t.Parallel()
 	dir := shortDir(t)
-	s := serve(t, dir, func(e Event) bool { e.(SendRequest).Reply <- SendReply{OK: true}; return true })
+	s := serve(t, dir, func(e app.Event) bool { e.(app.SendRequest).Reply <- app.SendReply{OK: true}; return true })
 	cases := []struct {
 		name, body, want string
 	}{
@@ -284,5 +306,28 @@ func TestSingleInstanceLock(t *testing.T) {
 	again()
 	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("runtime folder mode %v (err %v), want 0700", fi.Mode().Perm(), err)
+	}
+}
+
+const waitTimeout = 5 * time.Second
+
+func recv[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitTimeout):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	var zero T
+	return zero
+}
+
+func TestAlreadyRunningNamesTheDesktopsPlace(t *testing.T) {
+	t.Parallel()
+	for goos, want := range map[string]string{"darwin": "menu bar", "linux": "system tray"} {
+		if got := alreadyRunning(goos); !strings.Contains(got, want) {
+			t.Errorf("%s: %q does not say %q", goos, got, want)
+		}
 	}
 }

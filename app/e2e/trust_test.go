@@ -1,0 +1,174 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
+)
+
+// commandRows reads a pending command back from the menu as a person sees
+// it: the rows after "Pending approval", up to the first row that is not
+// the command, joined as wrap split them (at spaces).
+func commandRows(root harness.MenuItem) []string {
+	var rows []string
+	in := false
+	for _, c := range root.Children {
+		if !c.Visible {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(c.Label, "  $ "):
+			in = true
+			rows = append(rows, strings.TrimPrefix(c.Label, "  $ "))
+		case in && strings.HasPrefix(c.Label, "    ") && !strings.HasPrefix(c.Label, "    In: ") && !strings.HasPrefix(c.Label, "    Why: ") && !strings.HasPrefix(c.Label, "    For “") && !strings.HasPrefix(c.Label, "    auto-deny") && strings.TrimSpace(c.Label) != "Approve":
+			rows = append(rows, strings.TrimPrefix(c.Label, "    "))
+		case in:
+			return rows
+		}
+	}
+	return rows
+}
+
+// TestTrustAtAGlance walks points 1, 2, 4 and 5 of "a tray a person trusts":
+// exact commands, approvals first, long commands, honest endings.
+func TestTrustAtAGlance(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	h.waitIdle()
+
+	t.Run("1 underscores read exactly, approvals first, 5 honest ending", func(t *testing.T) {
+		h.t = t
+		cmd := underscoreCommand(d.work)
+		if out, code := h.send(false, "delete the underscore files"); code != 0 {
+			t.Fatalf("hark send: exit %d: %s", code, out)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+		root, err := h.menu.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows := root.Rows(); len(rows) == 0 || rows[0] != "Pending approval (1)" {
+			t.Errorf("the pending approval is not the first row:\n%s", root.Labels())
+		}
+		if _, ok := root.Find("For “delete the underscore files” · auto-deny in "); !ok {
+			t.Errorf("the approval does not show its request and countdown:\n%s", root.Labels())
+		}
+		if got := strings.Join(commandRows(root), " "); got != cmd {
+			t.Errorf("menu shows\n  %q\nthe command is\n  %q\n%s", got, cmd, root.Labels())
+		}
+		before := len(d.notes.All())
+		h.menu.ClickUntil(t, 30*time.Second, "Deny", func() error {
+			if len(h.audit("old_builds")) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
+		var final harness.Notification
+		harness.Eventually(t, 30*time.Second, "final notification", func() error {
+			for _, n := range d.notes.All()[before:] {
+				if strings.Contains(n.Body, "Deleted it") {
+					final = n
+					return nil
+				}
+			}
+			return fmt.Errorf("notifications:\n%s", d.notes)
+		})
+		if !strings.HasPrefix(final.Body, "1 command denied — nothing changed.") {
+			t.Errorf("final notification does not lead with Hark's facts: %q", final.Body)
+		}
+		if strings.ContainsAny(final.Body, "*`") || !strings.Contains(final.Body, "old_builds") {
+			t.Errorf("final notification is not the plain answer: %q", final.Body)
+		}
+		h.waitIdle()
+	})
+
+	t.Run("4 a long command stays short, keeps its tail, and leaves a clean menu", func(t *testing.T) {
+		h.t = t
+		idle, err := h.menu.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := longCommand(d.work)
+		h.send(false, "run the long command")
+		n := approvalFor(t, d.notes, "padding_padding")
+		if !strings.Contains(n.Body, "long-tail-marker") || !strings.HasPrefix(n.Body, "echo padding_") {
+			t.Errorf("approval notification lacks the head or the tail:\n%s", n.Body)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "Show full command…")
+		root, err := h.menu.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := commandRows(root)
+		if len(rows) > 4 || !strings.HasPrefix(cmd, rows[0]) || !strings.HasSuffix(cmd, rows[len(rows)-1]) {
+			t.Errorf("%d command rows for %d characters; want at most 4, exact head and tail:\n%s", len(rows), len(cmd), root.Labels())
+		}
+		if len(root.Rows()) > 25 {
+			t.Errorf("%d rows in the menu:\n%s", len(root.Rows()), root.Labels())
+		}
+		h.menu.ClickUntil(t, 30*time.Second, "Deny", func() error {
+			if len(h.audit("long-tail-marker")) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
+		h.waitIdle()
+		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
+		after, err := h.menu.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hidden := 0
+		for _, c := range after.Children {
+			if !c.Visible {
+				hidden++
+			}
+		}
+		if hidden > 4 || len(after.Rows()) != len(idle.Rows()) {
+			t.Errorf("menu after the long command: %d hidden rows, %d visible (idle had %d):\n%s", hidden, len(after.Rows()), len(idle.Rows()), after.Labels())
+		}
+	})
+}
+
+// TestOllamaStartsLate: Hark started before Ollama (as at login) shows the
+// problem, then clears it by itself once Ollama is up — point 3.
+func TestOllamaStartsLate(t *testing.T) {
+	d := newDesktop(t, true, true)
+	d.ollama.Stop()
+	h := startHark(t, d)
+	h.menu.WaitFor(t, 30*time.Second, "⚠ Ollama not running")
+	d.ollama.Start(t)
+	// The first re-check is 15 s after the problem appeared.
+	h.menu.WaitGone(t, 45*time.Second, "⚠ Ollama not running")
+	if out, code := h.send(true, "say hello"); code != 0 || !strings.Contains(out, "hello from the fake model") {
+		t.Fatalf("hark send --wait after Ollama started: exit %d, %q", code, out)
+	}
+	h.quit()
+}
+
+// TestForgivingSettings: a mistyped key costs only itself (the others are
+// used), is shown as a short row, and a notification at start gives its
+// line, column and the key meant — point 8.
+func TestForgivingSettings(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := launchHarkWith(t, d, "{\n  \"confirmBeforeExecute\": false,\n  \"ollamaModle\": \"x\",\n  \"ollamaModel\": \""+model+"\"\n}\n")
+	h.menu = harness.MenuOf(t, d.bus, h.cmd.Process.Pid)
+	h.menu.WaitFor(t, 30*time.Second, "⚠ Settings file has errors")
+	// The valid key next to the typo is in force.
+	h.menu.WaitFor(t, 5*time.Second, "⚠ Confirmation is off")
+	harness.Eventually(t, 20*time.Second, "settings notification", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(n.Summary, "settings") && strings.Contains(n.Body, "line 3, column 3") && strings.Contains(n.Body, `did you mean "ollamaModel"?`) {
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", d.notes)
+	})
+	h.quit()
+}

@@ -1,0 +1,191 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+)
+
+// problemTitles are the short rows of the usual problems. The detail
+// (what failed, how to fix it) is behind Problems…, never in the menu.
+var problemTitles = map[string]string{
+	"agent":         "No agent configured",
+	"control":       "`hark send` cannot reach this app",
+	"hotkey":        "Hotkey unavailable",
+	"microphone":    "Microphone unavailable",
+	"notifications": "No notifications — approve in this menu",
+	"ollama":        "Ollama not running",
+	"path":          "Login shell PATH not read",
+	"sandbox":       "No sandbox — more commands ask first",
+	"settings":      "Settings file has errors",
+	"transcriber":   "Speech model not loaded",
+	"tray":          "Tray host problem",
+	"voice":         "Voice input unavailable",
+}
+
+// TitledError gives a check's error the short title its menu row shows
+// ("Ollama model missing" rather than the source's usual title).
+type TitledError struct {
+	Title string
+	Err   error
+}
+
+func (e *TitledError) Error() string { return e.Err.Error() }
+func (e *TitledError) Unwrap() error { return e.Err }
+
+func titleOf(err error) string {
+	var t *TitledError
+	if errors.As(err, &t) {
+		return t.Title
+	}
+	return ""
+}
+
+// YesNo asks a question in a native dialog; yes is false when the user
+// declined or closed it.
+type YesNo interface {
+	Ask(ctx context.Context, title, message string) (yes bool, err error)
+}
+
+func (a *App) setProblem(p Problem) {
+	if p.Message == "" {
+		delete(a.problems, p.Source)
+		return
+	}
+	title := p.Title
+	if title == "" {
+		title = problemTitles[p.Source]
+	}
+	if title == "" {
+		title = firstLine(p.Message)
+	}
+	a.problems[p.Source] = ProblemInfo{Title: title, Detail: p.Message}
+}
+
+func (a *App) recheckFirst() time.Duration {
+	if a.o.RecheckFirst > 0 {
+		return a.o.RecheckFirst
+	}
+	return 15 * time.Second
+}
+
+func (a *App) recheckMax() time.Duration {
+	if a.o.RecheckMax > 0 {
+		return a.o.RecheckMax
+	}
+	return 4 * time.Minute
+}
+
+// checkedProblems lists the standing problems a check can clear.
+func (a *App) checkedProblems() []string {
+	var out []string
+	for _, src := range problemSources(a.problems) {
+		if _, ok := a.o.Checks[src]; ok {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+// recheck runs the check of every standing problem that has one.
+func (a *App) recheck(ctx context.Context) {
+	if ctx == nil {
+		return
+	}
+	for _, src := range a.checkedProblems() {
+		a.runCheck(ctx, src)
+	}
+}
+
+func (a *App) runCheck(ctx context.Context, name string) {
+	check := a.o.Checks[name]
+	if check == nil || a.checking[name] {
+		return
+	}
+	a.checking[name] = true
+	go func() {
+		err := check(ctx)
+		if ctx.Err() == nil {
+			a.post(checkDone{source: name, err: err})
+		}
+	}()
+}
+
+// scheduleRecheck arms the re-check timer while a checked problem stands,
+// and disarms it (resetting the back-off) once none does.
+func (a *App) scheduleRecheck(ctx context.Context) {
+	if len(a.checkedProblems()) == 0 {
+		if a.recheckStop != nil {
+			a.recheckStop()
+			a.recheckStop = nil
+		}
+		a.recheckWait = 0
+		return
+	}
+	if a.recheckStop != nil {
+		return
+	}
+	if a.recheckWait == 0 {
+		a.recheckWait = a.recheckFirst()
+	}
+	a.recheckStop = a.o.afterFunc(a.recheckWait, func() {
+		if ctx.Err() == nil {
+			a.post(recheckTick{})
+		}
+	})
+}
+
+// problemReport is the text behind Problems…: each problem in full, and
+// where to look further.
+func (a *App) problemReport() string {
+	var b strings.Builder
+	b.WriteString("Hark — problems\n\n")
+	for _, src := range problemSources(a.problems) {
+		p := a.problems[src]
+		fmt.Fprintf(&b, "⚠ %s\n%s\n\n", p.Title, p.Detail)
+	}
+	b.WriteString("Hark checks these again after every request and every few minutes;\nfixed problems disappear from the menu by themselves.\nFor a full check, run `hark doctor` in a terminal.\n")
+	return b.String()
+}
+
+// openText writes text to a file in the runtime folder and opens it; when
+// no viewer opens, the text goes out as a notification instead, so the
+// click is never silent.
+func (a *App) openText(name, title, text string) {
+	path := filepath.Join(a.o.Paths.Runtime, name)
+	o := a.o.Opener
+	go func() {
+		err := settings.WriteFileAtomic(path, []byte(text), 0o600)
+		if err == nil {
+			err = o.Open(path)
+		}
+		if err != nil {
+			a.log.Warn("opening text", "path", path, "err", err)
+			a.notify(title, clip(text, 1500))
+		}
+	}()
+}
+
+// askConfirmOff switches confirmation off, after asking once in a native
+// dialog where there is one.
+func (a *App) askConfirmOff(ctx context.Context) {
+	q := a.o.YesNo
+	if q == nil {
+		a.saveConfirm(false)
+		return
+	}
+	go func() {
+		yes, err := q.Ask(ctx, "Hark — run commands without asking?",
+			"With confirmation off, Hark runs every command the model proposes that policy does not forbid — including ones that delete or change files — without asking you first.\n\nTurn confirmation off?")
+		if err != nil {
+			a.post(noteEvent{text: fmt.Sprintf("could not ask (%v); confirmation stays on", err)})
+			return
+		}
+		a.post(confirmAnswer{off: yes})
+	}()
+}
