@@ -84,8 +84,9 @@ func TestStoreHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same renderer as `hark history show`.
-	for _, want := range []string{"you: what is in downloads", "$ ls ~/Downloads", "hark: Two files."} {
+	// The tray's transcript reads as a person would: Hark's facts, then
+	// the model's words (transcriptText).
+	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "Hark: Two files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}
