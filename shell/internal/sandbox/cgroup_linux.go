@@ -27,7 +27,8 @@ const sandboxPidsMax = 512
 // sandboxCgroup is the zygote's pids cgroup for sandboxed commands.
 type sandboxCgroup struct {
 	dir   string
-	procs int // cgroup.procs, open for writing; -1 when there is none
+	procs int  // cgroup.procs, open for writing; -1 when there is none
+	v1    bool // cgroup v1, where a single thread can join (see joinThread)
 }
 
 var noCgroup = sandboxCgroup{procs: -1}
@@ -67,7 +68,20 @@ func newSandboxCgroup() (sandboxCgroup, error) {
 		unix.Rmdir(dir)
 		return noCgroup, err
 	}
-	return sandboxCgroup{dir: dir, procs: fd}, nil
+	return sandboxCgroup{dir: dir, procs: fd, v1: root == "/sys/fs/cgroup/pids"}, nil
+}
+
+// joinThread moves the calling thread alone into the cgroup, where cgroup
+// v1 allows it (its tasks file takes thread IDs): processes that thread
+// forks are then born inside, and no child has to move itself, a move that
+// takes a global lock and was a tenth of a short command's cost. It
+// reports whether the thread joined; under cgroup v2 each child still
+// joins by itself.
+func (c sandboxCgroup) joinThread() bool {
+	if c.dir == "" || !c.v1 {
+		return false
+	}
+	return os.WriteFile(filepath.Join(c.dir, "tasks"), []byte(strconv.Itoa(unix.Gettid())), 0) == nil
 }
 
 // remove deletes the cgroup once it is empty; called as the zygote exits.

@@ -213,11 +213,20 @@ func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherite
 	if filter == nil {
 		return 0, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
-	ruleset, rulesFlags, err := sandboxRules(tmpDir)
+	var ruleset int
+	var rulesFlags uint32
+	var err error
+	if inherited {
+		// The launcher is the only caller with inherited set, one run at a
+		// time, so its cache needs no lock.
+		ruleset, rulesFlags, err = launcherRules.get(tmpDir)
+	} else {
+		ruleset, rulesFlags, err = sandboxRules(tmpDir)
+		defer unix.Close(ruleset)
+	}
 	if err != nil {
 		return 0, err
 	}
-	defer unix.Close(ruleset)
 
 	argv0, err := syscall.BytePtrFromString(argv[0])
 	if err != nil {
@@ -479,13 +488,17 @@ func startLauncher() *launcher {
 	ready := make(chan error)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread keeps its restrictions
+		childCgroup := l.cgroup.procs
+		if l.cgroup.joinThread() {
+			childCgroup = -1 // born inside already
+		}
 		err := restrictLauncherThread()
 		ready <- err
 		if err != nil {
 			return // a locked goroutine that ends takes its thread with it
 		}
 		for r := range l.reqs {
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true, l.cgroup.procs)
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true, childCgroup)
 			r.done <- launchRes{pid, err}
 		}
 	}()
@@ -533,4 +546,52 @@ func restrictLauncherThread() error {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	return nil
+}
+
+// rulesetCache keeps the Landlock rulesets of the last few temporary
+// folders: the runner reuses empty run folders, and a ruleset names its
+// folder by inode, so a folder that is still the same one (same device and
+// inode) can be confined by the same ruleset. Building one opens three
+// paths and makes four system calls; checking the folder is one stat.
+type rulesetCache struct {
+	entries []cachedRuleset
+}
+
+type cachedRuleset struct {
+	dir      string
+	dev, ino uint64
+	fd       int
+	flags    uint32
+}
+
+const maxCachedRulesets = 8
+
+var launcherRules rulesetCache
+
+func (c *rulesetCache) get(dir string) (int, uint32, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return -1, 0, err
+	}
+	for i, e := range c.entries {
+		if e.dir != dir {
+			continue
+		}
+		if e.dev == uint64(st.Dev) && e.ino == st.Ino {
+			return e.fd, e.flags, nil
+		}
+		unix.Close(e.fd) // the path is another folder now
+		c.entries = append(c.entries[:i], c.entries[i+1:]...)
+		break
+	}
+	fd, flags, err := sandboxRules(dir)
+	if err != nil {
+		return -1, 0, err
+	}
+	if len(c.entries) == maxCachedRulesets {
+		unix.Close(c.entries[0].fd)
+		c.entries = c.entries[1:]
+	}
+	c.entries = append(c.entries, cachedRuleset{dir: dir, dev: uint64(st.Dev), ino: st.Ino, fd: fd, flags: flags})
+	return fd, flags, nil
 }

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"os"
+
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -147,5 +149,51 @@ func TestSeccompFilterDecisions(t *testing.T) {
 				t.Errorf("unlisted syscall %d: %#x, want allow", nr, got)
 			}
 		}
+	}
+}
+
+// The launcher's ruleset cache reuses a ruleset only for the very folder it
+// was made for: the same path made anew gets a new one.
+func TestRulesetCache(t *testing.T) {
+	if ok, _ := Status(); !ok {
+		t.Skip("no Landlock here")
+	}
+	var c rulesetCache
+	dir := t.TempDir() + "/run"
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fd1, _, err := c.get(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fd2, _, _ := c.get(dir); fd2 != fd1 {
+		t.Errorf("the same folder got a second ruleset (%d, %d)", fd1, fd2)
+	}
+	os.Remove(dir)
+	// Another folder under the same path: hold the old inode so it cannot
+	// come back.
+	hold, _ := os.Create(t.TempDir() + "/hold")
+	defer hold.Close()
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fd3, _, err := c.get(dir)
+	if err != nil || len(c.entries) != 1 {
+		t.Fatalf("fd %d, %v, %d entries", fd3, err, len(c.entries))
+	}
+	var st unix.Stat_t
+	unix.Stat(dir, &st)
+	if c.entries[0].ino != st.Ino {
+		t.Errorf("the cache kept the old folder's inode")
+	}
+	for i := range maxCachedRulesets + 2 {
+		d := t.TempDir()
+		if _, _, err := c.get(d); err != nil {
+			t.Fatal(err, i)
+		}
+	}
+	if len(c.entries) != maxCachedRulesets {
+		t.Errorf("%d entries, want at most %d", len(c.entries), maxCachedRulesets)
 	}
 }
