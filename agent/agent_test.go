@@ -392,6 +392,10 @@ func TestCancelStopsARunningCommand(t *testing.T) {
 	if h.client.calls() != 1 {
 		t.Errorf("model called again after cancel: %d", h.client.calls())
 	}
+	// The audit says the run was cancelled, not that an auto-run failed.
+	if es := h.auditEntries(t); len(es) != 1 || !es[0].Cancelled || es[0].Decision != DecisionAuto {
+		t.Errorf("audit %+v", es)
+	}
 }
 
 func TestConfirmationTimeoutIsADenial(t *testing.T) {

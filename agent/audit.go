@@ -41,6 +41,9 @@ type AuditEntry struct {
 	DurationMs       int64          `json:"durationMs"`
 	Sandbox          string         `json:"sandbox"`
 	TimedOut         bool           `json:"timedOut,omitempty"`
+	// Cancelled: the command ran and was stopped because the request was
+	// cancelled (its exit code is then the stop signal's, not a failure).
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

@@ -522,6 +522,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Time: a.o.now(), ConversationID: r.c.ID, Command: ta.Command, WorkingDirectory: ta.WorkingDirectory,
 			Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: decision, DecidedBy: by,
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
+			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 		}
 		if res.Executed {
 			code := res.ExitCode

@@ -71,7 +71,12 @@ func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
 	fmt.Fprintln(tw, "TIME\tDECISION\tBY\tTIER\tEXIT\tMS\tPURPOSE\tCOMMAND")
 	for _, en := range entries {
 		exit := "-"
-		if en.ExitCode != nil {
+		switch {
+		case en.Cancelled:
+			exit = "cancelled"
+		case en.TimedOut:
+			exit = "timed out"
+		case en.ExitCode != nil:
 			exit = fmt.Sprint(*en.ExitCode)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
