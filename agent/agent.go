@@ -67,6 +67,7 @@ type Pending struct {
 	Purpose          string         // checking, executing or verifying, as the model claims
 	Tier             shell.Tier     // always shell.Confirm today
 	Reasons          []shell.Reason // why the policy wants a confirmation
+	Deadline         time.Time      // when an unanswered approval becomes a denial; zero: none
 }
 
 // Decision is the user's answer to a Pending command.

@@ -416,6 +416,12 @@ func TestConfirmationTimeoutIsADenial(t *testing.T) {
 	if es := h.auditEntries(t); len(es) != 1 || es[0].Decision != DecisionTimeout || es[0].DecidedBy != ByTimeout {
 		t.Errorf("audit %+v", es)
 	}
+	// The approval carried the deadline it timed out at, for the prompt.
+	h.confirmer.mu.Lock()
+	defer h.confirmer.mu.Unlock()
+	if len(h.confirmer.asked) != 1 || h.confirmer.asked[0].Deadline.IsZero() {
+		t.Errorf("asked %+v without a deadline", h.confirmer.asked)
+	}
 }
 
 func TestWithoutConfirmerConfirmTierNeverRuns(t *testing.T) {

@@ -557,7 +557,7 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 	go func() {
 		d, err := r.confirmer.Confirm(cctx, Pending{
 			ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Deadline: deadlineOf(cctx),
 		})
 		answered <- answer{d, err}
 	}()
@@ -604,4 +604,10 @@ func errorJSON(why string) string {
 func cancelledJSON(ta toolArgs) string {
 	return string(shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose,
 		ExitCode: -1, Error: msgCancelled}.JSON())
+}
+
+// deadlineOf is ctx's deadline, or zero.
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
 }

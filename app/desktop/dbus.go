@@ -149,9 +149,24 @@ func (d *DBus) text(s string) string {
 	return s
 }
 
+// appIcon is the icon theme name `make install` gives Hark (hicolor
+// hark.png, beside hark.desktop); the desktop-entry hint lets servers that
+// look icons up by the launcher find it too.
+const appIcon = "hark"
+
+func withAppHints(h map[string]dbus.Variant) map[string]dbus.Variant {
+	out := make(map[string]dbus.Variant, len(h)+1)
+	for k, v := range h {
+		out[k] = v
+	}
+	out["desktop-entry"] = dbus.MakeVariant("hark")
+	return out
+}
+
 func (d *DBus) notify(summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, error) {
 	var id uint32
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), "", summary, d.text(body), actions, hints, timeout).Store(&id)
+	hints = withAppHints(hints)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, summary, d.text(body), actions, hints, timeout).Store(&id)
 	if err != nil {
 		return 0, fmt.Errorf("posting a notification: %v", err)
 	}
@@ -185,8 +200,8 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 		return errors.New("notifications are shut down")
 	}
 	var id uint32
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), "", approvalTitle(p), d.textLocked(approvalBody(p)),
-		[]string{actionApprove, "Approve", actionDeny, "Deny"}, hints, int32(0)).Store(&id)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(approvalBody(p)),
+		[]string{actionApprove, "Approve", actionDeny, "Deny"}, withAppHints(hints), int32(0)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}

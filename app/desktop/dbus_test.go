@@ -140,6 +140,10 @@ func TestDBusApproval(t *testing.T) {
 		if n.Summary != "Hark" || n.Body != "3 files" || len(n.Actions) != 0 || n.AppName != "Hark" {
 			t.Errorf("info notification = %+v", n)
 		}
+		// The app's icon, by theme name and launcher.
+		if n.AppIcon != "hark" || n.Hints["desktop-entry"].Value() != "hark" {
+			t.Errorf("icon %q, desktop-entry %v", n.AppIcon, n.Hints["desktop-entry"])
+		}
 	})
 }
 
@@ -198,5 +202,19 @@ func TestApprovalBodyKeepsHeadAndTail(t *testing.T) {
 	}
 	if short := approvalBody(app.Pending{Command: "ls -la"}); !strings.HasPrefix(short, "ls -la") {
 		t.Errorf("short command altered: %q", short)
+	}
+}
+
+// An approval with a deadline says in the notification when it becomes a
+// denial; one without says nothing of it.
+func TestApprovalBodySaysTheDeadline(t *testing.T) {
+	t.Parallel()
+	p := app.Pending{Command: "rm -r /tmp/x", Deadline: time.Now().Add(2*time.Minute + 2*time.Second)}
+	if body := approvalBody(p); !strings.Contains(body, "Auto-deny at ") || !strings.Contains(body, "(in 2 min)") {
+		t.Errorf("body lacks the deadline:\n%s", body)
+	}
+	p.Deadline = time.Time{}
+	if body := approvalBody(p); strings.Contains(body, "Auto-deny") {
+		t.Errorf("body without a deadline mentions one:\n%s", body)
 	}
 }

@@ -9,6 +9,7 @@ package desktop
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hark-sh/hark/app"
 )
@@ -49,7 +50,19 @@ func approvalBody(p app.Pending) string {
 		b.WriteString("\n\nin ")
 		b.WriteString(p.WorkingDirectory)
 	}
+	if !p.Deadline.IsZero() {
+		// A notification cannot count down; the menu does. Say when.
+		fmt.Fprintf(&b, "\n\nAuto-deny at %s (in %s) if nobody answers.", p.Deadline.Local().Format("15:04"), roundMinutes(time.Until(p.Deadline)))
+	}
 	return b.String()
+}
+
+// roundMinutes writes d as people say it: "2 min", "45 s".
+func roundMinutes(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d s", max(0, int(d.Round(time.Second).Seconds())))
+	}
+	return fmt.Sprintf("%d min", int(d.Round(time.Minute).Minutes()))
 }
 
 // Notification bodies are cut by the desktop after a few lines, and the

@@ -12,6 +12,7 @@ import (
 type Notification struct {
 	ID      uint32
 	AppName string
+	AppIcon string
 	Summary string
 	Body    string
 	Actions []string // key, label, key, label…
@@ -87,7 +88,7 @@ func (f *Notifications) notify(appName string, replaces uint32, icon, summary, b
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
-	f.list = append(f.list, &Notification{ID: f.next, AppName: appName, Summary: summary, Body: body, Actions: actions, Hints: hints, Timeout: timeout})
+	f.list = append(f.list, &Notification{ID: f.next, AppName: appName, AppIcon: icon, Summary: summary, Body: body, Actions: actions, Hints: hints, Timeout: timeout})
 	return f.next, nil
 }
 
