@@ -213,6 +213,9 @@ func TestApprovalBodySaysTheDeadline(t *testing.T) {
 	if body := approvalBody(p); !strings.Contains(body, "Auto-deny at ") || !strings.Contains(body, "(in 2 min)") {
 		t.Errorf("body lacks the deadline:\n%s", body)
 	}
+	if got := roundMinutes(59*time.Second + 900*time.Millisecond); got != "1 min" {
+		t.Errorf("59.9 s reads %q, want 1 min", got)
+	}
 	p.Deadline = time.Time{}
 	if body := approvalBody(p); strings.Contains(body, "Auto-deny") {
 		t.Errorf("body without a deadline mentions one:\n%s", body)

@@ -59,7 +59,7 @@ func approvalBody(p app.Pending) string {
 
 // roundMinutes writes d as people say it: "2 min", "45 s".
 func roundMinutes(d time.Duration) string {
-	if d < time.Minute {
+	if d = d.Round(time.Second); d < time.Minute {
 		return fmt.Sprintf("%d s", max(0, int(d.Round(time.Second).Seconds())))
 	}
 	return fmt.Sprintf("%d min", int(d.Round(time.Minute).Minutes()))
