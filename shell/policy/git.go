@@ -204,32 +204,29 @@ func gitGrep(args []arg) string {
 	return ""
 }
 
+// gitBranch and gitTag read only when they list: a listing option, or no
+// name at all; any other option, or a name without listing, changes refs.
 func gitBranch(args []arg) string {
-	listing := false
-	for _, a := range args {
-		v := a.val
-		if !a.option() {
-			continue
-		}
-		switch {
-		case v == "-l" || longMatch(v, "--list") || longMatch(v, "--contains") || longMatch(v, "--no-contains") ||
-			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || v == "-a" || v == "-r" ||
-			longMatch(v, "--all") || longMatch(v, "--remotes"):
-			listing = true
-		case v == "-v" || v == "-vv" || longMatch(v, "--verbose") || longMatch(v, "--show-current") || longMatch(v, "--sort") ||
-			longMatch(v, "--format") || longMatch(v, "--color") || longMatch(v, "--no-color") || longMatch(v, "--column") ||
-			longMatch(v, "--no-column") || longMatch(v, "--abbrev") || longMatch(v, "--no-abbrev") || v == "-i" || longMatch(v, "--ignore-case"):
-		default:
-			return "mutates"
-		}
-	}
-	if !listing && len(operands(args)) > 0 {
-		return "creates a branch"
-	}
-	return ""
+	return gitListing(args, "creates a branch", func(v string) bool {
+		return v == "-a" || v == "-r" || longMatch(v, "--all") || longMatch(v, "--remotes")
+	}, func(v string) bool {
+		return v == "-vv" || longMatch(v, "--verbose") || longMatch(v, "--show-current") || longMatch(v, "--no-color") ||
+			longMatch(v, "--abbrev") || longMatch(v, "--no-abbrev")
+	})
 }
 
 func gitTag(args []arg) string {
+	return gitListing(args, "creates a tag", func(v string) bool {
+		return strings.HasPrefix(v, "-n")
+	}, func(v string) bool {
+		return longMatch(v, "--verify")
+	})
+}
+
+// gitListing is the check behind gitBranch and gitTag: listing options
+// they share or that extraList accepts make a listing; the shared display
+// options and those extraHarmless accepts change nothing.
+func gitListing(args []arg, creates string, extraList, extraHarmless func(string) bool) string {
 	listing := false
 	for _, a := range args {
 		v := a.val
@@ -238,16 +235,16 @@ func gitTag(args []arg) string {
 		}
 		switch {
 		case v == "-l" || longMatch(v, "--list") || longMatch(v, "--contains") || longMatch(v, "--no-contains") ||
-			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || strings.HasPrefix(v, "-n"):
+			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || extraList(v):
 			listing = true
-		case v == "-v" || longMatch(v, "--verify") || longMatch(v, "--sort") || longMatch(v, "--format") || longMatch(v, "--color") ||
-			longMatch(v, "--column") || longMatch(v, "--no-column") || v == "-i" || longMatch(v, "--ignore-case"):
+		case v == "-v" || longMatch(v, "--sort") || longMatch(v, "--format") || longMatch(v, "--color") ||
+			longMatch(v, "--column") || longMatch(v, "--no-column") || v == "-i" || longMatch(v, "--ignore-case") || extraHarmless(v):
 		default:
 			return "mutates"
 		}
 	}
 	if !listing && len(operands(args)) > 0 {
-		return "creates a tag"
+		return creates
 	}
 	return ""
 }
