@@ -1143,6 +1143,44 @@ func topCheck(in *invocation) {
 	}
 }
 
+// psCheck asks when ps would print processes' environments: `E` in a
+// cluster (macOS -E; ps accepts BSD clusters without the dash there too) or
+// a dash-less `e` (procps' BSD option). On macOS ps is setuid and runs
+// outside the sandbox, so it reads the environment of every process of the
+// user, Hark's own and the terminal's included, with the secrets Hark keeps
+// from commands. Letters that take a value (-o pid,user …) consume the rest
+// of their cluster or the next argument, which is never read as options.
+func psCheck(in *invocation) {
+	const dashValue, bsdValue = "oOGgupUtCqs", "oOpUtk"
+	skip := false
+	for _, a := range in.args {
+		v := a.val
+		if skip {
+			skip = false
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			continue // long options name no environment; their values may follow
+		}
+		letters, values := v, bsdValue
+		if strings.HasPrefix(v, "-") {
+			letters, values = v[1:], dashValue
+		}
+		for i, c := range letters {
+			switch {
+			case c == 'E' || c == 'e' && values == bsdValue:
+				in.confirmOpt(v, "shows other processes' environment variables, which can hold passwords and tokens")
+				return
+			case strings.ContainsRune(values, c):
+				skip = i == len(letters)-1
+			}
+			if strings.ContainsRune(values, c) {
+				break
+			}
+		}
+	}
+}
+
 func teeCheck(in *invocation) {
 	for _, a := range operands(in.args) {
 		if isDiskDevice(a.val) {
