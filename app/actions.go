@@ -30,7 +30,7 @@ func (a *App) view() View {
 		Login:     a.launchAtLogin,
 		HasLog:    a.o.LogFile != "",
 		Hotkey:    a.settings.Hotkey,
-		Toggle:    a.settings.HotkeyMode == "toggle",
+		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
