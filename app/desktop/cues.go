@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -117,8 +118,5 @@ func writeCue(path string, a speech.Audio) error {
 	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want.Bytes()) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	return speech.WriteWAVFile(path, a)
+	return settings.WriteFileAtomic(path, want.Bytes(), 0o644)
 }
