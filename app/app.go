@@ -432,6 +432,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.escape()
 	case cueFailed:
 		a.cueFailed(e.err)
+	case cuesSaved:
+		a.cuesSaved(e)
 	case MenuClick:
 		a.click(ctx, e.ID)
 	case Decision:

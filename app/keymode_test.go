@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -308,8 +309,8 @@ func TestEscape(t *testing.T) {
 		grabbed(t, esc, false)
 		// A press that slipped in as the grab went away does nothing.
 		h.app.Post(Escape{})
-		m = h.views.mark()
-		h.app.Post(MenuClick{ID: PrefixDeny + h.views.waitNow(t, "pending", func(v View) bool { return len(v.Pending) == 1 }).Pending[0].ID})
+		pending := h.views.waitFrom(t, m, "pending", func(v View) bool { return len(v.Pending) == 1 }).Pending[0]
+		h.app.Post(MenuClick{ID: PrefixDeny + pending.ID})
 		if d := recv(t, "decision", decided); d.By != ByMenu {
 			t.Errorf("decided %+v, want the menu's denial (Escape must not cancel an approval)", d)
 		}
@@ -354,6 +355,31 @@ func TestCues(t *testing.T) {
 		h.app.Post(Escape{})
 		if c := recv(t, "cancel cue", cues.played); c != speech.CueCancel {
 			t.Errorf("cue %v, want the cancel cue", c)
+		}
+	})
+	t.Run("the menu switches them off, on disk too", func(t *testing.T) {
+		t.Parallel()
+		cues := &fakeCues{played: make(chan speech.Cue, 8)}
+		h, _ := hybridHarness(t, answerAgent("done"), func(o *Options) { o.Cues = cues })
+		v := h.views.wait(t, "the cue checkbox", func(v View) bool { return v.HasCues && v.Cues })
+		if it := findItem(BuildMenu(v).Items, IDSoundCues); it == nil || it.Kind != ItemCheckbox || !it.Checked {
+			t.Fatalf("menu item %+v, want a checked Sound cues box", it)
+		}
+		m := h.views.mark()
+		h.app.Post(MenuClick{ID: IDSoundCues})
+		h.views.waitFrom(t, m, "cues off", func(v View) bool { return !v.Cues })
+		if s, err := settings.Load(h.paths.Settings); err != nil || s.SoundCues {
+			t.Fatalf("settings file: soundCues %v, %v; want false", s.SoundCues, err)
+		}
+		t0 := time.Now()
+		m = h.views.mark()
+		h.app.Post(KeyDown{At: t0})
+		h.app.Post(KeyUp{At: t0.Add(time.Second)})
+		h.views.waitFrom(t, m, "idle", stateIs(Idle))
+		select {
+		case c := <-cues.played:
+			t.Errorf("cue %v played after the menu switched cues off", c)
+		default:
 		}
 	})
 	t.Run("off", func(t *testing.T) {

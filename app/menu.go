@@ -27,6 +27,8 @@ type View struct {
 	Toggle     bool // hotkey mode is toggle rather than push-to-talk
 	HasLogin   bool // a login item can be managed here
 	Login      bool // Hark starts at login
+	HasCues    bool // sound cues can play here
+	Cues       bool // settings.SoundCues
 	HasLog     bool // a log file exists to open
 	// Request is what the user asked for in the current turn, so an
 	// approval shows what it belongs to.
@@ -137,6 +139,10 @@ func BuildMenu(v View) Menu {
 	}
 	if v.HasLogin {
 		add(MenuItem{ID: IDLoginItem, Kind: ItemCheckbox, Label: "Launch at login", Checked: v.Login})
+	}
+	if v.HasCues {
+		add(MenuItem{ID: IDSoundCues, Kind: ItemCheckbox, Label: "Sound cues", Checked: v.Cues,
+			Tooltip: "A short sound when recording starts, stops or is cancelled"})
 	}
 	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…"})
 	sep("quit")

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -148,4 +150,30 @@ func (a *App) cueFailed(err error) {
 	}
 	a.keys.cueFailed = true
 	a.log.Warn("sound cue failed; no more cue errors are logged", "err", err)
+}
+
+// saveCues writes soundCues to the settings file, keeping every other key
+// as it is on disk; the checkbox follows once the file says so.
+func (a *App) saveCues(want bool) {
+	path := a.o.Paths.Settings
+	go func() {
+		err := settings.Update(path, func(s *settings.Settings) { s.SoundCues = want })
+		a.post(cuesSaved{value: want, err: err})
+	}()
+}
+
+type cuesSaved struct {
+	value bool
+	err   error
+}
+
+func (cuesSaved) isEvent() {}
+
+func (a *App) cuesSaved(e cuesSaved) {
+	if e.err != nil {
+		a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+	} else {
+		a.settings.SoundCues = e.value
+	}
+	a.renderNow()
 }
