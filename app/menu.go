@@ -24,7 +24,7 @@ type View struct {
 	Recent     []ConversationSummary
 	CanType    bool // a text prompt tool exists
 	Hotkey     string
-	Toggle     bool // hotkey mode is toggle rather than push-to-talk
+	Toggle     bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
 	HasLogin   bool // a login item can be managed here
 	Login      bool // Hark starts at login
 	HasCues    bool // sound cues can play here
