@@ -82,7 +82,27 @@ MKAPP   := $(GO) run ./cmd/mkapp
 
 .PHONY: run app install prereqs
 
-prereqs: ## Check the system packages needed to build, printing the one line that installs what is missing
+# PREREQS_TTY decides whether prereqs may ask before installing: only when
+# both stdin and stdout are a terminal. Tests set it to true or false.
+PREREQS_TTY ?= [ -t 0 ] && [ -t 1 ]
+
+# offer_install shows $$line, the one command that installs what is missing,
+# and on a terminal asks whether to run it; it never runs it unasked.
+# installed=yes afterwards when it ran and succeeded.
+define offer_install
+echo; echo "  $$line"; echo; installed=""; \
+if $(PREREQS_TTY); then \
+  printf 'Install them now? [y/N] '; answer=""; read -r answer || true; \
+  case "$$answer" in \
+  [yY]|[yY][eE][sS]) \
+    echo "+ $$line"; \
+    if $$line; then installed=yes; echo "Installed."; \
+    else echo "The install failed (see above); fix what it says, or run the line yourself, then 'make run' again."; exit 1; fi;; \
+  esac; \
+fi
+endef
+
+prereqs: ## Check the system packages needed to build; on a terminal offer to run the one line that installs what is missing
 ifeq ($(UNAME),Darwin)
 	@command -v brew >/dev/null || { echo "Homebrew is missing: install it from https://brew.sh, then run 'make run' again."; exit 1; }
 	@missing=""; \
@@ -90,17 +110,29 @@ ifeq ($(UNAME),Darwin)
 	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio"; \
 	command -v ollama >/dev/null || [ -d /Applications/Ollama.app ] || missing="$$missing ollama"; \
 	if [ -n "$$missing" ]; then \
-	  echo "Missing Homebrew packages. Install them with:"; echo; echo "  brew install$$missing"; echo; \
-	  case "$$missing" in *portaudio*|*pkgconf*) echo "(pkgconf and portaudio are needed to build Hark: stopping here.)"; exit 1;; esac; \
-	  echo "(Continuing: Hark starts without them and its menu says what is missing.)"; \
+	  echo "Missing Homebrew packages. Install them with:"; line="brew install$$missing"; \
+	  $(offer_install); \
+	  if [ -z "$$installed" ]; then \
+	    case "$$missing" in *portaudio*|*pkgconf*) echo "(pkgconf and portaudio are needed to build Hark: stopping here.)"; exit 1;; esac; \
+	    echo "(Continuing: Hark starts without them and its menu says what is missing.)"; \
+	  fi; \
 	fi
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 else
-	@missing=""; \
-	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
-	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio19-dev"; \
+	@missing=""; install=""; pc=""; pa=""; \
+	if command -v apt-get >/dev/null; then install="apt-get install"; pc=pkg-config; pa=portaudio19-dev; \
+	elif command -v dnf >/dev/null; then install="dnf install"; pc=pkgconf-pkg-config; pa=portaudio-devel; \
+	elif command -v pacman >/dev/null; then install="pacman -S"; pc=pkgconf; pa=portaudio; fi; \
+	command -v pkg-config >/dev/null || missing="$$missing $${pc:-pkg-config}"; \
+	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing $${pa:-PortAudio's development files}"; \
+	if [ -n "$$missing" ] && [ -z "$$install" ]; then \
+	  echo "Missing packages:$$missing. Install them with your package manager, then run 'make run' again."; exit 1; \
+	fi; \
 	if [ -n "$$missing" ]; then \
-	  echo "Missing packages. Install them with:"; echo; echo "  sudo apt-get install$$missing"; echo; exit 1; \
+	  echo "Missing packages. Install them with:"; \
+	  line="$$install$$missing"; [ "$$(id -u)" = 0 ] || line="sudo $$line"; \
+	  $(offer_install); \
+	  [ -n "$$installed" ] || exit 1; \
 	fi
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 endif

@@ -28,9 +28,11 @@ func (a *App) view() View {
 		CanType:   a.o.Prompter != nil,
 		HasLogin:  a.o.LoginItem != nil,
 		Login:     a.launchAtLogin,
+		HasCues:   a.o.Cues != nil,
+		Cues:      a.settings.SoundCues,
 		HasLog:    a.o.LogFile != "",
 		Hotkey:    a.settings.Hotkey,
-		Toggle:    a.settings.HotkeyMode == "toggle",
+		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
@@ -142,6 +144,8 @@ func (a *App) click(ctx context.Context, id string) {
 			}
 			return nil
 		})
+	case id == IDSoundCues && a.o.Cues != nil:
+		a.saveCues(!a.settings.SoundCues)
 	case id == IDLoginItem && a.o.LoginItem != nil:
 		want, li := !a.launchAtLogin, a.o.LoginItem
 		go func() { a.post(loginSaved{value: want, err: li.SetEnabled(want)}) }()

@@ -77,7 +77,9 @@ type Options struct {
 	Opener      Opener // nil: ExecOpener
 	Prompter    Prompter
 	History     History
-	LoginItem   LoginItem // nil: no "Launch at login" checkbox
+	LoginItem   LoginItem     // nil: no "Launch at login" checkbox
+	Escape      EscapeGrabber // nil: Escape does not cancel
+	Cues        CuePlayer     // nil: no sound cues
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -157,6 +159,7 @@ type App struct {
 	recent        []ConversationSummary
 	throttle      *throttle
 	lastRender    *Menu
+	keys          keyState
 }
 
 // turn is one request from key-down (or typed text) to the final answer.
@@ -175,6 +178,7 @@ type turn struct {
 	keyUp      time.Time
 	outcome    Outcome
 	running    bool // a command of this turn is executing
+	cues       bool // sound cues on when the turn started
 }
 
 type pendingEntry struct {
@@ -356,6 +360,7 @@ func (a *App) shutdown() {
 	if a.turn != nil {
 		a.turn.cancel()
 	}
+	a.releaseEscape()
 	a.throttle.stop()
 	if a.recheckStop != nil {
 		a.recheckStop()
@@ -420,9 +425,15 @@ func (a *App) startBackground(ctx context.Context) {
 func (a *App) handle(ctx context.Context, e Event) {
 	switch e := e.(type) {
 	case KeyDown:
-		a.keyDown(ctx)
+		a.keyDownAt(ctx, e.At)
 	case KeyUp:
-		a.keyUp()
+		a.keyUpAt(e.At)
+	case Escape:
+		a.escape()
+	case cueFailed:
+		a.cueFailed(e.err)
+	case cuesSaved:
+		a.cuesSaved(e)
 	case MenuClick:
 		a.click(ctx, e.ID)
 	case Decision:
@@ -535,35 +546,13 @@ func (a *App) setState(s State) {
 		a.note = ""
 	}
 	a.state = s
+	a.syncEscape()
 	a.renderNow()
 }
 
 func (a *App) busyNote() {
 	a.note = "still busy with the last request — choose Cancel to stop it"
 	a.renderNow()
-}
-
-func (a *App) keyDown(ctx context.Context) {
-	toggle := a.settings.HotkeyMode == "toggle"
-	switch {
-	case a.state == Listening && toggle:
-		a.stopRecording()
-	case a.state == Listening:
-		// Push-to-talk key still held (a repeat the adapter let through).
-	case a.state.Busy():
-		a.busyNote()
-	default:
-		a.startVoice(ctx)
-	}
-}
-
-func (a *App) keyUp() {
-	if a.settings.HotkeyMode == "toggle" {
-		return
-	}
-	if a.state == Listening {
-		a.stopRecording()
-	}
 }
 
 func (a *App) stopRecording() {
@@ -605,6 +594,7 @@ func (a *App) startVoice(ctx context.Context) {
 		return
 	}
 	t := a.newTurn(ctx, "voice", "", nil)
+	t.cues = a.settings.SoundCues
 	a.setState(Listening)
 	a.turns.Add(1)
 	go a.runTurn(t)
@@ -692,6 +682,9 @@ func (a *App) listen(t *turn) (string, error) {
 	if err := a.o.Recorder.Start(t.ctx); err != nil {
 		return "", fmt.Errorf("could not start recording: %w", err)
 	}
+	// The cue follows the start of the recording, never the reverse: the
+	// first word is spoken as the key goes down.
+	a.playCue(t.cues, speech.CueStart)
 	max := a.o.Settings.MaxRecording.D()
 	if max <= 0 {
 		max = time.Minute
@@ -713,6 +706,8 @@ func (a *App) listen(t *turn) (string, error) {
 	if t.ctx.Err() != nil {
 		return "", t.ctx.Err()
 	}
+	// After the tail, so the cue is not in the recording.
+	a.playCue(t.cues, speech.CueStop)
 	if err != nil {
 		return "", fmt.Errorf("recording failed: %w", err)
 	}
@@ -832,6 +827,8 @@ func (a *App) cancel() {
 	}
 	t.cancelling = true
 	t.cancel()
+	a.playCue(a.settings.SoundCues, speech.CueCancel)
+	a.syncEscape()
 	a.note = ""
 	a.renderNow()
 }

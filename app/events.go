@@ -1,17 +1,22 @@
 package app
 
+import "time"
+
 // Event is one input to the event loop. Adapters send the exported variants
 // through App.Post: the hotkey sends KeyDown/KeyUp, the tray MenuClick, the
 // control socket SendRequest, the wiring Problem and Quit. The loop also
 // receives private events from its own turn goroutines.
 type Event interface{ isEvent() }
 
-// KeyDown is the push-to-talk hotkey going down (auto-repeat already
-// debounced by the adapter).
-type KeyDown struct{}
+// KeyDown is the hotkey going down (auto-repeat already debounced by the
+// adapter). At is when the key moved (hotkey.Event.At); zero means now.
+// What a press means depends on settings.HotkeyMode.
+type KeyDown struct{ At time.Time }
 
-// KeyUp is the push-to-talk hotkey being released.
-type KeyUp struct{}
+// KeyUp is the hotkey being released; At as for KeyDown. In hybrid mode a
+// release sooner than settings.TapThreshold after its press keeps
+// listening until the next press.
+type KeyUp struct{ At time.Time }
 
 // MenuClick is a click on the menu item with this ID (MenuItem.ID).
 type MenuClick struct{ ID string }

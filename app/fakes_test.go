@@ -433,6 +433,9 @@ func start(t *testing.T, agent *fakeAgent, edit func(*Options)) *harness {
 	}
 	s := settings.Defaults()
 	s.Hotkey = "ctrl+alt+space"
+	// The tests post KeyDown and KeyUp microseconds apart, which hybrid
+	// mode (the default) reads as a tap; keymode_test.go covers hybrid.
+	s.HotkeyMode = ModePushToTalk
 	o := Options{
 		Settings:    s,
 		Paths:       h.paths,

@@ -24,9 +24,11 @@ type View struct {
 	Recent     []ConversationSummary
 	CanType    bool // a text prompt tool exists
 	Hotkey     string
-	Toggle     bool // hotkey mode is toggle rather than push-to-talk
+	Toggle     bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
 	HasLogin   bool // a login item can be managed here
 	Login      bool // Hark starts at login
+	HasCues    bool // sound cues can play here
+	Cues       bool // settings.SoundCues
 	HasLog     bool // a log file exists to open
 	// Request is what the user asked for in the current turn, so an
 	// approval shows what it belongs to.
@@ -137,6 +139,10 @@ func BuildMenu(v View) Menu {
 	}
 	if v.HasLogin {
 		add(MenuItem{ID: IDLoginItem, Kind: ItemCheckbox, Label: "Launch at login", Checked: v.Login})
+	}
+	if v.HasCues {
+		add(MenuItem{ID: IDSoundCues, Kind: ItemCheckbox, Label: "Sound cues", Checked: v.Cues,
+			Tooltip: "A short sound when recording starts, stops or is cancelled"})
 	}
 	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…"})
 	sep("quit")

@@ -59,6 +59,7 @@ const (
 	IDSettings        = "settings"
 	IDLog             = "log"
 	IDLoginItem       = "launch-at-login"
+	IDSoundCues       = "sound-cues"
 	IDTypeRequest     = "type-request"
 	IDQuit            = "quit"
 	IDProblems        = "problems"

@@ -3,6 +3,8 @@
 // it grabs the combination on the X11 root window in pure Go, so Hark starts
 // even where there is no X server and simply reports the hotkey as
 // unavailable. Key auto-repeat is filtered out before events reach the app.
+// EscapeKey is plain Escape, taken from the desktop only while the app asks
+// for it (while it has something to cancel).
 package hotkey
 
 import (

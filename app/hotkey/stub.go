@@ -28,3 +28,21 @@ func Register(c Combo, o Options) (*Listener, error) {
 	}
 	return nil, fmt.Errorf("%w: Hark has no global hotkey on %s; speak through the tray's Type a request… or `hark send` instead", ErrUnavailable, runtime.GOOS)
 }
+
+// EscapeKey is never returned on this build.
+type EscapeKey struct{ out chan Event }
+
+// NewEscapeKey fails with ErrUnavailable, as Register does.
+func NewEscapeKey(onErr func(error)) (*EscapeKey, error) {
+	_, err := Register(escapeCombo, Options{})
+	return nil, err
+}
+
+// Events returns a channel that never delivers.
+func (e *EscapeKey) Events() <-chan Event { return e.out }
+
+// SetGrabbed does nothing.
+func (e *EscapeKey) SetGrabbed(on bool) {}
+
+// Close does nothing.
+func (e *EscapeKey) Close() error { return nil }

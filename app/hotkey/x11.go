@@ -83,6 +83,12 @@ func Register(c Combo, o Options) (*Listener, error) {
 // the error wraps ErrUnavailable; when another client holds the combination
 // it wraps ErrTaken.
 func RegisterDisplay(display string, c Combo, o Options) (*Listener, error) {
+	return open(display, c, o, true)
+}
+
+// open connects to display and resolves c; with grab it also grabs c, so
+// the listener reports it from the start.
+func open(display string, c Combo, o Options, grab bool) (*Listener, error) {
 	if display == "" {
 		msg := "no X11 display (DISPLAY is not set)"
 		if os.Getenv("WAYLAND_DISPLAY") != "" {
@@ -99,7 +105,11 @@ func RegisterDisplay(display string, c Combo, o Options) (*Listener, error) {
 		return nil, fmt.Errorf("%w: cannot connect to X display %q (%v); check DISPLAY and that the X server allows this user", ErrUnavailable, display, err)
 	}
 	l := &Listener{conn: conn, root: xproto.Setup(conn).DefaultScreen(conn).Root, done: make(chan struct{})}
-	if err := l.grab(c, sym); err != nil {
+	err = l.resolve(c, sym)
+	if err == nil && grab {
+		err = l.grabMasks(c)
+	}
+	if err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -115,10 +125,10 @@ func RegisterDisplay(display string, c Combo, o Options) (*Listener, error) {
 	return l, nil
 }
 
-// grab resolves the keycode and modifier masks and grabs every variant of
-// the combination with the lock modifiers, so NumLock or CapsLock being on
-// does not disable the hotkey.
-func (l *Listener) grab(c Combo, sym xproto.Keysym) error {
+// resolve finds the keycode and every modifier mask to grab: the
+// combination's own modifiers with each subset of the lock modifiers, so
+// NumLock or CapsLock being on does not disable the hotkey.
+func (l *Listener) resolve(c Combo, sym xproto.Keysym) error {
 	setup := xproto.Setup(l.conn)
 	minK, maxK := setup.MinKeycode, setup.MaxKeycode
 	km, err := xproto.GetKeyboardMapping(l.conn, minK, byte(maxK-minK+1)).Reply()
@@ -202,6 +212,11 @@ func (l *Listener) grab(c Combo, sym xproto.Keysym) error {
 		}
 		l.masks = append(l.masks, m)
 	}
+	return nil
+}
+
+// grabMasks grabs every mask resolve found, or none of them.
+func (l *Listener) grabMasks(c Combo) error {
 	for _, m := range l.masks {
 		err := xproto.GrabKeyChecked(l.conn, false, l.root, m, l.code, xproto.GrabModeAsync, xproto.GrabModeAsync).Check()
 		if err != nil {

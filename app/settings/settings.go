@@ -20,7 +20,9 @@ import (
 type Settings struct {
 	// Voice input.
 	Hotkey         string   `json:"hotkey"`                   // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
-	HotkeyMode     string   `json:"hotkeyMode"`               // "push-to-talk" or "toggle"
+	HotkeyMode     string   `json:"hotkeyMode"`               // "hybrid", "push-to-talk" or "toggle"
+	TapThreshold   Duration `json:"tapThreshold"`             // hybrid: a press shorter than this latches recording until the next press
+	SoundCues      bool     `json:"soundCues"`                // short sounds when recording starts, stops or is cancelled
 	Microphone     string   `json:"microphone,omitempty"`     // input device name; "" is the system default
 	RecordTail     Duration `json:"recordTail"`               // keep recording this long after release
 	MaxRecording   Duration `json:"maxRecording"`             // a recording stops by itself after this long
@@ -57,7 +59,9 @@ func Defaults() Settings {
 	}
 	return Settings{
 		Hotkey:               hotkey,
-		HotkeyMode:           "push-to-talk",
+		HotkeyMode:           "hybrid",
+		TapThreshold:         Duration(400 * time.Millisecond),
+		SoundCues:            true,
 		RecordTail:           Duration(300 * time.Millisecond),
 		MaxRecording:         Duration(60 * time.Second),
 		WhisperModel:         "base.en",
@@ -278,8 +282,10 @@ func (s Settings) Validate() error {
 	switch {
 	case strings.TrimSpace(s.Hotkey) == "":
 		return bad("hotkey", "must name a key combination such as %q", Defaults().Hotkey)
-	case s.HotkeyMode != "push-to-talk" && s.HotkeyMode != "toggle":
-		return bad("hotkeyMode", "must be \"push-to-talk\" or \"toggle\", not %q", s.HotkeyMode)
+	case s.HotkeyMode != "hybrid" && s.HotkeyMode != "push-to-talk" && s.HotkeyMode != "toggle":
+		return bad("hotkeyMode", "must be \"hybrid\", \"push-to-talk\" or \"toggle\", not %q", s.HotkeyMode)
+	case s.TapThreshold.D() < 100*time.Millisecond || s.TapThreshold.D() > 2*time.Second:
+		return bad("tapThreshold", "must be between 100ms and 2s")
 	case s.RecordTail < 0 || s.RecordTail.D() > 5*time.Second:
 		return bad("recordTail", "must be between 0s and 5s")
 	case s.MaxRecording.D() < time.Second || s.MaxRecording.D() > 10*time.Minute:

@@ -32,6 +32,8 @@ func TestLoadErrorsNameTheKey(t *testing.T) {
 		"not json":       {"{\n  \"maxTurns\": 3,\n  \"x\" 1}", "not valid JSON at line 3, column 7"},
 		"not an object":  {`[1,2]`, "not a JSON object"},
 		"bad hotkeyMode": {`{"hotkeyMode":"hold"}`, `key "hotkeyMode"`},
+		"tap too short":  {`{"tapThreshold":"20ms"}`, `key "tapThreshold": must be between 100ms and 2s`},
+		"cues not bool":  {`{"soundCues":"yes"}`, `key "soundCues": expected bool`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

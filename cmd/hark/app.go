@@ -148,6 +148,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	if p, ok := prompter.(*desktop.ExecPrompter); ok {
 		yesNo = p
 	}
+	escape := &escapeProxy{}
 	opts := app.Options{
 		Settings:      st,
 		Paths:         paths,
@@ -162,6 +163,8 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		YesNo:         yesNo,
 		History:       history,
 		LoginItem:     loginItem{},
+		Escape:        escape,
+		Cues:          cuePlayer(),
 		LogFile:       logs.File(paths),
 		AuditText:     func() (string, error) { return auditText(paths.Audit) },
 		Logger:        log,
@@ -211,6 +214,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			}()
 		}
 		go runHotkey(ctx, st, core, note.Notifier, log)
+		go runEscape(ctx, escape, core, log)
 	}
 
 	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(paths))
@@ -267,8 +271,8 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 		log.Warn("hotkey is a system shortcut", "combo", combo.String(), "used by", what)
 		core.Post(app.Problem{Source: "hotkey-shortcut", Message: fmt.Sprintf("The hotkey %s is already %s here; choose another \"hotkey\" in Settings…", st.Hotkey, "used for "+what)})
 	}
-	// Toggle mode is the core's business (it reads the setting); the
-	// adapter reports plain presses and releases.
+	// The modes are the core's business (it reads the setting); the
+	// adapter reports plain presses and releases, timed when the key moved.
 	l, err := hotkey.Register(combo, hotkey.Options{})
 	if err != nil {
 		log.Warn("hotkey unavailable", "combo", combo.String(), "err", err)
@@ -294,9 +298,9 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 			if !ok {
 				return
 			}
-			var out app.Event = app.KeyDown{}
+			var out app.Event = app.KeyDown{At: ev.At}
 			if ev.Kind == hotkey.Up {
-				out = app.KeyUp{}
+				out = app.KeyUp{At: ev.At}
 			}
 			if !core.Post(out) {
 				return

@@ -1,0 +1,179 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/speech"
+)
+
+// EscapeGrabber takes the Escape key from the rest of the desktop while
+// Hark has something Escape can cancel, and gives it back afterwards, so
+// Escape is never stolen while Hark is idle or waits for an approval.
+// SetGrabbed is called from the event loop on every change and must not
+// block; the adapter posts Escape for each press while grabbed.
+// hotkey.EscapeKey is the real one.
+type EscapeGrabber interface {
+	SetGrabbed(on bool)
+}
+
+// CuePlayer plays one of the short sounds that say the microphone started,
+// stopped or was dropped. The core calls Play on a goroutine of its own,
+// so a slow or stuck player never delays the recording; an error is
+// logged once.
+type CuePlayer interface {
+	Play(c speech.Cue) error
+}
+
+// Escape is the Escape key pressed while grabbed: the same as Cancel in
+// the menu, while Hark is listening, transcribing or waiting for the
+// model. At other times (a late press) it does nothing.
+type Escape struct{}
+
+func (Escape) isEvent() {}
+
+// keyState is the loop's view of the hotkey and of Escape.
+type keyState struct {
+	m         *keyMachine
+	escapeOn  bool // what the grabber was last told
+	cueFailed bool // a cue failed once; later failures are not logged
+}
+
+func (a *App) keyMachine() *keyMachine {
+	if a.keys.m == nil {
+		threshold := a.settings.TapThreshold.D()
+		a.keys.m = newKeyMachine(a.settings.HotkeyMode, threshold)
+	}
+	return a.keys.m
+}
+
+// listening reports whether a recording is under way that a key can stop.
+func (a *App) listening() bool {
+	return a.state == Listening && a.turn != nil && !a.turn.stopped && !a.turn.cancelling
+}
+
+func (a *App) keyDownAt(ctx context.Context, at time.Time) {
+	if at.IsZero() {
+		at = a.o.now()
+	}
+	switch a.keyMachine().down(at, a.listening()) {
+	case keyStop:
+		a.stopRecording()
+	case keyStart:
+		if a.state.Busy() {
+			a.busyNote()
+			return
+		}
+		a.startVoice(ctx)
+	}
+}
+
+func (a *App) keyUpAt(at time.Time) {
+	if at.IsZero() {
+		at = a.o.now()
+	}
+	switch a.keyMachine().up(at, a.listening()) {
+	case keyStop:
+		a.stopRecording()
+	case keyNothing:
+		if a.listening() && a.keys.m.latchedOn() {
+			a.renderNow() // the status line now says to press again
+		}
+	}
+}
+
+// escapable reports whether Escape has something to cancel: a recording,
+// a transcription or a model request. An approval is answered in the menu
+// or the notification, and the person may be typing elsewhere meanwhile.
+func (a *App) escapable() bool {
+	if a.turn == nil || a.turn.cancelling {
+		return false
+	}
+	switch a.state {
+	case Listening, Transcribing, Thinking:
+		return true
+	}
+	return false
+}
+
+func (a *App) escape() {
+	if !a.escapable() {
+		return
+	}
+	a.cancel()
+}
+
+// syncEscape tells the grabber whether Escape should be Hark's now. It is
+// called after every state change.
+func (a *App) syncEscape() {
+	on := a.escapable()
+	if a.keys.m != nil && !a.listening() {
+		a.keys.m.reset()
+	}
+	if on == a.keys.escapeOn || a.o.Escape == nil {
+		return
+	}
+	a.keys.escapeOn = on
+	a.o.Escape.SetGrabbed(on)
+}
+
+// releaseEscape gives Escape back when the loop ends.
+func (a *App) releaseEscape() {
+	if a.keys.escapeOn && a.o.Escape != nil {
+		a.keys.escapeOn = false
+		a.o.Escape.SetGrabbed(false)
+	}
+}
+
+// playCue plays c without waiting for it, when cues are on.
+func (a *App) playCue(on bool, c speech.Cue) {
+	p := a.o.Cues
+	if !on || p == nil {
+		return
+	}
+	go func() {
+		if err := p.Play(c); err != nil {
+			a.post(cueFailed{err: err})
+		}
+	}()
+}
+
+type cueFailed struct{ err error }
+
+func (cueFailed) isEvent() {}
+
+func (a *App) cueFailed(err error) {
+	if a.keys.cueFailed {
+		return
+	}
+	a.keys.cueFailed = true
+	a.log.Warn("sound cue failed; no more cue errors are logged", "err", err)
+}
+
+// saveCues writes soundCues to the settings file, keeping every other key
+// as it is on disk; the checkbox follows once the file says so.
+func (a *App) saveCues(want bool) {
+	path := a.o.Paths.Settings
+	go func() {
+		err := settings.Update(path, func(s *settings.Settings) { s.SoundCues = want })
+		a.post(cuesSaved{value: want, err: err})
+	}()
+}
+
+type cuesSaved struct {
+	value bool
+	err   error
+}
+
+func (cuesSaved) isEvent() {}
+
+func (a *App) cuesSaved(e cuesSaved) {
+	if e.err != nil {
+		a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+	} else {
+		a.settings.SoundCues = e.value
+	}
+	a.renderNow()
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/desktop"
+	"github.com/hark-sh/hark/app/hotkey"
+)
+
+// escapeProxy is the core's EscapeGrabber before the Escape key exists:
+// the core is built before the tray is up, and the key can only be
+// prepared from the tray's ready callback. It remembers the last wish and
+// hands it on once the key is attached.
+type escapeProxy struct {
+	mu   sync.Mutex
+	key  *hotkey.EscapeKey
+	want bool
+}
+
+func (p *escapeProxy) SetGrabbed(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.want = on
+	if p.key != nil {
+		p.key.SetGrabbed(on)
+	}
+}
+
+func (p *escapeProxy) attach(k *hotkey.EscapeKey) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.key = k
+	k.SetGrabbed(p.want)
+}
+
+// runEscape prepares Escape and turns its presses into app.Escape until
+// ctx ends. Without it Hark still works; Cancel in the menu remains.
+func runEscape(ctx context.Context, proxy *escapeProxy, core *app.App, log *slog.Logger) {
+	key, err := hotkey.NewEscapeKey(func(err error) { log.Warn("escape key", "err", err) })
+	if err != nil {
+		log.Info("Escape will not cancel", "err", err)
+		return
+	}
+	defer key.Close()
+	proxy.attach(key)
+	log.Info("escape key ready")
+	for {
+		select {
+		case ev, ok := <-key.Events():
+			if !ok {
+				return
+			}
+			if ev.Kind == hotkey.Down && !core.Post(app.Escape{}) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// cuePlayer renders the cues into Hark's cache folder: under HARK_HOME
+// when it is set (so a test or a second profile keeps to itself),
+// otherwise the OS cache folder.
+func cuePlayer() *desktop.CuePlayer {
+	dir := filepath.Join(os.TempDir(), "hark-cues")
+	if h := os.Getenv("HARK_HOME"); h != "" {
+		dir = filepath.Join(h, "cache")
+	} else if c, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(c, "hark")
+	}
+	return &desktop.CuePlayer{Dir: dir}
+}
