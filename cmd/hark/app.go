@@ -65,6 +65,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	}
 
 	release, err := control.AcquireInstanceLock(paths.Runtime)
+	if errors.Is(err, control.ErrAlreadyRunning) {
+		return anotherLaunch(ctx, e, paths, *verbose)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -204,6 +207,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
 		if ctl != nil {
+			ctl.OnAnotherLaunch(alreadyRunningNotice(note.Notifier, log))
 			go func() {
 				if err := ctl.Serve(ctx, core.Post); err != nil {
 					log.Warn("control socket stopped", "err", err)
