@@ -91,12 +91,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	problems := map[string]string{}
 
 	// GUI apps on macOS start with a minimal PATH; commands must find what
-	// the user's Terminal finds. Done before anything captures the
-	// environment. A no-op elsewhere.
-	if err := app.AdoptLoginShellPath(ctx, runtime.GOOS); err != nil {
-		log.Warn("login shell PATH", "err", err)
-		problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
-	}
+	// the user's Terminal finds. Resolved in the background so a slow shell
+	// startup never delays the menu-bar icon; commands wait for it (bounded).
+	loginPath := app.StartLoginShellPath(ctx, runtime.GOOS)
 
 	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(st.Sandbox) != shell.SandboxOff {
 		log.Warn("no sandbox", "detail", detail)
@@ -131,7 +128,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// One agent for the app's lifetime: machine facts are gathered once,
 	// and the confirmer, progress callback and confirm switch come with
 	// each request.
-	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	aopts := agentOptions(st, paths, st.OllamaModel, client, host.String())
+	aopts.Executor = &app.PathGatedExecutor{Path: loginPath, New: func() agent.Executor { return newRunner(st) }}
+	sharedAgent, err := agent.New(aopts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -206,6 +205,17 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		for src, msg := range problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
+		go func() {
+			select {
+			case <-loginPath.Done():
+			case <-ctx.Done():
+				return
+			}
+			if err := loginPath.Err(); err != nil {
+				log.Warn("login shell PATH", "err", err)
+				core.Post(app.Problem{Source: "path", Message: fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))})
+			}
+		}()
 		if ctl != nil {
 			ctl.OnAnotherLaunch(alreadyRunningNotice(note.Notifier, log))
 			go func() {
