@@ -337,6 +337,11 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 		Tail:      st.RecordTail.D(),
 		MaxLength: st.MaxRecording.D(),
 	})
+	// macOS: ask for the microphone now, so its prompt comes at launch and
+	// the first press never records the silence of an open prompt.
+	if ask := desktop.MicrophoneQuestion(); ask != nil {
+		return app.MicGatedRecorder{Recorder: rec, Permission: app.AskMicPermission(ask)}, tr, ""
+	}
 	return rec, tr, ""
 }
 
