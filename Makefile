@@ -153,10 +153,16 @@ else
 	$(BIN)
 endif
 
-app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns) and sign it ad hoc on macOS
+# macOS keeps permissions (microphone, notifications, folders) per code
+# identity. Ad hoc, every build is a new identity; a certificate (Apple
+# Development, or a self-signed "Hark Code Signing") keeps them across
+# rebuilds. CODESIGN_IDENTITY picks one by hash or name; - forces ad hoc.
+CODESIGN_IDENTITY ?=
+
+app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns); on macOS sign it, with a stable identity when the keychain has one
 	$(MKAPP) app -bin $(BIN) -o $(APP) -plist Info.plist -version '$(VERSION)' -commits $(COMMITS)
 ifeq ($(UNAME),Darwin)
-	codesign --force --deep --sign - $(APP)
+	$(MKAPP) sign -identity '$(CODESIGN_IDENTITY)' $(APP)
 endif
 
 install: $(if $(filter Darwin,$(UNAME)),app,build) ## Install Hark: /Applications/Hark.app on macOS; ~/.local/bin/hark, a launcher and icons on Linux
