@@ -130,6 +130,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// each request.
 	aopts := agentOptions(st, paths, st.OllamaModel, client, host.String())
 	aopts.Executor = &app.PathGatedExecutor{Path: loginPath, New: func() agent.Executor { return newRunner(st) }}
+	if runtime.GOOS == "darwin" {
+		aopts.Executor = folderPromptWatcher(aopts.Executor, note.Notifier, log)
+	}
 	sharedAgent, err := agent.New(aopts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
