@@ -51,8 +51,8 @@ func loadBackends() error {
 	return backendsErr
 }
 
-// backendNames lists the ggml backends registered now, for tests and the
-// debug log.
+// backendNames lists the ggml backends registered now (the tests check
+// the CPU one is there exactly once).
 func backendNames() []string {
 	n := int(C.hark_backend_count())
 	names := make([]string, 0, n)
