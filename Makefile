@@ -8,30 +8,67 @@ BIN      := bin/hark
 # against (see speech/whisper): pkg-config finds whisper.pc (PKG_CONFIG_PATH
 # may name a private install), the whisper.h its includedir promises is
 # there (a whisper.pc keeps the prefix it was configured with, whatever
-# `cmake --install --prefix` said), and ggml's CPU backend is a library to
-# link, as the Go bindings ask with -lggml-cpu (Homebrew's ggml builds its
-# backends as plug-ins, GGML_BACKEND_DL, which cannot be linked). Otherwise
-# hark builds without whisper.cpp and `make whisper-config` says why.
-# ggml's own .pc, where there is one (Homebrew), adds its header folder.
+# `cmake --install --prefix` said), and ggml's CPU backend is either a
+# library to link or a plug-in ggml loads at run time. Otherwise hark builds
+# without whisper.cpp and `make whisper-config` says why.
+#
+# Homebrew splits whisper-cpp and ggml into two kegs: whisper.h includes
+# ggml.h from the other one, so the compile flags come from
+# `pkg-config --cflags whisper ggml`. Its ggml is built with
+# GGML_BACKEND_DL=ON: the CPU, Metal and BLAS backends are plug-ins
+# (libggml-cpu*.so … in the ggml keg's libexec) that ggml dlopens, not
+# libraries to link. The pinned Go bindings still ask for them by name
+# (-lggml-cpu, and -lggml-metal -lggml-blas on macOS, in their
+# bindings/go/whisper.go). For each of those names the install lacks as a
+# library, make builds an empty placeholder archive in $(WHISPER_SHIMDIR) so
+# the link succeeds, and speech/whisper calls ggml_backend_load_all() before
+# the first model loads, which finds the plug-ins through the folder ggml
+# was built with (Homebrew's libexec) and keeps Metal. A placeholder is made
+# only when a CPU plug-in is really there, so a build never links without
+# a backend. Every library folder is also added as an rpath, so a private
+# prefix runs without LD_LIBRARY_PATH.
 PKGCONF         := $(shell command -v pkg-config 2>/dev/null)
+HOST_OS         ?= $(shell uname -s)
 WHISPER_PC      := $(if $(PKGCONF),$(shell pkg-config --exists whisper 2>/dev/null && echo yes))
-WHISPER_PKGS    := whisper $(if $(WHISPER_PC),$(shell pkg-config --exists ggml 2>/dev/null && echo ggml))
+GGML_PC         := $(if $(WHISPER_PC),$(shell pkg-config --exists ggml 2>/dev/null && echo yes))
+WHISPER_PKGS    := whisper $(if $(GGML_PC),ggml)
 WHISPER_INCDIR  := $(if $(WHISPER_PC),$(shell pkg-config --variable=includedir whisper))
-WHISPER_LIBDIRS := $(if $(WHISPER_PC),$(patsubst -L%,%,$(filter -L%,$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))) $(shell pkg-config --variable=libdir $(WHISPER_PKGS)))
+WHISPER_LIBDIRS := $(if $(WHISPER_PC),$(sort $(patsubst -L%,%,$(filter -L%,$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))) $(shell pkg-config --variable=libdir $(WHISPER_PKGS))))
 WHISPER_HEADER  := $(if $(WHISPER_INCDIR),$(wildcard $(WHISPER_INCDIR)/whisper.h))
-WHISPER_CPULIB  := $(firstword $(foreach d,$(WHISPER_LIBDIRS),$(wildcard $(d)/libggml-cpu.*)))
+# The backend libraries the bindings link by name, and the files that count
+# as linkable: on macOS a .so is a loadable bundle, which ld refuses.
+BINDINGS_GGML   := ggml-cpu $(if $(filter Darwin,$(HOST_OS)),ggml-metal ggml-blas)
+LINKABLE_EXTS   := .a $(if $(filter Darwin,$(HOST_OS)),.dylib .tbd,.so)
+linkable         = $(firstword $(foreach d,$(WHISPER_LIBDIRS),$(foreach x,$(LINKABLE_EXTS),$(wildcard $(d)/lib$(1)$(x)))))
+GGML_UNLINKABLE := $(if $(WHISPER_HEADER),$(foreach n,$(BINDINGS_GGML),$(if $(call linkable,$(n)),,$(n))))
+# Where a GGML_BACKEND_DL install puts its plug-ins: GGML_BACKEND_DIR
+# (Homebrew: libexec), else bin, or beside the libraries.
+GGML_PREFIX     := $(if $(GGML_PC),$(shell pkg-config --variable=prefix ggml),$(if $(WHISPER_PC),$(shell pkg-config --variable=prefix whisper)))
+GGML_MODULEDIRS := $(sort $(GGML_PREFIX)/libexec $(GGML_PREFIX)/bin $(WHISPER_LIBDIRS))
+GGML_CPU_MODULE := $(if $(GGML_UNLINKABLE),$(firstword $(foreach d,$(GGML_MODULEDIRS),$(wildcard $(d)/libggml-cpu*.so))))
 WHISPER_WHY     := $(strip \
   $(if $(WHISPER_PC),,libwhisper not found (pkg-config knows no whisper.pc)) \
   $(if $(WHISPER_PC),$(if $(WHISPER_HEADER),,whisper.pc says its headers are in $(WHISPER_INCDIR), but whisper.h is not there: reinstall whisper.cpp configured with -DCMAKE_INSTALL_PREFIX=DIR (see the README))) \
-  $(if $(WHISPER_HEADER),$(if $(WHISPER_CPULIB),,ggml's CPU backend is not a library to link (no libggml-cpu in $(WHISPER_LIBDIRS)); Homebrew's ggml builds its backends as plug-ins, which the whisper bindings cannot link: build whisper.cpp yourself (see the README))))
+  $(if $(filter ggml-cpu,$(GGML_UNLINKABLE)),$(if $(GGML_CPU_MODULE),,ggml's CPU backend is neither a library to link in $(WHISPER_LIBDIRS) nor a plug-in in $(GGML_MODULEDIRS): reinstall ggml (brew reinstall ggml) or build whisper.cpp yourself (see the README))))
 WHISPER_OK      := $(if $(WHISPER_WHY),,yes)
+WHISPER_SHIMDIR := $(CURDIR)/bin/ggml-placeholders
+WHISPER_SHIMS   := $(if $(WHISPER_OK),$(foreach n,$(GGML_UNLINKABLE),$(WHISPER_SHIMDIR)/lib$(n).a))
 WHISPER_CFLAGS  := $(if $(WHISPER_OK),$(shell pkg-config --cflags $(WHISPER_PKGS)))
-WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))
+WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(strip $(shell pkg-config --libs-only-L $(WHISPER_PKGS)) \
+  $(if $(WHISPER_SHIMS),-L$(WHISPER_SHIMDIR)) $(foreach d,$(WHISPER_LIBDIRS),-Wl,-rpath,$(d))))
 TAGS     ?= $(if $(WHISPER_OK),whisper)
 # build, test and bench all see the tag and its flags, so the whisper tests
 # and benchmarks run through make on a machine that has libwhisper.
 build test bench: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
 build test bench: export CGO_LDFLAGS := $(strip $(or $(CGO_LDFLAGS),-O2 -g) $(WHISPER_LDFLAGS))
+build test bench: $(if $(filter whisper,$(TAGS)),$(WHISPER_SHIMS))
+
+# A placeholder for a backend ggml loads as a plug-in: an archive with one
+# unused symbol, which any linker accepts and none pulls in.
+$(WHISPER_SHIMDIR)/lib%.a:
+	@mkdir -p $(@D)
+	@printf 'char hark_placeholder_%s;\n' '$(subst -,_,$*)' | $$($(GO) env CC) -x c -c -o $@.o -
+	@rm -f $@.tmp && ar rcs $@.tmp $@.o && rm -f $@.o && mv $@.tmp $@
 
 .DEFAULT_GOAL := help
 
@@ -57,6 +94,7 @@ whisper-config: ## Say whether whisper.cpp will be built in, and why not
 	@echo "tags: $(TAGS)"
 	@echo "cflags: $(WHISPER_CFLAGS)"
 	@echo "ldflags: $(WHISPER_LDFLAGS)"
+	@echo "placeholders: $(notdir $(WHISPER_SHIMS))"
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY).)"
 
 vet: ## Run go vet
@@ -80,7 +118,7 @@ PREFIX  ?= $(HOME)/.local
 COMMITS := $(shell git rev-list --count HEAD 2>/dev/null || echo 0)
 MKAPP   := $(GO) run ./cmd/mkapp
 
-.PHONY: run app install prereqs
+.PHONY: run build-any app install prereqs
 
 # PREREQS_TTY decides whether prereqs may ask before installing: only when
 # both stdin and stdout are a terminal. Tests set it to true or false.
@@ -108,6 +146,7 @@ ifeq ($(UNAME),Darwin)
 	@missing=""; \
 	command -v pkg-config >/dev/null || missing="$$missing pkgconf"; \
 	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing portaudio"; \
+	pkg-config --exists whisper 2>/dev/null || missing="$$missing whisper-cpp"; \
 	command -v ollama >/dev/null || [ -d /Applications/Ollama.app ] || missing="$$missing ollama"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Missing Homebrew packages. Install them with:"; line="brew install$$missing"; \
@@ -137,7 +176,7 @@ else
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 endif
 
-run: prereqs build ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app
+run: prereqs build-any ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app
 	@$(BIN) doctor -first-run
 ifeq ($(UNAME),Darwin)
 	@$(MAKE) --no-print-directory app
@@ -146,10 +185,25 @@ else
 	$(BIN)
 endif
 
-app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns) and sign it ad hoc on macOS
+# macOS keeps permissions (microphone, notifications, folders) per code
+# identity. Ad hoc, every build is a new identity; a certificate (Apple
+# Development, or a self-signed "Hark Code Signing") keeps them across
+# rebuilds. CODESIGN_IDENTITY picks one by hash or name; - forces ad hoc.
+CODESIGN_IDENTITY ?=
+
+# build-any is the build `make run` uses: should the build with whisper.cpp
+# fail on a system it was not tried on, Hark is built without voice input
+# rather than not at all, and the message says where to report it.
+build-any:
+	@$(MAKE) --no-print-directory build || { [ -n "$(filter whisper,$(TAGS))" ] || exit 1; \
+	  echo; echo "The build with whisper.cpp failed (above). Building without voice input instead;"; \
+	  echo "please report the lines above (app/bundle/MANUAL-CHECK-MACOS.md, step 1)."; echo; \
+	  $(MAKE) --no-print-directory build TAGS=; }
+
+app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns); on macOS sign it, with a stable identity when the keychain has one
 	$(MKAPP) app -bin $(BIN) -o $(APP) -plist Info.plist -version '$(VERSION)' -commits $(COMMITS)
 ifeq ($(UNAME),Darwin)
-	codesign --force --deep --sign - $(APP)
+	$(MKAPP) sign -identity '$(CODESIGN_IDENTITY)' $(APP)
 endif
 
 install: $(if $(filter Darwin,$(UNAME)),app,build) ## Install Hark: /Applications/Hark.app on macOS; ~/.local/bin/hark, a launcher and icons on Linux

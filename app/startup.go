@@ -9,7 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 )
 
 // Markers around the PATH a login shell prints, so greetings and other
@@ -84,18 +88,104 @@ func MergePath(login, current string) string {
 	return strings.Join(out, string(os.PathListSeparator))
 }
 
-// AdoptLoginShellPath sets this process's PATH from the login shell on
-// macOS, once at startup, so commands Hark runs find what the user's
-// Terminal finds. Elsewhere the desktop session already passes the user's
-// PATH and nothing is done. The error is for the log and status line; the
-// app works on with the PATH it has.
-func AdoptLoginShellPath(ctx context.Context, goos string) error {
+// LoginShellBound is how long startup lets the login shell take to report
+// its PATH, and how long a command started before then waits for it.
+const LoginShellBound = 3 * time.Second
+
+// LoginPath is the login shell's PATH being resolved in the background, so
+// a slow shell startup (nvm, conda, a heavy prompt) never delays the
+// menu-bar icon. When it arrives it is merged into this process's PATH.
+type LoginPath struct {
+	done     chan struct{}
+	deadline time.Time
+	err      error // set before done is closed
+}
+
+// StartLoginShellPath starts resolving the login shell's PATH on macOS and
+// returns at once. GUI apps there start with a minimal PATH; elsewhere the
+// desktop session already passes the user's PATH and the result is
+// resolved from the start.
+func StartLoginShellPath(ctx context.Context, goos string) *LoginPath {
 	if goos != "darwin" {
+		return resolvedLoginPath(nil)
+	}
+	return startLoginPath(ctx, os.Getenv("SHELL"), LoginShellBound, os.Setenv)
+}
+
+func resolvedLoginPath(err error) *LoginPath {
+	p := &LoginPath{done: make(chan struct{}), err: err}
+	close(p.done)
+	return p
+}
+
+func startLoginPath(ctx context.Context, shell string, bound time.Duration, setenv func(k, v string) error) *LoginPath {
+	p := &LoginPath{done: make(chan struct{}), deadline: time.Now().Add(bound)}
+	go func() {
+		defer close(p.done)
+		login, err := LoginShellPath(ctx, shell, bound)
+		if err == nil {
+			err = setenv("PATH", MergePath(login, os.Getenv("PATH")))
+		}
+		p.err = err
+	}()
+	return p
+}
+
+// Done is closed once the PATH is adopted or the attempt failed.
+func (p *LoginPath) Done() <-chan struct{} { return p.done }
+
+// Err is why the PATH could not be read (nil before Done, or on success).
+// It is for the log and status line; the app works on with the PATH it has.
+func (p *LoginPath) Err() error {
+	select {
+	case <-p.done:
+		return p.err
+	default:
 		return nil
 	}
-	login, err := LoginShellPath(ctx, os.Getenv("SHELL"), 3*time.Second)
-	if err != nil {
-		return err
+}
+
+// Wait blocks until the PATH is resolved, the startup bound has passed, or
+// ctx ends, whichever is first. It reports whether the PATH is resolved.
+func (p *LoginPath) Wait(ctx context.Context) bool {
+	select {
+	case <-p.done:
+		return true
+	default:
 	}
-	return os.Setenv("PATH", MergePath(login, os.Getenv("PATH")))
+	t := time.NewTimer(time.Until(p.deadline))
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// PathGatedExecutor holds each command until the login shell's PATH is
+// known (or the startup bound passes), so a command asked for in the first
+// seconds finds Homebrew's tools like every later one. The real executor is
+// built from the environment as it is then (*shell.Runner captures it), and
+// built again once if the PATH arrives after the bound.
+type PathGatedExecutor struct {
+	Path *LoginPath
+	New  func() agent.Executor
+
+	mu       sync.Mutex
+	ex       agent.Executor
+	resolved bool // ex was built after Path was done
+}
+
+// Run waits for the PATH as Wait does, then runs req.
+func (g *PathGatedExecutor) Run(ctx context.Context, req shell.Request) shell.Result {
+	resolved := g.Path.Wait(ctx)
+	g.mu.Lock()
+	if g.ex == nil || (resolved && !g.resolved) {
+		g.ex, g.resolved = g.New(), resolved
+	}
+	ex := g.ex
+	g.mu.Unlock()
+	return ex.Run(ctx, req)
 }

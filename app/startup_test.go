@@ -6,8 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 )
 
 // fakeShell writes an executable script standing in for the user's login
@@ -72,12 +76,121 @@ func TestMergePath(t *testing.T) {
 	}
 }
 
-func TestAdoptLoginShellPathOnlyOnMac(t *testing.T) {
+func TestLoginShellPathOnlyOnMac(t *testing.T) {
 	t.Parallel()
 	before := os.Getenv("PATH")
-	if err := AdoptLoginShellPath(context.Background(), "linux"); err != nil || os.Getenv("PATH") != before {
-		t.Errorf("on Linux PATH changed or err %v", err)
+	p := StartLoginShellPath(context.Background(), "linux")
+	if !p.Wait(context.Background()) || p.Err() != nil || os.Getenv("PATH") != before {
+		t.Errorf("on Linux: resolved %v, err %v, PATH changed %v", p.Wait(context.Background()), p.Err(), os.Getenv("PATH") != before)
 	}
+}
+
+// envRecorder stands in for os.Setenv, so parallel tests never change the
+// process's PATH.
+type envRecorder struct {
+	mu   sync.Mutex
+	path string
+}
+
+func (e *envRecorder) set(k, v string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if k == "PATH" {
+		e.path = v
+	}
+	return nil
+}
+
+func (e *envRecorder) get() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.path
+}
+
+// The login shell is slow: starting the lookup must not wait for it (the
+// menu-bar icon comes first), and a command started meanwhile waits for
+// the PATH, then runs with it. The fake shell blocks until the test
+// releases it, so the order is certain without timing.
+func TestSlowLoginShellDoesNotBlockStartupAndCommandsWait(t *testing.T) {
+	t.Parallel()
+	gate := filepath.Join(t.TempDir(), "go")
+	sh := fakeShell(t, `while [ ! -e '`+gate+`' ]; do sleep 0.02; done; PATH=/opt/homebrew/bin:/usr/bin; eval "$2"`)
+	env := &envRecorder{}
+	p := startLoginPath(context.Background(), sh, time.Minute, env.set)
+	select {
+	case <-p.Done():
+		t.Fatal("the lookup finished before the shell was released: it is not in the background")
+	default:
+	}
+
+	var built []string
+	g := &PathGatedExecutor{Path: p, New: func() agent.Executor {
+		built = append(built, env.get())
+		return fakeExecutor{path: env.get()}
+	}}
+	res := make(chan shell.Result, 1)
+	go func() { res <- g.Run(context.Background(), shell.Request{Command: "brew list"}) }()
+	select {
+	case r := <-res:
+		t.Fatalf("a command ran before the PATH was known: %+v", r)
+	case <-time.After(100 * time.Millisecond):
+	}
+	writeScript(t, gate, "")
+	select {
+	case r := <-res:
+		if !strings.HasPrefix(r.Output, "/opt/homebrew/bin:/usr/bin") {
+			t.Errorf("the command ran with PATH %q, want the login shell's first", r.Output)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("the command still waits after the PATH arrived")
+	}
+	if p.Err() != nil {
+		t.Errorf("Err() = %v", p.Err())
+	}
+	g.Run(context.Background(), shell.Request{Command: "ls"})
+	if len(built) != 1 {
+		t.Errorf("executor built %d times (%q), want once", len(built), built)
+	}
+}
+
+// A shell that never answers: commands wait only up to the bound, run with
+// the PATH there is, and the executor is rebuilt when a PATH arrives late
+// (here it never does, so the failure is reported).
+func TestLoginShellBoundReleasesWaitingCommands(t *testing.T) {
+	t.Parallel()
+	env := &envRecorder{}
+	p := startLoginPath(context.Background(), fakeShell(t, `exec sleep 30`), 200*time.Millisecond, env.set)
+	n := 0
+	g := &PathGatedExecutor{Path: p, New: func() agent.Executor { n++; return fakeExecutor{} }}
+	done := make(chan struct{})
+	go func() { g.Run(context.Background(), shell.Request{Command: "ls"}); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(waitTimeout):
+		t.Fatal("a command waited past the bound for a shell that never answers")
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(waitTimeout):
+		t.Fatal("the lookup did not give up")
+	}
+	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "took longer than") {
+		t.Errorf("Err() = %v, want the timeout", err)
+	}
+	if env.get() != "" {
+		t.Errorf("PATH set to %q after a failure", env.get())
+	}
+	g.Run(context.Background(), shell.Request{Command: "ls"})
+	if n != 2 {
+		t.Errorf("executor built %d times, want 2 (before the bound, then once resolved)", n)
+	}
+}
+
+// fakeExecutor answers every command with the PATH it was built with.
+type fakeExecutor struct{ path string }
+
+func (f fakeExecutor) Run(_ context.Context, req shell.Request) shell.Result {
+	return shell.Result{Command: req.Command, Output: f.path}
 }
 
 // writeScript creates an executable script without this process ever holding

@@ -50,6 +50,10 @@ type Request struct {
 	Verdict          Verdict
 	Sandbox          SandboxMode   // "" means SandboxAuto
 	Timeout          time.Duration // 0 means the Runner's
+	// OnOutput, when set, is called each time the command writes to stdout
+	// or stderr, so a caller can tell a silent command from a busy one. It
+	// must return quickly.
+	OnOutput func()
 }
 
 // Runner runs shell commands carefully: each in its own process group with a
@@ -198,11 +202,15 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		env = sandboxEnv(r.baseEnv, tmpDir)
 	}
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
+	var outW, errW io.Writer = stdout, stderr
+	if req.OnOutput != nil {
+		outW, errW = activityWriter{stdout, req.OnOutput}, activityWriter{stderr, req.OnOutput}
+	}
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
-	out, ok := r.runZygote(runCtx, spec, stdout, stderr)
+	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
-		p := process{argv: argv, dir: dir, env: env, stdout: stdout, stderr: stderr, viaHelper: viaHelper}
+		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper}
 		out = p.run(runCtx)
 	}
 
@@ -234,6 +242,17 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 	res.Success = res.ExitCode == 0 && !out.Stopped
 	return res
+}
+
+// activityWriter reports every write before passing it on.
+type activityWriter struct {
+	w  io.Writer
+	on func()
+}
+
+func (a activityWriter) Write(p []byte) (int, error) {
+	a.on()
+	return a.w.Write(p)
 }
 
 func appendNote(text, note string) string {

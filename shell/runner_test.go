@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -454,5 +455,33 @@ func TestResultJSONKeepsShellSyntaxReadable(t *testing.T) {
 	b := NotRun(Request{Command: "a && b > c <d"}, "x").JSON()
 	if !strings.Contains(string(b), `"a && b > c <d"`) || bytes.HasSuffix(b, []byte("\n")) || !json.Valid(b) {
 		t.Errorf("%s", b)
+	}
+}
+
+// OnOutput hears every write, on both streams, and a silent command never
+// calls it: the folder-prompt watcher tells a stalled command from a busy
+// one by it.
+func TestRunnerReportsOutputActivity(t *testing.T) {
+	t.Parallel()
+	r := testRunner(t, RunnerOptions{})
+	var mu sync.Mutex
+	calls := 0
+	on := func() { mu.Lock(); calls++; mu.Unlock() }
+	res := r.Run(context.Background(), Request{Command: "echo out; echo err >&2", Verdict: Verdict{Tier: Confirm}, Sandbox: SandboxOff, OnOutput: on})
+	if !res.Success || res.Output != "out\n" || !strings.Contains(res.Error, "err") {
+		t.Fatalf("Run = %+v", res)
+	}
+	mu.Lock()
+	got := calls
+	calls = 0
+	mu.Unlock()
+	if got < 2 {
+		t.Errorf("OnOutput called %d times for two writes", got)
+	}
+	r.Run(context.Background(), Request{Command: "true", Verdict: Verdict{Tier: Confirm}, Sandbox: SandboxOff, OnOutput: on})
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 0 {
+		t.Errorf("a silent command called OnOutput %d times", calls)
 	}
 }

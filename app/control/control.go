@@ -4,7 +4,10 @@
 // socket is a unix socket in the user's private runtime folder (0700),
 // itself mode 0600, and the server also checks the peer's user id, so only
 // the same user can drive the app even if the folder is shared by mistake.
-// Each connection carries one JSON request and one JSON response.
+// Each connection carries one JSON request and one JSON response. A second
+// launch of the app uses the same socket to tell the first that it was
+// started again (see Announce), because an app started by macOS
+// LaunchServices has no visible stderr to say it.
 package control
 
 import (
@@ -48,6 +51,9 @@ func SocketPath(runtimeDir string) string { return filepath.Join(runtimeDir, "ha
 type controlRequest struct {
 	Text string `json:"text"`
 	Wait bool   `json:"wait"`
+	// Launch marks the request of a second app launch (Announce): no text
+	// to run, the running app only shows that it is there.
+	Launch bool `json:"launch,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -64,9 +70,19 @@ type Server struct {
 	uid  int // the only user allowed to connect
 	log  *slog.Logger
 
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
-	wg    sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	onLaunch func()
+	wg       sync.WaitGroup
+}
+
+// OnAnotherLaunch sets what the app does when a second launch announces
+// itself (a notification saying Hark already runs, a log line). fn runs on
+// the connection's goroutine and must not block for long.
+func (s *Server) OnAnotherLaunch(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onLaunch = fn
 }
 
 // Listen creates the runtime folder (0700) and listens on the
@@ -225,6 +241,16 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
+	if req.Launch {
+		s.mu.Lock()
+		fn := s.onLaunch
+		s.mu.Unlock()
+		if fn != nil {
+			fn()
+		}
+		respond(app.SendReply{OK: true})
+		return
+	}
 	reply := make(chan app.SendReply, 1)
 	if !post(app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
@@ -257,12 +283,32 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Announce tells the app running for this user that another launch was
+// refused, so it can show itself: the second process exits, and on macOS
+// nobody would see its stderr. ErrNotRunning means nothing listens (the
+// other app may hold the lock without a socket).
+func Announce(ctx context.Context, runtimeDir string) error {
+	r, err := exchange(ctx, runtimeDir, controlRequest{Launch: true})
+	if err != nil {
+		return err
+	}
+	if !r.OK {
+		return fmt.Errorf("the running Hark refused the announcement: %s", r.Error)
+	}
+	return nil
+}
+
 // Send hands text to the running app through the control socket in
 // runtimeDir. With wait it returns when the run has ended, with the answer;
 // without, as soon as the app has accepted the request. A reply with OK
 // false carries the app's reason in Error. ErrNotRunning means no app
 // listens. Cancelling ctx abandons the wait (the app keeps going).
 func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Text: text, Wait: wait})
+}
+
+// exchange sends one request and reads its reply.
+func exchange(ctx context.Context, runtimeDir string, req controlRequest) (app.SendReply, error) {
 	path := SocketPath(runtimeDir)
 	var d net.Dialer
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -279,8 +325,8 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendRepl
 	defer stop()
 	// A write error is not the end: the app may have refused the connection
 	// with a reason (another user, shutting down) before reading it.
-	writeErr := json.NewEncoder(c).Encode(controlRequest{Text: text, Wait: wait})
-	if !wait || writeErr != nil {
+	writeErr := json.NewEncoder(c).Encode(req)
+	if !req.Wait || writeErr != nil {
 		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	}
 	var r app.SendReply

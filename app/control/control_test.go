@@ -331,3 +331,34 @@ func TestAlreadyRunningNamesTheDesktopsPlace(t *testing.T) {
 		}
 	}
 }
+
+// A second launch announces itself: the running app's callback runs, no
+// request reaches the core, and with nothing listening the caller learns
+// it (ErrNotRunning) rather than waiting.
+func TestAnnounceReachesTheRunningApp(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+
+	if err := Announce(ctx, shortDir(t)); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Announce with no app = %v, want ErrNotRunning", err)
+	}
+
+	dir := shortDir(t)
+	posted := make(chan app.Event, 1)
+	s := serve(t, dir, func(ev app.Event) bool { posted <- ev; return true })
+	if err := Announce(ctx, dir); err != nil {
+		t.Fatalf("Announce before a callback is set = %v, want nil", err)
+	}
+	launches := make(chan struct{}, 2)
+	s.OnAnotherLaunch(func() { launches <- struct{}{} })
+	if err := Announce(ctx, dir); err != nil {
+		t.Fatalf("Announce = %v", err)
+	}
+	recv(t, "the another-launch callback", launches)
+	select {
+	case ev := <-posted:
+		t.Errorf("an announcement reached the core as %T; it must not run as a request", ev)
+	default:
+	}
+}

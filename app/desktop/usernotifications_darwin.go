@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -44,6 +45,8 @@ var (
 	selAlloc                  = objc.RegisterName("alloc")
 	selInit                   = objc.RegisterName("init")
 	selNewObj                 = objc.RegisterName("new")
+	selRelease                = objc.RegisterName("release")
+	selDrain                  = objc.RegisterName("drain")
 	selStringWithUTF8         = objc.RegisterName("stringWithUTF8String:")
 	selUTF8String             = objc.RegisterName("UTF8String")
 	selMainBundle             = objc.RegisterName("mainBundle")
@@ -95,6 +98,19 @@ func nsArray(items ...objc.ID) objc.ID {
 		return objc.ID(objc.GetClass("NSArray")).Send(selNewObj)
 	}
 	return objc.ID(objc.GetClass("NSArray")).Send(selArrayWithObjectsCount, unsafe.Pointer(&items[0]), uint(len(items)))
+}
+
+// withPool runs fn inside an autorelease pool on one OS thread. Hark calls
+// the notification centre from goroutines, whose threads have no pool of
+// their own: the strings, arrays and requests Foundation hands back
+// autoreleased would otherwise pile up for the life of the thread. A pool
+// belongs to the thread that made it, hence the lock.
+func withPool(fn func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	pool := objc.ID(objc.GetClass("NSAutoreleasePool")).Send(selNewObj)
+	defer pool.Send(selDrain)
+	fn()
 }
 
 // callBlock invokes a block that Objective-C handed to us (its function
@@ -156,54 +172,81 @@ func willPresent(self objc.ID, _ objc.SEL, center, notification objc.ID, done ob
 // permission (macOS prompts once). It fails when Hark is not bundled or the
 // user refused; the error says which.
 func NewUserNotifications(log *slog.Logger) (*UserNotifications, error) {
+	return newUserNotifications(log, 2*time.Minute)
+}
+
+// newUserNotifications waits as long as the user takes to answer the
+// permission prompt: Setup runs it in the background and approvals use the
+// dialog meanwhile, so giving up would only keep the dialog until the next
+// restart. Every stillAsking it logs that the prompt is still open.
+func newUserNotifications(log *slog.Logger, stillAsking time.Duration) (*UserNotifications, error) {
 	if !InAppBundle() {
 		return nil, errNotBundled
 	}
 	if err := loadUserNotifications(); err != nil {
 		return nil, err
 	}
-	bundle := objc.ID(objc.GetClass("NSBundle")).Send(selMainBundle)
-	if bundle == 0 || bundle.Send(selBundleIdentifier) == 0 {
-		return nil, errNotBundled
-	}
-	center := objc.ID(objc.GetClass("UNUserNotificationCenter")).Send(selCurrentCenter)
-	if center == 0 {
-		return nil, errors.New("the notification centre is not available")
-	}
-	u := &UserNotifications{center: center, log: log, asks: map[string]*ask{}}
-	u.delegate = objc.ID(unDelegateClass).Send(selAlloc).Send(selInit)
-	unSharedMu.Lock()
-	unShared = u
-	unSharedMu.Unlock()
-	center.Send(selSetDelegate, u.delegate)
-
-	actionClass := objc.ID(objc.GetClass("UNNotificationAction"))
-	approve := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Approve"), uint(0))
-	deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
-	category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
-		nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
-	center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithObject, category))
-
-	granted := make(chan bool, 1)
-	block := objc.NewBlock(func(_ objc.Block, ok bool, err objc.ID) {
-		if err != 0 {
-			log.Warn("notification permission", "err", goStr(err.Send(selLocalizedDescription)))
+	var (
+		u       *UserNotifications
+		err     error
+		granted = make(chan bool, 1)
+		block   objc.Block
+	)
+	withPool(func() {
+		bundle := objc.ID(objc.GetClass("NSBundle")).Send(selMainBundle)
+		if bundle == 0 || bundle.Send(selBundleIdentifier) == 0 {
+			err = errNotBundled
+			return
 		}
-		granted <- ok
+		center := objc.ID(objc.GetClass("UNUserNotificationCenter")).Send(selCurrentCenter)
+		if center == 0 {
+			err = errors.New("the notification centre is not available")
+			return
+		}
+		u = &UserNotifications{center: center, log: log, asks: map[string]*ask{}}
+		// Owned for the life of the process: the centre's delegate
+		// property is weak.
+		u.delegate = objc.ID(unDelegateClass).Send(selAlloc).Send(selInit)
+		unSharedMu.Lock()
+		unShared = u
+		unSharedMu.Unlock()
+		center.Send(selSetDelegate, u.delegate)
+
+		actionClass := objc.ID(objc.GetClass("UNNotificationAction"))
+		approve := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Approve"), uint(0))
+		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
+		category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
+			nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
+		center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithObject, category))
+
+		block = objc.NewBlock(func(_ objc.Block, ok bool, errID objc.ID) {
+			if errID != 0 {
+				log.Warn("notification permission", "err", goStr(errID.Send(selLocalizedDescription)))
+			}
+			granted <- ok
+		})
+		center.Send(selRequestAuthorization, uint(unAuthAlertSound), block)
 	})
-	defer block.Release()
-	center.Send(selRequestAuthorization, uint(unAuthAlertSound), block)
-	select {
-	case ok := <-granted:
-		if !ok {
-			return nil, errNotificationsForbidden
-		}
-	case <-time.After(2 * time.Minute):
-		// The permission prompt is still open; until it is answered the
-		// dialog is the safer channel.
-		return nil, errors.New("no answer to the notification permission prompt")
+	if block != 0 {
+		// The centre copied the block; this drops Go's reference.
+		defer block.Release()
 	}
-	return u, nil
+	if err != nil {
+		return nil, err
+	}
+	tick := time.NewTicker(stillAsking)
+	defer tick.Stop()
+	for {
+		select {
+		case ok := <-granted:
+			if !ok {
+				return nil, errNotificationsForbidden
+			}
+			return u, nil
+		case <-tick.C:
+			log.Info("the notification permission prompt is still open; approvals use a dialog until it is answered")
+		}
+	}
 }
 
 // Actions is true: the category carries Approve and Deny.
@@ -215,11 +258,6 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 	u.mu.Lock()
 	u.asks[id] = &ask{pendingID: p.ID, answer: answer}
 	u.mu.Unlock()
-	content := objc.ID(objc.GetClass("UNMutableNotificationContent")).Send(selNewObj)
-	content.Send(selSetTitleUN, nsStr(approvalTitle(p)))
-	content.Send(selSetBody, nsStr(approvalBody(p)))
-	content.Send(selSetCategoryIdentifier, nsStr(unCategory))
-	req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
 	posted := make(chan string, 1)
 	block := objc.NewBlock(func(_ objc.Block, err objc.ID) {
 		if err != 0 {
@@ -229,7 +267,17 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 		posted <- ""
 	})
 	defer block.Release()
-	u.center.Send(selAddRequest, req, block)
+	withPool(func() {
+		// +1 from new: released once the request holds it. The request and
+		// the strings are autoreleased into the pool.
+		content := objc.ID(objc.GetClass("UNMutableNotificationContent")).Send(selNewObj)
+		defer content.Send(selRelease)
+		content.Send(selSetTitleUN, nsStr(approvalTitle(p)))
+		content.Send(selSetBody, nsStr(approvalBody(p)))
+		content.Send(selSetCategoryIdentifier, nsStr(unCategory))
+		req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
+		u.center.Send(selAddRequest, req, block)
+	})
 	select {
 	case msg := <-posted:
 		if msg != "" {
@@ -248,9 +296,11 @@ func (u *UserNotifications) Withdraw(pendingID string) error {
 	if !u.forget(id) {
 		return nil
 	}
-	ids := nsArray(nsStr(id))
-	u.center.Send(selRemoveDelivered, ids)
-	u.center.Send(selRemovePending, ids)
+	withPool(func() {
+		ids := nsArray(nsStr(id))
+		u.center.Send(selRemoveDelivered, ids)
+		u.center.Send(selRemovePending, ids)
+	})
 	return nil
 }
 

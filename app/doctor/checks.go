@@ -314,6 +314,29 @@ func MacNotifications(bundlePath func() (string, bool)) Check {
 	}}
 }
 
+// MacSignature says which identity signed Hark.app. macOS keeps the
+// microphone, notification and folder permissions per code identity: an
+// ad-hoc signature is a new identity on every build. display runs
+// `codesign -dv` on the bundle and returns what it printed.
+func MacSignature(bundlePath func() (string, bool), display func(ctx context.Context, app string) string) Check {
+	return Check{Name: "Code signature", Run: func(ctx context.Context) Result {
+		app, ok := bundlePath()
+		if !ok {
+			return Result{Status: Warn, Detail: "no Hark.app found to check", Fix: "`make app` (or `make install`)"}
+		}
+		sig, err := bundle.ParseCodesignDisplay(display(ctx, app))
+		if err != nil {
+			return Result{Status: Warn, Detail: app + ": " + err.Error(), Fix: "`make app` signs the bundle"}
+		}
+		if sig.Stable() {
+			return Result{Status: OK, Detail: app + " is signed by " + sig.Signer() + "; permissions survive rebuilds"}
+		}
+		return Result{Status: Warn,
+			Detail: app + " is signed " + sig.Signer() + ": every rebuild is a new app to macOS, which may ask for the microphone again or deny it while System Settings shows Hark allowed",
+			Fix:    "create a code-signing identity once (README › Troubleshooting › Permissions after a rebuild), then `make app`; a stale grant clears with `tccutil reset Microphone " + sig.Identifier + "`"}
+	}}
+}
+
 // TrayHost checks something shows tray icons: on Linux a
 // StatusNotifierWatcher on the session bus.
 func TrayHost(present func(ctx context.Context) (bool, error)) Check {

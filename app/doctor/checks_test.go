@@ -348,3 +348,36 @@ func modelFileIn(dir string) func(string) (string, error) {
 
 // validCombo is a hotkey parser that accepts every setting.
 func validCombo(string) error { return nil }
+
+// `hark doctor` names what signed Hark.app, from real-shaped `codesign -dv`
+// output (the fixtures of app/bundle).
+func TestMacSignatureCheck(t *testing.T) {
+	t.Parallel()
+	bundled := func() (string, bool) { return "/Applications/Hark.app", true }
+	from := func(name string) func(context.Context, string) string {
+		b, err := os.ReadFile(filepath.Join("..", "bundle", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(_ context.Context, app string) string {
+			if app != "/Applications/Hark.app" {
+				t.Errorf("codesign ran on %q", app)
+			}
+			return string(b)
+		}
+	}
+	cases := []struct {
+		name string
+		c    Check
+		want expect
+	}{
+		{"Apple Development", MacSignature(bundled, from("codesign-development.txt")), expect{OK, "signed by Apple Development: Jane Doe (AB12CD34EF); permissions survive", ""}},
+		{"self-signed", MacSignature(bundled, from("codesign-selfsigned.txt")), expect{OK, "signed by Hark Code Signing", ""}},
+		{"ad hoc", MacSignature(bundled, from("codesign-adhoc.txt")), expect{Warn, "signed ad hoc", "tccutil reset Microphone sh.hark.Hark"}},
+		{"unsigned", MacSignature(bundled, from("codesign-unsigned.txt")), expect{Warn, "not signed", "make app"}},
+		{"no bundle", MacSignature(func() (string, bool) { return "", false }, nil), expect{Warn, "no Hark.app", "make app"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { t.Parallel(); c.want.check(t, c.c) })
+	}
+}

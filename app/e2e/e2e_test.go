@@ -523,12 +523,27 @@ func TestDesktop(t *testing.T) {
 		h.t = t
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		before := len(d.notes.All())
 		cmd := exec.CommandContext(ctx, harkBin)
 		cmd.Env = h.env
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "already running") {
 			t.Fatalf("second hark: %v, output %q; want exit 1 saying it is already running", err, out)
+		}
+		// Started from a launcher nobody sees stderr: the running app says
+		// it, and the refusal is in the log.
+		harness.Eventually(t, 20*time.Second, "the already-running notification", func() error {
+			for _, n := range d.notes.All()[before:] {
+				if n.Summary == "Hark is already running" {
+					return nil
+				}
+			}
+			return fmt.Errorf("notifications:\n%s", d.notes)
+		})
+		b, err := os.ReadFile(filepath.Join(h.home, "logs", "hark.log"))
+		if err != nil || !strings.Contains(string(b), "another launch refused") {
+			t.Errorf("the log does not record the refused launch (%v)", err)
 		}
 	})
 

@@ -65,6 +65,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	}
 
 	release, err := control.AcquireInstanceLock(paths.Runtime)
+	if errors.Is(err, control.ErrAlreadyRunning) {
+		return anotherLaunch(ctx, e, paths, *verbose)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -88,12 +91,9 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	problems := map[string]string{}
 
 	// GUI apps on macOS start with a minimal PATH; commands must find what
-	// the user's Terminal finds. Done before anything captures the
-	// environment. A no-op elsewhere.
-	if err := app.AdoptLoginShellPath(ctx, runtime.GOOS); err != nil {
-		log.Warn("login shell PATH", "err", err)
-		problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
-	}
+	// the user's Terminal finds. Resolved in the background so a slow shell
+	// startup never delays the menu-bar icon; commands wait for it (bounded).
+	loginPath := app.StartLoginShellPath(ctx, runtime.GOOS)
 
 	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(st.Sandbox) != shell.SandboxOff {
 		log.Warn("no sandbox", "detail", detail)
@@ -128,7 +128,12 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// One agent for the app's lifetime: machine facts are gathered once,
 	// and the confirmer, progress callback and confirm switch come with
 	// each request.
-	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	aopts := agentOptions(st, paths, st.OllamaModel, client, host.String())
+	aopts.Executor = &app.PathGatedExecutor{Path: loginPath, New: func() agent.Executor { return newRunner(st) }}
+	if runtime.GOOS == "darwin" {
+		aopts.Executor = folderPromptWatcher(aopts.Executor, note.Notifier, log)
+	}
+	sharedAgent, err := agent.New(aopts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -206,7 +211,19 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		for src, msg := range problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
+		go func() {
+			select {
+			case <-loginPath.Done():
+			case <-ctx.Done():
+				return
+			}
+			if err := loginPath.Err(); err != nil {
+				log.Warn("login shell PATH", "err", err)
+				core.Post(app.Problem{Source: "path", Message: fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))})
+			}
+		}()
 		if ctl != nil {
+			ctl.OnAnotherLaunch(alreadyRunningNotice(note.Notifier, log))
 			go func() {
 				if err := ctl.Serve(ctx, core.Post); err != nil {
 					log.Warn("control socket stopped", "err", err)
@@ -327,6 +344,11 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 		Tail:      st.RecordTail.D(),
 		MaxLength: st.MaxRecording.D(),
 	})
+	// macOS: ask for the microphone now, so its prompt comes at launch and
+	// the first press never records the silence of an open prompt.
+	if ask := desktop.MicrophoneQuestion(); ask != nil {
+		return app.MicGatedRecorder{Recorder: rec, Permission: app.AskMicPermission(ask)}, tr, ""
+	}
 	return rec, tr, ""
 }
 

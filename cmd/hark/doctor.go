@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -96,6 +97,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 	if goos == "darwin" {
 		checks = append(checks,
 			doctor.MacNotifications(appBundlePath),
+			doctor.MacSignature(appBundlePath, codesignDisplay),
 			doctor.MacTray(tray.Check),
 			// Carbon hot keys need the app's run loop, so the real
 			// registration is checked when Hark starts.
@@ -195,6 +197,13 @@ func appBundlePath() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// codesignDisplay is what `codesign -dv` says about app (it prints to
+// stderr, and exits 1 for an unsigned app, which the output says too).
+func codesignDisplay(ctx context.Context, app string) string {
+	out, _ := exec.CommandContext(ctx, "/usr/bin/codesign", "-dv", "--verbose=2", app).CombinedOutput()
+	return string(out)
 }
 
 // firstRunModel downloads the configured whisper model when this build can

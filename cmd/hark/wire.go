@@ -15,6 +15,11 @@ func newStore(dir string) *agent.Store {
 	return agent.NewStore(dir, agent.Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside})
 }
 
+// newRunner is the command runner the settings describe.
+func newRunner(s settings.Settings) *shell.Runner {
+	return shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv})
+}
+
 // agentOptions are the agent settings shared by `hark run` and `hark ask`;
 // the caller adds the confirmer and the progress callback.
 func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string) agent.Options {
@@ -24,7 +29,7 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Model:           model,
 		Host:            host,
 		Classifier:      shell.NewPolicyFor(shell.SandboxMode(s.Sandbox)),
-		Executor:        shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv}),
+		Executor:        newRunner(s),
 		NoConfirm:       !s.ConfirmBeforeExecute,
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,

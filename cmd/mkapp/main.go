@@ -4,6 +4,7 @@
 // Go so the bundle is built (and tested) on Linux too.
 //
 //	go run ./cmd/mkapp app -bin bin/hark -o Hark.app -version "$(git describe --tags --always --dirty)" -commits N
+//	go run ./cmd/mkapp sign -identity "$CODESIGN_IDENTITY" Hark.app   (macOS)
 //	go run ./cmd/mkapp linux-install -bin bin/hark -prefix ~/.local
 package main
 
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 
 	"github.com/hark-sh/hark/app/bundle"
 )
@@ -20,7 +22,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: mkapp app|linux-install [flags]")
+		fmt.Fprintln(stderr, "usage: mkapp app|sign|linux-install [flags]")
 		return 2
 	}
 	switch args[0] {
@@ -47,6 +49,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		short, build := bundle.Versions(*ver, *commits)
 		fmt.Fprintf(stdout, "built %s (version %s, build %s)\n", *out, short, build)
+	case "sign":
+		fs := flag.NewFlagSet("mkapp sign", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		identity := fs.String("identity", "", "certificate hash or name to sign with, - for ad hoc; empty picks Apple Development, then \""+bundle.SelfSignedName+"\"")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		if fs.NArg() != 1 {
+			fmt.Fprintln(stderr, "usage: mkapp sign [-identity ID] Hark.app")
+			return 2
+		}
+		done, warning, err := bundle.Sign(fs.Arg(0), *identity, combinedOutput)
+		if err != nil {
+			fmt.Fprintln(stderr, "mkapp:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, done)
+		if warning != "" {
+			fmt.Fprintln(stderr, warning)
+		}
 	case "linux-install":
 		fs := flag.NewFlagSet("mkapp linux-install", flag.ContinueOnError)
 		fs.SetOutput(stderr)
@@ -72,8 +94,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	default:
-		fmt.Fprintf(stderr, "mkapp: unknown step %q (want app or linux-install)\n", args[0])
+		fmt.Fprintf(stderr, "mkapp: unknown step %q (want app, sign or linux-install)\n", args[0])
 		return 2
 	}
 	return 0
+}
+
+func combinedOutput(name string, args ...string) ([]byte, error) {
+	return exec.Command(name, args...).CombinedOutput()
 }

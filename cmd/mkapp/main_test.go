@@ -30,6 +30,7 @@ func TestRunUsage(t *testing.T) {
 		{"missing plist", []string{"app", "-plist", filepath.Join(dir, "none.plist")}, 1, "none.plist"},
 		{"empty plist", []string{"app", "-plist", empty, "-bin", "/bin/sh", "-o", filepath.Join(dir, "E.app")}, 1, "CFBundleIdentifier is missing"},
 		{"missing binary", []string{"app", "-plist", plist, "-bin", filepath.Join(dir, "none"), "-o", filepath.Join(dir, "H.app")}, 1, "make build"},
+		{"sign without a bundle", []string{"sign"}, 2, "usage: mkapp sign"},
 		{"install without binary", []string{"linux-install", "-bin", filepath.Join(dir, "none"), "-prefix", dir}, 1, "make build"},
 	}
 	for _, c := range cases {

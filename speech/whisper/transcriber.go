@@ -163,6 +163,9 @@ func (t *Transcriber) loadLocked() error {
 	if err := checkModelFile(t.opts.ModelPath); err != nil {
 		return err
 	}
+	if err := loadBackends(); err != nil {
+		return err
+	}
 	m := bw.Whisper_init(t.opts.ModelPath)
 	if m == nil {
 		return fmt.Errorf("whisper: could not load %s: it is not a ggml whisper model or it is damaged; download it again with `hark models download %s` (HARK_WHISPER_DEBUG=1 shows whisper.cpp's reason)",

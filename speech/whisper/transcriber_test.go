@@ -319,3 +319,26 @@ func TestConcurrentTranscribers(t *testing.T) {
 		okOrNoWords(t, texts[i], errs[i])
 	}
 }
+
+// A ggml built with GGML_BACKEND_DL (Homebrew's layout) starts with no
+// backend; loading a model must first load its CPU plug-in. With built-in
+// backends the CPU one is there from the start and nothing is added twice.
+func TestModelLoadHasACPUBackend(t *testing.T) {
+	tr := newTranscriber(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := tr.Warm(ctx); err != nil {
+		t.Fatalf("Warm() error = %v", err)
+	}
+	names := backendNames()
+	cpu := 0
+	for _, n := range names {
+		if n == "CPU" {
+			cpu++
+		}
+	}
+	if cpu != 1 {
+		t.Fatalf("registered ggml backends %q: want exactly one CPU", names)
+	}
+	t.Logf("ggml backends: %q", names)
+}
