@@ -128,7 +128,11 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// One agent for the app's lifetime: machine facts are gathered once,
 	// and the confirmer, progress callback and confirm switch come with
 	// each request.
-	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	ao := agentOptions(st, paths, st.OllamaModel, client, host.String())
+	for _, w := range rulesProblems(ao.Rules) {
+		log.Warn("rules", "problem", w)
+	}
+	sharedAgent, err := agent.New(ao)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
