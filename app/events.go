@@ -1,5 +1,7 @@
 package app
 
+import "github.com/hark-sh/hark/shell/rules"
+
 // Event is one input to the event loop. Adapters send the exported variants
 // through App.Post: the hotkey sends KeyDown/KeyUp, the tray MenuClick, the
 // control socket SendRequest, the wiring Problem and Quit. The loop also
@@ -23,6 +25,11 @@ type Decision struct {
 	PendingID string
 	Approved  bool
 	By        string // ByNotification, ByMenu, ByTimeout or ByCancel
+	// Rule, with Approved, answers Always allow: the Pending's Proposal,
+	// saved before the command runs.
+	Rule *rules.Rule
+	// Reason, with a denial, is what the user said; the model is told.
+	Reason string
 }
 
 // SendRequest is text handed over by `hark send` as if it had been spoken.

@@ -349,7 +349,7 @@ func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEv
 		NoConfirm: &noConfirm,
 		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
 			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
-			return agent.Decision{Approved: d.Approved, By: d.By}, err
+			return agent.Decision{Approved: d.Approved, By: d.By, Rule: d.Rule, Reason: d.Reason}, err
 		}),
 		OnEvent: func(ev agent.Event) {
 			if out, ok := toAppEvent(ev); ok {
