@@ -238,10 +238,12 @@ func rulesCheck(e *env, st *rules.Store, pol rules.Classifier, home string, args
 		fmt.Fprintf(e.stdout, "    why: %s\n", r.Why)
 	}
 	fmt.Fprintf(e.stdout, "  decided: %s\n", d.Why)
-	if prop, err := st.Propose(command, wd, v); err == nil {
-		fmt.Fprintf(e.stdout, "  Always allow would save: %s\n", prop)
-	} else if v.Tier != shell.Safe {
-		fmt.Fprintf(e.stdout, "  %v\n", err)
+	if d.Kind != rules.Allow && v.Tier != shell.Safe {
+		if prop, err := st.Propose(command, wd, v); err == nil {
+			fmt.Fprintf(e.stdout, "  Always allow would save: %s\n", prop)
+		} else {
+			fmt.Fprintf(e.stdout, "  %v\n", err)
+		}
 	}
 	return exitOK
 }

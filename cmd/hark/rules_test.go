@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +161,33 @@ func TestTerminalAlwaysAllowAndDenyWithReason(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The rules file shown in the README loads with every rule in force.
+func TestReadmeRulesExample(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```json\n(\\{\n  \"version\": 1.*?)\n```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no rules.json example")
+	}
+	home := t.TempDir()
+	path := filepath.Join(home, rules.FileName)
+	if err := os.WriteFile(path, m[1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := rules.Open(path, home, shell.NewPolicy())
+	es := st.Entries()
+	if len(es) != 3 || len(st.Warnings()) != 0 {
+		t.Fatalf("entries %+v, warnings %v", es, st.Warnings())
+	}
+	for _, e := range es {
+		if e.Err != nil {
+			t.Errorf("README rule %d: %v", e.Number, e.Err)
+		}
 	}
 }
