@@ -95,10 +95,19 @@ type parsed struct {
 	// single: the whole line is exactly one simple command, with no
 	// redirection, assignment, background, negation or substitution.
 	single bool
-	err    error
+	// reach adds, for ask and never rules, what wrappers and code strings
+	// run: `nice git push`, `env X=1 git push`, `bash -c 'git push'` and
+	// `eval 'git push'` all reach git push.
+	reach []call
+	err   error
 }
 
-func parse(command string) parsed {
+// maxReach bounds how deeply code strings are parsed again.
+const maxReach = 3
+
+func parse(command string) parsed { return parseDepth(command, 0) }
+
+func parseDepth(command string, depth int) parsed {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return parsed{err: err}
@@ -106,7 +115,12 @@ func parse(command string) parsed {
 	var p parsed
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if x, ok := n.(*syntax.CallExpr); ok && len(x.Args) > 0 {
-			p.calls = append(p.calls, decodeCall(x))
+			c := decodeCall(x)
+			p.calls = append(p.calls, c)
+			p.reach = append(p.reach, c)
+			if c.runsOthers || c.program == "eval" {
+				p.reach = append(p.reach, reached(c, depth)...)
+			}
 		}
 		return true
 	})
@@ -117,6 +131,24 @@ func parse(command string) parsed {
 			!s.Background && !s.Negated && !s.Coprocess && !s.Disown && len(p.calls) == 1 && p.calls[0].literal
 	}
 	return p
+}
+
+// reached are the commands a wrapper or code-running program may run:
+// every suffix of its arguments that starts with a program name, and
+// every argument parsed as a command line.
+func reached(c call, depth int) []call {
+	var out []call
+	for i, a := range c.args {
+		if name, runsOthers, ok := policy.Program(a); ok {
+			out = append(out, call{program: name, runsOthers: runsOthers, args: c.args[i+1:], literal: c.literal})
+		}
+		if depth < maxReach && strings.ContainsAny(a, " ;|&") {
+			if sub := parseDepth(a, depth+1); sub.err == nil {
+				out = append(out, sub.reach...)
+			}
+		}
+	}
+	return out
 }
 
 func decodeCall(x *syntax.CallExpr) call {

@@ -175,6 +175,12 @@ func TestDecide(t *testing.T) {
 		{"never rule sees past options", "git push origin main --force", proj, Never, 5, ""},
 		{"never rule inside a list", "cd x && git push --force", proj, Never, 5, ""},
 		{"never rule via system path", "/usr/bin/git push --force", proj, Never, 5, ""},
+		{"never rule through a wrapper", "nice -n 5 git push --force", proj, Never, 5, ""},
+		{"never rule through env", "env GIT_TRACE=1 git push --force", proj, Never, 5, ""},
+		{"never rule through sh -c", "sh -c 'cd x && git push --force'", proj, Never, 5, ""},
+		{"never rule through eval", "eval 'git push --force'", proj, Never, 5, ""},
+		{"never rule through xargs", "echo main | xargs git push --force origin", proj, Never, 5, ""},
+		{"ask rule through timeout", "timeout 5 cat secrets.txt", proj, Ask, 4, ""},
 		{"forbidden stays forbidden", "sudo git commit -m x", proj, "", 0, ""},
 	}
 	for _, c := range cases {

@@ -252,7 +252,7 @@ func (s *Store) decide(entries []Entry, command, wd string, v policy.Verdict) De
 			if e.Err != nil || e.Rule.Kind != kind || !inFolder(e.Rule) {
 				continue
 			}
-			for _, c := range p.calls {
+			for _, c := range p.reach {
 				if e.Rule.matchesLoose(c) {
 					r := e.Rule
 					return Decision{Kind: kind, Rule: &r, Number: e.Number, Why: fmt.Sprintf("your rule %d (%s) decided", e.Number, r)}
