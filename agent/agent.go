@@ -75,8 +75,9 @@ type Pending struct {
 	// NoProposal then says why (forbidden, redirections, wrappers …).
 	Proposal   *rules.Rule
 	NoProposal string
-	// Rule says which of the user's rules, or the floor, made this command
-	// ask ("" when the policy alone did).
+	// Rule says in words which of the user's rules, or the floor, made
+	// this command ask ("your rule 2 (always ask for cat secrets.txt) asks
+	// before it runs"); "" when the policy alone did.
 	Rule string
 }
 

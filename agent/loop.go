@@ -573,7 +573,10 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	p := Pending{
 		ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Rule: rd.Label(),
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+	}
+	if rd.Kind == rules.Ask || rd.Floor != "" {
+		p.Rule = rd.Why
 	}
 	switch {
 	case r.a.o.Rules == nil:

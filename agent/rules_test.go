@@ -180,7 +180,7 @@ func TestNeverAndAskRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(*asked) != 1 || (*asked)[0].Command != "cat secrets.txt" || (*asked)[0].Tier != shell.Safe ||
-		(*asked)[0].Rule != "rule 2: always ask for cat secrets.txt" || (*asked)[0].Proposal != nil {
+		(*asked)[0].Rule != "your rule 2 (always ask for cat secrets.txt) asks before it runs" || (*asked)[0].Proposal != nil {
 		t.Fatalf("asked %+v", *asked)
 	}
 	if len(h.exec.ran) != 0 {

@@ -173,6 +173,9 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		}
 		label("    Why: " + clip(Visible(r.Why), reasonWidth))
 	}
+	if p.Rule != "" {
+		label("    " + clip(Visible(p.Rule), reasonWidth))
+	}
 	var about []string
 	if r := strings.Join(strings.Fields(request), " "); r != "" {
 		about = append(about, "For “"+clip(Visible(r), 40)+"”")

@@ -38,6 +38,15 @@ func TestMenuAlwaysAllowAndDenyWhyRows(t *testing.T) {
 	if findItem(m.Items, PrefixDenyWhy+"p1") == nil || findItem(m.Items, PrefixDenyWhy+"p2") == nil {
 		t.Fatal("no Deny and say why… row")
 	}
+	asked := Pending{ID: "p3", Command: "cat secrets.txt", Tier: "safe", Rule: "your rule 2 (always ask for cat secrets.txt) asks before it runs"}
+	m = BuildMenu(View{State: AwaitingApproval, Pending: []Pending{asked}})
+	found := false
+	for _, it := range m.Items {
+		found = found || it.Kind == ItemLabel && strings.Contains(it.Label, "your rule 2 (always ask for cat")
+	}
+	if !found {
+		t.Fatal("the rule that made a read-only command ask is not shown")
+	}
 	m = BuildMenu(View{State: AwaitingApproval, Pending: []Pending{with}, CanType: false})
 	if findItem(m.Items, PrefixDenyWhy+"p1") != nil {
 		t.Fatal("Deny and say why… shown with no text prompt to type the reason in")

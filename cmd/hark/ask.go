@@ -306,7 +306,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	}
 	c.once.Do(c.readLines)
 	if p.Rule != "" {
-		fmt.Fprintf(c.e.stderr, "    asks because of %s\n", p.Rule)
+		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
 	}
 	for {
 		fmt.Fprint(c.e.stderr, "    Run this? [y/N] (a: always allow · n REASON: deny and say why) ")

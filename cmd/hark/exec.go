@@ -136,8 +136,8 @@ func askToRun(e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd st
 			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
-	if l := rd.Label(); l != "" {
-		fmt.Fprintf(e.stderr, "Asks because of %s\n", l)
+	if rd.Kind == rules.Ask || rd.Floor != "" {
+		fmt.Fprintln(e.stderr, rd.Why)
 	}
 	var prop *rules.Rule
 	noProp := "Always allow is not offered: there is no rules file"

@@ -135,9 +135,9 @@ func TestTerminalAlwaysAllowAndDenyWithReason(t *testing.T) {
 		{"always allow not offered", "a\nn\n", agent.Pending{NoProposal: "Always allow is not offered: it has a redirection"},
 			agent.Decision{By: agent.ByTerminal},
 			[]string{"it has a redirection"}},
-		{"deny with a reason", "n: not that folder\n", agent.Pending{Rule: "rule 2: always ask for cat secrets.txt"},
+		{"deny with a reason", "n: not that folder\n", agent.Pending{Rule: "your rule 2 (always ask for cat secrets.txt) asks before it runs"},
 			agent.Decision{By: agent.ByTerminal, Reason: "not that folder"},
-			[]string{"asks because of rule 2", "n REASON: deny and say why"}},
+			[]string{"your rule 2 (always ask for cat secrets.txt) asks before it runs", "n REASON: deny and say why"}},
 		{"end of input denies", "", agent.Pending{Proposal: prop},
 			agent.Decision{By: agent.ByTerminal}, nil},
 	}

@@ -255,7 +255,11 @@ func (s *Store) decide(entries []Entry, command, wd string, v policy.Verdict) De
 			for _, c := range p.reach {
 				if e.Rule.matchesLoose(c) {
 					r := e.Rule
-					return Decision{Kind: kind, Rule: &r, Number: e.Number, Why: fmt.Sprintf("your rule %d (%s) decided", e.Number, r)}
+					what := "refuses it"
+					if kind == Ask {
+						what = "asks before it runs"
+					}
+					return Decision{Kind: kind, Rule: &r, Number: e.Number, Why: fmt.Sprintf("your rule %d (%s) %s", e.Number, r, what)}
 				}
 			}
 		}
