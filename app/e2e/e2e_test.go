@@ -481,10 +481,10 @@ func TestDesktop(t *testing.T) {
 			t.Fatalf("hark send: exit %d: %s", code, out)
 		}
 		n := approvalFor(t, d.notes, "touch always-marker")
-		if n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "always allow touch in "+d.work) {
+		if n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "always allow touch always-marker in "+d.work) {
 			t.Fatalf("no Always allow on the notification: actions %v, body %q", n.Actions, n.Body)
 		}
-		h.menu.WaitFor(t, 20*time.Second, "Always allow: touch in")
+		h.menu.WaitFor(t, 20*time.Second, "Always allow: touch always-marker in")
 		if err := d.notes.Invoke(n.ID, n.ActionKey("Always allow")); err != nil {
 			t.Fatal(err)
 		}
