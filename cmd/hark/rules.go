@@ -27,7 +27,8 @@ func init() {
 func rulesUsage(w io.Writer, path string) {
 	fmt.Fprintln(w, "Usage:")
 	fmt.Fprintln(w, "  hark rules list")
-	fmt.Fprintln(w, "  hark rules add allow|ask|never PROGRAM [WORDS…] [--folder DIR] --match CMD… --no-match CMD…")
+	fmt.Fprintln(w, "  hark rules add allow|ask|never PROGRAM [WORDS…] [--folder DIR] --match CMD… --no-match CMD… [-- WORDS…]")
+	fmt.Fprintln(w, "    (words that start with - go after --: hark rules add never git push --match 'git push -f' --no-match 'git pull' -- -f)")
 	fmt.Fprintln(w, "  hark rules remove N")
 	fmt.Fprintln(w, "  hark rules check [--dir DIR] -- COMMAND")
 	fmt.Fprintln(w, "Rules live in "+path+" (JSON; edit it by hand if you like: every rule's examples are checked")
@@ -125,8 +126,15 @@ func rulesAdd(e *env, st *rules.Store, args []string) int {
 	fs.Var(&match, "match", "a command the rule must match (repeatable; at least one)")
 	fs.Var(&noMatch, "no-match", "a command the rule must not match (repeatable; at least one)")
 	// Flags may come after the positional words: hark rules add allow git commit --folder ~/src.
-	var pos []string
+	// Words after -- are words even when they start with -: never git push -- --force.
+	var pos, tail []string
 	rest := args
+	for i, a := range args {
+		if a == "--" {
+			rest, tail = args[:i], args[i+1:]
+			break
+		}
+	}
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
 			return exitUsage
@@ -137,6 +145,7 @@ func rulesAdd(e *env, st *rules.Store, args []string) int {
 		pos = append(pos, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	pos = append(pos, tail...)
 	if len(pos) < 2 {
 		fmt.Fprintln(e.stderr, "hark rules add: give a kind and a program, e.g. hark rules add allow git commit --folder ~/src/app --match 'git commit -m x' --no-match 'git push'")
 		return exitUsage

@@ -46,6 +46,13 @@ func TestRulesAddListCheckRemove(t *testing.T) {
 	if code := run("add", "allow", "git"); code != exitError || !strings.Contains(errb.String(), "at least one example") {
 		t.Fatalf("add without examples: %d %q", code, errb)
 	}
+	if code := run("add", "never", "git", "push", "--match", "git push origin main --force", "--no-match", "git push", "--", "--force"); code != exitOK ||
+		!strings.Contains(out.String(), "Added rule 2: never run git push --force") {
+		t.Fatalf("add with a word after --: %d %q %q", code, out, errb)
+	}
+	if _, err := st.Remove(2); err != nil {
+		t.Fatal(err)
+	}
 	if code := run("list"); code != exitOK || !strings.Contains(out.String(), "1. always allow git commit in ~/src/app") || !strings.Contains(out.String(), "matches: git commit -m x") {
 		t.Fatalf("list: %d %q", code, out)
 	}
