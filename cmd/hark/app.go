@@ -129,8 +129,11 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// and the confirmer, progress callback and confirm switch come with
 	// each request.
 	ao := agentOptions(st, paths, st.OllamaModel, client, host.String())
-	for _, w := range rulesProblems(ao.Rules) {
-		log.Warn("rules", "problem", w)
+	if rp := rulesProblems(ao.Rules); len(rp) > 0 {
+		for _, w := range rp {
+			log.Warn("rules", "problem", w)
+		}
+		problems["rules"] = strings.Join(rp, "\n") + "\nhark rules list shows every rule and why it is ignored."
 	}
 	sharedAgent, err := agent.New(ao)
 	if err != nil {

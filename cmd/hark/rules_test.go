@@ -198,3 +198,20 @@ func TestReadmeRulesExample(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesProblemsNameTheFix(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	path := filepath.Join(home, rules.FileName)
+	bad := `{"version": 1, "rules": [{"kind": "allow", "program": "rm", "examples": {"match": ["ls"], "noMatch": ["rm x"]}}]}`
+	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := rulesProblems(rules.Open(path, home, shell.NewPolicy()))
+	if len(got) != 1 || !strings.Contains(got[0], "rule 1 in "+path+" is ignored") || !strings.Contains(got[0], "hark rules remove 1") {
+		t.Fatalf("problems %q", got)
+	}
+	if got := rulesProblems(nil); got != nil {
+		t.Fatalf("no store: %q", got)
+	}
+}
