@@ -23,6 +23,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 // ChatClient is the part of Ollama's API the loop needs; *api.Client
@@ -65,15 +66,31 @@ type Pending struct {
 	Command          string         // exactly what will run
 	WorkingDirectory string         // absolute, after defaulting to home
 	Purpose          string         // checking, executing or verifying, as the model claims
-	Tier             shell.Tier     // always shell.Confirm today
+	Tier             shell.Tier     // shell.Confirm, or shell.Safe when an always-ask rule asks
 	Reasons          []shell.Reason // why the policy wants a confirmation
 	Deadline         time.Time      // when an unanswered approval becomes a denial; zero: none
+
+	// Proposal is the narrowest "always allow" rule for this command, to
+	// show before it is saved; nil when Always allow is not offered, and
+	// NoProposal then says why (forbidden, redirections, wrappers …).
+	Proposal   *rules.Rule
+	NoProposal string
+	// Rule says in words which of the user's rules, or the floor, made
+	// this command ask ("your rule 2 (always ask for cat secrets.txt) asks
+	// before it runs"); "" when the policy alone did.
+	Rule string
 }
 
 // Decision is the user's answer to a Pending command.
 type Decision struct {
 	Approved bool
 	By       string // one of the By* constants
+	// Rule, with Approved, answers Always allow: it must be the Pending's
+	// Proposal, which is saved to the rules file before the command runs.
+	Rule *rules.Rule
+	// Reason, with a denial, is what the user said about it; the model
+	// gets "The user denied this command: REASON" and goes on.
+	Reason string
 }
 
 // Who decided. The audit log records these in decidedBy.
@@ -84,6 +101,7 @@ const (
 	ByTerminal     = "terminal"     // the y/N prompt of hark ask
 	ByTimeout      = "timeout"      // nobody answered within the confirmation timeout
 	ByCancel       = "cancel"       // the request was cancelled while waiting
+	ByRule         = "rule"         // one of the user's rules in rules.json
 )
 
 // Tool and purpose names the model sees.
@@ -143,6 +161,9 @@ type Options struct {
 
 	History *Store    // nil: conversations are not saved
 	Audit   *AuditLog // nil: decisions are not logged
+	// Rules are the user's always-allow, always-ask and never rules; nil:
+	// none, and Always allow is not offered.
+	Rules *rules.Store
 
 	// OnEvent receives progress for a UI. It is called synchronously from the
 	// goroutine running the request, in order, so it must return quickly.

@@ -18,6 +18,7 @@ import (
 const (
 	DecisionAuto           = "auto"            // safe tier, ran without asking
 	DecisionApproved       = "approved"        // the user approved it
+	DecisionAllowed        = "allowed"         // confirm tier run without asking: a rule of the user's allows it
 	DecisionDenied         = "denied"          // the user denied it (or could not be asked)
 	DecisionRefused        = "refused"         // forbidden tier, never run
 	DecisionUnconfirmedRun = "unconfirmed-run" // confirm tier run without asking: confirmation is off
@@ -44,6 +45,11 @@ type AuditEntry struct {
 	// Cancelled: the command ran and was stopped because the request was
 	// cancelled (its exit code is then the stop signal's, not a failure).
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Rule is the user's rule that decided ("rule 2: always allow git
+	// commit in ~/src"), or the floor that kept one from applying.
+	Rule string `json:"rule,omitempty"`
+	// DenyReason is what the user said when denying.
+	DenyReason string `json:"denyReason,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 // Messages put in tool results when Hark itself did not run a command.
@@ -20,6 +22,11 @@ const (
 	// not an obstacle to route around.
 	msgDenied    = "The user denied this command. Do not try the same change another way; say what you would have done and stop."
 	msgCancelled = "The request was cancelled; the command did not run."
+	// msgDeniedWhy starts a denial that carries the user's reason; the
+	// model is meant to act on the reason, so nothing tells it to stop.
+	msgDeniedWhy = "The user denied this command: "
+	// maxDenyReason caps the reason sent to the model, in bytes.
+	maxDenyReason = 1000
 )
 
 // run is the state of one request.
@@ -435,6 +442,10 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		wd = "~"
 	}
 	v := a.o.Classifier.ClassifyIn(ta.Command, wd)
+	var rd rules.Decision
+	if a.o.Rules != nil {
+		rd = a.o.Rules.Decide(ta.Command, ta.WorkingDirectory, v)
+	}
 	call := &Call{
 		ID:               r.c.ID + "-" + strconv.Itoa(len(r.c.Runs)+1) + "-" + strconv.Itoa(r.turn) + "-" + strconv.Itoa(index+1),
 		Command:          ta.Command,
@@ -452,28 +463,42 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		return shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose,
 			Tier: v.Tier, Reasons: v.Reasons, ExitCode: -1, Error: msg}
 	}
-	var decision, by string
+	var decision, by, denyReason string
+	ruleLabel := rd.Label()
 	var res shell.Result
 	runIt := false
-	switch v.Tier {
-	case shell.Forbidden:
+	switch {
+	case v.Tier == shell.Forbidden:
 		decision, by = DecisionRefused, ByPolicy
 		r.m.Refused++
 		res = notRun("Refused: Hark never runs this kind of command (" + reasonText(v.Reasons) + "). Do not try another way to do the same; tell the user what to run themselves if it is really needed.")
-	case shell.Safe:
+	case rd.Kind == rules.Never:
+		decision, by = DecisionRefused, ByRule
+		r.m.Refused++
+		res = notRun("Refused by the user's rule \"" + rd.Rule.String() + "\": Hark will not run this. Do not try another way to do the same; say what you would have done.")
+	case rd.Kind == rules.Allow:
+		// A confirm-tier command writes by nature, so an allowed one runs
+		// as an approved one does: outside the read-only sandbox.
+		decision, by, runIt = DecisionAllowed, ByRule, true
+	case v.Tier == shell.Safe && rd.Kind != rules.Ask:
 		decision, by, runIt = DecisionAuto, ByPolicy, true
-	default: // shell.Confirm, and any tier we do not know, needs a person
-		if r.noConfirm {
+	default: // shell.Confirm, an always-ask rule, and any tier we do not know, need a person
+		if r.noConfirm && rd.Kind != rules.Ask {
 			decision, by, runIt = DecisionUnconfirmedRun, ByPolicy, true
 			break
 		}
 		r.m.ConfirmationsAsked++
 		r.emit(ev(EventAwaiting))
-		decision, by = r.confirm(ctx, call)
+		p := r.pending(call, v, rd)
+		var d Decision
+		decision, by, d = r.confirm(ctx, p)
 		switch decision {
 		case DecisionApproved:
 			r.m.Approved++
 			runIt = true
+			if d.Rule != nil {
+				ruleLabel = r.saveRule(call, p, *d.Rule)
+			}
 		case DecisionCancelled:
 			res = notRun(msgCancelled)
 		case DecisionTimeout:
@@ -481,7 +506,11 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			res = notRun(fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", a.o.ConfirmTimeout))
 		default:
 			r.m.Denied++
-			res = notRun(msgDenied)
+			if denyReason = cleanReason(d.Reason); denyReason != "" {
+				res = notRun(msgDeniedWhy + denyReason)
+			} else {
+				res = notRun(msgDenied)
+			}
 		}
 	}
 	d := ev(EventDecided)
@@ -513,6 +542,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	if res.Command == "" {
 		res.Command = ta.Command
 	}
+	res.Rule = ruleLabel
 	re := ev(EventResult)
 	re.Result = &res
 	r.emit(re)
@@ -523,6 +553,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: decision, DecidedBy: by,
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
+			Rule:      ruleLabel, DenyReason: denyReason,
 		}
 		if res.Executed {
 			code := res.ExitCode
@@ -537,13 +568,70 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	return res
 }
 
+// pending is what the Confirmer is shown for call, with the Always allow
+// rule it may offer.
+func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
+	p := Pending{
+		ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+	}
+	if rd.Kind == rules.Ask || rd.Floor != "" {
+		p.Rule = rd.Why
+	}
+	switch {
+	case r.a.o.Rules == nil:
+		p.NoProposal = "Always allow is not offered: there is no rules file"
+	case rd.Kind == rules.Ask:
+		p.NoProposal = "Always allow is not offered: " + rd.Why
+	default:
+		if prop, err := r.a.o.Rules.Propose(call.Command, call.WorkingDirectory, v); err != nil {
+			p.NoProposal = err.Error()
+		} else {
+			p.Proposal = &prop
+		}
+	}
+	return p
+}
+
+// saveRule adds the rule an Always allow answer carries, which must be
+// the one the user was shown; it returns what the audit log records.
+func (r *run) saveRule(call *Call, p Pending, rule rules.Rule) string {
+	warn := func(text string) string {
+		r.emit(Event{Kind: EventWarning, ConversationID: r.c.ID, Turn: r.turn, Call: call, Text: text, Err: errors.New(text)})
+		return ""
+	}
+	if p.Proposal == nil || !sameRule(*p.Proposal, rule) {
+		return warn("the Always allow answer carried a rule that was not the one shown; the command runs once and no rule was saved")
+	}
+	n, err := r.a.o.Rules.Add(rule)
+	if err != nil {
+		return warn(err.Error() + "; the command runs once")
+	}
+	return fmt.Sprintf("added rule %d: %s", n, rule)
+}
+
+func sameRule(a, b rules.Rule) bool {
+	return a.Kind == b.Kind && a.Program == b.Program && a.Folder == b.Folder &&
+		slices.Equal(a.Words, b.Words) && slices.Equal(a.Examples.Match, b.Examples.Match) &&
+		slices.Equal(a.Examples.NoMatch, b.Examples.NoMatch)
+}
+
+// cleanReason trims a deny reason to one capped paragraph.
+func cleanReason(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxDenyReason {
+		s = strings.ToValidUTF8(s[:maxDenyReason], "") + "…"
+	}
+	return s
+}
+
 // confirm asks the Confirmer under the confirmation timeout and maps the
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
-func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
+func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
 	a := r.a
 	if r.confirmer == nil {
-		return DecisionDenied, ByPolicy
+		return DecisionDenied, ByPolicy, Decision{}
 	}
 	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
 	defer cancel()
@@ -555,10 +643,8 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 	// not watch its context: a late answer is dropped.
 	answered := make(chan answer, 1)
 	go func() {
-		d, err := r.confirmer.Confirm(cctx, Pending{
-			ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Deadline: deadlineOf(cctx),
-		})
+		p.Deadline = deadlineOf(cctx)
+		d, err := r.confirmer.Confirm(cctx, p)
 		answered <- answer{d, err}
 	}()
 	var d Decision
@@ -571,17 +657,22 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 	}
 	switch {
 	case ctx.Err() != nil || d.By == ByCancel:
-		return DecisionCancelled, ByCancel
+		return DecisionCancelled, ByCancel, Decision{}
 	case cctx.Err() != nil || d.By == ByTimeout:
-		return DecisionTimeout, ByTimeout
+		return DecisionTimeout, ByTimeout, Decision{}
 	case err != nil || !d.Approved:
 		by := d.By
 		if by == "" {
 			by = ByPolicy
 		}
-		return DecisionDenied, by
+		// An error is never an answer: a reason only travels with a
+		// clear denial.
+		if err != nil {
+			d.Reason = ""
+		}
+		return DecisionDenied, by, Decision{Reason: d.Reason}
 	default:
-		return DecisionApproved, d.By
+		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}
 	}
 }
 

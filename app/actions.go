@@ -91,6 +91,15 @@ func (a *App) click(ctx context.Context, id string) {
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixApprove), Approved: true, By: ByMenu})
 	case strings.HasPrefix(id, PrefixDeny):
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixDeny), Approved: false, By: ByMenu})
+	case strings.HasPrefix(id, PrefixAlwaysAllow):
+		pid := strings.TrimPrefix(id, PrefixAlwaysAllow)
+		for _, e := range a.pending {
+			if e.p.ID == pid && e.p.Proposal != nil {
+				a.decide(Decision{PendingID: pid, Approved: true, By: ByMenu, Rule: e.p.Proposal})
+			}
+		}
+	case strings.HasPrefix(id, PrefixDenyWhy):
+		a.denyWhy(ctx, strings.TrimPrefix(id, PrefixDenyWhy))
 	case strings.HasPrefix(id, PrefixConversation):
 		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
 	case id == IDCancel:
@@ -238,6 +247,34 @@ func (a *App) openTranscript(id string) {
 		}
 		return nil
 	})
+}
+
+// denyWhy asks for the reason of a denial in the text prompt; the answer
+// arrives as a Decision like any other, so the first answer still wins.
+// Cancelling the prompt leaves the approval open.
+func (a *App) denyWhy(ctx context.Context, pendingID string) {
+	p := a.o.Prompter
+	if p == nil {
+		return
+	}
+	command := ""
+	for _, e := range a.pending {
+		if e.p.ID == pendingID {
+			command = e.p.Command
+		}
+	}
+	if command == "" {
+		return
+	}
+	go func() {
+		text, ok, err := p.Prompt(ctx, "Hark — deny", "Why not run “"+clip(Visible(command), 80)+"”? Hark tells the model, and it goes on.")
+		switch {
+		case err != nil:
+			a.post(noteEvent{text: fmt.Sprintf("the text prompt failed: %v — use Deny", err)})
+		case ok:
+			a.post(Decision{PendingID: pendingID, By: ByMenu, Reason: strings.TrimSpace(text)})
+		}
+	}()
 }
 
 func (a *App) typeRequest(ctx context.Context) {

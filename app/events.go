@@ -1,6 +1,10 @@
 package app
 
-import "time"
+import (
+	"time"
+
+	"github.com/hark-sh/hark/shell/rules"
+)
 
 // Event is one input to the event loop. Adapters send the exported variants
 // through App.Post: the hotkey sends KeyDown/KeyUp, the tray MenuClick, the
@@ -28,6 +32,11 @@ type Decision struct {
 	PendingID string
 	Approved  bool
 	By        string // ByNotification, ByMenu, ByTimeout or ByCancel
+	// Rule, with Approved, answers Always allow: the Pending's Proposal,
+	// saved before the command runs.
+	Rule *rules.Rule
+	// Reason, with a denial, is what the user said; the model is told.
+	Reason string
 }
 
 // SendRequest is text handed over by `hark send` as if it had been spoken.

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 // View is the part of the core's state the menu shows. BuildMenu turns it
@@ -80,7 +82,7 @@ func BuildMenu(v View) Menu {
 	if n := len(v.Pending); n > 0 {
 		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
 		for _, p := range v.Pending {
-			pendingRows(p, v.Request, v.Deadlines, add)
+			pendingRows(p, v.Request, v.Deadlines, v.CanType, add)
 		}
 		sep("pending")
 	}
@@ -152,7 +154,7 @@ func BuildMenu(v View) Menu {
 
 // pendingRows adds the rows of one pending command: the command itself in
 // at most commandRows rows, why it needs approval, and the answers.
-func pendingRows(p Pending, request string, deadlines map[string]time.Duration, add func(MenuItem)) {
+func pendingRows(p Pending, request string, deadlines map[string]time.Duration, canType bool, add func(MenuItem)) {
 	row := 0
 	label := func(text string) {
 		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
@@ -177,6 +179,9 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		}
 		label("    Why: " + clip(Visible(r.Why), reasonWidth))
 	}
+	if p.Rule != "" {
+		label("    " + clip(Visible(p.Rule), reasonWidth))
+	}
 	var about []string
 	if r := strings.Join(strings.Fields(request), " "); r != "" {
 		about = append(about, "For “"+clip(Visible(r), 40)+"”")
@@ -188,11 +193,25 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		label("    " + strings.Join(about, " · "))
 	}
 	add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
+	if p.Proposal != nil {
+		// The label is the rule itself: what is saved is what was shown.
+		add(MenuItem{ID: PrefixAlwaysAllow + p.ID, Kind: ItemAction, Label: "    Always allow: " + clip(Visible(ruleText(*p.Proposal)), reasonWidth),
+			Tooltip: "Run it, and save the rule “" + p.Proposal.String() + "” so commands like it run without asking. Still asks, e.g.: " + strings.Join(p.Proposal.Examples.NoMatch, " · ")})
+	}
 	add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})
+	if canType {
+		add(MenuItem{ID: PrefixDenyWhy + p.ID, Kind: ItemAction, Label: "    Deny and say why…", Tooltip: "Do not run it, and tell the model why so it can try something else"})
+	}
 	if long {
 		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
 			Tooltip: fmt.Sprintf("Open all %d characters in a text viewer", utf8.RuneCountInString(p.Command))})
 	}
+}
+
+// ruleText is a rule without its "always allow" in front, for a label
+// that already says it: "touch in ~/proj".
+func ruleText(r rules.Rule) string {
+	return strings.TrimPrefix(r.String(), "always allow ")
 }
 
 // CommandRows splits a command (already made Visible) into menu rows. A

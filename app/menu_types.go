@@ -67,6 +67,8 @@ const (
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
+	PrefixAlwaysAllow  = "always-allow:" // + Pending.ID
+	PrefixDenyWhy      = "deny-why:"     // + Pending.ID
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
 	PrefixConversation = "conversation:" // + ConversationSummary.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu

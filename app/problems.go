@@ -21,6 +21,7 @@ var problemTitles = map[string]string{
 	"notifications": "No notifications — approve in this menu",
 	"ollama":        "Ollama not running",
 	"path":          "Login shell PATH not read",
+	"rules":         "Rules file has problems — hark rules list",
 	"sandbox":       "No sandbox — more commands ask first",
 	"settings":      "Settings file has errors",
 	"transcriber":   "Speech model not loaded",

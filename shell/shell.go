@@ -48,6 +48,9 @@ type Result struct {
 	Truncated        bool     `json:"truncated"`
 	ExecutionTimeMs  int64    `json:"executionTimeMs"`
 	Sandbox          string   `json:"sandbox"`
+	// Rule is the user's rule that decided, when one did: the model learns
+	// that a rule, not a person, allowed, asked or refused.
+	Rule string `json:"rule,omitempty"`
 }
 
 // JSON encodes the result. Strings are already valid UTF-8 after capture, and

@@ -10,6 +10,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 // The freedesktop notification interface (Desktop Notifications spec 1.2).
@@ -20,6 +21,7 @@ const (
 
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
+	actionAlways  = "hark-always" // only when the approval carries a proposed rule
 )
 
 // DBus talks to the desktop's notification server over a private session
@@ -43,6 +45,7 @@ type DBus struct {
 type ask struct {
 	pendingID string
 	answer    func(app.Decision)
+	rule      *rules.Rule // the Always allow rule the notification offered
 }
 
 // DBusOptions configure NewDBus.
@@ -200,12 +203,20 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 		return errors.New("notifications are shut down")
 	}
 	var id uint32
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(approvalBody(p)),
-		[]string{actionApprove, "Approve", actionDeny, "Deny"}, withAppHints(hints), int32(0)).Store(&id)
+	actions := []string{actionApprove, "Approve", actionDeny, "Deny"}
+	body := approvalBody(p)
+	if p.Proposal != nil {
+		// Servers that show fewer buttons drop the last; Approve and Deny
+		// come first, and the menu always offers Always allow too.
+		actions = append(actions, actionAlways, "Always allow")
+		body += "\n\nAlways allow saves: " + p.Proposal.String()
+	}
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(body),
+		actions, withAppHints(hints), int32(0)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
-	d.asks[id] = &ask{pendingID: p.ID, answer: answer}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer, rule: p.Proposal}
 	d.byPend[p.ID] = id
 	return nil
 }
@@ -249,11 +260,14 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
-			if key != actionApprove && key != actionDeny {
+			if key != actionApprove && key != actionDeny && key != actionAlways {
 				continue // "default" (a click on the body) decides nothing
 			}
 			d.mu.Lock()
 			a := d.asks[id]
+			if a != nil && key == actionAlways && a.rule == nil {
+				a = nil // a button this notification never had
+			}
 			if a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)
@@ -262,7 +276,11 @@ func (d *DBus) handleSignals() {
 			if a == nil {
 				continue
 			}
-			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, By: app.ByNotification})
+			dec := app.Decision{PendingID: a.pendingID, Approved: key != actionDeny, By: app.ByNotification}
+			if key == actionAlways {
+				dec.Rule = a.rule
+			}
+			a.answer(dec)
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":

@@ -8,6 +8,7 @@ import (
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/e2e/harness"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 func pending(id, cmd string) app.Pending {
@@ -132,11 +133,51 @@ func TestDBusApproval(t *testing.T) {
 		}
 	})
 
+	t.Run("always allow is a third button carrying the shown rule", func(t *testing.T) {
+		rule := &rules.Rule{Kind: rules.Allow, Program: "touch", Folder: "~/proj",
+			Examples: rules.Examples{Match: []string{"touch a"}, NoMatch: []string{"touch ../a"}}}
+		p := pending("p5", "touch a")
+		p.Proposal = rule
+		if err := d.Ask(p, answer); err != nil {
+			t.Fatal(err)
+		}
+		n := latest(t, fake, 5)
+		if !n.HasAction("hark-always") || n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "Always allow saves: always allow touch in ~/proj") {
+			t.Fatalf("actions %v, body %q", n.Actions, n.Body)
+		}
+		fake.Invoke(n.ID, n.ActionKey("Always allow"))
+		select {
+		case dec := <-answers:
+			if !dec.Approved || dec.Rule != rule || dec.PendingID != "p5" || dec.By != app.ByNotification {
+				t.Errorf("decision = %+v", dec)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer after Always allow")
+		}
+		// Without a proposal there is no third button, and a forged
+		// invocation of it answers nothing and leaves the others working.
+		d.Ask(pending("p6", "rm z"), answer)
+		n = latest(t, fake, 6)
+		if n.HasAction("hark-always") {
+			t.Fatalf("Always allow offered without a rule: %v", n.Actions)
+		}
+		fake.Invoke(n.ID, "hark-always")
+		fake.Invoke(n.ID, n.ActionKey("Deny"))
+		select {
+		case dec := <-answers:
+			if dec.Approved || dec.Rule != nil || dec.PendingID != "p6" {
+				t.Errorf("decision = %+v, want p6 denied", dec)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no answer after Deny")
+		}
+	})
+
 	t.Run("info notification", func(t *testing.T) {
 		if err := d.Notify("Hark", "3 files"); err != nil {
 			t.Fatal(err)
 		}
-		n := latest(t, fake, 5)
+		n := latest(t, fake, 7)
 		if n.Summary != "Hark" || n.Body != "3 files" || len(n.Actions) != 0 || n.AppName != "Hark" {
 			t.Errorf("info notification = %+v", n)
 		}

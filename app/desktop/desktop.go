@@ -46,6 +46,10 @@ func approvalBody(p app.Pending) string {
 			b.WriteString(r.Why)
 		}
 	}
+	if p.Rule != "" {
+		b.WriteString("\n\n")
+		b.WriteString(p.Rule)
+	}
 	if p.WorkingDirectory != "" {
 		b.WriteString("\n\nin ")
 		b.WriteString(p.WorkingDirectory)

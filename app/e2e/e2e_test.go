@@ -70,6 +70,7 @@ type desktop struct {
 // followed by what the tool reported.
 type rule struct {
 	when, command, purpose, answer string
+	dir                            string // the workingDirectory argument; "": none (home)
 }
 
 func rules(work string) []rule {
@@ -80,6 +81,8 @@ func rules(work string) []rule {
 		{when: "cancel marker", command: "touch " + filepath.Join(work, "cancel-marker"), answer: "tried the cancel marker"},
 		{when: "list the work folder", command: "ls " + work, purpose: "checking", answer: "listed it"},
 		{when: "say hello", answer: "hello from the fake model"},
+		{when: "always marker", command: "touch always-marker", dir: work, answer: "made the always marker"},
+		{when: "other folder marker", command: "mkdir other-folder-marker", dir: work, answer: "tried the other marker"},
 		{when: "underscore files", command: underscoreCommand(work), answer: "**Deleted it.** Removed `old_builds`."},
 		{when: "long command", command: longCommand(work), answer: "ran the long one"},
 	}
@@ -112,7 +115,11 @@ func fakeModel(t *testing.T, rs []rule) *ollamatest.Server {
 			if purpose == "" {
 				purpose = "executing"
 			}
-			return ollamatest.Reply{Text: "Let me do that. ", Calls: []api.ToolCall{ollamatest.Call("command", r.command, "purpose", purpose)}}
+			kv := []any{"command", r.command, "purpose", purpose}
+			if r.dir != "" {
+				kv = append(kv, "workingDirectory", r.dir)
+			}
+			return ollamatest.Reply{Text: "Let me do that. ", Calls: []api.ToolCall{ollamatest.Call(kv...)}}
 		}
 		var res struct {
 			Executed bool   `json:"executed"`
@@ -465,6 +472,59 @@ func TestDesktop(t *testing.T) {
 		closed(t, d.notes, n.ID) // the notification is withdrawn
 		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
 		h.waitIdle()
+	})
+
+	t.Run("2b always allow, then the same command runs unasked and another still asks", func(t *testing.T) {
+		h.t = t
+		marker := filepath.Join(d.work, "always-marker")
+		if out, code := h.send(false, "make the always marker"); code != 0 {
+			t.Fatalf("hark send: exit %d: %s", code, out)
+		}
+		n := approvalFor(t, d.notes, "touch always-marker")
+		if n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "always allow touch always-marker in "+d.work) {
+			t.Fatalf("no Always allow on the notification: actions %v, body %q", n.Actions, n.Body)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "Always allow: touch always-marker in")
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Always allow")); err != nil {
+			t.Fatal(err)
+		}
+		if e := h.waitAudit("touch always-marker", "approved"); e.DecidedBy != "notification" || !e.Executed {
+			t.Errorf("audit = %+v, want approved from the notification and executed", e)
+		}
+		h.waitIdle()
+		b, err := os.ReadFile(filepath.Join(h.home, "rules.json"))
+		if err != nil || !strings.Contains(string(b), `"program": "touch"`) || !strings.Contains(string(b), d.work) {
+			t.Fatalf("rules.json after Always allow: %v\n%s", err, b)
+		}
+		if err := os.Remove(marker); err != nil {
+			t.Fatalf("the approved command did not run: %v", err)
+		}
+
+		before := len(d.notes.All())
+		out, code := h.send(true, "make the always marker")
+		if code != 0 || !exists(marker) || !strings.Contains(out, "executed=true") {
+			t.Fatalf("hark send --wait: exit %d, %q; marker exists: %v", code, out, exists(marker))
+		}
+		for _, n := range d.notes.All()[before:] {
+			if n.ActionKey("Approve") != "" {
+				t.Errorf("the allowed command asked again: %+v", n)
+			}
+		}
+		if e := h.waitAudit("touch always-marker", "allowed"); e.DecidedBy != "rule" || !e.Executed {
+			t.Errorf("audit = %+v, want allowed by the rule and executed", e)
+		}
+		h.waitIdle()
+
+		h.send(false, "make the other folder marker")
+		n = approvalFor(t, d.notes, "mkdir other-folder-marker")
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny")); err != nil {
+			t.Fatal(err)
+		}
+		h.waitAudit("mkdir other-folder-marker", "denied")
+		h.waitIdle()
+		if exists(filepath.Join(d.work, "other-folder-marker")) {
+			t.Fatal("a command no rule allows ran after being denied")
+		}
 	})
 
 	t.Run("4a read-only command runs with no prompt", func(t *testing.T) {

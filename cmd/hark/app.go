@@ -133,6 +133,12 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	if runtime.GOOS == "darwin" {
 		aopts.Executor = folderPromptWatcher(aopts.Executor, note.Notifier, log)
 	}
+	if rp := rulesProblems(aopts.Rules); len(rp) > 0 {
+		for _, w := range rp {
+			log.Warn("rules", "problem", w)
+		}
+		problems["rules"] = strings.Join(rp, "\n") + "\nhark rules list shows every rule and why it is ignored."
+	}
 	sharedAgent, err := agent.New(aopts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
@@ -371,7 +377,7 @@ func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEv
 		NoConfirm: &noConfirm,
 		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
 			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
-			return agent.Decision{Approved: d.Approved, By: d.By}, err
+			return agent.Decision{Approved: d.Approved, By: d.By, Rule: d.Rule, Reason: d.Reason}, err
 		}),
 		OnEvent: func(ev agent.Event) {
 			if out, ok := toAppEvent(ev); ok {

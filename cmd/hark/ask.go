@@ -14,6 +14,7 @@ import (
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 // continueWindow is how recent the last conversation must be for `hark ask`
@@ -62,6 +63,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	host := agent.ResolveHost(s.OllamaHost)
 	client := agent.NewOllamaClient(host)
 	o := agentOptions(s, paths, *model, client, host.String())
+	for _, w := range rulesProblems(o.Rules) {
+		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
+	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
 	o.Confirmer, o.OnEvent = newTerminalConfirmer(e), p.event
 	a, err := agent.New(o)
@@ -192,8 +196,11 @@ func (p *printer) event(ev agent.Event) {
 			}
 		}
 	case agent.EventDecided:
-		if ev.Decision == agent.DecisionUnconfirmedRun {
+		switch ev.Decision {
+		case agent.DecisionUnconfirmedRun:
 			p.write("    running without asking: confirmBeforeExecute is off in settings\n")
+		case agent.DecisionAllowed:
+			p.write("    running without asking: one of your rules allows it (hark rules list)\n")
 		}
 	case agent.EventWarning:
 		p.endLine()
@@ -216,6 +223,9 @@ func (p *printer) event(ev agent.Event) {
 
 // result prints one line of status and a few lines of output.
 func (p *printer) result(r *shell.Result) {
+	if r.Rule != "" {
+		p.write("    " + r.Rule + "\n")
+	}
 	if !r.Executed {
 		if r.Tier == shell.Forbidden {
 			p.write("  " + p.paint(red, "✗") + " refused: Hark never runs this\n")
@@ -295,23 +305,105 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
 	}
 	c.once.Do(c.readLines)
-	fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
+	if p.Rule != "" {
+		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
+	}
+	for {
+		fmt.Fprint(c.e.stderr, "    Run this? [y/N] (a: always allow · n REASON: deny and say why) ")
+		line, err := c.readLine(ctx)
+		if err != nil {
+			return c.stopped(ctx)
+		}
+		a := parseAnswer(line)
+		switch {
+		case a.approve:
+			return agent.Decision{Approved: true, By: agent.ByTerminal}, nil
+		case !a.always:
+			return agent.Decision{By: agent.ByTerminal, Reason: a.reason}, nil
+		case p.Proposal == nil:
+			fmt.Fprintf(c.e.stderr, "    %s\n", p.NoProposal)
+			continue
+		}
+		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
+		fmt.Fprint(c.e.stderr, "    Save this rule and run? [y/N] ")
+		line, err = c.readLine(ctx)
+		if err != nil {
+			return c.stopped(ctx)
+		}
+		if parseAnswer(line).approve {
+			return agent.Decision{Approved: true, By: agent.ByTerminal, Rule: p.Proposal}, nil
+		}
+		fmt.Fprintln(c.e.stderr, "    no rule saved")
+	}
+}
+
+// readLine waits for one line of the terminal; end of input is an error.
+func (c *terminalConfirmer) readLine(ctx context.Context) (string, error) {
 	select {
 	case line, ok := <-c.lines:
 		if !ok {
 			fmt.Fprintln(c.e.stderr)
+			return "", io.EOF
 		}
-		answer := strings.ToLower(strings.TrimSpace(line))
-		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
+		return line, nil
 	case <-ctx.Done():
-		// The terminal has echoed ^C after the prompt; start the line
-		// afresh and say what that meant.
-		fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return agent.Decision{By: agent.ByTimeout}, ctx.Err()
-		}
-		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
+		return "", ctx.Err()
 	}
+}
+
+// stopped is the answer when the prompt could not be answered: end of
+// input denies; a cancelled or timed-out request says so.
+func (c *terminalConfirmer) stopped(ctx context.Context) (agent.Decision, error) {
+	if ctx.Err() == nil {
+		return agent.Decision{By: agent.ByTerminal}, nil
+	}
+	// The terminal has echoed ^C after the prompt; start the line afresh
+	// and say what that meant.
+	fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return agent.Decision{By: agent.ByTimeout}, ctx.Err()
+	}
+	return agent.Decision{By: agent.ByTerminal}, ctx.Err()
+}
+
+// answer is one reply to the terminal prompt.
+type answer struct {
+	approve bool
+	always  bool
+	reason  string // a denial's reason
+}
+
+// parseAnswer reads y, yes, a, always, and n or no followed by an
+// optional reason ("n: use the trash", "no, keep them"). Anything else
+// denies: only a clear yes runs a command.
+func parseAnswer(line string) answer {
+	t := strings.TrimSpace(line)
+	switch strings.ToLower(t) {
+	case "y", "yes":
+		return answer{approve: true}
+	case "a", "always":
+		return answer{always: true}
+	}
+	lower := strings.ToLower(t)
+	for _, w := range []string{"no", "n"} {
+		if rest, ok := strings.CutPrefix(lower, w); ok && (rest == "" || strings.IndexByte(" :,;-", rest[0]) >= 0) {
+			return answer{reason: strings.TrimSpace(strings.TrimLeft(t[len(w):], " :,;-"))}
+		}
+	}
+	return answer{}
+}
+
+// describeRule shows a rule and its examples before it is saved.
+func describeRule(r rules.Rule, indent string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%srule: %s\n", indent, r)
+	if len(r.Examples.Match) > 0 {
+		fmt.Fprintf(&b, "%s  allows, e.g.: %s\n", indent, strings.Join(r.Examples.Match, " · "))
+	}
+	if len(r.Examples.NoMatch) > 0 {
+		fmt.Fprintf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
+	}
+	return b.String()
 }
 
 // continuingNote names the conversation a follow-up continues by its title

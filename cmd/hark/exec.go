@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 func init() {
@@ -32,6 +35,7 @@ func execUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "`Run this? [y/N]` on the terminal (or needs --yes); safe runs at once, in the read-only,")
 	fmt.Fprintln(w, "no-network sandbox under --sandbox auto. Prints one JSON result on stdout and exits 0")
 	fmt.Fprintln(w, "whenever Hark did its job, even if the command failed; 2 on usage errors.")
+	fmt.Fprintln(w, "Your rules (hark rules list) apply: allowed commands run without asking, never rules refuse.")
 	fmt.Fprintln(w, "Defaults for --timeout and --sandbox, the output limit and keepEnv come from the settings.")
 	fmt.Fprintln(w)
 	fs.SetOutput(w)
@@ -81,17 +85,37 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	if where == "" {
 		where = "~"
 	}
-	verdict := shell.NewPolicyFor(mode).ClassifyIn(command, where)
+	pol := shell.NewPolicyFor(mode)
+	verdict := pol.ClassifyIn(command, where)
 	req := shell.Request{Command: command, WorkingDirectory: *dir, Verdict: verdict, Sandbox: mode, Timeout: *timeout}
+	// The user's rules decide here as they do for the model's commands.
+	var rd rules.Decision
+	var rs *rules.Store
+	wd := ""
+	if paths, err := settings.DefaultPaths(); err == nil {
+		if rs = openRules(paths, pol); rs != nil {
+			for _, w := range rulesProblems(rs) {
+				fmt.Fprintln(e.stderr, "hark exec: warning:", w)
+			}
+			wd = execDir(*dir)
+			rd = rs.Decide(command, wd, verdict)
+		}
+	}
+	asks := (verdict.Tier == shell.Confirm && rd.Kind != rules.Allow) || (verdict.Tier == shell.Safe && rd.Kind == rules.Ask)
 	var res shell.Result
 	switch {
-	case verdict.Tier == shell.Confirm && !*yes && !e.isTerminal:
+	case verdict.Tier != shell.Forbidden && rd.Kind == rules.Never:
+		res = shell.NotRun(req, "not run: refused by "+rd.Label()+" (hark rules list)")
+	case asks && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict):
+	case asks && !*yes && !askToRun(e, verdict, rd, rs, wd):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
 		runner := shell.NewRunner(shell.RunnerOptions{OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv})
 		res = runner.Run(ctx, req)
+	}
+	if rd.Kind != "" || rd.Floor != "" {
+		res.Rule = rd.Label()
 	}
 	if _, err := fmt.Fprintf(e.stdout, "%s\n", res.JSON()); err != nil {
 		fmt.Fprintln(e.stderr, "hark exec: cannot write the result:", err)
@@ -101,8 +125,10 @@ func runExec(ctx context.Context, e *env, args []string) int {
 }
 
 // askToRun shows the command and why it needs confirmation on stderr, so
-// that stdout stays pure JSON, and reads the answer. Only y or yes runs it.
-func askToRun(e *env, v shell.Verdict) bool {
+// that stdout stays pure JSON, and reads the answer. Only y or yes runs it;
+// a, when a rule can be proposed, shows the rule and saves it after a
+// second yes.
+func askToRun(e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string) bool {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -110,17 +136,77 @@ func askToRun(e *env, v shell.Verdict) bool {
 			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
-	fmt.Fprint(e.stderr, "Run this? [y/N] ")
-	line, err := bufio.NewReader(e.stdin).ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(e.stderr)
-		return false
+	if rd.Kind == rules.Ask || rd.Floor != "" {
+		fmt.Fprintln(e.stderr, rd.Why)
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
+	var prop *rules.Rule
+	noProp := "Always allow is not offered: there is no rules file"
+	if rs != nil && rd.Kind != rules.Ask {
+		if r, err := rs.Propose(v.Command, wd, v); err == nil {
+			prop = &r
+		} else {
+			noProp = err.Error()
+		}
+	}
+	in := bufio.NewReader(e.stdin)
+	read := func() (string, bool) {
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			fmt.Fprintln(e.stderr)
+			return "", false
+		}
+		return line, true
+	}
+	for {
+		fmt.Fprint(e.stderr, "Run this? [y/N] (a: always allow) ")
+		line, ok := read()
+		if !ok {
+			return false
+		}
+		a := parseAnswer(line)
+		switch {
+		case a.approve:
+			return true
+		case !a.always:
+			return false
+		case prop == nil:
+			fmt.Fprintln(e.stderr, noProp)
+			continue
+		}
+		fmt.Fprint(e.stderr, describeRule(*prop, ""))
+		fmt.Fprint(e.stderr, "Save this rule and run? [y/N] ")
+		if line, ok = read(); !ok {
+			return false
+		}
+		if !parseAnswer(line).approve {
+			fmt.Fprintln(e.stderr, "no rule saved")
+			continue
+		}
+		if n, err := rs.Add(*prop); err != nil {
+			fmt.Fprintln(e.stderr, "hark exec:", err, "— running it once")
+		} else {
+			fmt.Fprintf(e.stderr, "saved rule %d: %s\n", n, prop)
+		}
 		return true
 	}
-	return false
+}
+
+// execDir is the absolute folder a command runs in, resolved as the
+// runner resolves --dir: home by default, ~/… and relative paths under it.
+func execDir(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return dir
+	}
+	switch {
+	case dir == "" || dir == "~":
+		return home
+	case strings.HasPrefix(dir, "~/"):
+		return filepath.Join(home, dir[2:])
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(home, dir)
 }
 
 // execSettings reads the settings for exec's defaults. A broken file is not

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/rules"
 )
 
 type execRun struct {
@@ -296,5 +297,40 @@ func TestSandboxHelperIsHidden(t *testing.T) {
 	}
 	if c, ok := commands[shell.HelperCommand]; !ok || !c.hidden {
 		t.Errorf("%s is not registered as a hidden command", shell.HelperCommand)
+	}
+}
+
+func TestExecRules(t *testing.T) {
+	hh := execHome(t)
+	dir := t.TempDir()
+	first := runExecCLI(t, "a\ny\n", true, "--dir", dir, "--", "touch m1.txt")
+	if first.code != exitOK || !first.result.Executed || !strings.Contains(first.stderr, "saved rule 1: always allow touch in "+dir) {
+		t.Fatalf("always allow at the prompt: %+v", first)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m1.txt")); err != nil {
+		t.Fatal(err)
+	}
+	// No terminal, no --yes: the rule alone lets it run.
+	again := runExecCLI(t, "", false, "--dir", dir, "--", "touch m2.txt")
+	if !again.result.Executed || again.result.Rule != "rule 1: always allow touch in "+dir {
+		t.Fatalf("allowed by the rule: %+v", again)
+	}
+	other := runExecCLI(t, "", false, "--dir", dir, "--", "mkdir sub")
+	if other.result.Executed || other.result.Error != needsConfirmation {
+		t.Fatalf("a command no rule allows: %+v", other)
+	}
+	// A never rule refuses even with --yes.
+	var out, errb bytes.Buffer
+	st := rules.Open(filepath.Join(hh, rules.FileName), os.Getenv("HOME"), shell.NewPolicy())
+	if code := rulesCommand(&env{stdout: &out, stderr: &errb}, st, shell.NewPolicy(), os.Getenv("HOME"),
+		[]string{"add", "never", "mkdir", "--match", "mkdir -p x", "--no-match", "touch x"}); code != exitOK {
+		t.Fatalf("add never rule: %s", errb.String())
+	}
+	never := runExecCLI(t, "", false, "--yes", "--dir", dir, "--", "mkdir sub")
+	if never.result.Executed || !strings.Contains(never.result.Error, "refused by rule 2: never run mkdir") || never.result.Rule == "" {
+		t.Fatalf("never rule: %+v", never)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub")); err == nil {
+		t.Fatal("a command a never rule refuses ran")
 	}
 }

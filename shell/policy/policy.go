@@ -1624,3 +1624,32 @@ func (c *classifier) zshWord(parts []syntax.WordPart, unquoted bool) {
 		}
 	}
 }
+
+// Program resolves a command's first word the way the classifier does: a
+// plain name stands for itself, a path in a standard system directory for
+// its base name (/usr/bin/git is git), and anything else (./git, a path in
+// a project, a name computed at run time) for no known program (ok false).
+// runsOthers says the program runs programs or code it is given — a
+// wrapper such as nice, env or xargs, a shell, an interpreter — so a rule
+// about its name says nothing about what it will do.
+func Program(word string) (name string, runsOthers, ok bool) {
+	if word == "" || strings.ContainsAny(word, "$`*?[{") {
+		return "", false, false
+	}
+	name = word
+	if strings.Contains(word, "/") {
+		if name, ok = systemProgram(word); !ok {
+			return "", false, false
+		}
+	}
+	r, known := programs[name]
+	if !known {
+		if lower := strings.ToLower(name); lower != name {
+			r, known = programs[lower]
+		}
+	}
+	if !known {
+		r, known = prefixRule(name)
+	}
+	return name, known && r.runsOthers, true
+}

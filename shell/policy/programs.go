@@ -25,6 +25,9 @@ type rule struct {
 	// whatever its arguments (see Options.NoSandbox).
 	config bool
 	shell  bool // a shell, which runs code from its input (sh, bash, zsh …)
+	// runsOthers: it runs programs or code it is given (a wrapper, a
+	// shell, an interpreter), so what it does is not its own name's.
+	runsOthers bool
 	// macServices: on macOS it needs system services that the Seatbelt
 	// profile keeps closed (disk arbitration, power management, the
 	// pasteboard, network configuration, the Docker socket …), so inside
@@ -62,11 +65,13 @@ func custom(cat Category, f check) rule { return rule{check: f, category: cat} }
 // interpreter is the rule of an interpreter or compiler; inline names its
 // options that take code on the command line.
 func interpreter(inline string) rule {
-	return rule{check: interpreterCheck(inline), category: Code, config: true}
+	return rule{check: interpreterCheck(inline), category: Code, config: true, runsOthers: true}
 }
 
 // shellRule is the rule of a shell.
-func shellRule() rule { return rule{check: checkShell, category: Code, config: true, shell: true} }
+func shellRule() rule {
+	return rule{check: checkShell, category: Code, config: true, shell: true, runsOthers: true}
+}
 
 // wrapper is the rule of a program that runs the command after its options.
 func wrapper(w wrapSpec) rule {
@@ -74,7 +79,7 @@ func wrapper(w wrapSpec) rule {
 	if w.forbid != "" {
 		cat = Privilege
 	}
-	return rule{check: w.check, category: cat, anyArgs: true}
+	return rule{check: w.check, category: cat, anyArgs: true, runsOthers: true}
 }
 
 // prefixRule handles families of programs named by a prefix.

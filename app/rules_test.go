@@ -1,0 +1,86 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/shell/rules"
+)
+
+var touchRule = rules.Rule{Kind: rules.Allow, Program: "touch", Folder: "~/proj",
+	Examples: rules.Examples{Match: []string{"touch a"}, NoMatch: []string{"touch ../a"}}}
+
+// proposingAgent asks about cmd with an Always allow proposal and reports
+// the decision it gets.
+func proposingAgent(cmd string, prop *rules.Rule, out chan<- Decision) *fakeAgent {
+	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+		on(AgentEvent{Kind: AgentAwaiting, Command: cmd})
+		d, err := c.Confirm(ctx, Pending{Command: cmd, Purpose: "executing", Tier: "confirm", Proposal: prop,
+			NoProposal: "Always allow is not offered: it has a redirection"})
+		out <- d
+		return "done", err
+	})
+}
+
+func TestMenuAlwaysAllowAndDenyWhyRows(t *testing.T) {
+	t.Parallel()
+	with := Pending{ID: "p1", Command: "touch a", Proposal: &touchRule}
+	without := Pending{ID: "p2", Command: "echo x > y"}
+	m := BuildMenu(View{State: AwaitingApproval, Pending: []Pending{with, without}, CanType: true})
+	it := findItem(m.Items, PrefixAlwaysAllow+"p1")
+	if it == nil || it.Label != "    Always allow: touch in ~/proj" || !strings.Contains(it.Tooltip, "touch ../a") {
+		t.Fatalf("always allow row %+v", it)
+	}
+	if findItem(m.Items, PrefixAlwaysAllow+"p2") != nil {
+		t.Fatal("Always allow offered without a proposal")
+	}
+	if findItem(m.Items, PrefixDenyWhy+"p1") == nil || findItem(m.Items, PrefixDenyWhy+"p2") == nil {
+		t.Fatal("no Deny and say why… row")
+	}
+	asked := Pending{ID: "p3", Command: "cat secrets.txt", Tier: "safe", Rule: "your rule 2 (always ask for cat secrets.txt) asks before it runs"}
+	m = BuildMenu(View{State: AwaitingApproval, Pending: []Pending{asked}})
+	found := false
+	for _, it := range m.Items {
+		found = found || it.Kind == ItemLabel && strings.Contains(it.Label, "your rule 2 (always ask for cat")
+	}
+	if !found {
+		t.Fatal("the rule that made a read-only command ask is not shown")
+	}
+	m = BuildMenu(View{State: AwaitingApproval, Pending: []Pending{with}, CanType: false})
+	if findItem(m.Items, PrefixDenyWhy+"p1") != nil {
+		t.Fatal("Deny and say why… shown with no text prompt to type the reason in")
+	}
+}
+
+func TestMenuAlwaysAllowCarriesTheShownRule(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	h := start(t, proposingAgent("touch a", &touchRule, decided), nil)
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "touch it", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending", func(v View) bool { return len(v.Pending) == 1 })
+	h.app.Post(MenuClick{ID: PrefixAlwaysAllow + v.Pending[0].ID})
+	d := recv(t, "decision", decided)
+	if !d.Approved || d.By != ByMenu || d.Rule == nil || d.Rule.String() != touchRule.String() {
+		t.Fatalf("decision %+v", d)
+	}
+}
+
+func TestMenuDenyWithReason(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	h := start(t, proposingAgent("touch a", nil, decided), func(o *Options) {
+		o.Prompter = fakePrompter{text: "  wrong folder \n", ok: true}
+	})
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "touch it", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending", func(v View) bool { return len(v.Pending) == 1 })
+	// Without a proposal a forged click decides nothing.
+	h.app.Post(MenuClick{ID: PrefixAlwaysAllow + v.Pending[0].ID})
+	h.app.Post(MenuClick{ID: PrefixDenyWhy + v.Pending[0].ID})
+	d := recv(t, "decision", decided)
+	if d.Approved || d.By != ByMenu || d.Reason != "wrong folder" || d.Rule != nil {
+		t.Fatalf("decision %+v", d)
+	}
+}

@@ -1,0 +1,493 @@
+// Package rules holds the user's standing answers to approvals: "always
+// allow" rules that let a confirm-tier command run without asking, "always
+// ask" rules that make even a read-only command wait for the user, and
+// "never" rules that refuse a command outright. Rules decide on top of the
+// policy's verdict and can only move it within a floor: a forbidden command
+// stays forbidden, and a command that touches a protected path (home
+// itself, the system roots, keychains, ssh and gpg keys, shell start-up
+// files, .git internals) always asks, whatever an allow rule says.
+//
+// A rule matches on the parsed command, never on its text: the program as
+// the policy resolves it, its leading subcommand words, and optionally a
+// folder that the working directory and every path argument must stay in.
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hark-sh/hark/shell/policy"
+)
+
+// Kind is what a rule does with the commands it matches.
+type Kind string
+
+// The kinds of rule.
+const (
+	Allow Kind = "allow" // run without asking (confirm tier only; the floor still asks)
+	Ask   Kind = "ask"   // always ask, even for a read-only command
+	Never Kind = "never" // refuse, nobody is asked
+)
+
+// Examples are commands a rule must and must not decide; they are checked
+// every time the rules are loaded, so a hand edit that makes a rule mean
+// something else is caught, reported, and the rule ignored.
+type Examples struct {
+	Match   []string `json:"match"`
+	NoMatch []string `json:"noMatch"`
+}
+
+// Rule is one standing answer, as stored in rules.json.
+type Rule struct {
+	Kind Kind `json:"kind"`
+	// Program is a command's name as the policy resolves it: /usr/bin/git
+	// and git are both "git".
+	Program string `json:"program"`
+	// Words must follow the program: for an allow rule as its first
+	// arguments exactly ("git commit" does not allow "git -c x commit");
+	// for ask and never rules anywhere after it in this order, so an
+	// option in front cannot slip past them.
+	Words []string `json:"words,omitempty"`
+	// Folder, when set, limits the rule to commands run in it or below,
+	// whose path arguments all stay in it after cleaning. "~/" stands
+	// for the home folder.
+	Folder   string   `json:"folder,omitempty"`
+	Examples Examples `json:"examples"`
+	Note     string   `json:"note,omitempty"`
+}
+
+// String reads like the rule's meaning: "allow git commit in ~/src/hark".
+func (r Rule) String() string {
+	s := string(r.Kind) + " " + strings.Join(append([]string{r.Program}, r.Words...), " ")
+	switch r.Kind {
+	case Allow:
+		s = "always allow " + strings.Join(append([]string{r.Program}, r.Words...), " ")
+	case Ask:
+		s = "always ask for " + strings.Join(append([]string{r.Program}, r.Words...), " ")
+	case Never:
+		s = "never run " + strings.Join(append([]string{r.Program}, r.Words...), " ")
+	}
+	if r.Folder != "" {
+		s += " in " + r.Folder
+	}
+	return s
+}
+
+// Classifier is the policy as the rules need it; *policy.Policy satisfies it.
+type Classifier interface {
+	ClassifyIn(command, workingDirectory string) policy.Verdict
+}
+
+// call is one simple command of a parsed command line.
+type call struct {
+	program    string   // resolved name; "" when not a known name
+	runsOthers bool     // a wrapper, shell or interpreter
+	args       []string // after the program, decoded; only valid when literal
+	literal    bool     // every word is plain text: no expansion, substitution, brace or ~user
+}
+
+// parsed is what the rules read of a command line.
+type parsed struct {
+	calls []call // every simple command anywhere in the tree, substitutions included
+	// single: the whole line is exactly one simple command, with no
+	// redirection, assignment, background, negation or substitution.
+	single bool
+	// reach adds, for ask and never rules, what wrappers and code strings
+	// run: `nice git push`, `env X=1 git push`, `bash -c 'git push'` and
+	// `eval 'git push'` all reach git push.
+	reach []call
+	err   error
+}
+
+// maxReach bounds how deeply code strings are parsed again.
+const maxReach = 3
+
+func parse(command string) parsed { return parseDepth(command, 0) }
+
+func parseDepth(command string, depth int) parsed {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return parsed{err: err}
+	}
+	var p parsed
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if x, ok := n.(*syntax.CallExpr); ok && len(x.Args) > 0 {
+			c := decodeCall(x)
+			p.calls = append(p.calls, c)
+			p.reach = append(p.reach, c)
+			if c.runsOthers || c.program == "eval" {
+				p.reach = append(p.reach, reached(c, depth)...)
+			}
+		}
+		return true
+	})
+	if len(f.Stmts) == 1 {
+		s := f.Stmts[0]
+		x, ok := s.Cmd.(*syntax.CallExpr)
+		p.single = ok && len(x.Args) > 0 && len(x.Assigns) == 0 && len(s.Redirs) == 0 &&
+			!s.Background && !s.Negated && !s.Coprocess && !s.Disown && len(p.calls) == 1 && p.calls[0].literal
+	}
+	return p
+}
+
+// reached are the commands a wrapper or code-running program may run:
+// every suffix of its arguments that starts with a program name, and
+// every argument parsed as a command line.
+func reached(c call, depth int) []call {
+	var out []call
+	for i, a := range c.args {
+		if name, runsOthers, ok := policy.Program(a); ok {
+			out = append(out, call{program: name, runsOthers: runsOthers, args: c.args[i+1:], literal: c.literal})
+		}
+		if depth < maxReach && strings.ContainsAny(a, " ;|&") {
+			if sub := parseDepth(a, depth+1); sub.err == nil {
+				out = append(out, sub.reach...)
+			}
+		}
+	}
+	return out
+}
+
+func decodeCall(x *syntax.CallExpr) call {
+	c := call{literal: true}
+	words := make([]string, 0, len(x.Args))
+	for _, w := range x.Args {
+		s, ok := literalWord(w)
+		if !ok {
+			c.literal = false
+		}
+		words = append(words, s)
+	}
+	if !c.literal {
+		// The name alone may still be known: a never rule about it must
+		// see `git push $(…)`.
+		if s, ok := literalWord(x.Args[0]); ok {
+			c.program, c.runsOthers, _ = policy.Program(s)
+		}
+		c.args = words[1:]
+		return c
+	}
+	name, runsOthers, ok := policy.Program(words[0])
+	if ok {
+		c.program, c.runsOthers = name, runsOthers
+	}
+	c.args = words[1:]
+	return c
+}
+
+// literalWord decodes a word that means the same text whatever the shell's
+// state: unquoted literals without brace expansion or ~user, single quotes,
+// and double quotes holding only literal text. Globs are literal here; the
+// folder check reads them as paths.
+func literalWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if strings.ContainsAny(v, "{}") {
+				return "", false
+			}
+			if i == 0 && strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/") {
+				return "", false // ~user, ~+ and ~- name other folders
+			}
+			b.WriteString(unescape(v))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescapeQuoted(l.Value))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func unescapeQuoted(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// matchesLoose is how ask and never rules match a simple command: the
+// program, then the rule's words in order anywhere after it.
+func (r Rule) matchesLoose(c call) bool {
+	if c.program == "" || !strings.EqualFold(c.program, r.Program) {
+		return false
+	}
+	i := 0
+	for _, a := range c.args {
+		if i < len(r.Words) && a == r.Words[i] {
+			i++
+		}
+	}
+	return i == len(r.Words)
+}
+
+// matchesExact is how an allow rule matches: the program, then exactly
+// its words as the first arguments.
+func (r Rule) matchesExact(c call) bool {
+	if c.program != r.Program || len(c.args) < len(r.Words) {
+		return false
+	}
+	for i, w := range r.Words {
+		if c.args[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// targets are the paths a simple command names, resolved against the
+// working directory: every argument that is not an option, and the value
+// of an option that carries one (--output=/x, -o/x). Bare words count as
+// relative paths: a branch name is harmless that way, a file is not missed.
+// A glob counts as the folder it lists.
+func targets(args []string, wd, home string) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		cand := a
+		if strings.HasPrefix(a, "-") {
+			switch {
+			case strings.Contains(a, "="):
+				cand = a[strings.IndexByte(a, '=')+1:]
+			case strings.ContainsAny(a, "/~"):
+				cand = a[strings.IndexAny(a, "/~"):]
+			default:
+				continue
+			}
+			if cand == "" {
+				continue
+			}
+		}
+		out = append(out, resolve(cand, wd, home))
+	}
+	return out
+}
+
+// resolve makes p absolute and clean; a glob is cut back to the folder
+// before its first pattern component.
+func resolve(p, wd, home string) string {
+	switch {
+	case p == "~":
+		p = home
+	case strings.HasPrefix(p, "~/"):
+		p = home + p[1:]
+	case !strings.HasPrefix(p, "/"):
+		p = wd + "/" + p
+	}
+	p = path.Clean(p)
+	if strings.ContainsAny(p, "*?[") {
+		parts := strings.Split(p, "/")
+		for i, s := range parts {
+			if strings.ContainsAny(s, "*?[") {
+				p = path.Clean("/" + strings.Join(parts[:i], "/"))
+				break
+			}
+		}
+	}
+	return p
+}
+
+// within says whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// expandFolder turns a rule's folder into a clean absolute path.
+func expandFolder(f, home string) string {
+	switch {
+	case f == "~":
+		return home
+	case strings.HasPrefix(f, "~/"):
+		return path.Clean(home + f[1:])
+	}
+	return path.Clean(f)
+}
+
+// tildeFolder writes a folder under home as ~/… for people.
+func tildeFolder(f, home string) string {
+	switch {
+	case f == home:
+		return "~"
+	case strings.HasPrefix(f, home+"/"):
+		return "~" + f[len(home):]
+	}
+	return f
+}
+
+// Protected paths: each always asks, however an allow rule reads. A path
+// is protected when it is one of these, lies inside one marked subtree,
+// or contains one (so home and / themselves are protected, and so is
+// ~/Library, which holds the keychains).
+var systemTrees = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/System", "/Library", "/private/etc", "/Applications"}
+
+var homeTrees = []string{"Library/Keychains", ".ssh", ".gnupg", ".config/fish", ".oh-my-zsh"}
+
+var rcFiles = []string{".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".bashrc", ".bash_profile",
+	".bash_login", ".bash_logout", ".profile", ".inputrc", ".config/git/config", ".gitconfig"}
+
+// protectedPath returns the protected path p touches, or "".
+func protectedPath(p, home string) string {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".git" {
+			return p // a repository's internals: hooks and config run code
+		}
+	}
+	if within(home, p) {
+		return p // home itself, or a folder holding it
+	}
+	trees := make([]string, 0, len(systemTrees)+len(homeTrees))
+	trees = append(trees, systemTrees...)
+	for _, t := range homeTrees {
+		trees = append(trees, home+"/"+t)
+	}
+	for _, t := range trees {
+		if within(p, t) || within(t, p) {
+			return t
+		}
+	}
+	for _, f := range rcFiles {
+		if f := home + "/" + f; within(f, p) {
+			return f
+		}
+	}
+	return ""
+}
+
+// floor returns the protected path a simple command touches, or "".
+// The working directory counts when it lies inside a protected tree (a
+// command run inside ~/.ssh touches it whatever it names).
+func floor(c call, wd, home string) string {
+	for _, t := range targets(c.args, wd, home) {
+		if p := protectedPath(t, home); p != "" {
+			return p
+		}
+	}
+	if p := protectedPath(wd, home); p != "" && !within(home, wd) {
+		return p
+	}
+	return ""
+}
+
+// allowable explains why an allow rule cannot apply to a command, or
+// returns "" when it can. The same refusals keep Always allow from being
+// offered.
+func allowable(p parsed, v policy.Verdict, reduced func(call) policy.Verdict) string {
+	switch {
+	case p.err != nil:
+		return "the command cannot be parsed"
+	case v.Tier == policy.Forbidden:
+		return "the command is forbidden; no rule can allow it"
+	case len(p.calls) != 1:
+		return "it is more than one command (a pipeline, a list or a substitution); allow rules cover one program at a time"
+	case !p.single:
+		return "it has a redirection, an assignment, a substitution or an expansion whose meaning depends on the shell"
+	}
+	c := p.calls[0]
+	switch {
+	case c.program == "":
+		return "its program is not named plainly (a path outside the system folders, or computed)"
+	case c.runsOthers:
+		return c.program + " runs other programs or code, so a rule about it would allow anything"
+	}
+	// Arguments that make the program run other code (find -exec, git -c,
+	// rg --pre, awk's system()) show up as code reasons that the program
+	// and its subcommand words alone do not have.
+	own := map[string]bool{}
+	for _, r := range reduced(c).Reasons {
+		if r.Category == policy.Code {
+			own[stripLabel(r.Why)] = true
+		}
+	}
+	for _, r := range v.Reasons {
+		if r.Category == policy.Code && !own[stripLabel(r.Why)] {
+			return "its arguments make it run other code (" + r.Why + ")"
+		}
+	}
+	return ""
+}
+
+// stripLabel drops the "git commit: " in front of a reason, which names
+// the words the reason was found at, not what it is about.
+func stripLabel(why string) string {
+	if i := strings.Index(why, ": "); i >= 0 {
+		return why[i+2:]
+	}
+	return why
+}
+
+// subcommandWord says whether a leading argument reads like a subcommand
+// (commit, run, install) rather than a file, an option or a value.
+func subcommandWord(s string) bool {
+	if s == "" || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// maxWords bounds the subcommand words of a proposal: `docker compose up`
+// needs two, more would name a file.
+const maxWords = 2
+
+// quote writes a word for a shell example.
+func quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func joinWords(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = quote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// errRefused is the error of a proposal that is not offered.
+type errRefused struct{ why string }
+
+func (e errRefused) Error() string { return "Always allow is not offered: " + e.why }
+
+func refused(format string, a ...any) error { return errRefused{fmt.Sprintf(format, a...)} }
