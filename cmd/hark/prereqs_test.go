@@ -90,7 +90,7 @@ func TestMakePrereqsOffersTheInstall(t *testing.T) {
 			wantExit: 0, wantSays: []string{"building without whisper.cpp"}, wantNoRun: true},
 		{name: "macOS: brew, never sudo",
 			uname: "Darwin", tools: map[string]string{"id": "echo 501", "pkg-config": noPortAudio, "brew": record, "ollama": "exit 0", "sudo": record}, tty: true, answer: "y\n",
-			wantExit: 0, wantSays: []string{"  brew install portaudio", "+ brew install portaudio"}, wantRan: []string{"brew install portaudio"}},
+			wantExit: 0, wantSays: []string{"  brew install portaudio whisper-cpp", "+ brew install portaudio whisper-cpp"}, wantRan: []string{"brew install portaudio whisper-cpp"}},
 		{name: "macOS without a terminal stops for portaudio",
 			uname: "Darwin", tools: map[string]string{"id": "echo 501", "pkg-config": noPortAudio, "brew": record, "ollama": "exit 0"}, tty: false,
 			wantExit: 2, wantSays: []string{"  brew install portaudio", "stopping here"}, wantNoRun: true},
