@@ -113,9 +113,7 @@ func (a *App) click(ctx context.Context, id string) {
 			a.busyNote()
 			return
 		}
-		if a.o.Agent != nil {
-			a.o.Agent.NewConversation()
-		}
+		a.conv = nil
 		a.stream, a.lastError = "", ""
 		a.setState(Idle)
 		a.note = "new conversation started"

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
@@ -135,6 +136,10 @@ type App struct {
 
 	// Everything below is owned by the Run goroutine.
 	settings settings.Settings
+	// conv is the conversation requests continue, nil until the first one
+	// and after New conversation. A turn takes the pointer when it starts;
+	// only one turn runs at a time, and the loop never reads inside it.
+	conv     *agent.Conversation
 	state    State
 	turn     *turn
 	turnSeq  int
@@ -169,17 +174,19 @@ type turn struct {
 	stopped    bool
 	cancelling bool
 	source     string
-	text       string // typed or sent text; empty for voice
-	confirm    bool   // confirm-before-execute when the turn started
+	text       string              // typed or sent text; empty for voice
+	settings   settings.Settings   // the loop's settings when the turn started
+	conv       *agent.Conversation // the conversation this request continues
 	reply      chan<- SendReply
 	keyUp      time.Time
-	outcome    Outcome
+	outcome    agent.Tally
 	running    bool // a command of this turn is executing
 }
 
 type pendingEntry struct {
 	turn     int
 	p        Pending
+	added    time.Time     // when the approval was asked
 	deadline time.Time     // when the approval times out, for the countdown
 	reply    chan Decision // capacity 1; receives the first answer only
 }
@@ -192,8 +199,11 @@ type (
 	}
 	agentEvent struct {
 		turn int
-		ev   AgentEvent
+		ev   agent.Event
 	}
+	// answered is a Decision for the loop to route to its pending entry:
+	// from the Approver's callback, or a timeout or cancel from Confirm.
+	answered struct{ d Decision }
 	turnDone struct {
 		turn      int
 		answer    string
@@ -234,6 +244,7 @@ type (
 
 func (stageEvent) isEvent()    {}
 func (agentEvent) isEvent()    {}
+func (answered) isEvent()      {}
 func (turnDone) isEvent()      {}
 func (pendingAdd) isEvent()    {}
 func (renderFlush) isEvent()   {}
@@ -368,8 +379,8 @@ func (a *App) shutdown() {
 	// waits for the loop to settle it as cancelled.
 	settle := func(e Event) {
 		switch e := e.(type) {
-		case Decision:
-			a.decide(e)
+		case answered:
+			a.decide(e.d)
 		case pendingAdd:
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 		case turnDone:
@@ -425,8 +436,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.keyUp()
 	case MenuClick:
 		a.click(ctx, e.ID)
-	case Decision:
-		a.decide(e)
+	case answered:
+		a.decide(e.d)
 	case SendRequest:
 		a.send(ctx, e)
 	case typedText:
@@ -476,11 +487,17 @@ func (a *App) handle(ctx context.Context, e Event) {
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 			return
 		}
-		timeout := a.o.Settings.ConfirmTimeout.D()
-		if timeout <= 0 {
-			timeout = 2 * time.Minute
+		// The agent owns the one confirmation timeout and says when it
+		// ends; a Pending without a deadline counts down from the setting.
+		e.entry.added = a.o.now()
+		e.entry.deadline = e.entry.p.Deadline
+		if e.entry.deadline.IsZero() {
+			timeout := a.settings.ConfirmTimeout.D()
+			if timeout <= 0 {
+				timeout = agent.DefaultConfirmTTL
+			}
+			e.entry.deadline = e.entry.added.Add(timeout)
 		}
-		e.entry.deadline = a.o.now().Add(timeout)
 		a.pending = append(a.pending, e.entry)
 		a.armCountdown()
 		a.setState(AwaitingApproval)
@@ -580,8 +597,11 @@ func (a *App) stopRecording() {
 func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
+	if a.conv == nil {
+		a.conv = agent.NewConversation()
+	}
 	t := &turn{id: a.turnSeq, ctx: tctx, ctxParent: ctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
-		confirm: a.settings.ConfirmBeforeExecute}
+		settings: a.settings, conv: a.conv}
 	a.turn = t
 	a.stream, a.detail, a.lastError = "", "", ""
 	return t
@@ -680,10 +700,13 @@ func (a *App) turnBody(t *turn) (string, error) {
 	if a.o.Agent == nil {
 		return "", errors.New("no agent is configured; see the status line")
 	}
-	req := Request{Text: text, ConfirmBeforeExecute: t.confirm, Source: t.source}
-	return a.o.Agent.Run(t.ctx, req, turnConfirmer{a: a, turn: t.id}, func(ev AgentEvent) {
-		a.post(agentEvent{turn: t.id, ev: ev})
+	noConfirm := !t.settings.ConfirmBeforeExecute
+	out, err := a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
+		Confirmer: turnConfirmer{a: a, turn: t.id},
+		NoConfirm: &noConfirm,
+		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
 	})
+	return out.Answer, err
 }
 
 // listen records until the loop closes t.stop (key-up), the maximum length
@@ -692,7 +715,7 @@ func (a *App) listen(t *turn) (string, error) {
 	if err := a.o.Recorder.Start(t.ctx); err != nil {
 		return "", fmt.Errorf("could not start recording: %w", err)
 	}
-	max := a.o.Settings.MaxRecording.D()
+	max := t.settings.MaxRecording.D()
 	if max <= 0 {
 		max = time.Minute
 	}
@@ -741,12 +764,20 @@ func (a *App) listen(t *turn) (string, error) {
 
 var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")
 
-func (a *App) agentProgress(ev AgentEvent) {
+func (a *App) agentProgress(ev agent.Event) {
+	var command string
+	if ev.Call != nil {
+		command = ev.Call.Command
+	}
 	switch ev.Kind {
-	case AgentStatus:
+	case agent.EventLoading, agent.EventThinking:
+		// A status the first streamed word replaces.
 		a.detail, a.statusDetail = ev.Text, true
 		a.renderNow()
-	case AgentText:
+	case agent.EventRetry:
+		a.detail, a.statusDetail = "asking the model again…", true
+		a.renderNow()
+	case agent.EventText:
 		if a.statusDetail {
 			a.detail, a.statusDetail = "", false
 		}
@@ -758,38 +789,38 @@ func (a *App) agentProgress(ev AgentEvent) {
 			a.stream = a.stream[len(a.stream)-2048:]
 		}
 		a.renderThrottled()
-	case AgentProposed:
-		a.detail, a.statusDetail = ev.Command, false
-		if ev.Tier == shell.Forbidden && a.turn != nil {
+	case agent.EventProposed:
+		a.detail, a.statusDetail = command, false
+		if ev.Call != nil && ev.Call.Tier == shell.Forbidden && a.turn != nil {
 			a.turn.outcome.Refused++
 		}
 		a.renderNow()
-	case AgentAwaiting:
-		a.detail, a.statusDetail = ev.Command, false
+	case agent.EventAwaiting:
+		a.detail, a.statusDetail = command, false
 		if len(a.pending) > 0 {
 			a.setState(AwaitingApproval)
 		}
-	case AgentRunning:
-		a.detail, a.statusDetail = ev.Command, false
+	case agent.EventRunning:
+		a.detail, a.statusDetail = command, false
 		a.stream = ""
 		if a.turn != nil {
 			a.turn.outcome.Ran++
 			a.turn.running = true
 		}
 		a.setState(Running)
-	case AgentResult:
+	case agent.EventResult:
 		if t := a.turn; t != nil && t.running {
 			t.running = false
-			if ev.ExitCode != 0 {
+			if ev.Result != nil && ev.Result.ExitCode != 0 {
 				t.outcome.Failed++
 			}
 		}
 		a.detail = ""
 		a.setState(Thinking)
-	case AgentAnswer:
+	case agent.EventFinal:
 		a.stream = ev.Text
 		a.renderNow()
-	case AgentError:
+	case agent.EventError:
 		a.lastError = ev.Text
 		a.renderNow()
 	}
@@ -806,7 +837,7 @@ func (a *App) decide(d Decision) {
 			switch d.By {
 			case ByTimeout:
 				t.outcome.TimedOut++
-				t.outcome.Timeout = a.o.Settings.ConfirmTimeout.D()
+				t.outcome.Timeout = e.deadline.Sub(e.added).Round(time.Second)
 			case ByMenu, ByNotification:
 				t.outcome.Denied++
 			}
@@ -853,7 +884,7 @@ func (a *App) finish(d turnDone) {
 	}
 	a.pending = nil
 	a.detail = ""
-	ending := Ending(t.outcome, d.answer)
+	ending := agent.Ending(t.outcome, d.answer)
 	reply := SendReply{OK: true, Answer: ending}
 	switch {
 	case d.cancelled:
@@ -955,7 +986,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		go func() {
 			err := ap.Ask(p, func(d Decision) {
 				d.PendingID, d.By = id, ByNotification
-				a.post(d)
+				a.post(answered{d})
 			})
 			askDone <- err
 			if err != nil {
@@ -992,7 +1023,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 // whatever the loop decided first: that denial, or an answer that arrived
 // just before it.
 func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
-	if c.a.post(Decision{PendingID: entry.p.ID, By: by}) {
+	if c.a.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
 		select {
 		case d := <-entry.reply:
 			return d

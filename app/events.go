@@ -16,15 +16,6 @@ type KeyUp struct{}
 // MenuClick is a click on the menu item with this ID (MenuItem.ID).
 type MenuClick struct{ ID string }
 
-// Decision is an answer about a pending command. It is both an event (from
-// the Approver's answer callback, or built by the core from a menu click)
-// and the result of Confirmer.Confirm.
-type Decision struct {
-	PendingID string
-	Approved  bool
-	By        string // ByNotification, ByMenu, ByTimeout or ByCancel
-}
-
 // SendRequest is text handed over by `hark send` as if it had been spoken.
 // The core answers on Reply exactly once (Reply must have room for one
 // value): at once when Wait is false (accepted or refused), else when the
@@ -59,7 +50,6 @@ type Quit struct{}
 func (KeyDown) isEvent()     {}
 func (KeyUp) isEvent()       {}
 func (MenuClick) isEvent()   {}
-func (Decision) isEvent()    {}
 func (SendRequest) isEvent() {}
 func (Problem) isEvent()     {}
 func (Quit) isEvent()        {}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/hark-sh/hark/agent"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -91,44 +92,51 @@ func (f *fakeTranscriber) Transcribe(ctx context.Context, a speech.Audio) (strin
 	return f.text, f.err
 }
 
-// fakeAgent runs a scripted function per request and records requests.
+// request is what the fake agent saw of one RunWith call.
+type request struct {
+	Text                 string
+	ConfirmBeforeExecute bool
+	Conv                 *agent.Conversation
+}
+
+// fakeAgent runs a scripted function per request and records requests. It
+// has the method set of *agent.Agent that the core uses.
 type fakeAgent struct {
 	mu       sync.Mutex
-	requests []Request
-	newConvs int
-	run      func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error)
-	calls    chan Request
+	requests []request
+	run      func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error)
+	calls    chan request
 }
 
-func newFakeAgent(run func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error)) *fakeAgent {
-	return &fakeAgent{run: run, calls: make(chan Request, 256)}
+func newFakeAgent(run func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error)) *fakeAgent {
+	return &fakeAgent{run: run, calls: make(chan request, 256)}
 }
 
-func (f *fakeAgent) Run(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text string, o agent.RequestOptions) (agent.Outcome, error) {
+	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, Conv: conv}
 	f.mu.Lock()
 	f.requests = append(f.requests, r)
 	f.mu.Unlock()
 	f.calls <- r
-	return f.run(ctx, r, c, on)
-}
-
-func (f *fakeAgent) NewConversation() {
-	f.mu.Lock()
-	f.newConvs++
-	f.mu.Unlock()
+	on := o.OnEvent
+	if on == nil {
+		on = func(agent.Event) {}
+	}
+	answer, err := f.run(ctx, r, o.Confirmer, on)
+	return agent.Outcome{Answer: answer}, err
 }
 
 // answerAgent answers every request at once.
 func answerAgent(answer string) *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentAnswer, Text: answer})
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventFinal, Text: answer})
 		return answer, nil
 	})
 }
 
 // blockingAgent waits for its context to end, like a slow model.
 func blockingAgent() *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
@@ -142,8 +150,8 @@ func confirmingAgent(cmd string, out chan<- Decision) *fakeAgent {
 // confirmingAgentWithin is confirmingAgent with a confirmation timeout put
 // on the context, as the real agent does: the agent owns the one timeout.
 func confirmingAgentWithin(cmd string, out chan<- Decision, timeout time.Duration) *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentAwaiting, Command: cmd})
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventAwaiting, Call: &agent.Call{Command: cmd}})
 		cctx := ctx
 		if timeout > 0 {
 			var cancel context.CancelFunc

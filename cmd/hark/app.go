@@ -126,14 +126,13 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	host := agent.ResolveHost(st.OllamaHost)
 	client := agent.NewOllamaClient(host)
 	// One agent for the app's lifetime: machine facts are gathered once,
-	// and the confirmer, progress callback and confirm switch come with
-	// each request.
-	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	// and the conversation, confirmer, progress callback and confirm
+	// switch come from the core with each request.
+	ag, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
 	}
-	ag := &appAgent{agent: sharedAgent}
 	history := storeHistory{newStore(paths.History)}
 
 	var core *app.App
@@ -326,73 +325,6 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 	return rec, tr, ""
 }
 
-// appAgent adapts agent.Agent to the core's Agent interface: the core hands
-// over the confirmer, the progress callback and the confirm setting per
-// request, and the conversation carries over until New conversation.
-type appAgent struct {
-	agent *agent.Agent
-	conv  *agent.Conversation
-}
-
-func (a *appAgent) NewConversation() { a.conv = nil }
-
-// Preload lets the core load the model when the hotkey goes down.
-func (a *appAgent) Preload(ctx context.Context) error { return a.agent.Preload(ctx) }
-
-func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEvent func(app.AgentEvent)) (string, error) {
-	noConfirm := !r.ConfirmBeforeExecute
-	ro := agent.RequestOptions{
-		NoConfirm: &noConfirm,
-		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
-			return agent.Decision{Approved: d.Approved, By: d.By}, err
-		}),
-		OnEvent: func(ev agent.Event) {
-			if out, ok := toAppEvent(ev); ok {
-				onEvent(out)
-			}
-		},
-	}
-	if a.conv == nil {
-		a.conv = agent.NewConversation()
-	}
-	out, err := a.agent.RunWith(ctx, a.conv, r.Text, ro)
-	return out.Answer, err
-}
-
-func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
-	var out app.AgentEvent
-	if c := ev.Call; c != nil {
-		out.Command, out.Purpose, out.Tier, out.Reasons = c.Command, c.Purpose, c.Tier, c.Reasons
-	}
-	switch ev.Kind {
-	case agent.EventText:
-		out.Kind, out.Text, out.Reset = app.AgentText, ev.Text, ev.Reset
-	case agent.EventLoading, agent.EventThinking:
-		out.Kind, out.Text = app.AgentStatus, ev.Text
-	case agent.EventRetry:
-		out.Kind, out.Text = app.AgentStatus, "asking the model again…"
-	case agent.EventProposed:
-		out.Kind = app.AgentProposed
-	case agent.EventAwaiting:
-		out.Kind = app.AgentAwaiting
-	case agent.EventRunning:
-		out.Kind = app.AgentRunning
-	case agent.EventResult:
-		out.Kind = app.AgentResult
-		if r := ev.Result; r != nil {
-			out.ExitCode, out.Text = r.ExitCode, r.Error
-		}
-	case agent.EventFinal:
-		out.Kind, out.Text = app.AgentAnswer, ev.Text
-	case agent.EventError:
-		out.Kind, out.Text = app.AgentError, ev.Text
-	default:
-		return out, false
-	}
-	return out, true
-}
-
 // storeHistory lists saved conversations for the Recent submenu and renders
 // one as plain text.
 type storeHistory struct{ s *agent.Store }
@@ -434,7 +366,7 @@ func recentLabel(title string, updated time.Time, runs []agent.RunMetrics, now t
 	case r.Outcome == agent.OutcomeError:
 		return label + " · failed"
 	}
-	if f := (app.Outcome{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
+	if f := (agent.Tally{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
 		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
 	}
 	return label
@@ -475,10 +407,10 @@ func transcriptText(c *agent.Conversation) string {
 			}
 			if lastAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) {
 				r := c.Runs[request]
-				o := app.Outcome{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
-				text = app.Ending(o, text)
+				o := agent.Tally{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
+				text = agent.Ending(o, text)
 			} else {
-				text = app.PlainText(text)
+				text = agent.PlainText(text)
 			}
 			if text != "" {
 				fmt.Fprintf(&b, "Hark: %s\n\n", text)

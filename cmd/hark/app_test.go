@@ -8,51 +8,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/app"
-	"github.com/hark-sh/hark/shell"
 )
-
-func TestToAppEvent(t *testing.T) {
-	t.Parallel()
-	call := &agent.Call{Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: []shell.Reason{{Command: "rm x", Why: "rm: deletes files"}}}
-	cases := []struct {
-		name string
-		in   agent.Event
-		want app.AgentEvent
-		ok   bool
-	}{
-		{"text", agent.Event{Kind: agent.EventText, Text: "hi"}, app.AgentEvent{Kind: app.AgentText, Text: "hi"}, true},
-		{"proposed carries the call", agent.Event{Kind: agent.EventProposed, Call: call},
-			app.AgentEvent{Kind: app.AgentProposed, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons}, true},
-		{"awaiting", agent.Event{Kind: agent.EventAwaiting, Call: call}, app.AgentEvent{Kind: app.AgentAwaiting, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons}, true},
-		{"result with exit code and stderr", agent.Event{Kind: agent.EventResult, Call: call, Result: &shell.Result{ExitCode: 2, Error: "no such file"}},
-			app.AgentEvent{Kind: app.AgentResult, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons, ExitCode: 2, Text: "no such file"}, true},
-		{"final answer", agent.Event{Kind: agent.EventFinal, Text: "done"}, app.AgentEvent{Kind: app.AgentAnswer, Text: "done"}, true},
-		{"error", agent.Event{Kind: agent.EventError, Text: "Ollama is not running"}, app.AgentEvent{Kind: app.AgentError, Text: "Ollama is not running"}, true},
-		{"decided is not shown", agent.Event{Kind: agent.EventDecided, Call: call}, app.AgentEvent{}, false},
-		// Loading and thinking are a status the first streamed word replaces.
-		{"loading", agent.Event{Kind: agent.EventLoading, Text: "loading model…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "loading model…"}, true},
-		{"thinking", agent.Event{Kind: agent.EventThinking, Text: "thinking…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "thinking…"}, true},
-		{"corrective turn", agent.Event{Kind: agent.EventRetry, Text: "Your reply was empty."}, app.AgentEvent{Kind: app.AgentStatus, Text: "asking the model again…"}, true},
-		{"reasoning withdrawn", agent.Event{Kind: agent.EventText, Text: "Hi", Reset: true}, app.AgentEvent{Kind: app.AgentText, Text: "Hi", Reset: true}, true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, ok := toAppEvent(tc.in)
-			if ok != tc.ok {
-				t.Fatalf("ok = %v, want %v", ok, tc.ok)
-			}
-			if !ok {
-				return
-			}
-			if got.Kind != tc.want.Kind || got.Text != tc.want.Text || got.Command != tc.want.Command || got.Purpose != tc.want.Purpose ||
-				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) || got.Reset != tc.want.Reset {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
 
 func TestStoreHistory(t *testing.T) {
 	t.Parallel()
