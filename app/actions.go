@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -219,10 +220,11 @@ func (a *App) openTranscript(id string) {
 		return
 	}
 	a.background(func() error {
-		text, err := h.Transcript(id)
+		c, err := h.Load(id)
 		if err != nil {
 			return fmt.Errorf("could not read conversation %s: %v — try `hark history show %s`", id, err, id)
 		}
+		text := agent.Transcript(c)
 		path := filepath.Join(dir, unsafeName.ReplaceAllString(id, "_")+".txt")
 		if err := settings.WriteFileAtomic(path, []byte(text), 0o600); err != nil {
 			return fmt.Errorf("could not write the transcript: %v — try `hark history show %s`", err, id)

@@ -159,7 +159,7 @@ type App struct {
 	statusDetail  bool   // detail is a status that the first streamed text replaces
 	stream        string // streamed words of the current reply
 	lastError     string
-	recent        []ConversationSummary
+	recent        []RecentItem
 	throttle      *throttle
 	lastRender    *Menu
 }
@@ -216,7 +216,7 @@ type (
 	}
 	renderFlush  struct{}
 	recentLoaded struct {
-		list []ConversationSummary
+		list []RecentItem
 		err  error
 	}
 	noteEvent   struct{ text string }
@@ -951,9 +951,14 @@ func (a *App) loadRecent() {
 	if h == nil {
 		return
 	}
+	now := a.o.now()
 	go func() {
-		list, err := h.Recent(recentCount)
-		a.post(recentLoaded{list: list, err: err})
+		list, err := h.List()
+		var items []RecentItem
+		for _, s := range list[:min(recentCount, len(list))] {
+			items = append(items, RecentItem{ID: s.ID, Label: s.Label(now)})
+		}
+		a.post(recentLoaded{list: items, err: err})
 	}()
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hark-sh/hark/agent"
+	"github.com/ollama/ollama/api"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -570,12 +571,19 @@ func TestConfirmToggleKeepsOtherKeysAndRefusesBrokenFile(t *testing.T) {
 
 func TestMenuActionsOpenFiles(t *testing.T) {
 	t.Parallel()
-	hist := &fakeHistory{
-		list:        []ConversationSummary{{ID: "20261130-1", Title: "list my downloads"}},
-		transcripts: map[string]string{"20261130-1": "You: list my downloads\nHark: 3 files\n"},
+	// The agent's own store is the history, as in the real app.
+	hist := agent.NewStore(t.TempDir(), agent.Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside})
+	conv := &agent.Conversation{ID: "20261130-1", Title: "list my downloads", Model: "m",
+		Messages: []api.Message{{Role: "user", Content: "list my downloads"}, {Role: "assistant", Content: "**3 files**"}},
+		Runs:     []agent.RunMetrics{{Outcome: agent.OutcomeCompleted}}}
+	if err := hist.Save(conv); err != nil {
+		t.Fatal(err)
 	}
 	h := start(t, answerAgent("ok"), func(o *Options) { o.History = hist })
-	h.views.waitFrom(t, 0, "recent conversations", func(v View) bool { return len(v.Recent) == 1 })
+	v := h.views.waitFrom(t, 0, "recent conversations", func(v View) bool { return len(v.Recent) == 1 })
+	if l := v.Recent[0].Label; !strings.HasPrefix(l, "list my downloads · ") {
+		t.Errorf("Recent label %q, want the title and when", l)
+	}
 
 	h.app.Post(MenuClick{ID: IDSettings})
 	if p := recv(t, "settings opened", h.opener.opened); p != h.paths.Settings {
@@ -596,7 +604,7 @@ func TestMenuActionsOpenFiles(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixConversation + "20261130-1"})
 	p := recv(t, "transcript opened", h.opener.opened)
 	got, err := os.ReadFile(p)
-	if err != nil || string(got) != hist.transcripts["20261130-1"] {
+	if err != nil || string(got) != agent.Transcript(conv) || !strings.Contains(string(got), "Hark: 3 files") {
 		t.Errorf("transcript file %s holds %q (err %v)", p, got, err)
 	}
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"github.com/hark-sh/hark/agent"
 	"path/filepath"
 	"strings"
@@ -279,26 +278,6 @@ func (f *fakeOpener) Open(path string) error {
 	f.mu.Unlock()
 	f.opened <- path
 	return nil
-}
-
-type fakeHistory struct {
-	list        []ConversationSummary
-	transcripts map[string]string
-}
-
-func (f *fakeHistory) Recent(n int) ([]ConversationSummary, error) {
-	if len(f.list) > n {
-		return f.list[:n], nil
-	}
-	return f.list, nil
-}
-
-func (f *fakeHistory) Transcript(id string) (string, error) {
-	t, ok := f.transcripts[id]
-	if !ok {
-		return "", fmt.Errorf("no conversation %s", id)
-	}
-	return t, nil
 }
 
 type fakePrompter struct {

@@ -116,16 +116,13 @@ type Preloader interface {
 	Preload(ctx context.Context) error
 }
 
-// History lists past conversations and renders one as readable text for
-// "Recent conversations".
+// History is where conversations are kept, for "Recent conversations":
+// List gives them newest first, Load reads one to render it with
+// agent.Transcript. *agent.Store satisfies it as it is.
 type History interface {
-	Recent(n int) ([]ConversationSummary, error)
-	Transcript(id string) (string, error)
+	List() ([]agent.Summary, error)
+	Load(id string) (*agent.Conversation, error)
 }
-
-// ConversationSummary is one entry of the Recent conversations submenu:
-// the agent's own summary of a saved conversation.
-type ConversationSummary = agent.Summary
 
 // Pending is a command waiting for the user's approval, as the agent
 // describes it; the core replaces ID with one unique while the app runs.

@@ -67,7 +67,7 @@ const (
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
-	PrefixConversation = "conversation:" // + ConversationSummary.ID
+	PrefixConversation = "conversation:" // + RecentItem.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
 	PrefixShowFull     = "show-full:"    // + Pending.ID
 	PrefixProblem      = "problem:"      // + the problem's source

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,7 +25,6 @@ import (
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech/portaudio"
-	"github.com/ollama/ollama/api"
 )
 
 func init() {
@@ -133,7 +131,6 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
 	}
-	history := storeHistory{newStore(paths.History)}
 
 	var core *app.App
 	post := func(ev app.Event) bool { return core.Post(ev) }
@@ -159,7 +156,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		Menu:          menu,
 		Prompter:      prompter,
 		YesNo:         yesNo,
-		History:       history,
+		History:       newStore(paths.History),
 		LoginItem:     loginItem{},
 		LogFile:       logs.File(paths),
 		AuditText:     func() (string, error) { return auditText(paths.Audit) },
@@ -323,148 +320,6 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 		MaxLength: st.MaxRecording.D(),
 	})
 	return rec, tr, ""
-}
-
-// storeHistory lists saved conversations for the Recent submenu and renders
-// one as plain text.
-type storeHistory struct{ s *agent.Store }
-
-func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
-	list, err := h.s.List()
-	if err != nil {
-		return nil, err
-	}
-	var out []app.ConversationSummary
-	for _, c := range list { // newest first
-		if len(out) == n {
-			break
-		}
-		title := c.Title
-		if conv, err := h.s.Load(c.ID); err == nil {
-			title = recentLabel(c.Title, c.Updated, conv.Runs, time.Now())
-		}
-		out = append(out, app.ConversationSummary{ID: c.ID, Title: title})
-	}
-	return out, nil
-}
-
-// recentLabel tells apart conversations that share a title: when it was
-// and how its last request ended ("list my downloads · 14:02 · 1 ran").
-func recentLabel(title string, updated time.Time, runs []agent.RunMetrics, now time.Time) string {
-	when := updated.Local().Format("15:04")
-	if y, m, d := updated.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
-		when = updated.Local().Format("Jan 2 15:04")
-	}
-	label := strings.TrimSpace(title) + " · " + when
-	if len(runs) == 0 {
-		return label
-	}
-	r := runs[len(runs)-1]
-	switch {
-	case r.Outcome == agent.OutcomeCancelled:
-		return label + " · cancelled"
-	case r.Outcome == agent.OutcomeError:
-		return label + " · failed"
-	}
-	if f := (agent.Tally{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
-		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
-	}
-	return label
-}
-
-func (h storeHistory) Transcript(id string) (string, error) {
-	c, err := h.s.Load(id)
-	if err != nil {
-		return "", err
-	}
-	return transcriptText(c), nil
-}
-
-// transcriptText renders a conversation as a person reads it. Each
-// request's last answer is Hark's ending: its own facts about the commands
-// first, then the model's words as plain text, as the final notification
-// said.
-func transcriptText(c *agent.Conversation) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
-	request := -1
-	var timedOut int
-	for i, m := range c.Messages {
-		switch m.Role {
-		case "user":
-			request++
-			timedOut = 0
-			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
-		case "assistant":
-			for _, tc := range m.ToolCalls {
-				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
-					fmt.Fprintf(&b, "$ %v\n", cmd)
-				}
-			}
-			text := strings.TrimSpace(m.Content)
-			if text == "" && len(m.ToolCalls) > 0 {
-				continue
-			}
-			if lastAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) {
-				r := c.Runs[request]
-				o := agent.Tally{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
-				text = agent.Ending(o, text)
-			} else {
-				text = agent.PlainText(text)
-			}
-			if text != "" {
-				fmt.Fprintf(&b, "Hark: %s\n\n", text)
-			}
-		case "tool":
-			line, to := toolLine(m.Content)
-			if to {
-				timedOut++
-			}
-			fmt.Fprintf(&b, "  %s\n\n", line)
-		}
-	}
-	return b.String()
-}
-
-// lastAnswer reports whether message i is the last assistant message of
-// its request.
-func lastAnswer(ms []api.Message, i int) bool {
-	for _, m := range ms[i+1:] {
-		switch m.Role {
-		case "user":
-			return true
-		case "assistant":
-			return false
-		}
-	}
-	return true
-}
-
-// toolLine says in words what one command's result was, and whether it is
-// an approval that timed out.
-func toolLine(content string) (string, bool) {
-	var r shell.Result
-	if json.Unmarshal([]byte(content), &r) != nil {
-		return content, false
-	}
-	switch {
-	case r.Executed && r.ExitCode == 0:
-		return "✓ ran", false
-	case r.Executed:
-		return fmt.Sprintf("✗ ran, exit status %d", r.ExitCode), false
-	case strings.Contains(r.Error, "did not answer"):
-		return "✗ not run: the approval timed out", true
-	case strings.HasPrefix(r.Error, "Refused"):
-		return "✗ not run: refused (Hark never runs this)", false
-	}
-	return "✗ not run: " + firstSentence(r.Error), false
-}
-
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
-	}
-	return s
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same

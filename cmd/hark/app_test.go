@@ -8,11 +8,15 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app"
 )
 
-func TestStoreHistory(t *testing.T) {
+// The store `hark run` hands the core is its history as it is: newest
+// first, and each conversation renders with the one transcript renderer.
+func TestStoreIsTheAppsHistory(t *testing.T) {
 	t.Parallel()
-	store := newStore(t.TempDir())
+	var h app.History = newStore(t.TempDir())
+	store := h.(*agent.Store)
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"first", "second", "third"} {
 		c := &agent.Conversation{ID: "c" + string(rune('1'+i)), Title: title, Created: base.Add(time.Duration(i) * time.Hour), Updated: base.Add(time.Duration(i) * time.Hour), Model: "qwen3:4b"}
@@ -21,33 +25,30 @@ func TestStoreHistory(t *testing.T) {
 		c.Messages = []api.Message{
 			{Role: "user", Content: "what is in downloads"},
 			{Role: "assistant", ToolCalls: []api.ToolCall{{Function: api.ToolCallFunction{Name: agent.ToolName, Arguments: args}}}},
-			{Role: "tool", Content: `{"success":true}`},
+			{Role: "tool", Content: `{"executed":true,"exitCode":0,"output":"a.txt\nb.txt"}`},
 			{Role: "assistant", Content: "Two files."},
 		}
+		c.Runs = []agent.RunMetrics{{Commands: 1, Outcome: agent.OutcomeCompleted}}
 		if err := store.Save(c); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(10 * time.Millisecond) // distinct modification times
 	}
-	h := storeHistory{store}
-	recent, err := h.Recent(2)
+	list, err := h.List()
+	if err != nil || len(list) != 3 || list[0].Title != "third" {
+		t.Fatalf("List() = %+v, %v; want three, newest first", list, err)
+	}
+	c, err := h.Load(list[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recent) != 2 {
-		t.Fatalf("Recent(2) = %+v, want two entries", recent)
-	}
-	text, err := h.Transcript(recent[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The tray's transcript reads as a person would: Hark's facts, then
-	// the model's words (transcriptText).
-	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "Hark: Two files."} {
+	text := agent.Transcript(c)
+	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "✓ ran: a.txt …", "Hark: 1 command ran.\n\nTwo files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}
 	}
-	if _, err := h.Transcript("nope"); err == nil {
-		t.Error("Transcript of an unknown id succeeded")
+	if _, err := h.Load("nope"); err == nil {
+		t.Error("Load of an unknown id succeeded")
 	}
 }
