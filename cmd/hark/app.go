@@ -39,104 +39,166 @@ func init() {
 // missing piece of the desktop (X display, tray host, notification server,
 // microphone, whisper) degrades to a status line, never to a crash.
 func runApp(ctx context.Context, e *env, args []string) int {
+	verbose, code, ok := runFlags(e, args)
+	if !ok {
+		return code
+	}
+	w := &wiring{e: e, verbose: verbose, problems: map[string]string{}}
+	defer w.close()
+	steps := []func(context.Context) error{
+		w.openFiles,   // folders, the single-instance lock, settings
+		w.openLog,     // the log file, or stderr when it cannot be opened
+		w.adoptEnv,    // the login shell's PATH, the sandbox
+		w.openDesktop, // control socket, notifications, voice input
+		w.buildCore,   // the agent, the tray menu, app.New
+	}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			fmt.Fprintln(e.stderr, "hark:", err)
+			return exitError
+		}
+	}
+	return w.run(ctx)
+}
+
+func runFlags(e *env, args []string) (verbose bool, code int, ok bool) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	verbose := fs.Bool("v", false, "log debug detail")
-	fs.BoolVar(verbose, "verbose", false, "the same as -v")
+	fs.BoolVar(&verbose, "v", false, "log debug detail")
+	fs.BoolVar(&verbose, "verbose", false, "the same as -v")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v|--verbose]\n\nStarts Hark in the menu bar (the tray on Linux).")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
+	code, ok = parseFlags(fs, args)
+	return verbose, code, ok
+}
+
+// wiring is what runApp builds, one step at a time; close undoes it in
+// reverse.
+type wiring struct {
+	e       *env
+	verbose bool
+	closers []func()
+
+	paths       settings.Paths
+	st          settings.Settings
+	settingsErr error
+	log         *slog.Logger
+	// problems are shown in the status line once the core runs, keyed by
+	// source.
+	problems    map[string]string
+	ctl         *control.Server
+	note        desktop.Result
+	recorder    app.Recorder
+	transcriber app.Transcriber
+	core        *app.App
+}
+
+func (w *wiring) onClose(f func()) { w.closers = append(w.closers, f) }
+
+func (w *wiring) close() {
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		w.closers[i]()
 	}
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+}
+
+// files makes Hark's folders, takes the single-instance lock and reads the
+// settings (a broken file leaves the defaults in use and a status line).
+func (w *wiring) openFiles(context.Context) error {
+	paths, st, err := loadSettings()
+	var bad *badSettings
+	if err != nil && !errors.As(err, &bad) {
+		return err
+	}
+	w.paths, w.st = paths, st
+	if bad != nil {
+		w.settingsErr = bad.err // the core's status line says how to fix it
 	}
 	for _, dir := range []string{filepath.Dir(paths.Settings), paths.History, paths.Logs, paths.Runtime} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			fmt.Fprintf(e.stderr, "hark: cannot create %s: %v\n", dir, err)
-			return exitError
+			return fmt.Errorf("cannot create %s: %v", dir, err)
 		}
 	}
-
 	release, err := control.AcquireInstanceLock(paths.Runtime)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+		return err
 	}
-	defer release()
+	w.onClose(release)
+	return nil
+}
 
-	log, closeLog, err := logs.Setup(paths, *verbose)
+func (w *wiring) openLog(context.Context) error {
+	log, closeLog, err := logs.Setup(w.paths, w.verbose)
 	if err != nil {
 		// The log is a convenience; stderr still works.
-		fmt.Fprintf(e.stderr, "hark: logging to stderr only: %v\n", err)
-		log = slog.New(logs.NewHandler(e.stderr, slog.LevelInfo))
+		fmt.Fprintf(w.e.stderr, "hark: logging to stderr only: %v\n", err)
+		log = slog.New(logs.NewHandler(w.e.stderr, slog.LevelInfo))
 		closeLog = io.NopCloser(nil)
 	}
-	defer closeLog.Close()
-
-	st, settingsErr := settings.Load(paths.Settings)
-	if settingsErr != nil {
-		log.Warn("settings file rejected; using defaults", "err", settingsErr)
+	w.onClose(func() { closeLog.Close() })
+	w.log = log
+	if w.settingsErr != nil {
+		log.Warn("settings file rejected; using defaults", "err", w.settingsErr)
 	}
+	return nil
+}
 
-	problems := map[string]string{}
-
+// adoptEnv adopts the login shell's PATH and checks the sandbox.
+func (w *wiring) adoptEnv(ctx context.Context) error {
 	// GUI apps on macOS start with a minimal PATH; commands must find what
 	// the user's Terminal finds. Done before anything captures the
 	// environment. A no-op elsewhere.
 	if err := app.AdoptLoginShellPath(ctx, runtime.GOOS); err != nil {
-		log.Warn("login shell PATH", "err", err)
-		problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
+		w.log.Warn("login shell PATH", "err", err)
+		w.problems["path"] = fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))
 	}
-
-	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(st.Sandbox) != shell.SandboxOff {
-		log.Warn("no sandbox", "detail", detail)
-		problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
+	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(w.st.Sandbox) != shell.SandboxOff {
+		w.log.Warn("no sandbox", "detail", detail)
+		w.problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
 	}
+	return nil
+}
 
-	ctl, err := control.Listen(paths.Runtime)
+// openDesktop opens the control socket, the notification server and the
+// microphone with its transcriber; each one missing is a status line.
+func (w *wiring) openDesktop(context.Context) error {
+	ctl, err := control.Listen(w.paths.Runtime)
 	if err != nil {
-		log.Warn("control socket", "err", err)
-		problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
+		w.log.Warn("control socket", "err", err)
+		w.problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
 	}
-
-	note := desktop.Setup(desktop.Options{Logger: log})
-	defer note.Close()
-	if note.Problem != "" {
-		problems["notifications"] = note.Problem
+	w.ctl = ctl
+	w.note = desktop.Setup(desktop.Options{Logger: w.log})
+	w.onClose(func() { w.note.Close() })
+	if w.note.Problem != "" {
+		w.problems["notifications"] = w.note.Problem
 	}
-
-	recorder, transcriber, voiceProblem := voiceInput(st, paths, log)
+	recorder, transcriber, voiceProblem := voiceInput(w.st, w.paths, w.log)
 	if voiceProblem != "" {
-		problems["voice"] = voiceProblem
+		w.problems["voice"] = voiceProblem
 	}
 	if recorder != nil {
-		defer portaudio.Terminate()
+		w.onClose(func() { portaudio.Terminate() })
 	}
 	if c, ok := transcriber.(io.Closer); ok {
-		defer c.Close() // frees the whisper model
+		w.onClose(func() { c.Close() }) // frees the whisper model
 	}
+	w.recorder, w.transcriber = recorder, transcriber
+	return nil
+}
 
-	host := agent.ResolveHost(st.OllamaHost)
-	client := agent.NewOllamaClient(host)
-	// One agent for the app's lifetime: machine facts are gathered once,
-	// and the conversation, confirmer, progress callback and confirm
-	// switch come from the core with each request.
-	ag, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+// buildCore builds the one agent of the app's lifetime (machine facts are
+// gathered once; the conversation, confirmer, progress callback and confirm
+// switch come from the core with each request), the tray menu and the core.
+func (w *wiring) buildCore(context.Context) error {
+	ag, server, err := newAgent(w.st, w.paths, "", nil)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+		return err
 	}
-
-	var core *app.App
-	post := func(ev app.Event) bool { return core.Post(ev) }
-	menu := tray.New(tray.Options{Post: post, Logger: log})
-	defer menu.Close()
-
+	post := func(ev app.Event) bool { return w.core.Post(ev) }
+	menu := tray.New(tray.Options{Post: post, Logger: w.log})
+	w.onClose(menu.Close)
 	// The dialog tool that asks for a typed request also asks before
 	// confirmation is switched off.
 	prompter := desktop.DetectPrompter(runtime.GOOS, exec.LookPath)
@@ -144,15 +206,16 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	if p, ok := prompter.(*desktop.ExecPrompter); ok {
 		yesNo = p
 	}
-	opts := app.Options{
+	st, log, paths := w.st, w.log, w.paths
+	w.core = app.New(app.Options{
 		Settings:      st,
 		Paths:         paths,
-		SettingsError: settingsErr,
-		Recorder:      recorder,
-		Transcriber:   transcriber,
+		SettingsError: w.settingsErr,
+		Recorder:      w.recorder,
+		Transcriber:   w.transcriber,
 		Agent:         ag,
-		Notifier:      note.Notifier,
-		Approver:      note.Approver,
+		Notifier:      w.note.Notifier,
+		Approver:      w.note.Approver,
 		Menu:          menu,
 		Prompter:      prompter,
 		YesNo:         yesNo,
@@ -165,7 +228,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				warnings, err := agent.Check(ctx, client, host.String(), st.OllamaModel, st.ContextLength)
+				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength)
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
@@ -181,12 +244,16 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
 		},
-	}
-	core = app.New(opts)
+	})
+	return nil
+}
 
+// run starts the core and everything that feeds it, then the tray on this
+// goroutine, and returns when the core has stopped.
+func (w *wiring) run(ctx context.Context) int {
+	e, core := w.e, w.core
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-
 	// start runs the core and everything that feeds it. On macOS it must run
 	// off the main thread, after the tray exists (Carbon hot keys need the
 	// Cocoa loop running).
@@ -196,32 +263,32 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			stop()
 			tray.Quit()
 		}()
-		for src, msg := range problems {
+		for src, msg := range w.problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
-		if ctl != nil {
+		if w.ctl != nil {
 			go func() {
-				if err := ctl.Serve(ctx, core.Post); err != nil {
-					log.Warn("control socket stopped", "err", err)
+				if err := w.ctl.Serve(ctx, core.Post); err != nil {
+					w.log.Warn("control socket stopped", "err", err)
 				}
 			}()
 		}
-		go runHotkey(ctx, st, core, note.Notifier, log)
+		go runHotkey(ctx, w.st, core, w.note.Notifier, w.log)
 	}
 
-	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(paths))
+	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(w.paths))
 	if err := tray.Check(); err != nil {
 		// No tray: the app still works through the hotkey, notifications
 		// and `hark send`; the reason goes to stderr and the log.
 		fmt.Fprintf(e.stderr, "hark: %v; running without a menu\n", err)
-		log.Warn("no tray", "err", err)
+		w.log.Warn("no tray", "err", err)
 		// Without a menu there is no status line: stderr is the only place
 		// left to say what else is missing.
-		for src, msg := range problems {
+		for src, msg := range w.problems {
 			fmt.Fprintf(e.stderr, "hark: %s: %s\n", src, msg)
 		}
-		if note.Approver == nil {
-			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", st.ConfirmTimeout.D())
+		if w.note.Approver == nil {
+			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", w.st.ConfirmTimeout.D())
 		}
 		start()
 		<-core.Done()

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -56,15 +52,11 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
 	}
-	if *model == "" {
-		*model = s.OllamaModel
-	}
-	host := agent.ResolveHost(s.OllamaHost)
-	client := agent.NewOllamaClient(host)
-	o := agentOptions(s, paths, *model, client, host.String())
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
-	o.Confirmer, o.OnEvent = newTerminalConfirmer(e), p.event
-	a, err := agent.New(o)
+	var store *agent.Store
+	a, server, err := newAgent(s, paths, *model, func(o *agent.Options) {
+		o.Confirmer, o.OnEvent, store = newTerminalConfirmer(e), p.event, o.History
+	})
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
@@ -77,7 +69,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		_ = a.Preload(ctx) // the request reports any failure itself
 	}()
 	defer func() { <-preloaded }()
-	warnings, err := agent.Check(ctx, client, host.String(), *model, s.ContextLength)
+	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
@@ -86,7 +78,6 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
 	}
 
-	store := o.History
 	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
 	conv := agent.NewConversation()
 	if !*fresh {
@@ -103,19 +94,6 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// loadSettings finds Hark's files and reads the settings.
-func loadSettings() (settings.Paths, settings.Settings, error) {
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		return paths, settings.Settings{}, err
-	}
-	s, err := settings.Load(paths.Settings)
-	if err != nil {
-		return paths, s, fmt.Errorf("%w (fix or delete the file to use the defaults)", err)
-	}
-	return paths, s, nil
 }
 
 // printer shows a request's progress as a readable transcript: the model's
@@ -264,54 +242,6 @@ func excerpt(s string, n int, indent string) string {
 		b.WriteString(indent + l + "\n")
 	}
 	return b.String()
-}
-
-// terminalConfirmer asks Run this? [y/N] on the terminal. Without a
-// terminal nobody can answer, so nothing is approved.
-type terminalConfirmer struct {
-	e     *env
-	once  sync.Once
-	lines chan string
-}
-
-func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer{e: e} }
-
-// readLines feeds stdin lines to a channel, so a prompt can give up when
-// the request is cancelled or times out while a read is pending.
-func (c *terminalConfirmer) readLines() {
-	c.lines = make(chan string)
-	go func() {
-		sc := bufio.NewScanner(c.e.stdin)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-	}()
-}
-
-func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-	if !c.e.isTerminal {
-		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
-		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
-	}
-	c.once.Do(c.readLines)
-	fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
-	select {
-	case line, ok := <-c.lines:
-		if !ok {
-			fmt.Fprintln(c.e.stderr)
-		}
-		answer := strings.ToLower(strings.TrimSpace(line))
-		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
-	case <-ctx.Done():
-		// The terminal has echoed ^C after the prompt; start the line
-		// afresh and say what that meant.
-		fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return agent.Decision{By: agent.ByTimeout}, ctx.Err()
-		}
-		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
-	}
 }
 
 // continuingNote names the conversation a follow-up continues by its title

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -39,7 +37,9 @@ func execUsage(w io.Writer, fs *flag.FlagSet) {
 }
 
 func runExec(ctx context.Context, e *env, args []string) int {
-	st, settingsErr := execSettings()
+	// A broken settings file is not fatal here: the command still runs
+	// with the defaults, after a warning.
+	_, st, settingsErr := loadSettings()
 	if settingsErr != nil {
 		fmt.Fprintln(e.stderr, "hark exec: warning:", settingsErr)
 	}
@@ -87,11 +87,10 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	switch {
 	case verdict.Tier == shell.Confirm && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict):
+	case verdict.Tier == shell.Confirm && !*yes && !askToRun(ctx, e, verdict):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
-		runner := shell.NewRunner(shell.RunnerOptions{OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv})
-		res = runner.Run(ctx, req)
+		res = newRunner(st).Run(ctx, req)
 	}
 	if _, err := fmt.Fprintf(e.stdout, "%s\n", res.JSON()); err != nil {
 		fmt.Fprintln(e.stderr, "hark exec: cannot write the result:", err)
@@ -102,7 +101,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 
 // askToRun shows the command and why it needs confirmation on stderr, so
 // that stdout stays pure JSON, and reads the answer. Only y or yes runs it.
-func askToRun(e *env, v shell.Verdict) bool {
+func askToRun(ctx context.Context, e *env, v shell.Verdict) bool {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -110,29 +109,6 @@ func askToRun(e *env, v shell.Verdict) bool {
 			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
-	fmt.Fprint(e.stderr, "Run this? [y/N] ")
-	line, err := bufio.NewReader(e.stdin).ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(e.stderr)
-		return false
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
-}
-
-// execSettings reads the settings for exec's defaults. A broken file is not
-// fatal here: the command still runs with the defaults, after a warning.
-func execSettings() (settings.Settings, error) {
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		return settings.Defaults(), err
-	}
-	st, err := settings.Load(paths.Settings)
-	if err != nil {
-		return settings.Defaults(), fmt.Errorf("%w; using the default settings (fix or delete the file)", err)
-	}
-	return st, nil
+	yes, _, _ := newYesNo(e).ask(ctx, "Run this? [y/N] ")
+	return yes
 }
