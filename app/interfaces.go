@@ -90,9 +90,12 @@ type Opener interface {
 	Open(path string) error
 }
 
-// Prompter asks the user to type a request in a native dialog. ok is false
-// when the user cancelled. When no prompt tool exists Options.Prompter is
-// nil and "Type a request…" is hidden; DetectPrompter finds the real one.
+// Prompter asks the user to type a request: in a native dialog
+// (desktop.ExecPrompter), or in a terminal window whose `hark send
+// --prompt` delivers the text over the control socket itself
+// (desktop.TerminalPrompter). ok is false when the user cancelled or the
+// text went the other way; the core then does nothing. When neither
+// exists Options.Prompter is nil and "Type a request…" is hidden.
 type Prompter interface {
 	Prompt(ctx context.Context, title, message string) (text string, ok bool, err error)
 }

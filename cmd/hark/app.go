@@ -199,12 +199,9 @@ func (w *wiring) buildCore(context.Context) error {
 	post := func(ev app.Event) bool { return w.core.Post(ev) }
 	menu := tray.New(tray.Options{Post: post, Logger: w.log})
 	w.onClose(menu.Close)
-	// The dialog tool that asks for a typed request also asks before
-	// confirmation is switched off.
-	prompter := desktop.DetectPrompter(runtime.GOOS, exec.LookPath)
-	var yesNo app.YesNo
-	if p, ok := prompter.(*desktop.ExecPrompter); ok {
-		yesNo = p
+	prompter, yesNo, missing := choosePrompter(runtime.GOOS, os.Getenv, exec.LookPath, os.Executable)
+	if v, ok := w.problems["voice"]; ok && missing != "" {
+		w.problems["voice"] = v + " (" + missing + ")"
 	}
 	st, log, paths := w.st, w.log, w.paths
 	w.core = app.New(app.Options{
@@ -300,6 +297,32 @@ func (w *wiring) run(ctx context.Context) int {
 	<-core.Done()
 	fmt.Fprintln(e.stderr, "hark: stopped")
 	return exitOK
+}
+
+// choosePrompter picks how "Type a request…" asks: a native dialog
+// (osascript, zenity, kdialog), which also asks before confirmation is
+// switched off; else, on Linux, the user's terminal emulator running
+// `hark send --prompt`. With neither, missing says what would enable it.
+func choosePrompter(goos string, getenv func(string) string, lookPath func(string) (string, error), executable func() (string, error)) (app.Prompter, app.YesNo, string) {
+	if p := desktop.DetectPrompter(goos, lookPath); p != nil {
+		var yesNo app.YesNo
+		if ep, ok := p.(*desktop.ExecPrompter); ok {
+			yesNo = ep
+		}
+		return p, yesNo, ""
+	}
+	if goos == "darwin" {
+		return nil, nil, "Type a request… needs osascript, which every macOS has; check your PATH"
+	}
+	t, ok := desktop.DetectTerminal(getenv, lookPath)
+	if !ok {
+		return nil, nil, "Type a request… needs a terminal emulator or zenity: install xterm (sudo apt-get install xterm) or set $TERMINAL"
+	}
+	exe, err := executable()
+	if err != nil {
+		return nil, nil, fmt.Sprintf("Type a request… cannot find this program to run in %s: %v", t.Name, err)
+	}
+	return desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"}), nil, ""
 }
 
 // ollamaProblem titles a failed Ollama check for its menu row: Ollama
