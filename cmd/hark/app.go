@@ -19,6 +19,7 @@ import (
 	"github.com/hark-sh/hark/app/bundle"
 	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
+	"github.com/hark-sh/hark/app/doctor"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/logs"
 	"github.com/hark-sh/hark/app/settings"
@@ -231,12 +232,8 @@ func (w *wiring) buildCore(context.Context) error {
 				}
 				return ollamaProblem(err)
 			},
-			"tray": func(context.Context) error {
-				if p := tray.HostProblem(); p != "" {
-					return errors.New(p)
-				}
-				return nil
-			},
+			// The probe `hark doctor` shows on its Tray line.
+			"tray": probeCheck(tray.ProbeHost),
 		},
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
@@ -323,6 +320,19 @@ func choosePrompter(goos string, getenv func(string) string, lookPath func(strin
 		return nil, nil, fmt.Sprintf("Type a request… cannot find this program to run in %s: %v", t.Name, err)
 	}
 	return desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"}), nil, ""
+}
+
+// probeCheck is an adapter's doctor probe as one of the core's re-checks:
+// the status line shows the problem with its fix.
+func probeCheck(p doctor.Probe) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := p(ctx)
+		var fixer interface{ Fix() string }
+		if errors.As(err, &fixer) && fixer.Fix() != "" {
+			return fmt.Errorf("%w — %s", err, fixer.Fix())
+		}
+		return err
+	}
 }
 
 // ollamaProblem titles a failed Ollama check for its menu row: Ollama
