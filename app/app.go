@@ -13,7 +13,6 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
-	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -179,8 +178,10 @@ type turn struct {
 	conv       *agent.Conversation // the conversation this request continues
 	reply      chan<- SendReply
 	keyUp      time.Time
-	outcome    agent.Tally
-	running    bool // a command of this turn is executing
+	// timeout is how long the last approval that timed out waited, for
+	// the ending ("approval timed out after 2 min"); the agent counts the
+	// rest of the ending's facts.
+	timeout time.Duration
 }
 
 type pendingEntry struct {
@@ -207,6 +208,7 @@ type (
 	turnDone struct {
 		turn      int
 		answer    string
+		tally     agent.Tally // the agent's own count of the request's commands
 		err       error
 		cancelled bool
 	}
@@ -681,32 +683,31 @@ func (a *App) send(ctx context.Context, r SendRequest) {
 // and always ends with exactly one turnDone.
 func (a *App) runTurn(t *turn) {
 	defer a.turns.Done()
-	answer, err := a.turnBody(t)
+	out, err := a.turnBody(t)
 	cancelled := t.ctx.Err() != nil
-	a.post(turnDone{turn: t.id, answer: answer, err: err, cancelled: cancelled})
+	a.post(turnDone{turn: t.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
 }
 
-func (a *App) turnBody(t *turn) (string, error) {
+func (a *App) turnBody(t *turn) (agent.Outcome, error) {
 	text := t.text
 	if t.source == "voice" {
 		var err error
 		text, err = a.listen(t)
 		if err != nil || text == "" {
-			return "", err
+			return agent.Outcome{}, err
 		}
 		a.post(heard{turn: t.id, text: text})
 		a.post(stageEvent{turn: t.id, state: Thinking})
 	}
 	if a.o.Agent == nil {
-		return "", errors.New("no agent is configured; see the status line")
+		return agent.Outcome{}, errors.New("no agent is configured; see the status line")
 	}
 	noConfirm := !t.settings.ConfirmBeforeExecute
-	out, err := a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
+	return a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
 		Confirmer: turnConfirmer{a: a, turn: t.id},
 		NoConfirm: &noConfirm,
 		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
 	})
-	return out.Answer, err
 }
 
 // listen records until the loop closes t.stop (key-up), the maximum length
@@ -791,9 +792,6 @@ func (a *App) agentProgress(ev agent.Event) {
 		a.renderThrottled()
 	case agent.EventProposed:
 		a.detail, a.statusDetail = command, false
-		if ev.Call != nil && ev.Call.Tier == shell.Forbidden && a.turn != nil {
-			a.turn.outcome.Refused++
-		}
 		a.renderNow()
 	case agent.EventAwaiting:
 		a.detail, a.statusDetail = command, false
@@ -803,18 +801,8 @@ func (a *App) agentProgress(ev agent.Event) {
 	case agent.EventRunning:
 		a.detail, a.statusDetail = command, false
 		a.stream = ""
-		if a.turn != nil {
-			a.turn.outcome.Ran++
-			a.turn.running = true
-		}
 		a.setState(Running)
 	case agent.EventResult:
-		if t := a.turn; t != nil && t.running {
-			t.running = false
-			if ev.Result != nil && ev.Result.ExitCode != 0 {
-				t.outcome.Failed++
-			}
-		}
 		a.detail = ""
 		a.setState(Thinking)
 	case agent.EventFinal:
@@ -833,14 +821,8 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved {
-			switch d.By {
-			case ByTimeout:
-				t.outcome.TimedOut++
-				t.outcome.Timeout = e.deadline.Sub(e.added).Round(time.Second)
-			case ByMenu, ByNotification:
-				t.outcome.Denied++
-			}
+		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
+			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
 		if a.state == AwaitingApproval && len(a.pending) == 0 {
 			if d.Approved {
@@ -884,7 +866,11 @@ func (a *App) finish(d turnDone) {
 	}
 	a.pending = nil
 	a.detail = ""
-	ending := agent.Ending(t.outcome, d.answer)
+	tally := d.tally
+	if tally.TimedOut > 0 {
+		tally.Timeout = t.timeout
+	}
+	ending := agent.Ending(tally, d.answer)
 	reply := SendReply{OK: true, Answer: ending}
 	switch {
 	case d.cancelled:
@@ -901,7 +887,7 @@ func (a *App) finish(d turnDone) {
 		a.lastError = d.err.Error()
 		a.setState(Error)
 		body := d.err.Error()
-		if f := t.outcome.Facts(); f != "" {
+		if f := tally.Facts(); f != "" {
 			body = f + ".\n\n" + body
 		}
 		a.notify("Hark — something went wrong", body)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -117,12 +118,46 @@ func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text 
 	f.requests = append(f.requests, r)
 	f.mu.Unlock()
 	f.calls <- r
-	on := o.OnEvent
-	if on == nil {
-		on = func(agent.Event) {}
+	// The fake counts what happened the way the agent does (RunMetrics),
+	// since the app's ending shows the agent's count.
+	var mu sync.Mutex
+	var m agent.RunMetrics
+	on := func(ev agent.Event) {
+		mu.Lock()
+		switch {
+		case ev.Kind == agent.EventProposed && ev.Call != nil && ev.Call.Tier == shell.Forbidden:
+			m.Refused++
+		case ev.Kind == agent.EventResult && ev.Result != nil && ev.Result.Executed:
+			m.Commands++
+			if ev.Result.ExitCode != 0 {
+				m.Failed++
+			}
+		}
+		mu.Unlock()
+		if o.OnEvent != nil {
+			o.OnEvent(ev)
+		}
 	}
-	answer, err := f.run(ctx, r, o.Confirmer, on)
-	return agent.Outcome{Answer: answer}, err
+	var c agent.Confirmer
+	if o.Confirmer != nil {
+		c = agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+			d, err := o.Confirmer.Confirm(ctx, p)
+			mu.Lock()
+			switch {
+			case d.By == agent.ByTimeout:
+				m.Denied++
+				m.TimedOut++
+			case !d.Approved && d.By != agent.ByCancel:
+				m.Denied++
+			}
+			mu.Unlock()
+			return d, err
+		})
+	}
+	answer, err := f.run(ctx, r, c, on)
+	mu.Lock()
+	defer mu.Unlock()
+	return agent.Outcome{Answer: answer, Metrics: m}, err
 }
 
 // answerAgent answers every request at once.
