@@ -81,10 +81,15 @@ type Pending struct {
 	Rule string
 }
 
-// Decision is the user's answer to a Pending command.
+// Decision is the user's answer to a Pending command. The menu-bar app
+// uses this type end to end (its menu, notifications and event loop), so a
+// field added here reaches every place that answers.
 type Decision struct {
-	Approved bool
-	By       string // one of the By* constants
+	// PendingID is the Pending.ID answered, for a caller that routes
+	// answers from several places; the loop does not read it.
+	PendingID string
+	Approved  bool
+	By        string // one of the By* constants
 	// Rule, with Approved, answers Always allow: it must be the Pending's
 	// Proposal, which is saved to the rules file before the command runs.
 	Rule *rules.Rule

@@ -71,10 +71,12 @@ type RunMetrics struct {
 	Commands           int       `json:"commands"`  // commands actually run
 	ConfirmationsAsked int       `json:"confirmationsAsked"`
 	Approved           int       `json:"approved"`
-	Denied             int       `json:"denied"` // includes timeouts
+	Denied             int       `json:"denied"`             // includes timeouts
+	TimedOut           int       `json:"timedOut,omitempty"` // approvals nobody answered in time
 	Refused            int       `json:"refused"`
-	ModelTimeMs        int64     `json:"modelTimeMs"`   // waiting for the model
-	CommandTimeMs      int64     `json:"commandTimeMs"` // running commands
+	Failed             int       `json:"failed,omitempty"` // commands run that exited with an error
+	ModelTimeMs        int64     `json:"modelTimeMs"`      // waiting for the model
+	CommandTimeMs      int64     `json:"commandTimeMs"`    // running commands
 	TotalTimeMs        int64     `json:"totalTimeMs"`
 	Success            bool      `json:"success"`
 	Outcome            string    `json:"outcome"`
@@ -88,4 +90,10 @@ type RunMetrics struct {
 type Outcome struct {
 	Answer  string
 	Metrics RunMetrics
+}
+
+// Tally is what Hark knows about the request's commands, for its ending.
+// Records written before timeouts were counted apart show them as denials.
+func (m RunMetrics) Tally() Tally {
+	return Tally{Ran: m.Commands, Failed: m.Failed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused}
 }

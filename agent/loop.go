@@ -503,6 +503,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			res = notRun(msgCancelled)
 		case DecisionTimeout:
 			r.m.Denied++
+			r.m.TimedOut++
 			res = notRun(fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", a.o.ConfirmTimeout))
 		default:
 			r.m.Denied++
@@ -531,6 +532,9 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		r.m.CommandTimeMs += elapsed.Milliseconds()
 		if res.Executed {
 			r.m.Commands++
+			if res.ExitCode != 0 {
+				r.m.Failed++
+			}
 		}
 		if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
 			res.ExecutionTimeMs = elapsed.Milliseconds()

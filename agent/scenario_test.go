@@ -309,7 +309,7 @@ func TestScenarioCorrectionInTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := Transcript(c)
-	if strings.Count(tr, "\nyou: ") != 1 || !strings.Contains(tr, "! to the model: Your reply was empty.") || strings.Contains(tr, "you: "+CorrectionPrefix) {
+	if strings.Count(tr, "\nYou: ") != 1 || !strings.Contains(tr, "! to the model: Your reply was empty.") || strings.Contains(tr, "You: "+CorrectionPrefix) {
 		t.Errorf("transcript:\n%s", tr)
 	}
 	if c.Runs[0].Corrections != 1 {

@@ -57,6 +57,8 @@ type Summary struct {
 	Model    string    `json:"model"`
 	Messages int       `json:"messages"`
 	Requests int       `json:"requests"`
+	// Last is how the latest request went; nil before the first one.
+	Last *RunMetrics `json:"last,omitempty"`
 }
 
 // ErrNoConversation is returned by Load and Latest when there is none.
@@ -189,8 +191,12 @@ func (s *Store) List() ([]Summary, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, Summary{ID: c.ID, Title: c.Title, Created: c.Created, Updated: c.Updated,
-			Model: c.Model, Messages: len(c.Messages), Requests: len(c.Runs)})
+		sum := Summary{ID: c.ID, Title: c.Title, Created: c.Created, Updated: c.Updated,
+			Model: c.Model, Messages: len(c.Messages), Requests: len(c.Runs)}
+		if n := len(c.Runs); n > 0 {
+			sum.Last = &c.Runs[n-1]
+		}
+		out = append(out, sum)
 	}
 	return out, nil
 }

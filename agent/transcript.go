@@ -5,37 +5,61 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ollama/ollama/api"
 )
 
-// Transcript renders a conversation as readable text: requests, the model's
-// words, each command with its purpose, and a line per result. `hark history
-// show` and the app's "Recent conversations" both use it.
+// Transcript renders a conversation as a person reads it: each request, the
+// model's words as plain text, every command with its purpose and a line
+// saying what came of it, and Hark's own ending. The last answer of a
+// request leads with Hark's facts about its commands (Tally, as the final
+// notification said), so a model that claims "Deleted it." after a denial
+// cannot mislead the reader. `hark history show` and the app's "Recent
+// conversations" both print it.
 func Transcript(c *Conversation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s\n", c.ID, c.Title)
-	fmt.Fprintf(&b, "model %s · created %s · updated %s\n", c.Model, c.Created.Local().Format(time.DateTime), c.Updated.Local().Format(time.DateTime))
-	run := 0
-	ended := func() {
-		// Close the previous request with how it ended, when not completed.
-		if run > 0 && run <= len(c.Runs) {
-			if r := c.Runs[run-1]; r.Outcome != OutcomeCompleted && r.Outcome != "" {
-				fmt.Fprintf(&b, "  (request ended: %s — %s)\n", r.Outcome, r.Error)
-			}
+	fmt.Fprintf(&b, "%s\n%s · %s · %s\n", strings.TrimSpace(c.Title), c.Created.Local().Format("2006-01-02 15:04"), c.Model, c.ID)
+	request := -1
+	// ended closes request i with how it ended, when it did not complete.
+	ended := func(i int) {
+		if i < 0 || i >= len(c.Runs) {
+			return
 		}
+		r := c.Runs[i]
+		if r.Outcome == OutcomeCompleted || r.Outcome == "" {
+			return
+		}
+		line := "the request ended: " + r.Outcome
+		if r.Error != "" {
+			line += " — " + firstLine(r.Error)
+		}
+		if f := r.Tally().Facts(); f != "" {
+			line = f + "; " + line
+		}
+		fmt.Fprintf(&b, "\nHark: %s\n", line)
 	}
-	for _, m := range c.Messages {
+	for i, m := range c.Messages {
 		switch m.Role {
 		case "user":
 			if IsCorrection(m) {
 				fmt.Fprintf(&b, "  ! to the model: %s\n", strings.TrimPrefix(m.Content, CorrectionPrefix))
 				continue
 			}
-			ended()
-			run++
-			fmt.Fprintf(&b, "\nyou: %s\n", m.Content)
+			ended(request)
+			request++
+			fmt.Fprintf(&b, "\nYou: %s\n", strings.TrimSpace(m.Content))
 		case "assistant":
-			if t := strings.TrimSpace(m.Content); t != "" {
-				fmt.Fprintf(&b, "hark: %s\n", t)
+			text := strings.TrimSpace(m.Content)
+			if text != "" || len(m.ToolCalls) == 0 {
+				if len(m.ToolCalls) == 0 && finalAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) &&
+					c.Runs[request].Outcome == OutcomeCompleted {
+					text = Ending(c.Runs[request].Tally(), text)
+				} else {
+					text = PlainText(text)
+				}
+				if text != "" {
+					fmt.Fprintf(&b, "\nHark: %s\n", text)
+				}
 			}
 			for _, tc := range m.ToolCalls {
 				if tc.Function.Name != ToolName {
@@ -43,30 +67,64 @@ func Transcript(c *Conversation) string {
 					continue
 				}
 				cmd, _ := tc.Function.Arguments.Get("command")
-				purpose, _ := tc.Function.Arguments.Get("purpose")
-				fmt.Fprintf(&b, "  $ %v   [%v]\n", cmd, purpose)
+				line := fmt.Sprintf("  $ %v", cmd)
+				if purpose, ok := tc.Function.Arguments.Get("purpose"); ok && fmt.Sprint(purpose) != "" {
+					line += fmt.Sprintf("   (%v)", purpose)
+				}
+				b.WriteString(line + "\n")
 			}
 		case "tool":
-			var r struct {
-				Executed bool   `json:"executed"`
-				ExitCode int    `json:"exitCode"`
-				Output   string `json:"output"`
-				Error    string `json:"error"`
-			}
-			switch {
-			case json.Unmarshal([]byte(m.Content), &r) != nil:
-				fmt.Fprintf(&b, "  → %s\n", firstLine(m.Content))
-			case !r.Executed:
-				fmt.Fprintf(&b, "  → not run: %s\n", firstLine(r.Error))
-			case firstLine(r.Output+r.Error) != "":
-				fmt.Fprintf(&b, "  → exit %d: %s\n", r.ExitCode, firstLine(r.Output+r.Error))
-			default:
-				fmt.Fprintf(&b, "  → exit %d\n", r.ExitCode)
-			}
+			fmt.Fprintf(&b, "    %s\n", resultLine(m.Content))
 		}
 	}
-	ended()
+	ended(request)
 	return b.String()
+}
+
+// finalAnswer reports whether message i is the last assistant message of
+// its request (Hark's corrections to the model do not end a request).
+func finalAnswer(ms []api.Message, i int) bool {
+	for _, m := range ms[i+1:] {
+		switch {
+		case m.Role == "user" && !IsCorrection(m):
+			return true
+		case m.Role == "assistant":
+			return false
+		}
+	}
+	return true
+}
+
+// resultLine says in words what came of one command, from its result JSON.
+func resultLine(content string) string {
+	var r struct {
+		Executed bool   `json:"executed"`
+		ExitCode int    `json:"exitCode"`
+		Output   string `json:"output"`
+		Error    string `json:"error"`
+	}
+	if json.Unmarshal([]byte(content), &r) != nil {
+		return "→ " + firstLine(content)
+	}
+	out := firstLine(r.Output + "\n" + r.Error)
+	if strings.TrimSpace(r.Output) != "" {
+		out = firstLine(r.Output)
+	}
+	switch {
+	case r.Executed && r.ExitCode == 0 && out == "":
+		return "✓ ran"
+	case r.Executed && r.ExitCode == 0:
+		return "✓ ran: " + out
+	case r.Executed && out == "":
+		return fmt.Sprintf("✗ exit status %d", r.ExitCode)
+	case r.Executed:
+		return fmt.Sprintf("✗ exit status %d: %s", r.ExitCode, out)
+	case strings.Contains(r.Error, "did not answer"):
+		return "✗ not run: the approval timed out"
+	case strings.HasPrefix(r.Error, "Refused"):
+		return "✗ not run: refused (Hark never runs this)"
+	}
+	return "✗ not run: " + firstSentence(r.Error)
 }
 
 func firstLine(s string) string {
@@ -77,20 +135,41 @@ func firstLine(s string) string {
 	return s
 }
 
-// Transcript renders the stored conversation id.
-func (s *Store) Transcript(id string) (string, error) {
-	c, err := s.Load(id)
-	if err != nil {
-		return "", err
+func firstSentence(s string) string {
+	s = firstLine(s)
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
 	}
-	return Transcript(c), nil
+	return s
 }
 
-// Recent lists at most n conversations, newest first.
-func (s *Store) Recent(n int) ([]Summary, error) {
-	list, err := s.List()
-	if err != nil || len(list) <= n {
-		return list, err
+// dateOnly is how the Recent conversations label a day other than today.
+const dateOnly = "Jan 2 15:04"
+
+// Label tells apart conversations that share a title: when it was and how
+// its last request ended ("list my downloads · 14:02 · 1 command ran").
+func (s Summary) Label(now time.Time) string {
+	updated := s.Updated.Local()
+	when := updated.Format("15:04")
+	if y, m, d := updated.Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
+		when = updated.Format(dateOnly)
 	}
-	return list[:n], nil
+	title := strings.TrimSpace(s.Title)
+	if title == "" {
+		title = s.ID
+	}
+	label := title + " · " + when
+	r := s.Last
+	switch {
+	case r == nil:
+		return label
+	case r.Outcome == OutcomeCancelled:
+		return label + " · cancelled"
+	case r.Outcome == OutcomeError:
+		return label + " · failed"
+	}
+	if f := r.Tally().Facts(); f != "" {
+		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
+	}
+	return label
 }

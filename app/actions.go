@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -124,9 +125,7 @@ func (a *App) click(ctx context.Context, id string) {
 			a.busyNote()
 			return
 		}
-		if a.o.Agent != nil {
-			a.o.Agent.NewConversation()
-		}
+		a.conv = nil
 		a.stream, a.lastError = "", ""
 		a.setState(Idle)
 		a.note = "new conversation started"
@@ -234,10 +233,11 @@ func (a *App) openTranscript(id string) {
 		return
 	}
 	a.background(func() error {
-		text, err := h.Transcript(id)
+		c, err := h.Load(id)
 		if err != nil {
 			return fmt.Errorf("could not read conversation %s: %v — try `hark history show %s`", id, err, id)
 		}
+		text := agent.Transcript(c)
 		path := filepath.Join(dir, unsafeName.ReplaceAllString(id, "_")+".txt")
 		if err := settings.WriteFileAtomic(path, []byte(text), 0o600); err != nil {
 			return fmt.Errorf("could not write the transcript: %v — try `hark history show %s`", err, id)
@@ -272,7 +272,7 @@ func (a *App) denyWhy(ctx context.Context, pendingID string) {
 		case err != nil:
 			a.post(noteEvent{text: fmt.Sprintf("the text prompt failed: %v — use Deny", err)})
 		case ok:
-			a.post(Decision{PendingID: pendingID, By: ByMenu, Reason: strings.TrimSpace(text)})
+			a.post(answered{Decision{PendingID: pendingID, By: ByMenu, Reason: strings.TrimSpace(text)}})
 		}
 	}()
 }

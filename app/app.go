@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
-	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -137,6 +137,10 @@ type App struct {
 
 	// Everything below is owned by the Run goroutine.
 	settings settings.Settings
+	// conv is the conversation requests continue, nil until the first one
+	// and after New conversation. A turn takes the pointer when it starts;
+	// only one turn runs at a time, and the loop never reads inside it.
+	conv     *agent.Conversation
 	state    State
 	turn     *turn
 	turnSeq  int
@@ -156,7 +160,7 @@ type App struct {
 	statusDetail  bool   // detail is a status that the first streamed text replaces
 	stream        string // streamed words of the current reply
 	lastError     string
-	recent        []ConversationSummary
+	recent        []RecentItem
 	throttle      *throttle
 	lastRender    *Menu
 	keys          keyState
@@ -172,18 +176,22 @@ type turn struct {
 	stopped    bool
 	cancelling bool
 	source     string
-	text       string // typed or sent text; empty for voice
-	confirm    bool   // confirm-before-execute when the turn started
+	text       string              // typed or sent text; empty for voice
+	settings   settings.Settings   // the loop's settings when the turn started
+	conv       *agent.Conversation // the conversation this request continues
 	reply      chan<- SendReply
 	keyUp      time.Time
-	outcome    Outcome
-	running    bool // a command of this turn is executing
 	cues       bool // sound cues on when the turn started
+	// timeout is how long the last approval that timed out waited, for
+	// the ending ("approval timed out after 2 min"); the agent counts the
+	// rest of the ending's facts.
+	timeout time.Duration
 }
 
 type pendingEntry struct {
 	turn     int
 	p        Pending
+	added    time.Time     // when the approval was asked
 	deadline time.Time     // when the approval times out, for the countdown
 	reply    chan Decision // capacity 1; receives the first answer only
 }
@@ -196,11 +204,15 @@ type (
 	}
 	agentEvent struct {
 		turn int
-		ev   AgentEvent
+		ev   agent.Event
 	}
+	// answered is a Decision for the loop to route to its pending entry:
+	// from the Approver's callback, or a timeout or cancel from Confirm.
+	answered struct{ d Decision }
 	turnDone struct {
 		turn      int
 		answer    string
+		tally     agent.Tally // the agent's own count of the request's commands
 		err       error
 		cancelled bool
 	}
@@ -210,7 +222,7 @@ type (
 	}
 	renderFlush  struct{}
 	recentLoaded struct {
-		list []ConversationSummary
+		list []RecentItem
 		err  error
 	}
 	noteEvent   struct{ text string }
@@ -238,6 +250,7 @@ type (
 
 func (stageEvent) isEvent()    {}
 func (agentEvent) isEvent()    {}
+func (answered) isEvent()      {}
 func (turnDone) isEvent()      {}
 func (pendingAdd) isEvent()    {}
 func (renderFlush) isEvent()   {}
@@ -373,8 +386,8 @@ func (a *App) shutdown() {
 	// waits for the loop to settle it as cancelled.
 	settle := func(e Event) {
 		switch e := e.(type) {
-		case Decision:
-			a.decide(e)
+		case answered:
+			a.decide(e.d)
 		case pendingAdd:
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 		case turnDone:
@@ -436,8 +449,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.cuesSaved(e)
 	case MenuClick:
 		a.click(ctx, e.ID)
-	case Decision:
-		a.decide(e)
+	case answered:
+		a.decide(e.d)
 	case SendRequest:
 		a.send(ctx, e)
 	case typedText:
@@ -487,11 +500,17 @@ func (a *App) handle(ctx context.Context, e Event) {
 			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
 			return
 		}
-		timeout := a.o.Settings.ConfirmTimeout.D()
-		if timeout <= 0 {
-			timeout = 2 * time.Minute
+		// The agent owns the one confirmation timeout and says when it
+		// ends; a Pending without a deadline counts down from the setting.
+		e.entry.added = a.o.now()
+		e.entry.deadline = e.entry.p.Deadline
+		if e.entry.deadline.IsZero() {
+			timeout := a.settings.ConfirmTimeout.D()
+			if timeout <= 0 {
+				timeout = agent.DefaultConfirmTTL
+			}
+			e.entry.deadline = e.entry.added.Add(timeout)
 		}
-		e.entry.deadline = a.o.now().Add(timeout)
 		a.pending = append(a.pending, e.entry)
 		a.armCountdown()
 		a.setState(AwaitingApproval)
@@ -569,8 +588,11 @@ func (a *App) stopRecording() {
 func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
+	if a.conv == nil {
+		a.conv = agent.NewConversation()
+	}
 	t := &turn{id: a.turnSeq, ctx: tctx, ctxParent: ctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
-		confirm: a.settings.ConfirmBeforeExecute}
+		settings: a.settings, conv: a.conv}
 	a.turn = t
 	a.stream, a.detail, a.lastError = "", "", ""
 	return t
@@ -651,28 +673,30 @@ func (a *App) send(ctx context.Context, r SendRequest) {
 // and always ends with exactly one turnDone.
 func (a *App) runTurn(t *turn) {
 	defer a.turns.Done()
-	answer, err := a.turnBody(t)
+	out, err := a.turnBody(t)
 	cancelled := t.ctx.Err() != nil
-	a.post(turnDone{turn: t.id, answer: answer, err: err, cancelled: cancelled})
+	a.post(turnDone{turn: t.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
 }
 
-func (a *App) turnBody(t *turn) (string, error) {
+func (a *App) turnBody(t *turn) (agent.Outcome, error) {
 	text := t.text
 	if t.source == "voice" {
 		var err error
 		text, err = a.listen(t)
 		if err != nil || text == "" {
-			return "", err
+			return agent.Outcome{}, err
 		}
 		a.post(heard{turn: t.id, text: text})
 		a.post(stageEvent{turn: t.id, state: Thinking})
 	}
 	if a.o.Agent == nil {
-		return "", errors.New("no agent is configured; see the status line")
+		return agent.Outcome{}, errors.New("no agent is configured; see the status line")
 	}
-	req := Request{Text: text, ConfirmBeforeExecute: t.confirm, Source: t.source}
-	return a.o.Agent.Run(t.ctx, req, turnConfirmer{a: a, turn: t.id}, func(ev AgentEvent) {
-		a.post(agentEvent{turn: t.id, ev: ev})
+	noConfirm := !t.settings.ConfirmBeforeExecute
+	return a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
+		Confirmer: turnConfirmer{a: a, turn: t.id},
+		NoConfirm: &noConfirm,
+		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
 	})
 }
 
@@ -685,7 +709,7 @@ func (a *App) listen(t *turn) (string, error) {
 	// The cue follows the start of the recording, never the reverse: the
 	// first word is spoken as the key goes down.
 	a.playCue(t.cues, speech.CueStart)
-	max := a.o.Settings.MaxRecording.D()
+	max := t.settings.MaxRecording.D()
 	if max <= 0 {
 		max = time.Minute
 	}
@@ -736,12 +760,20 @@ func (a *App) listen(t *turn) (string, error) {
 
 var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")
 
-func (a *App) agentProgress(ev AgentEvent) {
+func (a *App) agentProgress(ev agent.Event) {
+	var command string
+	if ev.Call != nil {
+		command = ev.Call.Command
+	}
 	switch ev.Kind {
-	case AgentStatus:
+	case agent.EventLoading, agent.EventThinking:
+		// A status the first streamed word replaces.
 		a.detail, a.statusDetail = ev.Text, true
 		a.renderNow()
-	case AgentText:
+	case agent.EventRetry:
+		a.detail, a.statusDetail = "asking the model again…", true
+		a.renderNow()
+	case agent.EventText:
 		if a.statusDetail {
 			a.detail, a.statusDetail = "", false
 		}
@@ -753,38 +785,25 @@ func (a *App) agentProgress(ev AgentEvent) {
 			a.stream = a.stream[len(a.stream)-2048:]
 		}
 		a.renderThrottled()
-	case AgentProposed:
-		a.detail, a.statusDetail = ev.Command, false
-		if ev.Tier == shell.Forbidden && a.turn != nil {
-			a.turn.outcome.Refused++
-		}
+	case agent.EventProposed:
+		a.detail, a.statusDetail = command, false
 		a.renderNow()
-	case AgentAwaiting:
-		a.detail, a.statusDetail = ev.Command, false
+	case agent.EventAwaiting:
+		a.detail, a.statusDetail = command, false
 		if len(a.pending) > 0 {
 			a.setState(AwaitingApproval)
 		}
-	case AgentRunning:
-		a.detail, a.statusDetail = ev.Command, false
+	case agent.EventRunning:
+		a.detail, a.statusDetail = command, false
 		a.stream = ""
-		if a.turn != nil {
-			a.turn.outcome.Ran++
-			a.turn.running = true
-		}
 		a.setState(Running)
-	case AgentResult:
-		if t := a.turn; t != nil && t.running {
-			t.running = false
-			if ev.ExitCode != 0 {
-				t.outcome.Failed++
-			}
-		}
+	case agent.EventResult:
 		a.detail = ""
 		a.setState(Thinking)
-	case AgentAnswer:
+	case agent.EventFinal:
 		a.stream = ev.Text
 		a.renderNow()
-	case AgentError:
+	case agent.EventError:
 		a.lastError = ev.Text
 		a.renderNow()
 	}
@@ -797,14 +816,8 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved {
-			switch d.By {
-			case ByTimeout:
-				t.outcome.TimedOut++
-				t.outcome.Timeout = a.o.Settings.ConfirmTimeout.D()
-			case ByMenu, ByNotification:
-				t.outcome.Denied++
-			}
+		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
+			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
 		if a.state == AwaitingApproval && len(a.pending) == 0 {
 			if d.Approved {
@@ -850,7 +863,11 @@ func (a *App) finish(d turnDone) {
 	}
 	a.pending = nil
 	a.detail = ""
-	ending := Ending(t.outcome, d.answer)
+	tally := d.tally
+	if tally.TimedOut > 0 {
+		tally.Timeout = t.timeout
+	}
+	ending := agent.Ending(tally, d.answer)
 	reply := SendReply{OK: true, Answer: ending}
 	switch {
 	case d.cancelled:
@@ -867,7 +884,7 @@ func (a *App) finish(d turnDone) {
 		a.lastError = d.err.Error()
 		a.setState(Error)
 		body := d.err.Error()
-		if f := t.outcome.Facts(); f != "" {
+		if f := tally.Facts(); f != "" {
 			body = f + ".\n\n" + body
 		}
 		a.notify("Hark — something went wrong", body)
@@ -917,9 +934,14 @@ func (a *App) loadRecent() {
 	if h == nil {
 		return
 	}
+	now := a.o.now()
 	go func() {
-		list, err := h.Recent(recentCount)
-		a.post(recentLoaded{list: list, err: err})
+		list, err := h.List()
+		var items []RecentItem
+		for _, s := range list[:min(recentCount, len(list))] {
+			items = append(items, RecentItem{ID: s.ID, Label: s.Label(now)})
+		}
+		a.post(recentLoaded{list: items, err: err})
 	}()
 }
 
@@ -952,7 +974,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		go func() {
 			err := ap.Ask(p, func(d Decision) {
 				d.PendingID, d.By = id, ByNotification
-				a.post(d)
+				a.post(answered{d})
 			})
 			askDone <- err
 			if err != nil {
@@ -989,7 +1011,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 // whatever the loop decided first: that denial, or an answer that arrived
 // just before it.
 func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
-	if c.a.post(Decision{PendingID: entry.p.ID, By: by}) {
+	if c.a.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
 		select {
 		case d := <-entry.reply:
 			return d

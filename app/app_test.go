@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hark-sh/hark/agent"
+	"github.com/ollama/ollama/api"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -30,7 +32,7 @@ func TestPushToTalkTurn(t *testing.T) {
 	h.views.waitFrom(t, m, "transcribing", stateIs(Transcribing))
 	recv(t, "transcription", h.tr.called)
 	req := recv(t, "agent request", h.agent.calls)
-	if req.Text != "list my downloads" || req.Source != "voice" || !req.ConfirmBeforeExecute {
+	if req.Text != "list my downloads" || !req.ConfirmBeforeExecute {
 		t.Errorf("agent got %+v, want the transcript from voice with confirmation on", req)
 	}
 	v := h.views.waitFrom(t, m, "idle after the answer", func(v View) bool { return v.State == Idle && v.Stream != "" })
@@ -144,8 +146,8 @@ func TestCancelInEachStage(t *testing.T) {
 			name: "thinking",
 			agent: func() (*fakeAgent, chan struct{}) {
 				seen := make(chan struct{})
-				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-					on(AgentEvent{Kind: AgentText, Text: "Let me look"})
+				return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+					on(agent.Event{Kind: agent.EventText, Text: "Let me look"})
 					ctxWatcher(ctx, seen)
 					return "", ctx.Err()
 				}), seen
@@ -160,7 +162,7 @@ func TestCancelInEachStage(t *testing.T) {
 			name: "awaiting approval",
 			agent: func() (*fakeAgent, chan struct{}) {
 				seen := make(chan struct{})
-				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+				return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 					d, _ := c.Confirm(ctx, Pending{Command: "rm -rf build"})
 					if d.Approved || d.By != ByCancel {
 						return "", fmt.Errorf("decision %+v, want a denial by cancel", d)
@@ -182,8 +184,8 @@ func TestCancelInEachStage(t *testing.T) {
 			name: "running",
 			agent: func() (*fakeAgent, chan struct{}) {
 				seen := make(chan struct{})
-				return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-					on(AgentEvent{Kind: AgentRunning, Command: "sleep 100"})
+				return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+					on(agent.Event{Kind: agent.EventRunning, Call: &agent.Call{Command: "sleep 100"}})
 					ctxWatcher(ctx, seen)
 					return "", ctx.Err()
 				}), seen
@@ -199,10 +201,10 @@ func TestCancelInEachStage(t *testing.T) {
 	for _, s := range stages {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			agent, seen := s.agent()
+			ag, seen := s.agent()
 			tr := newFakeTranscriber("hello")
 			tr.block = true
-			h := start(t, agent, func(o *Options) { o.Transcriber = tr })
+			h := start(t, ag, func(o *Options) { o.Transcriber = tr })
 			h.tr = tr
 			s.drive(t, h)
 			m := h.views.mark()
@@ -389,7 +391,7 @@ func TestSendWaitReturnsAnswer(t *testing.T) {
 		}
 		if c.want.OK {
 			r := recv(t, "agent request", h.agent.calls)
-			if r.Source != "socket" || r.Text != "how many" {
+			if r.Text != "how many" {
 				t.Errorf("%s: agent got %+v", c.name, r)
 			}
 			h.views.waitFrom(t, m, "idle", func(v View) bool { return v.State == Idle && v.Stream == "3 files" })
@@ -399,10 +401,10 @@ func TestSendWaitReturnsAnswer(t *testing.T) {
 
 func TestErrorsBecomeNotificationsAndErrorState(t *testing.T) {
 	t.Parallel()
-	agent := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 		return "", errors.New("Ollama is not running at 127.0.0.1:11434 — start it with `ollama serve`")
 	})
-	h := start(t, agent, nil)
+	h := start(t, ag, nil)
 	m := h.views.mark()
 	h.app.Post(SendRequest{Text: "hi", Reply: make(chan SendReply, 1)})
 	v := h.views.waitFrom(t, m, "error state", stateIs(Error))
@@ -569,12 +571,19 @@ func TestConfirmToggleKeepsOtherKeysAndRefusesBrokenFile(t *testing.T) {
 
 func TestMenuActionsOpenFiles(t *testing.T) {
 	t.Parallel()
-	hist := &fakeHistory{
-		list:        []ConversationSummary{{ID: "20261130-1", Title: "list my downloads"}},
-		transcripts: map[string]string{"20261130-1": "You: list my downloads\nHark: 3 files\n"},
+	// The agent's own store is the history, as in the real app.
+	hist := agent.NewStore(t.TempDir(), agent.Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside})
+	conv := &agent.Conversation{ID: "20261130-1", Title: "list my downloads", Model: "m",
+		Messages: []api.Message{{Role: "user", Content: "list my downloads"}, {Role: "assistant", Content: "**3 files**"}},
+		Runs:     []agent.RunMetrics{{Outcome: agent.OutcomeCompleted}}}
+	if err := hist.Save(conv); err != nil {
+		t.Fatal(err)
 	}
 	h := start(t, answerAgent("ok"), func(o *Options) { o.History = hist })
-	h.views.waitFrom(t, 0, "recent conversations", func(v View) bool { return len(v.Recent) == 1 })
+	v := h.views.waitFrom(t, 0, "recent conversations", func(v View) bool { return len(v.Recent) == 1 })
+	if l := v.Recent[0].Label; !strings.HasPrefix(l, "list my downloads · ") {
+		t.Errorf("Recent label %q, want the title and when", l)
+	}
 
 	h.app.Post(MenuClick{ID: IDSettings})
 	if p := recv(t, "settings opened", h.opener.opened); p != h.paths.Settings {
@@ -595,7 +604,7 @@ func TestMenuActionsOpenFiles(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixConversation + "20261130-1"})
 	p := recv(t, "transcript opened", h.opener.opened)
 	got, err := os.ReadFile(p)
-	if err != nil || string(got) != hist.transcripts["20261130-1"] {
+	if err != nil || string(got) != agent.Transcript(conv) || !strings.Contains(string(got), "Hark: 3 files") {
 		t.Errorf("transcript file %s holds %q (err %v)", p, got, err)
 	}
 
@@ -604,22 +613,34 @@ func TestMenuActionsOpenFiles(t *testing.T) {
 	h.views.waitFrom(t, m, "remark for a missing conversation", hasNote("hark history show missing"))
 }
 
+// The loop owns the conversation: requests continue it until New
+// conversation, after which the next request starts a fresh one.
 func TestNewConversationAndTypedRequest(t *testing.T) {
 	t.Parallel()
-	agent := answerAgent("ok")
-	h := start(t, agent, func(o *Options) { o.Prompter = fakePrompter{text: "show disk usage\n", ok: true} })
+	ag := answerAgent("ok")
+	h := start(t, ag, func(o *Options) { o.Prompter = fakePrompter{text: "show disk usage\n", ok: true} })
+	ask := func(text string) request {
+		t.Helper()
+		m := h.views.mark()
+		h.app.Post(SendRequest{Text: text, Reply: make(chan SendReply, 1)})
+		r := recv(t, "agent request", ag.calls)
+		h.views.waitFrom(t, m, "idle after "+text, stateIs(Idle))
+		return r
+	}
+	first, second := ask("one"), ask("two")
+	if first.Conv == nil || first.Conv != second.Conv {
+		t.Fatalf("a follow-up started another conversation: %p then %p", first.Conv, second.Conv)
+	}
 	m := h.views.mark()
 	h.app.Post(MenuClick{ID: IDNewConversation})
 	h.views.waitFrom(t, m, "new conversation remark", hasNote("new conversation"))
-	agent.mu.Lock()
-	n := agent.newConvs
-	agent.mu.Unlock()
-	if n != 1 {
-		t.Errorf("NewConversation called %d times, want 1", n)
-	}
 	h.app.Post(MenuClick{ID: IDTypeRequest})
-	if r := recv(t, "typed request", agent.calls); r.Text != "show disk usage" || r.Source != "typed" {
+	r := recv(t, "typed request", ag.calls)
+	if r.Text != "show disk usage" {
 		t.Errorf("agent got %+v", r)
+	}
+	if r.Conv == nil || r.Conv == first.Conv {
+		t.Errorf("after New conversation the request continued the old one")
 	}
 }
 
@@ -646,15 +667,15 @@ func TestStreamingIsThrottled(t *testing.T) {
 	clock := time.Unix(1000, 0)
 	streamed := make(chan struct{})
 	finish := make(chan struct{})
-	agent := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 		for i := 0; i < 500; i++ {
-			on(AgentEvent{Kind: AgentText, Text: fmt.Sprintf("w%d ", i)})
+			on(agent.Event{Kind: agent.EventText, Text: fmt.Sprintf("w%d ", i)})
 		}
 		close(streamed)
 		<-finish
 		return "done", nil
 	})
-	h := start(t, agent, func(o *Options) {
+	h := start(t, ag, func(o *Options) {
 		o.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 		o.afterFunc = func(d time.Duration, f func()) func() bool {
 			mu.Lock()

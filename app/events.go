@@ -1,10 +1,6 @@
 package app
 
-import (
-	"time"
-
-	"github.com/hark-sh/hark/shell/rules"
-)
+import "time"
 
 // Event is one input to the event loop. Adapters send the exported variants
 // through App.Post: the hotkey sends KeyDown/KeyUp, the tray MenuClick, the
@@ -24,20 +20,6 @@ type KeyUp struct{ At time.Time }
 
 // MenuClick is a click on the menu item with this ID (MenuItem.ID).
 type MenuClick struct{ ID string }
-
-// Decision is an answer about a pending command. It is both an event (from
-// the Approver's answer callback, or built by the core from a menu click)
-// and the result of Confirmer.Confirm.
-type Decision struct {
-	PendingID string
-	Approved  bool
-	By        string // ByNotification, ByMenu, ByTimeout or ByCancel
-	// Rule, with Approved, answers Always allow: the Pending's Proposal,
-	// saved before the command runs.
-	Rule *rules.Rule
-	// Reason, with a denial, is what the user said; the model is told.
-	Reason string
-}
 
 // SendRequest is text handed over by `hark send` as if it had been spoken.
 // The core answers on Reply exactly once (Reply must have room for one
@@ -73,7 +55,6 @@ type Quit struct{}
 func (KeyDown) isEvent()     {}
 func (KeyUp) isEvent()       {}
 func (MenuClick) isEvent()   {}
-func (Decision) isEvent()    {}
 func (SendRequest) isEvent() {}
 func (Problem) isEvent()     {}
 func (Quit) isEvent()        {}

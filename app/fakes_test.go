@@ -2,7 +2,7 @@ package app
 
 import (
 	"context"
-	"fmt"
+	"github.com/hark-sh/hark/agent"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -91,44 +92,85 @@ func (f *fakeTranscriber) Transcribe(ctx context.Context, a speech.Audio) (strin
 	return f.text, f.err
 }
 
-// fakeAgent runs a scripted function per request and records requests.
+// request is what the fake agent saw of one RunWith call.
+type request struct {
+	Text                 string
+	ConfirmBeforeExecute bool
+	Conv                 *agent.Conversation
+}
+
+// fakeAgent runs a scripted function per request and records requests. It
+// has the method set of *agent.Agent that the core uses.
 type fakeAgent struct {
 	mu       sync.Mutex
-	requests []Request
-	newConvs int
-	run      func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error)
-	calls    chan Request
+	requests []request
+	run      func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error)
+	calls    chan request
 }
 
-func newFakeAgent(run func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error)) *fakeAgent {
-	return &fakeAgent{run: run, calls: make(chan Request, 256)}
+func newFakeAgent(run func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error)) *fakeAgent {
+	return &fakeAgent{run: run, calls: make(chan request, 256)}
 }
 
-func (f *fakeAgent) Run(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text string, o agent.RequestOptions) (agent.Outcome, error) {
+	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, Conv: conv}
 	f.mu.Lock()
 	f.requests = append(f.requests, r)
 	f.mu.Unlock()
 	f.calls <- r
-	return f.run(ctx, r, c, on)
-}
-
-func (f *fakeAgent) NewConversation() {
-	f.mu.Lock()
-	f.newConvs++
-	f.mu.Unlock()
+	// The fake counts what happened the way the agent does (RunMetrics),
+	// since the app's ending shows the agent's count.
+	var mu sync.Mutex
+	var m agent.RunMetrics
+	on := func(ev agent.Event) {
+		mu.Lock()
+		switch {
+		case ev.Kind == agent.EventProposed && ev.Call != nil && ev.Call.Tier == shell.Forbidden:
+			m.Refused++
+		case ev.Kind == agent.EventResult && ev.Result != nil && ev.Result.Executed:
+			m.Commands++
+			if ev.Result.ExitCode != 0 {
+				m.Failed++
+			}
+		}
+		mu.Unlock()
+		if o.OnEvent != nil {
+			o.OnEvent(ev)
+		}
+	}
+	var c agent.Confirmer
+	if o.Confirmer != nil {
+		c = agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+			d, err := o.Confirmer.Confirm(ctx, p)
+			mu.Lock()
+			switch {
+			case d.By == agent.ByTimeout:
+				m.Denied++
+				m.TimedOut++
+			case !d.Approved && d.By != agent.ByCancel:
+				m.Denied++
+			}
+			mu.Unlock()
+			return d, err
+		})
+	}
+	answer, err := f.run(ctx, r, c, on)
+	mu.Lock()
+	defer mu.Unlock()
+	return agent.Outcome{Answer: answer, Metrics: m}, err
 }
 
 // answerAgent answers every request at once.
 func answerAgent(answer string) *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentAnswer, Text: answer})
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventFinal, Text: answer})
 		return answer, nil
 	})
 }
 
 // blockingAgent waits for its context to end, like a slow model.
 func blockingAgent() *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
@@ -142,8 +184,8 @@ func confirmingAgent(cmd string, out chan<- Decision) *fakeAgent {
 // confirmingAgentWithin is confirmingAgent with a confirmation timeout put
 // on the context, as the real agent does: the agent owns the one timeout.
 func confirmingAgentWithin(cmd string, out chan<- Decision, timeout time.Duration) *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentAwaiting, Command: cmd})
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventAwaiting, Call: &agent.Call{Command: cmd}})
 		cctx := ctx
 		if timeout > 0 {
 			var cancel context.CancelFunc
@@ -271,26 +313,6 @@ func (f *fakeOpener) Open(path string) error {
 	f.mu.Unlock()
 	f.opened <- path
 	return nil
-}
-
-type fakeHistory struct {
-	list        []ConversationSummary
-	transcripts map[string]string
-}
-
-func (f *fakeHistory) Recent(n int) ([]ConversationSummary, error) {
-	if len(f.list) > n {
-		return f.list[:n], nil
-	}
-	return f.list, nil
-}
-
-func (f *fakeHistory) Transcript(id string) (string, error) {
-	t, ok := f.transcripts[id]
-	if !ok {
-		return "", fmt.Errorf("no conversation %s", id)
-	}
-	return t, nil
 }
 
 type fakePrompter struct {

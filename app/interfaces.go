@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -91,96 +90,56 @@ type Opener interface {
 	Open(path string) error
 }
 
-// Prompter asks the user to type a request in a native dialog. ok is false
-// when the user cancelled. When no prompt tool exists Options.Prompter is
-// nil and "Type a request…" is hidden; DetectPrompter finds the real one.
+// Prompter asks the user to type a request: in a native dialog
+// (desktop.ExecPrompter), or in a terminal window whose `hark send
+// --prompt` delivers the text over the control socket itself
+// (desktop.TerminalPrompter). ok is false when the user cancelled or the
+// text went the other way; the core then does nothing. When neither
+// exists Options.Prompter is nil and "Type a request…" is hidden.
 type Prompter interface {
 	Prompt(ctx context.Context, title, message string) (text string, ok bool, err error)
 }
 
-// Agent runs one spoken or typed request as part of the current
-// conversation. Run blocks until the request is finished and returns the
-// final answer. It must honour ctx (HTTP streaming, an open confirmation and
-// a running command all stop on cancel), ask c before running anything that
-// needs approval (when r.ConfirmBeforeExecute is true), and report progress
-// through onEvent, which is cheap and safe to call from any goroutine.
-// NewConversation forgets the context so the next Run starts afresh.
+// Agent runs one spoken or typed request as part of conv, which the core
+// owns: it keeps the conversation between requests and drops it on New
+// conversation. RunWith blocks until the request is finished; it must
+// honour ctx (HTTP streaming, an open confirmation and a running command
+// all stop on cancel), ask o.Confirmer before running anything that needs
+// approval (unless *o.NoConfirm), and report progress through o.OnEvent.
+// *agent.Agent satisfies it as it is.
 type Agent interface {
-	Run(ctx context.Context, r Request, c Confirmer, onEvent func(AgentEvent)) (answer string, err error)
-	NewConversation()
+	RunWith(ctx context.Context, conv *agent.Conversation, request string, o agent.RequestOptions) (agent.Outcome, error)
 }
 
 // Preloader is implemented by an Agent that can load its model ahead of a
-// request. The core calls Preload when the hotkey goes down, so the model
-// loads while the user speaks and whisper transcribes; errors are left to
-// the request that follows.
+// request (*agent.Agent does). The core calls Preload when the hotkey goes
+// down, so the model loads while the user speaks and whisper transcribes;
+// errors are left to the request that follows.
 type Preloader interface {
 	Preload(ctx context.Context) error
 }
 
-// Request is one thing the user asked for.
-type Request struct {
-	Text                 string
-	ConfirmBeforeExecute bool
-	// Source says how the request arrived: "voice", "typed" or "socket".
-	Source string
-}
-
-// Confirmer decides whether a pending command may run. The core's
-// implementation asks through the menu and an Approver at once; the first
-// answer wins. A denial is a Decision with Approved false, not an error; the
-// error is only for a core that has shut down.
-type Confirmer interface {
-	Confirm(ctx context.Context, p Pending) (Decision, error)
-}
-
-// History lists past conversations and renders one as readable text for
-// "Recent conversations".
+// History is where conversations are kept, for "Recent conversations":
+// List gives them newest first, Load reads one to render it with
+// agent.Transcript. *agent.Store satisfies it as it is.
 type History interface {
-	Recent(n int) ([]ConversationSummary, error)
-	Transcript(id string) (string, error)
+	List() ([]agent.Summary, error)
+	Load(id string) (*agent.Conversation, error)
 }
-
-// ConversationSummary is one entry of the Recent conversations submenu:
-// the agent's own summary of a saved conversation, so nothing is copied
-// field by field between the two.
-type ConversationSummary = agent.Summary
 
 // Pending is a command waiting for the user's approval, as the agent
 // describes it; the core replaces ID with one unique while the app runs.
 type Pending = agent.Pending
 
+// Decision is an answer about a pending command, as the agent takes it:
+// the Approver's answer callback and the menu build one, and the core's
+// Confirmer returns it. PendingID names the Pending it answers.
+type Decision = agent.Decision
+
 // Who decided about a pending command (Decision.By).
 const (
-	ByNotification = "notification"
-	ByMenu         = "menu"
-	ByTimeout      = "timeout"
-	ByCancel       = "cancel"
+	ByNotification = agent.ByNotification
+	ByMenu         = agent.ByMenu
+	ByTimeout      = agent.ByTimeout
+	ByCancel       = agent.ByCancel
 )
-
-// AgentEventKind says what an AgentEvent reports.
-type AgentEventKind string
-
-// The kinds of agent progress the core shows.
-const (
-	AgentText     AgentEventKind = "text"     // Text: a streamed chunk of the model's words
-	AgentProposed AgentEventKind = "proposed" // Command, Tier, Reasons, Purpose: a tool call
-	AgentAwaiting AgentEventKind = "awaiting" // Command: waiting for approval
-	AgentRunning  AgentEventKind = "running"  // Command: executing
-	AgentResult   AgentEventKind = "result"   // Command, ExitCode, Text (error if any)
-	AgentAnswer   AgentEventKind = "answer"   // Text: the final answer
-	AgentError    AgentEventKind = "error"    // Text: what went wrong
-	AgentStatus   AgentEventKind = "status"   // Text: "loading model…", "thinking…": shown until the next event
-)
-
-// AgentEvent is one piece of progress from Agent.Run.
-type AgentEvent struct {
-	Kind     AgentEventKind
-	Text     string
-	Command  string
-	Purpose  string
-	Tier     shell.Tier
-	Reasons  []shell.Reason
-	ExitCode int
-	Reset    bool // AgentText: drop the text streamed so far (it was the model's reasoning)
-}

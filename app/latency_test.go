@@ -21,9 +21,9 @@ func BenchmarkKeyUpToTranscribe(b *testing.B) {
 	rec.tail = tail
 	tr := newFakeTranscriber("list my downloads")
 	notifier := newFakeNotifier()
-	agent := answerAgent("done")
+	ag := answerAgent("done")
 	s := settings.Defaults()
-	a := New(Options{Settings: s, Paths: testPaths(b.TempDir()), Recorder: rec, Transcriber: tr, Agent: agent, Notifier: notifier})
+	a := New(Options{Settings: s, Paths: testPaths(b.TempDir()), Recorder: rec, Transcriber: tr, Agent: ag, Notifier: notifier})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { a.Run(ctx); close(done) }()
@@ -38,7 +38,7 @@ func BenchmarkKeyUpToTranscribe(b *testing.B) {
 			case <-timeout:
 				b.Fatal("timed out")
 			}
-		case chan Request:
+		case chan request:
 			select {
 			case <-c:
 			case <-timeout:
@@ -67,7 +67,7 @@ func BenchmarkKeyUpToTranscribe(b *testing.B) {
 		}
 		<-tr.called
 		lat = append(lat, at.Sub(start))
-		wait(agent.calls)
+		wait(ag.calls)
 		wait(notifier.got)
 
 		t0 := time.Now()

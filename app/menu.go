@@ -23,7 +23,7 @@ type View struct {
 	LastError  string
 	Pending    []Pending
 	Confirm    bool // confirm before executing
-	Recent     []ConversationSummary
+	Recent     []RecentItem
 	CanType    bool // a text prompt tool exists
 	Hotkey     string
 	Toggle     bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
@@ -125,7 +125,7 @@ func BuildMenu(v View) Menu {
 		Tooltip: "Forget the current conversation; the next request starts afresh"})
 	recent := MenuItem{ID: IDRecent, Kind: ItemSubmenu, Label: "Recent conversations"}
 	for _, c := range v.Recent {
-		title := strings.TrimSpace(c.Title)
+		title := strings.TrimSpace(c.Label)
 		if title == "" {
 			title = c.ID
 		}
@@ -242,6 +242,10 @@ func limitRows(rows []string, n, width int) []string {
 	rows[n-1] = string(last) + "…"
 	return rows
 }
+
+// RecentItem is one row of Recent conversations: the conversation's ID and
+// its label (title, when, how it ended: agent.Summary.Label).
+type RecentItem struct{ ID, Label string }
 
 // plural writes n with the singular or plural noun ("1 row", "3 rows").
 func plural(n int, one, many string) string {

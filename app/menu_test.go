@@ -36,7 +36,7 @@ func outline(items []MenuItem, indent string) []string {
 func TestMenuIdle(t *testing.T) {
 	t.Parallel()
 	m := BuildMenu(View{State: Idle, Confirm: true, Hotkey: "ctrl+alt+space", CanType: true,
-		Recent: []ConversationSummary{{ID: "c1", Title: "list my downloads"}, {ID: "c2", Title: ""}}})
+		Recent: []RecentItem{{ID: "c1", Label: "list my downloads"}, {ID: "c2", Label: ""}}})
 	want := []string{
 		"status|label|Ready — hold ctrl+alt+space and speak|D",
 		"sep:settings|sep||",

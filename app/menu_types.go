@@ -70,7 +70,7 @@ const (
 	PrefixAlwaysAllow  = "always-allow:" // + Pending.ID
 	PrefixDenyWhy      = "deny-why:"     // + Pending.ID
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
-	PrefixConversation = "conversation:" // + ConversationSummary.ID
+	PrefixConversation = "conversation:" // + RecentItem.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
 	PrefixShowFull     = "show-full:"    // + Pending.ID
 	PrefixProblem      = "problem:"      // + the problem's source

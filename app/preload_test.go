@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 	"testing"
 )
 
@@ -22,11 +24,11 @@ func (p preloadingAgent) Preload(context.Context) error {
 func TestKeyDownPreloadsAndStatusShows(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	ag := preloadingAgent{preloads: make(chan struct{}, 1), fakeAgent: newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentStatus, Text: "loading model…"})
+	ag := preloadingAgent{preloads: make(chan struct{}, 1), fakeAgent: newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventLoading, Text: "loading model…"})
 		<-release
-		on(AgentEvent{Kind: AgentText, Text: "The user wants…"})
-		on(AgentEvent{Kind: AgentText, Text: "Three files.", Reset: true})
+		on(agent.Event{Kind: agent.EventText, Text: "The user wants…"})
+		on(agent.Event{Kind: agent.EventText, Text: "Three files.", Reset: true})
 		<-release
 		return "Three files.", nil
 	})}
@@ -47,4 +49,40 @@ func TestKeyDownPreloadsAndStatusShows(t *testing.T) {
 		t.Errorf("status %q still shown after the first words", v.Detail)
 	}
 	release <- struct{}{}
+}
+
+// The agent's own events drive the menu: thinking and a corrective turn
+// are a status the next words replace, a proposal shows its command, and a
+// failed command is counted in the ending.
+func TestAgentEventsReachTheMenu(t *testing.T) {
+	t.Parallel()
+	step := make(chan struct{})
+	call := &agent.Call{Command: "ls /nope", Tier: shell.Safe}
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventThinking, Text: "thinking…"})
+		<-step
+		on(agent.Event{Kind: agent.EventRetry, Text: "Your reply was empty."})
+		<-step
+		on(agent.Event{Kind: agent.EventProposed, Call: call})
+		<-step
+		on(agent.Event{Kind: agent.EventRunning, Call: call})
+		on(agent.Event{Kind: agent.EventResult, Call: call, Result: &shell.Result{Executed: true, ExitCode: 2}})
+		on(agent.Event{Kind: agent.EventText, Text: "It is not there."})
+		return "It is not there.", nil
+	})
+	h := start(t, ag, nil)
+	reply := make(chan SendReply, 1)
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "look", Wait: true, Reply: reply})
+	h.views.waitFrom(t, m, "thinking status", func(v View) bool { return v.Detail == "thinking…" })
+	m = h.views.mark()
+	step <- struct{}{}
+	h.views.waitFrom(t, m, "retry status", func(v View) bool { return v.Detail == "asking the model again…" })
+	m = h.views.mark()
+	step <- struct{}{}
+	h.views.waitFrom(t, m, "the proposed command", func(v View) bool { return v.Detail == "ls /nope" })
+	step <- struct{}{}
+	if r := recv(t, "reply", reply); r.Answer != "1 command ran (1 failed).\n\nIt is not there." {
+		t.Errorf("answer %q should count the failed command", r.Answer)
+	}
 }

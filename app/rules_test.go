@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell/rules"
 )
 
@@ -14,8 +15,8 @@ var touchRule = rules.Rule{Kind: rules.Allow, Program: "touch", Folder: "~/proj"
 // proposingAgent asks about cmd with an Always allow proposal and reports
 // the decision it gets.
 func proposingAgent(cmd string, prop *rules.Rule, out chan<- Decision) *fakeAgent {
-	return newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		on(AgentEvent{Kind: AgentAwaiting, Command: cmd})
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		on(agent.Event{Kind: agent.EventAwaiting, Call: &agent.Call{Command: cmd}})
 		d, err := c.Confirm(ctx, Pending{Command: cmd, Purpose: "executing", Tier: "confirm", Proposal: prop,
 			NoProposal: "Always allow is not offered: it has a redirection"})
 		out <- d

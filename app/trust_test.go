@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
 	"os"
 	"strings"
 	"sync"
@@ -16,7 +18,7 @@ import (
 // model claims, and the model's Markdown arrives as plain text.
 func TestEndingSaysWhatHarkKnows(t *testing.T) {
 	t.Parallel()
-	ag := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
 		d, err := c.Confirm(ctx, Pending{Command: "rm -r old_builds"})
 		if err != nil || d.Approved {
 			return "", errors.New("expected a denial")
@@ -41,18 +43,21 @@ func TestEndingSaysWhatHarkKnows(t *testing.T) {
 // TestEndingAfterTimeout names the timeout and how long it was.
 func TestEndingAfterTimeout(t *testing.T) {
 	t.Parallel()
-	ag := newFakeAgent(func(ctx context.Context, r Request, c Confirmer, on func(AgentEvent)) (string, error) {
-		// The agent owns the confirmation timeout: it asks under a deadline.
-		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		// The agent owns the confirmation timeout: it asks under a
+		// deadline and says when it ends.
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
 		defer cancel()
-		c.Confirm(ctx, Pending{Command: "rm x"})
+		dl, _ := ctx.Deadline()
+		c.Confirm(ctx, Pending{Command: "rm x", Deadline: dl})
 		return "Deleted it.", nil
 	})
-	h := start(t, ag, func(o *Options) { o.Settings.ConfirmTimeout = 50 * 1e6 })
+	// The setting is not what counts: the agent's deadline is.
+	h := start(t, ag, func(o *Options) { o.Settings.ConfirmTimeout = settings.Duration(5 * time.Minute) })
 	reply := make(chan SendReply, 1)
 	h.app.Post(SendRequest{Text: "x", Wait: true, Reply: reply})
 	r := recv(t, "reply", reply)
-	if !strings.HasPrefix(r.Answer, "approval timed out after 0 s — nothing changed.") {
+	if !strings.HasPrefix(r.Answer, "approval timed out after 1 s — nothing changed.") {
 		t.Errorf("answer %q should lead with the timeout", r.Answer)
 	}
 }

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"github.com/hark-sh/hark/agent"
 	"log/slog"
 	"net"
 	"os"
@@ -60,18 +61,16 @@ func serveAs(t *testing.T, dir string, post func(app.Event) bool, uid int) *Serv
 }
 
 // fileAgent answers every request the same way and records it.
-type fileAgent struct{ calls chan app.Request }
+type fileAgent struct{ calls chan string }
 
-func (f fileAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, on func(app.AgentEvent)) (string, error) {
-	f.calls <- r
-	return "You have 3 files.", nil
+func (f fileAgent) RunWith(ctx context.Context, conv *agent.Conversation, request string, o agent.RequestOptions) (agent.Outcome, error) {
+	f.calls <- request
+	return agent.Outcome{Answer: "You have 3 files."}, nil
 }
-
-func (fileAgent) NewConversation() {}
 
 func TestControlRoundTripWithApp(t *testing.T) {
 	t.Parallel()
-	ag := fileAgent{calls: make(chan app.Request, 4)}
+	ag := fileAgent{calls: make(chan string, 4)}
 	home := t.TempDir()
 	core := app.New(app.Options{Settings: settings.Defaults(), Agent: ag,
 		Paths:  settings.Paths{Settings: filepath.Join(home, "settings.json"), Runtime: filepath.Join(home, "run")},
@@ -103,8 +102,8 @@ func TestControlRoundTripWithApp(t *testing.T) {
 		if c.want.OK {
 			select {
 			case r := <-ag.calls:
-				if r.Text != c.text || r.Source != "socket" {
-					t.Errorf("%s: agent got %+v", c.name, r)
+				if r != c.text {
+					t.Errorf("%s: agent got %q", c.name, r)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatalf("%s: the agent got no request", c.name)

@@ -1,12 +1,15 @@
 // Package doctor runs Hark's setup checks for `hark doctor`: each check is
 // data (a name, whether Hark needs it, and a function), runs concurrently
 // under its own timeout, and reports one line with the exact fix when
-// something is wrong. Checks get their dependencies injected, so every one is
-// tested against fakes.
+// something is wrong. What to check lives beside each adapter, which
+// exports a Probe (agent.ProbeServer, shell.ProbeSandbox, tray.ProbeHost,
+// …) that the app's status line re-runs too; doctor keeps only the checks
+// of its own files (settings, folders, launch at login).
 package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -38,6 +41,40 @@ type Check struct {
 	Name     string
 	Required bool
 	Run      func(ctx context.Context) Result
+}
+
+// Probe is what an adapter exports for its doctor line, and what the app
+// re-runs for its status line: detail says what works; an error says what
+// does not. The adapters live outside this package (agent, shell, speech
+// never import app), so the error carries the rest by method:
+//
+//	Fix() string    the exact next step
+//	Limited() bool  true: Hark works without it, only not fully (a warning)
+type Probe func(ctx context.Context) (detail string, err error)
+
+// FromProbe is the check that runs p. A probe error without Fix gets a
+// generic one, so no problem line is left without a next step.
+func FromProbe(name string, required bool, p Probe) Check {
+	return Check{Name: name, Required: required, Run: func(ctx context.Context) Result {
+		detail, err := p(ctx)
+		return resultOf(name, detail, err)
+	}}
+}
+
+func resultOf(name, detail string, err error) Result {
+	if err == nil {
+		return Result{Status: OK, Detail: detail}
+	}
+	r := Result{Status: Fail, Detail: err.Error(), Fix: fmt.Sprintf("see `hark doctor -v` and the log; the %s check has no specific fix for this", name)}
+	var fixer interface{ Fix() string }
+	if errors.As(err, &fixer) && fixer.Fix() != "" {
+		r.Fix = fixer.Fix()
+	}
+	var limited interface{ Limited() bool }
+	if errors.As(err, &limited) && limited.Limited() {
+		r.Status = Warn
+	}
+	return r
 }
 
 // Report is a finished check.
@@ -173,3 +210,20 @@ func Slowest(reports []Report) []Report {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Elapsed > out[j].Elapsed })
 	return out
 }
+
+// Problem is a failed probe of an adapter inside app (tray, desktop,
+// hotkey); shell.ProbeError and speech.ProbeError are the same for the
+// packages that cannot import this one.
+type Problem struct {
+	Detail string // what is wrong
+	Next   string // the exact next step
+	Minor  bool   // Hark works without it, only not fully
+}
+
+func (e *Problem) Error() string { return e.Detail }
+
+// Fix is the next step.
+func (e *Problem) Fix() string { return e.Next }
+
+// Limited reports whether Hark works without it.
+func (e *Problem) Limited() bool { return e.Minor }

@@ -3,6 +3,8 @@ package doctor
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -178,5 +180,42 @@ func TestSlowest(t *testing.T) {
 	got := Slowest(rs)
 	if got[0].Elapsed != 3 || got[2].Elapsed != 1 || rs[0].Elapsed != 1 {
 		t.Errorf("Slowest = %v (input %v)", got, rs)
+	}
+}
+
+// probeErr is an adapter's problem as the probes outside app spell it:
+// Fix and Limited by method.
+type probeErr struct {
+	msg, fix string
+	limited  bool
+}
+
+func (e probeErr) Error() string { return e.msg }
+func (e probeErr) Fix() string   { return e.fix }
+func (e probeErr) Limited() bool { return e.limited }
+
+// FromProbe turns what a probe says into a line: OK with its detail, a
+// failure or (Limited) a warning with the adapter's own fix, and a generic
+// next step for an error that has none.
+func TestFromProbe(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		err  error
+		want Result
+	}{
+		{"works", nil, Result{Status: OK, Detail: "all good"}},
+		{"fails with a fix", fmt.Errorf("wrapped: %w", probeErr{msg: "down", fix: "start it"}), Result{Status: Fail, Detail: "wrapped: down", Fix: "start it"}},
+		{"limited", &Problem{Detail: "no buttons", Next: "use the menu", Minor: true}, Result{Status: Warn, Detail: "no buttons", Fix: "use the menu"}},
+		{"plain error", errors.New("odd"), Result{Status: Fail, Detail: "odd", Fix: "see `hark doctor -v` and the log; the Thing check has no specific fix for this"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			check := FromProbe("Thing", true, func(context.Context) (string, error) { return "all good", c.err })
+			if got := Run(context.Background(), []Check{check}, time.Second)[0].Result; got != c.want {
+				t.Errorf("got %+v, want %+v", got, c.want)
+			}
+		})
 	}
 }

@@ -62,7 +62,8 @@ type desktop struct {
 	notes   *harness.Notifications // nil: no notification server
 	watcher *harness.Watcher
 	ollama  *ollamatest.Server
-	work    string // where the commands leave their marker files
+	work    string   // where the commands leave their marker files
+	env     []string // more environment for hark, e.g. TERMINAL
 }
 
 // rule scripts the model: when the newest user request contains when, it
@@ -222,6 +223,7 @@ func launchHarkWith(t *testing.T, d *desktop, settingsJSON string) *hark {
 		h.env = append(h.env, "DISPLAY="+d.display)
 	}
 	h.env = append(h.env, d.pulse.Env...)
+	h.env = append(h.env, d.env...)
 	h.cmd = exec.Command(harkBin)
 	h.cmd.Env = h.env
 	h.cmd.Stdout, h.cmd.Stderr = h.stderr, h.stderr

@@ -2,9 +2,12 @@
 
 package tray
 
+import "context"
+
 // Check reports whether a tray can be shown: the macOS menu bar always can
 // in a cgo build.
 func Check() error { return nil }
 
-// HostProblem is always empty on macOS: the menu bar is the host.
-func HostProblem() string { return "" }
+// ProbeHost is the tray's line in `hark doctor`: the macOS menu bar is
+// always the host.
+func ProbeHost(context.Context) (string, error) { return "macOS menu bar", nil }

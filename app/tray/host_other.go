@@ -3,9 +3,13 @@
 package tray
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/hark-sh/hark/app/desktop"
+	"github.com/hark-sh/hark/app/doctor"
 )
 
 // Check reports whether a tray can be shown at all. On Linux the tray is a
@@ -20,18 +24,28 @@ func Check() error {
 	return nil
 }
 
-// HostProblem says why the tray icon may not be visible although the menu
-// is exported: no StatusNotifierWatcher owns its name on the bus. Empty
-// when a host is present.
-func HostProblem() string {
-	conn, err := dbus.SessionBus()
+// ProbeHost is the tray's line in `hark doctor` and the app's "tray"
+// re-check: something on the session bus shows tray icons (a
+// StatusNotifierWatcher). Without one the menu is exported but invisible.
+func ProbeHost(ctx context.Context) (string, error) {
+	return probeHost(ctx, func(ctx context.Context) (bool, error) {
+		var has bool
+		err := desktop.WithSessionBus(ctx, func(conn *dbus.Conn) error {
+			return conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
+		})
+		return has, err
+	})
+}
+
+func probeHost(ctx context.Context, present func(ctx context.Context) (bool, error)) (string, error) {
+	ok, err := present(ctx)
 	if err != nil {
-		return "no D-Bus session bus, so no tray icon"
+		return "", &doctor.Problem{Detail: "cannot ask the session bus: " + err.Error(),
+			Next: "run Hark inside a desktop session (DBUS_SESSION_BUS_ADDRESS must be set)"}
 	}
-	var has bool
-	err = conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
-	if err != nil || !has {
-		return "no system tray host on this desktop, so the Hark icon is not shown (on GNOME install the AppIndicator and KStatusNotifierItem Support extension); the hotkey and `hark send` still work"
+	if !ok {
+		return "", &doctor.Problem{Detail: "no tray host (org.kde.StatusNotifierWatcher) on the session bus, so the Hark icon is not shown",
+			Next: "on GNOME install and enable the AppIndicator extension (sudo apt-get install gnome-shell-extension-appindicator, then log out and in); KDE, Xfce and Cinnamon have one built in. The hotkey and `hark send` work meanwhile"}
 	}
-	return ""
+	return "StatusNotifierWatcher present", nil
 }

@@ -3,9 +3,11 @@
 package tray
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/doctor"
 )
 
 // New returns a Tray whose drawing goes nowhere: without cgo there is no
@@ -42,5 +44,8 @@ func (nullBackend) setTitle(s string)                             {}
 // Check fails: the macOS menu bar needs cgo.
 func Check() error { return Run(nil, nil) }
 
-// HostProblem repeats why there is no menu bar item.
-func HostProblem() string { return Check().Error() }
+// ProbeHost says why there is no menu bar item in this build.
+func ProbeHost(context.Context) (string, error) {
+	return "", &doctor.Problem{Detail: Check().Error(),
+		Next: "rebuild with cgo: `make build` (install a C compiler first with `xcode-select --install`)"}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,13 +19,13 @@ import (
 	"github.com/hark-sh/hark/app/bundle"
 	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
+	"github.com/hark-sh/hark/app/doctor"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/logs"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech/portaudio"
-	"github.com/ollama/ollama/api"
 )
 
 func init() {
@@ -41,140 +40,211 @@ func init() {
 // missing piece of the desktop (X display, tray host, notification server,
 // microphone, whisper) degrades to a status line, never to a crash.
 func runApp(ctx context.Context, e *env, args []string) int {
+	verbose, code, ok := runFlags(e, args)
+	if !ok {
+		return code
+	}
+	w := &wiring{e: e, verbose: verbose, problems: map[string]string{}}
+	defer w.close()
+	steps := []func(context.Context) error{
+		w.openFiles,   // folders, the single-instance lock, settings
+		w.openLog,     // the log file, or stderr when it cannot be opened
+		w.adoptEnv,    // the login shell's PATH, the sandbox
+		w.openDesktop, // control socket, notifications, voice input
+		w.buildCore,   // the agent, the tray menu, app.New
+	}
+	for _, step := range steps {
+		var done exitNow
+		switch err := step(ctx); {
+		case errors.As(err, &done):
+			return done.code
+		case err != nil:
+			fmt.Fprintln(e.stderr, "hark:", err)
+			return exitError
+		}
+	}
+	return w.run(ctx)
+}
+
+func runFlags(e *env, args []string) (verbose bool, code int, ok bool) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	verbose := fs.Bool("v", false, "log debug detail")
-	fs.BoolVar(verbose, "verbose", false, "the same as -v")
+	fs.BoolVar(&verbose, "v", false, "log debug detail")
+	fs.BoolVar(&verbose, "verbose", false, "the same as -v")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v|--verbose]\n\nStarts Hark in the menu bar (the tray on Linux).")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
+	code, ok = parseFlags(fs, args)
+	return verbose, code, ok
+}
+
+// exitNow ends runApp with code and nothing more to say: the step said it.
+type exitNow struct{ code int }
+
+func (x exitNow) Error() string { return fmt.Sprintf("exit %d", x.code) }
+
+// wiring is what runApp builds, one step at a time; close undoes it in
+// reverse.
+type wiring struct {
+	e       *env
+	verbose bool
+	closers []func()
+
+	paths       settings.Paths
+	st          settings.Settings
+	settingsErr error
+	log         *slog.Logger
+	// problems are shown in the status line once the core runs, keyed by
+	// source.
+	problems    map[string]string
+	ctl         *control.Server
+	loginPath   *app.LoginPath
+	escape      *escapeProxy
+	note        desktop.Result
+	recorder    app.Recorder
+	transcriber app.Transcriber
+	core        *app.App
+}
+
+func (w *wiring) onClose(f func()) { w.closers = append(w.closers, f) }
+
+func (w *wiring) close() {
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		w.closers[i]()
 	}
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+}
+
+// files makes Hark's folders, takes the single-instance lock and reads the
+// settings (a broken file leaves the defaults in use and a status line).
+func (w *wiring) openFiles(ctx context.Context) error {
+	paths, st, err := loadSettings()
+	var bad *badSettings
+	if err != nil && !errors.As(err, &bad) {
+		return err
+	}
+	w.paths, w.st = paths, st
+	if bad != nil {
+		w.settingsErr = bad.err // the core's status line says how to fix it
 	}
 	for _, dir := range []string{filepath.Dir(paths.Settings), paths.History, paths.Logs, paths.Runtime} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			fmt.Fprintf(e.stderr, "hark: cannot create %s: %v\n", dir, err)
-			return exitError
+			return fmt.Errorf("cannot create %s: %v", dir, err)
 		}
 	}
-
 	release, err := control.AcquireInstanceLock(paths.Runtime)
 	if errors.Is(err, control.ErrAlreadyRunning) {
-		return anotherLaunch(ctx, e, paths, *verbose)
+		// The running Hark is told, and says so; this one logs it, since a
+		// second Hark.app has no visible stderr.
+		return exitNow{anotherLaunch(ctx, w.e, paths, w.verbose)}
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+		return err
 	}
-	defer release()
+	w.onClose(release)
+	return nil
+}
 
-	log, closeLog, err := logs.Setup(paths, *verbose)
+func (w *wiring) openLog(context.Context) error {
+	log, closeLog, err := logs.Setup(w.paths, w.verbose)
 	if err != nil {
 		// The log is a convenience; stderr still works.
-		fmt.Fprintf(e.stderr, "hark: logging to stderr only: %v\n", err)
-		log = slog.New(logs.NewHandler(e.stderr, slog.LevelInfo))
+		fmt.Fprintf(w.e.stderr, "hark: logging to stderr only: %v\n", err)
+		log = slog.New(logs.NewHandler(w.e.stderr, slog.LevelInfo))
 		closeLog = io.NopCloser(nil)
 	}
-	defer closeLog.Close()
-
-	st, settingsErr := settings.Load(paths.Settings)
-	if settingsErr != nil {
-		log.Warn("settings file rejected; using defaults", "err", settingsErr)
+	w.onClose(func() { closeLog.Close() })
+	w.log = log
+	if w.settingsErr != nil {
+		log.Warn("settings file rejected; using defaults", "err", w.settingsErr)
 	}
+	return nil
+}
 
-	problems := map[string]string{}
-
+// adoptEnv adopts the login shell's PATH and checks the sandbox.
+func (w *wiring) adoptEnv(ctx context.Context) error {
 	// GUI apps on macOS start with a minimal PATH; commands must find what
 	// the user's Terminal finds. Resolved in the background so a slow shell
 	// startup never delays the menu-bar icon; commands wait for it (bounded).
-	loginPath := app.StartLoginShellPath(ctx, runtime.GOOS)
-
-	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(st.Sandbox) != shell.SandboxOff {
-		log.Warn("no sandbox", "detail", detail)
-		problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
+	w.loginPath = app.StartLoginShellPath(ctx, runtime.GOOS)
+	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(w.st.Sandbox) != shell.SandboxOff {
+		w.log.Warn("no sandbox", "detail", detail)
+		w.problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
 	}
+	return nil
+}
 
-	ctl, err := control.Listen(paths.Runtime)
+// openDesktop opens the control socket, the notification server and the
+// microphone with its transcriber; each one missing is a status line.
+func (w *wiring) openDesktop(context.Context) error {
+	ctl, err := control.Listen(w.paths.Runtime)
 	if err != nil {
-		log.Warn("control socket", "err", err)
-		problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
+		w.log.Warn("control socket", "err", err)
+		w.problems["control"] = fmt.Sprintf("`hark send` will not reach this app: %v", err)
 	}
-
-	note := desktop.Setup(desktop.Options{Logger: log})
-	defer note.Close()
-	if note.Problem != "" {
-		problems["notifications"] = note.Problem
+	w.ctl = ctl
+	w.note = desktop.Setup(desktop.Options{Logger: w.log})
+	w.onClose(func() { w.note.Close() })
+	if w.note.Problem != "" {
+		w.problems["notifications"] = w.note.Problem
 	}
-
-	recorder, transcriber, voiceProblem := voiceInput(st, paths, log)
+	recorder, transcriber, voiceProblem := voiceInput(w.st, w.paths, w.log)
 	if voiceProblem != "" {
-		problems["voice"] = voiceProblem
+		w.problems["voice"] = voiceProblem
 	}
 	if recorder != nil {
-		defer portaudio.Terminate()
+		w.onClose(func() { portaudio.Terminate() })
 	}
 	if c, ok := transcriber.(io.Closer); ok {
-		defer c.Close() // frees the whisper model
+		w.onClose(func() { c.Close() }) // frees the whisper model
 	}
+	w.recorder, w.transcriber = recorder, transcriber
+	return nil
+}
 
-	host := agent.ResolveHost(st.OllamaHost)
-	client := agent.NewOllamaClient(host)
-	// One agent for the app's lifetime: machine facts are gathered once,
-	// and the confirmer, progress callback and confirm switch come with
-	// each request.
-	aopts := agentOptions(st, paths, st.OllamaModel, client, host.String())
-	aopts.Executor = &app.PathGatedExecutor{Path: loginPath, New: func() agent.Executor { return newRunner(st) }}
-	if runtime.GOOS == "darwin" {
-		aopts.Executor = folderPromptWatcher(aopts.Executor, note.Notifier, log)
-	}
-	if rp := rulesProblems(aopts.Rules); len(rp) > 0 {
-		for _, w := range rp {
-			log.Warn("rules", "problem", w)
+// buildCore builds the one agent of the app's lifetime (machine facts are
+// gathered once; the conversation, confirmer, progress callback and confirm
+// switch come from the core with each request), the tray menu and the core.
+func (w *wiring) buildCore(context.Context) error {
+	ag, server, err := newAgent(w.st, w.paths, "", func(o *agent.Options) {
+		o.Executor = &app.PathGatedExecutor{Path: w.loginPath, New: func() agent.Executor { return newRunner(w.st) }}
+		if runtime.GOOS == "darwin" {
+			o.Executor = folderPromptWatcher(o.Executor, w.note.Notifier, w.log)
 		}
-		problems["rules"] = strings.Join(rp, "\n") + "\nhark rules list shows every rule and why it is ignored."
-	}
-	sharedAgent, err := agent.New(aopts)
+		if rp := rulesProblems(o.Rules); len(rp) > 0 {
+			for _, p := range rp {
+				w.log.Warn("rules", "problem", p)
+			}
+			w.problems["rules"] = strings.Join(rp, "\n") + "\nhark rules list shows every rule and why it is ignored."
+		}
+	})
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark:", err)
-		return exitError
+		return err
 	}
-	ag := &appAgent{agent: sharedAgent}
-	history := storeHistory{newStore(paths.History)}
-
-	var core *app.App
-	post := func(ev app.Event) bool { return core.Post(ev) }
-	menu := tray.New(tray.Options{Post: post, Logger: log})
-	defer menu.Close()
-
-	// The dialog tool that asks for a typed request also asks before
-	// confirmation is switched off.
-	prompter := desktop.DetectPrompter(runtime.GOOS, exec.LookPath)
-	var yesNo app.YesNo
-	if p, ok := prompter.(*desktop.ExecPrompter); ok {
-		yesNo = p
+	post := func(ev app.Event) bool { return w.core.Post(ev) }
+	menu := tray.New(tray.Options{Post: post, Logger: w.log})
+	w.onClose(menu.Close)
+	prompter, yesNo, missing := choosePrompter(runtime.GOOS, os.Getenv, exec.LookPath, os.Executable)
+	if v, ok := w.problems["voice"]; ok && missing != "" {
+		w.problems["voice"] = v + " (" + missing + ")"
 	}
-	escape := &escapeProxy{}
-	opts := app.Options{
+	st, log, paths := w.st, w.log, w.paths
+	w.escape = &escapeProxy{}
+	w.core = app.New(app.Options{
 		Settings:      st,
 		Paths:         paths,
-		SettingsError: settingsErr,
-		Recorder:      recorder,
-		Transcriber:   transcriber,
+		SettingsError: w.settingsErr,
+		Recorder:      w.recorder,
+		Transcriber:   w.transcriber,
 		Agent:         ag,
-		Notifier:      note.Notifier,
-		Approver:      note.Approver,
+		Notifier:      w.note.Notifier,
+		Approver:      w.note.Approver,
 		Menu:          menu,
 		Prompter:      prompter,
 		YesNo:         yesNo,
-		History:       history,
+		History:       newStore(paths.History),
 		LoginItem:     loginItem{},
-		Escape:        escape,
+		Escape:        w.escape,
 		Cues:          cuePlayer(),
 		LogFile:       logs.File(paths),
 		AuditText:     func() (string, error) { return auditText(paths.Audit) },
@@ -183,28 +253,28 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				warnings, err := agent.Check(ctx, client, host.String(), st.OllamaModel, st.ContextLength)
+				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength)
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
 				return ollamaProblem(err)
 			},
-			"tray": func(context.Context) error {
-				if p := tray.HostProblem(); p != "" {
-					return errors.New(p)
-				}
-				return nil
-			},
+			// The probe `hark doctor` shows on its Tray line.
+			"tray": probeCheck(tray.ProbeHost),
 		},
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
 		},
-	}
-	core = app.New(opts)
+	})
+	return nil
+}
 
+// run starts the core and everything that feeds it, then the tray on this
+// goroutine, and returns when the core has stopped.
+func (w *wiring) run(ctx context.Context) int {
+	e, core := w.e, w.core
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-
 	// start runs the core and everything that feeds it. On macOS it must run
 	// off the main thread, after the tray exists (Carbon hot keys need the
 	// Cocoa loop running).
@@ -214,45 +284,45 @@ func runApp(ctx context.Context, e *env, args []string) int {
 			stop()
 			tray.Quit()
 		}()
-		for src, msg := range problems {
+		for src, msg := range w.problems {
 			core.Post(app.Problem{Source: src, Message: msg})
 		}
 		go func() {
 			select {
-			case <-loginPath.Done():
+			case <-w.loginPath.Done():
 			case <-ctx.Done():
 				return
 			}
-			if err := loginPath.Err(); err != nil {
-				log.Warn("login shell PATH", "err", err)
+			if err := w.loginPath.Err(); err != nil {
+				w.log.Warn("login shell PATH", "err", err)
 				core.Post(app.Problem{Source: "path", Message: fmt.Sprintf("could not read your login shell's PATH (%v); commands run with %s", err, os.Getenv("PATH"))})
 			}
 		}()
-		if ctl != nil {
-			ctl.OnAnotherLaunch(alreadyRunningNotice(note.Notifier, log))
+		if w.ctl != nil {
+			w.ctl.OnAnotherLaunch(alreadyRunningNotice(w.note.Notifier, w.log))
 			go func() {
-				if err := ctl.Serve(ctx, core.Post); err != nil {
-					log.Warn("control socket stopped", "err", err)
+				if err := w.ctl.Serve(ctx, core.Post); err != nil {
+					w.log.Warn("control socket stopped", "err", err)
 				}
 			}()
 		}
-		go runHotkey(ctx, st, core, note.Notifier, log)
-		go runEscape(ctx, escape, core, log)
+		go runHotkey(ctx, w.st, core, w.note.Notifier, w.log)
+		go runEscape(ctx, w.escape, core, w.log)
 	}
 
-	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(paths))
+	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(w.paths))
 	if err := tray.Check(); err != nil {
 		// No tray: the app still works through the hotkey, notifications
 		// and `hark send`; the reason goes to stderr and the log.
 		fmt.Fprintf(e.stderr, "hark: %v; running without a menu\n", err)
-		log.Warn("no tray", "err", err)
+		w.log.Warn("no tray", "err", err)
 		// Without a menu there is no status line: stderr is the only place
 		// left to say what else is missing.
-		for src, msg := range problems {
+		for src, msg := range w.problems {
 			fmt.Fprintf(e.stderr, "hark: %s: %s\n", src, msg)
 		}
-		if note.Approver == nil {
-			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", st.ConfirmTimeout.D())
+		if w.note.Approver == nil {
+			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", w.st.ConfirmTimeout.D())
 		}
 		start()
 		<-core.Done()
@@ -264,6 +334,45 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	<-core.Done()
 	fmt.Fprintln(e.stderr, "hark: stopped")
 	return exitOK
+}
+
+// choosePrompter picks how "Type a request…" asks: a native dialog
+// (osascript, zenity, kdialog), which also asks before confirmation is
+// switched off; else, on Linux, the user's terminal emulator running
+// `hark send --prompt`. With neither, missing says what would enable it.
+func choosePrompter(goos string, getenv func(string) string, lookPath func(string) (string, error), executable func() (string, error)) (app.Prompter, app.YesNo, string) {
+	if p := desktop.DetectPrompter(goos, lookPath); p != nil {
+		var yesNo app.YesNo
+		if ep, ok := p.(*desktop.ExecPrompter); ok {
+			yesNo = ep
+		}
+		return p, yesNo, ""
+	}
+	if goos == "darwin" {
+		return nil, nil, "Type a request… needs osascript, which every macOS has; check your PATH"
+	}
+	t, ok := desktop.DetectTerminal(getenv, lookPath)
+	if !ok {
+		return nil, nil, "Type a request… needs a terminal emulator or zenity: install xterm (sudo apt-get install xterm) or set $TERMINAL"
+	}
+	exe, err := executable()
+	if err != nil {
+		return nil, nil, fmt.Sprintf("Type a request… cannot find this program to run in %s: %v", t.Name, err)
+	}
+	return desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"}), nil, ""
+}
+
+// probeCheck is an adapter's doctor probe as one of the core's re-checks:
+// the status line shows the problem with its fix.
+func probeCheck(p doctor.Probe) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := p(ctx)
+		var fixer interface{ Fix() string }
+		if errors.As(err, &fixer) && fixer.Fix() != "" {
+			return fmt.Errorf("%w — %s", err, fixer.Fix())
+		}
+		return err
+	}
 }
 
 // ollamaProblem titles a failed Ollama check for its menu row: Ollama
@@ -356,215 +465,6 @@ func voiceInput(st settings.Settings, paths settings.Paths, log *slog.Logger) (a
 		return app.MicGatedRecorder{Recorder: rec, Permission: app.AskMicPermission(ask)}, tr, ""
 	}
 	return rec, tr, ""
-}
-
-// appAgent adapts agent.Agent to the core's Agent interface: the core hands
-// over the confirmer, the progress callback and the confirm setting per
-// request, and the conversation carries over until New conversation.
-type appAgent struct {
-	agent *agent.Agent
-	conv  *agent.Conversation
-}
-
-func (a *appAgent) NewConversation() { a.conv = nil }
-
-// Preload lets the core load the model when the hotkey goes down.
-func (a *appAgent) Preload(ctx context.Context) error { return a.agent.Preload(ctx) }
-
-func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEvent func(app.AgentEvent)) (string, error) {
-	noConfirm := !r.ConfirmBeforeExecute
-	ro := agent.RequestOptions{
-		NoConfirm: &noConfirm,
-		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
-			return agent.Decision{Approved: d.Approved, By: d.By, Rule: d.Rule, Reason: d.Reason}, err
-		}),
-		OnEvent: func(ev agent.Event) {
-			if out, ok := toAppEvent(ev); ok {
-				onEvent(out)
-			}
-		},
-	}
-	if a.conv == nil {
-		a.conv = agent.NewConversation()
-	}
-	out, err := a.agent.RunWith(ctx, a.conv, r.Text, ro)
-	return out.Answer, err
-}
-
-func toAppEvent(ev agent.Event) (app.AgentEvent, bool) {
-	var out app.AgentEvent
-	if c := ev.Call; c != nil {
-		out.Command, out.Purpose, out.Tier, out.Reasons = c.Command, c.Purpose, c.Tier, c.Reasons
-	}
-	switch ev.Kind {
-	case agent.EventText:
-		out.Kind, out.Text, out.Reset = app.AgentText, ev.Text, ev.Reset
-	case agent.EventLoading, agent.EventThinking:
-		out.Kind, out.Text = app.AgentStatus, ev.Text
-	case agent.EventRetry:
-		out.Kind, out.Text = app.AgentStatus, "asking the model again…"
-	case agent.EventProposed:
-		out.Kind = app.AgentProposed
-	case agent.EventAwaiting:
-		out.Kind = app.AgentAwaiting
-	case agent.EventRunning:
-		out.Kind = app.AgentRunning
-	case agent.EventResult:
-		out.Kind = app.AgentResult
-		if r := ev.Result; r != nil {
-			out.ExitCode, out.Text = r.ExitCode, r.Error
-		}
-	case agent.EventFinal:
-		out.Kind, out.Text = app.AgentAnswer, ev.Text
-	case agent.EventError:
-		out.Kind, out.Text = app.AgentError, ev.Text
-	default:
-		return out, false
-	}
-	return out, true
-}
-
-// storeHistory lists saved conversations for the Recent submenu and renders
-// one as plain text.
-type storeHistory struct{ s *agent.Store }
-
-func (h storeHistory) Recent(n int) ([]app.ConversationSummary, error) {
-	list, err := h.s.List()
-	if err != nil {
-		return nil, err
-	}
-	var out []app.ConversationSummary
-	for _, c := range list { // newest first
-		if len(out) == n {
-			break
-		}
-		title := c.Title
-		if conv, err := h.s.Load(c.ID); err == nil {
-			title = recentLabel(c.Title, c.Updated, conv.Runs, time.Now())
-		}
-		out = append(out, app.ConversationSummary{ID: c.ID, Title: title})
-	}
-	return out, nil
-}
-
-// recentLabel tells apart conversations that share a title: when it was
-// and how its last request ended ("list my downloads · 14:02 · 1 ran").
-func recentLabel(title string, updated time.Time, runs []agent.RunMetrics, now time.Time) string {
-	when := updated.Local().Format("15:04")
-	if y, m, d := updated.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
-		when = updated.Local().Format("Jan 2 15:04")
-	}
-	label := strings.TrimSpace(title) + " · " + when
-	if len(runs) == 0 {
-		return label
-	}
-	r := runs[len(runs)-1]
-	switch {
-	case r.Outcome == agent.OutcomeCancelled:
-		return label + " · cancelled"
-	case r.Outcome == agent.OutcomeError:
-		return label + " · failed"
-	}
-	if f := (app.Outcome{Ran: r.Commands, Denied: r.Denied, Refused: r.Refused}).Facts(); f != "" {
-		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
-	}
-	return label
-}
-
-func (h storeHistory) Transcript(id string) (string, error) {
-	c, err := h.s.Load(id)
-	if err != nil {
-		return "", err
-	}
-	return transcriptText(c), nil
-}
-
-// transcriptText renders a conversation as a person reads it. Each
-// request's last answer is Hark's ending: its own facts about the commands
-// first, then the model's words as plain text, as the final notification
-// said.
-func transcriptText(c *agent.Conversation) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s · %s\n\n", c.Title, c.Created.Local().Format("2006-01-02 15:04"), c.Model)
-	request := -1
-	var timedOut int
-	for i, m := range c.Messages {
-		switch m.Role {
-		case "user":
-			request++
-			timedOut = 0
-			fmt.Fprintf(&b, "You: %s\n\n", m.Content)
-		case "assistant":
-			for _, tc := range m.ToolCalls {
-				if cmd, ok := tc.Function.Arguments.Get("command"); ok {
-					fmt.Fprintf(&b, "$ %v\n", cmd)
-				}
-			}
-			text := strings.TrimSpace(m.Content)
-			if text == "" && len(m.ToolCalls) > 0 {
-				continue
-			}
-			if lastAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) {
-				r := c.Runs[request]
-				o := app.Outcome{Ran: r.Commands, Denied: r.Denied - timedOut, TimedOut: timedOut, Refused: r.Refused}
-				text = app.Ending(o, text)
-			} else {
-				text = app.PlainText(text)
-			}
-			if text != "" {
-				fmt.Fprintf(&b, "Hark: %s\n\n", text)
-			}
-		case "tool":
-			line, to := toolLine(m.Content)
-			if to {
-				timedOut++
-			}
-			fmt.Fprintf(&b, "  %s\n\n", line)
-		}
-	}
-	return b.String()
-}
-
-// lastAnswer reports whether message i is the last assistant message of
-// its request.
-func lastAnswer(ms []api.Message, i int) bool {
-	for _, m := range ms[i+1:] {
-		switch m.Role {
-		case "user":
-			return true
-		case "assistant":
-			return false
-		}
-	}
-	return true
-}
-
-// toolLine says in words what one command's result was, and whether it is
-// an approval that timed out.
-func toolLine(content string) (string, bool) {
-	var r shell.Result
-	if json.Unmarshal([]byte(content), &r) != nil {
-		return content, false
-	}
-	switch {
-	case r.Executed && r.ExitCode == 0:
-		return "✓ ran", false
-	case r.Executed:
-		return fmt.Sprintf("✗ ran, exit status %d", r.ExitCode), false
-	case strings.Contains(r.Error, "did not answer"):
-		return "✗ not run: the approval timed out", true
-	case strings.HasPrefix(r.Error, "Refused"):
-		return "✗ not run: refused (Hark never runs this)", false
-	}
-	return "✗ not run: " + firstSentence(r.Error), false
-}
-
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
-	}
-	return s
 }
 
 // loginItem backs the tray's "Launch at login" checkbox with the same

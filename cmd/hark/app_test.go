@@ -9,54 +9,14 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app"
-	"github.com/hark-sh/hark/shell"
 )
 
-func TestToAppEvent(t *testing.T) {
+// The store `hark run` hands the core is its history as it is: newest
+// first, and each conversation renders with the one transcript renderer.
+func TestStoreIsTheAppsHistory(t *testing.T) {
 	t.Parallel()
-	call := &agent.Call{Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: []shell.Reason{{Command: "rm x", Why: "rm: deletes files"}}}
-	cases := []struct {
-		name string
-		in   agent.Event
-		want app.AgentEvent
-		ok   bool
-	}{
-		{"text", agent.Event{Kind: agent.EventText, Text: "hi"}, app.AgentEvent{Kind: app.AgentText, Text: "hi"}, true},
-		{"proposed carries the call", agent.Event{Kind: agent.EventProposed, Call: call},
-			app.AgentEvent{Kind: app.AgentProposed, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons}, true},
-		{"awaiting", agent.Event{Kind: agent.EventAwaiting, Call: call}, app.AgentEvent{Kind: app.AgentAwaiting, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons}, true},
-		{"result with exit code and stderr", agent.Event{Kind: agent.EventResult, Call: call, Result: &shell.Result{ExitCode: 2, Error: "no such file"}},
-			app.AgentEvent{Kind: app.AgentResult, Command: "rm x", Purpose: "executing", Tier: shell.Confirm, Reasons: call.Reasons, ExitCode: 2, Text: "no such file"}, true},
-		{"final answer", agent.Event{Kind: agent.EventFinal, Text: "done"}, app.AgentEvent{Kind: app.AgentAnswer, Text: "done"}, true},
-		{"error", agent.Event{Kind: agent.EventError, Text: "Ollama is not running"}, app.AgentEvent{Kind: app.AgentError, Text: "Ollama is not running"}, true},
-		{"decided is not shown", agent.Event{Kind: agent.EventDecided, Call: call}, app.AgentEvent{}, false},
-		// Loading and thinking are a status the first streamed word replaces.
-		{"loading", agent.Event{Kind: agent.EventLoading, Text: "loading model…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "loading model…"}, true},
-		{"thinking", agent.Event{Kind: agent.EventThinking, Text: "thinking…"}, app.AgentEvent{Kind: app.AgentStatus, Text: "thinking…"}, true},
-		{"corrective turn", agent.Event{Kind: agent.EventRetry, Text: "Your reply was empty."}, app.AgentEvent{Kind: app.AgentStatus, Text: "asking the model again…"}, true},
-		{"reasoning withdrawn", agent.Event{Kind: agent.EventText, Text: "Hi", Reset: true}, app.AgentEvent{Kind: app.AgentText, Text: "Hi", Reset: true}, true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, ok := toAppEvent(tc.in)
-			if ok != tc.ok {
-				t.Fatalf("ok = %v, want %v", ok, tc.ok)
-			}
-			if !ok {
-				return
-			}
-			if got.Kind != tc.want.Kind || got.Text != tc.want.Text || got.Command != tc.want.Command || got.Purpose != tc.want.Purpose ||
-				got.Tier != tc.want.Tier || got.ExitCode != tc.want.ExitCode || len(got.Reasons) != len(tc.want.Reasons) || got.Reset != tc.want.Reset {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestStoreHistory(t *testing.T) {
-	t.Parallel()
-	store := newStore(t.TempDir())
+	var h app.History = newStore(t.TempDir())
+	store := h.(*agent.Store)
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"first", "second", "third"} {
 		c := &agent.Conversation{ID: "c" + string(rune('1'+i)), Title: title, Created: base.Add(time.Duration(i) * time.Hour), Updated: base.Add(time.Duration(i) * time.Hour), Model: "qwen3:4b"}
@@ -65,33 +25,30 @@ func TestStoreHistory(t *testing.T) {
 		c.Messages = []api.Message{
 			{Role: "user", Content: "what is in downloads"},
 			{Role: "assistant", ToolCalls: []api.ToolCall{{Function: api.ToolCallFunction{Name: agent.ToolName, Arguments: args}}}},
-			{Role: "tool", Content: `{"success":true}`},
+			{Role: "tool", Content: `{"executed":true,"exitCode":0,"output":"a.txt\nb.txt"}`},
 			{Role: "assistant", Content: "Two files."},
 		}
+		c.Runs = []agent.RunMetrics{{Commands: 1, Outcome: agent.OutcomeCompleted}}
 		if err := store.Save(c); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(10 * time.Millisecond) // distinct modification times
 	}
-	h := storeHistory{store}
-	recent, err := h.Recent(2)
+	list, err := h.List()
+	if err != nil || len(list) != 3 || list[0].Title != "third" {
+		t.Fatalf("List() = %+v, %v; want three, newest first", list, err)
+	}
+	c, err := h.Load(list[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recent) != 2 {
-		t.Fatalf("Recent(2) = %+v, want two entries", recent)
-	}
-	text, err := h.Transcript(recent[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The tray's transcript reads as a person would: Hark's facts, then
-	// the model's words (transcriptText).
-	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "Hark: Two files."} {
+	text := agent.Transcript(c)
+	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "✓ ran: a.txt …", "Hark: 1 command ran.\n\nTwo files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}
 	}
-	if _, err := h.Transcript("nope"); err == nil {
-		t.Error("Transcript of an unknown id succeeded")
+	if _, err := h.Load("nope"); err == nil {
+		t.Error("Load of an unknown id succeeded")
 	}
 }

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
-	"github.com/hark-sh/hark/shell/rules"
 )
 
 // continueWindow is how recent the last conversation must be for `hark ask`
@@ -57,18 +52,14 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
 	}
-	if *model == "" {
-		*model = s.OllamaModel
-	}
-	host := agent.ResolveHost(s.OllamaHost)
-	client := agent.NewOllamaClient(host)
-	o := agentOptions(s, paths, *model, client, host.String())
-	for _, w := range rulesProblems(o.Rules) {
-		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
-	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
-	o.Confirmer, o.OnEvent = newTerminalConfirmer(e), p.event
-	a, err := agent.New(o)
+	var store *agent.Store
+	a, server, err := newAgent(s, paths, *model, func(o *agent.Options) {
+		o.Confirmer, o.OnEvent, store = newTerminalConfirmer(e), p.event, o.History
+		for _, w := range rulesProblems(o.Rules) {
+			fmt.Fprintln(e.stderr, "hark ask: warning:", w)
+		}
+	})
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
@@ -81,7 +72,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		_ = a.Preload(ctx) // the request reports any failure itself
 	}()
 	defer func() { <-preloaded }()
-	warnings, err := agent.Check(ctx, client, host.String(), *model, s.ContextLength)
+	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark ask:", err)
 		return exitError
@@ -90,7 +81,6 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
 	}
 
-	store := o.History
 	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
 	conv := agent.NewConversation()
 	if !*fresh {
@@ -107,19 +97,6 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// loadSettings finds Hark's files and reads the settings.
-func loadSettings() (settings.Paths, settings.Settings, error) {
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		return paths, settings.Settings{}, err
-	}
-	s, err := settings.Load(paths.Settings)
-	if err != nil {
-		return paths, s, fmt.Errorf("%w (fix or delete the file to use the defaults)", err)
-	}
-	return paths, s, nil
 }
 
 // printer shows a request's progress as a readable transcript: the model's
@@ -272,136 +249,6 @@ func excerpt(s string, n int, indent string) string {
 			break
 		}
 		b.WriteString(indent + l + "\n")
-	}
-	return b.String()
-}
-
-// terminalConfirmer asks Run this? [y/N] on the terminal. Without a
-// terminal nobody can answer, so nothing is approved.
-type terminalConfirmer struct {
-	e     *env
-	once  sync.Once
-	lines chan string
-}
-
-func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer{e: e} }
-
-// readLines feeds stdin lines to a channel, so a prompt can give up when
-// the request is cancelled or times out while a read is pending.
-func (c *terminalConfirmer) readLines() {
-	c.lines = make(chan string)
-	go func() {
-		sc := bufio.NewScanner(c.e.stdin)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-	}()
-}
-
-func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-	if !c.e.isTerminal {
-		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
-		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
-	}
-	c.once.Do(c.readLines)
-	if p.Rule != "" {
-		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
-	}
-	for {
-		fmt.Fprint(c.e.stderr, "    Run this? [y/N] (a: always allow · n REASON: deny and say why) ")
-		line, err := c.readLine(ctx)
-		if err != nil {
-			return c.stopped(ctx)
-		}
-		a := parseAnswer(line)
-		switch {
-		case a.approve:
-			return agent.Decision{Approved: true, By: agent.ByTerminal}, nil
-		case !a.always:
-			return agent.Decision{By: agent.ByTerminal, Reason: a.reason}, nil
-		case p.Proposal == nil:
-			fmt.Fprintf(c.e.stderr, "    %s\n", p.NoProposal)
-			continue
-		}
-		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
-		fmt.Fprint(c.e.stderr, "    Save this rule and run? [y/N] ")
-		line, err = c.readLine(ctx)
-		if err != nil {
-			return c.stopped(ctx)
-		}
-		if parseAnswer(line).approve {
-			return agent.Decision{Approved: true, By: agent.ByTerminal, Rule: p.Proposal}, nil
-		}
-		fmt.Fprintln(c.e.stderr, "    no rule saved")
-	}
-}
-
-// readLine waits for one line of the terminal; end of input is an error.
-func (c *terminalConfirmer) readLine(ctx context.Context) (string, error) {
-	select {
-	case line, ok := <-c.lines:
-		if !ok {
-			fmt.Fprintln(c.e.stderr)
-			return "", io.EOF
-		}
-		return line, nil
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-}
-
-// stopped is the answer when the prompt could not be answered: end of
-// input denies; a cancelled or timed-out request says so.
-func (c *terminalConfirmer) stopped(ctx context.Context) (agent.Decision, error) {
-	if ctx.Err() == nil {
-		return agent.Decision{By: agent.ByTerminal}, nil
-	}
-	// The terminal has echoed ^C after the prompt; start the line afresh
-	// and say what that meant.
-	fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return agent.Decision{By: agent.ByTimeout}, ctx.Err()
-	}
-	return agent.Decision{By: agent.ByTerminal}, ctx.Err()
-}
-
-// answer is one reply to the terminal prompt.
-type answer struct {
-	approve bool
-	always  bool
-	reason  string // a denial's reason
-}
-
-// parseAnswer reads y, yes, a, always, and n or no followed by an
-// optional reason ("n: use the trash", "no, keep them"). Anything else
-// denies: only a clear yes runs a command.
-func parseAnswer(line string) answer {
-	t := strings.TrimSpace(line)
-	switch strings.ToLower(t) {
-	case "y", "yes":
-		return answer{approve: true}
-	case "a", "always":
-		return answer{always: true}
-	}
-	lower := strings.ToLower(t)
-	for _, w := range []string{"no", "n"} {
-		if rest, ok := strings.CutPrefix(lower, w); ok && (rest == "" || strings.IndexByte(" :,;-", rest[0]) >= 0) {
-			return answer{reason: strings.TrimSpace(strings.TrimLeft(t[len(w):], " :,;-"))}
-		}
-	}
-	return answer{}
-}
-
-// describeRule shows a rule and its examples before it is saved.
-func describeRule(r rules.Rule, indent string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%srule: %s\n", indent, r)
-	if len(r.Examples.Match) > 0 {
-		fmt.Fprintf(&b, "%s  allows, e.g.: %s\n", indent, strings.Join(r.Examples.Match, " · "))
-	}
-	if len(r.Examples.NoMatch) > 0 {
-		fmt.Fprintf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
 	}
 	return b.String()
 }

@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/bundle"
+	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/doctor"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/app/settings"
@@ -79,124 +78,41 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// doctorChecks wires the real adapters into the checks.
+// doctorChecks lists the checks: doctor's own (settings, folders, launch
+// at login) and the probe each adapter exports.
 func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []doctor.Check {
 	goos := runtime.GOOS
-	host := agent.ResolveHost(st.OllamaHost)
-	client := agent.NewOllamaClient(host)
+	server := newOllama(st)
 	checks := []doctor.Check{
 		doctor.Settings(paths.Settings, loadErr),
 		doctor.Folders(paths),
-		doctor.Microphone(listMicrophones, st.Microphone, goos),
-		doctor.WhisperBuild(whisper.Available(), goos),
-		doctor.WhisperModel(st.WhisperModel, modelFile(paths.Models)),
-		doctor.Ollama(client, host.String(), goos),
-		doctor.OllamaModel(client, host.String(), st.OllamaModel, goos),
-		doctor.Sandbox(shell.SandboxStatus, goos),
+		doctor.FromProbe("Microphone", true, func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
+		doctor.FromProbe("Speech recognition", true, whisper.ProbeBuild),
+		doctor.FromProbe("Whisper model", true, func(ctx context.Context) (string, error) {
+			return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
+		}),
+		doctor.FromProbe("Ollama", true, func(ctx context.Context) (string, error) {
+			return agent.ProbeServer(ctx, server.client, server.host, goos)
+		}),
+		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
+			return agent.ProbeModel(ctx, server.client, server.host, st.OllamaModel, goos)
+		}),
+		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
+		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
+		doctor.FromProbe("Tray", true, tray.ProbeHost),
+		doctor.FromProbe("Hotkey", true, func(ctx context.Context) (string, error) { return hotkey.Probe(ctx, st.Hotkey) }),
+		doctor.LoginItem(func() (bundle.Status, error) {
+			l, err := bundle.DefaultLoginItem()
+			if err != nil {
+				return bundle.Status{}, err
+			}
+			return l.Status()
+		}),
 	}
 	if goos == "darwin" {
-		checks = append(checks,
-			doctor.MacNotifications(appBundlePath),
-			doctor.MacSignature(appBundlePath, codesignDisplay),
-			doctor.MacTray(tray.Check),
-			// Carbon hot keys need the app's run loop, so the real
-			// registration is checked when Hark starts.
-			doctor.Hotkey(st.Hotkey, parseHotkey, nil),
-		)
-	} else {
-		addr, busErr := doctor.SessionBusAddress(os.Getenv)
-		caps := doctor.NotificationCaps(addr)
-		tray := doctor.StatusNotifierWatcher(addr)
-		if busErr != nil {
-			caps = func(context.Context) ([]string, error) { return nil, busErr }
-			tray = func(context.Context) (bool, error) { return false, busErr }
-		}
-		checks = append(checks,
-			doctor.Notifications(caps),
-			doctor.TrayHost(tray),
-			doctor.Hotkey(st.Hotkey, parseHotkey, grabHotkey),
-		)
+		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
-	checks = append(checks, doctor.LoginItem(func() (bundle.Status, error) {
-		l, err := bundle.DefaultLoginItem()
-		if err != nil {
-			return bundle.Status{}, err
-		}
-		return l.Status()
-	}))
 	return checks
-}
-
-// listMicrophones lists PortAudio's input devices. A build without PortAudio
-// is reported as such, so the fix is to rebuild rather than to plug in a mic.
-func listMicrophones(context.Context) ([]doctor.InputDevice, error) {
-	devs, err := portaudio.Devices()
-	defer portaudio.Terminate()
-	if errors.Is(err, portaudio.ErrUnavailable) {
-		return nil, doctor.ErrCannotRecord
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]doctor.InputDevice, len(devs))
-	for i, d := range devs {
-		out[i] = doctor.InputDevice{Name: d.Name, Default: d.Default}
-	}
-	return out, nil
-}
-
-// modelFile maps the whisperModel setting to the file it means, whether or
-// not it was downloaded yet (the check reports a missing file with the
-// download command).
-func modelFile(dir string) func(string) (string, error) {
-	return func(setting string) (string, error) {
-		if strings.ContainsRune(setting, os.PathSeparator) || strings.HasSuffix(setting, ".bin") {
-			return setting, nil
-		}
-		m, err := models.Lookup(models.Catalog, setting)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(dir, m.File()), nil
-	}
-}
-
-// parseHotkey reads the hotkey setting as the app will.
-func parseHotkey(combo string) error {
-	_, err := hotkey.Parse(combo)
-	return err
-}
-
-// grabHotkey registers the push-to-talk combination on X11 and lets it go.
-func grabHotkey(_ context.Context, combo string) error {
-	c, err := hotkey.Parse(combo)
-	if err != nil {
-		return err
-	}
-	l, err := hotkey.Register(c, hotkey.Options{})
-	if errors.Is(err, hotkey.ErrTaken) {
-		return fmt.Errorf("%w (%v)", doctor.ErrHotkeyTaken, err)
-	}
-	if err != nil {
-		return err
-	}
-	return l.Close()
-}
-
-// appBundlePath finds the Hark.app that notifications will come from: the
-// one this binary runs in, else an installed one.
-func appBundlePath() (string, bool) {
-	if exe, err := os.Executable(); err == nil {
-		if i := strings.Index(exe, ".app/Contents/MacOS/"); i >= 0 {
-			return exe[:i+len(".app")], true
-		}
-	}
-	for _, p := range []string{"/Applications/Hark.app", filepath.Join(os.Getenv("HOME"), "Applications", "Hark.app")} {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // codesignDisplay is what `codesign -dv` says about app (it prints to
@@ -217,7 +133,7 @@ func firstRunModel(ctx context.Context, e *env, st settings.Settings) {
 		fmt.Fprintln(e.stdout, "\nThis build has no whisper.cpp, so the speech model is not downloaded; Hark starts without voice input (`hark send` and Type a request… still work).")
 		return
 	}
-	path, err := modelFile(paths.Models)(st.WhisperModel)
+	path, err := models.Path(st.WhisperModel, paths.Models, models.Catalog)
 	if err != nil {
 		return
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/rules"
 )
@@ -43,7 +41,9 @@ func execUsage(w io.Writer, fs *flag.FlagSet) {
 }
 
 func runExec(ctx context.Context, e *env, args []string) int {
-	st, settingsErr := execSettings()
+	// A broken settings file is not fatal here: the command still runs
+	// with the defaults, after a warning.
+	paths, st, settingsErr := loadSettings()
 	if settingsErr != nil {
 		fmt.Fprintln(e.stderr, "hark exec: warning:", settingsErr)
 	}
@@ -92,7 +92,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	var rd rules.Decision
 	var rs *rules.Store
 	wd := ""
-	if paths, err := settings.DefaultPaths(); err == nil {
+	if paths.Settings != "" { // empty when Hark's folders are unknown
 		if rs = openRules(paths, pol); rs != nil {
 			for _, w := range rulesProblems(rs) {
 				fmt.Fprintln(e.stderr, "hark exec: warning:", w)
@@ -108,11 +108,10 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		res = shell.NotRun(req, "not run: refused by "+rd.Label()+" (hark rules list)")
 	case asks && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case asks && !*yes && !askToRun(e, verdict, rd, rs, wd):
+	case asks && !*yes && !askToRun(ctx, e, verdict, rd, rs, wd):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
-		runner := shell.NewRunner(shell.RunnerOptions{OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv})
-		res = runner.Run(ctx, req)
+		res = newRunner(st).Run(ctx, req)
 	}
 	if rd.Kind != "" || rd.Floor != "" {
 		res.Rule = rd.Label()
@@ -128,7 +127,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 // that stdout stays pure JSON, and reads the answer. Only y or yes runs it;
 // a, when a rule can be proposed, shows the rule and saves it after a
 // second yes.
-func askToRun(e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string) bool {
+func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string) bool {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -148,19 +147,10 @@ func askToRun(e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd st
 			noProp = err.Error()
 		}
 	}
-	in := bufio.NewReader(e.stdin)
-	read := func() (string, bool) {
-		line, err := in.ReadString('\n')
-		if err != nil && line == "" {
-			fmt.Fprintln(e.stderr)
-			return "", false
-		}
-		return line, true
-	}
+	q := newYesNo(e)
 	for {
-		fmt.Fprint(e.stderr, "Run this? [y/N] (a: always allow) ")
-		line, ok := read()
-		if !ok {
+		line, err := q.line(ctx, "Run this? [y/N] (a: always allow) ")
+		if err != nil {
 			return false
 		}
 		a := parseAnswer(line)
@@ -174,8 +164,7 @@ func askToRun(e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd st
 			continue
 		}
 		fmt.Fprint(e.stderr, describeRule(*prop, ""))
-		fmt.Fprint(e.stderr, "Save this rule and run? [y/N] ")
-		if line, ok = read(); !ok {
+		if line, err = q.line(ctx, "Save this rule and run? [y/N] "); err != nil {
 			return false
 		}
 		if !parseAnswer(line).approve {
@@ -207,18 +196,4 @@ func execDir(dir string) string {
 		return filepath.Clean(dir)
 	}
 	return filepath.Join(home, dir)
-}
-
-// execSettings reads the settings for exec's defaults. A broken file is not
-// fatal here: the command still runs with the defaults, after a warning.
-func execSettings() (settings.Settings, error) {
-	paths, err := settings.DefaultPaths()
-	if err != nil {
-		return settings.Defaults(), err
-	}
-	st, err := settings.Load(paths.Settings)
-	if err != nil {
-		return settings.Defaults(), fmt.Errorf("%w; using the default settings (fix or delete the file)", err)
-	}
-	return st, nil
 }

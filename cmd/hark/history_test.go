@@ -39,7 +39,7 @@ func TestHistoryCommands(t *testing.T) {
 	id := strings.Fields(strings.Split(list.stdout, "\n")[1])[0]
 
 	show := runAgentCLI(t, "", false, "history", "show", id)
-	for _, want := range []string{"you: tidy up the folder", "$ ls ", "[checking]", "→ exit 0", "[executing]", "→ not run: The user denied this command.", "hark: Listed it"} {
+	for _, want := range []string{"You: tidy up the folder", "$ ls ", "(checking)", "✓ ran", "(executing)", "✗ not run: The user denied this command.", "Hark: 1 command ran, 1 command denied.\n\nListed it"} {
 		if !strings.Contains(show.stdout, want) {
 			t.Errorf("show lacks %q:\n%s", want, show.stdout)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "send",
-		usage:   `[--wait] "request"`,
+		usage:   `[--wait] "request" | --prompt`,
 		summary: "Hand a request to the running menu-bar app as if it had been spoken.",
 		run:     runSend,
 	})
@@ -25,8 +26,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("send", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	wait := fs.Bool("wait", false, "wait until the request has finished and print the answer")
+	prompt := fs.Bool("prompt", false, "read the request as one line typed here (what the tray's Type a request… opens in a terminal)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, `Usage: hark send [--wait] "request"`)
+		fmt.Fprintln(e.stderr, `Usage: hark send [--wait] "request" | hark send [--wait] --prompt`)
 		fmt.Fprintln(e.stderr, "\nHands the request to the running Hark app, as if you had said it. Commands that")
 		fmt.Fprintln(e.stderr, "change anything still wait for your approval in the menu or a notification.")
 		fmt.Fprintln(e.stderr, "Without --wait it returns once Hark has accepted the request.")
@@ -36,16 +38,28 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if *prompt {
+		if text != "" {
+			fmt.Fprintln(e.stderr, `hark send: --prompt reads the request from the terminal; give it either as text or with --prompt, not both`)
+			return exitUsage
+		}
+		return sendPrompted(ctx, e, *wait)
+	}
 	if text == "" {
 		fmt.Fprintln(e.stderr, `hark send: say what to do, e.g. hark send --wait "how big is my Downloads folder?"`)
 		return exitUsage
 	}
+	return deliver(ctx, e, text, *wait)
+}
+
+// deliver hands text to the running app and reports the outcome.
+func deliver(ctx context.Context, e *env, text string, wait bool) int {
 	paths, err := settings.DefaultPaths()
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark send:", err)
 		return exitError
 	}
-	reply, err := control.Send(ctx, paths.Runtime, text, *wait)
+	reply, err := control.Send(ctx, paths.Runtime, text, wait)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark send:", err)
 		return exitError
@@ -54,11 +68,35 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "hark send:", reply.Error)
 		return exitError
 	}
-	if *wait {
+	if wait {
 		fmt.Fprintln(e.stdout, reply.Answer)
 	} else {
 		// Silence read as failure; say where the answer will appear.
 		fmt.Fprintln(e.stderr, "hark send: delivered — Hark is working on it; the answer arrives as a notification (use --wait to print it here)")
 	}
 	return exitOK
+}
+
+// sendPrompted reads one line from the terminal and delivers it. It runs
+// in a window the tray opened, which closes when it exits, so whatever
+// the user must read (an error, or the answer with --wait) stays on screen
+// until Enter.
+func sendPrompted(ctx context.Context, e *env, wait bool) int {
+	in := bufio.NewReader(e.stdin)
+	fmt.Fprint(e.stderr, "What should Hark do? (Enter sends it; an empty line or Ctrl-D cancels)\n> ")
+	line, err := in.ReadString('\n')
+	text := strings.TrimSpace(line)
+	if text == "" {
+		if err != nil {
+			fmt.Fprintln(e.stderr) // Ctrl-D leaves the cursor after the prompt
+		}
+		fmt.Fprintln(e.stderr, "hark send: nothing sent")
+		return exitOK
+	}
+	code := deliver(ctx, e, text, wait)
+	if (code != exitOK || wait) && e.isTerminal {
+		fmt.Fprint(e.stderr, "\nPress Enter to close this window. ")
+		_, _ = in.ReadString('\n')
+	}
+	return code
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -118,5 +120,101 @@ func TestSendToServer(t *testing.T) {
 				t.Errorf("app received %+v", req)
 			}
 		})
+	}
+}
+
+// TestSendPrompt is the path the tray's terminal window takes: one typed
+// line is delivered; an empty one sends nothing; an error stays on screen
+// until Enter.
+func TestSendPrompt(t *testing.T) {
+	paths := sendEnv(t)
+	srv, err := control.Listen(paths.Runtime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan app.SendRequest, 4)
+	go srv.Serve(ctx, func(e app.Event) bool {
+		r := e.(app.SendRequest)
+		got <- r
+		if r.Text == "busy" {
+			r.Reply <- app.SendReply{Error: "Hark is busy with another request"}
+		} else {
+			r.Reply <- app.SendReply{OK: true}
+		}
+		return true
+	})
+	prompt := func(stdin string, terminal bool, args ...string) cliResult {
+		var out, errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, isTerminal: terminal}
+		code := dispatch(ctx, e, append([]string{"send", "--prompt"}, args...))
+		return cliResult{code, out.String(), errb.String()}
+	}
+
+	r := prompt("  list my downloads \nignored\n", true)
+	if r.code != exitOK || !strings.Contains(r.stderr, "What should Hark do?") || !strings.Contains(r.stderr, "delivered") || strings.Contains(r.stderr, "Press Enter") {
+		t.Errorf("typed line: code %d stderr %q", r.code, r.stderr)
+	}
+	select {
+	case req := <-got:
+		if req.Text != "list my downloads" || req.Wait {
+			t.Errorf("the app received %+v", req)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the app received nothing")
+	}
+
+	for _, in := range []string{"", "\n", "   \n"} {
+		if r := prompt(in, true); r.code != exitOK || !strings.Contains(r.stderr, "nothing sent") {
+			t.Errorf("input %q: code %d stderr %q", in, r.code, r.stderr)
+		}
+	}
+	select {
+	case req := <-got:
+		t.Errorf("an empty line was delivered as %+v", req)
+	default:
+	}
+
+	r = prompt("busy\n\n", true)
+	if r.code != exitError || !strings.Contains(r.stderr, "busy with another request") || !strings.Contains(r.stderr, "Press Enter to close") {
+		t.Errorf("refusal: code %d stderr %q", r.code, r.stderr)
+	}
+	<-got
+
+	if r := prompt("", false, "extra text"); r.code != exitUsage {
+		t.Errorf("--prompt with text: code %d, want usage", r.code)
+	}
+}
+
+// TestChoosePrompter: a dialog tool when there is one, else on Linux the
+// terminal, else a sentence saying what to install.
+func TestChoosePrompter(t *testing.T) {
+	t.Parallel()
+	look := func(have ...string) func(string) (string, error) {
+		return func(n string) (string, error) {
+			for _, h := range have {
+				if h == n {
+					return "/usr/bin/" + n, nil
+				}
+			}
+			return "", exec.ErrNotFound
+		}
+	}
+	noEnv := func(string) string { return "" }
+	exe := func() (string, error) { return "/opt/hark/hark", nil }
+
+	p, yn, missing := choosePrompter("linux", noEnv, look("zenity", "xterm"), exe)
+	if _, ok := p.(*desktop.ExecPrompter); !ok || yn == nil || missing != "" {
+		t.Errorf("with zenity: %T, %v, %q", p, yn, missing)
+	}
+	p, yn, missing = choosePrompter("linux", noEnv, look("xterm"), exe)
+	tp, ok := p.(*desktop.TerminalPrompter)
+	if !ok || yn != nil || missing != "" || tp.Terminal.Name != "xterm" || strings.Join(tp.Command, " ") != "/opt/hark/hark send --prompt" {
+		t.Errorf("with xterm only: %#v, %v, %q", p, yn, missing)
+	}
+	p, _, missing = choosePrompter("linux", noEnv, look(), exe)
+	if p != nil || !strings.Contains(missing, "install xterm") || !strings.Contains(missing, "$TERMINAL") {
+		t.Errorf("with nothing: %v, %q", p, missing)
 	}
 }

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/ollama/ollama/api"
 
@@ -43,6 +49,34 @@ func rulesProblems(st *rules.Store) []string {
 	return out
 }
 
+// This file is the wiring `hark run`, `hark ask` and `hark exec` share: the
+// settings, the agent and its Ollama client, the runner, and the terminal's
+// Run this? [y/N] prompt.
+
+// loadSettings finds Hark's files and reads the settings. A settings file
+// that does not load is a *badSettings error: the returned Settings are
+// still usable (the keys the error names have their defaults), so a caller
+// may warn and go on. Any other error means Hark's folders are unknown.
+func loadSettings() (settings.Paths, settings.Settings, error) {
+	paths, err := settings.DefaultPaths()
+	if err != nil {
+		return paths, settings.Defaults(), err
+	}
+	s, err := settings.Load(paths.Settings)
+	if err != nil {
+		return paths, s, &badSettings{err}
+	}
+	return paths, s, nil
+}
+
+// badSettings is a settings file that did not load.
+type badSettings struct{ err error }
+
+func (b *badSettings) Error() string {
+	return b.err.Error() + " (fix or delete the file to use the defaults)"
+}
+func (b *badSettings) Unwrap() error { return b.err }
+
 // newStore opens the conversation history with the settings package's
 // atomic writes, which the agent package gets injected rather than
 // importing the app.
@@ -50,13 +84,41 @@ func newStore(dir string) *agent.Store {
 	return agent.NewStore(dir, agent.Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside})
 }
 
-// newRunner is the command runner the settings describe.
+// newRunner is the command runner with the user's limits; `hark exec` and
+// the agent run commands through the same one.
 func newRunner(s settings.Settings) *shell.Runner {
 	return shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv})
 }
 
-// agentOptions are the agent settings shared by `hark run` and `hark ask`;
-// the caller adds the confirmer and the progress callback.
+// ollama is the server the agent talks to: its client and the address
+// shown in messages.
+type ollama struct {
+	client *api.Client
+	host   string
+}
+
+func newOllama(s settings.Settings) ollama {
+	host := agent.ResolveHost(s.OllamaHost)
+	return ollama{client: agent.NewOllamaClient(host), host: host.String()}
+}
+
+// newAgent builds the one agent of a process from the settings; model
+// overrides the ollamaModel setting when not empty. The caller may set the
+// confirmer and progress callback in tune first, or pass them per request.
+func newAgent(s settings.Settings, paths settings.Paths, model string, tune func(*agent.Options)) (*agent.Agent, ollama, error) {
+	if model == "" {
+		model = s.OllamaModel
+	}
+	o := newOllama(s)
+	opts := agentOptions(s, paths, model, o.client, o.host)
+	if tune != nil {
+		tune(&opts)
+	}
+	a, err := agent.New(opts)
+	return a, o, err
+}
+
+// agentOptions are the agent settings shared by `hark run` and `hark ask`.
 func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string) agent.Options {
 	keepAlive := api.Duration{Duration: s.KeepAlive.D()}
 	pol := shell.NewPolicyFor(shell.SandboxMode(s.Sandbox))
@@ -80,4 +142,157 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Audit:           agent.NewAuditLog(paths.Audit),
 		Rules:           openRules(paths, pol),
 	}
+}
+
+// yesNo asks y/N questions on the terminal (stderr, so stdout stays the
+// command's output) and reads the answers from stdin. One goroutine reads
+// stdin for every question, so a question can give up when the request is
+// cancelled or times out while a read is pending. Only y or yes is a yes.
+type yesNo struct {
+	e     *env
+	once  sync.Once
+	lines chan string
+}
+
+func newYesNo(e *env) *yesNo { return &yesNo{e: e} }
+
+// line prints question and waits for one line of input. End of input is
+// io.EOF (after ending the prompt's line); a cancelled or expired ctx is
+// its error.
+func (y *yesNo) line(ctx context.Context, question string) (string, error) {
+	y.once.Do(func() {
+		y.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(y.e.stdin)
+			for sc.Scan() {
+				y.lines <- sc.Text()
+			}
+			close(y.lines)
+		}()
+	})
+	fmt.Fprint(y.e.stderr, question)
+	select {
+	case line, ok := <-y.lines:
+		if !ok {
+			fmt.Fprintln(y.e.stderr)
+			return "", io.EOF
+		}
+		return line, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// ask prints question and waits for one line. ok is false when stdin ended
+// without an answer; err is ctx's error when it ended first.
+func (y *yesNo) ask(ctx context.Context, question string) (yes, ok bool, err error) {
+	line, err := y.line(ctx, question)
+	switch {
+	case errors.Is(err, io.EOF):
+		return false, false, nil
+	case err != nil:
+		return false, false, err
+	}
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes", true, nil
+}
+
+// terminalConfirmer asks Run this? [y/N] on the terminal for `hark ask`,
+// with a for Always allow and n REASON to deny and tell the model why.
+// Without a terminal nobody can answer, so nothing is approved.
+type terminalConfirmer struct {
+	e *env
+	q *yesNo
+}
+
+func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer{e: e, q: newYesNo(e)} }
+
+func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if !c.e.isTerminal {
+		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
+		return agent.Decision{PendingID: p.ID, Approved: false, By: agent.ByTerminal}, nil
+	}
+	if p.Rule != "" {
+		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
+	}
+	for {
+		line, err := c.q.line(ctx, "    Run this? [y/N] (a: always allow · n REASON: deny and say why) ")
+		if err != nil {
+			return c.stopped(ctx, p)
+		}
+		a := parseAnswer(line)
+		switch {
+		case a.approve:
+			return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal}, nil
+		case !a.always:
+			return agent.Decision{PendingID: p.ID, By: agent.ByTerminal, Reason: a.reason}, nil
+		case p.Proposal == nil:
+			fmt.Fprintf(c.e.stderr, "    %s\n", p.NoProposal)
+			continue
+		}
+		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
+		line, err = c.q.line(ctx, "    Save this rule and run? [y/N] ")
+		if err != nil {
+			return c.stopped(ctx, p)
+		}
+		if parseAnswer(line).approve {
+			return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal, Rule: p.Proposal}, nil
+		}
+		fmt.Fprintln(c.e.stderr, "    no rule saved")
+	}
+}
+
+// stopped is the answer when the prompt could not be answered: end of
+// input denies; a cancelled or timed-out request says so.
+func (c *terminalConfirmer) stopped(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if ctx.Err() == nil {
+		return agent.Decision{PendingID: p.ID, By: agent.ByTerminal}, nil
+	}
+	// The terminal has echoed ^C after the prompt; start the line afresh
+	// and say what that meant.
+	fmt.Fprint(c.e.stderr, "\r\x1b[2K    not run: cancelled\n")
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return agent.Decision{PendingID: p.ID, By: agent.ByTimeout}, ctx.Err()
+	}
+	return agent.Decision{PendingID: p.ID, By: agent.ByTerminal}, ctx.Err()
+}
+
+// answer is one reply to the terminal prompt.
+type answer struct {
+	approve bool
+	always  bool
+	reason  string // a denial's reason
+}
+
+// parseAnswer reads y, yes, a, always, and n or no followed by an
+// optional reason ("n: use the trash", "no, keep them"). Anything else
+// denies: only a clear yes runs a command.
+func parseAnswer(line string) answer {
+	t := strings.TrimSpace(line)
+	switch strings.ToLower(t) {
+	case "y", "yes":
+		return answer{approve: true}
+	case "a", "always":
+		return answer{always: true}
+	}
+	lower := strings.ToLower(t)
+	for _, w := range []string{"no", "n"} {
+		if rest, ok := strings.CutPrefix(lower, w); ok && (rest == "" || strings.IndexByte(" :,;-", rest[0]) >= 0) {
+			return answer{reason: strings.TrimSpace(strings.TrimLeft(t[len(w):], " :,;-"))}
+		}
+	}
+	return answer{}
+}
+
+// describeRule shows a rule and its examples before it is saved.
+func describeRule(r rules.Rule, indent string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%srule: %s\n", indent, r)
+	if len(r.Examples.Match) > 0 {
+		fmt.Fprintf(&b, "%s  allows, e.g.: %s\n", indent, strings.Join(r.Examples.Match, " · "))
+	}
+	if len(r.Examples.NoMatch) > 0 {
+		fmt.Fprintf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
+	}
+	return b.String()
 }

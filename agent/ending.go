@@ -1,4 +1,4 @@
-package app
+package agent
 
 import (
 	"fmt"
@@ -7,9 +7,11 @@ import (
 	"time"
 )
 
-// Outcome is what Hark itself knows about one request's commands,
-// independent of what the model says about them.
-type Outcome struct {
+// Tally is what Hark itself knows about one request's commands,
+// independent of what the model says about them. The app's final
+// notification, its Recent conversations and every transcript state it
+// the same way.
+type Tally struct {
 	Ran      int // commands that were executed
 	Failed   int // of those, how many exited with an error
 	Denied   int // the user said no
@@ -21,17 +23,17 @@ type Outcome struct {
 
 // Facts is the outcome in one line ("1 command denied — nothing changed"),
 // or "" when no command was proposed.
-func (o Outcome) Facts() string {
+func (o Tally) Facts() string {
 	var parts []string
 	if o.Ran > 0 {
-		s := plural(o.Ran, "command ran", "commands ran")
+		s := countOf(o.Ran, "command ran", "commands ran")
 		if o.Failed > 0 {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
 		}
 		parts = append(parts, s)
 	}
 	if o.Denied > 0 {
-		parts = append(parts, plural(o.Denied, "command denied", "commands denied"))
+		parts = append(parts, countOf(o.Denied, "command denied", "commands denied"))
 	}
 	if o.TimedOut > 0 {
 		s := "approval timed out"
@@ -44,7 +46,7 @@ func (o Outcome) Facts() string {
 		parts = append(parts, s)
 	}
 	if o.Refused > 0 {
-		parts = append(parts, plural(o.Refused, "command refused", "commands refused")+" (Hark never runs it)")
+		parts = append(parts, countOf(o.Refused, "command refused", "commands refused")+" (Hark never runs it)")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -58,7 +60,7 @@ func (o Outcome) Facts() string {
 
 // Ending is the text of a final notification or transcript entry: Hark's
 // facts first, then the model's answer as plain text.
-func Ending(o Outcome, answer string) string {
+func Ending(o Tally, answer string) string {
 	facts, plain := o.Facts(), PlainText(answer)
 	switch {
 	case facts == "":
@@ -67,6 +69,13 @@ func Ending(o Outcome, answer string) string {
 		return facts + "."
 	}
 	return facts + ".\n\n" + plain
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // humanDuration writes d as a person would say it: "2 min", "45 s",

@@ -1,24 +1,24 @@
-package app
+package agent
 
 import (
 	"testing"
 	"time"
 )
 
-func TestOutcomeFacts(t *testing.T) {
+func TestTallyFacts(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
-		o    Outcome
+		o    Tally
 		want string
 	}{
-		{"nothing proposed", Outcome{}, ""},
-		{"one denied", Outcome{Denied: 1}, "1 command denied — nothing changed"},
-		{"timed out", Outcome{TimedOut: 1, Timeout: 2 * time.Minute}, "approval timed out after 2 min — nothing changed"},
-		{"ran and denied", Outcome{Ran: 2, Denied: 1}, "2 commands ran, 1 command denied"},
-		{"failed", Outcome{Ran: 1, Failed: 1}, "1 command ran (1 failed)"},
-		{"refused", Outcome{Refused: 2}, "2 commands refused (Hark never runs it) — nothing changed"},
-		{"odd timeout", Outcome{TimedOut: 1, Timeout: 90 * time.Second}, "approval timed out after 1 min 30 s — nothing changed"},
+		{"nothing proposed", Tally{}, ""},
+		{"one denied", Tally{Denied: 1}, "1 command denied — nothing changed"},
+		{"timed out", Tally{TimedOut: 1, Timeout: 2 * time.Minute}, "approval timed out after 2 min — nothing changed"},
+		{"ran and denied", Tally{Ran: 2, Denied: 1}, "2 commands ran, 1 command denied"},
+		{"failed", Tally{Ran: 1, Failed: 1}, "1 command ran (1 failed)"},
+		{"refused", Tally{Refused: 2}, "2 commands refused (Hark never runs it) — nothing changed"},
+		{"odd timeout", Tally{TimedOut: 1, Timeout: 90 * time.Second}, "approval timed out after 1 min 30 s — nothing changed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -32,11 +32,11 @@ func TestOutcomeFacts(t *testing.T) {
 
 func TestEndingLeadsWithFacts(t *testing.T) {
 	t.Parallel()
-	got := Ending(Outcome{Denied: 1}, "**Deleted it.**")
+	got := Ending(Tally{Denied: 1}, "**Deleted it.**")
 	if want := "1 command denied — nothing changed.\n\nDeleted it."; got != want {
 		t.Errorf("Ending = %q, want %q", got, want)
 	}
-	if got := Ending(Outcome{}, "hello"); got != "hello" {
+	if got := Ending(Tally{}, "hello"); got != "hello" {
 		t.Errorf("Ending without commands = %q, want the answer alone", got)
 	}
 }

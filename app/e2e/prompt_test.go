@@ -1,0 +1,66 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
+)
+
+// TestTypeInTerminal is a Linux desktop without zenity or kdialog: Type a
+// request… opens the user's terminal running `hark send --prompt`, the
+// line typed there reaches the app, and its answer arrives as a
+// notification.
+func TestTypeInTerminal(t *testing.T) {
+	harness.Need(t, "xterm", "xdotool")
+	for _, dialog := range []string{"zenity", "kdialog"} {
+		if _, err := exec.LookPath(dialog); err == nil {
+			t.Skipf("%s is installed, so Type a request… opens its dialog; this test is for desktops without one", dialog)
+		}
+	}
+	d := newDesktop(t, true, true)
+	d.env = []string{"TERMINAL=xterm"}
+	h := startHark(t, d)
+	h.waitIdle()
+
+	var win string
+	h.menu.ClickUntil(t, 30*time.Second, "Type a request…", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		out, err := harness.Run(ctx, d.display, "xdotool", "search", "--onlyvisible", "--class", "xterm")
+		if f := strings.Fields(out); err == nil && len(f) > 0 {
+			win = f[0]
+			return nil
+		}
+		return errors.New("no terminal window yet")
+	})
+	harness.Xdotool(t, d.display, "windowfocus", "--sync", win)
+	// xterm is up before the shell inside it has printed the prompt; keys
+	// typed early wait in the terminal's input.
+	harness.Xdotool(t, d.display, "type", "--delay", "30", "say hello")
+	harness.Xdotool(t, d.display, "key", "Return")
+
+	harness.Eventually(t, 30*time.Second, "the answer as a notification", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(n.Body, "hello from the fake model") {
+				return nil
+			}
+		}
+		return errors.New("not yet:\n" + d.notes.String())
+	})
+	harness.Eventually(t, 10*time.Second, "the terminal window closed", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if out, _ := harness.Run(ctx, d.display, "xdotool", "search", "--onlyvisible", "--class", "xterm"); strings.TrimSpace(out) != "" {
+			return errors.New("still open")
+		}
+		return nil
+	})
+	h.waitIdle()
+}

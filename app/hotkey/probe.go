@@ -1,0 +1,49 @@
+package hotkey
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/hark-sh/hark/app/doctor"
+)
+
+// Probe is the hotkey's line in `hark doctor`: the "hotkey" setting parses,
+// and on X11 the combination can be grabbed (and is let go at once). When
+// Hark itself runs it holds the combination, which the fix mentions. On
+// macOS the grab needs the app's run loop, so it is left to Hark's start
+// and only the setting is checked.
+func Probe(_ context.Context, combo string) (string, error) {
+	grab := func(c Combo) error {
+		l, err := Register(c, Options{})
+		if err != nil {
+			return err
+		}
+		return l.Close()
+	}
+	if runtime.GOOS == "darwin" {
+		grab = nil
+	}
+	return probe(combo, grab)
+}
+
+func probe(combo string, grab func(Combo) error) (string, error) {
+	c, err := Parse(combo)
+	if err != nil {
+		return "", &doctor.Problem{Detail: err.Error(), Next: "fix \"hotkey\" in settings, for example \"ctrl+alt+space\""}
+	}
+	if grab == nil {
+		return combo + " (registered when Hark starts)", nil
+	}
+	err = grab(c)
+	switch {
+	case errors.Is(err, ErrTaken):
+		return "", &doctor.Problem{Detail: fmt.Sprintf("%s: %v", combo, err),
+			Next: "choose another \"hotkey\" in settings, or quit the program that holds it (Hark itself, if it is running)"}
+	case err != nil:
+		return "", &doctor.Problem{Detail: fmt.Sprintf("%s: %v", combo, err),
+			Next: "run Hark in an X11 session (DISPLAY set; XWayland on Wayland); until then speak through the tray's Type a request… or `hark send`"}
+	}
+	return combo + " can be registered", nil
+}

@@ -1,0 +1,43 @@
+package hotkey
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/app/doctor"
+)
+
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	free := func(Combo) error { return nil }
+	cases := []struct {
+		name, combo string
+		grab        func(Combo) error
+		ok          bool
+		detail, fix string
+	}{
+		{"free", "ctrl+alt+space", free, true, "ctrl+alt+space can be registered", ""},
+		{"taken", "ctrl+alt+space", func(Combo) error { return fmt.Errorf("%w: BadAccess", ErrTaken) }, false, "BadAccess", `choose another "hotkey"`},
+		{"no X display", "ctrl+alt+space", func(Combo) error { return fmt.Errorf("%w: no X11 display (DISPLAY is not set)", ErrUnavailable) }, false, "DISPLAY is not set", "X11 session"},
+		{"checked at start", "ctrl+option+space", nil, true, "ctrl+option+space (registered when Hark starts)", ""},
+		{"not understood", "ctrl+banana", free, false, "banana", `fix "hotkey"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			detail, err := probe(c.combo, c.grab)
+			if c.ok {
+				if err != nil || detail != c.detail {
+					t.Errorf("got %q, %v; want %q", detail, err, c.detail)
+				}
+				return
+			}
+			var p *doctor.Problem
+			if !errors.As(err, &p) || !strings.Contains(p.Detail, c.detail) || !strings.Contains(p.Fix(), c.fix) || p.Limited() {
+				t.Errorf("got %q, %v; want %q with fix %q", detail, err, c.detail, c.fix)
+			}
+		})
+	}
+}
