@@ -94,7 +94,7 @@ func probeNotificationCaps(ctx context.Context, caps func(ctx context.Context) (
 }
 
 func probeMacNotifications(bundlePath func() (string, bool)) (string, error) {
-	if p, ok := BundlePath(); ok {
+	if p, ok := bundlePath(); ok {
 		return "Approve/Deny notifications from " + p, nil
 	}
 	return "", &doctor.Problem{Detail: "Hark is not running from Hark.app, so approvals fall back to a dialog", Minor: true,
