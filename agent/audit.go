@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // Audit decisions: what happened to a proposed command.
@@ -44,6 +45,8 @@ type AuditEntry struct {
 	// Cancelled: the command ran and was stopped because the request was
 	// cancelled (its exit code is then the stop signal's, not a failure).
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Preview is what the approval showed the command would touch.
+	Preview *preview.Preview `json:"preview,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

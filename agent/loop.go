@@ -12,6 +12,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // Messages put in tool results when Hark itself did not run a command.
@@ -454,6 +455,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	}
 	var decision, by string
 	var res shell.Result
+	var pv *preview.Preview
 	runIt := false
 	switch v.Tier {
 	case shell.Forbidden:
@@ -468,8 +470,9 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			break
 		}
 		r.m.ConfirmationsAsked++
+		pv = r.preview(ctx, call)
 		r.emit(ev(EventAwaiting))
-		decision, by = r.confirm(ctx, call)
+		decision, by = r.confirm(ctx, call, pv)
 		switch decision {
 		case DecisionApproved:
 			r.m.Approved++
@@ -523,6 +526,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: decision, DecidedBy: by,
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
+			Preview:   pv,
 		}
 		if res.Executed {
 			code := res.ExitCode
@@ -537,10 +541,20 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	return res
 }
 
+// preview asks the Previewer what the call would touch, for the approval
+// and the audit log. Only a command that will be asked about is previewed:
+// the look costs a sandboxed process, and nobody reads it otherwise.
+func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
+	if r.a.o.Previewer == nil || r.confirmer == nil {
+		return nil
+	}
+	return r.a.o.Previewer.Preview(ctx, call.Command, call.WorkingDirectory)
+}
+
 // confirm asks the Confirmer under the confirmation timeout and maps the
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
-func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
+func (r *run) confirm(ctx context.Context, call *Call, pv *preview.Preview) (decision, by string) {
 	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy
@@ -557,7 +571,7 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 	go func() {
 		d, err := r.confirmer.Confirm(cctx, Pending{
 			ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Deadline: deadlineOf(cctx),
+			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Deadline: deadlineOf(cctx), Preview: pv,
 		})
 		answered <- answer{d, err}
 	}()

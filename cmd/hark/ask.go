@@ -295,6 +295,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
 	}
 	c.once.Do(c.readLines)
+	fmt.Fprint(c.e.stderr, previewText(p.Preview, "    "))
 	fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
 	select {
 	case line, ok := <-c.lines:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 func init() {
@@ -83,14 +84,14 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	}
 	verdict := shell.NewPolicyFor(mode).ClassifyIn(command, where)
 	req := shell.Request{Command: command, WorkingDirectory: *dir, Verdict: verdict, Sandbox: mode, Timeout: *timeout}
+	runner := shell.NewRunner(shell.RunnerOptions{OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv})
 	var res shell.Result
 	switch {
 	case verdict.Tier == shell.Confirm && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict):
+	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict, preview.New(preview.Options{Runner: runner}).Preview(ctx, command, *dir)):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
-		runner := shell.NewRunner(shell.RunnerOptions{OutputLimit: st.OutputLimit, KeepEnv: st.KeepEnv})
 		res = runner.Run(ctx, req)
 	}
 	if _, err := fmt.Fprintf(e.stdout, "%s\n", res.JSON()); err != nil {
@@ -100,9 +101,10 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// askToRun shows the command and why it needs confirmation on stderr, so
-// that stdout stays pure JSON, and reads the answer. Only y or yes runs it.
-func askToRun(e *env, v shell.Verdict) bool {
+// askToRun shows the command, why it needs confirmation and what it would
+// touch on stderr, so that stdout stays pure JSON, and reads the answer.
+// Only y or yes runs it.
+func askToRun(e *env, v shell.Verdict, pv *preview.Preview) bool {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -110,6 +112,7 @@ func askToRun(e *env, v shell.Verdict) bool {
 			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
+	fmt.Fprint(e.stderr, previewText(pv, ""))
 	fmt.Fprint(e.stderr, "Run this? [y/N] ")
 	line, err := bufio.NewReader(e.stdin).ReadString('\n')
 	if err != nil && line == "" {
