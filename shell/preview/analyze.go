@@ -508,7 +508,10 @@ func (a *analyzer) render() *Preview {
 		phrases = append(phrases, verbs[p.eff]+" "+p.t.String())
 		partial = partial || p.t.Partial
 	}
-	lines := append(append([]string(nil), a.lines...), a.unknowns...)
+	var lines []string
+	for _, l := range append(append([]string(nil), a.lines...), a.unknowns...) {
+		lines = append(lines, visible(l))
+	}
 	if len(lines) > maxLines {
 		lines = append(lines[:maxLines-1:maxLines-1], "… and "+count(int64(len(lines)-maxLines+1), "more line", "more lines"))
 	}
@@ -523,9 +526,9 @@ func (a *analyzer) render() *Preview {
 			p.Summary += " (still counting when the time ran out)"
 		}
 	case len(a.unknowns) > 0:
-		p.Summary = "Cannot tell what it would touch: " + strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1]
+		p.Summary = "Cannot tell what it would touch: " + visible(strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1])
 	case len(a.refused) > 0:
-		p.Status, p.Summary = Nothing, "Nothing would change: "+a.refused[0]+". The model may be wrong."
+		p.Status, p.Summary = Nothing, "Nothing would change: "+visible(a.refused[0])+". The model may be wrong."
 	default:
 		p.Status, p.Summary = Nothing, nothingSummary
 	}

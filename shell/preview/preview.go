@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Status says what kind of answer a Preview is.
@@ -145,4 +146,34 @@ func Size(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d B", n) // unreachable: the loop returns at PB
+}
+
+// visible makes a line safe to show anywhere: file names may hold control
+// characters (a terminal would obey an escape sequence), line breaks, or
+// invisible and bidirectional format characters that make one name look
+// like another. Each such rune becomes ⟨U+XXXX⟩.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if hidden(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hidden(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func hidden(r rune) bool {
+	return r == unicode.ReplacementChar || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || (!unicode.IsPrint(r) && r != ' ')
 }

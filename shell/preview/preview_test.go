@@ -358,6 +358,17 @@ func must(t *testing.T, err error) {
 	}
 }
 
+// A file name can hold an escape sequence or a line break; the preview
+// shows them as code points, so no terminal obeys them and no name
+// passes for another.
+func TestNamesAreMadeVisible(t *testing.T) {
+	t.Parallel()
+	root := tree(t, "evil\x1b[2Jname:1", "two\nlines:1", "rtl\u202etxt.exe:1")
+	got := run(t, "rm evil* two* rtl*", root, root)
+	check(t, "rm with odd names", got, want{status: Shown, summary: "Deletes 3 files, 3 B",
+		lines: []string{"evil⟨U+001B⟩[2Jname: file, 1 B", "two⟨U+000A⟩lines: file, 1 B", "rtl⟨U+202E⟩txt.exe: file, 1 B"}})
+}
+
 func TestWants(t *testing.T) {
 	t.Parallel()
 	for cmd, w := range map[string]bool{
