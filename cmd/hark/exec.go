@@ -89,7 +89,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	switch {
 	case verdict.Tier == shell.Confirm && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict, preview.New(preview.Options{Runner: runner}).Preview(ctx, command, *dir)):
+	case verdict.Tier == shell.Confirm && !*yes && !askToRun(e, verdict, preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: st.KeepEnv, OutputLimit: preview.OutputLimit})}).Preview(ctx, command, *dir)):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
 		res = runner.Run(ctx, req)

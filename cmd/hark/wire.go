@@ -29,7 +29,7 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Host:            host,
 		Classifier:      shell.NewPolicyFor(shell.SandboxMode(s.Sandbox)),
 		Executor:        runner,
-		Previewer:       preview.New(preview.Options{Runner: runner}),
+		Previewer:       preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: s.KeepEnv, OutputLimit: preview.OutputLimit})}),
 		NoConfirm:       !s.ConfirmBeforeExecute,
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,

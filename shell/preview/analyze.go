@@ -19,6 +19,7 @@ const (
 	maxLoopItems = 200   // items of a for loop whose body is previewed per item
 	maxLines     = 12    // target lines in one Preview
 	maxListed    = 6     // paths listed for one find or git part
+	maxLineRunes = 240   // characters of one line; a longer path keeps its head and tail
 )
 
 // field is one expanded word: its value, or why it cannot be known.
@@ -510,7 +511,7 @@ func (a *analyzer) render() *Preview {
 	}
 	var lines []string
 	for _, l := range append(append([]string(nil), a.lines...), a.unknowns...) {
-		lines = append(lines, visible(l))
+		lines = append(lines, clipMiddle(visible(l), maxLineRunes))
 	}
 	if len(lines) > maxLines {
 		lines = append(lines[:maxLines-1:maxLines-1], "… and "+count(int64(len(lines)-maxLines+1), "more line", "more lines"))
@@ -526,13 +527,25 @@ func (a *analyzer) render() *Preview {
 			p.Summary += " (still counting when the time ran out)"
 		}
 	case len(a.unknowns) > 0:
-		p.Summary = "Cannot tell what it would touch: " + visible(strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1])
+		p.Summary = "Cannot tell what it would touch: " + clipMiddle(visible(strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1]), maxLineRunes)
 	case len(a.refused) > 0:
-		p.Status, p.Summary = Nothing, "Nothing would change: "+visible(a.refused[0])+". The model may be wrong."
+		p.Status, p.Summary = Nothing, "Nothing would change: "+clipMiddle(visible(a.refused[0]), maxLineRunes)+". The model may be wrong."
 	default:
 		p.Status, p.Summary = Nothing, nothingSummary
 	}
 	return p
+}
+
+// clipMiddle keeps the head and the tail of a long line: a path's end is
+// the part that names the file.
+func clipMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := n / 2
+	tail := n - head - 1
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 func capitalize(s string) string {

@@ -408,3 +408,19 @@ func TestFormatting(t *testing.T) {
 		t.Errorf("partial tally = %q", got)
 	}
 }
+
+// A very long name keeps its head and its tail, so the helper's answer
+// stays small and the end of the path, which names the file, is seen.
+func TestLongLinesKeepHeadAndTail(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("d", 200) + "/" + strings.Repeat("e", 200)
+	root := tree(t, deep+"/the-file.txt:3")
+	got := run(t, "rm "+deep+"/the-file.txt", root, root)
+	if got == nil || len(got.Lines) != 1 {
+		t.Fatalf("preview %+v", got)
+	}
+	l := got.Lines[0]
+	if n := len([]rune(l)); n != maxLineRunes || !strings.HasPrefix(l, "ddd") || !strings.HasSuffix(l, "/the-file.txt: file, 3 B") || !strings.Contains(l, "…") {
+		t.Errorf("line of %d characters: %q", n, l)
+	}
+}

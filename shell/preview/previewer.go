@@ -30,10 +30,17 @@ const DefaultTimeout = 300 * time.Millisecond
 // its answer and exit once it stops looking.
 const reserve = 60 * time.Millisecond
 
+// OutputLimit is the least output limit (shell.RunnerOptions.OutputLimit)
+// a Runner given to a Previewer must keep, so the helper's answer is never
+// cut: lines are clipped and counted, so it stays well below.
+const OutputLimit = 64 << 10
+
 // Options configure a Previewer.
 type Options struct {
 	// Runner runs the helper; it must be able to apply the read-only
-	// sandbox (the preview is unavailable where it cannot).
+	// sandbox (the preview is unavailable where it cannot), and keep at
+	// least OutputLimit bytes of output. nil: a Runner with the defaults
+	// and that limit.
 	Runner *shell.Runner
 	// Executable serves HelperCommand; "" means os.Executable().
 	Executable string
@@ -53,7 +60,7 @@ type Previewer struct {
 func New(o Options) *Previewer {
 	p := &Previewer{runner: o.Runner, exe: o.Executable, timeout: o.Timeout}
 	if p.runner == nil {
-		p.runner = shell.NewRunner(shell.RunnerOptions{})
+		p.runner = shell.NewRunner(shell.RunnerOptions{OutputLimit: OutputLimit})
 	}
 	if p.exe == "" {
 		p.exe, _ = os.Executable()
@@ -98,6 +105,8 @@ func (p *Previewer) Preview(ctx context.Context, command, workingDirectory strin
 		return unavailable(strings.TrimPrefix(res.Error, "not run: "))
 	case res.Sandbox != shell.SandboxApplied:
 		return unavailable("the read-only sandbox could not be applied, so Hark did not look")
+	case res.Truncated:
+		return unavailable("the helper's answer was cut short; give the Previewer a runner with a larger output limit")
 	case res.ExitCode != 0:
 		return unavailable("the helper failed (" + firstLine(res.Error, fmt.Errorf("exit status %d", res.ExitCode)) + ")")
 	}

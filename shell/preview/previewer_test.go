@@ -177,3 +177,14 @@ func BenchmarkPreview10k(b *testing.B) {
 		measure(b, func() *Preview { return p.Preview(context.Background(), "rm -rf builds", parent) })
 	})
 }
+
+// A runner that keeps too little output would cut the helper's answer:
+// the preview says so instead of showing half of it.
+func TestPreviewerNeedsRoomForItsAnswer(t *testing.T) {
+	root := tree(t, "old/a:1")
+	got := New(Options{Timeout: generous, Runner: shell.NewRunner(shell.RunnerOptions{OutputLimit: 16})}).Preview(context.Background(), "rm -rf old", root)
+	check(t, "tiny output limit", got, want{status: Unavailable})
+	if sandboxed(t) && !strings.Contains(got.Summary, "cut short") {
+		t.Errorf("summary %q does not say the answer was cut", got.Summary)
+	}
+}
