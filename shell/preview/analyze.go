@@ -59,6 +59,7 @@ type analyzer struct {
 	missing  int      // targets that do not exist
 	refused  []string // lines of targets the program would refuse
 	unknowns []string // why some targets cannot be known
+	skipped  int      // targets not looked at because the time bound passed
 }
 
 // compute is the whole preview of command run in dir with environ. It
@@ -500,11 +501,14 @@ func (a *analyzer) unknown(what, why string) {
 // render turns what the walk found into a Preview; nil when the command
 // names nothing a preview covers.
 func (a *analyzer) render() *Preview {
-	if len(a.lines) == 0 && len(a.unknowns) == 0 {
+	if len(a.lines) == 0 && len(a.unknowns) == 0 && a.skipped == 0 {
 		return nil
 	}
+	if a.skipped > 0 {
+		a.unknowns = append(a.unknowns, count(int64(a.skipped), "more target", "more targets")+": cannot tell — the time ran out before Hark looked")
+	}
 	var phrases []string
-	partial := false
+	partial := a.skipped > 0
 	for _, p := range a.parts {
 		phrases = append(phrases, verbs[p.eff]+" "+p.t.String())
 		partial = partial || p.t.Partial

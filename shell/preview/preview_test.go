@@ -9,12 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // tree builds files under a temp folder: a path ending in / is a folder,
 // "path -> target" is a link, anything else a file of that many bytes of
 // content given after a colon ("a.txt:5").
-func tree(t *testing.T, specs ...string) string {
+func tree(t testing.TB, specs ...string) string {
 	t.Helper()
 	root := t.TempDir()
 	for _, s := range specs {
@@ -43,14 +46,14 @@ func tree(t *testing.T, specs ...string) string {
 	return root
 }
 
-func mustMkdirAll(t *testing.T, p string) {
+func mustMkdirAll(t testing.TB, p string) {
 	t.Helper()
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func atoi(t *testing.T, s string) int {
+func atoi(t testing.TB, s string) int {
 	t.Helper()
 	n := 0
 	for _, c := range s {
@@ -423,4 +426,46 @@ func TestLongLinesKeepHeadAndTail(t *testing.T) {
 	if n := len([]rune(l)); n != maxLineRunes || !strings.HasPrefix(l, "ddd") || !strings.HasSuffix(l, "/the-file.txt: file, 3 B") || !strings.Contains(l, "…") {
 		t.Errorf("line of %d characters: %q", n, l)
 	}
+}
+
+// FuzzCompute: no command line makes the engine panic, and every preview
+// it returns is well formed. It only reads (stat, walk, find without
+// actions, git dry runs) and stops at its deadline.
+func FuzzCompute(f *testing.F) {
+	for _, s := range []string{
+		"rm -rf build", `rm "my dir"/*.txt`, "find . -delete -name x", "find . -name '*.o' -print -delete",
+		"git clean -fdx", "git reset --hard", "git checkout -- .", "mv a b c/", "cp -t d a", "chmod -w a",
+		"echo > f; echo >> g", "for f in a b; do rm $f; done", "cd x && rm y", "rm $(ls)", "x=1; rm $x",
+		"rm {a,b}{1..3}", "find . ( -name a -o -name b ) -delete", "dd if=a of=b conv=notrunc", "tee -a f <<EOF\nx\nEOF",
+		"rm -- -rf", "find", "git -C", "mv", "chmod", "rm ''", ">", "rm ~nobody/x",
+	} {
+		f.Add(s)
+	}
+	root := tree(f, "build/a.o:1", "my dir/b.txt:2", "a:1", "b:1", "c/", "d/", "x/y:1", "f:1", "g:1")
+	f.Fuzz(func(t *testing.T, command string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		p := compute(ctx, command, root, []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")})
+		if p == nil {
+			return
+		}
+		if p.Summary == "" || (p.Status != Shown && p.Status != Nothing) || len(p.Lines) > maxLines {
+			t.Fatalf("%q: malformed preview %+v", command, p)
+		}
+		for _, l := range p.Lines {
+			if visible(l) != l || len([]rune(l)) > maxLineRunes {
+				t.Fatalf("%q: line %q is not clipped or visible", command, l)
+			}
+		}
+	})
+}
+
+// mustCall parses one simple command.
+func mustCall(t testing.TB, command string) *syntax.CallExpr {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Stmts[0].Cmd.(*syntax.CallExpr)
 }

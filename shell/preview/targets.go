@@ -350,6 +350,9 @@ func isModeArg(s string) bool {
 // target previews one named file or folder under eff. It reports whether
 // the target exists (and is not refused).
 func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool string, emptyDirs bool) bool {
+	if a.late() {
+		return false
+	}
 	if f.unknown != "" {
 		a.unknown(a.shown(f.val), f.unknown)
 		return false
@@ -418,6 +421,9 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 // it is created, overwritten, appended to or resized. label says how
 // ("> ", "tee ", "dd of=").
 func (a *analyzer) written(st *state, eff effect, label string, f field, noCreate bool) {
+	if a.late() {
+		return
+	}
 	if f.unknown != "" {
 		a.unknown(label+a.shown(f.val), f.unknown)
 		return
@@ -453,6 +459,16 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 		how := map[effect]string{effOverwrite: "overwritten", effAppend: "appended to", effWriteInto: "written into", effResize: "resized"}[eff]
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": existing file, "+Size(fi.Size())+", "+how)
 	}
+}
+
+// late says whether the time bound has passed, and counts the target
+// that is then left unlooked at.
+func (a *analyzer) late() bool {
+	if a.ctx.Err() == nil {
+		return false
+	}
+	a.skipped++
+	return true
 }
 
 // walk counts root and everything under it. Links are counted as
