@@ -282,6 +282,13 @@ func TestWrites(t *testing.T) {
 		{"chmod -R", "chmod -R go-w dir", want{status: Shown, summary: "Changes permissions of 1 folder, 1 file, 7 B"}},
 		{"chmod mode that looks like an option", "chmod -w a.txt", want{status: Shown, summary: "Changes permissions of 1 file, 2.1 KB"}},
 		{"chown", "chown -R nobody dir", want{status: Shown, summary: "Changes the owner of 1 folder, 1 file, 7 B"}},
+		{"ln -sf onto a file", "ln -sf /etc/hosts other", want{status: Shown, summary: "Replaces 1 file, 9 B",
+			lines: []string{"other: file already there, 9 B, replaced"}}},
+		{"ln -sf into a folder", "ln -sf /x/a.txt dir", want{status: Shown, summary: "Replaces 1 file, 7 B"}},
+		{"sed -i", "sed -i 's/a/b/' a.txt log", want{status: Shown, summary: "Overwrites 2 files, 2.1 KB",
+			lines: []string{"sed -i a.txt: existing file, 2.1 KB, overwritten"}}},
+		{"sed -i -e", "sed -i.bak -e 's/a/b/' -e 's/c/d/' log nope", want{status: Shown, summary: "Overwrites 1 file, 40 B",
+			lines: []string{"sed -i nope: no such file"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -289,7 +296,7 @@ func TestWrites(t *testing.T) {
 			check(t, c.cmd, run(t, c.cmd, root, root), c.want)
 		})
 	}
-	for _, cmd := range []string{"ls > /dev/null", "ls 2>&1", "ls >&2", "cat a.txt", "ls -la"} {
+	for _, cmd := range []string{"ls > /dev/null", "ls 2>&1", "ls >&2", "cat a.txt", "ls -la", "ln -s a.txt new-link", "sed 's/a/b/' a.txt"} {
 		if got := run(t, cmd, root, root); got != nil {
 			t.Errorf("%s touches nothing, got %+v", cmd, got)
 		}

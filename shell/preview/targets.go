@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -95,6 +96,8 @@ var programs = map[string]func(a *analyzer, st *state, name string, args []field
 	"dd":       previewDD,
 	"find":     previewFind,
 	"git":      previewGit,
+	"ln":       previewLink,
+	"sed":      previewSedInPlace,
 }
 
 // opts is a command line split the way getopt would: GNU tools accept
@@ -270,6 +273,111 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 		}
 		a.lines[len(a.lines)-1] += ", to " + a.shown(landShown)
 		a.landing(name, land, landShown, a.abs(st, s.val), keep)
+	}
+}
+
+// previewLink covers ln -f, which replaces what is at the link's place;
+// without -f, ln refuses to replace anything, so there is nothing to show.
+func previewLink(a *analyzer, st *state, _ string, args []field) {
+	o := parseOpts(args, "tS", "target-directory", "suffix", "backup")
+	if !o.has("f", "force") {
+		return
+	}
+	srcs := o.operands
+	var dest field
+	dirGiven := false
+	if d, ok := o.short['t']; ok {
+		dest, dirGiven = field{val: d}, true
+	} else if d, ok := o.long["target-directory"]; ok {
+		dest, dirGiven = field{val: d}, true
+	} else {
+		switch len(srcs) {
+		case 0:
+			return
+		case 1:
+			dest = field{val: "."} // ln -sf /x/y makes ./y
+		default:
+			dest, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+		}
+	}
+	if dest.unknown != "" {
+		a.unknown(a.shown(dest.val), dest.unknown)
+		return
+	}
+	destAbs := a.abs(st, dest.val)
+	if destAbs == "" {
+		a.unknown(dest.val, "an earlier cd makes the folder unknown")
+		return
+	}
+	intoDir := dirGiven
+	if !o.has("T", "no-target-directory") && !o.has("n", "no-dereference") {
+		if fi, err := os.Stat(destAbs); err == nil && fi.IsDir() {
+			intoDir = true
+		}
+	}
+	for _, s := range srcs {
+		if s.unknown != "" {
+			a.unknown(a.shown(s.val), s.unknown)
+			continue
+		}
+		land, landShown := destAbs, dest.val
+		if intoDir {
+			base := filepath.Base(strings.TrimSuffix(s.val, "/"))
+			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
+		}
+		a.landing("ln", land, landShown, "", false)
+	}
+}
+
+// previewSedInPlace covers sed -i, which rewrites each file it is given.
+// GNU sed takes -i's backup suffix attached (-i.bak); BSD and macOS sed
+// take it as the next argument, often an empty one.
+func previewSedInPlace(a *analyzer, st *state, _ string, args []field) {
+	inPlace, script := false, false
+	var files []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		switch {
+		case f.unknown == "" && (f.val == "-e" || f.val == "-f" || f.val == "--expression" || f.val == "--file"):
+			script = true
+			i++
+		case f.unknown == "" && (strings.HasPrefix(f.val, "--expression=") || strings.HasPrefix(f.val, "--file=")):
+			script = true
+		case f.unknown == "" && (f.val == "-l" || f.val == "--line-length"):
+			i++
+		case f.unknown == "" && (f.val == "--in-place" || strings.HasPrefix(f.val, "--in-place=")):
+			inPlace = true
+		case f.unknown == "" && f.val == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case f.unknown == "" && strings.HasPrefix(f.val, "--"):
+		case f.unknown == "" && strings.HasPrefix(f.val, "-") && len(f.val) > 1:
+			cluster := f.val[1:]
+			if j := strings.IndexByte(cluster, 'i'); j >= 0 {
+				inPlace = true
+				if runtime.GOOS != "linux" && j == len(cluster)-1 && i+1 < len(args) {
+					i++ // the BSD suffix
+				}
+				cluster = cluster[:j]
+			}
+			if j := strings.IndexAny(cluster, "ef"); j >= 0 {
+				script = true
+				if j == len(cluster)-1 {
+					i++
+				}
+			}
+		default:
+			files = append(files, f)
+		}
+	}
+	if !inPlace {
+		return
+	}
+	if !script && len(files) > 0 {
+		files = files[1:] // the first operand is the script
+	}
+	for _, f := range files {
+		a.written(st, effOverwrite, "sed -i ", f, true)
 	}
 }
 
