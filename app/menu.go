@@ -57,8 +57,8 @@ const (
 	// would hide.
 	commandRows = 4
 	statusRows  = 2
-	// A preview shows its summary and a few of its lines; the whole of it
-	// is in the notification and the audit log.
+	// A preview shows its summary and a few of its lines; the
+	// notification shows a few more, the audit log all of them.
 	previewSummaryRows = 2
 	previewLineRows    = 4
 )
