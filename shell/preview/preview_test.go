@@ -349,6 +349,8 @@ func TestGit(t *testing.T) {
 		{"clean -fd", "git clean -fd", want{status: Shown, summary: "Deletes 2 folders, 2 files, 9 B",
 			lines: []string{"  junk/", "  untracked.log"}}},
 		{"git -C", "cd / && git -C " + root + " clean -fdq", want{status: Shown, summary: "Deletes 2 folders, 2 files, 9 B"}},
+		{"clean without -f", "git clean -d", want{status: Nothing, lines: []string{"git clean: refuses to remove anything without -f"}}},
+		{"clean with -e", "git clean -e '*.log' --force", want{status: Nothing, summary: nothingSummary}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

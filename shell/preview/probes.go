@@ -338,6 +338,15 @@ func (a *analyzer) gitCheckout(dir string, global []string, rest []field) {
 
 // gitClean runs the same clean as a dry run and lists what it would remove.
 func (a *analyzer) gitClean(dir string, global []string, rest []field) {
+	if !cleanForced(rest) {
+		// Without -f git clean removes nothing, unless the user's
+		// configuration says otherwise.
+		out, _ := a.git(dir, append(append([]string{}, global...), "config", "--type=bool", "--get", "clean.requireForce"))
+		if strings.TrimSpace(out) != "false" {
+			a.note("git clean: refuses to remove anything without -f", false)
+			return
+		}
+	}
 	argv := append(append([]string{}, global...), "clean", "-n")
 	for _, f := range rest {
 		v := f.val
@@ -396,6 +405,27 @@ func (a *analyzer) gitClean(dir string, global []string, rest []field) {
 	}
 	a.add(effDelete, t, "git clean removes "+t.String()+" not tracked by git")
 	a.list(listed, int64(strings.Count(out, "Would remove ")))
+}
+
+// cleanForced says whether git clean's arguments include -f (alone, in a
+// cluster like -fdx, or as --force) or -i, which asks instead.
+func cleanForced(rest []field) bool {
+	for _, f := range rest {
+		v := f.val
+		if v == "--" {
+			return false
+		}
+		if v == "--force" || v == "--interactive" {
+			return true
+		}
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			cluster, _, _ := strings.Cut(v[1:], "e") // what follows -e is its pattern
+			if strings.ContainsAny(cluster, "fi") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gitLost lists the files whose uncommitted changes a command overwrites:
