@@ -176,7 +176,9 @@ func TestUnknowns(t *testing.T) {
 		{"positional", "rm $1", "$1: cannot tell — it depends on $1, which only the running shell knows"},
 		{"cd to unknown", "cd $(pwd)/x && rm a", "a: cannot tell — an earlier cd makes the folder unknown"},
 		{"xargs", "ls | xargs rm", "xargs: cannot tell — the files come from its input, which a preview does not read"},
-		{"find -exec", `find . -exec rm {} \; -delete`, "find: cannot tell — -exec runs another program, which a preview does not do"},
+		{"find -exec", `find . -exec grep -q x {} \; -delete`, "find: cannot tell — -exec runs another program, which a preview does not do"},
+		{"find -exec rm -i", `find . -exec rm -i {} \;`, "find: cannot tell — -exec runs another program, which a preview does not do"},
+		{"find -ok", `find . -ok rm {} \;`, "find: cannot tell — -ok runs another program, which a preview does not do"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -225,6 +227,12 @@ func TestFindDelete(t *testing.T) {
 			summary: "Deletes 2 files, 4 B", lines: []string{"  ./x", "  ./keep/x"}}},
 		{"starting point", "find keep -type f -delete", want{status: Shown, summary: "Deletes 3 files, 9 B"}},
 		{"matches nothing", "find . -name '*.zip' -delete", want{status: Nothing, summary: nothingSummary}},
+		{"exec rm", `find . -name '*.o' -exec rm -f {} \;`, want{status: Shown, summary: "Deletes 2 files, 11 B"}},
+		{"exec rm -rf of folders", "find . -type d -name keep -exec rm -rf {} +", want{status: Shown,
+			summary: "Deletes 2 folders, 3 files, 9 B", lines: []string{"  ./keep"}, absent: []string{"./keep/x"}}},
+		{"exec rm of a folder without -r", `find . -name keep -exec rm {} \;`, want{status: Nothing,
+			summary: "Nothing would change: find: matches 1 folder, which rm without -r refuses. The model may be wrong."}},
+		{"exec rm with prune", `find . -name keep -prune -o -name x -exec rm {} +`, want{status: Shown, summary: "Deletes 1 file, 1 B"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

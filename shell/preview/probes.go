@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -76,12 +77,25 @@ starts:
 	expr := args[i:]
 	var out []string
 	deletes, pruned, depth := false, false, false
+	var rm *findRm
 	for j := 0; j < len(expr); j++ {
 		tok := expr[j].val
 		switch {
 		case findRunners[tok]:
-			a.unknown("find", tok+" runs another program, which a preview does not do")
-			return
+			end := j + 1
+			for end < len(expr) && expr[end].val != ";" && expr[end].val != "+" {
+				end++
+			}
+			r := execRm(tok, expr[j+1:min(end, len(expr))])
+			if r == nil || end == len(expr) {
+				a.unknown("find", tok+" runs another program, which a preview does not do")
+				return
+			}
+			// -exec rm … {} is true when rm succeeds, as -delete is, so
+			// it is replaced the same way.
+			rm = r
+			out = append(out, "-print0")
+			j = end
 		case tok == "-prune":
 			pruned = true
 			out = append(out, tok)
@@ -102,7 +116,7 @@ starts:
 			}
 		}
 	}
-	if !deletes {
+	if !deletes && rm == nil {
 		return
 	}
 	if len(starts) == 0 {
@@ -110,6 +124,11 @@ starts:
 	}
 	if st.dir == "" {
 		a.unknown("find", "an earlier cd makes the folder unknown")
+		return
+	}
+	if rm != nil && !deletes {
+		// No -delete: find walks as written, -prune included.
+		a.runFind(st.dir, append(append(head, starts...), out...), rm)
 		return
 	}
 	if pruned && !depth {
@@ -122,7 +141,32 @@ starts:
 		a.lines = append(a.lines, "find: -prune does nothing here, because -delete turns on -depth")
 	}
 	argv := append(append(append(head, starts...), "-depth"), out...)
-	a.runFind(st.dir, argv)
+	a.runFind(st.dir, argv, rm)
+}
+
+// findRm is an `-exec rm … {}` action of find.
+type findRm struct{ recursive bool }
+
+// execRm reads the command of a find -exec or -execdir: rm with its usual
+// flags and {} as an operand, or nil for anything else (another program's
+// success or failure would decide the rest of the expression).
+func execRm(action string, words []field) *findRm {
+	if action != "-exec" && action != "-execdir" || len(words) < 2 || filepath.Base(words[0].val) != "rm" {
+		return nil
+	}
+	o := parseOpts(words[1:], "", "interactive")
+	if o.has("iI", "interactive") {
+		return nil
+	}
+	for _, f := range o.operands {
+		if f.val != "{}" {
+			return nil
+		}
+	}
+	if len(o.operands) == 0 {
+		return nil
+	}
+	return &findRm{recursive: o.has("rR", "recursive")}
 }
 
 // isExprStart says whether a find argument starts the expression.
@@ -130,8 +174,10 @@ func isExprStart(s string) bool {
 	return (strings.HasPrefix(s, "-") && len(s) > 1) || s == "(" || s == "!" || s == ","
 }
 
-// runFind runs find and counts what it prints, NUL-separated.
-func (a *analyzer) runFind(dir string, argv []string) {
+// runFind runs find and counts what it prints, NUL-separated. rm, when
+// set, is the `-exec rm` that the printing replaced: without -r it skips
+// folders, with -r it removes each matched folder whole.
+func (a *analyzer) runFind(dir string, argv []string, rm *findRm) {
 	cmd := exec.CommandContext(a.ctx, "find", argv...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -147,22 +193,34 @@ func (a *analyzer) runFind(dir string, argv []string) {
 	}
 	var t tally
 	var listed []string
+	var removed []string // folders rm -r takes whole
+	var more int64       // matches beyond those listed
+	skipped := 0
 	sc := bufio.NewScanner(outPipe)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	sc.Split(splitNUL)
 	for sc.Scan() {
 		p := sc.Text()
 		if p == "." {
-			continue // find never deletes the folder it starts in
+			continue // neither -delete nor rm removes the folder find starts in
 		}
 		full := p
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(dir, full)
 		}
+		if slices.ContainsFunc(removed, func(d string) bool { return strings.HasPrefix(full, d+"/") }) {
+			continue // inside a folder already counted whole
+		}
 		fi, err := os.Lstat(full)
 		switch {
 		case err != nil:
 			continue
+		case fi.IsDir() && rm != nil && !rm.recursive:
+			skipped++
+			continue
+		case fi.IsDir() && rm != nil:
+			t.add(a.walk(full))
+			removed = append(removed, full)
 		case fi.IsDir():
 			t.Folders++
 		default:
@@ -171,6 +229,8 @@ func (a *analyzer) runFind(dir string, argv []string) {
 		}
 		if len(listed) < maxListed {
 			listed = append(listed, a.shown(p))
+		} else {
+			more++
 		}
 	}
 	werr := cmd.Wait()
@@ -180,12 +240,18 @@ func (a *analyzer) runFind(dir string, argv []string) {
 		a.unknown("find", "find failed: "+firstLine(stderr.String(), werr))
 		return
 	}
+	if skipped > 0 {
+		a.note("find: matches "+count(int64(skipped), "folder", "folders")+", which rm without -r refuses", false)
+	}
+	if t.empty() && skipped > 0 {
+		return
+	}
 	if t.empty() {
 		a.note("find: matches nothing, so it deletes nothing", true)
 		return
 	}
 	a.add(effDelete, t, "find matches "+t.String())
-	a.list(listed, t.Folders+t.Files)
+	a.list(listed, int64(len(listed))+more)
 }
 
 // list adds up to maxListed paths as lines, and how many more there are.
