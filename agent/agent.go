@@ -23,6 +23,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
 )
 
@@ -52,6 +53,14 @@ type Confirmer interface {
 	Confirm(ctx context.Context, p Pending) (Decision, error)
 }
 
+// Previewer says what a command would touch before anyone is asked about
+// it; *preview.Previewer satisfies it. It returns nil when the command has
+// nothing to preview, and must answer quickly: its own time bound, or
+// ctx's end, gives a Preview whose Status is preview.Unavailable.
+type Previewer interface {
+	Preview(ctx context.Context, command, workingDirectory string) *preview.Preview
+}
+
 // ConfirmerFunc adapts a function to Confirmer.
 type ConfirmerFunc func(ctx context.Context, p Pending) (Decision, error)
 
@@ -79,6 +88,15 @@ type Pending struct {
 	// this command ask ("your rule 2 (always ask for cat secrets.txt) asks
 	// before it runs"); "" when the policy alone did.
 	Rule string
+	// Preview is what the command would touch (files it deletes, moves,
+	// overwrites…), looked at in the read-only sandbox; nil when the
+	// command names nothing a preview covers or no Previewer is set.
+	Preview *preview.Preview
+	// Heard is the transcript of the spoken request the command came
+	// from, so a misheard request shows where it matters; "" for typed
+	// requests. The agent does not know how a request arrived: the
+	// caller's Confirmer fills it in.
+	Heard string
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app
@@ -136,6 +154,7 @@ type Options struct {
 	Classifier Classifier // usually shell.NewPolicy()
 	Executor   Executor   // usually shell.NewRunner(...)
 	Confirmer  Confirmer  // nil: confirm-tier commands are never run
+	Previewer  Previewer  // nil: approvals show no preview
 
 	// NoConfirm runs confirm-tier commands without asking (the user switched
 	// confirm-before-execute off). Forbidden commands are still refused.

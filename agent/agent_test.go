@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 func TestReadOnlyCommandRunsAtOnceAndResultReachesModel(t *testing.T) {
@@ -826,5 +828,56 @@ func TestClassifiedInItsWorkingDirectory(t *testing.T) {
 				t.Fatalf("confirmer asked %d times for a %s command", asked, c.want)
 			}
 		})
+	}
+}
+
+// fakePreviewer answers every command with the same preview and records
+// what it was asked.
+type fakePreviewer struct {
+	mu    sync.Mutex
+	asked []string
+	ans   *preview.Preview
+}
+
+func (f *fakePreviewer) Preview(_ context.Context, command, _ string) *preview.Preview {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, command)
+	return f.ans
+}
+
+// Only commands someone is asked about are previewed: a safe one runs at
+// once, a forbidden one is refused, and neither needs the look.
+func TestPreviewOnlyForApprovals(t *testing.T) {
+	t.Parallel()
+	pv := &fakePreviewer{ans: &preview.Preview{Status: preview.Shown, Summary: "Deletes 3 folders, 1,204 files, 3.2 GB"}}
+	h := newHarness(t, []reply{
+		tools(cmd("ls", "checking"), cmd("sudo rm x", "executing"), cmd("rm -r old", "executing")),
+		text("done"),
+	}, func(o *Options) { o.Previewer = pv })
+	h.confirmer.decisions = []Decision{{Approved: false, By: ByMenu}}
+	if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pv.asked, []string{"rm -r old"}) {
+		t.Errorf("previewed %q, want only the command that needs approval", pv.asked)
+	}
+	if got := h.confirmer.asked; len(got) != 1 || got[0].Preview != pv.ans {
+		t.Errorf("the approval carried preview %+v", got)
+	}
+	es := h.auditEntries(t)
+	if len(es) != 3 || es[0].Preview != nil || es[1].Preview != nil || es[2].Preview == nil || es[2].Preview.Summary != pv.ans.Summary {
+		t.Errorf("audit previews %+v", es)
+	}
+
+	// With confirmation off nobody reads a preview, so none is made.
+	off := &fakePreviewer{}
+	h2 := newHarness(t, []reply{tools(cmd("rm -r old", "executing")), text("done")},
+		func(o *Options) { o.Previewer, o.NoConfirm = off, true })
+	if _, err := h2.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
+		t.Fatal(err)
+	}
+	if len(off.asked) != 0 {
+		t.Errorf("previewed %q with confirmation off", off.asked)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // Audit decisions: what happened to a proposed command.
@@ -50,6 +51,8 @@ type AuditEntry struct {
 	Rule string `json:"rule,omitempty"`
 	// DenyReason is what the user said when denying.
 	DenyReason string `json:"denyReason,omitempty"`
+	// Preview is what the approval showed the command would touch.
+	Preview *preview.Preview `json:"preview,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

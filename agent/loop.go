@@ -13,6 +13,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
 )
 
@@ -466,6 +467,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	var decision, by, denyReason string
 	ruleLabel := rd.Label()
 	var res shell.Result
+	var pv *preview.Preview
 	runIt := false
 	switch {
 	case v.Tier == shell.Forbidden:
@@ -488,8 +490,10 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			break
 		}
 		r.m.ConfirmationsAsked++
+		pv = r.preview(ctx, call)
 		r.emit(ev(EventAwaiting))
 		p := r.pending(call, v, rd)
+		p.Preview = pv
 		var d Decision
 		decision, by, d = r.confirm(ctx, p)
 		switch decision {
@@ -558,6 +562,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 			Rule:      ruleLabel, DenyReason: denyReason,
+			Preview: pv,
 		}
 		if res.Executed {
 			code := res.ExitCode
@@ -627,6 +632,16 @@ func cleanReason(s string) string {
 		s = strings.ToValidUTF8(s[:maxDenyReason], "") + "…"
 	}
 	return s
+}
+
+// preview asks the Previewer what the call would touch, for the approval
+// and the audit log. Only a command that will be asked about is previewed:
+// the look costs a sandboxed process, and nobody reads it otherwise.
+func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
+	if r.a.o.Previewer == nil || r.confirmer == nil {
+		return nil
+	}
+	return r.a.o.Previewer.Preview(ctx, call.Command, call.WorkingDirectory)
 }
 
 // confirm asks the Confirmer under the confirmation timeout and maps the

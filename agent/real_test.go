@@ -7,18 +7,24 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
-// The runner re-executes the running binary as `__sandbox …`; in tests that
-// is this test binary, so serve the helper before the tests start.
+// The runner re-executes the running binary as `__sandbox …`, and the
+// previewer as `__preview …`; in tests that is this test binary, so serve
+// both helpers before the tests start.
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == shell.HelperCommand {
 		syscall.Exit(shell.SandboxHelperMain(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == preview.HelperCommand {
+		syscall.Exit(preview.HelperMain(os.Args[2:]))
 	}
 }
 
@@ -42,7 +48,10 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 		{Text: "Made the folder; old.log stays."},
 	}, func(o *Options) {
 		o.Classifier = shell.NewPolicy()
-		o.Executor = shell.NewRunner(shell.RunnerOptions{Home: dir})
+		runner := shell.NewRunner(shell.RunnerOptions{Home: dir})
+		o.Executor = runner
+		// A generous bound: this machine's cores may be shared.
+		o.Previewer = preview.New(preview.Options{Runner: runner, Timeout: 20 * time.Second})
 		o.Home = dir
 	})
 	w.confirmer.decisions = []Decision{{Approved: true, By: ByTerminal}, {Approved: false, By: ByTerminal}}
@@ -72,5 +81,22 @@ func TestWireRealPolicyAndRunner(t *testing.T) {
 	es := w.auditEntries(t)
 	if len(es) != 4 || es[1].Decision != DecisionApproved || es[1].ExitCode == nil || *es[1].ExitCode != 0 || es[2].Decision != DecisionDenied {
 		t.Errorf("audit %+v", es)
+	}
+	// The approval of the rm showed what it would delete, looked at in the
+	// sandbox, and the audit log kept what was shown.
+	want := preview.Shown
+	if ok, _ := shell.SandboxStatus(); !ok {
+		want = preview.Unavailable
+	}
+	asked := w.confirmer.asked
+	if len(asked) != 2 || asked[1].Preview == nil || asked[1].Preview.Status != want {
+		t.Fatalf("the rm's approval had preview %+v, want status %s", asked[1].Preview, want)
+	}
+	// mkdir deletes, moves and overwrites nothing: no preview.
+	if asked[0].Preview != nil || (want == preview.Shown && asked[1].Preview.Summary != "Deletes 1 file, 1 B") {
+		t.Errorf("previews: mkdir %+v, rm %+v", asked[0].Preview, asked[1].Preview)
+	}
+	if es[2].Preview == nil || es[2].Preview.Summary != asked[1].Preview.Summary || es[0].Preview != nil {
+		t.Errorf("audit previews: %+v, %+v", es[0].Preview, es[2].Preview)
 	}
 }

@@ -693,8 +693,12 @@ func (a *App) turnBody(t *turn) (agent.Outcome, error) {
 		return agent.Outcome{}, errors.New("no agent is configured; see the status line")
 	}
 	noConfirm := !t.settings.ConfirmBeforeExecute
+	c := turnConfirmer{a: a, turn: t.id}
+	if t.source == "voice" {
+		c.heard = text
+	}
 	return a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
-		Confirmer: turnConfirmer{a: a, turn: t.id},
+		Confirmer: c,
 		NoConfirm: &noConfirm,
 		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
 	})
@@ -951,13 +955,17 @@ func (a *App) loadRecent() {
 // The confirmation timeout is the agent's: it puts it on ctx, and a
 // deadline that passes here is a denial by timeout.
 type turnConfirmer struct {
-	a    *App
-	turn int
+	a     *App
+	turn  int
+	heard string // the transcript of a spoken request, shown with its approvals
 }
 
 func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
 	a := c.a
 	p.ID = fmt.Sprintf("p%d", a.ids.Add(1))
+	if p.Heard == "" {
+		p.Heard = c.heard
+	}
 	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
 	if !a.post(pendingAdd{turn: c.turn, entry: entry}) {
 		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped

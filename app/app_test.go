@@ -892,3 +892,32 @@ func TestMenuLoginAndLogEntries(t *testing.T) {
 		t.Errorf("log entry = %+v", it)
 	}
 }
+
+// TestSpokenApprovalCarriesTheTranscript: when a command that needs
+// approval came from speech, the approval (menu and notification) carries
+// what Hark heard; a typed request's approval does not.
+func TestSpokenApprovalCarriesTheTranscript(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 2)
+	tr := newFakeTranscriber("delete the old bills")
+	h := start(t, confirmingAgent("rm -r old-builds", decided), func(o *Options) { o.Transcriber = tr })
+	h.app.Post(KeyDown{})
+	recv(t, "recorder start", h.rec.started)
+	h.app.Post(KeyUp{})
+	p := recv(t, "approval asked", h.approver.asked)
+	if p.Heard != "delete the old bills" {
+		t.Errorf("spoken approval Heard = %q", p.Heard)
+	}
+	v := h.views.wait(t, "pending in the menu", func(v View) bool { return len(v.Pending) == 1 })
+	if v.Pending[0].Heard != "delete the old bills" {
+		t.Errorf("menu's pending Heard = %q", v.Pending[0].Heard)
+	}
+	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
+	recv(t, "decision", decided)
+	h.views.wait(t, "idle", stateIs(Idle))
+
+	h.app.Post(SendRequest{Text: "delete the old builds", Reply: make(chan SendReply, 1)})
+	if p := recv(t, "typed approval asked", h.approver.asked); p.Heard != "" {
+		t.Errorf("typed approval Heard = %q, want none", p.Heard)
+	}
+}

@@ -61,6 +61,10 @@ const (
 	// would hide.
 	commandRows = 4
 	statusRows  = 2
+	// A preview shows its summary and a few of its lines; the
+	// notification shows a few more, the audit log all of them.
+	previewSummaryRows = 2
+	previewLineRows    = 4
 )
 
 // autoRunWarning is said wherever the user looks while confirmation is off.
@@ -182,8 +186,13 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 	if p.Rule != "" {
 		label("    " + clip(Visible(p.Rule), reasonWidth))
 	}
+	previewRows(p, label)
 	var about []string
-	if r := strings.Join(strings.Fields(request), " "); r != "" {
+	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+		// Spoken: what Hark heard is what the command came from, so a
+		// misheard word shows where it matters.
+		about = append(about, "Heard “"+clip(Visible(h), 40)+"”")
+	} else if r := strings.Join(strings.Fields(request), " "); r != "" {
 		about = append(about, "For “"+clip(Visible(r), 40)+"”")
 	}
 	if left, ok := deadlines[p.ID]; ok {
@@ -212,6 +221,28 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 // that already says it: "touch in ~/proj".
 func ruleText(r rules.Rule) string {
 	return strings.TrimPrefix(r.String(), "always allow ")
+}
+
+// previewRows is what the command would touch: the summary in up to two
+// rows, then a few of the preview's lines.
+func previewRows(p Pending, label func(string)) {
+	if p.Preview == nil {
+		return
+	}
+	for i, row := range limitRows(wrap(Visible(p.Preview.Summary), reasonWidth), previewSummaryRows, reasonWidth) {
+		prefix := "      "
+		if i == 0 {
+			prefix = "    Preview: "
+		}
+		label(prefix + row)
+	}
+	for i, l := range p.Preview.Lines {
+		if i == previewLineRows {
+			label(fmt.Sprintf("        … %s", plural(len(p.Preview.Lines)-previewLineRows, "more line", "more lines")))
+			break
+		}
+		label("        " + clip(Visible(strings.TrimSpace(l)), reasonWidth-2))
+	}
 }
 
 // CommandRows splits a command (already made Visible) into menu rows. A

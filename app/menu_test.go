@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // outline renders a menu as one line per item ("id|kind|label|flags"),
@@ -386,5 +387,44 @@ func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
 		if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), "|"+c.want+"|") {
 			t.Errorf("request %q, %v left: no row %q in\n%s", c.request, c.left, c.want, strings.Join(outline(m.Items, ""), "\n"))
 		}
+	}
+}
+
+// TestMenuApprovalShowsPreviewAndWhatWasHeard: a pending command shows
+// what it would touch, and a spoken request shows its transcript instead
+// of the request line, so a misheard word is seen where it is approved.
+func TestMenuApprovalShowsPreviewAndWhatWasHeard(t *testing.T) {
+	t.Parallel()
+	pv := &preview.Preview{Status: preview.Shown, Summary: "Deletes 3 folders, 1,204 files, 3.2 GB", Lines: []string{
+		"old-builds: folder with 2 folders, 1,204 files, 3.2 GB", "b", "c", "d", "e", "f",
+	}}
+	m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: "delete the old bills",
+		Pending: []Pending{{ID: "p1", Command: "rm -r old-builds", Preview: pv, Heard: "delete the old bills"}}})
+	rows := strings.Join(outline(m.Items, ""), "\n")
+	for _, want := range []string{
+		"|    Preview: Deletes 3 folders, 1,204 files, 3.2 GB|",
+		"|        old-builds: folder with 2 folders, 1,204 files, 3.2 GB|",
+		"|        d|",
+		"|        … 2 more lines|",
+		"|    Heard “delete the old bills”|",
+	} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("no row %q in\n%s", want, rows)
+		}
+	}
+	if strings.Contains(rows, "For “") || strings.Contains(rows, "|        e|") {
+		t.Errorf("typed-request row or too many preview lines in\n%s", rows)
+	}
+	// Nothing to preview, typed: no preview rows, the request as before.
+	m = BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: "tidy up", Pending: []Pending{{ID: "p1", Command: "rm x"}}})
+	rows = strings.Join(outline(m.Items, ""), "\n")
+	if strings.Contains(rows, "Preview:") || strings.Contains(rows, "Heard") || !strings.Contains(rows, "|    For “tidy up”|") {
+		t.Errorf("rows without preview or transcript:\n%s", rows)
+	}
+	// A preview's summary is made visible like the command.
+	m = BuildMenu(View{State: AwaitingApproval, Confirm: true, Pending: []Pending{{ID: "p1", Command: "rm x",
+		Preview: &preview.Preview{Status: preview.Shown, Summary: "Deletes x\u202e"}}}})
+	if rows = strings.Join(outline(m.Items, ""), "\n"); !strings.Contains(rows, "Deletes x⟨U+202E⟩") {
+		t.Errorf("hidden character not shown:\n%s", rows)
 	}
 }

@@ -54,11 +54,42 @@ func approvalBody(p app.Pending) string {
 		b.WriteString("\n\nin ")
 		b.WriteString(p.WorkingDirectory)
 	}
+	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+		// The request was spoken: a misheard word shows here, before
+		// anyone approves what came of it.
+		b.WriteString("\n\nHeard: “" + clipRunes(h, heardLimit) + "”")
+	}
+	if pv := p.Preview; pv != nil {
+		b.WriteString("\n\n" + pv.Summary)
+		for i, l := range pv.Lines {
+			if i == previewLines {
+				fmt.Fprintf(&b, "\n… %d more in the audit log", len(pv.Lines)-previewLines)
+				break
+			}
+			b.WriteString("\n" + l)
+		}
+	}
 	if !p.Deadline.IsZero() {
 		// A notification cannot count down; the menu does. Say when.
 		fmt.Fprintf(&b, "\n\nAuto-deny at %s (in %s) if nobody answers.", p.Deadline.Local().Format("15:04"), roundMinutes(time.Until(p.Deadline)))
 	}
 	return b.String()
+}
+
+// Notification bodies are short: the transcript and the preview's target
+// lines are cut to these.
+const (
+	heardLimit   = 160
+	previewLines = 5
+)
+
+// clipRunes cuts s to n characters, marking the cut with "…".
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // roundMinutes writes d as people say it: "2 min", "45 s".

@@ -5,11 +5,14 @@ package e2e
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hark-sh/hark/app/e2e/harness"
+	"github.com/hark-sh/hark/shell"
 )
 
 // commandRows reads a pending command back from the menu as a person sees
@@ -45,10 +48,28 @@ func TestTrustAtAGlance(t *testing.T) {
 	t.Run("1 underscores read exactly, approvals first, 5 honest ending", func(t *testing.T) {
 		h.t = t
 		cmd := underscoreCommand(d.work)
+		// The files exist, so the approval's preview counts them.
+		for name, body := range map[string]string{"old_builds/a.o": "12345", "old_builds/sub/b.o": "123", "my__notes_2024.txt": "1"} {
+			p := filepath.Join(d.work, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if out, code := h.send(false, "delete the underscore files"); code != 0 {
 			t.Fatalf("hark send: exit %d: %s", code, out)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+		summary, line := "Deletes 2 folders, 3 files, 9 B", filepath.Join(d.work, "old_builds")+": folder with 1 folder, 2 files, 8 B"
+		if ok, _ := shell.SandboxStatus(); !ok {
+			summary, line = "Preview unavailable", ""
+		}
+		h.menu.WaitFor(t, 5*time.Second, "Preview: "+summary)
+		if n := approvalFor(t, d.notes, "old_builds"); !strings.Contains(n.Body, "\n\n"+summary) || !strings.Contains(n.Body, line) {
+			t.Errorf("the approval notification lacks the preview %q / %q:\n%s", summary, line, n.Body)
+		}
 		root, err := h.menu.Layout()
 		if err != nil {
 			t.Fatal(err)

@@ -16,15 +16,20 @@ import (
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // The runner re-executes the running binary as `__sandbox …` to confine
-// and reap commands; in tests that binary is this test binary, so serve the
-// helper here. init runs before any TestMain, so it works whoever owns one.
-// syscall.Exit skips the race detector's exit delay.
+// and reap commands, and the previewer as `__preview …`; in tests that
+// binary is this test binary, so serve both helpers here. init runs
+// before any TestMain, so it works whoever owns one. syscall.Exit skips
+// the race detector's exit delay.
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == shell.HelperCommand {
 		syscall.Exit(shell.SandboxHelperMain(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == preview.HelperCommand {
+		syscall.Exit(preview.HelperMain(os.Args[2:]))
 	}
 }
 
@@ -306,5 +311,34 @@ func TestAskColour(t *testing.T) {
 	p.result(&shell.Result{Executed: false, Tier: shell.Forbidden})
 	if got := b.String(); !strings.Contains(got, "\x1b[32m✓\x1b[0m") || !strings.Contains(got, "\x1b[31m✗\x1b[0m refused") {
 		t.Errorf("coloured output %q lacks a green ✓ and a red ✗", got)
+	}
+}
+
+// The terminal's approval shows what the command would touch, and the
+// audit log keeps it.
+func TestAskShowsPreview(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(victim, []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, home := askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm notes.txt", "purpose", "executing", "workingDirectory", dir)}},
+		ollamatest.Reply{Text: "Kept it."},
+	)
+	r := runAgentCLI(t, "n\n", true, "ask", "--new", "delete my notes")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [y/N]"
+	if ok, _ := shell.SandboxStatus(); !ok {
+		want = "    preview: Preview unavailable"
+	}
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
+	if len(es) != 1 || es[0].Preview == nil || !strings.Contains(r.stderr, "preview: "+es[0].Preview.Summary+"\n") {
+		t.Errorf("audit %+v", es)
 	}
 }

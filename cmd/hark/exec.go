@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
 )
 
@@ -108,7 +110,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		res = shell.NotRun(req, "not run: refused by "+rd.Label()+" (hark rules list)")
 	case asks && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case asks && !*yes && !askToRun(ctx, e, verdict, rd, rs, wd):
+	case asks && !*yes && !askToRun(ctx, e, verdict, rd, rs, wd, execPreview(ctx, st, command, *dir)):
 		res = shell.NotRun(req, "not run: declined at the terminal")
 	default: // the runner itself refuses forbidden commands
 		res = newRunner(st).Run(ctx, req)
@@ -123,11 +125,11 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// askToRun shows the command and why it needs confirmation on stderr, so
-// that stdout stays pure JSON, and reads the answer. Only y or yes runs it;
-// a, when a rule can be proposed, shows the rule and saves it after a
-// second yes.
-func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string) bool {
+// askToRun shows the command, why it needs confirmation and what it would
+// touch on stderr, so that stdout stays pure JSON, and reads the answer.
+// Only y or yes runs it; a, when a rule can be proposed, shows the rule and
+// saves it after a second yes.
+func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string, pv *preview.Preview) bool {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -135,6 +137,7 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
+	fmt.Fprint(e.stderr, previewText(pv, ""))
 	if rd.Kind == rules.Ask || rd.Floor != "" {
 		fmt.Fprintln(e.stderr, rd.Why)
 	}
@@ -196,4 +199,10 @@ func execDir(dir string) string {
 		return filepath.Clean(dir)
 	}
 	return filepath.Join(home, dir)
+}
+
+// execPreview is what command would touch, looked at in the read-only
+// sandbox before the question is asked.
+func execPreview(ctx context.Context, st settings.Settings, command, dir string) *preview.Preview {
+	return preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: st.KeepEnv, OutputLimit: preview.OutputLimit})}).Preview(ctx, command, dir)
 }

@@ -334,3 +334,35 @@ func TestExecRules(t *testing.T) {
 		t.Fatal("a command a never rule refuses ran")
 	}
 }
+
+// Before asking, exec says what the command would touch, looked at in the
+// sandbox; without one it says that it did not look.
+func TestExecShowsPreviewBeforeAsking(t *testing.T) {
+	execHome(t)
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "report.txt")
+	if err := os.WriteFile(victim, []byte("1234"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "preview: Deletes 1 file, 4 B\n  report.txt: file, 4 B\n"
+	if ok, _ := shell.SandboxStatus(); !ok {
+		want = "preview: Preview unavailable"
+	}
+	r := runExecCLI(t, "n\n", true, "--dir", dir, "--", "rm report.txt")
+	if !strings.Contains(r.stderr, want) {
+		t.Fatalf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	if strings.Index(r.stderr, "preview:") > strings.Index(r.stderr, "Run this?") {
+		t.Errorf("the preview comes after the question:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("declined rm ran: %v", err)
+	}
+	// A missing file: the preview says nothing would happen.
+	if ok, _ := shell.SandboxStatus(); ok {
+		r = runExecCLI(t, "n\n", true, "--dir", dir, "--", "rm -rf old-builds")
+		if !strings.Contains(r.stderr, "preview: Nothing would happen") {
+			t.Errorf("stderr lacks the nothing-to-do preview:\n%s", r.stderr)
+		}
+	}
+}

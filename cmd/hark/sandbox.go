@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // The sandbox helper: on Linux the runner starts `hark __sandbox -server`
@@ -19,6 +20,21 @@ func init() {
 		hidden:  true,
 		run: func(_ context.Context, _ *env, args []string) int {
 			return shell.SandboxHelperMain(args)
+		},
+	})
+}
+
+// The preview helper: before an approval the agent (and hark exec) runs
+// `hark __preview DEADLINE COMMAND` inside the read-only sandbox to see
+// what the command would touch. Internal, so hidden.
+func init() {
+	register(&command{
+		name:    preview.HelperCommand,
+		usage:   "DEADLINE COMMAND",
+		summary: "Internal: looks at what a command would touch, for an approval.",
+		hidden:  true,
+		run: func(_ context.Context, _ *env, args []string) int {
+			return preview.HelperMain(args)
 		},
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
 )
 
@@ -128,6 +129,7 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Host:            host,
 		Classifier:      pol,
 		Executor:        newRunner(s),
+		Previewer:       preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: s.KeepEnv, OutputLimit: preview.OutputLimit})}),
 		NoConfirm:       !s.ConfirmBeforeExecute,
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,
@@ -212,6 +214,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
 		return agent.Decision{PendingID: p.ID, Approved: false, By: agent.ByTerminal}, nil
 	}
+	fmt.Fprint(c.e.stderr, previewText(p.Preview, "    "))
 	if p.Rule != "" {
 		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
 	}
@@ -293,6 +296,21 @@ func describeRule(r rules.Rule, indent string) string {
 	}
 	if len(r.Examples.NoMatch) > 0 {
 		fmt.Fprintf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
+	}
+	return b.String()
+}
+
+// previewText is a command's preview as the y/N prompts of run, ask and
+// exec print it before the question: the summary, then what it found
+// about each target. Empty when there is none.
+func previewText(pv *preview.Preview, indent string) string {
+	if pv == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(indent + "preview: " + pv.Summary + "\n")
+	for _, l := range pv.Lines {
+		b.WriteString(indent + "  " + l + "\n")
 	}
 	return b.String()
 }

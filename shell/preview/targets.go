@@ -1,0 +1,651 @@
+package preview
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// effect is what a command does to a target; each has the verb that the
+// summary uses for it.
+type effect int
+
+const (
+	effDelete effect = iota
+	effMove
+	effCopy
+	effReplace
+	effOverwrite
+	effWriteInto
+	effAppend
+	effCreate
+	effResize
+	effMode
+	effOwner
+	effGroup
+	effLose
+)
+
+var verbs = [...]string{
+	effDelete:    "deletes",
+	effMove:      "moves",
+	effCopy:      "copies",
+	effReplace:   "replaces",
+	effOverwrite: "overwrites",
+	effWriteInto: "writes into",
+	effAppend:    "appends to",
+	effCreate:    "creates",
+	effResize:    "resizes",
+	effMode:      "changes permissions of",
+	effOwner:     "changes the owner of",
+	effGroup:     "changes the group of",
+	effLose:      "throws away uncommitted changes to",
+}
+
+// part is what one effect adds up to over the whole command.
+type part struct {
+	eff effect
+	t   tally
+}
+
+// add counts t under eff and keeps line for the target list.
+func (a *analyzer) add(eff effect, t tally, line string) {
+	var p *part
+	for _, q := range a.parts {
+		if q.eff == eff {
+			p = q
+		}
+	}
+	if p == nil {
+		p = &part{eff: eff}
+		a.parts = append(a.parts, p)
+	}
+	p.t.add(t)
+	if line != "" {
+		a.lines = append(a.lines, line)
+	}
+}
+
+// note keeps a line about a target that changes nothing: missing, or
+// refused by the program.
+func (a *analyzer) note(line string, missing bool) {
+	a.lines = append(a.lines, line)
+	if missing {
+		a.missing++
+	} else {
+		a.refused = append(a.refused, line)
+	}
+}
+
+// programs are the commands a preview knows, by program name.
+var programs = map[string]func(a *analyzer, st *state, name string, args []field){
+	"rm":       previewRemove,
+	"unlink":   previewRemove,
+	"rmdir":    previewRemove,
+	"shred":    previewShred,
+	"mv":       previewTransfer,
+	"cp":       previewTransfer,
+	"chmod":    previewPermissions,
+	"chown":    previewPermissions,
+	"chgrp":    previewPermissions,
+	"truncate": previewTruncate,
+	"tee":      previewTee,
+	"dd":       previewDD,
+	"find":     previewFind,
+	"git":      previewGit,
+	"ln":       previewLink,
+	"sed":      previewSedInPlace,
+}
+
+// opts is a command line split the way getopt would: GNU tools accept
+// options anywhere before "--".
+type opts struct {
+	short    map[rune]string // -x, with its argument if it takes one
+	long     map[string]string
+	operands []field
+}
+
+func (o opts) has(short string, long ...string) bool {
+	for _, r := range short {
+		if _, ok := o.short[r]; ok {
+			return true
+		}
+	}
+	for _, l := range long {
+		if _, ok := o.long[l]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// parseOpts splits args; shortArg lists the short options that take an
+// argument and longArg the long ones.
+func parseOpts(args []field, shortArg string, longArg ...string) opts {
+	o := opts{short: map[rune]string{}, long: map[string]string{}}
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		switch {
+		case f.unknown != "" || f.val == "-" || !strings.HasPrefix(f.val, "-"):
+			o.operands = append(o.operands, f)
+		case f.val == "--":
+			o.operands = append(o.operands, args[i+1:]...)
+			return o
+		case strings.HasPrefix(f.val, "--"):
+			name, val, hasVal := strings.Cut(f.val[2:], "=")
+			if !hasVal && contains(longArg, name) && i+1 < len(args) {
+				i++
+				val = args[i].val
+			}
+			o.long[name] = val
+		default:
+			cluster := []rune(f.val[1:])
+			for j, r := range cluster {
+				if strings.ContainsRune(shortArg, r) {
+					val := string(cluster[j+1:])
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i].val
+					}
+					o.short[r] = val
+					break
+				}
+				o.short[r] = ""
+			}
+		}
+	}
+	return o
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func previewRemove(a *analyzer, st *state, name string, args []field) {
+	o := parseOpts(args, "", "interactive")
+	recursive := name == "rm" && o.has("rR", "recursive")
+	for _, f := range o.operands {
+		a.target(st, effDelete, f, recursive, name, o.has("d", "dir"))
+	}
+}
+
+func previewShred(a *analyzer, st *state, _ string, args []field) {
+	o := parseOpts(args, "ns", "iterations", "size", "random-source")
+	eff := effOverwrite
+	if o.has("u", "remove") {
+		eff = effDelete
+	}
+	for _, f := range o.operands {
+		a.target(st, eff, f, false, "shred", false)
+	}
+}
+
+func previewTruncate(a *analyzer, st *state, _ string, args []field) {
+	o := parseOpts(args, "sr", "size", "reference")
+	for _, f := range o.operands {
+		a.written(st, effResize, "", f, o.has("c", "no-create"))
+	}
+}
+
+func previewTee(a *analyzer, st *state, _ string, args []field) {
+	o := parseOpts(args, "", "output-error")
+	eff := effOverwrite
+	if o.has("a", "append") {
+		eff = effAppend
+	}
+	for _, f := range o.operands {
+		a.written(st, eff, "tee ", f, false)
+	}
+}
+
+func previewDD(a *analyzer, st *state, _ string, args []field) {
+	eff := effOverwrite
+	for _, f := range args {
+		if v, ok := strings.CutPrefix(f.val, "conv="); ok && strings.Contains(v, "notrunc") {
+			eff = effWriteInto
+		}
+	}
+	for _, f := range args {
+		if v, ok := strings.CutPrefix(f.val, "of="); ok {
+			a.written(st, eff, "dd of=", field{val: v, unknown: f.unknown}, false)
+		}
+	}
+}
+
+// previewTransfer covers mv and cp: what moves or is copied, and which
+// existing files at the destination it replaces.
+func previewTransfer(a *analyzer, st *state, name string, args []field) {
+	o := parseOpts(args, "tS", "target-directory", "suffix", "backup", "sparse", "reflink", "preserve", "no-preserve", "update")
+	recursive := name == "mv" || o.has("rRa", "recursive", "archive")
+	keep := o.has("n", "no-clobber") || o.long["update"] == "none"
+	srcs := o.operands
+	var dest field
+	dirGiven := false
+	if d, ok := o.short['t']; ok {
+		dest, dirGiven = field{val: d}, true
+	} else if d, ok := o.long["target-directory"]; ok {
+		dest, dirGiven = field{val: d}, true
+	} else {
+		if len(srcs) < 2 {
+			return // a usage error: the program says so itself
+		}
+		dest, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+	}
+	if dest.unknown != "" {
+		a.unknown(a.shown(dest.val), dest.unknown)
+	}
+	destAbs := ""
+	if dest.unknown == "" {
+		if destAbs = a.abs(st, dest.val); destAbs == "" {
+			a.unknown(dest.val, "an earlier cd makes the folder unknown")
+		}
+	}
+	intoDir := dirGiven
+	if destAbs != "" && !o.has("T", "no-target-directory") {
+		if fi, err := os.Stat(destAbs); err == nil && fi.IsDir() {
+			intoDir = true
+		}
+	}
+	if len(srcs) > 1 && !intoDir && destAbs != "" {
+		a.note(a.shown(dest.val)+": not a folder, so "+name+" refuses to put several files there", false)
+		return
+	}
+	eff := effMove
+	if name == "cp" {
+		eff = effCopy
+	}
+	for _, s := range srcs {
+		if !a.target(st, eff, s, recursive, name, false) || destAbs == "" {
+			continue
+		}
+		land, landShown := destAbs, dest.val
+		if intoDir {
+			base := filepath.Base(strings.TrimSuffix(a.abs(st, s.val), "/"))
+			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
+		}
+		a.lines[len(a.lines)-1] += ", to " + a.shown(landShown)
+		a.landing(name, land, landShown, a.abs(st, s.val), keep)
+	}
+}
+
+// previewLink covers ln -f, which replaces what is at the link's place;
+// without -f, ln refuses to replace anything, so there is nothing to show.
+func previewLink(a *analyzer, st *state, _ string, args []field) {
+	o := parseOpts(args, "tS", "target-directory", "suffix", "backup")
+	if !o.has("f", "force") {
+		return
+	}
+	srcs := o.operands
+	var dest field
+	dirGiven := false
+	if d, ok := o.short['t']; ok {
+		dest, dirGiven = field{val: d}, true
+	} else if d, ok := o.long["target-directory"]; ok {
+		dest, dirGiven = field{val: d}, true
+	} else {
+		switch len(srcs) {
+		case 0:
+			return
+		case 1:
+			dest = field{val: "."} // ln -sf /x/y makes ./y
+		default:
+			dest, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+		}
+	}
+	if dest.unknown != "" {
+		a.unknown(a.shown(dest.val), dest.unknown)
+		return
+	}
+	destAbs := a.abs(st, dest.val)
+	if destAbs == "" {
+		a.unknown(dest.val, "an earlier cd makes the folder unknown")
+		return
+	}
+	intoDir := dirGiven
+	if !o.has("T", "no-target-directory") && !o.has("n", "no-dereference") {
+		if fi, err := os.Stat(destAbs); err == nil && fi.IsDir() {
+			intoDir = true
+		}
+	}
+	for _, s := range srcs {
+		if s.unknown != "" {
+			a.unknown(a.shown(s.val), s.unknown)
+			continue
+		}
+		land, landShown := destAbs, dest.val
+		if intoDir {
+			base := filepath.Base(strings.TrimSuffix(s.val, "/"))
+			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
+		}
+		a.landing("ln", land, landShown, "", false)
+	}
+}
+
+// previewSedInPlace covers sed -i, which rewrites each file it is given.
+// GNU sed takes -i's backup suffix attached (-i.bak); BSD and macOS sed
+// take it as the next argument, often an empty one.
+func previewSedInPlace(a *analyzer, st *state, _ string, args []field) {
+	inPlace, script := false, false
+	var files []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		switch {
+		case f.unknown == "" && (f.val == "-e" || f.val == "-f" || f.val == "--expression" || f.val == "--file"):
+			script = true
+			i++
+		case f.unknown == "" && (strings.HasPrefix(f.val, "--expression=") || strings.HasPrefix(f.val, "--file=")):
+			script = true
+		case f.unknown == "" && (f.val == "-l" || f.val == "--line-length"):
+			i++
+		case f.unknown == "" && (f.val == "--in-place" || strings.HasPrefix(f.val, "--in-place=")):
+			inPlace = true
+		case f.unknown == "" && f.val == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case f.unknown == "" && strings.HasPrefix(f.val, "--"):
+		case f.unknown == "" && strings.HasPrefix(f.val, "-") && len(f.val) > 1:
+			cluster := f.val[1:]
+			if j := strings.IndexByte(cluster, 'i'); j >= 0 {
+				inPlace = true
+				if runtime.GOOS != "linux" && j == len(cluster)-1 && i+1 < len(args) {
+					i++ // the BSD suffix
+				}
+				cluster = cluster[:j]
+			}
+			if j := strings.IndexAny(cluster, "ef"); j >= 0 {
+				script = true
+				if j == len(cluster)-1 {
+					i++
+				}
+			}
+		default:
+			files = append(files, f)
+		}
+	}
+	if !inPlace {
+		return
+	}
+	if !script && len(files) > 0 {
+		files = files[1:] // the first operand is the script
+	}
+	for _, f := range files {
+		a.written(st, effOverwrite, "sed -i ", f, true)
+	}
+}
+
+// landing notes what already exists where a moved or copied file lands.
+func (a *analyzer) landing(tool, land, landShown, src string, keep bool) {
+	fi, err := os.Lstat(land)
+	if err != nil {
+		return // nothing there: nothing is replaced
+	}
+	if same, err := os.Lstat(src); err == nil && os.SameFile(fi, same) {
+		return
+	}
+	shown := a.shown(landShown)
+	switch {
+	case keep:
+		a.lines = append(a.lines, shown+": exists and is kept ("+tool+" -n)")
+	case fi.IsDir():
+		if tool == "mv" {
+			a.lines = append(a.lines, shown+": a folder is already there; mv replaces it only if it is empty")
+		} else {
+			a.lines = append(a.lines, shown+": a folder is already there; cp merges into it, replacing files with the same names")
+		}
+	default:
+		t := tally{Files: 1, Bytes: fi.Size()}
+		a.add(effReplace, t, shown+": "+kindOf(fi)+" already there, "+Size(fi.Size())+", replaced")
+	}
+}
+
+// previewPermissions covers chmod, chown and chgrp: the first operand is
+// the mode or owner, the rest are targets.
+func previewPermissions(a *analyzer, st *state, name string, args []field) {
+	eff := map[string]effect{"chmod": effMode, "chown": effOwner, "chgrp": effGroup}[name]
+	var rest []field
+	haveSpec := false
+	for i, f := range args {
+		if strings.HasPrefix(f.val, "--reference") {
+			haveSpec = true
+		}
+		if name == "chmod" && !haveSpec && isModeArg(f.val) {
+			// chmod -w file: -w is the mode, not an option.
+			rest = append(append(rest, args[:i]...), args[i+1:]...)
+			haveSpec = true
+			break
+		}
+	}
+	if rest == nil {
+		rest = args
+	}
+	o := parseOpts(rest, "", "reference", "from")
+	targets := o.operands
+	if !haveSpec {
+		if len(targets) == 0 {
+			return
+		}
+		targets = targets[1:]
+	}
+	recursive := o.has("R", "recursive")
+	for _, f := range targets {
+		a.target(st, eff, f, recursive, name, false)
+	}
+}
+
+// isModeArg says whether a chmod argument that starts with "-" is a mode
+// (-w, -rwx, -x+r) rather than one of chmod's options (-R, -f, -v, -c and
+// BSD's -H, -L, -P, -h).
+func isModeArg(s string) bool {
+	if len(s) < 2 || s[0] != '-' || strings.HasPrefix(s, "--") {
+		return false
+	}
+	for _, r := range s[1:] {
+		if !strings.ContainsRune("RfvcHLPh", r) {
+			return strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == ""
+		}
+	}
+	return false
+}
+
+// target previews one named file or folder under eff. It reports whether
+// the target exists (and is not refused).
+func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool string, emptyDirs bool) bool {
+	if a.late() {
+		return false
+	}
+	if f.unknown != "" {
+		a.unknown(a.shown(f.val), f.unknown)
+		return false
+	}
+	p := a.abs(st, f.val)
+	if p == "" {
+		a.unknown(f.val, "an earlier cd makes the folder unknown")
+		return false
+	}
+	shown := a.shown(f.val)
+	if filepath.IsAbs(f.val) {
+		shown = a.shown(p)
+	}
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
+		a.note(shown+": no such file or folder", true)
+		return false
+	}
+	if err != nil {
+		a.unknown(shown, "it cannot be read ("+errText(err)+")")
+		return false
+	}
+	switch {
+	case fi.IsDir() && (recursive || eff == effMove):
+		t := a.walk(p)
+		inner := t
+		inner.Folders--
+		desc := "empty folder"
+		if !inner.empty() {
+			desc = "folder with " + inner.String()
+		}
+		a.add(eff, t, shown+": "+desc)
+	case fi.IsDir() && eff == effDelete:
+		empty := isEmptyDir(p)
+		switch {
+		case (tool == "rmdir" || emptyDirs) && empty:
+			a.add(eff, tally{Folders: 1}, shown+": empty folder")
+		case tool == "rmdir" || emptyDirs:
+			a.note(shown+": folder that is not empty, so "+tool+" refuses it", false)
+		default:
+			a.note(shown+": folder, so "+tool+" without -r refuses it", false)
+		}
+		return false
+	case fi.IsDir() && eff == effCopy:
+		a.note(shown+": folder, so cp without -r skips it", false)
+		return false
+	case fi.IsDir():
+		a.add(eff, tally{Folders: 1}, shown+": folder (only the folder itself)")
+	case fi.Mode()&fs.ModeSymlink != 0:
+		to, _ := os.Readlink(p)
+		desc := "link to " + a.shown(to)
+		switch eff {
+		case effDelete, effMove:
+			desc += " (only the link itself)"
+		case effMode:
+			desc += " (chmod changes what it points to)"
+		}
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+desc)
+	default:
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+kindOf(fi)+", "+Size(fi.Size()))
+	}
+	return true
+}
+
+// written previews a file that a redirection or a writing program opens:
+// it is created, overwritten, appended to or resized. label says how
+// ("> ", "tee ", "dd of=").
+func (a *analyzer) written(st *state, eff effect, label string, f field, noCreate bool) {
+	if a.late() {
+		return
+	}
+	if f.unknown != "" {
+		a.unknown(label+a.shown(f.val), f.unknown)
+		return
+	}
+	p := a.abs(st, f.val)
+	if p == "" {
+		a.unknown(label+f.val, "an earlier cd makes the folder unknown")
+		return
+	}
+	shown := label + a.shown(f.val)
+	if filepath.IsAbs(f.val) {
+		shown = label + a.shown(p)
+	}
+	fi, err := os.Stat(p) // writes go through a link to what it points to
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if noCreate {
+			a.note(shown+": no such file", true)
+			return
+		}
+		if _, perr := os.Stat(filepath.Dir(p)); perr != nil {
+			a.note(shown+": its folder does not exist, so this fails", false)
+			return
+		}
+		a.add(effCreate, tally{Files: 1}, shown+": new file")
+	case err != nil:
+		a.unknown(shown, "it cannot be read ("+errText(err)+")")
+	case fi.IsDir():
+		a.note(shown+": a folder, which cannot be written like a file", false)
+	case !fi.Mode().IsRegular():
+		a.lines = append(a.lines, shown+": "+kindOf(fi)+", written to")
+	default:
+		how := map[effect]string{effOverwrite: "overwritten", effAppend: "appended to", effWriteInto: "written into", effResize: "resized"}[eff]
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": existing file, "+Size(fi.Size())+", "+how)
+	}
+}
+
+// late says whether the time bound has passed, and counts the target
+// that is then left unlooked at.
+func (a *analyzer) late() bool {
+	if a.ctx.Err() == nil {
+		return false
+	}
+	a.skipped++
+	return true
+}
+
+// walk counts root and everything under it. Links are counted as
+// themselves and never followed; the walk stops at the time bound and
+// marks the tally partial.
+func (a *analyzer) walk(root string) tally {
+	t := tally{Folders: 1}
+	stack := []string{root}
+	seen := 0
+	for len(stack) > 0 {
+		dir := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // unreadable: its contents cannot be counted
+		}
+		for _, e := range entries {
+			if seen++; seen%256 == 0 && a.ctx.Err() != nil {
+				t.Partial = true
+				return t
+			}
+			if e.IsDir() {
+				t.Folders++
+				stack = append(stack, filepath.Join(dir, e.Name()))
+				continue
+			}
+			t.Files++
+			if info, err := e.Info(); err == nil {
+				t.Bytes += info.Size()
+			}
+		}
+	}
+	return t
+}
+
+func isEmptyDir(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) == 0
+}
+
+func kindOf(fi fs.FileInfo) string {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeSymlink != 0:
+		return "link"
+	case m&fs.ModeNamedPipe != 0:
+		return "pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// errText is an error without the path that the line already shows.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
