@@ -20,14 +20,16 @@ type Plan struct {
 	Program string   // "rm", "rmdir" or "find"
 	Paths   []string // rm and rmdir: the targets, absolute, globs expanded
 	// Find is, for find … -delete, the same find with every -delete
-	// replaced by -print0 (and -depth, which -delete implies): a read-only
-	// command that lists exactly what the deletion would remove. The
-	// caller runs it sandboxed and passes its output to FindPaths.
+	// replaced by -print (and -depth, which -delete implies): a read-only
+	// command that lists exactly what the deletion would remove, one path
+	// a line. The caller runs it sandboxed and passes its output to
+	// FindPaths.
 	Find      string
 	Recursive bool // rm -r: folders go with everything in them
 	EmptyDirs bool // rm -d, rmdir: empty folders go
 	Force     bool // rm -f: a missing target is no error
 	wd, home  string
+	starts    []string // find's starting folders, absolute
 }
 
 // PlanFor decides whether command, run in folder wd ("~" or absolute),
@@ -223,7 +225,7 @@ func (p *Plan) find(cfg *expand.Config, words []*syntax.Word) error {
 		a := args[i]
 		if a == "-delete" {
 			deletes = true
-			expr = append(expr, "-print0")
+			expr = append(expr, "-print")
 			continue
 		}
 		n, ok := findTests[a]
@@ -247,6 +249,7 @@ func (p *Plan) find(cfg *expand.Config, words []*syntax.Word) error {
 		quoted[k] = q
 	}
 	p.Find = strings.Join(quoted, " ")
+	p.starts = starts
 	return nil
 }
 
@@ -264,21 +267,29 @@ func (p *Plan) findStart(a string) (string, error) {
 	return abs, nil
 }
 
-// FindPaths turns the NUL-separated output of Plan.Find into the paths to
-// trash. Every path must be strictly inside home. A folder goes as a whole
-// only when find listed everything in it (as find -delete would then
-// empty and remove it); otherwise it stays, as find could not remove it,
-// and only its listed contents go.
+// FindPaths turns the output of Plan.Find into the paths to trash. Every
+// path must be strictly inside home and exist under exactly the name
+// listed: a name the listing cannot carry intact (a line break or a
+// control character in it) makes the whole set an error rather than a
+// silent gap. A folder goes as a whole only when find listed everything
+// in it (as find -delete would then empty and remove it); otherwise it
+// stays, as find could not remove it, and only its listed contents go.
 func (p Plan) FindPaths(out string) ([]string, error) {
 	set := map[string]bool{}
 	var paths []string
-	for _, s := range strings.Split(out, "\x00") {
+	for _, s := range strings.Split(out, "\n") {
 		if s == "" {
 			continue
+		}
+		if !p.fromStart(s) {
+			return nil, fmt.Errorf("find listed %q, which is not under %s; a file name with a line break cannot be moved to the Trash, use Delete", s, strings.Join(p.starts, ", "))
 		}
 		abs, err := p.under(s)
 		if err != nil {
 			return nil, fmt.Errorf("find would delete %s, which is not inside the home folder", s)
+		}
+		if _, err := os.Lstat(abs); err != nil {
+			return nil, fmt.Errorf("find listed %q, which Hark cannot find again (a name with control characters?); use Delete", s)
 		}
 		if !set[abs] {
 			set[abs] = true
@@ -294,6 +305,17 @@ func (p Plan) FindPaths(out string) ([]string, error) {
 		keep = append(keep, q)
 	}
 	return keep, nil
+}
+
+// fromStart says whether a listed path is one of find's starting folders
+// or inside one.
+func (p Plan) fromStart(s string) bool {
+	for _, st := range p.starts {
+		if s == st || within(filepath.Clean(s), st) {
+			return true
+		}
+	}
+	return false
 }
 
 // allListed says whether every entry below dir is in set.

@@ -29,9 +29,9 @@ func TestPlanFor(t *testing.T) {
 		{cmd: "rm --recursive --force x", rec: true, paths: []string{home + "/x"}},
 		{cmd: "rm ~/Downloads/nomatch*", paths: []string{dl + "/nomatch*"}}, // bash passes an unmatched glob as is
 		{cmd: "rmdir ~/x", paths: []string{home + "/x"}},
-		{cmd: "find ~/Downloads -name '*.log' -delete", find: "find " + dl + " -depth -name '*.log' -print0"},
-		{cmd: "find . -delete -name x", wd: dl, find: "find " + dl + " -depth -print0 -name x"},
-		{cmd: "find -L ~ -type f -mtime +30 -delete", find: "find -L " + home + " -depth -type f -mtime +30 -print0"},
+		{cmd: "find ~/Downloads -name '*.log' -delete", find: "find " + dl + " -depth -name '*.log' -print"},
+		{cmd: "find . -delete -name x", wd: dl, find: "find " + dl + " -depth -print -name x"},
+		{cmd: "find -L ~ -type f -mtime +30 -delete", find: "find -L " + home + " -depth -type f -mtime +30 -print"},
 
 		{cmd: "rm -rf ~", why: "not inside the home folder"},
 		{cmd: "rm ~/../other", why: "not inside the home folder"},
@@ -152,7 +152,16 @@ func TestFindPaths(t *testing.T) {
 	if !slices.Equal(paths, want) {
 		t.Fatalf("paths %q\nwant %q", paths, want)
 	}
-	if _, err := p.FindPaths(home + "\x00" + logs + "/a.log\x00"); err == nil {
-		t.Fatal("a listing that names the home folder itself was accepted")
+	for _, bad := range []string{logs + "\nstray\n", logs + "/a.log\n" + logs + "/gone.log\n"} {
+		if got, err := p.FindPaths(bad); err == nil {
+			t.Fatalf("listing %q accepted as %q", bad, got)
+		}
+	}
+	wide, err := PlanFor("find ~ -name '*.log' -delete", "~", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wide.FindPaths(home + "\n"); err == nil || !strings.Contains(err.Error(), "not inside the home folder") {
+		t.Fatalf("a listing that names the home folder itself: %v", err)
 	}
 }
