@@ -23,6 +23,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
 )
 
 // ChatClient is the part of Ollama's API the loop needs; *api.Client
@@ -68,12 +69,19 @@ type Pending struct {
 	Tier             shell.Tier     // always shell.Confirm today
 	Reasons          []shell.Reason // why the policy wants a confirmation
 	Deadline         time.Time      // when an unanswered approval becomes a denial; zero: none
+	// TrashOffered: the command is a plain deletion under home, so the
+	// user may answer Move to Trash instead (offer it as the default).
+	TrashOffered bool
 }
 
 // Decision is the user's answer to a Pending command.
 type Decision struct {
-	Approved bool
+	Approved bool   // the command may run as written
 	By       string // one of the By* constants
+	// Trash answers a Pending with TrashOffered: Hark moves the command's
+	// targets to the Trash itself and the command never runs. Approved
+	// stays false; Trash on a Pending that did not offer it is a denial.
+	Trash bool
 }
 
 // Who decided. The audit log records these in decidedBy.
@@ -143,6 +151,9 @@ type Options struct {
 
 	History *Store    // nil: conversations are not saved
 	Audit   *AuditLog // nil: decisions are not logged
+	// Trash, when set, lets plain deletions under home be answered with
+	// Move to Trash; nil: never offered.
+	Trash *trash.Bin
 
 	// OnEvent receives progress for a UI. It is called synchronously from the
 	// goroutine running the request, in order, so it must return quickly.

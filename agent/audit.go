@@ -23,6 +23,7 @@ const (
 	DecisionUnconfirmedRun = "unconfirmed-run" // confirm tier run without asking: confirmation is off
 	DecisionTimeout        = "timeout"         // nobody answered in time; not run
 	DecisionCancelled      = "cancelled"       // the request was cancelled while waiting; not run
+	DecisionTrashed        = "trashed"         // the user chose Move to Trash: Hark moved the targets, the command did not run
 )
 
 // AuditEntry is one line of the audit log: one decision about one command.
@@ -44,6 +45,8 @@ type AuditEntry struct {
 	// Cancelled: the command ran and was stopped because the request was
 	// cancelled (its exit code is then the stop signal's, not a failure).
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Trashed lists what Move to Trash moved, by original path.
+	Trashed []string `json:"trashed,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

@@ -454,6 +454,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	}
 	var decision, by string
 	var res shell.Result
+	var trashed []string
 	runIt := false
 	switch v.Tier {
 	case shell.Forbidden:
@@ -469,11 +470,14 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		}
 		r.m.ConfirmationsAsked++
 		r.emit(ev(EventAwaiting))
-		decision, by = r.confirm(ctx, call)
+		decision, by = r.confirm(ctx, call, r.trashOffered(ta, v))
 		switch decision {
 		case DecisionApproved:
 			r.m.Approved++
 			runIt = true
+		case DecisionTrashed:
+			r.m.Approved++
+			res, trashed = r.moveToTrash(ctx, ta)
 		case DecisionCancelled:
 			res = notRun(msgCancelled)
 		case DecisionTimeout:
@@ -523,6 +527,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: decision, DecidedBy: by,
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
+			Trashed:   trashed,
 		}
 		if res.Executed {
 			code := res.ExitCode
@@ -540,7 +545,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 // confirm asks the Confirmer under the confirmation timeout and maps the
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
-func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
+func (r *run) confirm(ctx context.Context, call *Call, trashOffered bool) (decision, by string) {
 	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy
@@ -558,6 +563,7 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 		d, err := r.confirmer.Confirm(cctx, Pending{
 			ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
 			Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Deadline: deadlineOf(cctx),
+			TrashOffered: trashOffered,
 		})
 		answered <- answer{d, err}
 	}()
@@ -574,7 +580,9 @@ func (r *run) confirm(ctx context.Context, call *Call) (decision, by string) {
 		return DecisionCancelled, ByCancel
 	case cctx.Err() != nil || d.By == ByTimeout:
 		return DecisionTimeout, ByTimeout
-	case err != nil || !d.Approved:
+	case err == nil && d.Trash && trashOffered:
+		return DecisionTrashed, d.By
+	case err != nil || !d.Approved || d.Trash:
 		by := d.By
 		if by == "" {
 			by = ByPolicy

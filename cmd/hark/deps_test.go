@@ -18,7 +18,7 @@ func TestDependencyDirections(t *testing.T) {
 	const mod = "github.com/hark-sh/hark/"
 	cgoAdapters := []string{mod + "app/hotkey", mod + "app/tray", mod + "speech/portaudio", mod + "speech/whisper", "golang.design/x/hotkey", "fyne.io/systray"}
 	testKits := []string{mod + "app/e2e/harness", mod + "agent/ollamatest", mod + "shell/internal/abitest"}
-	pure := []string{"app", "app/control", "app/settings", "app/desktop", "app/doctor", "app/logs", "app/bundle", "agent", "shell", "shell/policy", "shell/internal/sandbox", "speech", "speech/models", "assets"}
+	pure := []string{"app", "app/control", "app/settings", "app/desktop", "app/doctor", "app/logs", "app/bundle", "agent", "shell", "shell/policy", "shell/trash", "shell/internal/sandbox", "speech", "speech/models", "assets"}
 	cases := []struct {
 		pkgs   []string
 		banned []string
@@ -30,7 +30,7 @@ func TestDependencyDirections(t *testing.T) {
 	}{
 		{pkgs: pure, banned: append(append([]string(nil), cgoAdapters...), testKits...),
 			why: "pure packages build with CGO_ENABLED=0 and never link test kits"},
-		{pkgs: []string{"agent", "shell", "shell/policy", "shell/internal/sandbox", "speech", "speech/models"}, banned: []string{mod + "app"},
+		{pkgs: []string{"agent", "shell", "shell/policy", "shell/trash", "shell/internal/sandbox", "speech", "speech/models"}, banned: []string{mod + "app"},
 			why: "agent, shell and speech sit below app",
 		},
 	}
