@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
-		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first.",
+		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first (deletions under home offer the Trash).",
 		run:     runAsk,
 	})
 }
@@ -221,6 +221,17 @@ func (p *printer) result(r *shell.Result) {
 			p.write("  " + p.paint(red, "✗") + " refused: Hark never runs this\n")
 			return
 		}
+		if r.Output != "" { // Hark acted in the command's place: Move to Trash
+			mark := p.paint(green, "✓")
+			if !r.Success {
+				mark = p.paint(red, "✗")
+			}
+			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(r.Output)))
+			if r.Error != "" {
+				p.write(excerpt(r.Error, 5, "    "))
+			}
+			return
+		}
 		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))
 		return
 	}
@@ -295,14 +306,17 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		return agent.Decision{Approved: false, By: agent.ByTerminal}, nil
 	}
 	c.once.Do(c.readLines)
-	fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
+	if p.TrashOffered {
+		fmt.Fprint(c.e.stderr, "    Move to Trash instead? [T]rash / [d]elete / [n]o ")
+	} else {
+		fmt.Fprint(c.e.stderr, "    Run this? [y/N] ")
+	}
 	select {
 	case line, ok := <-c.lines:
 		if !ok {
 			fmt.Fprintln(c.e.stderr)
 		}
-		answer := strings.ToLower(strings.TrimSpace(line))
-		return agent.Decision{Approved: ok && (answer == "y" || answer == "yes"), By: agent.ByTerminal}, nil
+		return terminalAnswer(line, ok, p.TrashOffered), nil
 	case <-ctx.Done():
 		// The terminal has echoed ^C after the prompt; start the line
 		// afresh and say what that meant.
@@ -312,6 +326,25 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		}
 		return agent.Decision{By: agent.ByTerminal}, ctx.Err()
 	}
+}
+
+// terminalAnswer reads one line of the prompt. With Move to Trash offered
+// it is the default (an empty line), Delete runs the command as written;
+// without it only y or yes approves. A closed input approves nothing.
+func terminalAnswer(line string, ok, trashOffered bool) agent.Decision {
+	d := agent.Decision{By: agent.ByTerminal}
+	if !ok {
+		return d
+	}
+	switch a := strings.ToLower(strings.TrimSpace(line)); {
+	case trashOffered && (a == "" || a == "t" || a == "trash"):
+		d.Trash = true
+	case trashOffered && (a == "d" || a == "delete"):
+		d.Approved = true
+	case !trashOffered && (a == "y" || a == "yes"):
+		d.Approved = true
+	}
+	return d
 }
 
 // continuingNote names the conversation a follow-up continues by its title

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
 )
 
 // newStore opens the conversation history with the settings package's
@@ -37,5 +41,27 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		OutputLimit:     s.OutputLimit,
 		History:         newStore(paths.History),
 		Audit:           agent.NewAuditLog(paths.Audit),
+		Trash:           newTrash(paths),
 	}
+}
+
+// trashState is where the last Move to Trash is remembered for undo: beside
+// the audit log, with the other records of what Hark did.
+func trashState(paths settings.Paths) string {
+	return filepath.Join(filepath.Dir(paths.Audit), "last-trash.json")
+}
+
+// newTrash opens the user's Trash, or returns nil (Move to Trash is then
+// not offered) when there is no home folder to keep it in.
+func newTrash(paths settings.Paths) *trash.Bin {
+	o := trash.Options{State: trashState(paths)}
+	// The freedesktop specification ignores a relative XDG_DATA_HOME.
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		o.DataHome = d
+	}
+	b, err := trash.New(o)
+	if err != nil {
+		return nil
+	}
+	return b
 }
