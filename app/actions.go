@@ -31,6 +31,7 @@ func (a *App) view() View {
 		HasLog:    a.o.LogFile != "",
 		Hotkey:    a.settings.Hotkey,
 		Toggle:    a.settings.HotkeyMode == "toggle",
+		UndoTrash: a.trashLast,
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
@@ -89,6 +90,10 @@ func (a *App) click(ctx context.Context, id string) {
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixApprove), Approved: true, By: ByMenu})
 	case strings.HasPrefix(id, PrefixDeny):
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixDeny), Approved: false, By: ByMenu})
+	case strings.HasPrefix(id, PrefixTrash):
+		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixTrash), Trash: true, By: ByMenu})
+	case id == IDUndoTrash:
+		a.undoTrash()
 	case strings.HasPrefix(id, PrefixConversation):
 		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
 	case id == IDCancel:

@@ -78,6 +78,7 @@ type Options struct {
 	Prompter    Prompter
 	History     History
 	LoginItem   LoginItem // nil: no "Launch at login" checkbox
+	Trash       Trash     // nil: no "Undo last trash"
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -149,6 +150,7 @@ type App struct {
 	recheckWait   time.Duration
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
+	trashLast     string // View.UndoTrash
 	note          string // transient remark, cleared by the next state change
 	detail        string // the command being run or proposed, or a status such as "loading model…"
 	statusDetail  bool   // detail is a status that the first streamed text replaces
@@ -415,6 +417,7 @@ func (a *App) startBackground(ctx context.Context) {
 		a.notify("Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
 	}
 	a.loadRecent()
+	a.loadTrash()
 }
 
 func (a *App) handle(ctx context.Context, e Event) {
@@ -802,7 +805,7 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved {
+		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && !d.Trash {
 			switch d.By {
 			case ByTimeout:
 				t.outcome.TimedOut++
@@ -812,7 +815,7 @@ func (a *App) decide(d Decision) {
 			}
 		}
 		if a.state == AwaitingApproval && len(a.pending) == 0 {
-			if d.Approved {
+			if d.Approved || d.Trash {
 				a.setState(Running)
 			} else {
 				a.setState(Thinking)
@@ -891,6 +894,7 @@ func (a *App) finish(d turnDone) {
 		t.reply <- reply
 	}
 	a.recheck(t.ctxParent)
+	a.loadTrash()
 	a.renderNow()
 	a.loadRecent()
 }

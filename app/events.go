@@ -21,8 +21,11 @@ type MenuClick struct{ ID string }
 // and the result of Confirmer.Confirm.
 type Decision struct {
 	PendingID string
-	Approved  bool
+	Approved  bool   // the command may run as written
 	By        string // ByNotification, ByMenu, ByTimeout or ByCancel
+	// Trash: Move to Trash instead of the deletion (Pending.TrashOffered);
+	// the command does not run.
+	Trash bool
 }
 
 // SendRequest is text handed over by `hark send` as if it had been spoken.

@@ -63,9 +63,11 @@ const (
 	IDQuit            = "quit"
 	IDProblems        = "problems"
 	IDAutoRun         = "auto-run"
+	IDUndoTrash       = "undo-trash"
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
+	PrefixTrash        = "trash:"        // + Pending.ID: Move to Trash instead of the deletion
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
 	PrefixConversation = "conversation:" // + ConversationSummary.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu

@@ -20,6 +20,7 @@ const (
 
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
+	actionTrash   = "hark-trash"
 )
 
 // DBus talks to the desktop's notification server over a private session
@@ -199,9 +200,15 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	if d.closed {
 		return errors.New("notifications are shut down")
 	}
+	actions := []string{actionApprove, "Approve", actionDeny, "Deny"}
+	if p.TrashOffered {
+		// Servers that show fewer buttons keep the first ones: the Trash
+		// and Deny, so the irreversible choice is the one that may go.
+		actions = []string{actionTrash, "Move to Trash", actionDeny, "Deny", actionApprove, "Delete"}
+	}
 	var id uint32
 	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(approvalBody(p)),
-		[]string{actionApprove, "Approve", actionDeny, "Deny"}, withAppHints(hints), int32(0)).Store(&id)
+		actions, withAppHints(hints), int32(0)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
@@ -249,7 +256,7 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
-			if key != actionApprove && key != actionDeny {
+			if key != actionApprove && key != actionDeny && key != actionTrash {
 				continue // "default" (a click on the body) decides nothing
 			}
 			d.mu.Lock()
@@ -262,7 +269,7 @@ func (d *DBus) handleSignals() {
 			if a == nil {
 				continue
 			}
-			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, By: app.ByNotification})
+			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, Trash: key == actionTrash, By: app.ByNotification})
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":

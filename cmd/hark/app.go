@@ -25,6 +25,7 @@ import (
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
 	"github.com/hark-sh/hark/speech/portaudio"
 	"github.com/ollama/ollama/api"
 )
@@ -128,7 +129,8 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	// One agent for the app's lifetime: machine facts are gathered once,
 	// and the confirmer, progress callback and confirm switch come with
 	// each request.
-	sharedAgent, err := agent.New(agentOptions(st, paths, st.OllamaModel, client, host.String()))
+	ao := agentOptions(st, paths, st.OllamaModel, client, host.String())
+	sharedAgent, err := agent.New(ao)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark:", err)
 		return exitError
@@ -162,6 +164,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		YesNo:         yesNo,
 		History:       history,
 		LoginItem:     loginItem{},
+		Trash:         appTrash(ao.Trash),
 		LogFile:       logs.File(paths),
 		AuditText:     func() (string, error) { return auditText(paths.Audit) },
 		Logger:        log,
@@ -345,7 +348,7 @@ func (a *appAgent) Run(ctx context.Context, r app.Request, c app.Confirmer, onEv
 		NoConfirm: &noConfirm,
 		Confirmer: agent.ConfirmerFunc(func(ctx context.Context, p agent.Pending) (agent.Decision, error) {
 			d, err := c.Confirm(ctx, p) // app.Pending is agent.Pending
-			return agent.Decision{Approved: d.Approved, By: d.By}, err
+			return agent.Decision{Approved: d.Approved, By: d.By, Trash: d.Trash}, err
 		}),
 		OnEvent: func(ev agent.Event) {
 			if out, ok := toAppEvent(ev); ok {
@@ -541,3 +544,12 @@ type loginItem struct{}
 
 func (loginItem) Enabled() (bool, error)   { return bundle.LaunchAtLogin() }
 func (loginItem) SetEnabled(on bool) error { return bundle.SetLaunchAtLogin(on) }
+
+// appTrash hands the agent's Trash to the app, or none: a nil *trash.Bin
+// must not become a non-nil interface.
+func appTrash(b *trash.Bin) app.Trash {
+	if b == nil {
+		return nil
+	}
+	return b
+}
