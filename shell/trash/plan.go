@@ -68,12 +68,12 @@ func PlanFor(command, wd, home string) (Plan, error) {
 	name := call.Args[0].Lit() // a quoted or escaped name is not the plain program
 	cfg := &expand.Config{
 		Env:      expand.ListEnviron("HOME="+home, "PWD="+wd),
-		ReadDir2: os.ReadDir,
+		ReadDir2: guardedReadDir(home),
 	}
 	p := Plan{Program: name, wd: wd, home: home}
 	switch name {
 	case "rm", "rmdir":
-		args, err := expand.Fields(cfg, call.Args[1:]...)
+		args, err := fields(cfg, call.Args[1:])
 		if err != nil {
 			return Plan{}, err
 		}
@@ -111,6 +111,45 @@ func plainWord(w *syntax.Word) error {
 		}
 	}
 	return nil
+}
+
+// Bounds on expanding one command's words: a pattern may not make the
+// question "may this go to the Trash?" read the whole disk or build a
+// million names.
+const (
+	maxFields  = 10000
+	maxDirRead = 2000
+)
+
+// guardedReadDir lets globs read folders inside home (and home's parents,
+// which globbing checks on the way down), at most maxDirRead of them.
+func guardedReadDir(home string) func(string) ([]fs.DirEntry, error) {
+	reads := 0
+	return func(dir string) ([]fs.DirEntry, error) {
+		dir = filepath.Clean(dir)
+		if dir != home && !within(dir, home) && !within(home, dir) {
+			return nil, fmt.Errorf("a pattern reaches %s, outside the home folder", dir)
+		}
+		if reads++; reads > maxDirRead {
+			return nil, fmt.Errorf("patterns read more than %d folders", maxDirRead)
+		}
+		return os.ReadDir(dir)
+	}
+}
+
+// fields expands words as the shell would, up to maxFields names.
+func fields(cfg *expand.Config, words []*syntax.Word) ([]string, error) {
+	var out []string
+	for f, err := range expand.FieldsSeq(cfg, words...) {
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == maxFields {
+			return nil, fmt.Errorf("more than %d names", maxFields)
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 // rmFlags and rmdirFlags are the options that change nothing but how the
@@ -197,7 +236,7 @@ var findTests = map[string]int{
 func (p *Plan) find(cfg *expand.Config, words []*syntax.Word) error {
 	// Options, starting points and primaries are all literal words, so
 	// their expansion is quote removal (and globs in starting points).
-	args, err := expand.Fields(cfg, words...)
+	args, err := fields(cfg, words)
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,8 @@ func TestPlanFor(t *testing.T) {
 		{cmd: "find ~/Downloads -delete -print", why: "-print is not a plain deletion"},
 		{cmd: "find / -name x -delete", why: "not inside the home folder"},
 		{cmd: "find ~/Downloads -name", why: "-name is not a plain deletion"},
+		{cmd: "rm /*/*/*", why: "outside the home folder"},
+		{cmd: "rm ~/{1..20000}", why: "more than 10000 names"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.cmd, func(t *testing.T) {

@@ -147,7 +147,13 @@ func (b *Bin) Trash(ctx context.Context, command string, paths []string) (Record
 		rec.Items = append(rec.Items, it)
 	}
 	if len(rec.Items) > 0 && b.o.State != "" {
-		if err := b.saveLast(rec); err != nil {
+		unlock := lockFile(b.o.State + ".lock")
+		if _, _, lerr := b.Last(); lerr != nil {
+			errs = append(errs, lerr) // moved aside; the new set replaces it
+		}
+		err := b.saveLast(rec)
+		unlock()
+		if err != nil {
 			errs = append(errs, fmt.Errorf("the items are in the Trash, but Hark could not remember them for undo: %w", err))
 		}
 	}
@@ -296,9 +302,25 @@ func (b *Bin) Last() (Record, bool, error) {
 	}
 	var rec Record
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return Record{}, false, fmt.Errorf("%s is not a trash record (%v); the items are still in the Trash, restore them from your file manager", b.o.State, err)
+		return Record{}, false, b.moveAside(err)
 	}
 	return rec, len(rec.Items) > 0, nil
+}
+
+// moveAside keeps an unreadable state file under another name, so the
+// next Move to Trash does not overwrite what it may still say.
+func (b *Bin) moveAside(why error) error {
+	base := fmt.Sprintf("%s.corrupt-%s", b.o.State, b.o.Now().Format("20060102-150405"))
+	aside := base
+	err := renameNoReplace(b.o.State, aside)
+	for n := 2; errors.Is(err, fs.ErrExist) && n < 100; n++ {
+		aside = fmt.Sprintf("%s-%d", base, n) // an earlier one this second is kept too
+		err = renameNoReplace(b.o.State, aside)
+	}
+	if err != nil {
+		return fmt.Errorf("%s is not a trash record (%v) and could not be moved aside (%v); the items are still in the Trash, restore them from your file manager", b.o.State, why, unwrapPath(err))
+	}
+	return fmt.Errorf("%s was not a trash record (%v) and is kept as %s; the items it named are still in the Trash, restore them from your file manager", b.o.State, why, aside)
 }
 
 // UndoLast restores the last trashed set and forgets it. When only part of
@@ -306,6 +328,10 @@ func (b *Bin) Last() (Record, bool, error) {
 func (b *Bin) UndoLast() (Record, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.o.State != "" {
+		// The app and `hark undo` may both reach for the same set.
+		defer lockFile(b.o.State + ".lock")()
+	}
 	rec, ok, err := b.Last()
 	if err != nil {
 		return Record{}, err

@@ -473,3 +473,38 @@ func TestEncodePath(t *testing.T) {
 		}
 	}
 }
+
+// TestCorruptStateIsKept: an unreadable state file is moved aside, never
+// overwritten, and the new set still undoes.
+func TestCorruptStateIsKept(t *testing.T) {
+	t.Parallel()
+	l := newLayout(t)
+	b := l.bin(t, Options{})
+	write(t, l.state, "{not json")
+	p := filepath.Join(l.home, "f")
+	write(t, p, "f")
+	rec, err := b.Trash(context.Background(), "", []string{p})
+	if len(rec.Items) != 1 || err == nil || !strings.Contains(err.Error(), "is kept as") {
+		t.Fatalf("Trash with a corrupt state: %+v, %v", rec, err)
+	}
+	asides, _ := filepath.Glob(l.state + ".corrupt-*")
+	if len(asides) != 1 || read(t, asides[0]) != "{not json" {
+		t.Fatalf("corrupt state kept as %q", asides)
+	}
+	if _, err := b.UndoLast(); err != nil || read(t, p) != "f" {
+		t.Fatalf("undo after the corrupt state: %v", err)
+	}
+
+	write(t, l.state, "[]")
+	if _, ok, err := b.Last(); ok || err == nil || !strings.Contains(err.Error(), "restore them from your file manager") {
+		t.Fatalf("Last on a corrupt state: ok %v, %v", ok, err)
+	}
+	if exists(l.state) {
+		t.Fatal("the corrupt state stayed in place")
+	}
+	// The clock is pinned: the second aside has the same stamp and must not
+	// replace the first.
+	if asides, _ := filepath.Glob(l.state + ".corrupt-*"); len(asides) != 2 {
+		t.Fatalf("asides %q, want both corrupt files kept", asides)
+	}
+}
