@@ -177,6 +177,7 @@ type turn struct {
 	keyUp      time.Time
 	outcome    Outcome
 	running    bool // a command of this turn is executing
+	trashing   bool // Move to Trash was chosen; its result is next
 }
 
 type pendingEntry struct {
@@ -781,6 +782,14 @@ func (a *App) agentProgress(ev AgentEvent) {
 		}
 		a.setState(Running)
 	case AgentResult:
+		if t := a.turn; t != nil && t.trashing {
+			t.trashing = false
+			if ev.ExitCode == 0 {
+				t.outcome.Trashed++
+			} else {
+				t.outcome.TrashFailed++
+			}
+		}
 		if t := a.turn; t != nil && t.running {
 			t.running = false
 			if ev.ExitCode != 0 {
@@ -805,7 +814,9 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && !d.Trash {
+		if t := a.turn; t != nil && t.id == e.turn && d.Trash {
+			t.trashing = true // counted when its result arrives
+		} else if t != nil && t.id == e.turn && !d.Approved {
 			switch d.By {
 			case ByTimeout:
 				t.outcome.TimedOut++

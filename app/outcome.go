@@ -15,6 +15,10 @@ type Outcome struct {
 	Denied   int // the user said no
 	TimedOut int // nobody answered in time
 	Refused  int // forbidden by policy, nobody was asked
+	Trashed  int // deletions answered with Move to Trash, all moved
+	// TrashFailed: Move to Trash chosen, but not everything moved (the
+	// tool result says what did).
+	TrashFailed int
 	// Timeout is how long an approval waited before it timed out.
 	Timeout time.Duration
 }
@@ -29,6 +33,12 @@ func (o Outcome) Facts() string {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
 		}
 		parts = append(parts, s)
+	}
+	if o.Trashed > 0 {
+		parts = append(parts, plural(o.Trashed, "deletion", "deletions")+" moved to the Trash instead (Undo last trash puts it back)")
+	}
+	if o.TrashFailed > 0 {
+		parts = append(parts, plural(o.TrashFailed, "Move to Trash", "Moves to Trash")+" not complete")
 	}
 	if o.Denied > 0 {
 		parts = append(parts, plural(o.Denied, "command denied", "commands denied"))
@@ -50,7 +60,7 @@ func (o Outcome) Facts() string {
 		return ""
 	}
 	s := strings.Join(parts, ", ")
-	if o.Ran == 0 {
+	if o.Ran == 0 && o.Trashed == 0 && o.TrashFailed == 0 {
 		s += " — nothing changed"
 	}
 	return s

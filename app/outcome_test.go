@@ -19,6 +19,8 @@ func TestOutcomeFacts(t *testing.T) {
 		{"failed", Outcome{Ran: 1, Failed: 1}, "1 command ran (1 failed)"},
 		{"refused", Outcome{Refused: 2}, "2 commands refused (Hark never runs it) — nothing changed"},
 		{"odd timeout", Outcome{TimedOut: 1, Timeout: 90 * time.Second}, "approval timed out after 1 min 30 s — nothing changed"},
+		{"trashed", Outcome{Trashed: 1, Denied: 1}, "1 deletion moved to the Trash instead (Undo last trash puts it back), 1 command denied"},
+		{"trash incomplete", Outcome{TrashFailed: 1}, "1 Move to Trash not complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

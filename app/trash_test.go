@@ -47,10 +47,13 @@ func trashingAgent(bin *trash.Bin, target string, decided chan<- Decision) *fake
 		if err != nil || !d.Trash {
 			return "did not trash", err
 		}
-		if _, err := bin.Trash(ctx, cmd, []string{target}); err != nil {
-			return "", err
+		_, err = bin.Trash(ctx, cmd, []string{target})
+		code := 0
+		if err != nil {
+			code = 1
 		}
-		return "moved it to the Trash", nil
+		on(AgentEvent{Kind: AgentResult, Command: cmd, ExitCode: code})
+		return "moved it to the Trash", err
 	})
 }
 
@@ -76,6 +79,14 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 		t.Fatalf("decision %+v, want Move to Trash by menu", d)
 	}
 	h.views.waitFrom(t, m, "Undo last trash offered after the turn", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
+	for n := recv(t, "final notification", h.notifier.got); ; n = recv(t, "final notification", h.notifier.got) {
+		if n.title == "Hark" {
+			if !strings.HasPrefix(n.body, "1 deletion moved to the Trash instead") || strings.Contains(n.body, "nothing changed") {
+				t.Fatalf("final notification %q does not say the file went to the Trash", n.body)
+			}
+			break
+		}
+	}
 	if _, err := os.Stat(target); err == nil {
 		t.Fatal("the file is still in place")
 	}
