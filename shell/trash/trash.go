@@ -122,9 +122,6 @@ func New(o Options) (*Bin, error) {
 	return &Bin{o: o}, nil
 }
 
-// Home is the home folder the Bin protects.
-func (b *Bin) Home() string { return b.o.Home }
-
 // Trash moves every path to the Trash, in order, and records the moved set
 // as the last one (replacing the one before) when anything moved. Paths
 // must be absolute. A path that cannot be moved is reported in the error
