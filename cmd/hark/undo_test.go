@@ -120,3 +120,46 @@ func TestUndo(t *testing.T) {
 		t.Fatalf("second undo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestAskTrashesWhatFindWouldDelete runs the listing for real: the same
+// find with -print in the read-only sandbox, then the Trash.
+func TestAskTrashesWhatFindWouldDelete(t *testing.T) {
+	home, _ := trashHome(t)
+	logs := filepath.Join(home, "logs")
+	for _, f := range []string{"a.log", "sub/b.log", "keep.txt"} {
+		p := filepath.Join(logs, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, harkHome := askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "find ~/logs -name '*.log' -delete", "purpose", "executing")}},
+		ollamatest.Reply{Text: "Done."},
+	)
+	r := runAgentCLI(t, "\n", true, "ask", "--new", "delete the logs")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	files := filepath.Join(home, ".local", "share", "Trash", "files")
+	for _, name := range []string{"a.log", "b.log"} {
+		if _, err := os.Stat(filepath.Join(files, name)); err != nil {
+			t.Errorf("%s is not in the Trash: %v\n%s", name, err, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(logs, "keep.txt")); err != nil {
+		t.Errorf("keep.txt went too: %v", err)
+	}
+	tr := cliToolResults(t, srv.Requests()[1])
+	if tr[0]["success"] != true || !strings.HasPrefix(tr[0]["output"].(string), "Moved 2 items to the Trash") {
+		t.Fatalf("model told %v", tr[0])
+	}
+	// The listing asked for the sandbox: "read-only" where the OS has one.
+	if sb := tr[0]["sandbox"]; sb != "read-only" && sb != "unavailable" {
+		t.Errorf("the listing ran with sandbox %q, want it requested", sb)
+	}
+	es, _, _ := agent.ReadAudit(filepath.Join(harkHome, "audit.jsonl"))
+	if len(es) != 1 || es[0].Decision != agent.DecisionTrashed || len(es[0].Trashed) != 2 {
+		t.Fatalf("audit %+v", es)
+	}
+}
