@@ -209,7 +209,7 @@ func (b *Bin) trashOne(ctx context.Context, p string) (Item, error) {
 // inTrash says whether p lies inside a trash folder, where moving it "to
 // the Trash" means nothing.
 func (b *Bin) inTrash(p string) bool {
-	if within(p, filepath.Join(b.o.DataHome, "Trash")) {
+	if home := filepath.Join(b.o.DataHome, "Trash"); p == home || within(p, home) {
 		return true
 	}
 	own := ".Trash-" + strconv.Itoa(b.o.UID)

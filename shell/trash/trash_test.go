@@ -277,6 +277,10 @@ func TestTrashKeepsGoingAndCollapses(t *testing.T) {
 	if read(t, inTrash) != "old" {
 		t.Fatal("an item already in the Trash was moved")
 	}
+	trashDir := filepath.Join(l.data, "Trash")
+	if rec, err := b.Trash(context.Background(), "", []string{trashDir}); len(rec.Items) != 0 || err == nil || !strings.Contains(err.Error(), trashDir+" is already in the Trash") {
+		t.Fatalf("trashing the Trash itself: %+v, %v", rec, err)
+	}
 }
 
 // deviceMap fakes a second filesystem: everything at or under mnt is on
