@@ -189,8 +189,8 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		label("    " + strings.Join(about, " · "))
 	}
 	if p.TrashOffered {
-		// A plain deletion under home: the Trash comes first, and Approve
-		// reads as what it does.
+		// A plain deletion under home: the Trash comes first, and the
+		// approval is labelled by what it does.
 		add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    Move to Trash",
 			Tooltip: "Move what it would delete to the Trash instead; Undo last trash puts it back"})
 		add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Delete", Tooltip: "Run: " + clip(visible, 400)})
