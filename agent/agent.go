@@ -25,6 +25,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
+	"github.com/hark-sh/hark/shell/trash"
 )
 
 // ChatClient is the part of Ollama's API the loop needs; *api.Client
@@ -97,6 +98,9 @@ type Pending struct {
 	// requests. The agent does not know how a request arrived: the
 	// caller's Confirmer fills it in.
 	Heard string
+	// TrashOffered: the command is a plain deletion under home, so the
+	// user may answer Move to Trash instead (offer it as the default).
+	TrashOffered bool
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app
@@ -114,6 +118,10 @@ type Decision struct {
 	// Reason, with a denial, is what the user said about it; the model
 	// gets "The user denied this command: REASON" and goes on.
 	Reason string
+	// Trash answers a Pending with TrashOffered: Hark moves the command's
+	// targets to the Trash itself and the command never runs. Approved
+	// stays false; Trash on a Pending that did not offer it is a denial.
+	Trash bool
 }
 
 // Who decided. The audit log records these in decidedBy.
@@ -188,6 +196,9 @@ type Options struct {
 	// Rules are the user's always-allow, always-ask and never rules; nil:
 	// none, and Always allow is not offered.
 	Rules *rules.Store
+	// Trash, when set, lets plain deletions under home be answered with
+	// Move to Trash; nil: never offered.
+	Trash *trash.Bin
 
 	// OnEvent receives progress for a UI. It is called synchronously from the
 	// goroutine running the request, in order, so it must return quickly.

@@ -25,6 +25,7 @@ const (
 	DecisionUnconfirmedRun = "unconfirmed-run" // confirm tier run without asking: confirmation is off
 	DecisionTimeout        = "timeout"         // nobody answered in time; not run
 	DecisionCancelled      = "cancelled"       // the request was cancelled while waiting; not run
+	DecisionTrashed        = "trashed"         // the user chose Move to Trash: Hark moved the targets, the command did not run
 )
 
 // AuditEntry is one line of the audit log: one decision about one command.
@@ -53,6 +54,8 @@ type AuditEntry struct {
 	DenyReason string `json:"denyReason,omitempty"`
 	// Preview is what the approval showed the command would touch.
 	Preview *preview.Preview `json:"preview,omitempty"`
+	// Trashed lists what Move to Trash moved, by original path.
+	Trashed []string `json:"trashed,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

@@ -74,9 +74,11 @@ type RunMetrics struct {
 	Denied             int       `json:"denied"`             // includes timeouts
 	TimedOut           int       `json:"timedOut,omitempty"` // approvals nobody answered in time
 	Refused            int       `json:"refused"`
-	Failed             int       `json:"failed,omitempty"` // commands run that exited with an error
-	ModelTimeMs        int64     `json:"modelTimeMs"`      // waiting for the model
-	CommandTimeMs      int64     `json:"commandTimeMs"`    // running commands
+	Failed             int       `json:"failed,omitempty"`      // commands run that exited with an error
+	Trashed            int       `json:"trashed,omitempty"`     // deletions answered with Move to Trash, all moved
+	TrashFailed        int       `json:"trashFailed,omitempty"` // Move to Trash chosen, not everything moved
+	ModelTimeMs        int64     `json:"modelTimeMs"`           // waiting for the model
+	CommandTimeMs      int64     `json:"commandTimeMs"`         // running commands
 	TotalTimeMs        int64     `json:"totalTimeMs"`
 	Success            bool      `json:"success"`
 	Outcome            string    `json:"outcome"`
@@ -95,5 +97,6 @@ type Outcome struct {
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
-	return Tally{Ran: m.Commands, Failed: m.Failed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused}
+	return Tally{Ran: m.Commands, Failed: m.Failed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
+		Trashed: m.Trashed, TrashFailed: m.TrashFailed}
 }

@@ -17,6 +17,10 @@ type Tally struct {
 	Denied   int // the user said no
 	TimedOut int // nobody answered in time
 	Refused  int // forbidden by policy, nobody was asked
+	Trashed  int // deletions answered with Move to Trash, all moved
+	// TrashFailed: Move to Trash chosen, but not everything moved (the
+	// tool result says what did).
+	TrashFailed int
 	// Timeout is how long an approval waited before it timed out.
 	Timeout time.Duration
 }
@@ -31,6 +35,12 @@ func (o Tally) Facts() string {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
 		}
 		parts = append(parts, s)
+	}
+	if o.Trashed > 0 {
+		parts = append(parts, countOf(o.Trashed, "deletion", "deletions")+" moved to the Trash instead (Undo last trash puts it back)")
+	}
+	if o.TrashFailed > 0 {
+		parts = append(parts, countOf(o.TrashFailed, "Move to Trash", "Moves to Trash")+" not complete")
 	}
 	if o.Denied > 0 {
 		parts = append(parts, countOf(o.Denied, "command denied", "commands denied"))
@@ -52,7 +62,7 @@ func (o Tally) Facts() string {
 		return ""
 	}
 	s := strings.Join(parts, ", ")
-	if o.Ran == 0 {
+	if o.Ran == 0 && o.Trashed == 0 && o.TrashFailed == 0 {
 		s += " — nothing changed"
 	}
 	return s

@@ -468,6 +468,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	ruleLabel := rd.Label()
 	var res shell.Result
 	var pv *preview.Preview
+	var trashed []string
 	runIt := false
 	switch {
 	case v.Tier == shell.Forbidden:
@@ -494,6 +495,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		r.emit(ev(EventAwaiting))
 		p := r.pending(call, v, rd)
 		p.Preview = pv
+		p.TrashOffered = r.trashOffered(ta, v)
 		var d Decision
 		decision, by, d = r.confirm(ctx, p)
 		switch decision {
@@ -502,6 +504,14 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			runIt = true
 			if d.Rule != nil {
 				ruleLabel = r.saveRule(call, p, *d.Rule)
+			}
+		case DecisionTrashed:
+			r.m.Approved++
+			res, trashed = r.moveToTrash(ctx, ta)
+			if res.Success {
+				r.m.Trashed++
+			} else {
+				r.m.TrashFailed++
 			}
 		case DecisionCancelled:
 			res = notRun(msgCancelled)
@@ -562,7 +572,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 			Rule:      ruleLabel, DenyReason: denyReason,
-			Preview: pv,
+			Preview: pv, Trashed: trashed,
 		}
 		if res.Executed {
 			code := res.ExitCode
@@ -679,7 +689,9 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 		return DecisionCancelled, ByCancel, Decision{}
 	case cctx.Err() != nil || d.By == ByTimeout:
 		return DecisionTimeout, ByTimeout, Decision{}
-	case err != nil || !d.Approved:
+	case err == nil && d.Trash && p.TrashOffered:
+		return DecisionTrashed, d.By, d
+	case err != nil || !d.Approved || d.Trash:
 		by := d.By
 		if by == "" {
 			by = ByPolicy

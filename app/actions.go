@@ -34,6 +34,7 @@ func (a *App) view() View {
 		HasLog:    a.o.LogFile != "",
 		Hotkey:    a.settings.Hotkey,
 		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
+		UndoTrash: a.trashLast,
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
@@ -101,6 +102,10 @@ func (a *App) click(ctx context.Context, id string) {
 		}
 	case strings.HasPrefix(id, PrefixDenyWhy):
 		a.denyWhy(ctx, strings.TrimPrefix(id, PrefixDenyWhy))
+	case strings.HasPrefix(id, PrefixTrash):
+		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixTrash), Trash: true, By: ByMenu})
+	case id == IDUndoTrash:
+		a.undoTrash()
 	case strings.HasPrefix(id, PrefixConversation):
 		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
 	case id == IDCancel:

@@ -80,6 +80,7 @@ type Options struct {
 	LoginItem   LoginItem     // nil: no "Launch at login" checkbox
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
+	Trash       Trash         // nil: no "Undo last trash"
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -155,6 +156,7 @@ type App struct {
 	recheckWait   time.Duration
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
+	trashLast     string // View.UndoTrash
 	note          string // transient remark, cleared by the next state change
 	detail        string // the command being run or proposed, or a status such as "loading model…"
 	statusDetail  bool   // detail is a status that the first streamed text replaces
@@ -433,6 +435,7 @@ func (a *App) startBackground(ctx context.Context) {
 		a.notify("Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
 	}
 	a.loadRecent()
+	a.loadTrash()
 }
 
 func (a *App) handle(ctx context.Context, e Event) {
@@ -824,7 +827,7 @@ func (a *App) decide(d Decision) {
 			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
 		if a.state == AwaitingApproval && len(a.pending) == 0 {
-			if d.Approved {
+			if d.Approved || d.Trash {
 				a.setState(Running)
 			} else {
 				a.setState(Thinking)
@@ -909,6 +912,7 @@ func (a *App) finish(d turnDone) {
 		t.reply <- reply
 	}
 	a.recheck(t.ctxParent)
+	a.loadTrash()
 	a.renderNow()
 	a.loadRecent()
 }

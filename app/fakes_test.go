@@ -147,6 +147,8 @@ func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text 
 			case d.By == agent.ByTimeout:
 				m.Denied++
 				m.TimedOut++
+			case d.Trash && p.TrashOffered:
+				m.Trashed++ // the agent counts a trash that moved everything
 			case !d.Approved && d.By != agent.ByCancel:
 				m.Denied++
 			}

@@ -38,6 +38,9 @@ type View struct {
 	// Deadlines is the time left before each pending approval (by
 	// Pending.ID) is denied by itself.
 	Deadlines map[string]time.Duration
+	// UndoTrash names the last set Move to Trash moved ("3 items"), for
+	// Undo last trash; empty: nothing to undo.
+	UndoTrash string
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -127,6 +130,10 @@ func BuildMenu(v View) Menu {
 	}
 	add(MenuItem{ID: IDNewConversation, Kind: ItemAction, Label: "New conversation", Disabled: busy,
 		Tooltip: "Forget the current conversation; the next request starts afresh"})
+	if v.UndoTrash != "" {
+		add(MenuItem{ID: IDUndoTrash, Kind: ItemAction, Label: "Undo last trash (" + clip(Visible(v.UndoTrash), 40) + ")", Disabled: busy,
+			Tooltip: "Put back what the last Move to Trash moved; nothing that exists now is overwritten"})
+	}
 	recent := MenuItem{ID: IDRecent, Kind: ItemSubmenu, Label: "Recent conversations"}
 	for _, c := range v.Recent {
 		title := strings.TrimSpace(c.Label)
@@ -201,7 +208,15 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 	if len(about) > 0 {
 		label("    " + strings.Join(about, " · "))
 	}
-	add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
+	if p.TrashOffered {
+		// A plain deletion under home: the Trash comes first, and the
+		// approval is labelled by what it does.
+		add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    Move to Trash",
+			Tooltip: "Move what it would delete to the Trash instead; Undo last trash puts it back"})
+		add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Delete", Tooltip: "Run: " + clip(visible, 400)})
+	} else {
+		add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
+	}
 	if p.Proposal != nil {
 		// The label is the rule itself: what is saved is what was shown.
 		add(MenuItem{ID: PrefixAlwaysAllow + p.ID, Kind: ItemAction, Label: "    Always allow: " + clip(Visible(ruleText(*p.Proposal)), reasonWidth),

@@ -64,11 +64,13 @@ const (
 	IDQuit            = "quit"
 	IDProblems        = "problems"
 	IDAutoRun         = "auto-run"
+	IDUndoTrash       = "undo-trash"
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
 	PrefixAlwaysAllow  = "always-allow:" // + Pending.ID
 	PrefixDenyWhy      = "deny-why:"     // + Pending.ID
+	PrefixTrash        = "trash:"        // + Pending.ID: Move to Trash instead of the deletion
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
 	PrefixConversation = "conversation:" // + RecentItem.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu

@@ -22,6 +22,7 @@ const (
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
 	actionAlways  = "hark-always" // only when the approval carries a proposed rule
+	actionTrash   = "hark-trash"
 )
 
 // DBus talks to the desktop's notification server over a private session
@@ -202,12 +203,17 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	if d.closed {
 		return errors.New("notifications are shut down")
 	}
-	var id uint32
 	actions := []string{actionApprove, "Approve", actionDeny, "Deny"}
+	if p.TrashOffered {
+		// Servers that show fewer buttons keep the first ones: the Trash
+		// and Deny, so the irreversible choice is the one that may go.
+		actions = []string{actionTrash, "Move to Trash", actionDeny, "Deny", actionApprove, "Delete"}
+	}
+	var id uint32
 	body := approvalBody(p)
 	if p.Proposal != nil {
-		// Servers that show fewer buttons drop the last; Approve and Deny
-		// come first, and the menu always offers Always allow too.
+		// Servers that show fewer buttons drop the last; the menu always
+		// offers Always allow too.
 		actions = append(actions, actionAlways, "Always allow")
 		body += "\n\nAlways allow saves: " + p.Proposal.String()
 	}
@@ -260,7 +266,7 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
-			if key != actionApprove && key != actionDeny && key != actionAlways {
+			if key != actionApprove && key != actionDeny && key != actionAlways && key != actionTrash {
 				continue // "default" (a click on the body) decides nothing
 			}
 			d.mu.Lock()
@@ -276,7 +282,7 @@ func (d *DBus) handleSignals() {
 			if a == nil {
 				continue
 			}
-			dec := app.Decision{PendingID: a.pendingID, Approved: key != actionDeny, By: app.ByNotification}
+			dec := app.Decision{PendingID: a.pendingID, Approved: key == actionApprove || key == actionAlways, Trash: key == actionTrash, By: app.ByNotification}
 			if key == actionAlways {
 				dec.Rule = a.rule
 			}

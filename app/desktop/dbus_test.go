@@ -262,3 +262,37 @@ func TestApprovalBodySaysTheDeadline(t *testing.T) {
 		t.Errorf("body without a deadline mentions one:\n%s", body)
 	}
 }
+
+// TestDBusMoveToTrash: a plain deletion's approval leads with Move to
+// Trash, keeps Delete last (the button a server with little room drops),
+// and the Trash button answers Trash, not an approval.
+func TestDBusMoveToTrash(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body")
+	d := connect(t, addr)
+	answers := make(chan app.Decision, 2)
+	p := pending("t1", "rm ~/Downloads/old.zip")
+	p.TrashOffered = true
+	if err := d.Ask(p, func(dec app.Decision) { answers <- dec }); err != nil {
+		t.Fatal(err)
+	}
+	n := latest(t, fake, 1)
+	want := []string{"hark-trash", "Move to Trash", "hark-deny", "Deny", "hark-approve", "Delete"}
+	if strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+		t.Fatalf("actions = %q, want %q", n.Actions, want)
+	}
+	fake.Invoke(n.ID, n.ActionKey("Move to Trash"))
+	select {
+	case dec := <-answers:
+		if dec != (app.Decision{PendingID: "t1", Trash: true, By: app.ByNotification}) {
+			t.Errorf("decision = %+v, want Move to Trash by notification", dec)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer after Move to Trash")
+	}
+
+	d.Ask(pending("t2", "touch x"), func(dec app.Decision) { answers <- dec })
+	if n := latest(t, fake, 2); n.HasAction("hark-trash") {
+		t.Fatalf("Move to Trash offered for a command that is not a plain deletion: %q", n.Actions)
+	}
+}

@@ -23,6 +23,17 @@ var dialogScript = []string{
 	"end run",
 }
 
+// trashDialogScript is dialogScript for a plain deletion under home: Move
+// to Trash is the default (it can be undone), Deny still the cancel
+// button, and Delete takes a deliberate click.
+var trashDialogScript = []string{
+	"on run argv",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Deny", "Delete", "Move to Trash"} default button "Move to Trash" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
+	"if gave up of r then return \"gave-up\"",
+	"return button returned of r",
+	"end run",
+}
+
 // Dialog asks for approval with a modal osascript dialog, one per pending
 // command. It is the macOS fallback for when Hark runs outside its app
 // bundle or notifications are not authorised.
@@ -51,7 +62,11 @@ func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
 		give = 10 * time.Minute
 	}
 	args := []string{}
-	for _, line := range dialogScript {
+	script := dialogScript
+	if p.TrashOffered {
+		script = trashDialogScript
+	}
+	for _, line := range script {
 		args = append(args, "-e", line)
 	}
 	args = append(args, "--", approvalTitle(p), approvalBody(p), fmt.Sprint(int(give.Seconds())))
@@ -80,8 +95,10 @@ func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
 			return // withdrawn: the answer came from elsewhere
 		}
 		switch reply := strings.TrimSpace(out.String()); {
-		case err == nil && reply == "Approve":
+		case err == nil && (reply == "Approve" && !p.TrashOffered || reply == "Delete" && p.TrashOffered):
 			answer(app.Decision{PendingID: p.ID, Approved: true, By: app.ByNotification})
+		case err == nil && reply == "Move to Trash" && p.TrashOffered:
+			answer(app.Decision{PendingID: p.ID, Trash: true, By: app.ByNotification})
 		case err == nil && reply == "gave-up":
 			// Nobody answered; the core's timeout decides.
 		case err == nil && reply == "Deny", strings.Contains(errb.String(), "-128"):

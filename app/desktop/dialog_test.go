@@ -84,6 +84,48 @@ func TestDialog(t *testing.T) {
 	}
 }
 
+// TestDialogTrash: a plain deletion's dialog leads with Move to Trash as
+// the default button, and only its own button names answer.
+func TestDialogTrash(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		reply string
+		want  *app.Decision
+	}{
+		{"Move to Trash", &app.Decision{PendingID: "t1", Trash: true, By: app.ByNotification}},
+		{"Delete", &app.Decision{PendingID: "t1", Approved: true, By: app.ByNotification}},
+		{"Deny", &app.Decision{PendingID: "t1", By: app.ByNotification}},
+		{"Approve", nil}, // not a button of this dialog
+	}
+	for _, tc := range cases {
+		t.Run(tc.reply, func(t *testing.T) {
+			t.Parallel()
+			bin, argsFile := fakeOsascript(t, "echo '"+tc.reply+"'")
+			d := &Dialog{Osascript: bin}
+			p := pending("t1", "rm ~/old.zip")
+			p.TrashOffered = true
+			got := make(chan app.Decision, 1)
+			if err := d.Ask(p, func(dec app.Decision) { got <- dec }); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case dec := <-got:
+				if tc.want == nil || dec != *tc.want {
+					t.Fatalf("decision = %+v, want %v", dec, tc.want)
+				}
+			case <-time.After(3 * time.Second):
+				if tc.want != nil {
+					t.Fatal("no answer")
+				}
+			}
+			raw, _ := os.ReadFile(argsFile)
+			if !strings.Contains(string(raw), `buttons {"Deny", "Delete", "Move to Trash"} default button "Move to Trash" cancel button "Deny"`) {
+				t.Errorf("script args %q lack the Trash buttons", raw)
+			}
+		})
+	}
+}
+
 func TestDialogWithdraw(t *testing.T) {
 	t.Parallel()
 	bin, _ := fakeOsascript(t, `sleep 30; echo Approve`)

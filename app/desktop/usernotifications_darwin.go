@@ -35,6 +35,7 @@ type UserNotifications struct {
 
 const (
 	unCategory       = "hark.approval"
+	unCategoryTrash  = "hark.approval.trash" // a plain deletion: Move to Trash first
 	unRequestPrefix  = "hark-"
 	unAuthAlertSound = 1<<2 | 1<<1 // UNAuthorizationOptionAlert | UNAuthorizationOptionSound
 	unActionDestruct = 1 << 1      // UNNotificationActionOptionDestructive
@@ -56,7 +57,7 @@ var (
 	selActionWithID           = objc.RegisterName("actionWithIdentifier:title:options:")
 	selCategoryWithID         = objc.RegisterName("categoryWithIdentifier:actions:intentIdentifiers:options:")
 	selArrayWithObjectsCount  = objc.RegisterName("arrayWithObjects:count:")
-	selSetWithObject          = objc.RegisterName("setWithObject:")
+	selSetWithArray           = objc.RegisterName("setWithArray:")
 	selSetCategories          = objc.RegisterName("setNotificationCategories:")
 	selRequestAuthorization   = objc.RegisterName("requestAuthorizationWithOptions:completionHandler:")
 	selSetTitleUN             = objc.RegisterName("setTitle:")
@@ -217,7 +218,14 @@ func newUserNotifications(log *slog.Logger, stillAsking time.Duration) (*UserNot
 		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
 		category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
 			nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
-		center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithObject, category))
+		// A plain deletion under home: Move to Trash leads, and Delete is
+		// the destructive choice, shown in red.
+		trashAction := actionClass.Send(selActionWithID, nsStr(actionTrash), nsStr("Move to Trash"), uint(0))
+		del := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Delete"), uint(unActionDestruct))
+		denyTrash := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(0))
+		trashCategory := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
+			nsStr(unCategoryTrash), nsArray(trashAction, denyTrash, del), nsArray(), uint(0))
+		center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithArray, nsArray(category, trashCategory)))
 
 		block = objc.NewBlock(func(_ objc.Block, ok bool, errID objc.ID) {
 			if errID != 0 {
@@ -274,7 +282,11 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 		defer content.Send(selRelease)
 		content.Send(selSetTitleUN, nsStr(approvalTitle(p)))
 		content.Send(selSetBody, nsStr(approvalBody(p)))
-		content.Send(selSetCategoryIdentifier, nsStr(unCategory))
+		cat := unCategory
+		if p.TrashOffered {
+			cat = unCategoryTrash
+		}
+		content.Send(selSetCategoryIdentifier, nsStr(cat))
 		req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
 		u.center.Send(selAddRequest, req, block)
 	})
@@ -312,10 +324,10 @@ func (u *UserNotifications) forget(id string) bool {
 	return ok
 }
 
-// answered handles a response: our identifiers and our two actions only;
+// answered handles a response: our identifiers and our actions only;
 // a dismissal or a click on the body decides nothing.
 func (u *UserNotifications) answered(id, action string) {
-	if action != actionApprove && action != actionDeny {
+	if action != actionApprove && action != actionDeny && action != actionTrash {
 		return
 	}
 	u.mu.Lock()
@@ -325,5 +337,5 @@ func (u *UserNotifications) answered(id, action string) {
 	if a == nil {
 		return
 	}
-	a.answer(app.Decision{PendingID: a.pendingID, Approved: action == actionApprove, By: app.ByNotification})
+	a.answer(app.Decision{PendingID: a.pendingID, Approved: action == actionApprove, Trash: action == actionTrash, By: app.ByNotification})
 }

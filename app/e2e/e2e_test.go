@@ -86,6 +86,7 @@ func rules(work string) []rule {
 		{when: "other folder marker", command: "mkdir other-folder-marker", dir: work, answer: "tried the other marker"},
 		{when: "underscore files", command: underscoreCommand(work), answer: "**Deleted it.** Removed `old_builds`."},
 		{when: "long command", command: longCommand(work), answer: "ran the long one"},
+		{when: "trash the old report", command: "rm ~/old_report.txt", answer: "handled the old report"},
 	}
 }
 
@@ -368,10 +369,17 @@ func (h *hark) waitAudit(command, decision string) auditEntry {
 // approvalFor waits for the approval notification naming the command.
 func approvalFor(t *testing.T, notes *harness.Notifications, command string) harness.Notification {
 	t.Helper()
+	return approvalWith(t, notes, command, "Approve")
+}
+
+// approvalWith waits for the notification naming the command with a button
+// labelled button.
+func approvalWith(t *testing.T, notes *harness.Notifications, command, button string) harness.Notification {
+	t.Helper()
 	var n harness.Notification
 	harness.Eventually(t, 30*time.Second, "approval notification for "+command, func() error {
 		for _, x := range notes.All() {
-			if strings.Contains(x.Body, command) && x.ActionKey("Approve") != "" {
+			if strings.Contains(x.Body, command) && x.ActionKey(button) != "" {
 				n = x
 				return nil
 			}
@@ -611,6 +619,47 @@ func TestDesktop(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(h.home, "logs", "hark.log"))
 		if err != nil || !strings.Contains(string(b), "another launch refused") {
 			t.Errorf("the log does not record the refused launch (%v)", err)
+		}
+	})
+
+	t.Run("6 move to trash from the notification, then undo from the menu", func(t *testing.T) {
+		h.t = t
+		report := filepath.Join(h.home, "old_report.txt") // HOME is h.home
+		if err := os.WriteFile(report, []byte("q3 figures"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, code := h.send(false, "trash the old report"); code != 0 {
+			t.Fatalf("hark send: exit %d: %s", code, out)
+		}
+		n := approvalWith(t, d.notes, "rm ~/old_report.txt", "Move to Trash")
+		if want := []string{"hark-trash", "Move to Trash", "hark-deny", "Deny", "hark-approve", "Delete"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+			t.Errorf("notification actions %q, want %q", n.Actions, want)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "Move to Trash")
+		h.menu.WaitFor(t, 5*time.Second, "Delete")
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Move to Trash")); err != nil {
+			t.Fatal(err)
+		}
+		if e := h.waitAudit("rm ~/old_report.txt", "trashed"); e.Executed || e.DecidedBy != "notification" {
+			t.Errorf("audit = %+v, want trashed by notification, the command not executed", e)
+		}
+		trashed := filepath.Join(h.home, ".local", "share", "Trash", "files", "old_report.txt")
+		if exists(report) || !exists(trashed) {
+			t.Fatalf("after Move to Trash: report exists %v, in the Trash %v", exists(report), exists(trashed))
+		}
+		h.waitIdle()
+		h.menu.ClickUntil(t, 30*time.Second, "Undo last trash (old_report.txt)", func() error {
+			if !exists(report) {
+				return errors.New("not put back yet")
+			}
+			return nil
+		})
+		if b, err := os.ReadFile(report); err != nil || string(b) != "q3 figures" {
+			t.Fatalf("after undo: %q, %v", b, err)
+		}
+		h.menu.WaitGone(t, 20*time.Second, "Undo last trash")
+		if out, code := h.run("undo"); code != 0 || !strings.Contains(out, "nothing to undo") {
+			t.Errorf("hark undo after the menu's undo: exit %d, %q", code, out)
 		}
 	})
 

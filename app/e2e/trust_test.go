@@ -29,13 +29,22 @@ func commandRows(root harness.MenuItem) []string {
 		case strings.HasPrefix(c.Label, "  $ "):
 			in = true
 			rows = append(rows, strings.TrimPrefix(c.Label, "  $ "))
-		case in && strings.HasPrefix(c.Label, "    ") && !strings.HasPrefix(c.Label, "    In: ") && !strings.HasPrefix(c.Label, "    Why: ") && !strings.HasPrefix(c.Label, "    For “") && !strings.HasPrefix(c.Label, "    auto-deny") && strings.TrimSpace(c.Label) != "Approve":
+		case in && strings.HasPrefix(c.Label, "    ") && !strings.HasPrefix(c.Label, "    In: ") && !strings.HasPrefix(c.Label, "    Why: ") && !strings.HasPrefix(c.Label, "    For “") && !strings.HasPrefix(c.Label, "    auto-deny") && !isAnswer(strings.TrimSpace(c.Label)):
 			rows = append(rows, strings.TrimPrefix(c.Label, "    "))
 		case in:
 			return rows
 		}
 	}
 	return rows
+}
+
+// isAnswer tells an approval's answer rows from the command's own rows.
+func isAnswer(label string) bool {
+	switch label {
+	case "Approve", "Move to Trash", "Delete":
+		return true
+	}
+	return false
 }
 
 // TestTrustAtAGlance walks points 1, 2, 4 and 5 of "a tray a person trusts":

@@ -25,6 +25,7 @@ import (
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
 	"github.com/hark-sh/hark/speech/portaudio"
 )
 
@@ -206,7 +207,9 @@ func (w *wiring) openDesktop(context.Context) error {
 // gathered once; the conversation, confirmer, progress callback and confirm
 // switch come from the core with each request), the tray menu and the core.
 func (w *wiring) buildCore(context.Context) error {
+	var bin *trash.Bin
 	ag, server, err := newAgent(w.st, w.paths, "", func(o *agent.Options) {
+		bin = o.Trash
 		o.Executor = &app.PathGatedExecutor{Path: w.loginPath, New: func() agent.Executor { return newRunner(w.st) }}
 		if runtime.GOOS == "darwin" {
 			o.Executor = folderPromptWatcher(o.Executor, w.note.Notifier, w.log)
@@ -244,6 +247,7 @@ func (w *wiring) buildCore(context.Context) error {
 		YesNo:         yesNo,
 		History:       newStore(paths.History),
 		LoginItem:     loginItem{},
+		Trash:         appTrash(bin),
 		Escape:        w.escape,
 		Cues:          cuePlayer(),
 		LogFile:       logs.File(paths),
@@ -473,3 +477,12 @@ type loginItem struct{}
 
 func (loginItem) Enabled() (bool, error)   { return bundle.LaunchAtLogin() }
 func (loginItem) SetEnabled(on bool) error { return bundle.SetLaunchAtLogin(on) }
+
+// appTrash hands the agent's Trash to the app, or none: a nil *trash.Bin
+// must not become a non-nil interface.
+func appTrash(b *trash.Bin) app.Trash {
+	if b == nil {
+		return nil
+	}
+	return b
+}

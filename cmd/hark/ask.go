@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
-		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first.",
+		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first (deletions under home offer the Trash).",
 		run:     runAsk,
 	})
 }
@@ -206,6 +206,17 @@ func (p *printer) result(r *shell.Result) {
 	if !r.Executed {
 		if r.Tier == shell.Forbidden {
 			p.write("  " + p.paint(red, "✗") + " refused: Hark never runs this\n")
+			return
+		}
+		if r.Output != "" { // Hark acted in the command's place: Move to Trash
+			mark := p.paint(green, "✓")
+			if !r.Success {
+				mark = p.paint(red, "✗")
+			}
+			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(r.Output)))
+			if r.Error != "" {
+				p.write(excerpt(r.Error, 5, "    "))
+			}
 			return
 		}
 		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))

@@ -18,6 +18,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
+	"github.com/hark-sh/hark/shell/trash"
 )
 
 // rulesPath is the rules file, beside settings.json.
@@ -143,7 +144,29 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		History:         newStore(paths.History),
 		Audit:           agent.NewAuditLog(paths.Audit),
 		Rules:           openRules(paths, pol),
+		Trash:           newTrash(paths),
 	}
+}
+
+// trashState is where the last Move to Trash is remembered for undo: beside
+// the audit log, with the other records of what Hark did.
+func trashState(paths settings.Paths) string {
+	return filepath.Join(filepath.Dir(paths.Audit), "last-trash.json")
+}
+
+// newTrash opens the user's Trash, or returns nil (Move to Trash is then
+// not offered) when there is no home folder to keep it in.
+func newTrash(paths settings.Paths) *trash.Bin {
+	o := trash.Options{State: trashState(paths)}
+	// The freedesktop specification ignores a relative XDG_DATA_HOME.
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		o.DataHome = d
+	}
+	b, err := trash.New(o)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // yesNo asks y/N questions on the terminal (stderr, so stdout stays the
@@ -218,12 +241,28 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	if p.Rule != "" {
 		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
 	}
+	question := "    Run this? [y/N] (a: always allow · n REASON: deny and say why) "
+	if p.TrashOffered {
+		question = "    Move to Trash instead? [T]rash / [d]elete / [n]o (n REASON: deny and say why) "
+	}
 	for {
-		line, err := c.q.line(ctx, "    Run this? [y/N] (a: always allow · n REASON: deny and say why) ")
+		line, err := c.q.line(ctx, question)
 		if err != nil {
 			return c.stopped(ctx, p)
 		}
 		a := parseAnswer(line)
+		if p.TrashOffered {
+			// Move to Trash is the default; Delete runs the command as
+			// written; anything else denies.
+			switch t := strings.ToLower(strings.TrimSpace(line)); {
+			case t == "" || t == "t" || t == "trash":
+				return agent.Decision{PendingID: p.ID, Trash: true, By: agent.ByTerminal}, nil
+			case t == "d" || t == "delete":
+				return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal}, nil
+			case !a.always:
+				return agent.Decision{PendingID: p.ID, By: agent.ByTerminal, Reason: a.reason}, nil
+			}
+		}
 		switch {
 		case a.approve:
 			return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal}, nil

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/hark-sh/hark/shell/trash"
+)
+
+// Trash is where Move to Trash put things; *trash.Bin satisfies it. The
+// agent does the moving; the app only offers to put the last set back.
+type Trash interface {
+	Last() (trash.Record, bool, error)
+	UndoLast() (trash.Record, error)
+}
+
+// loadTrash refreshes the Undo last trash entry: at start and after each
+// turn (the only times the app itself trashes), and after an undo. A small
+// file is read; `hark undo` run meanwhile is noticed at the next refresh,
+// and a stale entry only answers that there is nothing to undo.
+func (a *App) loadTrash() {
+	if a.o.Trash == nil {
+		return
+	}
+	rec, ok, err := a.o.Trash.Last()
+	switch {
+	case err != nil:
+		a.log.Warn("reading the last trashed set", "err", err)
+		a.trashLast = ""
+	case !ok:
+		a.trashLast = ""
+	default:
+		a.trashLast = rec.Summary()
+	}
+}
+
+// undoTrash puts the last trashed set back and says what happened.
+func (a *App) undoTrash() {
+	if a.o.Trash == nil {
+		return
+	}
+	rec, err := a.o.Trash.UndoLast()
+	switch {
+	case errors.Is(err, trash.ErrNothingToUndo):
+		a.notify("Hark — nothing to undo", "Nothing moved to the Trash by Hark is waiting to be put back.")
+	case err != nil && len(rec.Items) > 0:
+		a.notify("Hark — put back "+rec.Summary()+", not everything", err.Error())
+	case err != nil:
+		a.notify("Hark — nothing was put back", err.Error())
+	default:
+		a.notify("Hark — put back "+rec.Summary(), "Back where they were:\n"+originals(rec))
+	}
+	a.loadTrash()
+	a.renderNow()
+}
+
+// originals lists the first few restored paths, one a line.
+func originals(rec trash.Record) string {
+	var b strings.Builder
+	for i, it := range rec.Items {
+		if i == 5 {
+			b.WriteString("…\n")
+			break
+		}
+		b.WriteString(it.Original + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
+)
+
+func TestMenuOffersTheTrash(t *testing.T) {
+	t.Parallel()
+	v := View{State: AwaitingApproval, Confirm: true, UndoTrash: "3 items", Pending: []Pending{
+		{ID: "p1", Command: "rm -r ~/Downloads/old", Purpose: "executing", Tier: shell.Confirm, TrashOffered: true},
+	}}
+	got := strings.Join(outline(BuildMenu(v).Items, ""), "\n")
+	want := "pending:p1:0|label|  $ rm -r ~/Downloads/old|D\n" +
+		"trash:p1|action|    Move to Trash|\n" +
+		"approve:p1|action|    Delete|\n" +
+		"deny:p1|action|    Deny|\n"
+	if !strings.Contains(got, want) {
+		t.Fatalf("menu:\n%s\n\nwant the answers:\n%s", got, want)
+	}
+	if !strings.Contains(got, "undo-trash|action|Undo last trash (3 items)|D") {
+		t.Fatalf("busy menu lacks a disabled Undo last trash:\n%s", got)
+	}
+	idle := strings.Join(outline(BuildMenu(View{Confirm: true, UndoTrash: "notes.txt"}).Items, ""), "\n")
+	if !strings.Contains(idle, "undo-trash|action|Undo last trash (notes.txt)|\n") {
+		t.Fatalf("idle menu:\n%s", idle)
+	}
+	if none := strings.Join(outline(BuildMenu(View{Confirm: true}).Items, ""), "\n"); strings.Contains(none, "undo-trash") {
+		t.Fatalf("Undo last trash shown with nothing to undo:\n%s", none)
+	}
+}
+
+// trashingAgent asks about a deletion with Move to Trash offered and, when
+// the answer is Trash, moves the file with a real Trash as the agent would.
+func trashingAgent(bin *trash.Bin, target string, decided chan<- Decision) *fakeAgent {
+	return newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		cmd := "rm " + target
+		on(agent.Event{Kind: agent.EventAwaiting, Call: &agent.Call{Command: cmd}})
+		d, err := c.Confirm(ctx, Pending{Command: cmd, Purpose: "executing", Tier: shell.Confirm, TrashOffered: true})
+		decided <- d
+		if err != nil || !d.Trash {
+			return "did not trash", err
+		}
+		_, err = bin.Trash(ctx, cmd, []string{target})
+		code := 0
+		if err != nil {
+			code = 1
+		}
+		on(agent.Event{Kind: agent.EventResult, Call: &agent.Call{Command: cmd}, Result: &shell.Result{Command: cmd, ExitCode: code, Success: code == 0}})
+		return "moved it to the Trash", err
+	})
+}
+
+func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	bin, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: filepath.Join(home, "state", "last-trash.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(home, "notes.txt")
+	if err := os.WriteFile(target, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decided := make(chan Decision, 1)
+	h := start(t, trashingAgent(bin, target, decided), func(o *Options) { o.Trash = bin })
+
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "delete my notes", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending with the Trash offered", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].TrashOffered })
+	h.app.Post(MenuClick{ID: PrefixTrash + v.Pending[0].ID})
+	if d := recv(t, "decision", decided); !d.Trash || d.Approved || d.By != ByMenu {
+		t.Fatalf("decision %+v, want Move to Trash by menu", d)
+	}
+	h.views.waitFrom(t, m, "Undo last trash offered after the turn", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
+	for n := recv(t, "final notification", h.notifier.got); ; n = recv(t, "final notification", h.notifier.got) {
+		if n.title == "Hark" {
+			if !strings.HasPrefix(n.body, "1 deletion moved to the Trash instead") || strings.Contains(n.body, "nothing changed") {
+				t.Fatalf("final notification %q does not say the file went to the Trash", n.body)
+			}
+			break
+		}
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("the file is still in place")
+	}
+
+	m = h.views.mark()
+	h.app.Post(MenuClick{ID: IDUndoTrash})
+	h.views.waitFrom(t, m, "Undo last trash gone after undo", func(v View) bool { return v.UndoTrash == "" })
+	if b, err := os.ReadFile(target); err != nil || string(b) != "notes" {
+		t.Fatalf("after undo: %q, %v", b, err)
+	}
+	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
+		if strings.HasPrefix(n.title, "Hark — put back") {
+			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) {
+				t.Fatalf("undo notification %+v", n)
+			}
+			break
+		}
+	}
+}
+
+func TestUndoTrashRefusalIsSaid(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	bin, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: filepath.Join(home, "state", "last-trash.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(home, "notes.txt")
+	os.WriteFile(target, []byte("old"), 0o644)
+	if _, err := bin.Trash(context.Background(), "rm notes.txt", []string{target}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(target, []byte("new"), 0o644)
+	h := start(t, answerAgent("ok"), func(o *Options) { o.Trash = bin })
+	h.views.waitFrom(t, 0, "Undo last trash offered at start", func(v View) bool { return v.UndoTrash == "notes.txt" })
+	h.app.Post(MenuClick{ID: IDUndoTrash})
+	n := recv(t, "notification", h.notifier.got)
+	if n.title != "Hark — nothing was put back" || !strings.Contains(n.body, target+" exists") {
+		t.Fatalf("notification %+v", n)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Fatalf("the new file was overwritten: %q", b)
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/ollamatest"
+)
+
+// trashHome points HOME at a fresh folder with one file to delete.
+func trashHome(t *testing.T) (home, target string) {
+	t.Helper()
+	home = t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	target = filepath.Join(home, "Downloads", "old notes.txt")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, target
+}
+
+func TestAskOffersTheTrash(t *testing.T) {
+	cases := []struct {
+		name, stdin string
+		decision    string
+		inTrash     bool
+		deleted     bool
+	}{
+		{"enter moves to the Trash", "\n", agent.DecisionTrashed, true, false},
+		{"t moves to the Trash", "t\n", agent.DecisionTrashed, true, false},
+		{"d deletes", "d\n", agent.DecisionApproved, false, true},
+		{"n denies", "n\n", agent.DecisionDenied, false, false},
+		{"y is not an answer here", "y\n", agent.DecisionDenied, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home, target := trashHome(t)
+			srv, harkHome := askEnv(t,
+				ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm ~/Downloads/'old notes.txt'", "purpose", "executing")}},
+				ollamatest.Reply{Text: "Done."},
+			)
+			r := runAgentCLI(t, c.stdin, true, "ask", "--new", "delete my old notes")
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
+				t.Fatalf("no Trash prompt: %q", r.stderr)
+			}
+			trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
+			_, err := os.Stat(target)
+			if gone := err != nil; gone != (c.inTrash || c.deleted) {
+				t.Fatalf("target gone = %v\n%s", gone, r.stdout)
+			}
+			if _, err := os.Stat(trashed); (err == nil) != c.inTrash {
+				t.Fatalf("in the Trash = %v, want %v\n%s", err == nil, c.inTrash, r.stdout)
+			}
+			if c.inTrash && !strings.Contains(r.stdout, "✓ Moved 1 item to the Trash instead of deleting: "+target) {
+				t.Fatalf("stdout does not say what moved:\n%s", r.stdout)
+			}
+			tr := cliToolResults(t, srv.Requests()[1])
+			if c.inTrash && (tr[0]["success"] != true || !strings.Contains(tr[0]["output"].(string), "hark undo")) {
+				t.Fatalf("model told %v", tr[0])
+			}
+			es, _, _ := agent.ReadAudit(filepath.Join(harkHome, "audit.jsonl"))
+			if len(es) != 1 || es[0].Decision != c.decision {
+				t.Fatalf("audit %+v", es)
+			}
+		})
+	}
+}
+
+func TestUndo(t *testing.T) {
+	home, target := trashHome(t)
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm -r ~/Downloads", "purpose", "executing")}},
+		ollamatest.Reply{Text: "Done."},
+	)
+	if r := runAgentCLI(t, "t\n", true, "ask", "--new", "delete Downloads"); r.code != exitOK {
+		t.Fatalf("ask: exit %d\n%s", r.code, r.stderr)
+	}
+	downloads := filepath.Join(home, "Downloads")
+	if _, err := os.Stat(downloads); err == nil {
+		t.Fatal("Downloads was not moved")
+	}
+
+	r := runAgentCLI(t, "", false, "undo", "-n")
+	if r.code != exitOK || !strings.Contains(r.stdout, "for `rm -r ~/Downloads`") || !strings.Contains(r.stdout, "  "+downloads+"\n") {
+		t.Fatalf("undo -n: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Something new in the way: nothing is put back, and it says why.
+	if err := os.Mkdir(downloads, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runAgentCLI(t, "", false, "undo")
+	if r.code != exitError || !strings.Contains(r.stderr, downloads+" exists") || !strings.Contains(r.stderr, "Nothing was restored") {
+		t.Fatalf("undo over an existing folder: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("a refused undo put the file back")
+	}
+	os.Remove(downloads)
+	r = runAgentCLI(t, "", false, "undo")
+	if r.code != exitOK || !strings.Contains(r.stdout, "Put back 1 item:\n  "+downloads+"\n") {
+		t.Fatalf("undo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "notes" {
+		t.Fatalf("after undo: %q, %v", b, err)
+	}
+	r = runAgentCLI(t, "", false, "undo")
+	if r.code != exitOK || !strings.Contains(r.stdout, "nothing to undo") {
+		t.Fatalf("second undo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAskTrashesWhatFindWouldDelete runs the listing for real: the same
+// find with -print in the read-only sandbox, then the Trash.
+func TestAskTrashesWhatFindWouldDelete(t *testing.T) {
+	home, _ := trashHome(t)
+	logs := filepath.Join(home, "logs")
+	for _, f := range []string{"a.log", "sub/b.log", "keep.txt"} {
+		p := filepath.Join(logs, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, harkHome := askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "find ~/logs -name '*.log' -delete", "purpose", "executing")}},
+		ollamatest.Reply{Text: "Done."},
+	)
+	r := runAgentCLI(t, "\n", true, "ask", "--new", "delete the logs")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	files := filepath.Join(home, ".local", "share", "Trash", "files")
+	for _, name := range []string{"a.log", "b.log"} {
+		if _, err := os.Stat(filepath.Join(files, name)); err != nil {
+			t.Errorf("%s is not in the Trash: %v\n%s", name, err, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(logs, "keep.txt")); err != nil {
+		t.Errorf("keep.txt went too: %v", err)
+	}
+	tr := cliToolResults(t, srv.Requests()[1])
+	if tr[0]["success"] != true || !strings.HasPrefix(tr[0]["output"].(string), "Moved 2 items to the Trash") {
+		t.Fatalf("model told %v", tr[0])
+	}
+	// The listing asked for the sandbox: "read-only" where the OS has one.
+	if sb := tr[0]["sandbox"]; sb != "read-only" && sb != "unavailable" {
+		t.Errorf("the listing ran with sandbox %q, want it requested", sb)
+	}
+	es, _, _ := agent.ReadAudit(filepath.Join(harkHome, "audit.jsonl"))
+	if len(es) != 1 || es[0].Decision != agent.DecisionTrashed || len(es[0].Trashed) != 2 {
+		t.Fatalf("audit %+v", es)
+	}
+}
