@@ -229,6 +229,11 @@ type (
 		turn int
 		text string
 	}
+	// partialHeard is the text transcribed so far while the user speaks.
+	partialHeard struct {
+		turn int
+		text string
+	}
 	confirmAnswer struct{ off bool }
 )
 
@@ -246,6 +251,7 @@ func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
 func (countdown) isEvent()     {}
 func (heard) isEvent()         {}
+func (partialHeard) isEvent()  {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -493,6 +499,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 	case heard:
 		if a.turn != nil && a.turn.id == e.turn {
 			a.turn.text = e.text
+			a.detail = ""
+		}
+	case partialHeard:
+		if a.turn != nil && a.turn.id == e.turn && (a.state == Listening || a.state == Transcribing) {
+			a.detail = e.text
+			a.renderThrottled()
 		}
 	case turnDone:
 		a.finish(e)
@@ -692,6 +704,14 @@ func (a *App) listen(t *turn) (string, error) {
 	if err := a.o.Recorder.Start(t.ctx); err != nil {
 		return "", fmt.Errorf("could not start recording: %w", err)
 	}
+	live := a.beginStream(t)
+	if live != nil {
+		defer func() {
+			if live != nil {
+				live.abandon()
+			}
+		}()
+	}
 	max := a.o.Settings.MaxRecording.D()
 	if max <= 0 {
 		max = time.Minute
@@ -722,7 +742,13 @@ func (a *App) listen(t *turn) (string, error) {
 	if f := a.o.OnTranscribeStart; f != nil && !keyUp.IsZero() {
 		f(a.o.now().Sub(keyUp))
 	}
-	text, err := a.o.Transcriber.Transcribe(t.ctx, audio)
+	var text string
+	if live != nil {
+		text, err = live.finish(t.ctx, audio)
+		live = nil
+	} else {
+		text, err = a.o.Transcriber.Transcribe(t.ctx, audio)
+	}
 	if t.ctx.Err() != nil {
 		return "", t.ctx.Err()
 	}

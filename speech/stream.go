@@ -183,10 +183,13 @@ type Stream struct {
 	jobs chan Audio
 	done chan struct{}
 
-	mu     sync.Mutex
-	texts  []string
-	failed error // first chunk error other than ErrNoSpeech
-	chunks int   // transcribed so far
+	mu      sync.Mutex
+	settled *sync.Cond // signalled as each job is handled
+	texts   []string
+	failed  error // first chunk error other than ErrNoSpeech
+	chunks  int   // transcribed so far
+	queued  int   // jobs sent to the worker
+	handled int   // jobs the worker is done with
 }
 
 // NewStream starts a Stream whose chunk transcriptions run under ctx.
@@ -194,6 +197,7 @@ func NewStream(ctx context.Context, o StreamOptions) *Stream {
 	o = o.withDefaults()
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Stream{o: o, ctx: ctx, cancel: cancel, jobs: make(chan Audio, 64), done: make(chan struct{})}
+	s.settled = sync.NewCond(&s.mu)
 	go s.work(s.jobs)
 	return s
 }
@@ -219,14 +223,38 @@ func (s *Stream) Write(a Audio) {
 		chunk := s.buf[:pos-s.bufAt]
 		s.buf = append([]float32(nil), s.buf[pos-s.bufAt:]...)
 		s.bufAt, s.cutAt = pos, pos
+		s.mu.Lock()
+		s.queued++
+		s.mu.Unlock()
 		select {
 		case s.jobs <- Audio{Samples: chunk, SampleRate: s.rate}:
 		default:
+			s.mu.Lock()
+			s.queued--
+			s.mu.Unlock()
 			// The transcriber fell this far behind: stop streaming and
 			// let Finish transcribe everything in one pass.
 			s.fail(errors.New("speech: chunks arrive faster than they are transcribed"))
 		}
 	}
+}
+
+func (s *Stream) settle() {
+	s.mu.Lock()
+	s.handled++
+	s.settled.Broadcast()
+	s.mu.Unlock()
+}
+
+// Wait blocks until every chunk cut so far is transcribed: the state at
+// key-up when transcription kept pace with the speech. Benchmarks use it to
+// time Finish from there.
+func (s *Stream) Wait() {
+	s.mu.Lock()
+	for s.handled < s.queued {
+		s.settled.Wait()
+	}
+	s.mu.Unlock()
 }
 
 func (s *Stream) fail(err error) {
@@ -244,10 +272,13 @@ func (s *Stream) work(jobs <-chan Audio) {
 		failed := s.failed != nil
 		s.mu.Unlock()
 		if failed || s.ctx.Err() != nil {
+			s.settle()
 			continue
 		}
 		text, err := s.transcribe(s.ctx, a)
 		s.mu.Lock()
+		s.handled++
+		s.settled.Broadcast()
 		switch {
 		case err != nil:
 			if s.failed == nil {

@@ -30,6 +30,31 @@ static void hark_set_abort(struct whisper_full_params *p, int *flags) {
 static void hark_free_prompt(struct whisper_full_params *p) {
 	free((void *)p->initial_prompt);
 	p->initial_prompt = NULL;
+	free((void *)p->prompt_tokens);
+	p->prompt_tokens = NULL;
+	p->prompt_n_tokens = 0;
+}
+
+// The prompt goes to whisper.cpp as tokens, made once per model: given as
+// text, whisper_full would run its tokenizer (a regular expression over the
+// whole prompt) again for every transcription and every chunk of a stream.
+static int hark_set_prompt_tokens(struct whisper_context *ctx, struct whisper_full_params *p, const char *text) {
+	int n = whisper_tokenize(ctx, text, NULL, 0);
+	if (n >= 0) {
+		return 0;
+	}
+	n = -n;
+	whisper_token *tokens = malloc(sizeof(whisper_token) * n);
+	if (tokens == NULL) {
+		return -1;
+	}
+	if (whisper_tokenize(ctx, text, tokens, n) != n) {
+		free(tokens);
+		return -1;
+	}
+	p->prompt_tokens = tokens;
+	p->prompt_n_tokens = n;
+	return n;
 }
 
 static int hark_debug_log;
@@ -51,6 +76,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -106,6 +132,9 @@ type Transcriber struct {
 	// encoderBegin, when set by a test, runs each time whisper.cpp is about
 	// to encode a 30-second window.
 	encoderBegin func()
+	// promptAsText, set by a benchmark before the model loads, hands the
+	// prompt to whisper.cpp as text, the way it was done before tokens.
+	promptAsText bool
 }
 
 // Available reports whether this build can transcribe.
@@ -209,7 +238,16 @@ func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
 		}
 	}
 	if prompt := strings.TrimSpace(t.opts.InitialPrompt); prompt != "" {
-		p.SetInitialPrompt(prompt) // C copy, freed in Close
+		if t.promptAsText {
+			p.SetInitialPrompt(prompt) // C copy, freed in Close
+		} else {
+			cp := C.CString(prompt)
+			n := C.hark_set_prompt_tokens((*C.struct_whisper_context)(unsafe.Pointer(m)), (*C.struct_whisper_full_params)(unsafe.Pointer(&p)), cp)
+			C.free(unsafe.Pointer(cp))
+			if n < 0 {
+				return bw.Params{}, errors.New("whisper: the initial prompt could not be tokenized; shorten the initialPrompt setting")
+			}
+		}
 	}
 	C.hark_set_abort((*C.struct_whisper_full_params)(unsafe.Pointer(&p)), t.flags)
 	return p, nil
@@ -223,6 +261,17 @@ func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
 // (before an encoder window, after an encoder pass or a decoder step), and
 // Transcribe then returns ctx.Err().
 func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, error) {
+	return t.run(ctx, a, false)
+}
+
+// transcribeChunk is Transcribe for one piece of a Stream: whisper.cpp
+// encodes a window fitted to the piece instead of the full 30 seconds, which
+// is what makes the tail left at key-up quick to transcribe.
+func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
+	return t.run(ctx, a, true)
+}
+
+func (t *Transcriber) run(ctx context.Context, a speech.Audio, fitted bool) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -271,7 +320,11 @@ func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, e
 		}
 		return atomic.LoadInt32(cancel) == 0 && !t.closing.Load()
 	}
-	runErr := t.model.Whisper_full(t.params, a.Samples, encoderBegin, nil, nil)
+	params := t.params
+	if fitted {
+		params.SetAudioCtx(fittedAudioCtx(len(a.Samples)))
+	}
+	runErr := t.model.Whisper_full(params, a.Samples, encoderBegin, nil, nil)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

@@ -36,3 +36,7 @@ func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, e
 
 // Close does nothing; there is nothing to release.
 func (t *Transcriber) Close() error { return nil }
+
+func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
+	return "", ErrUnavailable
+}
