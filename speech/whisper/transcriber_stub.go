@@ -40,3 +40,6 @@ func (t *Transcriber) Close() error { return nil }
 func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
 	return "", ErrUnavailable
 }
+
+// VADProblem returns nil: this build runs no voice activity detection.
+func (t *Transcriber) VADProblem() error { return nil }

@@ -26,6 +26,11 @@ type Options struct {
 	Language      string // "en" when empty; "auto" detects it on multilingual models
 	Threads       int    // 0 picks DefaultThreads()
 	InitialPrompt string // words that bias transcription toward technical vocabulary
+	// VADModelPath, when set, is a ggml Silero model (`hark models download
+	// silero-v5`): recordings are trimmed to the speech it finds, and those
+	// with none are refused before whisper runs. Without it, or when it will
+	// not load, the loudness gate alone keeps silence out.
+	VADModelPath string
 }
 
 // MaxThreads caps the thread count: whisper.cpp stops getting faster beyond
