@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	bw "github.com/ggerganov/whisper.cpp/bindings/go"
+
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -180,3 +182,23 @@ func benchVocabulary() string {
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// BenchmarkTokenizePrompt is whisper.cpp's tokenizer on the default length
+// of vocabulary prompt: what handing the prompt over as text cost on every
+// transcription (and would on every chunk of a stream), and tokens made
+// once per model save.
+func BenchmarkTokenizePrompt(b *testing.B) {
+	tr := loadHark(b, testModel(b), DefaultThreads())
+	defer tr.Close()
+	prompt := benchVocabulary()
+	tokens := make([]bw.Token, 1024)
+	var n int
+	for b.Loop() {
+		var err error
+		if n, err = tr.model.Whisper_tokenize(prompt, tokens); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n), "tokens")
+	b.ReportMetric(float64(len(prompt)), "bytes")
+}
