@@ -268,6 +268,34 @@ func (t *Transcriber) VADProblem() error {
 	return t.vadErr
 }
 
+// SpeechSpans returns where the voice activity model hears speech in a
+// (at any rate; it is brought to 16 kHz first), loading the models if
+// needed. It fails when no VAD model is configured or it will not load.
+func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech.Span, error) {
+	a, err := a.To16k()
+	if err != nil {
+		return nil, err
+	}
+	if err := acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := t.loadLocked(); err != nil {
+		return nil, err
+	}
+	if t.vad == nil {
+		if t.vadErr != nil {
+			return nil, t.vadErr
+		}
+		return nil, errors.New("whisper: no voice activity model is configured; install one with `hark models download silero-v5`")
+	}
+	spans, ok := t.speechSpans(a)
+	if !ok {
+		return nil, errors.New("whisper: voice activity detection failed on this recording (HARK_WHISPER_DEBUG=1 shows why)")
+	}
+	return spans, nil
+}
+
 // maxVADSpans bounds the segments read back; a minute of speech has far
 // fewer, and only the first and last matter for trimming.
 const maxVADSpans = 256

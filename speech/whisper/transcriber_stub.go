@@ -43,3 +43,8 @@ func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (stri
 
 // VADProblem returns nil: this build runs no voice activity detection.
 func (t *Transcriber) VADProblem() error { return nil }
+
+// SpeechSpans returns ErrUnavailable.
+func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech.Span, error) {
+	return nil, ErrUnavailable
+}
