@@ -188,6 +188,23 @@ func WhisperModel(model string, resolve func(name string) (string, error)) Check
 	}}
 }
 
+// VADModel reports the voice activity model: optional, since the loudness
+// gate keeps silence out without it, but only it keeps music and typing away
+// from whisper. check is models.CheckVAD over the models folder.
+func VADModel(check func() (name, path string, err error)) Check {
+	return Check{Name: "Voice activity model", Run: func(context.Context) Result {
+		name, path, err := check()
+		switch {
+		case path == "":
+			return Result{Status: Warn, Detail: "not installed: music and typing can reach whisper, which may invent words for them",
+				Fix: "hark models download silero-v5"}
+		case err != nil:
+			return Result{Status: Warn, Detail: err.Error(), Fix: "hark models download " + name}
+		}
+		return Result{Status: OK, Detail: fmt.Sprintf("%s (%s)", name, path)}
+	}}
+}
+
 func looksLikePath(s string) bool {
 	return strings.ContainsRune(s, filepath.Separator) || strings.HasSuffix(s, ".bin")
 }

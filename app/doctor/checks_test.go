@@ -139,6 +139,11 @@ func TestWhisperChecks(t *testing.T) {
 		{"model missing", WhisperModel("small.en", resolve), expect{Fail, "small.en is missing", "hark models download small.en"}},
 		{"model path missing", WhisperModel("/nope/ggml-x.bin", resolve), expect{Fail, "/nope/ggml-x.bin", "put the model at"}},
 		{"unknown name", WhisperModel("huge", unknown), expect{Fail, "not in the catalog", "hark models list"}},
+		{"no VAD model", VADModel(func() (string, string, error) { return "", "", nil }), expect{Warn, "not installed", "hark models download silero-v5"}},
+		{"VAD model damaged", VADModel(func() (string, string, error) {
+			return "silero-v6", "/m/v6.bin", errors.New("/m/v6.bin is not the published silero-v6 file")
+		}), expect{Warn, "not the published", "hark models download silero-v6"}},
+		{"VAD model present", VADModel(func() (string, string, error) { return "silero-v5", "/m/v5.bin", nil }), expect{OK, "silero-v5 (/m/v5.bin)", ""}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { t.Parallel(); c.want.check(t, c.c) })

@@ -89,6 +89,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.Microphone(listMicrophones, st.Microphone, goos),
 		doctor.WhisperBuild(whisper.Available(), goos),
 		doctor.WhisperModel(st.WhisperModel, modelFile(paths.Models)),
+		doctor.VADModel(func() (string, string, error) { return models.CheckVAD(paths.Models) }),
 		doctor.Ollama(client, host.String(), goos),
 		doctor.OllamaModel(client, host.String(), st.OllamaModel, goos),
 		doctor.Sandbox(shell.SandboxStatus, goos),

@@ -5,6 +5,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,6 +121,28 @@ func FindVAD(dir string) string {
 		}
 	}
 	return ""
+}
+
+// CheckVAD finds the VAD model FindVAD would use and verifies its checksum:
+// the name and path of the model, "" when none is installed, and an error
+// when the file is not the published one.
+func CheckVAD(dir string) (name, path string, err error) {
+	path = FindVAD(dir)
+	if path == "" {
+		return "", "", nil
+	}
+	for _, m := range VADCatalog {
+		if filepath.Join(dir, m.File()) != path {
+			continue
+		}
+		if err := verify(path, m.Checksum); errors.Is(err, ErrChecksum) {
+			return m.Name, path, fmt.Errorf("%w: %s is not the published %s file", ErrChecksum, path, m.Name)
+		} else if err != nil {
+			return m.Name, path, err
+		}
+		return m.Name, path, nil
+	}
+	return "", "", nil
 }
 
 // Lookup finds a model of catalog by name.

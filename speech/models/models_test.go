@@ -498,3 +498,36 @@ func TestDownloadVAD(t *testing.T) {
 		t.Errorf("FindVAD = %q, want %q", got, v5)
 	}
 }
+
+func TestCheckVAD(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if name, path, err := CheckVAD(dir); name != "" || path != "" || err != nil {
+		t.Fatalf("empty folder: %q %q %v", name, path, err)
+	}
+	bad := filepath.Join(dir, VADCatalog[0].File())
+	if err := os.WriteFile(bad, []byte("truncated"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name, path, err := CheckVAD(dir)
+	if name != VADCatalog[0].Name || path != bad || !errors.Is(err, ErrChecksum) {
+		t.Fatalf("damaged file: %q %q %v; want %s, %s and ErrChecksum", name, path, err, VADCatalog[0].Name, bad)
+	}
+}
+
+// The v6 sum against the real file, when one is at hand (whisper.cpp's
+// repository carries it as models/for-tests-silero-v6.2.0-ggml.bin).
+func TestVADChecksumOfRealFile(t *testing.T) {
+	t.Parallel()
+	path := os.Getenv("HARK_WHISPER_TEST_VAD")
+	if path == "" || !strings.Contains(filepath.Base(path), "v6.2.0") {
+		t.Skip("HARK_WHISPER_TEST_VAD does not name a silero v6.2.0 file: nothing to compare the catalog's sum with")
+	}
+	m, err := Lookup(VADCatalog, "silero-v6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify(path, m.Checksum); err != nil {
+		t.Fatal(err)
+	}
+}
