@@ -374,6 +374,15 @@ func (s *Stream) Finish(ctx context.Context, all Audio) (string, error) {
 	return text, nil
 }
 
+// Cut reports how much of the recording lies before the last cut: what
+// the chunks cover, so Finish is left with the rest.
+func (s *Stream) Cut() time.Duration {
+	if s.rate == 0 {
+		return 0
+	}
+	return time.Duration(s.cutAt) * time.Second / time.Duration(s.rate)
+}
+
 // Chunks reports how many chunks were transcribed before Finish.
 func (s *Stream) Chunks() int {
 	s.mu.Lock()

@@ -76,6 +76,7 @@ func streamToKeyUp(tr *Transcriber, a speech.Audio) (*speech.Stream, time.Durati
 // whole recording, as Transcribe does, against a stream whose chunks were
 // transcribed while the user spoke, so only the tail is left. The two run as
 // pairs in one loop; streamed/one-pass is the median of the ratios per pair.
+// left-s is the audio left for Finish (after the last cut, with the tail).
 // chunk-rtf is the time to transcribe the chunks before key-up over the
 // length of that audio:
 // below 1 means the chunks keep pace with speech on this machine, so the
@@ -89,7 +90,7 @@ func BenchmarkKeyUpToText(b *testing.B) {
 			defer tr.Close()
 			var one, streamed, chunkTime []time.Duration
 			var ratios []float64
-			chunks := 0
+			chunks, left := 0, time.Duration(0)
 			for b.Loop() {
 				t := time.Now()
 				_, err := tr.Transcribe(context.Background(), a)
@@ -99,6 +100,7 @@ func BenchmarkKeyUpToText(b *testing.B) {
 				op := time.Since(t)
 
 				s, ct := streamToKeyUp(tr, a)
+				left = a.Duration() - s.Cut()
 				t = time.Now()
 				_, err = s.Finish(context.Background(), a)
 				if err != nil && !errors.Is(err, speech.ErrNoSpeech) {
@@ -113,6 +115,7 @@ func BenchmarkKeyUpToText(b *testing.B) {
 			b.ReportMetric(ms(median(streamed)), "streamed-ms")
 			b.ReportMetric(medianF(ratios), "streamed/one-pass")
 			b.ReportMetric(float64(chunks), "chunks")
+			b.ReportMetric(left.Seconds(), "left-s")
 			b.ReportMetric(median(chunkTime).Seconds()/a.Duration().Seconds(), "chunk-rtf")
 		})
 	}
