@@ -247,6 +247,11 @@ type (
 		turn int
 		text string
 	}
+	// partialHeard is the text transcribed so far while the user speaks.
+	partialHeard struct {
+		turn int
+		text string
+	}
 	confirmAnswer struct{ off bool }
 )
 
@@ -265,6 +270,7 @@ func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
 func (countdown) isEvent()     {}
 func (heard) isEvent()         {}
+func (partialHeard) isEvent()  {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -526,6 +532,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 	case heard:
 		if a.turn != nil && a.turn.id == e.turn {
 			a.turn.text = e.text
+			a.detail = ""
+		}
+	case partialHeard:
+		if a.turn != nil && a.turn.id == e.turn && (a.state == Listening || a.state == Transcribing) {
+			a.detail = e.text
+			a.renderThrottled()
 		}
 	case turnDone:
 		a.finish(e)
@@ -713,6 +725,14 @@ func (a *App) listen(t *turn) (string, error) {
 	if err := a.o.Recorder.Start(t.ctx); err != nil {
 		return "", fmt.Errorf("could not start recording: %w", err)
 	}
+	live := a.beginStream(t)
+	if live != nil {
+		defer func() {
+			if live != nil {
+				live.abandon()
+			}
+		}()
+	}
 	// The cue follows the start of the recording, never the reverse: the
 	// first word is spoken as the key goes down.
 	a.playCue(t.cues, speech.CueStart)
@@ -748,7 +768,13 @@ func (a *App) listen(t *turn) (string, error) {
 	if f := a.o.OnTranscribeStart; f != nil && !keyUp.IsZero() {
 		f(a.o.now().Sub(keyUp))
 	}
-	text, err := a.o.Transcriber.Transcribe(t.ctx, audio)
+	var text string
+	if live != nil {
+		text, err = live.finish(t.ctx, audio)
+		live = nil
+	} else {
+		text, err = a.o.Transcriber.Transcribe(t.ctx, audio)
+	}
 	if t.ctx.Err() != nil {
 		return "", t.ctx.Err()
 	}

@@ -313,12 +313,16 @@ func StatusLine(v View) string {
 		s = "Cancelling…"
 	case v.State == Idle:
 		s = readyLine(v)
+	case v.State == Listening && v.Detail != "":
+		s = "Listening: " + streamTail(v.Detail, statusWidth-11)
 	case v.State == Listening:
 		if v.Toggle {
 			s = "Listening… press " + v.Hotkey + " again when done"
 		} else {
 			s = "Listening… release " + v.Hotkey + " when done"
 		}
+	case v.State == Transcribing && v.Detail != "":
+		s = "Transcribing: " + streamTail(v.Detail, statusWidth-14)
 	case v.State == Transcribing:
 		s = "Transcribing…"
 	case v.State == Thinking:

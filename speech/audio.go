@@ -1,9 +1,11 @@
 // Package speech holds the audio side of voice input that needs no hardware:
 // the Audio type every stage passes along, WAV reading and writing, resampling
 // to the 16 kHz whisper.cpp expects (with a real anti-aliasing filter), level
-// measurement that keeps silence away from the transcriber, and cleanup of the
-// phantom text whisper produces on non-speech. It is pure Go so it builds and
-// tests everywhere, including the macOS cross-build without cgo.
+// measurement that keeps silence away from the transcriber, trimming to the
+// speech a voice activity detector found, a Stream that transcribes chunks cut
+// at pauses while the user is still speaking, and cleanup of the phantom text
+// whisper produces on non-speech. It is pure Go so it builds and tests
+// everywhere, including the macOS cross-build without cgo.
 package speech
 
 import (

@@ -16,8 +16,10 @@ import (
 // bias recognition toward them ("grep", not "grab"; "Downloads", a branch
 // called "feature-login"). Hark builds it from the words in the settings and
 // from names that matter on this machine. whisper.cpp keeps at most half its
-// text context (224 tokens) of a prompt and re-reads it on every decoding
-// pass, so the vocabulary is capped: MaxVocabulary bytes, about 100 tokens.
+// text context (224 tokens) of a prompt and decodes it again on every pass
+// it makes (each temperature fallback below 0.5), so the vocabulary is
+// capped: MaxVocabulary bytes, about 150 tokens for a list of program and
+// folder names (BenchmarkTokenizePrompt in speech/whisper).
 
 // MaxVocabulary bounds a vocabulary's length in bytes.
 const MaxVocabulary = 400

@@ -17,7 +17,7 @@ func TestDependencyDirections(t *testing.T) {
 	}
 	const mod = "github.com/hark-sh/hark/"
 	cgoAdapters := []string{mod + "app/hotkey", mod + "app/tray", mod + "speech/portaudio", mod + "speech/whisper", "golang.design/x/hotkey", "fyne.io/systray"}
-	testKits := []string{mod + "app/e2e/harness", mod + "agent/ollamatest", mod + "shell/internal/abitest"}
+	testKits := []string{mod + "app/e2e/harness", mod + "agent/ollamatest", mod + "shell/internal/abitest", mod + "speech/speechtest"}
 	pure := []string{"app", "app/control", "app/settings", "app/desktop", "app/doctor", "app/logs", "app/bundle", "agent", "shell", "shell/policy", "shell/preview", "shell/rules", "shell/trash", "shell/internal/sandbox", "speech", "speech/models", "assets"}
 	cases := []struct {
 		pkgs   []string

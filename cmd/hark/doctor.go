@@ -91,6 +91,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.FromProbe("Whisper model", true, func(ctx context.Context) (string, error) {
 			return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
 		}),
+		doctor.FromProbe("Voice activity model", false, func(ctx context.Context) (string, error) {
+			return models.ProbeVAD(ctx, paths.Models)
+		}),
 		doctor.FromProbe("Ollama", true, func(ctx context.Context) (string, error) {
 			return agent.ProbeServer(ctx, server.client, server.host, goos)
 		}),

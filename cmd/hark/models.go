@@ -56,7 +56,7 @@ func modelsList(e *env) int {
 		fmt.Fprintln(e.stderr, "hark models:", err)
 		return exitError
 	}
-	installed, err := models.List(paths.Models, models.Catalog)
+	installed, err := models.List(paths.Models, models.All())
 	if err != nil {
 		fmt.Fprintln(e.stderr, "hark models:", err)
 		return exitError
@@ -87,6 +87,23 @@ func modelsList(e *env) int {
 	}
 	tw.Flush()
 	fmt.Fprintf(e.stdout, "\n* in use. Models ending in .en are English-only; -q5_*/-q8_0 are quantized (smaller, slightly less accurate).\nDownload one with `hark models download NAME`.\n")
+	vad := models.FindVAD(paths.Models)
+	fmt.Fprintf(e.stdout, "\nVoice activity detection (trims silence, refuses noise before whisper runs; the first installed is used):\n")
+	tw = tabwriter.NewWriter(e.stdout, 2, 8, 2, ' ', 0)
+	for _, m := range models.VADCatalog {
+		mark, state := " ", "-"
+		if p, ok := where[m.Name]; ok {
+			state = p
+			if p == vad {
+				mark = "*"
+			}
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
+	}
+	tw.Flush()
+	if vad == "" {
+		fmt.Fprintf(e.stdout, "None installed: Hark falls back to its loudness check. Install one with `hark models download %s`.\n", models.VADCatalog[0].Name)
+	}
 	return exitOK
 }
 
@@ -130,6 +147,10 @@ func modelsDownload(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	fmt.Fprintf(e.stdout, "%s: installed and verified at %s\n", name, path)
+	if _, err := models.Lookup(models.VADCatalog, name); err == nil {
+		fmt.Fprintln(e.stdout, "Hark uses it for voice activity detection from its next start.")
+		return exitOK
+	}
 	if name != st.WhisperModel {
 		fmt.Fprintf(e.stdout, "Set \"whisperModel\": %q in %s to use it.\n", name, paths.Settings)
 	}

@@ -81,6 +81,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		Language:      st.Language,
 		Threads:       st.WhisperThreads,
 		InitialPrompt: machineVocabulary(st.InitialPrompt),
+		VADModelPath:  models.FindVAD(paths.Models),
 	})
 	if err != nil {
 		return fail(err)
@@ -90,6 +91,9 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		return fail(err)
 	}
 	loaded := time.Since(t1)
+	if err := tr.VADProblem(); err != nil {
+		fmt.Fprintln(e.stderr, "hark transcribe:", err)
+	}
 
 	t2 := time.Now()
 	text, err := tr.Transcribe(ctx, audio16)

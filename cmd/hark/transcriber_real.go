@@ -29,5 +29,6 @@ func newTranscriber(st settings.Settings, paths settings.Paths, _ *slog.Logger) 
 		Language:      st.Language,
 		Threads:       st.WhisperThreads,
 		InitialPrompt: machineVocabulary(st.InitialPrompt),
+		VADModelPath:  models.FindVAD(paths.Models),
 	})
 }

@@ -43,6 +43,8 @@ func TestModelsCommand(t *testing.T) {
 		{name: "list shows the catalog and the folder", args: []string{"models", "list"}, code: exitOK, stdout: "* base.en", noStderr: true},
 		{name: "download of a model the server lacks", args: []string{"models", "download", "tiny.en"}, code: exitError, stderr: "404"},
 		{name: "download of an unknown name", args: []string{"models", "download", "enormous"}, code: exitError, stderr: "known models: tiny"},
+		{name: "download knows the VAD models", args: []string{"models", "download", "silero"}, code: exitError, stderr: "silero-v5"},
+		{name: "list offers a VAD model", args: []string{"models", "list"}, code: exitOK, stdout: "Install one with `hark models download silero-v5`", noStderr: true},
 		{name: "no subcommand", args: []string{"models"}, code: exitUsage, stderr: "Usage: hark models list"},
 		{name: "unknown subcommand", args: []string{"models", "fetch"}, code: exitUsage, stderr: "unknown subcommand"},
 	}
@@ -70,6 +72,25 @@ func TestModelsCommand(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), path) {
 			t.Fatalf("list does not show %s:\n%s", path, out.String())
+		}
+	})
+	t.Run("list marks the VAD model in use", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HARK_HOME", home)
+		path := filepath.Join(home, "models", models.VADCatalog[1].File())
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if code := dispatch(context.Background(), &env{stdout: &out, stderr: &out}, []string{"models", "list"}); code != exitOK {
+			t.Fatalf("exit %d: %s", code, out.String())
+		}
+		want := "* " + models.VADCatalog[1].Name
+		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), path) || strings.Contains(out.String(), "None installed") {
+			t.Fatalf("list does not show %q at %s:\n%s", want, path, out.String())
 		}
 	})
 }

@@ -5,6 +5,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,10 +22,21 @@ type Model struct {
 	Name     string // e.g. "base.en"; the file is ggml-<Name>.bin
 	SizeMiB  int    // approximate size as published, for display
 	Checksum string // "sha1:<hex>" or "sha256:<hex>" of the whole file
+	// FileName, when set, is the file's name instead of ggml-<Name>.bin.
+	FileName string
+	// BaseURL, when set, is the server folder holding the file, instead of
+	// the Downloader's (the modelBaseURL setting, which names the whisper
+	// models' folder).
+	BaseURL string
 }
 
 // File is the model's file name on the server and on disk.
-func (m Model) File() string { return "ggml-" + m.Name + ".bin" }
+func (m Model) File() string {
+	if m.FileName != "" {
+		return m.FileName
+	}
+	return "ggml-" + m.Name + ".bin"
+}
 
 // Catalog lists the official ggml conversions of OpenAI's Whisper models
 // hosted at huggingface.co/ggerganov/whisper.cpp, with the SHA-1 sums their
@@ -40,39 +52,97 @@ func (m Model) File() string { return "ggml-" + m.Name + ".bin" }
 // those tables, none computed or guessed; a model without a published sum
 // is left out rather than downloaded unverified.
 var Catalog = []Model{
-	{"tiny", 75, "sha1:bd577a113a864445d4c299885e0cb97d4ba92b5f"},
-	{"tiny-q5_1", 31, "sha1:2827a03e495b1ed3048ef28a6a4620537db4ee51"},
-	{"tiny-q8_0", 42, "sha1:19e8118f6652a650569f5a949d962154e01571d9"},
-	{"tiny.en", 75, "sha1:c78c86eb1a8faa21b369bcd33207cc90d64ae9df"},
-	{"tiny.en-q5_1", 31, "sha1:3fb92ec865cbbc769f08137f22470d6b66e071b6"},
-	{"tiny.en-q8_0", 42, "sha1:802d6668e7d411123e672abe4cb6c18f12306abb"},
-	{"base", 142, "sha1:465707469ff3a37a2b9b8d8f89f2f99de7299dac"},
-	{"base-q5_1", 57, "sha1:a3733eda680ef76256db5fc5dd9de8629e62c5e7"},
-	{"base-q8_0", 78, "sha1:7bb89bb49ed6955013b166f1b6a6c04584a20fbe"},
-	{"base.en", 142, "sha1:137c40403d78fd54d454da0f9bd998f78703390c"},
-	{"base.en-q5_1", 57, "sha1:d26d7ce5a1b6e57bea5d0431b9c20ae49423c94a"},
-	{"base.en-q8_0", 78, "sha1:bb1574182e9b924452bf0cd1510ac034d323e948"},
-	{"small", 466, "sha1:55356645c2b361a969dfd0ef2c5a50d530afd8d5"},
-	{"small-q5_1", 181, "sha1:6fe57ddcfdd1c6b07cdcc73aaf620810ce5fc771"},
-	{"small-q8_0", 252, "sha1:bcad8a2083f4e53d648d586b7dbc0cd673d8afad"},
-	{"small.en", 466, "sha1:db8a495a91d927739e50b3fc1cc4c6b8f6c2d022"},
-	{"small.en-q5_1", 181, "sha1:20f54878d608f94e4a8ee3ae56016571d47cba34"},
-	{"small.en-q8_0", 252, "sha1:9d75ff4ccfa0a8217870d7405cf8cef0a5579852"},
-	{"medium", 1536, "sha1:fd9727b6e1217c2f614f9b698455c4ffd82463b4"},
-	{"medium-q5_0", 514, "sha1:7718d4c1ec62ca96998f058114db98236937490e"},
-	{"medium-q8_0", 785, "sha1:e66645948aff4bebbec71b3485c576f3d63af5d6"},
-	{"medium.en", 1536, "sha1:8c30f0e44ce9560643ebd10bbe50cd20eafd3723"},
-	{"medium.en-q5_0", 514, "sha1:bb3b5281bddd61605d6fc76bc5b92d8f20284c3b"},
-	{"medium.en-q8_0", 785, "sha1:b1cf48c12c807e14881f634fb7b6c6ca867f6b38"},
-	{"large-v1", 2970, "sha1:b1caaf735c4cc1429223d5a74f0f4d0b9b59a299"},
-	{"large-v2", 2970, "sha1:0f4c8e34f21cf1a914c59d8b3ce882345ad349d6"},
-	{"large-v2-q5_0", 1126, "sha1:00e39f2196344e901b3a2bd5814807a769bd1630"},
-	{"large-v2-q8_0", 1536, "sha1:da97d6ca8f8ffbeeb5fd147f79010eeea194ba38"},
-	{"large-v3", 2970, "sha1:ad82bf6a9043ceed055076d0fd39f5f186ff8062"},
-	{"large-v3-q5_0", 1126, "sha1:e6e2ed78495d403bef4b7cff42ef4aaadcfea8de"},
-	{"large-v3-turbo", 1536, "sha1:4af2b29d7ec73d781377bfd1758ca957a807e941"},
-	{"large-v3-turbo-q5_0", 547, "sha1:e050f7970618a659205450ad97eb95a18d69c9ee"},
-	{"large-v3-turbo-q8_0", 834, "sha1:01bf15bedffe9f39d65c1b6ff9b687ea91f59e0e"},
+	{Name: "tiny", SizeMiB: 75, Checksum: "sha1:bd577a113a864445d4c299885e0cb97d4ba92b5f"},
+	{Name: "tiny-q5_1", SizeMiB: 31, Checksum: "sha1:2827a03e495b1ed3048ef28a6a4620537db4ee51"},
+	{Name: "tiny-q8_0", SizeMiB: 42, Checksum: "sha1:19e8118f6652a650569f5a949d962154e01571d9"},
+	{Name: "tiny.en", SizeMiB: 75, Checksum: "sha1:c78c86eb1a8faa21b369bcd33207cc90d64ae9df"},
+	{Name: "tiny.en-q5_1", SizeMiB: 31, Checksum: "sha1:3fb92ec865cbbc769f08137f22470d6b66e071b6"},
+	{Name: "tiny.en-q8_0", SizeMiB: 42, Checksum: "sha1:802d6668e7d411123e672abe4cb6c18f12306abb"},
+	{Name: "base", SizeMiB: 142, Checksum: "sha1:465707469ff3a37a2b9b8d8f89f2f99de7299dac"},
+	{Name: "base-q5_1", SizeMiB: 57, Checksum: "sha1:a3733eda680ef76256db5fc5dd9de8629e62c5e7"},
+	{Name: "base-q8_0", SizeMiB: 78, Checksum: "sha1:7bb89bb49ed6955013b166f1b6a6c04584a20fbe"},
+	{Name: "base.en", SizeMiB: 142, Checksum: "sha1:137c40403d78fd54d454da0f9bd998f78703390c"},
+	{Name: "base.en-q5_1", SizeMiB: 57, Checksum: "sha1:d26d7ce5a1b6e57bea5d0431b9c20ae49423c94a"},
+	{Name: "base.en-q8_0", SizeMiB: 78, Checksum: "sha1:bb1574182e9b924452bf0cd1510ac034d323e948"},
+	{Name: "small", SizeMiB: 466, Checksum: "sha1:55356645c2b361a969dfd0ef2c5a50d530afd8d5"},
+	{Name: "small-q5_1", SizeMiB: 181, Checksum: "sha1:6fe57ddcfdd1c6b07cdcc73aaf620810ce5fc771"},
+	{Name: "small-q8_0", SizeMiB: 252, Checksum: "sha1:bcad8a2083f4e53d648d586b7dbc0cd673d8afad"},
+	{Name: "small.en", SizeMiB: 466, Checksum: "sha1:db8a495a91d927739e50b3fc1cc4c6b8f6c2d022"},
+	{Name: "small.en-q5_1", SizeMiB: 181, Checksum: "sha1:20f54878d608f94e4a8ee3ae56016571d47cba34"},
+	{Name: "small.en-q8_0", SizeMiB: 252, Checksum: "sha1:9d75ff4ccfa0a8217870d7405cf8cef0a5579852"},
+	{Name: "medium", SizeMiB: 1536, Checksum: "sha1:fd9727b6e1217c2f614f9b698455c4ffd82463b4"},
+	{Name: "medium-q5_0", SizeMiB: 514, Checksum: "sha1:7718d4c1ec62ca96998f058114db98236937490e"},
+	{Name: "medium-q8_0", SizeMiB: 785, Checksum: "sha1:e66645948aff4bebbec71b3485c576f3d63af5d6"},
+	{Name: "medium.en", SizeMiB: 1536, Checksum: "sha1:8c30f0e44ce9560643ebd10bbe50cd20eafd3723"},
+	{Name: "medium.en-q5_0", SizeMiB: 514, Checksum: "sha1:bb3b5281bddd61605d6fc76bc5b92d8f20284c3b"},
+	{Name: "medium.en-q8_0", SizeMiB: 785, Checksum: "sha1:b1cf48c12c807e14881f634fb7b6c6ca867f6b38"},
+	{Name: "large-v1", SizeMiB: 2970, Checksum: "sha1:b1caaf735c4cc1429223d5a74f0f4d0b9b59a299"},
+	{Name: "large-v2", SizeMiB: 2970, Checksum: "sha1:0f4c8e34f21cf1a914c59d8b3ce882345ad349d6"},
+	{Name: "large-v2-q5_0", SizeMiB: 1126, Checksum: "sha1:00e39f2196344e901b3a2bd5814807a769bd1630"},
+	{Name: "large-v2-q8_0", SizeMiB: 1536, Checksum: "sha1:da97d6ca8f8ffbeeb5fd147f79010eeea194ba38"},
+	{Name: "large-v3", SizeMiB: 2970, Checksum: "sha1:ad82bf6a9043ceed055076d0fd39f5f186ff8062"},
+	{Name: "large-v3-q5_0", SizeMiB: 1126, Checksum: "sha1:e6e2ed78495d403bef4b7cff42ef4aaadcfea8de"},
+	{Name: "large-v3-turbo", SizeMiB: 1536, Checksum: "sha1:4af2b29d7ec73d781377bfd1758ca957a807e941"},
+	{Name: "large-v3-turbo-q5_0", SizeMiB: 547, Checksum: "sha1:e050f7970618a659205450ad97eb95a18d69c9ee"},
+	{Name: "large-v3-turbo-q8_0", SizeMiB: 834, Checksum: "sha1:01bf15bedffe9f39d65c1b6ff9b687ea91f59e0e"},
+}
+
+// VADBaseURL is where whisper.cpp's project publishes its ggml conversions
+// of the Silero voice activity detector (models/download-vad-model.sh).
+const VADBaseURL = "https://huggingface.co/ggml-org/whisper-vad/resolve/main"
+
+// VADCatalog lists the Silero voice activity models whisper.cpp runs. Hark
+// uses the first one installed to trim silence and refuse recordings without
+// speech before whisper runs. The names are those of
+// models/download-vad-model.sh in github.com/ggml-org/whisper.cpp (pinned
+// commit 9453b4b9), shortened to the major version. The SHA-256 sums are as
+// independent projects that pin these files record them (several agree on
+// each, with the size 885,098 bytes); the v6.2.0 sum is also that of the
+// byte-identical copy whisper.cpp keeps in its repository as
+// models/for-tests-silero-v6.2.0-ggml.bin.
+var VADCatalog = []Model{
+	{Name: "silero-v5", SizeMiB: 1, Checksum: "sha256:29940d98d42b91fbd05ce489f3ecf7c72f0a42f027e4875919a28fb4c04ea2cf", FileName: "ggml-silero-v5.1.2.bin", BaseURL: VADBaseURL},
+	{Name: "silero-v6", SizeMiB: 1, Checksum: "sha256:2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987", FileName: "ggml-silero-v6.2.0.bin", BaseURL: VADBaseURL},
+}
+
+// All is every model `hark models download` knows: Catalog, then
+// VADCatalog.
+func All() []Model {
+	return append(append([]Model(nil), Catalog...), VADCatalog...)
+}
+
+// FindVAD returns the path of the first model of VADCatalog installed in
+// dir, or "" when there is none.
+func FindVAD(dir string) string {
+	for _, m := range VADCatalog {
+		path := filepath.Join(dir, m.File())
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			return path
+		}
+	}
+	return ""
+}
+
+// CheckVAD finds the VAD model FindVAD would use and verifies its checksum:
+// the name and path of the model, "" when none is installed, and an error
+// when the file is not the published one.
+func CheckVAD(dir string) (name, path string, err error) {
+	path = FindVAD(dir)
+	if path == "" {
+		return "", "", nil
+	}
+	for _, m := range VADCatalog {
+		if filepath.Join(dir, m.File()) != path {
+			continue
+		}
+		if err := verify(path, m.Checksum); errors.Is(err, ErrChecksum) {
+			return m.Name, path, fmt.Errorf("%w: %s is not the published %s file", ErrChecksum, path, m.Name)
+		} else if err != nil {
+			return m.Name, path, err
+		}
+		return m.Name, path, nil
+	}
+	return "", "", nil
 }
 
 // Lookup finds a model of catalog by name.

@@ -39,7 +39,7 @@ type Progress struct {
 type Downloader struct {
 	BaseURL  string       // e.g. settings.ModelBaseURL; the file is BaseURL/ggml-NAME.bin
 	Dir      string       // Paths.Models
-	Catalog  []Model      // nil means Catalog
+	Catalog  []Model      // nil means All()
 	Client   *http.Client // nil means a client without an overall timeout
 	Progress func(Progress)
 	// OpenPart opens the .part file for appending; tests replace it to
@@ -66,7 +66,7 @@ func openPart(path string) (PartFile, error) {
 func (d *Downloader) Download(ctx context.Context, name string) (string, error) {
 	catalog := d.Catalog
 	if catalog == nil {
-		catalog = Catalog
+		catalog = All()
 	}
 	m, err := Lookup(catalog, name)
 	if err != nil {
@@ -120,13 +120,17 @@ func (d *Downloader) fetch(ctx context.Context, m Model, part string) error {
 	if st, err := os.Stat(part); err == nil {
 		have = st.Size()
 	}
-	u, err := url.JoinPath(d.BaseURL, m.File())
+	base := d.BaseURL
+	if m.BaseURL != "" {
+		base = m.BaseURL
+	}
+	u, err := url.JoinPath(base, m.File())
 	if err != nil {
-		return fmt.Errorf("modelBaseURL %q is not a URL: %w", d.BaseURL, err)
+		return fmt.Errorf("modelBaseURL %q is not a URL: %w", base, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return fmt.Errorf("modelBaseURL %q: %w", d.BaseURL, err)
+		return fmt.Errorf("modelBaseURL %q: %w", base, err)
 	}
 	if have > 0 {
 		req.Header.Set("Range", fmt.Sprintf("bytes=%d-", have))

@@ -442,3 +442,92 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("base.en = %+v", m)
 	}
 }
+
+func TestVADCatalog(t *testing.T) {
+	t.Parallel()
+	sha256Re := regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	names := map[string]bool{}
+	for _, m := range Catalog {
+		names[m.Name] = true
+	}
+	for _, m := range VADCatalog {
+		if names[m.Name] {
+			t.Errorf("%s is both a whisper and a VAD model", m.Name)
+		}
+		names[m.Name] = true
+		if !sha256Re.MatchString(m.Checksum) {
+			t.Errorf("%s: checksum %q is not a SHA-256", m.Name, m.Checksum)
+		}
+		if m.BaseURL != VADBaseURL || !strings.HasPrefix(m.File(), "ggml-silero-v") {
+			t.Errorf("%s: fetched from %s/%s", m.Name, m.BaseURL, m.File())
+		}
+	}
+	if m, err := Lookup(All(), "silero-v5"); err != nil || m.File() != "ggml-silero-v5.1.2.bin" {
+		t.Errorf("silero-v5 = %+v, %v", m, err)
+	}
+	if _, err := Resolve("silero-v5", t.TempDir(), Catalog); err == nil {
+		t.Error("a VAD model was accepted as the whisper model")
+	}
+}
+
+// A VAD model comes from its own server folder, whatever modelBaseURL says,
+// and is verified like any other.
+func TestDownloadVAD(t *testing.T) {
+	t.Parallel()
+	data := []byte(strings.Repeat("silero", 1000))
+	sum := sha256.Sum256(data)
+	srv := newServer(t, map[string][]byte{"ggml-silero-v9.bin": data})
+	catalog := []Model{{Name: "silero-v9", SizeMiB: 1, Checksum: "sha256:" + hex.EncodeToString(sum[:]), FileName: "ggml-silero-v9.bin", BaseURL: srv.URL + "/models"}}
+	dir := t.TempDir()
+	d := &Downloader{BaseURL: "http://127.0.0.1:1/elsewhere", Dir: dir, Catalog: catalog}
+	path, err := d.Download(context.Background(), "silero-v9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, "ggml-silero-v9.bin") {
+		t.Errorf("installed at %s", path)
+	}
+	if FindVAD(dir) != "" {
+		t.Error("FindVAD found a model that is not in VADCatalog")
+	}
+	v5 := filepath.Join(dir, VADCatalog[0].File())
+	if err := os.WriteFile(v5, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindVAD(dir); got != v5 {
+		t.Errorf("FindVAD = %q, want %q", got, v5)
+	}
+}
+
+func TestCheckVAD(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if name, path, err := CheckVAD(dir); name != "" || path != "" || err != nil {
+		t.Fatalf("empty folder: %q %q %v", name, path, err)
+	}
+	bad := filepath.Join(dir, VADCatalog[0].File())
+	if err := os.WriteFile(bad, []byte("truncated"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name, path, err := CheckVAD(dir)
+	if name != VADCatalog[0].Name || path != bad || !errors.Is(err, ErrChecksum) {
+		t.Fatalf("damaged file: %q %q %v; want %s, %s and ErrChecksum", name, path, err, VADCatalog[0].Name, bad)
+	}
+}
+
+// The v6 sum against the real file, when one is at hand (whisper.cpp's
+// repository carries it as models/for-tests-silero-v6.2.0-ggml.bin).
+func TestVADChecksumOfRealFile(t *testing.T) {
+	t.Parallel()
+	path := os.Getenv("HARK_WHISPER_TEST_VAD")
+	if path == "" || !strings.Contains(filepath.Base(path), "v6.2.0") {
+		t.Skip("HARK_WHISPER_TEST_VAD does not name a silero v6.2.0 file: nothing to compare the catalog's sum with")
+	}
+	m, err := Lookup(VADCatalog, "silero-v6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify(path, m.Checksum); err != nil {
+		t.Fatal(err)
+	}
+}

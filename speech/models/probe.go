@@ -46,3 +46,18 @@ func ProbeModel(_ context.Context, setting, dir string) (string, error) {
 	}
 	return fmt.Sprintf("%s (%s, %d MB)", setting, path, fi.Size()>>20), nil
 }
+
+// ProbeVAD is the voice activity model's line in `hark doctor`. It is
+// optional: the loudness gate keeps silence out without it, but only it
+// keeps music and typing away from whisper.
+func ProbeVAD(_ context.Context, dir string) (string, error) {
+	name, path, err := CheckVAD(dir)
+	switch {
+	case path == "":
+		return "", &speech.ProbeError{Problem: "not installed: music and typing can reach whisper, which may invent words for them",
+			Next: "hark models download silero-v5", Minor: true}
+	case err != nil:
+		return "", &speech.ProbeError{Problem: err.Error(), Next: "hark models download " + name, Minor: true}
+	}
+	return fmt.Sprintf("%s (%s)", name, path), nil
+}

@@ -44,3 +44,24 @@ func TestProbeModel(t *testing.T) {
 		})
 	}
 }
+
+// The voice activity model is optional: missing or damaged, the probe
+// names the download, and the problem is minor.
+func TestProbeVAD(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := ProbeVAD(context.Background(), dir)
+	var pe *speech.ProbeError
+	if !errors.As(err, &pe) || !pe.Minor || !strings.Contains(pe.Problem, "not installed") || pe.Next != "hark models download silero-v5" {
+		t.Fatalf("no model: %#v", err)
+	}
+	// A file with the right name but not the published bytes.
+	damaged := filepath.Join(dir, VADCatalog[1].File())
+	if err := os.WriteFile(damaged, []byte("not silero"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ProbeVAD(context.Background(), dir)
+	if !errors.As(err, &pe) || !pe.Minor || pe.Next != "hark models download silero-v6" || !strings.Contains(pe.Problem, damaged) {
+		t.Fatalf("damaged model: %#v", err)
+	}
+}

@@ -452,6 +452,26 @@ func (r *Recorder) Stop() (speech.Audio, error) {
 	return a, c.err
 }
 
+// CapturedSince returns the running recording's mono samples from frame
+// from onwards, at the device's rate (Stop resamples to 16 kHz; these are
+// not), so a stream can transcribe while capture goes on. It is empty when
+// idle or when nothing new has arrived.
+func (r *Recorder) CapturedSince(from int) speech.Audio {
+	r.mu.Lock()
+	c := r.cur
+	r.mu.Unlock()
+	if c == nil {
+		return speech.Audio{}
+	}
+	c.mu.Lock()
+	var mono []float32
+	if start := max(0, from) * c.channels; start < len(c.buf) {
+		mono = speech.MixDown(c.buf[start:len(c.buf)-(len(c.buf)-start)%c.channels], c.channels)
+	}
+	c.mu.Unlock()
+	return speech.Audio{Samples: mono, SampleRate: c.rate}
+}
+
 // Stats describes the last recording (or the running one, partly).
 func (r *Recorder) Stats() Stats {
 	r.mu.Lock()

@@ -30,6 +30,9 @@ func (r *Recorder) Start(context.Context) error { return ErrUnavailable }
 // Stop returns ErrUnavailable.
 func (r *Recorder) Stop() (speech.Audio, error) { return speech.Audio{}, ErrUnavailable }
 
+// CapturedSince returns nothing: there is no recording.
+func (r *Recorder) CapturedSince(int) speech.Audio { return speech.Audio{} }
+
 // FirstSample returns a channel that never closes.
 func (r *Recorder) FirstSample() <-chan struct{} { return nil }
 

@@ -128,12 +128,36 @@ func TestCaptureSpeech(t *testing.T) {
 				t.Fatalf("Start: %v", err)
 			}
 			first := waitFlowing(t, r)
+			// Follow the recording while it runs, as a stream does.
+			var live speech.Audio
+			quit, followed := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(followed)
+				for {
+					got := r.CapturedSince(len(live.Samples))
+					live.Samples = append(live.Samples, got.Samples...)
+					live.SampleRate = max(live.SampleRate, got.SampleRate)
+					select {
+					case <-quit:
+						return
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}()
 			play(t, path)
+			close(quit)
+			<-followed
 			got, err := r.Stop()
 			if err != nil {
 				t.Fatalf("Stop: %v", err)
 			}
 			st := r.Stats()
+			if live.SampleRate != st.DeviceRate || live.Duration() < src.Duration() {
+				t.Errorf("followed %s at %d Hz while %s played at a device rate of %d Hz", live.Duration(), live.SampleRate, src.Duration(), st.DeviceRate)
+			}
+			if st.DeviceRate == speech.WhisperRate && (len(live.Samples) > len(got.Samples) || !slices.Equal(live.Samples, got.Samples[:len(live.Samples)])) {
+				t.Errorf("the %d samples followed during capture are not the start of the %d Stop returned", len(live.Samples), len(got.Samples))
+			}
 			if got.SampleRate != speech.WhisperRate {
 				t.Fatalf("recording at %d Hz, want %d", got.SampleRate, speech.WhisperRate)
 			}

@@ -30,6 +30,56 @@ static void hark_set_abort(struct whisper_full_params *p, int *flags) {
 static void hark_free_prompt(struct whisper_full_params *p) {
 	free((void *)p->initial_prompt);
 	p->initial_prompt = NULL;
+	free((void *)p->prompt_tokens);
+	p->prompt_tokens = NULL;
+	p->prompt_n_tokens = 0;
+}
+
+// The prompt goes to whisper.cpp as tokens, made once per model: given as
+// text, whisper_full would run its tokenizer (a regular expression over the
+// whole prompt) again for every transcription and every chunk of a stream.
+static int hark_set_prompt_tokens(struct whisper_context *ctx, struct whisper_full_params *p, const char *text) {
+	int n = whisper_tokenize(ctx, text, NULL, 0);
+	if (n >= 0) {
+		return 0;
+	}
+	n = -n;
+	whisper_token *tokens = malloc(sizeof(whisper_token) * n);
+	if (tokens == NULL) {
+		return -1;
+	}
+	if (whisper_tokenize(ctx, text, tokens, n) != n) {
+		free(tokens);
+		return -1;
+	}
+	p->prompt_tokens = tokens;
+	p->prompt_n_tokens = n;
+	return n;
+}
+
+// Silero voice activity detection through whisper.cpp's own API. Segments
+// come back in centiseconds; n is -1 when detection failed (the caller then
+// goes on without it), otherwise the number of segments written to t0/t1.
+static struct whisper_vad_context *hark_vad_init(const char *path, int threads) {
+	struct whisper_vad_context_params cp = whisper_vad_default_context_params();
+	cp.n_threads = threads;
+	cp.use_gpu = false;
+	return whisper_vad_init_from_file_with_params(path, cp);
+}
+
+static int hark_vad_segments(struct whisper_vad_context *vctx, const float *samples, int n, float *t0, float *t1, int max) {
+	struct whisper_vad_params vp = whisper_vad_default_params();
+	struct whisper_vad_segments *segs = whisper_vad_segments_from_samples(vctx, vp, samples, n);
+	if (segs == NULL) {
+		return -1;
+	}
+	int count = whisper_vad_segments_n_segments(segs);
+	for (int i = 0; i < count && i < max; i++) {
+		t0[i] = whisper_vad_segments_get_segment_t0(segs, i);
+		t1[i] = whisper_vad_segments_get_segment_t1(segs, i);
+	}
+	whisper_vad_free_segments(segs);
+	return count < max ? count : max;
 }
 
 static int hark_debug_log;
@@ -51,10 +101,12 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	bw "github.com/ggerganov/whisper.cpp/bindings/go"
@@ -102,10 +154,15 @@ type Transcriber struct {
 	model  *bw.Context
 	params bw.Params
 	closed bool
+	vad    *C.struct_whisper_vad_context
+	vadErr error // why VAD is off although a model was given
 
 	// encoderBegin, when set by a test, runs each time whisper.cpp is about
 	// to encode a 30-second window.
 	encoderBegin func()
+	// promptAsText, set by a benchmark before the model loads, hands the
+	// prompt to whisper.cpp as text, the way it was done before tokens.
+	promptAsText bool
 }
 
 // Available reports whether this build can transcribe.
@@ -177,7 +234,96 @@ func (t *Transcriber) loadLocked() error {
 		return err
 	}
 	t.model, t.params = m, p
+	t.loadVADLocked()
 	return nil
+}
+
+// loadVADLocked loads the voice activity model if one is configured. A
+// model that will not load turns VAD off, not transcription: the loudness
+// gate still keeps silence out, and VADProblem says what to do.
+func (t *Transcriber) loadVADLocked() {
+	path := t.opts.VADModelPath
+	if path == "" || t.vad != nil {
+		return
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		t.vadErr = fmt.Errorf("whisper: voice activity model %s cannot be read (%v); download it with `hark models download silero-v5`; until then Hark checks loudness only", path, err)
+		return
+	}
+	cp := C.CString(path)
+	defer C.free(unsafe.Pointer(cp))
+	v := C.hark_vad_init(cp, C.int(t.opts.Threads))
+	if v == nil {
+		t.vadErr = fmt.Errorf("whisper: %s is not a Silero VAD model whisper.cpp can load, or it is damaged; download it again with `hark models download silero-v5` (HARK_WHISPER_DEBUG=1 shows why); until then Hark checks loudness only", path)
+		return
+	}
+	t.vad, t.vadErr = v, nil
+}
+
+// VADProblem says why voice activity detection is off although a model was
+// configured, once the model has loaded (Warm or a transcription); nil when
+// it is on or was not asked for.
+func (t *Transcriber) VADProblem() error {
+	if err := acquire(context.Background()); err != nil {
+		return err
+	}
+	defer release()
+	return t.vadErr
+}
+
+// SpeechSpans returns where the voice activity model hears speech in a
+// (at any rate; it is brought to 16 kHz first), loading the models if
+// needed. It fails when no VAD model is configured or it will not load.
+func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech.Span, error) {
+	a, err := a.To16k()
+	if err != nil {
+		return nil, err
+	}
+	if err := acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := t.loadLocked(); err != nil {
+		return nil, err
+	}
+	if t.vad == nil {
+		if t.vadErr != nil {
+			return nil, t.vadErr
+		}
+		return nil, errors.New("whisper: no voice activity model is configured; install one with `hark models download silero-v5`")
+	}
+	spans, ok := t.speechSpans(a)
+	if !ok {
+		return nil, errors.New("whisper: voice activity detection failed on this recording (HARK_WHISPER_DEBUG=1 shows why)")
+	}
+	return spans, nil
+}
+
+// maxVADSpans bounds the segments read back; a minute of speech has far
+// fewer, and only the first and last matter for trimming.
+const maxVADSpans = 256
+
+// speechSpans runs Silero over a (16 kHz). ok is false when detection
+// itself failed, and the caller goes on without it. Call with busy held.
+func (t *Transcriber) speechSpans(a speech.Audio) (spans []speech.Span, ok bool) {
+	if t.vad == nil || len(a.Samples) == 0 {
+		return nil, false
+	}
+	t0 := make([]C.float, maxVADSpans)
+	t1 := make([]C.float, maxVADSpans)
+	n := C.hark_vad_segments(t.vad, (*C.float)(unsafe.Pointer(&a.Samples[0])), C.int(len(a.Samples)), &t0[0], &t1[0], maxVADSpans)
+	if n < 0 {
+		return nil, false
+	}
+	cs := func(v C.float) time.Duration { return time.Duration(float64(v) * float64(10*time.Millisecond)) }
+	for i := range int(n) {
+		spans = append(spans, speech.Span{Start: cs(t0[i]), End: cs(t1[i])})
+	}
+	if n == maxVADSpans {
+		// More speech than was read back: keep everything after the first.
+		spans = append(spans, speech.Span{Start: a.Duration(), End: a.Duration()})
+	}
+	return spans, true
 }
 
 // buildParams builds the decoding parameters once per model: greedy decoding,
@@ -212,7 +358,16 @@ func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
 		}
 	}
 	if prompt := strings.TrimSpace(t.opts.InitialPrompt); prompt != "" {
-		p.SetInitialPrompt(prompt) // C copy, freed in Close
+		if t.promptAsText {
+			p.SetInitialPrompt(prompt) // C copy, freed in Close
+		} else {
+			cp := C.CString(prompt)
+			n := C.hark_set_prompt_tokens((*C.struct_whisper_context)(unsafe.Pointer(m)), (*C.struct_whisper_full_params)(unsafe.Pointer(&p)), cp)
+			C.free(unsafe.Pointer(cp))
+			if n < 0 {
+				return bw.Params{}, errors.New("whisper: the initial prompt could not be tokenized; shorten the initialPrompt setting")
+			}
+		}
 	}
 	C.hark_set_abort((*C.struct_whisper_full_params)(unsafe.Pointer(&p)), t.flags)
 	return p, nil
@@ -226,6 +381,17 @@ func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
 // (before an encoder window, after an encoder pass or a decoder step), and
 // Transcribe then returns ctx.Err().
 func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, error) {
+	return t.run(ctx, a, false)
+}
+
+// transcribeChunk is Transcribe for one piece of a Stream: whisper.cpp
+// encodes a window fitted to the piece instead of the full 30 seconds, which
+// is what makes the tail left at key-up quick to transcribe.
+func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
+	return t.run(ctx, a, true)
+}
+
+func (t *Transcriber) run(ctx context.Context, a speech.Audio, fitted bool) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -274,7 +440,18 @@ func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, e
 		}
 		return atomic.LoadInt32(cancel) == 0 && !t.closing.Load()
 	}
-	runErr := t.model.Whisper_full(t.params, a.Samples, encoderBegin, nil, nil)
+	if spans, ok := t.speechSpans(a); ok {
+		// Silero refuses what the loudness gate lets through (music,
+		// typing) and trims the silence around the request.
+		if a, err = speech.TrimToSpeech(a, spans, speech.SpeechPad); err != nil {
+			return "", err
+		}
+	}
+	params := t.params
+	if fitted {
+		params.SetAudioCtx(fittedAudioCtx(len(a.Samples)))
+	}
+	runErr := t.model.Whisper_full(params, a.Samples, encoderBegin, nil, nil)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -309,6 +486,10 @@ func (t *Transcriber) Close() error {
 		C.hark_free_prompt((*C.struct_whisper_full_params)(unsafe.Pointer(&t.params)))
 		t.model.Whisper_free()
 		t.model = nil
+	}
+	if t.vad != nil {
+		C.whisper_vad_free(t.vad)
+		t.vad = nil
 	}
 	C.free(unsafe.Pointer(t.flags))
 	t.flags = nil

@@ -36,3 +36,15 @@ func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, e
 
 // Close does nothing; there is nothing to release.
 func (t *Transcriber) Close() error { return nil }
+
+func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
+	return "", ErrUnavailable
+}
+
+// VADProblem returns nil: this build runs no voice activity detection.
+func (t *Transcriber) VADProblem() error { return nil }
+
+// SpeechSpans returns ErrUnavailable.
+func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech.Span, error) {
+	return nil, ErrUnavailable
+}

@@ -9,11 +9,14 @@
 package whisper
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hark-sh/hark/speech"
 )
 
 // Options configure a Transcriber. The zero value of each field except
@@ -23,6 +26,11 @@ type Options struct {
 	Language      string // "en" when empty; "auto" detects it on multilingual models
 	Threads       int    // 0 picks DefaultThreads()
 	InitialPrompt string // words that bias transcription toward technical vocabulary
+	// VADModelPath, when set, is a ggml Silero model (`hark models download
+	// silero-v5`): recordings are trimmed to the speech it finds, and those
+	// with none are refused before whisper runs. Without it, or when it will
+	// not load, the loudness gate alone keeps silence out.
+	VADModelPath string
 }
 
 // MaxThreads caps the thread count: whisper.cpp stops getting faster beyond
@@ -103,6 +111,32 @@ func languageChoice(lang string, multilingual bool, modelPath string) (code stri
 		filepath.Base(modelPath), lang)
 }
 
+// fittedAudioCtx is the encoder window, in whisper's 20 ms audio positions
+// (1500 for 30 s), for n samples at 16 kHz: the audio plus a second of
+// margin, and never under minFittedSeconds, since the models were trained
+// on full windows and a very short one costs accuracy.
+func fittedAudioCtx(n int) int {
+	const perSecond = 50
+	secs := max(float64(n)/speech.WhisperRate+1, minFittedSeconds)
+	return min(int(secs*perSecond+0.999), 30*perSecond)
+}
+
+const minFittedSeconds = 4
+
 func clampThreads(n int) int {
 	return max(1, min(n, MaxThreads))
+}
+
+// BeginStream starts transcribing a recording while it is being made (see
+// speech.Stream): the caller writes the samples as they arrive and calls
+// Finish with the whole recording at key-up. Each chunk is transcribed with
+// an encoder window fitted to its length; if one fails, Finish transcribes
+// the whole recording in one pass instead. partial, if not nil, receives the
+// text committed so far.
+func (t *Transcriber) BeginStream(ctx context.Context, partial func(text string)) *speech.Stream {
+	return speech.NewStream(ctx, speech.StreamOptions{
+		Chunk:   t.transcribeChunk,
+		Whole:   t.Transcribe,
+		Partial: partial,
+	})
 }

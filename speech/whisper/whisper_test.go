@@ -117,3 +117,22 @@ func TestCheckModelFile(t *testing.T) {
 		})
 	}
 }
+
+func TestFittedAudioCtx(t *testing.T) {
+	t.Parallel()
+	sec := func(s float64) int { return int(s * 16000) }
+	for _, tc := range []struct {
+		name    string
+		samples int
+		want    int
+	}{
+		{"a short tail gets the floor", sec(0.5), minFittedSeconds * 50},
+		{"a chunk gets its length and a second", sec(6), 350},
+		{"a partial position rounds up", sec(6) + 1, 351},
+		{"never beyond whisper's window", sec(45), 1500},
+	} {
+		if got := fittedAudioCtx(tc.samples); got != tc.want {
+			t.Errorf("%s: fittedAudioCtx(%d) = %d, want %d", tc.name, tc.samples, got, tc.want)
+		}
+	}
+}
