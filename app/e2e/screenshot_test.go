@@ -3,8 +3,10 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -26,6 +28,21 @@ func TestTrayScreenshot(t *testing.T) {
 	d.ollama = fakeModel(t, []rule{{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."}})
 	h := startHark(t, d)
 	h.waitIdle()
+	// Real files to delete, so the approval shows what a preview looks
+	// like when there is something to lose.
+	builds := filepath.Join(h.home, "Downloads", "old_builds")
+	for i := range 12 {
+		dir := filepath.Join(builds, fmt.Sprintf("build-%02d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "app.bin"), make([]byte, 180<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(h.home, "Downloads", "my_notes_2024.txt"), []byte("call the bank\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h.send(false, "delete my old builds")
 	h.menu.WaitFor(t, 30*time.Second, "Pending approval (1)")
 	time.Sleep(2 * time.Second) // the notification slides in
