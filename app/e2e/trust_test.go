@@ -120,10 +120,7 @@ func TestTrustAtAGlance(t *testing.T) {
 
 	t.Run("4 a long command stays short, keeps its tail, and leaves a clean menu", func(t *testing.T) {
 		h.t = t
-		idle, err := h.menu.Layout()
-		if err != nil {
-			t.Fatal(err)
-		}
+		idle := stableLayout(t, h.menu)
 		cmd := longCommand(d.work)
 		h.send(false, "run the long command")
 		n := approvalFor(t, d.notes, "padding_padding")
@@ -154,10 +151,7 @@ func TestTrustAtAGlance(t *testing.T) {
 		})
 		h.waitIdle()
 		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
-		after, err := h.menu.Layout()
-		if err != nil {
-			t.Fatal(err)
-		}
+		after := stableLayout(t, h.menu)
 		hidden := 0
 		for _, c := range after.Children {
 			if !c.Visible {
@@ -205,4 +199,28 @@ func TestForgivingSettings(t *testing.T) {
 		return fmt.Errorf("notifications:\n%s", d.notes)
 	})
 	h.quit()
+}
+
+// stableLayout is the menu once the tray has finished rebuilding it: the
+// same labels in two reads 100 ms apart, Quit Hark among them. A read in
+// the middle of a rebuild sees only part of the menu.
+func stableLayout(t *testing.T, m *harness.Menu) harness.MenuItem {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var prev string
+	for {
+		l, err := m.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := l.Labels()
+		if labels == prev && strings.Contains(labels, "Quit Hark") {
+			return l
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the menu did not settle:\n%s", labels)
+		}
+		prev = labels
+		time.Sleep(100 * time.Millisecond)
+	}
 }
