@@ -23,6 +23,9 @@ func BenchmarkKeyUpToTranscribe(b *testing.B) {
 	notifier := newFakeNotifier()
 	ag := answerAgent("done")
 	s := settings.Defaults()
+	// Push-to-talk: in hybrid mode, the default, a key-up this soon after
+	// the key-down is a tap that keeps recording.
+	s.HotkeyMode = ModePushToTalk
 	a := New(Options{Settings: s, Paths: testPaths(b.TempDir()), Recorder: rec, Transcriber: tr, Agent: ag, Notifier: notifier})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
