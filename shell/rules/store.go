@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hark-sh/hark/shell/atomicfile"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -438,44 +439,10 @@ func (s *Store) save(entries []Entry) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the folder for %s: %w", s.path, err)
 	}
-	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(s.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("cannot save %s (%w); the rules are unchanged", s.path, err)
 	}
 	s.entries = entries
 	s.stamp = stampOf(s.path)
-	return nil
-}
-
-// writeAtomic replaces path with data: a temporary file in the same
-// folder, synced, then renamed over it, so a crash leaves the old file or
-// the new one, never half of either.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/hark-sh/hark/shell/atomicfile"
 )
 
 // trashDir is one freedesktop trash: its files and info folders, and the
@@ -75,7 +77,7 @@ func (b *Bin) trashFreedesktop(it Item) (Item, error) {
 			os.Remove(infoPath)
 			return Item{}, fmt.Errorf("%s: could not move it to the Trash (%v); nothing was deleted", it.Original, unwrapPath(err))
 		}
-		syncDir(files)
+		_ = atomicfile.SyncDir(files)
 		it.Trashed, it.Info = dst, infoPath
 		return it, nil
 	}

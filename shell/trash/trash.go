@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hark-sh/hark/shell/atomicfile"
 )
 
 // Item is one file or folder that was moved to the Trash.
@@ -364,52 +366,7 @@ func (b *Bin) saveLast(rec Record) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(b.o.State, append(data, '\n'))
-}
-
-// writeAtomic replaces path with data: temporary file, fsync, rename, fsync
-// of the folder.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err = f.Write(data); err == nil {
-		if err = f.Sync(); err == nil {
-			err = f.Close()
-		}
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil // some filesystems refuse fsync on folders; the rename stands
-		}
-		return err
-	}
-	return nil
+	return atomicfile.Write(b.o.State, append(data, '\n'), 0o600)
 }
 
 func isDir(p string) bool {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package settings
+package atomicfile
 
 import (
 	"errors"

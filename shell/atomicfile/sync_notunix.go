@@ -1,5 +1,5 @@
 //go:build !unix
 
-package settings
+package atomicfile
 
 func isSyncUnsupported(error) bool { return true }
