@@ -72,7 +72,8 @@ func streamToKeyUp(tr *Transcriber, a speech.Audio) (*speech.Stream, time.Durati
 }
 
 // BenchmarkKeyUpToText is the wait from the end of the recorder's tail
-// (what Stop returns) until the text is there, for 5 s and 10 s utterances: one pass over the
+// (what Stop returns) until the text is there, for 5 s and 10 s utterances,
+// with a vocabulary prompt as long as the app builds: one pass over the
 // whole recording, as Transcribe does, against a stream whose chunks were
 // transcribed while the user spoke, so only the tail is left. The two run as
 // pairs in one loop; streamed/one-pass is the median of the ratios per pair.
@@ -86,7 +87,13 @@ func BenchmarkKeyUpToText(b *testing.B) {
 	for _, d := range []time.Duration{5 * time.Second, 10 * time.Second} {
 		b.Run(fmt.Sprintf("%ds", int(d.Seconds())), func(b *testing.B) {
 			a := utterance(b, d)
-			tr := loadHark(b, path, DefaultThreads())
+			tr, err := New(Options{ModelPath: path, Threads: DefaultThreads(), InitialPrompt: benchVocabulary()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := tr.Warm(context.Background()); err != nil {
+				b.Fatal(err)
+			}
 			defer tr.Close()
 			var one, streamed, chunkTime []time.Duration
 			var ratios []float64
@@ -121,30 +128,45 @@ func BenchmarkKeyUpToText(b *testing.B) {
 	}
 }
 
-// BenchmarkPrompt is one transcription of the JFK sample with the default
-// length of vocabulary prompt, given to whisper.cpp as text (tokenized on
-// every call) and as tokens made once per model, against no prompt: the
-// prompt's cost is (text or tokens) minus none.
+// BenchmarkPrompt is one transcription of the JFK sample with and without
+// the default length of vocabulary prompt, under three temperature
+// schedules: one pass (no fallback), whisper.cpp's own (step 0.2) and Hark's
+// (FallbackStep). The weight-less test model fails every pass, so each
+// schedule runs all its fallbacks: the worst case. A schedule's prompt cost
+// is its time with the prompt minus without; Hark's should be that of one
+// pass, whisper.cpp's about twice (and more, the longer the prompt).
 func BenchmarkPrompt(b *testing.B) {
 	path, a, threads := benchAudio(b)
 	prompt := benchVocabulary()
-	load := func(asText bool, prompt string) *Transcriber {
+	load := func(step float32, prompt string) *Transcriber {
 		tr, err := New(Options{ModelPath: path, Threads: threads, InitialPrompt: prompt})
 		if err != nil {
 			b.Fatal(err)
 		}
-		tr.promptAsText = asText
+		tr.fallbackStep = &step
 		if err := tr.Warm(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tr.counters(); err != nil {
 			b.Fatal(err)
 		}
 		return tr
 	}
-	none, text, tokens := load(false, ""), load(true, prompt), load(false, prompt)
-	defer none.Close()
-	defer text.Close()
-	defer tokens.Close()
-	runs := []*Transcriber{none, text, tokens}
+	steps := []struct {
+		name string
+		step float32
+	}{{"one-pass", 0}, {"whispercpp", 0.2}, {"hark", FallbackStep}}
+	var runs []*Transcriber
+	for _, s := range steps {
+		runs = append(runs, load(s.step, ""), load(s.step, prompt))
+	}
+	defer func() {
+		for _, tr := range runs {
+			tr.Close()
+		}
+	}()
 	times := make([][]time.Duration, len(runs))
+	tokens := make([]int, len(runs))
 	i := 0
 	for b.Loop() {
 		// Rotate the order so each variant sees the same machine load.
@@ -153,16 +175,27 @@ func BenchmarkPrompt(b *testing.B) {
 			t := time.Now()
 			harkTranscribe(b, runs[j], a)
 			times[j] = append(times[j], time.Since(t))
+			c, err := runs[j].counters()
+			if err != nil {
+				b.Fatal(err)
+			}
+			tokens[j] = c.promptTokens
 		}
 		i++
 	}
-	n, x, k := median(times[0]), median(times[1]), median(times[2])
-	b.ReportMetric(ms(n), "none-ms")
-	b.ReportMetric(ms(x), "text-ms")
-	b.ReportMetric(ms(k), "tokens-ms")
-	b.ReportMetric(x.Seconds()/n.Seconds(), "text/none")
-	b.ReportMetric(k.Seconds()/n.Seconds(), "tokens/none")
-	b.ReportMetric(k.Seconds()/x.Seconds(), "tokens/text")
+	for k, s := range steps {
+		b.ReportMetric(float64(tokens[2*k+1]), s.name+"-prompt-tokens")
+	}
+	cost := make([]float64, len(steps))
+	for k, s := range steps {
+		none, with := median(times[2*k]), median(times[2*k+1])
+		cost[k] = ms(with - none)
+		b.ReportMetric(ms(with), s.name+"-ms")
+		b.ReportMetric(cost[k], s.name+"-prompt-ms")
+	}
+	b.ReportMetric(cost[1]/cost[0], "whispercpp-prompt/one-pass-prompt")
+	b.ReportMetric(cost[2]/cost[0], "hark-prompt/one-pass-prompt")
+	b.ReportMetric(median(times[5]).Seconds()/median(times[3]).Seconds(), "hark/whispercpp")
 }
 
 // benchVocabulary is a prompt as long as the vocabulary builder makes them.

@@ -6,6 +6,7 @@ package whisper
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <whisper.h>
 
 // flags[0] is set when the current transcription's context is cancelled,
@@ -28,8 +29,6 @@ static void hark_set_abort(struct whisper_full_params *p, int *flags) {
 }
 
 static void hark_free_prompt(struct whisper_full_params *p) {
-	free((void *)p->initial_prompt);
-	p->initial_prompt = NULL;
 	free((void *)p->prompt_tokens);
 	p->prompt_tokens = NULL;
 	p->prompt_n_tokens = 0;
@@ -84,12 +83,58 @@ static int hark_vad_segments(struct whisper_vad_context *vctx, const float *samp
 
 static int hark_debug_log;
 
+// While hark_capture is set, log lines are appended to it instead (only
+// hark_counters does that, with busy held).
+static char *hark_capture;
+static size_t hark_capture_len, hark_capture_cap;
+
 // whisper.cpp logs every load step to stderr; Hark prints its own messages
 // and shows whisper.cpp's only when asked to (HARK_WHISPER_DEBUG=1).
 static void hark_log(enum ggml_log_level level, const char *text, void *user_data) {
+	if (hark_capture != NULL) {
+		size_t n = strlen(text);
+		if (hark_capture_len + n < hark_capture_cap) {
+			memcpy(hark_capture + hark_capture_len, text, n + 1);
+			hark_capture_len += n;
+		}
+		return;
+	}
 	if (hark_debug_log) {
 		fputs(text, stderr);
 	}
+}
+
+// hark_counters reads whisper.cpp's work counters since the last reset, from
+// the one place its public API shows them (whisper_print_timings), and
+// resets them: c[0] passes that failed and fell back, c[1] tokens decoded as
+// part of a prompt, c[2] single-token decoder steps, c[3] encoder runs.
+// It returns 0, or -1 when the text was not understood.
+static int hark_counters(struct whisper_context *ctx, int *c) {
+	char buf[4096];
+	buf[0] = 0;
+	hark_capture = buf;
+	hark_capture_len = 0;
+	hark_capture_cap = sizeof buf;
+	whisper_print_timings(ctx);
+	hark_capture = NULL;
+	whisper_reset_timings(ctx);
+	const char *keys[] = {"fallbacks =", "prompt time =", "decode time =", "encode time ="};
+	for (int i = 0; i < 4; i++) {
+		const char *at = strstr(buf, keys[i]);
+		if (at == NULL) {
+			return -1;
+		}
+		at += strlen(keys[i]);
+		float ms;
+		int hn = 0;
+		if (i == 0 ? sscanf(at, " %d p / %d h", &c[0], &hn) != 2 : sscanf(at, " %f ms / %d runs", &ms, &c[i]) != 2) {
+			return -1;
+		}
+		if (i == 0) {
+			c[0] += hn;
+		}
+	}
+	return 0;
 }
 
 static void hark_set_log(int debug) {
@@ -160,10 +205,23 @@ type Transcriber struct {
 	// encoderBegin, when set by a test, runs each time whisper.cpp is about
 	// to encode a 30-second window.
 	encoderBegin func()
-	// promptAsText, set by a benchmark before the model loads, hands the
-	// prompt to whisper.cpp as text, the way it was done before tokens.
-	promptAsText bool
+	// fallbackStep, set by a benchmark before the model loads, replaces
+	// FallbackStep: 0 turns fallback off, 0.2 is whisper.cpp's own schedule.
+	fallbackStep *float32
+	// fallbacksSeen is whisper.cpp's fallback count at the last counters().
+	fallbacksSeen int
 }
+
+// FallbackStep is the temperature step of Hark's fallback schedule: a greedy
+// pass at 0, and only when whisper.cpp judges it failed (low confidence or a
+// repetition loop), passes at 0.5 and 1.0. whisper.cpp conditions a pass on
+// the vocabulary prompt only below 0.5 and decodes the prompt afresh for each
+// such pass, so its own step of 0.2 pays for the prompt three times (0, 0.2,
+// 0.4) when the first pass fails; with 0.5 the prompt is decoded once per
+// transcription however many fallbacks follow. The trade is two fallback
+// temperatures fewer; the failures they rescue are mostly noise and silence,
+// which the speech gate and Silero now stop before the decoder runs.
+const FallbackStep = 0.5
 
 // Available reports whether this build can transcribe.
 func Available() bool { return true }
@@ -358,19 +416,52 @@ func (t *Transcriber) buildParams(m *bw.Context) (bw.Params, error) {
 		}
 	}
 	if prompt := strings.TrimSpace(t.opts.InitialPrompt); prompt != "" {
-		if t.promptAsText {
-			p.SetInitialPrompt(prompt) // C copy, freed in Close
-		} else {
-			cp := C.CString(prompt)
-			n := C.hark_set_prompt_tokens((*C.struct_whisper_context)(unsafe.Pointer(m)), (*C.struct_whisper_full_params)(unsafe.Pointer(&p)), cp)
-			C.free(unsafe.Pointer(cp))
-			if n < 0 {
-				return bw.Params{}, errors.New("whisper: the initial prompt could not be tokenized; shorten the initialPrompt setting")
-			}
+		cp := C.CString(prompt)
+		n := C.hark_set_prompt_tokens((*C.struct_whisper_context)(unsafe.Pointer(m)), (*C.struct_whisper_full_params)(unsafe.Pointer(&p)), cp)
+		C.free(unsafe.Pointer(cp))
+		if n < 0 {
+			return bw.Params{}, errors.New("whisper: the initial prompt could not be tokenized; shorten the initialPrompt setting")
 		}
 	}
+	p.SetTemperature(0)
+	step := float32(FallbackStep)
+	if t.fallbackStep != nil {
+		step = *t.fallbackStep
+	}
+	p.SetTemperatureFallback(step)
 	C.hark_set_abort((*C.struct_whisper_full_params)(unsafe.Pointer(&p)), t.flags)
 	return p, nil
+}
+
+// schedule reads back what buildParams gave whisper.cpp: the first
+// temperature, the fallback step, the prompt's token count and whether the
+// prompt was also set as text (which whisper.cpp would tokenize per call).
+func (t *Transcriber) schedule() (t0, step float32, promptTokens int, asText bool) {
+	p := (*C.struct_whisper_full_params)(unsafe.Pointer(&t.params))
+	return float32(p.temperature), float32(p.temperature_inc), int(p.prompt_n_tokens), p.initial_prompt != nil
+}
+
+// workCounters is what whisper.cpp did since the last call (see
+// hark_counters). Its counts of runs are at least 1, as whisper.cpp prints
+// them. Tests and benchmarks use it; call with busy free.
+type workCounters struct{ fallbacks, promptTokens, decodeSteps, encodes int }
+
+func (t *Transcriber) counters() (workCounters, error) {
+	if err := acquire(context.Background()); err != nil {
+		return workCounters{}, err
+	}
+	defer release()
+	if t.model == nil {
+		return workCounters{}, errors.New("whisper: no model loaded")
+	}
+	var c [4]C.int
+	if C.hark_counters((*C.struct_whisper_context)(unsafe.Pointer(t.model)), &c[0]) != 0 {
+		return workCounters{}, errors.New("whisper: whisper_print_timings printed something unexpected")
+	}
+	// whisper.cpp never resets its count of fallbacks.
+	fallbacks := int(c[0]) - t.fallbacksSeen
+	t.fallbacksSeen = int(c[0])
+	return workCounters{fallbacks, int(c[1]), int(c[2]), int(c[3])}, nil
 }
 
 // Transcribe returns what was said in a. Audio at another rate is resampled

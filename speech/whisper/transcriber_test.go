@@ -342,3 +342,51 @@ func TestModelLoadHasACPUBackend(t *testing.T) {
 	}
 	t.Logf("ggml backends: %q", names)
 }
+
+// TestFallbackScheduleDecodesPromptOnce counts, with whisper.cpp's own
+// counters, the prompt tokens it decodes for one recording whose greedy pass
+// fails (the weight-less model's always does): once the prompt under Hark's
+// schedule, three times under whisper.cpp's default one.
+func TestFallbackScheduleDecodesPromptOnce(t *testing.T) {
+	a := jfkAudio(t)
+	run := func(step *float32) (promptTokens int, c workCounters) {
+		tr := newTranscriber(t, Options{InitialPrompt: "ls, git, Homebrew, kubectl, terraform, Downloads, Documents, main, release-2.4"})
+		tr.fallbackStep = step
+		if err := tr.Warm(context.Background()); err != nil {
+			t.Fatalf("Warm() error = %v", err)
+		}
+		t0, inc, n, asText := tr.schedule()
+		if step == nil && (t0 != 0 || inc != FallbackStep) {
+			t.Fatalf("params: temperature %v, step %v; want 0 and %v", t0, inc, FallbackStep)
+		}
+		if n == 0 || asText {
+			t.Fatalf("the prompt should be set once as tokens: %d tokens, also as text: %v", n, asText)
+		}
+		if _, err := tr.counters(); err != nil {
+			t.Fatal(err)
+		}
+		text, err := transcribe(t, context.Background(), tr, a)
+		okOrNoWords(t, text, err)
+		c, err = tr.counters()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("step %v, prompt of %d tokens: %+v", inc, n, c)
+		return n, c
+	}
+	n, hark := run(nil)
+	if hark.fallbacks == 0 {
+		t.Skip("this model's greedy pass did not fail, so there is no fallback to count; the weight-less test model's always does")
+	}
+	if hark.promptTokens < n || hark.promptTokens >= 2*n {
+		t.Errorf("Hark's schedule decoded %d prompt tokens over %d fallbacks, want the %d-token prompt once", hark.promptTokens, hark.fallbacks, n)
+	}
+	if hark.encodes != 1 {
+		t.Errorf("%d encoder runs, want 1: fallbacks reuse the encoding", hark.encodes)
+	}
+	step := float32(0.2)
+	_, def := run(&step)
+	if def.promptTokens < 3*n {
+		t.Errorf("whisper.cpp's own schedule decoded %d prompt tokens, want 3 × %d: the counter does not see what this test is about", def.promptTokens, n)
+	}
+}
