@@ -15,32 +15,38 @@ import (
 // A vocabulary is whisper's initial prompt: words it should expect, which
 // bias recognition toward them ("grep", not "grab"; "Downloads", a branch
 // called "feature-login"). Hark builds it from the words in the settings and
-// from names that matter on this machine. whisper.cpp keeps at most half its
-// text context (224 tokens) of a prompt and decodes it again on every pass
-// it makes (each temperature fallback below 0.5), so the vocabulary is
-// capped: MaxVocabulary bytes, about 150 tokens for a list of program and
-// folder names (BenchmarkTokenizePrompt in speech/whisper).
+// from names that matter on this machine. whisper.cpp decodes the prompt
+// before every transcription and every chunk of a stream, and that is on the
+// path from key-up to text: about 1.4 ms a token for tiny.en on two cores.
+// So the vocabulary is capped at MaxVocabulary bytes, about 75 tokens (some
+// 100 ms) for a list of program and folder names (BenchmarkTokenizePrompt,
+// BenchmarkPrompt and BenchmarkKeyUpToText in speech/whisper).
 
 // MaxVocabulary bounds a vocabulary's length in bytes.
-const MaxVocabulary = 400
+const MaxVocabulary = 240
+
+// maxBranches bounds the branches a vocabulary names: the most recently
+// moved ones, so a repository with hundreds cannot crowd out the programs.
+const maxBranches = 8
 
 // VocabularySources are where a machine's names come from; a nil function
 // adds nothing.
 type VocabularySources struct {
 	Settings string // the user's own words, first and always kept (comma or space separated)
-	// Programs lists names on PATH that Hark's policy knows; words are kept
-	// only where known reports them, so a folder full of oddly named tools
-	// does not crowd out the ones a request will name.
+	// Programs lists names on PATH, the most telling first (see
+	// MachineVocabulary); their order is kept. Words are kept only where
+	// Known reports them, so a folder full of oddly named tools does not
+	// crowd out the ones a request will name.
 	Programs func() []string
 	Known    func(name string) bool
 	Folders  func() []string // names of folders in home: "Downloads", "Projects" …
-	Branches func() []string // the current repository's branch names
+	Branches func() []string // the current repository's branch names, the most recent first; their order is kept
 }
 
 // BuildVocabulary joins the sources into a prompt: the settings' words,
-// then home's folder names, then known programs, then branches, each word
-// once, skipping what could not be a spoken word (hidden names, very long
-// ones, names without a letter), until MaxVocabulary is reached.
+// then home's folder names (sorted), then branches, then known programs,
+// each word once, skipping what could not be a spoken word (hidden names,
+// very long ones, names without a letter), until MaxVocabulary is reached.
 func BuildVocabulary(src VocabularySources) string {
 	var b strings.Builder
 	seen := map[string]bool{}
@@ -65,24 +71,24 @@ func BuildVocabulary(src VocabularySources) string {
 			break
 		}
 	}
-	lists := []func() []string{src.Folders, nil, src.Branches}
-	if src.Programs != nil {
-		lists[1] = func() []string {
-			var out []string
-			for _, p := range src.Programs() {
-				if src.Known == nil || src.Known(p) {
-					out = append(out, p)
-				}
-			}
-			return out
-		}
+	var lists [][]string
+	if src.Folders != nil {
+		lists = append(lists, slices.Sorted(slices.Values(src.Folders())))
 	}
-	for _, list := range lists {
-		if list == nil {
-			continue
+	if src.Branches != nil {
+		br := src.Branches()
+		lists = append(lists, br[:min(len(br), maxBranches)])
+	}
+	if src.Programs != nil {
+		var out []string
+		for _, p := range src.Programs() {
+			if src.Known == nil || src.Known(p) {
+				out = append(out, p)
+			}
 		}
-		names := list()
-		slices.Sort(names)
+		lists = append(lists, out)
+	}
+	for _, names := range lists {
 		for _, w := range names {
 			if !add(w) {
 				return b.String() + "."
@@ -148,24 +154,46 @@ func dirNames(dir string) []string {
 	return out
 }
 
+// programsOn lists the programs on path, those in folders the user filled
+// first (Homebrew's, ~/.local/bin, /usr/local/bin …: what they chose to
+// install, and the names whisper is likeliest to mishear), then the
+// system's, which are mostly names it already knows as words ("cat",
+// "date") or tools nobody asks for by voice; each group in PATH order,
+// sorted within a folder.
 func programsOn(path string) []string {
-	var out []string
+	var mine, system []string
 	for _, d := range filepath.SplitList(path) {
 		ents, err := os.ReadDir(d)
 		if err != nil {
 			continue
 		}
 		for _, e := range ents {
-			if !e.IsDir() {
-				out = append(out, e.Name())
+			if e.IsDir() {
+				continue
+			}
+			if systemBinDir(d) {
+				system = append(system, e.Name())
+			} else {
+				mine = append(mine, e.Name())
 			}
 		}
 	}
-	return out
+	return append(mine, system...)
 }
 
-// gitBranches lists the local branches of the repository dir is in, from
-// its refs folder and packed-refs, without running git.
+// systemBinDir reports whether d holds the operating system's own programs.
+func systemBinDir(d string) bool {
+	switch d = filepath.Clean(d); d {
+	case "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/games", "/usr/libexec":
+		return true
+	}
+	return strings.HasPrefix(d, "/System/") || strings.HasPrefix(d, "/Library/Apple/")
+}
+
+// gitBranches lists the local branches of the repository dir is in, the
+// most recently moved first (by their ref files; packed ones, which carry no
+// time, after them), from its refs folder and packed-refs, without running
+// git.
 func gitBranches(dir string) []string {
 	if dir == "" {
 		return nil
@@ -173,20 +201,32 @@ func gitBranches(dir string) []string {
 	for d := dir; ; d = filepath.Dir(d) {
 		gitDir := filepath.Join(d, ".git")
 		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() {
-			var out []string
+			type ref struct {
+				name string
+				at   time.Time
+			}
+			var loose []ref
 			heads := filepath.Join(gitDir, "refs", "heads")
 			filepath.WalkDir(heads, func(p string, e os.DirEntry, err error) error {
-				if err == nil && !e.IsDir() {
-					if rel, err := filepath.Rel(heads, p); err == nil {
-						out = append(out, filepath.ToSlash(rel))
-					}
+				if err != nil || e.IsDir() {
+					return nil
+				}
+				rel, err := filepath.Rel(heads, p)
+				info, ierr := e.Info()
+				if err == nil && ierr == nil {
+					loose = append(loose, ref{filepath.ToSlash(rel), info.ModTime()})
 				}
 				return nil
 			})
+			slices.SortStableFunc(loose, func(a, b ref) int { return b.at.Compare(a.at) })
+			var out []string
+			for _, r := range loose {
+				out = append(out, r.name)
+			}
 			if f, err := os.Open(filepath.Join(gitDir, "packed-refs")); err == nil {
 				sc := bufio.NewScanner(f)
 				for sc.Scan() {
-					if _, ref, ok := strings.Cut(sc.Text(), " refs/heads/"); ok {
+					if _, ref, ok := strings.Cut(sc.Text(), " refs/heads/"); ok && !slices.Contains(out, ref) {
 						out = append(out, ref)
 					}
 				}

@@ -1,10 +1,13 @@
 package speech
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBuildVocabulary(t *testing.T) {
@@ -19,7 +22,8 @@ func TestBuildVocabulary(t *testing.T) {
 		Known:    func(p string) bool { return known[p] },
 		Branches: func() []string { return []string{"main", "feature/login"} },
 	})
-	want := "Homebrew, brew, zsh, git, Downloads, Projects, docker, rg, feature/login, main."
+	// Folders sorted; branches and programs in the order given.
+	want := "Homebrew, brew, zsh, git, Downloads, Projects, main, feature/login, rg, docker."
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -71,6 +75,78 @@ func TestMachineVocabulary(t *testing.T) {
 	for _, w := range []string{"weirdtool", "v1"} {
 		if strings.Contains(got, w) {
 			t.Errorf("%q has %q", got, w)
+		}
+	}
+}
+
+// A machine with many system programs and branches still names what the
+// user installed and the branches they touched last: the system's programs
+// come last and only the most recent branches are named.
+func TestMachineVocabularyPrefersTheUsersNames(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	home, mine, repo := filepath.Join(root, "home"), filepath.Join(root, "brew", "bin"), filepath.Join(root, "repo")
+	heads := filepath.Join(repo, ".git", "refs", "heads")
+	for _, d := range []string{home, mine, heads} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mine, "kubectl"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Twelve branches, b00 the oldest and b11 the newest.
+	base := time.Now().Add(-time.Hour)
+	for i := range 12 {
+		p := filepath.Join(heads, fmt.Sprintf("b%02d", i))
+		if err := os.WriteFile(p, []byte("0000\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, base.Add(time.Duration(i)*time.Minute), base.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".git", "packed-refs"), []byte("1111 refs/heads/b00\n2222 refs/heads/packed-only\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := gitBranches(repo)
+	want := []string{"b11", "b10", "b09", "b08", "b07", "b06", "b05", "b04", "b03", "b02", "b01", "b00", "packed-only"}
+	if !slices.Equal(got, want) {
+		t.Errorf("gitBranches() = %v, want %v (newest first, packed after, each once)", got, want)
+	}
+
+	// Every program the system has is "known" here, so only the order
+	// decides what fits.
+	path := "/usr/bin" + string(os.PathListSeparator) + mine + string(os.PathListSeparator) + "/bin"
+	progs := programsOn(path)
+	if len(progs) < 50 {
+		t.Skipf("this machine's /usr/bin and /bin hold %d programs; the test needs a full system", len(progs))
+	}
+	if progs[0] != "kubectl" {
+		t.Errorf("programsOn() starts %v, want the user's kubectl before the system's", progs[:3])
+	}
+	v := BuildVocabulary(VocabularySources{
+		Folders:  func() []string { return dirNames(home) },
+		Programs: func() []string { return programsOn(path) },
+		Known:    func(string) bool { return true },
+		Branches: func() []string { return gitBranches(repo) },
+	})
+	if !strings.HasPrefix(v, "b11, b10, b09, b08, b07, b06, b05, b04, kubectl, ") {
+		t.Errorf("vocabulary %q: want the 8 newest branches, then the user's program, then the system's", v)
+	}
+	if strings.Contains(v, "b03") || len(v) > MaxVocabulary {
+		t.Errorf("vocabulary %q (%d bytes): more than 8 branches, or over %d bytes", v, len(v), MaxVocabulary)
+	}
+}
+
+func TestSystemBinDir(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[string]bool{
+		"/usr/bin": true, "/bin/": true, "/usr/sbin": true, "/System/Cryptexes/App/usr/bin": true,
+		"/usr/local/bin": false, "/opt/homebrew/bin": false, "/home/u/.local/bin": false, "/home/u/go/bin": false,
+	} {
+		if got := systemBinDir(d); got != want {
+			t.Errorf("systemBinDir(%q) = %v, want %v", d, got, want)
 		}
 	}
 }
