@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/trash"
@@ -14,48 +15,86 @@ import (
 // trashListMax is how many trashed names a result spells out.
 const trashListMax = 10
 
-// trashOffered says whether the user may answer this confirm-tier call with
+// TrashInstead moves a plain deletion's targets to the Trash instead of
+// running it: what the agent does when the user answers Move to Trash, and
+// what `hark exec` offers at its prompt.
+type TrashInstead struct {
+	Bin        *trash.Bin
+	Classifier Classifier // classifies find's listing, which must be read-only
+	Executor   Executor   // runs that listing in the read-only sandbox
+	Home       string
+	now        func() time.Time
+}
+
+// Offered says whether a confirm-tier command in wd may be answered with
 // Move to Trash: a Trash is configured and the command is a plain deletion
 // under home.
-func (r *run) trashOffered(ta toolArgs, v shell.Verdict) bool {
-	if r.a.o.Trash == nil || v.Tier != shell.Confirm {
+func (t TrashInstead) Offered(command, wd string, v shell.Verdict) bool {
+	if t.Bin == nil || v.Tier != shell.Confirm {
 		return false
 	}
-	_, err := trash.PlanFor(ta.Command, ta.WorkingDirectory, r.a.o.Home)
+	_, err := trash.PlanFor(command, wd, t.Home)
 	return err == nil
 }
 
-// moveToTrash does what the user chose instead of the command: it works out
-// the targets again (the folder may have changed while the user decided),
-// lists find's matches with the same find in the read-only sandbox, and
-// moves what the deletion would have removed to the Trash. The command
-// itself never runs. It returns the result for the model and the original
-// paths moved, for the audit log.
+// Move does what the user chose instead of the command: it works out the
+// targets again (the folder may have changed while the user decided), lists
+// find's matches with the same find in the read-only sandbox, and moves what
+// the deletion would have removed to the Trash. The command itself never
+// runs. It returns the result for the model and the original paths moved,
+// for the audit log.
+func (t TrashInstead) Move(ctx context.Context, command, wd, purpose string) (shell.Result, []string) {
+	res, moved, _ := t.move(ctx, command, wd, purpose)
+	return res, moved
+}
+
+func (r *run) trashInstead() TrashInstead {
+	o := r.a.o
+	return TrashInstead{Bin: o.Trash, Classifier: o.Classifier, Executor: o.Executor, Home: o.Home, now: o.now}
+}
+
+func (r *run) trashOffered(ta toolArgs, v shell.Verdict) bool {
+	return r.trashInstead().Offered(ta.Command, ta.WorkingDirectory, v)
+}
+
 func (r *run) moveToTrash(ctx context.Context, ta toolArgs) (shell.Result, []string) {
-	a := r.a
-	res := shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose, ExitCode: -1}
-	fail := func(why string) (shell.Result, []string) {
-		res.Error = "The user chose Move to Trash, but nothing was moved or deleted: " + why + ". Tell the user; do not delete the files another way."
-		return res, nil
+	res, moved, listing := r.trashInstead().move(ctx, ta.Command, ta.WorkingDirectory, ta.Purpose)
+	r.m.CommandTimeMs += listing.Milliseconds()
+	return res, moved
+}
+
+// move is Move, also returning how long find's listing ran.
+func (t TrashInstead) move(ctx context.Context, command, wd, purpose string) (res shell.Result, moved []string, listing time.Duration) {
+	now := t.now
+	if now == nil {
+		now = time.Now
 	}
-	plan, err := trash.PlanFor(ta.Command, ta.WorkingDirectory, a.o.Home)
+	res = shell.Result{Command: command, WorkingDirectory: wd, Purpose: purpose, ExitCode: -1}
+	fail := func(why string) (shell.Result, []string, time.Duration) {
+		res.Error = "The user chose Move to Trash, but nothing was moved or deleted: " + why + ". Tell the user; do not delete the files another way."
+		return res, nil, listing
+	}
+	if t.Bin == nil {
+		return fail("no Trash is set up")
+	}
+	plan, err := trash.PlanFor(command, wd, t.Home)
 	if err != nil {
 		return fail("Hark could not work out the targets again (" + err.Error() + ")")
 	}
 	paths := plan.Paths
 	if plan.Find != "" {
-		wd := ta.WorkingDirectory
-		if filepath.Clean(wd) == filepath.Clean(a.o.Home) {
-			wd = "~"
+		cwd := wd
+		if filepath.Clean(cwd) == filepath.Clean(t.Home) {
+			cwd = "~"
 		}
-		fv := a.o.Classifier.ClassifyIn(plan.Find, wd)
+		fv := t.Classifier.ClassifyIn(plan.Find, cwd)
 		if fv.Tier != shell.Safe {
 			return fail("the listing `" + plan.Find + "` is not read-only by Hark's policy (" + reasonText(fv.Reasons) + ")")
 		}
-		start := a.o.now()
-		lr := a.o.Executor.Run(ctx, shell.Request{Command: plan.Find, WorkingDirectory: ta.WorkingDirectory,
+		start := now()
+		lr := t.Executor.Run(ctx, shell.Request{Command: plan.Find, WorkingDirectory: wd,
 			Purpose: PurposeChecking, Verdict: fv, Sandbox: shell.SandboxReadOnly})
-		r.m.CommandTimeMs += a.o.now().Sub(start).Milliseconds()
+		listing = now().Sub(start)
 		res.Sandbox = lr.Sandbox
 		switch {
 		case ctx.Err() != nil:
@@ -73,16 +112,15 @@ func (r *run) moveToTrash(ctx context.Context, ta toolArgs) (shell.Result, []str
 	if len(ok) == 0 && len(problems) == 0 {
 		res.Success, res.ExitCode = true, 0
 		res.Output = "Nothing to move: the deletion would have removed nothing."
-		return res, nil
+		return res, nil, listing
 	}
 	var rec trash.Record
 	if len(ok) > 0 {
-		rec, err = a.o.Trash.Trash(ctx, ta.Command, ok)
+		rec, err = t.Bin.Trash(ctx, command, ok)
 		if err != nil {
 			problems = append(problems, err)
 		}
 	}
-	var moved []string
 	for _, it := range rec.Items {
 		moved = append(moved, it.Original)
 	}
@@ -92,14 +130,14 @@ func (r *run) moveToTrash(ctx context.Context, ta toolArgs) (shell.Result, []str
 	}
 	if len(problems) == 0 {
 		res.Success, res.ExitCode = true, 0
-		return res, moved
+		return res, moved, listing
 	}
 	res.ExitCode = 1
 	res.Error = "Not moved to the Trash: " + errors.Join(problems...).Error()
 	if len(moved) == 0 {
 		res.Error += ". Nothing was moved or deleted."
 	}
-	return res, moved
+	return res, moved, listing
 }
 
 func items(n int) string {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
@@ -104,16 +105,32 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	asks := (verdict.Tier == shell.Confirm && rd.Kind != rules.Allow) || (verdict.Tier == shell.Safe && rd.Kind == rules.Ask)
+	runner := newRunner(st)
 	var res shell.Result
 	switch {
 	case verdict.Tier != shell.Forbidden && rd.Kind == rules.Never:
 		res = shell.NotRun(req, "not run: refused by "+rd.Label()+" (hark rules list)")
 	case asks && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
-	case asks && !*yes && !askToRun(ctx, e, verdict, rd, rs, wd, execPreview(ctx, st, command, *dir)):
-		res = shell.NotRun(req, "not run: declined at the terminal")
+	case asks && !*yes:
+		// A plain deletion under home may go to the Trash instead, as in
+		// the menu; the Trash's record lets `hark undo` put it back.
+		var ti agent.TrashInstead
+		if paths.Settings != "" {
+			home, _ := os.UserHomeDir()
+			ti = agent.TrashInstead{Bin: newTrash(paths), Classifier: pol, Executor: runner, Home: home}
+		}
+		xd := execDir(*dir)
+		switch askToRun(ctx, e, verdict, rd, rs, wd, execPreview(ctx, st, command, *dir), ti.Offered(command, xd, verdict)) {
+		case answerRun:
+			res = runner.Run(ctx, req)
+		case answerTrash:
+			res, _ = ti.Move(ctx, command, xd, "")
+		default:
+			res = shell.NotRun(req, "not run: declined at the terminal")
+		}
 	default: // the runner itself refuses forbidden commands
-		res = newRunner(st).Run(ctx, req)
+		res = runner.Run(ctx, req)
 	}
 	if rd.Kind != "" || rd.Floor != "" {
 		res.Rule = rd.Label()
@@ -125,11 +142,21 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// execAnswer is what the user answered at askToRun's prompt.
+type execAnswer int
+
+const (
+	answerNo execAnswer = iota
+	answerRun
+	answerTrash
+)
+
 // askToRun shows the command, why it needs confirmation and what it would
 // touch on stderr, so that stdout stays pure JSON, and reads the answer.
 // Only y or yes runs it; a, when a rule can be proposed, shows the rule and
-// saves it after a second yes.
-func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string, pv *preview.Preview) bool {
+// saves it after a second yes. When offerTrash is set (a plain deletion
+// under home) Move to Trash is the default answer and d deletes.
+func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string, pv *preview.Preview, offerTrash bool) execAnswer {
 	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
@@ -150,25 +177,39 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 			noProp = err.Error()
 		}
 	}
+	question := "Run this? [y/N] (a: always allow) "
+	if offerTrash {
+		question = "Move to Trash instead? [T]rash / [d]elete / [n]o (a: always allow) "
+	}
 	q := newYesNo(e)
 	for {
-		line, err := q.line(ctx, "Run this? [y/N] (a: always allow) ")
+		line, err := q.line(ctx, question)
 		if err != nil {
-			return false
+			return answerNo
 		}
 		a := parseAnswer(line)
+		if offerTrash {
+			switch t := strings.ToLower(strings.TrimSpace(line)); {
+			case t == "" || t == "t" || t == "trash":
+				return answerTrash
+			case t == "d" || t == "delete":
+				return answerRun
+			case !a.always:
+				return answerNo
+			}
+		}
 		switch {
 		case a.approve:
-			return true
+			return answerRun
 		case !a.always:
-			return false
+			return answerNo
 		case prop == nil:
 			fmt.Fprintln(e.stderr, noProp)
 			continue
 		}
 		fmt.Fprint(e.stderr, describeRule(*prop, ""))
 		if line, err = q.line(ctx, "Save this rule and run? [y/N] "); err != nil {
-			return false
+			return answerNo
 		}
 		if !parseAnswer(line).approve {
 			fmt.Fprintln(e.stderr, "no rule saved")
@@ -179,7 +220,7 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 		} else {
 			fmt.Fprintf(e.stderr, "saved rule %d: %s\n", n, prop)
 		}
-		return true
+		return answerRun
 	}
 }
 

@@ -163,3 +163,69 @@ func TestAskTrashesWhatFindWouldDelete(t *testing.T) {
 		t.Fatalf("audit %+v", es)
 	}
 }
+
+// TestExecOffersTheTrash: `hark exec` asks as the agent's prompt does, and
+// what it moved, `hark undo` puts back.
+func TestExecOffersTheTrash(t *testing.T) {
+	cases := []struct {
+		name, stdin       string
+		inTrash, deleted  bool
+		wantOutput, wantE string
+	}{
+		{"enter moves to the Trash", "\n", true, false, "Moved 1 item to the Trash instead of deleting", ""},
+		{"trash moves to the Trash", "trash\n", true, false, "Moved 1 item to the Trash", ""},
+		{"d deletes", "d\n", false, true, "", ""},
+		{"n declines", "n\n", false, false, "", "declined at the terminal"},
+		{"y is not an answer here", "y\n", false, false, "", "declined at the terminal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			execHome(t)
+			home, target := trashHome(t)
+			r := runExecCLI(t, c.stdin, true, "--", "rm ~/Downloads/'old notes.txt'")
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
+				t.Fatalf("no Trash prompt: %q", r.stderr)
+			}
+			trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
+			_, err := os.Stat(target)
+			if gone := err != nil; gone != (c.inTrash || c.deleted) {
+				t.Fatalf("target gone = %v\n%s", gone, r.stdout)
+			}
+			if _, err := os.Stat(trashed); (err == nil) != c.inTrash {
+				t.Fatalf("in the Trash = %v, want %v\n%s", err == nil, c.inTrash, r.stdout)
+			}
+			if !strings.Contains(r.result.Output, c.wantOutput) || !strings.Contains(r.result.Error, c.wantE) {
+				t.Fatalf("result %+v", r.result)
+			}
+			if c.deleted && (!r.result.Executed || !r.result.Success) {
+				t.Fatalf("d should run rm as written: %+v", r.result)
+			}
+			if !c.inTrash {
+				return
+			}
+			if r.result.Executed {
+				t.Errorf("the command itself ran: %+v", r.result)
+			}
+			u := runAgentCLI(t, "", false, "undo")
+			if u.code != exitOK || !strings.Contains(u.stdout, "Put back 1 item:\n  "+target+"\n") {
+				t.Fatalf("undo: exit %d\n%s%s", u.code, u.stdout, u.stderr)
+			}
+		})
+	}
+}
+
+// A command that is not a plain deletion under home keeps the y/N prompt.
+func TestExecTrashOnlyForDeletions(t *testing.T) {
+	execHome(t)
+	trashHome(t)
+	outside := filepath.Join(t.TempDir(), "x")
+	for _, cmd := range []string{"touch ~/new-file", "rm " + outside} {
+		r := runExecCLI(t, "n\n", true, "--", cmd)
+		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [y/N]") {
+			t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.stderr)
+		}
+	}
+}
