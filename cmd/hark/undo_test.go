@@ -28,6 +28,26 @@ func trashHome(t *testing.T) (home, target string) {
 	return home, target
 }
 
+// checkTrashPrompt checks a run that answered the Trash prompt about
+// trashHome's target: whether the file is gone, and whether to the Trash.
+func checkTrashPrompt(t *testing.T, code int, stdout, stderr, home, target string, inTrash, deleted bool) {
+	t.Helper()
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
+		t.Fatalf("no Trash prompt: %q", stderr)
+	}
+	trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
+	_, err := os.Stat(target)
+	if gone := err != nil; gone != (inTrash || deleted) {
+		t.Fatalf("target gone = %v\n%s", gone, stdout)
+	}
+	if _, err := os.Stat(trashed); (err == nil) != inTrash {
+		t.Fatalf("in the Trash = %v, want %v\n%s", err == nil, inTrash, stdout)
+	}
+}
+
 func TestAskOffersTheTrash(t *testing.T) {
 	cases := []struct {
 		name, stdin string
@@ -49,20 +69,7 @@ func TestAskOffersTheTrash(t *testing.T) {
 				ollamatest.Reply{Text: "Done."},
 			)
 			r := runAgentCLI(t, c.stdin, true, "ask", "--new", "delete my old notes")
-			if r.code != exitOK {
-				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-			}
-			if !strings.Contains(r.stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
-				t.Fatalf("no Trash prompt: %q", r.stderr)
-			}
-			trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
-			_, err := os.Stat(target)
-			if gone := err != nil; gone != (c.inTrash || c.deleted) {
-				t.Fatalf("target gone = %v\n%s", gone, r.stdout)
-			}
-			if _, err := os.Stat(trashed); (err == nil) != c.inTrash {
-				t.Fatalf("in the Trash = %v, want %v\n%s", err == nil, c.inTrash, r.stdout)
-			}
+			checkTrashPrompt(t, r.code, r.stdout, r.stderr, home, target, c.inTrash, c.deleted)
 			if c.inTrash && !strings.Contains(r.stdout, "✓ Moved 1 item to the Trash instead of deleting: "+target) {
 				t.Fatalf("stdout does not say what moved:\n%s", r.stdout)
 			}
@@ -183,20 +190,7 @@ func TestExecOffersTheTrash(t *testing.T) {
 			execHome(t)
 			home, target := trashHome(t)
 			r := runExecCLI(t, c.stdin, true, "--", "rm ~/Downloads/'old notes.txt'")
-			if r.code != exitOK {
-				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-			}
-			if !strings.Contains(r.stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
-				t.Fatalf("no Trash prompt: %q", r.stderr)
-			}
-			trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
-			_, err := os.Stat(target)
-			if gone := err != nil; gone != (c.inTrash || c.deleted) {
-				t.Fatalf("target gone = %v\n%s", gone, r.stdout)
-			}
-			if _, err := os.Stat(trashed); (err == nil) != c.inTrash {
-				t.Fatalf("in the Trash = %v, want %v\n%s", err == nil, c.inTrash, r.stdout)
-			}
+			checkTrashPrompt(t, r.code, r.stdout, r.stderr, home, target, c.inTrash, c.deleted)
 			if !strings.Contains(r.result.Output, c.wantOutput) || !strings.Contains(r.result.Error, c.wantE) {
 				t.Fatalf("result %+v", r.result)
 			}
