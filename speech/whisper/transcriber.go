@@ -108,8 +108,9 @@ static void hark_log(enum ggml_log_level level, const char *text, void *user_dat
 // the one place its public API shows them (whisper_print_timings), and
 // resets them: c[0] passes that failed and fell back, c[1] tokens decoded as
 // part of a prompt, c[2] single-token decoder steps, c[3] encoder runs.
-// It returns 0, or -1 when the text was not understood.
-static int hark_counters(struct whisper_context *ctx, int *c) {
+// prompt_ms is the time spent decoding prompts. It returns 0, or -1 when
+// the text was not understood.
+static int hark_counters(struct whisper_context *ctx, int *c, float *prompt_ms) {
 	char buf[4096];
 	buf[0] = 0;
 	hark_capture = buf;
@@ -132,6 +133,9 @@ static int hark_counters(struct whisper_context *ctx, int *c) {
 		}
 		if (i == 0) {
 			c[0] += hn;
+		}
+		if (i == 1) {
+			*prompt_ms = ms;
 		}
 	}
 	return 0;
@@ -444,7 +448,10 @@ func (t *Transcriber) schedule() (t0, step float32, promptTokens int, asText boo
 // workCounters is what whisper.cpp did since the last call (see
 // hark_counters). Its counts of runs are at least 1, as whisper.cpp prints
 // them. Tests and benchmarks use it; call with busy free.
-type workCounters struct{ fallbacks, promptTokens, decodeSteps, encodes int }
+type workCounters struct {
+	fallbacks, promptTokens, decodeSteps, encodes int
+	promptTime                                    time.Duration // decoding prompts
+}
 
 func (t *Transcriber) counters() (workCounters, error) {
 	if err := acquire(context.Background()); err != nil {
@@ -455,13 +462,14 @@ func (t *Transcriber) counters() (workCounters, error) {
 		return workCounters{}, errors.New("whisper: no model loaded")
 	}
 	var c [4]C.int
-	if C.hark_counters((*C.struct_whisper_context)(unsafe.Pointer(t.model)), &c[0]) != 0 {
+	var promptMs C.float
+	if C.hark_counters((*C.struct_whisper_context)(unsafe.Pointer(t.model)), &c[0], &promptMs) != 0 {
 		return workCounters{}, errors.New("whisper: whisper_print_timings printed something unexpected")
 	}
 	// whisper.cpp never resets its count of fallbacks.
 	fallbacks := int(c[0]) - t.fallbacksSeen
 	t.fallbacksSeen = int(c[0])
-	return workCounters{fallbacks, int(c[1]), int(c[2]), int(c[3])}, nil
+	return workCounters{fallbacks, int(c[1]), int(c[2]), int(c[3]), time.Duration(float64(promptMs) * float64(time.Millisecond))}, nil
 }
 
 // Transcribe returns what was said in a. Audio at another rate is resampled
