@@ -27,7 +27,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("transcribe", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "a model `NAME` from `hark models list` or the PATH of a ggml model file (default: the whisperModel setting)")
-	verbose := fs.Bool("v", false, "print timings (load, resample, transcribe) to stderr")
+	verbose := fs.Bool("v", false, "print the vocabulary whisper is given and the timings (load, resample, transcribe) to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "Usage: hark transcribe [--model NAME|PATH] [-v] FILE.wav")
 		fmt.Fprintln(e.stderr, "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).")
@@ -75,12 +75,18 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		return fail(err)
 	}
 
+	vocabulary := machineVocabulary(st.InitialPrompt)
+	if *verbose {
+		// What whisper is told to expect: the first thing to look at when a
+		// word keeps coming out wrong (the initialPrompt setting adds words).
+		fmt.Fprintf(e.stderr, "vocabulary (%d bytes): %s\n", len(vocabulary), vocabulary)
+	}
 	t1 := time.Now()
 	tr, err := whisper.New(whisper.Options{
 		ModelPath:     modelFile,
 		Language:      st.Language,
 		Threads:       st.WhisperThreads,
-		InitialPrompt: machineVocabulary(st.InitialPrompt),
+		InitialPrompt: vocabulary,
 		VADModelPath:  models.FindVAD(paths.Models),
 	})
 	if err != nil {
