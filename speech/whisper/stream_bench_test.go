@@ -128,15 +128,15 @@ func BenchmarkKeyUpToText(b *testing.B) {
 	}
 }
 
-// BenchmarkPrompt is one transcription of the JFK sample with and without
-// the default length of vocabulary prompt, under three temperature
-// schedules: one pass (no fallback), whisper.cpp's own (step 0.2) and Hark's
+// BenchmarkPrompt is one transcription of the JFK sample with the default
+// length of vocabulary prompt under three temperature schedules: one pass
+// (no fallback, the baseline), whisper.cpp's own (step 0.2) and Hark's
 // (FallbackStep). The weight-less test model fails every pass, so each
 // schedule runs all its fallbacks: the worst case. A schedule's prompt cost
 // is what whisper.cpp itself timed for decoding prompts (prompt-ms) and the
 // tokens it decoded for them; Hark's should be one pass's, whisper.cpp's
-// three times that. The -ms figures are whole transcriptions with the
-// prompt, and hark/whispercpp their ratio.
+// three times that. The -ms figures are whole transcriptions, and
+// hark/whispercpp their ratio.
 func BenchmarkPrompt(b *testing.B) {
 	path, a, threads := benchAudio(b)
 	prompt := benchVocabulary()

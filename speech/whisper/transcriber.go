@@ -83,10 +83,12 @@ static int hark_vad_segments(struct whisper_vad_context *vctx, const float *samp
 
 static int hark_debug_log;
 
-// While hark_capture is set, log lines are appended to it instead (only
-// hark_counters does that, with busy held).
-static char *hark_capture;
-static size_t hark_capture_len, hark_capture_cap;
+// While hark_capture is set, log lines this thread writes are appended to it
+// instead (only hark_counters does that, with busy held). Thread-local, so a
+// line ggml logs from another thread meanwhile goes its usual way and never
+// into this thread's stack buffer.
+static _Thread_local char *hark_capture;
+static _Thread_local size_t hark_capture_len, hark_capture_cap;
 
 // whisper.cpp logs every load step to stderr; Hark prints its own messages
 // and shows whisper.cpp's only when asked to (HARK_WHISPER_DEBUG=1).
@@ -106,8 +108,12 @@ static void hark_log(enum ggml_log_level level, const char *text, void *user_dat
 
 // hark_counters reads whisper.cpp's work counters since the last reset, from
 // the one place its public API shows them (whisper_print_timings), and
-// resets them: c[0] passes that failed and fell back, c[1] tokens decoded as
-// part of a prompt, c[2] single-token decoder steps, c[3] encoder runs.
+// resets them: c[0] passes that failed and fell back (its "p" count; the "h"
+// count is per decoder and would count one pass up to five times; neither is
+// ever reset), c[1] tokens decoded in batches of 16 or more (what whisper.cpp
+// calls prompt time: a prompt shorter than that is not counted), c[2]
+// single-token decoder steps, c[3] encoder runs. whisper.cpp prints each count
+// of runs as at least 1.
 // prompt_ms is the time spent decoding prompts. It returns 0, or -1 when
 // the text was not understood.
 static int hark_counters(struct whisper_context *ctx, int *c, float *prompt_ms) {
@@ -130,9 +136,6 @@ static int hark_counters(struct whisper_context *ctx, int *c, float *prompt_ms) 
 		int hn = 0;
 		if (i == 0 ? sscanf(at, " %d p / %d h", &c[0], &hn) != 2 : sscanf(at, " %f ms / %d runs", &ms, &c[i]) != 2) {
 			return -1;
-		}
-		if (i == 0) {
-			c[0] += hn;
 		}
 		if (i == 1) {
 			*prompt_ms = ms;
@@ -222,9 +225,11 @@ type Transcriber struct {
 // the vocabulary prompt only below 0.5 and decodes the prompt afresh for each
 // such pass, so its own step of 0.2 pays for the prompt three times (0, 0.2,
 // 0.4) when the first pass fails; with 0.5 the prompt is decoded once per
-// transcription however many fallbacks follow. The trade is two fallback
-// temperatures fewer; the failures they rescue are mostly noise and silence,
-// which the speech gate and Silero now stop before the decoder runs.
+// transcription however many fallbacks follow. The trade: two fallback passes
+// instead of five, and none of them sees the vocabulary, so a recording whose
+// greedy pass fails is retried without it. That costs accuracy on such
+// recordings by an amount not measured here (it needs real model weights);
+// on everything else, the greedy pass is all that runs.
 const FallbackStep = 0.5
 
 // Available reports whether this build can transcribe.
