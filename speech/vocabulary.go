@@ -22,8 +22,14 @@ import (
 // 100 ms) for a list of program and folder names (BenchmarkTokenizePrompt,
 // BenchmarkPrompt and BenchmarkKeyUpToText in speech/whisper).
 
-// MaxVocabulary bounds a vocabulary's length in bytes.
+// MaxVocabulary bounds a vocabulary's length in bytes. The settings' own
+// words are kept up to maxSettingsVocabulary even past it; names from the
+// machine only fill what is left below MaxVocabulary.
 const MaxVocabulary = 240
+
+// maxSettingsVocabulary bounds the settings' words: whisper.cpp keeps at most
+// 223 tokens of a prompt.
+const maxSettingsVocabulary = 400
 
 // maxBranches bounds the branches a vocabulary names: the most recently
 // moved ones, so a repository with hundreds cannot crowd out the programs.
@@ -43,31 +49,34 @@ type VocabularySources struct {
 	Branches func() []string // the current repository's branch names, the most recent first; their order is kept
 }
 
-// BuildVocabulary joins the sources into a prompt: the settings' words,
-// then home's folder names (sorted), then branches, then known programs,
-// each word once, skipping what could not be a spoken word (hidden names,
-// very long ones, names without a letter), until MaxVocabulary is reached.
+// BuildVocabulary joins the sources into a prompt: the settings' words, then
+// names from the machine taken in turn from each source (a folder of home,
+// sorted; a branch; a known program; and again), so each source is heard
+// however long another's list is; each word once, skipping what could not
+// be a spoken word (hidden names, very long ones, names without a letter).
 func BuildVocabulary(src VocabularySources) string {
 	var b strings.Builder
 	seen := map[string]bool{}
-	add := func(w string) bool {
+	// add adds w if it is a new speakable word that fits within limit;
+	// full reports that it did not fit.
+	add := func(w string, limit int) (added, full bool) {
 		w = strings.TrimRight(strings.TrimLeft(strings.TrimSpace(w), ",;"), ",.;")
 		if !speakable(w) || seen[strings.ToLower(w)] {
-			return true
+			return false, false
 		}
 		sep := ""
 		if b.Len() > 0 {
 			sep = ", "
 		}
-		if b.Len()+len(sep)+len(w)+1 > MaxVocabulary { // +1 for the final full stop
-			return false
+		if b.Len()+len(sep)+len(w)+1 > limit { // +1 for the final full stop
+			return false, true
 		}
 		seen[strings.ToLower(w)] = true
 		b.WriteString(sep + w)
-		return true
+		return true, false
 	}
 	for _, w := range strings.FieldsFunc(src.Settings, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
-		if !add(w) {
+		if _, full := add(w, maxSettingsVocabulary); full {
 			break
 		}
 	}
@@ -88,11 +97,23 @@ func BuildVocabulary(src VocabularySources) string {
 		}
 		lists = append(lists, out)
 	}
-	for _, names := range lists {
-		for _, w := range names {
-			if !add(w) {
-				return b.String() + "."
+	// Round robin, a word from each source in turn: a source whose next
+	// word does not fit is done, the others go on with their shorter ones.
+	next := make([]int, len(lists))
+	for open := true; open; {
+		open = false
+		for i, names := range lists {
+			for next[i] < len(names) {
+				added, full := add(names[next[i]], MaxVocabulary)
+				next[i]++
+				if full {
+					next[i] = len(names)
+				}
+				if added {
+					break
+				}
 			}
+			open = open || next[i] < len(names)
 		}
 	}
 	if b.Len() == 0 {
@@ -191,9 +212,10 @@ func systemBinDir(d string) bool {
 }
 
 // gitBranches lists the local branches of the repository dir is in, the
-// most recently moved first (by their ref files; packed ones, which carry no
-// time, after them), from its refs folder and packed-refs, without running
-// git.
+// most recently moved first, without running git: each branch's time is its
+// reflog's (which survives packing), else its ref file's; packed branches
+// with neither come last. A repository another user owns is not read, as
+// git itself refuses it: its branch names would be theirs to choose.
 func gitBranches(dir string) []string {
 	if dir == "" {
 		return nil
@@ -201,41 +223,58 @@ func gitBranches(dir string) []string {
 	for d := dir; ; d = filepath.Dir(d) {
 		gitDir := filepath.Join(d, ".git")
 		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() {
-			type ref struct {
-				name string
-				at   time.Time
-			}
-			var loose []ref
-			heads := filepath.Join(gitDir, "refs", "heads")
-			filepath.WalkDir(heads, func(p string, e os.DirEntry, err error) error {
-				if err != nil || e.IsDir() {
-					return nil
-				}
-				rel, err := filepath.Rel(heads, p)
-				info, ierr := e.Info()
-				if err == nil && ierr == nil {
-					loose = append(loose, ref{filepath.ToSlash(rel), info.ModTime()})
-				}
+			if !ownedByMe(fi) {
 				return nil
-			})
-			slices.SortStableFunc(loose, func(a, b ref) int { return b.at.Compare(a.at) })
-			var out []string
-			for _, r := range loose {
-				out = append(out, r.name)
 			}
-			if f, err := os.Open(filepath.Join(gitDir, "packed-refs")); err == nil {
-				sc := bufio.NewScanner(f)
-				for sc.Scan() {
-					if _, ref, ok := strings.Cut(sc.Text(), " refs/heads/"); ok && !slices.Contains(out, ref) {
-						out = append(out, ref)
-					}
-				}
-				f.Close()
-			}
-			return out
+			return branchesIn(gitDir)
 		}
 		if d == filepath.Dir(d) {
 			return nil
 		}
 	}
+}
+
+func branchesIn(gitDir string) []string {
+	type ref struct {
+		name string
+		at   time.Time
+	}
+	var refs []ref
+	seen := map[string]bool{}
+	when := func(name string, fallback time.Time) time.Time {
+		if fi, err := os.Stat(filepath.Join(gitDir, "logs", "refs", "heads", filepath.FromSlash(name))); err == nil {
+			return fi.ModTime()
+		}
+		return fallback
+	}
+	heads := filepath.Join(gitDir, "refs", "heads")
+	filepath.WalkDir(heads, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(heads, p)
+		info, ierr := e.Info()
+		if err == nil && ierr == nil {
+			name := filepath.ToSlash(rel)
+			seen[name] = true
+			refs = append(refs, ref{name, when(name, info.ModTime())})
+		}
+		return nil
+	})
+	if f, err := os.Open(filepath.Join(gitDir, "packed-refs")); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if _, name, ok := strings.Cut(sc.Text(), " refs/heads/"); ok && !seen[name] {
+				seen[name] = true
+				refs = append(refs, ref{name, when(name, time.Time{})})
+			}
+		}
+		f.Close()
+	}
+	slices.SortStableFunc(refs, func(a, b ref) int { return b.at.Compare(a.at) })
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.name
+	}
+	return out
 }
