@@ -69,7 +69,7 @@ func (t TrashInstead) move(ctx context.Context, command, wd, purpose string) (re
 	if now == nil {
 		now = time.Now
 	}
-	res = shell.Result{Command: command, WorkingDirectory: wd, Purpose: purpose, ExitCode: -1}
+	res = shell.Result{Command: command, WorkingDirectory: wd, Purpose: purpose, ExitCode: -1, Sandbox: shell.SandboxNotApplied}
 	fail := func(why string) (shell.Result, []string, time.Duration) {
 		res.Error = "The user chose Move to Trash, but nothing was moved or deleted: " + why + ". Tell the user; do not delete the files another way."
 		return res, nil, listing

@@ -285,6 +285,10 @@ func wantSandbox(mode SandboxMode, tier Tier) bool {
 	}
 }
 
+// ResolveDir is the folder a Request's WorkingDirectory names, as Run
+// resolves it with home as the home folder, or why Run would refuse it.
+func ResolveDir(dir, home string) (string, error) { return resolveDir(dir, home) }
+
 // resolveDir turns a requested working directory into an absolute path to an
 // existing directory: "" is home, "~" and "~/x" expand, and relative paths are
 // taken under home (the app has no meaningful current directory of its own).

@@ -113,19 +113,17 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	case asks && !*yes && !e.isTerminal:
 		res = shell.NotRun(req, needsConfirmation)
 	case asks && !*yes:
-		// A plain deletion under home may go to the Trash instead, as in
-		// the menu; the Trash's record lets `hark undo` put it back.
-		var ti agent.TrashInstead
-		if paths.Settings != "" {
-			home, _ := os.UserHomeDir()
-			ti = agent.TrashInstead{Bin: newTrash(paths), Classifier: pol, Executor: runner, Home: home}
-		}
-		xd := execDir(*dir)
+		ti, xd := execTrash(paths, pol, runner, mode, *dir)
 		switch askToRun(ctx, e, verdict, rd, rs, wd, execPreview(ctx, st, command, *dir), ti.Offered(command, xd, verdict)) {
 		case answerRun:
 			res = runner.Run(ctx, req)
 		case answerTrash:
-			res, _ = ti.Move(ctx, command, xd, "")
+			var moved []string
+			res, moved = ti.Move(ctx, command, xd, "")
+			res.Tier, res.Reasons = verdict.Tier, verdict.Reasons
+			if !res.Success && len(moved) == 0 {
+				fmt.Fprintln(e.stderr, "Nothing was moved to the Trash or deleted (the result says why). Run it again and answer d to delete for good, or n.")
+			}
 		default:
 			res = shell.NotRun(req, "not run: declined at the terminal")
 		}
@@ -140,6 +138,23 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// execTrash is what Move to Trash needs at hark exec's prompt, and the
+// folder the command runs in as the runner resolves it. The Trash is not
+// offered (a zero TrashInstead) without Hark's folders, for a folder the
+// runner would refuse, or under --sandbox read-only: moving files is a
+// write, and Hark moves them itself, outside any sandbox.
+func execTrash(paths settings.Paths, pol agent.Classifier, runner agent.Executor, mode shell.SandboxMode, dir string) (agent.TrashInstead, string) {
+	home, err := os.UserHomeDir()
+	if paths.Settings == "" || mode == shell.SandboxReadOnly || err != nil {
+		return agent.TrashInstead{}, ""
+	}
+	xd, err := shell.ResolveDir(dir, home)
+	if err != nil {
+		return agent.TrashInstead{}, ""
+	}
+	return agent.TrashInstead{Bin: newTrash(paths), Classifier: pol, Executor: runner, Home: home}, xd
 }
 
 // execAnswer is what the user answered at askToRun's prompt.
@@ -178,8 +193,12 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 		}
 	}
 	question := "Run this? [y/N] (a: always allow) "
+	saveRule := "Save this rule and run? [y/N] "
 	if offerTrash {
-		question = "Move to Trash instead? [T]rash / [d]elete / [n]o (a: always allow) "
+		// a still works here, but a rule runs the deletion as written from
+		// then on: the question after it says so.
+		question = "Move to Trash instead? [T]rash / [d]elete / [n]o "
+		saveRule = "Save this rule and delete for good? Matching commands will then delete without asking. [y/N] "
 	}
 	q := newYesNo(e)
 	for {
@@ -208,7 +227,7 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 			continue
 		}
 		fmt.Fprint(e.stderr, describeRule(*prop, ""))
-		if line, err = q.line(ctx, "Save this rule and run? [y/N] "); err != nil {
+		if line, err = q.line(ctx, saveRule); err != nil {
 			return answerNo
 		}
 		if !parseAnswer(line).approve {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/agent/ollamatest"
+	"github.com/hark-sh/hark/shell"
 )
 
 // trashHome points HOME at a fresh folder with one file to delete.
@@ -203,6 +204,9 @@ func TestExecOffersTheTrash(t *testing.T) {
 			if r.result.Executed {
 				t.Errorf("the command itself ran: %+v", r.result)
 			}
+			if r.result.Tier != shell.Confirm || len(r.result.Reasons) == 0 || r.result.Sandbox == "" {
+				t.Errorf("the Trash's result lacks what every exec result has (tier, reasons, sandbox): %+v", r.result)
+			}
 			u := runAgentCLI(t, "", false, "undo")
 			if u.code != exitOK || !strings.Contains(u.stdout, "Put back 1 item:\n  "+target+"\n") {
 				t.Fatalf("undo: exit %d\n%s%s", u.code, u.stdout, u.stderr)
@@ -211,15 +215,38 @@ func TestExecOffersTheTrash(t *testing.T) {
 	}
 }
 
-// A command that is not a plain deletion under home keeps the y/N prompt.
+// The Trash is offered only for a plain deletion under home, in a folder
+// the runner accepts, and not under --sandbox read-only, where moving files
+// (Hark does it itself, unsandboxed) would be the one write allowed.
 func TestExecTrashOnlyForDeletions(t *testing.T) {
 	execHome(t)
-	trashHome(t)
+	_, target := trashHome(t)
 	outside := filepath.Join(t.TempDir(), "x")
-	for _, cmd := range []string{"touch ~/new-file", "rm " + outside} {
-		r := runExecCLI(t, "n\n", true, "--", cmd)
-		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [y/N]") {
-			t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.stderr)
+	for _, args := range [][]string{
+		{"--", "touch ~/new-file"},
+		{"--", "rm " + outside},
+		{"--sandbox", "read-only", "--", "rm ~/Downloads/'old notes.txt'"},
+		{"--dir", "~root", "--", "rm -f x"},
+	} {
+		r := runExecCLI(t, "\n", true, args...)
+		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [y/N]") || r.result.Executed {
+			t.Errorf("%q: exit %d, stderr %q, result %+v", args, r.code, r.stderr, r.result)
 		}
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the file is gone: %v", err)
+	}
+}
+
+// a at the Trash prompt proposes a rule that deletes as written, and says so.
+func TestExecTrashPromptRuleSaysItDeletes(t *testing.T) {
+	execHome(t)
+	_, target := trashHome(t)
+	r := runExecCLI(t, "a\nn\nn\n", true, "--dir", "~/Downloads", "--", "rm 'old notes.txt'")
+	if r.code != exitOK || !strings.Contains(r.stderr, "Save this rule and delete for good? Matching commands will then delete without asking.") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(target); err != nil || r.result.Executed {
+		t.Errorf("declined, yet: %v, %+v", err, r.result)
 	}
 }

@@ -273,7 +273,11 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 			continue
 		}
 		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
-		line, err = c.q.line(ctx, "    Save this rule and run? [y/N] ")
+		save := "    Save this rule and run? [y/N] "
+		if p.TrashOffered {
+			save = "    Save this rule and delete for good? Matching commands will then delete without asking. [y/N] "
+		}
+		line, err = c.q.line(ctx, save)
 		if err != nil {
 			return c.stopped(ctx, p)
 		}
