@@ -778,14 +778,17 @@ func TestEscapeInheritedDescriptors(t *testing.T) {
 func TestEscapeZygoteCrashKillsStragglers(t *testing.T) {
 	t.Parallel()
 	r, z := escapeRunner(t)
+	// A token in the sleeps' arguments, so another run of this suite on the
+	// machine (its sleeps look the same) cannot be taken for this one's.
+	token := fmt.Sprintf("%06d", time.Now().UnixNano()%1000000)
 	done := make(chan Result, 1)
 	go func() {
-		done <- r.Run(context.Background(), Request{Command: `sleep 300 & echo $!; (sleep 301 & echo $!) ; sleep 300`, Verdict: safe})
+		done <- r.Run(context.Background(), Request{Command: "sleep 300." + token + " & echo $!; (sleep 301." + token + " & echo $!) ; sleep 300." + token, Verdict: safe})
 	}()
 	var pids []int
 	waitFor(t, "the sandboxed sleeps", func() bool {
 		pids = nil
-		for _, arg := range []string{"sleep\x00300\x00", "sleep\x00301\x00"} {
+		for _, arg := range []string{"sleep\x00300." + token + "\x00", "sleep\x00301." + token + "\x00"} {
 			if p := findProcess(arg); p > 0 {
 				pids = append(pids, p)
 			}
