@@ -33,7 +33,7 @@ func forbiddenCase(cat, cmd, reason string) policyCase {
 // forkbomb, shutdown, nested. familyCases (families_test.go) add one
 // category per family of holes closed (xargs-wrapper, redefine-name,
 // builtin-runs, subscript-name, set-keyword, env-loads-code,
-// computed-socket, abbreviated, bundled-flag, git-config-code) and the
+// computed-socket, abbreviated, bundled-flag, git-config-code, glob-option) and the
 // read-only queries made safe (version, archive-list); tableCases
 // (table_cases_test.go) cover every program of the table.
 var policyCases = []policyCase{

@@ -345,6 +345,31 @@ var familyCases = []policyCase{
 	confirmCase("readonly-mac", "dscl . -passwd /Users/me", "changes directory services"),
 	confirmCase("readonly-mac", "dscl 10.0.0.1 -read /Users/x", "another machine"),
 	confirmCase("readonly-mac", "dscl", "changes directory services"),
+	// A glob that starts with '-' expands to whatever options the
+	// directory's file names spell: with a file named -ofile, sort -* f
+	// writes f sorted into file. Only the text before the first wildcard
+	// is known.
+	confirmCase("glob-option", "sort -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort -?x f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort -r* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort --o* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort --comp[r]* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", `sort "-"* f`, "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "awk -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "rg -* x", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "shuf -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "tree -?", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "journalctl --*", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "ps -*", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "xxd -* f", "argument is only known at run time and could be an option"),
+	safeCase("glob-option", "sort ./-* f"),
+	safeCase("glob-option", "sort -r -- f*"),
+	safeCase("glob-option", "sort -'*' f"),
+	safeCase("glob-option", `sort -\* f`),
+	safeCase("glob-option", "rg --glob=*.go TODO"),
+	safeCase("glob-option", "ls -*"),
+	safeCase("glob-option", "grep -r x *"),
+
 	safeCase("readonly-mac", "launchctl getenv PATH"),
 	confirmCase("readonly-mac", "launchctl setenv PATH /tmp", "launchctl setenv: controls services"),
 }

@@ -152,13 +152,39 @@ func checked(f check) check {
 			return
 		}
 		for _, a := range in.args {
-			if a.expanded && !a.path || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
+			if a.expanded && !a.path || a.brace || globOption(a) {
 				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
 				return
 			}
 		}
 		f(in)
 	}
+}
+
+// globOption reports whether the shell may replace a glob argument with
+// file names that are options the check never saw. A pattern keeps only
+// the text before its first wildcard: "*" and "?x" can become any word,
+// and "-*", "-r?" or "--o*" any option with that prefix (a file named
+// -ofile in the directory turns sort -* into sort -ofile). Only a long
+// option whose "=" comes before the wildcard, such as --glob=*.go, is
+// fixed by what is written.
+func globOption(a arg) bool {
+	if !a.glob || a.val == "" {
+		return false
+	}
+	first := strings.IndexAny(a.val, "*?[")
+	if first < 0 {
+		// The wildcard sits in a part the value does not show.
+		return a.val[0] == '-'
+	}
+	if first == 0 {
+		return true
+	}
+	if a.val[0] != '-' {
+		return false
+	}
+	eq := strings.IndexByte(a.val, '=')
+	return !strings.HasPrefix(a.val, "--") || eq < 0 || eq > first
 }
 
 // longMatch reports whether the option a (perhaps "--opt=value") is, or
