@@ -33,9 +33,9 @@ func forbiddenCase(cat, cmd, reason string) policyCase {
 // forkbomb, shutdown, nested. familyCases (families_test.go) add one
 // category per family of holes closed (xargs-wrapper, redefine-name,
 // builtin-runs, subscript-name, set-keyword, env-loads-code,
-// computed-socket, abbreviated, bundled-flag, git-config-code, glob-option) and the
-// read-only queries made safe (version, archive-list); tableCases
-// (table_cases_test.go) cover every program of the table.
+// computed-socket, abbreviated, bundled-flag, git-config-code, glob-option,
+// awk-sandbox) and the read-only queries made safe (version, archive-list);
+// tableCases (table_cases_test.go) cover every program of the table.
 var policyCases = []policyCase{
 	// The old substring gate's misses and false alarms.
 	confirmCase("bypass", "find . -delete", "find -delete: deletes files"),
@@ -451,7 +451,7 @@ var policyCases = []policyCase{
 	confirmCase("interpreter", "rg --pre ./x pattern", "rg --pre: runs a preprocessor program"),
 	confirmCase("interpreter", "xxd f out.bin", "writes its output to a file"),
 	confirmCase("interpreter", "printf -v PATH x", "printf -v"),
-	safeCase("interpreter", "awk --sandbox '{ print > \"x\" }' f"),
+	safeCase("interpreter", "gawk --sandbox '{ print > \"x\" }' f"),
 
 	// Shells.
 	confirmCase("shell", "sh -c 'ls'", "sh -c: runs a command string"),

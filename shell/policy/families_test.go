@@ -370,6 +370,19 @@ var familyCases = []policyCase{
 	safeCase("glob-option", "ls -*"),
 	safeCase("glob-option", "grep -r x *"),
 
+	// --sandbox and -S are gawk's: the awk of macOS ignores options it
+	// does not know and mawk ignores -W sandbox, so there they switch
+	// nothing off.
+	confirmCase("awk-sandbox", "awk --sandbox '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "awk -S 'BEGIN { system(\"rm x\") }'", "calls system()"),
+	confirmCase("awk-sandbox", "awk --sand '{ print | \"sh\" }' f", "pipes to or from a command"),
+	confirmCase("awk-sandbox", "nawk -S '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "mawk --sandbox 'BEGIN { system(\"id\") }'", "calls system()"),
+	confirmCase("awk-sandbox", "awk -vS=1 -S '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "gawk --sandbox 'BEGIN { @f(\"id\") }'", "calls a function by a name"),
+	safeCase("awk-sandbox", "gawk -S 'BEGIN { system(\"rm x\") }'"),
+	safeCase("awk-sandbox", "gawk --sand '{ print | \"sh\" }' f"),
+
 	safeCase("readonly-mac", "launchctl getenv PATH"),
 	confirmCase("readonly-mac", "launchctl setenv PATH /tmp", "launchctl setenv: controls services"),
 }
