@@ -304,7 +304,7 @@ func gitDir(c *classifier, cDirs []arg) (dir string, dynamic bool) {
 		dir = joinRel(dir, c.cdPath)
 	}
 	for _, d := range cDirs {
-		if !d.plain() {
+		if !d.plain() || !knownDir(d) {
 			return "", true
 		}
 		dir = joinRel(dir, d.val)

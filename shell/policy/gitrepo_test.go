@@ -38,6 +38,30 @@ func TestGitRepoPrograms(t *testing.T) {
 		{"/", "git -C ~/dl/evil status", Confirm, "~/dl/evil"},
 		{"/work", `cd "$D" && git diff`, Confirm, ""},
 		{"/work", `git -C "$D" status`, Confirm, ""},
+		// Trusted parameters and other tildes are plain words whose
+		// directory the shell decides: ~+ and $PWD are the directory the
+		// command is in, ~- and $OLDPWD the one before, ~user another home.
+		{"/work", "cd ~+/evil; git diff", Confirm, ""},
+		{"/work", "cd $PWD/evil && git diff", Confirm, ""},
+		{"/work", `cd "${PWD}/evil" && git diff`, Confirm, ""},
+		{"/work", "git -C $PWD/evil status", Confirm, ""},
+		{"/work", "git -C ~+/evil log -p", Confirm, ""},
+		{"/work", "cd evil; cd /work; cd ~-; git diff", Confirm, ""},
+		{"/work", "cd $OLDPWD; git diff", Confirm, ""},
+		{"/work", "git -C ~root/evil diff", Confirm, ""},
+		{"/work", "cd $TMPDIR/evil; git diff", Confirm, ""},
+		// The directory stack is not followed: popd, pushd alone and +N or
+		// -N return to where an earlier pushd was.
+		{"/work", "pushd evil; pushd /tmp; popd; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd +1; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd -0; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; cd +1; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; cd -1; git diff", Confirm, ""},
+		{"/work", "pushd good; git diff", Safe, "/work/good"},
+		{"/work", "cd ~/dl/evil; git diff", Confirm, "~/dl/evil"},
+		{"/work", "cd ~; git diff", Safe, "~"},
+		{"/work", "cd $HOME/dl/evil; git diff", Confirm, "~/dl/evil"},
 	}
 	for _, tt := range tests {
 		asked = nil

@@ -1065,11 +1065,19 @@ func cdCheck(in *invocation) {
 		return // under a wrapper cd changes nothing that follows
 	}
 	ops := operands(in.args)
+	stack := false
+	for _, a := range in.args {
+		stack = stack || stackEntry(a.val)
+	}
 	switch {
 	case in.c.cdPath == cdUnknown:
+	case in.name == "popd" || in.name == "pushd" && len(ops) == 0 || stack:
+		// The directory stack is not followed: popd, pushd alone and
+		// pushd +N go back to a directory an earlier pushd left.
+		in.c.cdPath = cdUnknown
 	case len(ops) == 0:
 		in.c.cdPath = "~"
-	case !ops[0].plain() || ops[0].val == "-":
+	case !ops[0].plain() || ops[0].val == "-" || !knownDir(ops[0]):
 		in.c.cdPath = cdUnknown
 	case ops[0].home || strings.HasPrefix(ops[0].val, "/"):
 		in.c.cdPath = ops[0].val
@@ -1085,6 +1093,31 @@ func cdCheck(in *invocation) {
 		return
 	}
 	in.c.cwd = ""
+}
+
+// knownDir reports whether a plain directory argument names a place the
+// classifier can follow: not through $PWD, $OLDPWD or the like, whose
+// values are only known when the command runs, and not ~+, ~- or ~user,
+// which are those and other users' homes, however they start.
+func knownDir(a arg) bool {
+	if strings.ContainsRune(a.val, '$') {
+		return false
+	}
+	return !strings.HasPrefix(a.val, "~") || a.val == "~" || strings.HasPrefix(a.val, "~/")
+}
+
+// stackEntry reports whether a cd or pushd operand names an entry of the
+// directory stack (+N, -N in bash and zsh) rather than a directory.
+func stackEntry(v string) bool {
+	if len(v) < 2 || v[0] != '+' && v[0] != '-' {
+		return false
+	}
+	for _, c := range v[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // joinPath appends a relative path to base ("" is the starting directory).
