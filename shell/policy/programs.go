@@ -257,6 +257,17 @@ func operands(args []arg) []arg {
 	return out
 }
 
+// noResponseFile: binutils read more options from the file an @file
+// argument names, where --plugin loads code the command line never shows.
+func noResponseFile(in *invocation) {
+	for _, a := range in.args {
+		if strings.HasPrefix(a.val, "@") && len(a.val) > 1 {
+			in.confirmOpt(a.val, "reads more options from a file, which can load a plugin")
+			return
+		}
+	}
+}
+
 // maxOperands is safe with at most n operands (the rest would be output files).
 func maxOperands(n int, why string) check {
 	return func(in *invocation) {
