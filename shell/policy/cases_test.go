@@ -34,7 +34,7 @@ func forbiddenCase(cat, cmd, reason string) policyCase {
 // category per family of holes closed (xargs-wrapper, redefine-name,
 // builtin-runs, subscript-name, set-keyword, env-loads-code,
 // computed-socket, abbreviated, bundled-flag, git-config-code, glob-option,
-// awk-sandbox) and the read-only queries made safe (version, archive-list);
+// awk-sandbox, service-environment) and the read-only queries made safe (version, archive-list);
 // tableCases (table_cases_test.go) cover every program of the table.
 var policyCases = []policyCase{
 	// The old substring gate's misses and false alarms.

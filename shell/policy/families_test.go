@@ -391,7 +391,25 @@ var familyCases = []policyCase{
 	safeCase("awk-sandbox", "gawk -S 'BEGIN { system(\"rm x\") }'"),
 	safeCase("awk-sandbox", "gawk --sand '{ print | \"sh\" }' f"),
 
-	safeCase("readonly-mac", "launchctl getenv PATH"),
+	// The environment of other processes stays out of what runs at once:
+	// launchd's and systemd's are those of every service they start.
+	confirmCase("service-environment", "launchctl getenv PATH", "launchctl getenv: shows the environment services run with"),
+	confirmCase("service-environment", "launchctl getenv GITHUB_TOKEN", "shows the environment services run with"),
+	confirmCase("service-environment", "launchctl print gui/501/com.example.agent", "shows the environment services run with"),
+	confirmCase("service-environment", "launchctl dumpstate", "shows the environment services run with"),
+	confirmCase("service-environment", "systemctl show-environment", "systemctl show-environment: shows the environment services run with"),
+	confirmCase("service-environment", "systemctl --user show-environment", "shows the environment services run with"),
+	safeCase("service-environment", "launchctl print-disabled gui/501"),
+	safeCase("service-environment", "systemctl --user list-units"),
+	// Any word after the interface name sets something.
+	confirmCase("network", "ifconfig eth0 -arp", "ifconfig: changes network interfaces"),
+	confirmCase("network", "ifconfig eth0 -promisc", "changes network interfaces"),
+	confirmCase("network", "ifconfig en0 -alias 10.0.0.2", "changes network interfaces"),
+	confirmCase("network", "ifconfig -v eth0 -allmulti", "changes network interfaces"),
+	confirmCase("network", "ifconfig lo0 up", "changes network interfaces"),
+	safeCase("network", "ifconfig -a"),
+	safeCase("network", "ifconfig -v en0"),
+	safeCase("network", "ifconfig -l"),
 	confirmCase("readonly-mac", "launchctl setenv PATH /tmp", "launchctl setenv: controls services"),
 }
 

@@ -1294,9 +1294,17 @@ func mountCheck(in *invocation) {
 	}
 }
 
+// ifconfigCheck: ifconfig only shows an interface named alone. Whatever
+// follows the name sets something, options included: -arp, -promisc,
+// -alias and -allmulti turn features off.
 func ifconfigCheck(in *invocation) {
-	if len(operands(in.args)) > 1 {
-		in.confirm("changes network interfaces")
+	named := false
+	for _, a := range in.args {
+		if named {
+			in.confirm("changes network interfaces")
+			return
+		}
+		named = !a.option()
 	}
 }
 
@@ -1758,7 +1766,12 @@ func checkLaunchctl(in *invocation) {
 		return
 	}
 	switch in.args[0].val {
-	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate", "getenv":
+	case "list", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error":
+		return
+	case "getenv", "print", "dumpstate":
+		// launchd's variables are every process's of the session, and
+		// print and dumpstate show each service's environment.
+		in.confirmAs(Privilege, in.args[0].val, "shows the environment services run with, which can hold passwords and tokens")
 		return
 	case "reboot":
 		in.forbidOpt("reboot", "shutting down or restarting the machine is never run")
@@ -1786,7 +1799,12 @@ func checkSystemctl(in *invocation) {
 	switch verb {
 	case "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies",
 		"list-jobs", "list-machines", "list-automounts", "list-paths", "is-active", "is-enabled", "is-failed",
-		"is-system-running", "get-default", "show-environment", "help":
+		"is-system-running", "get-default", "help":
+		return
+	case "show-environment":
+		// The manager's environment is what every service it starts
+		// gets, and a session's import-environment puts tokens there.
+		in.confirmAs(Privilege, verb, "shows the environment services run with, which can hold passwords and tokens")
 		return
 	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
 		in.forbidOpt(verb, "shutting down or restarting the machine is never run")
