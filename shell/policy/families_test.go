@@ -401,6 +401,27 @@ var familyCases = []policyCase{
 	confirmCase("service-environment", "systemctl --user show-environment", "shows the environment services run with"),
 	safeCase("service-environment", "launchctl print-disabled gui/501"),
 	safeCase("service-environment", "systemctl --user list-units"),
+	// brew loads a formula named as a file, and a formula is Ruby.
+	confirmCase("env-loads-code", "brew info ./evil.rb", "brew ./evil.rb: loads a formula file"),
+	confirmCase("env-loads-code", "brew deps evil.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew desc /tmp/x/evil.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew info --formula ../Formula/x", "loads a formula file"),
+	confirmCase("env-loads-code", "brew uses --recursive ~/x.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew info https://example.com/x.rb", "loads a formula file"),
+	safeCase("env-loads-code", "brew info homebrew/core/wget"),
+	safeCase("env-loads-code", "brew deps --tree ffmpeg"),
+	// pip's --log appends to a file whatever the verb.
+	confirmCase("write", "pip list --log x", "pip --log: writes a log file"),
+	confirmCase("write", "pip3 --log=/tmp/x freeze", "writes a log file"),
+	confirmCase("write", "pip show --log-file x requests", "writes a log file"),
+	confirmCase("write", "pip freeze --log-f x", "writes a log file"),
+	safeCase("write", "pip list --format=json"),
+	// dscl nodes other than the local ones are directory servers.
+	confirmCase("network", "dscl /LDAPv3/ldap.example.com -read /Users/x", "queries a directory server over the network"),
+	confirmCase("network", "dscl '/Active Directory/CORP' -list /Users", "queries a directory server over the network"),
+	confirmCase("network", "dscl -plist /LDAPv3/10.0.0.1 -readall /Groups", "queries a directory server"),
+	safeCase("network", "dscl /Local/Default -read /Users/me"),
+	safeCase("network", "dscl /Search -read /Users/me"),
 	// Any word after the interface name sets something.
 	confirmCase("network", "ifconfig eth0 -arp", "ifconfig: changes network interfaces"),
 	confirmCase("network", "ifconfig eth0 -promisc", "changes network interfaces"),

@@ -257,6 +257,25 @@ func operands(args []arg) []arg {
 	return out
 }
 
+// pathUnder reports whether p is root or a path below it.
+func pathUnder(p, root string) bool {
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+// brewFormulaFile: brew info, deps, desc and the like load a formula or
+// cask given as a file (x.rb, ./x, /path/x) or URL, and a formula is Ruby
+// that runs as it loads. Named formulae come from installed taps.
+func brewFormulaFile(in *invocation) {
+	for _, a := range operands(in.args) {
+		v := a.val
+		if strings.HasSuffix(v, ".rb") || strings.Contains(v, "://") || a.home ||
+			strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") {
+			in.confirmAs(Code, v, "loads a formula file, which is Ruby code that runs")
+			return
+		}
+	}
+}
+
 // noResponseFile: binutils read more options from the file an @file
 // argument names, where --plugin loads code the command line never shows.
 func noResponseFile(in *invocation) {
@@ -1608,6 +1627,13 @@ func dsclCheck(in *invocation) {
 		in.confirmAs(Network, node, "reaches the directory service of another machine")
 		return
 	}
+	// Node paths other than the local and search ones are servers:
+	// /LDAPv3/host and /Active Directory/DOMAIN, which opendirectoryd
+	// queries over the network, outside the sandbox.
+	if strings.HasPrefix(node, "/") && !pathUnder(node, "/Local") && !pathUnder(node, "/Search") {
+		in.confirmAs(Network, node, "queries a directory server over the network")
+		return
+	}
 	switch args[1].val {
 	case "-read", "-readall", "-list", "-search", "-readpl", "-readpli":
 		return
@@ -2144,6 +2170,12 @@ func npmCheck(in *invocation) {
 func pipCheck(in *invocation) {
 	if f, ok := hasFlag(in.args[min(1, len(in.args)):], "oui", "--outdated", "--uptodate", "--index-url", "--extra-index-url", "--find-links", "--proxy"); ok {
 		in.confirmAs(Network, f, "uses the network")
+		return
+	}
+	// pip's general options go before or after the verb; --log appends
+	// to the file it names, whatever pip does.
+	if f, ok := hasFlag(in.args, "", "--log", "--log-file"); ok {
+		in.confirmAs(Write, f, "writes a log file")
 		return
 	}
 	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "cache dir", "cache list", "cache info")(in)

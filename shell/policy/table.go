@@ -142,7 +142,7 @@ func init() {
 		"badblocks":    custom(Disk, badblocksCheck),
 		"base64":       args(Write, noFlags("writes its output to a file", "o", "--output")),
 		"break":        custom(Code, arithmArgsCheck),
-		"brew":         args(Package, firstOf(networkVerbs("uses the network", "search", "home", "fetch"), both(noFlags("opens a web browser", "", "--github"), subcommands("installs or changes software", "list", "ls", "info", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")))).runsConfig(),
+		"brew":         args(Package, firstOf(networkVerbs("uses the network", "search", "home", "fetch"), both(both(noFlags("opens a web browser", "", "--github"), brewFormulaFile), subcommands("installs or changes software", "list", "ls", "info", "outdated", "config", "--prefix", "--cellar", "--cache", "--repository", "--repo", "--version", "--env", "deps", "uses", "leaves", "desc", "commands", "services list", "tap-info", "--caskroom")))).runsConfig(),
 		"cd":           custom(Code, cdCheck),
 		"chflags":      custom(Write, permCheck("changes file flags")),
 		"chmod":        custom(Write, permCheck("changes permissions")),
