@@ -401,6 +401,25 @@ var familyCases = []policyCase{
 	confirmCase("service-environment", "systemctl --user show-environment", "shows the environment services run with"),
 	safeCase("service-environment", "launchctl print-disabled gui/501"),
 	safeCase("service-environment", "systemctl --user list-units"),
+	// builtin and command run cd in the shell itself, so the directory
+	// they move to counts for what follows, as after a plain cd.
+	forbiddenCase("recursive", "builtin cd /; rm -rf *", "recursive deletion of / is never run"),
+	forbiddenCase("recursive", "command cd ~ && rm -rf *", "recursive deletion of ~ is never run"),
+	forbiddenCase("recursive", "command -p cd /; rm -rf *", "recursive deletion of / is never run"),
+	forbiddenCase("recursive", "builtin command cd ~; rm -rf ./*", "recursive deletion of ~ is never run"),
+	confirmCase("delete", "nice cd /; rm -rf *", "rm: deletes files"),
+	// Wrapper options that act on other processes or the system, long
+	// forms included.
+	confirmCase("process", "ionice -c 3 --pgid 1", "ionice --pgid: changes the priority of other processes"),
+	confirmCase("process", "ionice -c3 --uid 0", "changes the priority of other processes"),
+	confirmCase("process", "ionice -c3 -P 1", "changes the priority of other processes"),
+	confirmCase("process", "ionice -n7 -u 1000", "changes the priority of other processes"),
+	confirmCase("process", "chrt --pid 5 1", "changes another process's scheduling"),
+	confirmCase("process", "taskset --pid 1 1", "changes another process's CPU affinity"),
+	confirmCase("write", "busybox --install -s", "busybox --install: installs links to its programs"),
+	confirmCase("write", "busybox --install", "installs links to its programs"),
+	safeCase("wrapper", "ionice -c 3 nice ls"),
+	safeCase("wrapper", "busybox --list"),
 	// brew loads a formula named as a file, and a formula is Ruby.
 	confirmCase("env-loads-code", "brew info ./evil.rb", "brew ./evil.rb: loads a formula file"),
 	confirmCase("env-loads-code", "brew deps evil.rb", "loads a formula file"),

@@ -59,6 +59,8 @@ func TestGitRepoPrograms(t *testing.T) {
 		{"/work", "pushd evil; pushd /tmp; cd +1; git diff", Confirm, ""},
 		{"/work", "pushd evil; pushd /tmp; cd -1; git diff", Confirm, ""},
 		{"/work", "pushd good; git diff", Safe, "/work/good"},
+		{"/work", "builtin cd evil; git diff", Confirm, "/work/evil"},
+		{"/work", "command pushd evil && git log -p", Confirm, "/work/evil"},
 		{"/work", "cd ~/dl/evil; git diff", Confirm, "~/dl/evil"},
 		{"/work", "cd ~; git diff", Safe, "~"},
 		{"/work", "cd $HOME/dl/evil; git diff", Confirm, "~/dl/evil"},

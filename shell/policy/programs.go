@@ -1091,7 +1091,7 @@ var findNameTests = map[string]bool{
 // cdCheck remembers when the shell moves into a protected directory, so a
 // later `rm -rf *` is known to mean that directory.
 func cdCheck(in *invocation) {
-	if in.label != in.name {
+	if !inThisShell(in) {
 		return // under a wrapper cd changes nothing that follows
 	}
 	ops := operands(in.args)
@@ -1123,6 +1123,23 @@ func cdCheck(in *invocation) {
 		return
 	}
 	in.c.cwd = ""
+}
+
+// inThisShell reports whether a builtin runs in the shell itself: alone,
+// or under builtin and command, which run it there all the same (builtin
+// cd / moves the shell as cd / does), not under a program like nice.
+func inThisShell(in *invocation) bool {
+	label := in.label
+	for {
+		rest, ok := strings.CutPrefix(label, "builtin ")
+		if !ok {
+			rest, ok = strings.CutPrefix(label, "command ")
+		}
+		if !ok {
+			return label == in.name
+		}
+		label = rest
+	}
 }
 
 // knownDir reports whether a plain directory argument names a place the
