@@ -18,8 +18,9 @@ var gitReadOnly = map[string]func(args []arg) string{
 
 // gitRunsDrivers are the subcommands that may run programs a repository's
 // configuration names for its files: textconv drivers (diff, log -p, show,
-// blame), external diff (git diff) and clean filters (status and the
-// worktree diffs, which read changed files through them). The environment
+// blame, and reflog, which is log -g and takes -p), external diff (git
+// diff) and clean filters (status and the worktree diffs, which read
+// changed files through them). The environment
 // the runner gives sandboxed git switches off hooks, fsmonitor, the pager,
 // signing and credential programs and refuses to enter a bare repository
 // by cd or -C (safe.bareRepository=explicit), but drivers are named per
@@ -36,6 +37,7 @@ var gitReadOnly = map[string]func(args []arg) string{
 var gitRunsDrivers = map[string]bool{
 	"status": true, "diff": true, "show": true, "log": true, "whatchanged": true, "blame": true, "annotate": true,
 	"range-diff": true, "stash": true, "diff-files": true, "diff-index": true, "grep": true, "submodule": true,
+	"reflog": true,
 }
 
 // gitWhy says what the common mutating subcommands do.

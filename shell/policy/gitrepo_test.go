@@ -60,6 +60,11 @@ func TestGitRepoPrograms(t *testing.T) {
 		{"/work", "pushd evil; pushd /tmp; cd -1; git diff", Confirm, ""},
 		{"/work", "pushd good; git diff", Safe, "/work/good"},
 		{"/work", "builtin cd evil; git diff", Confirm, "/work/evil"},
+		// reflog is log -g: with -p it diffs through the same drivers.
+		{"/work/evil", "git reflog -p", Confirm, "/work/evil"},
+		{"/work/evil", "git reflog show -p HEAD", Confirm, "/work/evil"},
+		{"/work", "git -C evil reflog --patch", Confirm, "/work/evil"},
+		{"/work/good", "git reflog -p", Safe, "/work/good"},
 		{"/work", "command pushd evil && git log -p", Confirm, "/work/evil"},
 		{"/work", "cd ~/dl/evil; git diff", Confirm, "~/dl/evil"},
 		{"/work", "cd ~; git diff", Safe, "~"},
