@@ -2335,12 +2335,22 @@ func plutilCheck(in *invocation) {
 		}
 		return
 	}
+	// Every -o must print: the last one given is where plutil writes, so
+	// -o - -o file still replaces file.
+	toStdout := false
 	for i, a := range in.args {
-		if a.val == "-o" && i+1 < len(in.args) && (in.args[i+1].val == "-" || in.args[i+1].val == "/dev/stdout") {
-			return
+		if a.val != "-o" {
+			continue
 		}
+		if i+1 >= len(in.args) || in.args[i+1].val != "-" && in.args[i+1].val != "/dev/stdout" {
+			toStdout = false
+			break
+		}
+		toStdout = true
 	}
-	in.confirmOpt("-extract", "replaces the file with the extracted value unless given -o -")
+	if !toStdout {
+		in.confirmOpt("-extract", "replaces the file with the extracted value unless given -o -")
+	}
 }
 
 // codesignCheck: `codesign -d --entitlements PATH` writes the entitlements
