@@ -60,6 +60,17 @@ func TestGitRepoPrograms(t *testing.T) {
 		{"/work", "pushd evil; pushd /tmp; cd -1; git diff", Confirm, ""},
 		{"/work", "pushd good; git diff", Safe, "/work/good"},
 		{"/work", "builtin cd evil; git diff", Confirm, "/work/evil"},
+		// A cd that fails, runs in a pipeline or subshell, or is skipped
+		// leaves git where the shell was: every earlier place counts.
+		{"/work/evil", "cd /nonexistent; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "cd /tmp || :; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "cd /tmp | cat; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "(cd /tmp); git diff", Confirm, "/work/evil"},
+		{"/work/evil", "false && cd /tmp; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "if false; then cd /tmp; fi; git status", Confirm, "/work/evil"},
+		{"/work/evil", "while false; do cd /tmp; done; git log -p", Confirm, "/work/evil"},
+		{"/work", "cd evil; cd /tmp 2>/dev/null; git diff", Confirm, "/work/evil"},
+		{"/work", "cd good; cd /tmp; git diff", Safe, "/tmp"},
 		// reflog is log -g: with -p it diffs through the same drivers.
 		{"/work/evil", "git reflog -p", Confirm, "/work/evil"},
 		{"/work/evil", "git reflog show -p HEAD", Confirm, "/work/evil"},

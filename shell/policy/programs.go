@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -1098,6 +1099,9 @@ func cdCheck(in *invocation) {
 	stack := false
 	for _, a := range in.args {
 		stack = stack || stackEntry(a.val)
+	}
+	if !slices.Contains(in.c.cdEarlier, in.c.cdPath) {
+		in.c.cdEarlier = append(in.c.cdEarlier, in.c.cdPath)
 	}
 	switch {
 	case in.c.cdPath == cdUnknown:
