@@ -23,6 +23,9 @@ import (
 // Defaults for RunnerOptions' zero values.
 const (
 	DefaultTimeout = 30 * time.Second
+	// DefaultDiskQuota is how much free disk space a sandboxed command may
+	// use up before it is stopped (see watchDisk).
+	DefaultDiskQuota = 2 << 30
 	// killGrace is how long a stopped command gets between SIGTERM and
 	// SIGKILL; the helper and the zygote keep the same.
 	killGrace = sandbox.KillGrace
@@ -40,6 +43,7 @@ type RunnerOptions struct {
 	HelperPath  string        // the executable that serves HelperCommand; "" means os.Executable(), so test binaries must dispatch it in TestMain or init
 	Home        string        // default and base for working directories; "" means the user's home
 	Environ     []string      // the environment to derive the command's from; nil means os.Environ()
+	DiskQuota   int64         // bytes of free disk a sandboxed command may use up; 0 means DefaultDiskQuota, negative means no bound
 }
 
 // Request is one command to run.
@@ -64,6 +68,7 @@ type Runner struct {
 	shell       string
 	timeout     time.Duration
 	outputLimit int
+	diskQuota   int64
 	keepEnv     []string
 	helper      string // "" when no helper executable could be found
 	home        string
@@ -89,6 +94,7 @@ func NewRunner(o RunnerOptions) *Runner {
 		shell:       o.Shell,
 		timeout:     o.Timeout,
 		outputLimit: o.OutputLimit,
+		diskQuota:   o.DiskQuota,
 		keepEnv:     o.KeepEnv,
 		helper:      o.HelperPath,
 		home:        o.Home,
@@ -106,6 +112,9 @@ func NewRunner(o RunnerOptions) *Runner {
 	}
 	if r.outputLimit <= 0 {
 		r.outputLimit = DefaultOutputLimit
+	}
+	if r.diskQuota == 0 {
+		r.diskQuota = DefaultDiskQuota
 	}
 	if r.home == "" {
 		r.home, _ = os.UserHomeDir()
@@ -196,6 +205,13 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	var diskFull atomic.Bool
+	if sandboxed && r.diskQuota > 0 {
+		watchCtx, stop := context.WithCancel(runCtx)
+		defer stop()
+		go watchDisk(watchCtx, tmpDir, r.diskQuota, diskPoll, func() { diskFull.Store(true); stop() })
+		runCtx = watchCtx
+	}
 
 	env := r.baseEnv
 	if sandboxed {
@@ -234,6 +250,8 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 	switch {
 	case !out.Stopped: // finished on its own, even if a deadline passed since
+	case diskFull.Load():
+		res.Error = appendNote(res.Error, fmt.Sprintf("hark: stopped: the disk lost more than %d MiB while the command ran, and a read-only command only needs scratch space; write large files with a command you approve", r.diskQuota>>20))
 	case ctx.Err() == nil:
 		res.TimedOut = true
 		res.Error = appendNote(res.Error, fmt.Sprintf("hark: timed out after %s; the command and everything it started were stopped", timeout))

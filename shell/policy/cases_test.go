@@ -33,9 +33,9 @@ func forbiddenCase(cat, cmd, reason string) policyCase {
 // forkbomb, shutdown, nested. familyCases (families_test.go) add one
 // category per family of holes closed (xargs-wrapper, redefine-name,
 // builtin-runs, subscript-name, set-keyword, env-loads-code,
-// computed-socket, abbreviated, bundled-flag, git-config-code) and the
-// read-only queries made safe (version, archive-list); tableCases
-// (table_cases_test.go) cover every program of the table.
+// computed-socket, abbreviated, bundled-flag, git-config-code, glob-option,
+// awk-sandbox, service-environment) and the read-only queries made safe (version, archive-list);
+// tableCases (table_cases_test.go) cover every program of the table.
 var policyCases = []policyCase{
 	// The old substring gate's misses and false alarms.
 	confirmCase("bypass", "find . -delete", "find -delete: deletes files"),
@@ -451,7 +451,7 @@ var policyCases = []policyCase{
 	confirmCase("interpreter", "rg --pre ./x pattern", "rg --pre: runs a preprocessor program"),
 	confirmCase("interpreter", "xxd f out.bin", "writes its output to a file"),
 	confirmCase("interpreter", "printf -v PATH x", "printf -v"),
-	safeCase("interpreter", "awk --sandbox '{ print > \"x\" }' f"),
+	safeCase("interpreter", "gawk --sandbox '{ print > \"x\" }' f"),
 
 	// Shells.
 	confirmCase("shell", "sh -c 'ls'", "sh -c: runs a command string"),
@@ -865,6 +865,9 @@ var policyCases = []policyCase{
 	confirmCase("write", "tree -R -H . -L 2", "tree -R"),
 	confirmCase("write", "zstdcat -o out.txt f.zst", "zstdcat -o: writes a file"),
 	confirmCase("write", "plutil -extract CFBundleVersion raw Info.plist", "replaces the file with the extracted value"),
+	confirmCase("write", "plutil -extract CFBundleVersion raw -o - -o x Info.plist", "replaces the file with the extracted value"),
+	confirmCase("write", "plutil -extract CFBundleVersion raw -o /dev/stdout Info.plist -o Info.plist", "replaces the file with the extracted value"),
+	confirmCase("write", "plutil -extract CFBundleVersion raw -o - Info.plist -o", "replaces the file with the extracted value"),
 	confirmCase("write", "codesign -d --entitlements /tmp/e.plist /bin/ls", "codesign --entitlements /tmp/e.plist: writes a file"),
 	confirmCase("write", "date -v+1d 0101", "date 0101: sets the clock"),
 	confirmCase("write", "date -f %s 0", "date 0: sets the clock"),

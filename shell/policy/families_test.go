@@ -172,6 +172,14 @@ var familyCases = []policyCase{
 	confirmCase("env-loads-code", "nm --plugin ./x.so a.o", "nm --plugin: loads a plugin"),
 	confirmCase("env-loads-code", "nm --plug=./x.so a.o", "loads a plugin"),
 	confirmCase("env-loads-code", "size --plugin ./x.so a.o", "loads a plugin"),
+	// binutils take options from an @file too, --plugin included.
+	confirmCase("env-loads-code", "nm @opts a.o", "nm @opts: reads more options from a file"),
+	confirmCase("env-loads-code", "nm -C @opts", "reads more options from a file"),
+	confirmCase("env-loads-code", "nm a.o @./opts", "reads more options from a file"),
+	confirmCase("env-loads-code", "size @opts a.o", "reads more options from a file"),
+	confirmCase("env-loads-code", "find . -name '*.o' -exec nm @opts {} +", "reads more options from a file"),
+	safeCase("env-loads-code", "nm -D /usr/lib/libc.so.6"),
+	safeCase("env-loads-code", "size a.o"),
 	confirmCase("env-loads-code", "GIT_CONFIG_GLOBAL=./x git status", "GIT_CONFIG_GLOBAL="),
 	safeCase("env-loads-code", "LC_ALL=C LANG=C TZ=UTC COLUMNS=80 NO_COLOR=1 ls"),
 	safeCase("env-loads-code", "env LC_COLLATE=C sort f"),
@@ -345,7 +353,103 @@ var familyCases = []policyCase{
 	confirmCase("readonly-mac", "dscl . -passwd /Users/me", "changes directory services"),
 	confirmCase("readonly-mac", "dscl 10.0.0.1 -read /Users/x", "another machine"),
 	confirmCase("readonly-mac", "dscl", "changes directory services"),
-	safeCase("readonly-mac", "launchctl getenv PATH"),
+	// A glob that starts with '-' expands to whatever options the
+	// directory's file names spell: with a file named -ofile, sort -* f
+	// writes f sorted into file. Only the text before the first wildcard
+	// is known.
+	confirmCase("glob-option", "sort -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort -?x f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort -r* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort --o* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "sort --comp[r]* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", `sort "-"* f`, "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "awk -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "rg -* x", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "shuf -* f", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "tree -?", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "journalctl --*", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "ps -*", "argument is only known at run time and could be an option"),
+	confirmCase("glob-option", "xxd -* f", "argument is only known at run time and could be an option"),
+	safeCase("glob-option", "sort ./-* f"),
+	safeCase("glob-option", "sort -r -- f*"),
+	safeCase("glob-option", "sort -'*' f"),
+	safeCase("glob-option", `sort -\* f`),
+	safeCase("glob-option", "rg --glob=*.go TODO"),
+	safeCase("glob-option", "ls -*"),
+	safeCase("glob-option", "grep -r x *"),
+
+	// --sandbox and -S are gawk's: the awk of macOS ignores options it
+	// does not know and mawk ignores -W sandbox, so there they switch
+	// nothing off.
+	confirmCase("awk-sandbox", "awk --sandbox '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "awk -S 'BEGIN { system(\"rm x\") }'", "calls system()"),
+	confirmCase("awk-sandbox", "awk --sand '{ print | \"sh\" }' f", "pipes to or from a command"),
+	confirmCase("awk-sandbox", "nawk -S '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "mawk --sandbox 'BEGIN { system(\"id\") }'", "calls system()"),
+	confirmCase("awk-sandbox", "awk -vS=1 -S '{ print > \"x\" }' f", "may print to a file"),
+	confirmCase("awk-sandbox", "gawk --sandbox 'BEGIN { @f(\"id\") }'", "calls a function by a name"),
+	safeCase("awk-sandbox", "gawk -S 'BEGIN { system(\"rm x\") }'"),
+	safeCase("awk-sandbox", "gawk --sand '{ print | \"sh\" }' f"),
+
+	// The environment of other processes stays out of what runs at once:
+	// launchd's and systemd's are those of every service they start.
+	confirmCase("service-environment", "launchctl getenv PATH", "launchctl getenv: shows the environment services run with"),
+	confirmCase("service-environment", "launchctl getenv GITHUB_TOKEN", "shows the environment services run with"),
+	confirmCase("service-environment", "launchctl print gui/501/com.example.agent", "shows the environment services run with"),
+	confirmCase("service-environment", "launchctl dumpstate", "shows the environment services run with"),
+	confirmCase("service-environment", "systemctl show-environment", "systemctl show-environment: shows the environment services run with"),
+	confirmCase("service-environment", "systemctl --user show-environment", "shows the environment services run with"),
+	safeCase("service-environment", "launchctl print-disabled gui/501"),
+	safeCase("service-environment", "systemctl --user list-units"),
+	// builtin and command run cd in the shell itself, so the directory
+	// they move to counts for what follows, as after a plain cd.
+	forbiddenCase("recursive", "builtin cd /; rm -rf *", "recursive deletion of / is never run"),
+	forbiddenCase("recursive", "command cd ~ && rm -rf *", "recursive deletion of ~ is never run"),
+	forbiddenCase("recursive", "command -p cd /; rm -rf *", "recursive deletion of / is never run"),
+	forbiddenCase("recursive", "builtin command cd ~; rm -rf ./*", "recursive deletion of ~ is never run"),
+	confirmCase("delete", "nice cd /; rm -rf *", "rm: deletes files"),
+	// Wrapper options that act on other processes or the system, long
+	// forms included.
+	confirmCase("process", "ionice -c 3 --pgid 1", "ionice --pgid: changes the priority of other processes"),
+	confirmCase("process", "ionice -c3 --uid 0", "changes the priority of other processes"),
+	confirmCase("process", "ionice -c3 -P 1", "changes the priority of other processes"),
+	confirmCase("process", "ionice -n7 -u 1000", "changes the priority of other processes"),
+	confirmCase("process", "chrt --pid 5 1", "changes another process's scheduling"),
+	confirmCase("process", "taskset --pid 1 1", "changes another process's CPU affinity"),
+	confirmCase("write", "busybox --install -s", "busybox --install: installs links to its programs"),
+	confirmCase("write", "busybox --install", "installs links to its programs"),
+	safeCase("wrapper", "ionice -c 3 nice ls"),
+	safeCase("wrapper", "busybox --list"),
+	// brew loads a formula named as a file, and a formula is Ruby.
+	confirmCase("env-loads-code", "brew info ./evil.rb", "brew ./evil.rb: loads a formula file"),
+	confirmCase("env-loads-code", "brew deps evil.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew desc /tmp/x/evil.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew info --formula ../Formula/x", "loads a formula file"),
+	confirmCase("env-loads-code", "brew uses --recursive ~/x.rb", "loads a formula file"),
+	confirmCase("env-loads-code", "brew info https://example.com/x.rb", "loads a formula file"),
+	safeCase("env-loads-code", "brew info homebrew/core/wget"),
+	safeCase("env-loads-code", "brew deps --tree ffmpeg"),
+	// pip's --log appends to a file whatever the verb.
+	confirmCase("write", "pip list --log x", "pip --log: writes a log file"),
+	confirmCase("write", "pip3 --log=/tmp/x freeze", "writes a log file"),
+	confirmCase("write", "pip show --log-file x requests", "writes a log file"),
+	confirmCase("write", "pip freeze --log-f x", "writes a log file"),
+	safeCase("write", "pip list --format=json"),
+	// dscl nodes other than the local ones are directory servers.
+	confirmCase("network", "dscl /LDAPv3/ldap.example.com -read /Users/x", "queries a directory server over the network"),
+	confirmCase("network", "dscl '/Active Directory/CORP' -list /Users", "queries a directory server over the network"),
+	confirmCase("network", "dscl -plist /LDAPv3/10.0.0.1 -readall /Groups", "queries a directory server"),
+	safeCase("network", "dscl /Local/Default -read /Users/me"),
+	safeCase("network", "dscl /Search -read /Users/me"),
+	// Any word after the interface name sets something.
+	confirmCase("network", "ifconfig eth0 -arp", "ifconfig: changes network interfaces"),
+	confirmCase("network", "ifconfig eth0 -promisc", "changes network interfaces"),
+	confirmCase("network", "ifconfig en0 -alias 10.0.0.2", "changes network interfaces"),
+	confirmCase("network", "ifconfig -v eth0 -allmulti", "changes network interfaces"),
+	confirmCase("network", "ifconfig lo0 up", "changes network interfaces"),
+	safeCase("network", "ifconfig -a"),
+	safeCase("network", "ifconfig -v en0"),
+	safeCase("network", "ifconfig -l"),
 	confirmCase("readonly-mac", "launchctl setenv PATH /tmp", "launchctl setenv: controls services"),
 }
 

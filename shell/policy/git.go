@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // gitReadOnly lists git subcommands that only read the repository, each
 // with a check for the arguments that would make it write (nil: none do).
@@ -18,8 +21,9 @@ var gitReadOnly = map[string]func(args []arg) string{
 
 // gitRunsDrivers are the subcommands that may run programs a repository's
 // configuration names for its files: textconv drivers (diff, log -p, show,
-// blame), external diff (git diff) and clean filters (status and the
-// worktree diffs, which read changed files through them). The environment
+// blame, and reflog, which is log -g and takes -p), external diff (git
+// diff) and clean filters (status and the worktree diffs, which read
+// changed files through them). The environment
 // the runner gives sandboxed git switches off hooks, fsmonitor, the pager,
 // signing and credential programs and refuses to enter a bare repository
 // by cd or -C (safe.bareRepository=explicit), but drivers are named per
@@ -36,6 +40,7 @@ var gitReadOnly = map[string]func(args []arg) string{
 var gitRunsDrivers = map[string]bool{
 	"status": true, "diff": true, "show": true, "log": true, "whatchanged": true, "blame": true, "annotate": true,
 	"range-diff": true, "stash": true, "diff-files": true, "diff-index": true, "grep": true, "submodule": true,
+	"reflog": true,
 }
 
 // gitWhy says what the common mutating subcommands do.
@@ -111,14 +116,16 @@ func checkGit(in *invocation) {
 		return
 	}
 	if gitRunsDrivers[sub] && in.c.p.repoPrograms != nil {
-		dir, dynamic := gitDir(in.c, cDirs)
+		dirs, dynamic := gitDirs(in.c, cDirs)
 		if dynamic {
 			in.confirmAs(Code, "git "+sub, "the repository is known only when the command runs, so its configuration cannot be checked for programs git would run")
 			return
 		}
-		if what := in.c.p.repoPrograms(dir); what != "" {
-			in.confirmAs(Code, "git "+sub, "this repository's configuration names a program git would run ("+what+")")
-			return
+		for _, dir := range dirs {
+			if what := in.c.p.repoPrograms(dir); what != "" {
+				in.confirmAs(Code, "git "+sub, "this repository's configuration names a program git would run ("+what+")")
+				return
+			}
 		}
 	}
 	rest := args[i+1:]
@@ -291,25 +298,28 @@ func gitConfig(args []arg) string {
 	return ""
 }
 
-// gitDir is the directory git would start from, as far as the command
-// shows it: the working directory, then literal cd targets, then -C
-// directories. dynamic says one of them is known only at run time; dir is
-// "" when no directory was given at all (Classify rather than ClassifyIn).
-func gitDir(c *classifier, cDirs []arg) (dir string, dynamic bool) {
-	if c.cdPath == cdUnknown {
-		return "", true
-	}
-	dir = c.v.dir
-	if c.cdPath != "" {
-		dir = joinRel(dir, c.cdPath)
-	}
-	for _, d := range cDirs {
-		if !d.plain() {
-			return "", true
+// gitDirs returns the directories git may start from: where the cd
+// commands before it lead, and, since any of them can fail or be skipped,
+// every place the shell was before them, each followed by -C. A
+// directory is "" when none was given (Classify rather than ClassifyIn).
+func gitDirs(c *classifier, cDirs []arg) (dirs []string, dynamic bool) {
+	for _, p := range append(slices.Clone(c.cdEarlier), c.cdPath) {
+		if p == cdUnknown {
+			return nil, true
 		}
-		dir = joinRel(dir, d.val)
+		dir := c.v.dir
+		if p != "" {
+			dir = joinRel(dir, p)
+		}
+		for _, d := range cDirs {
+			if !d.plain() || !knownDir(d) {
+				return nil, true
+			}
+			dir = joinRel(dir, d.val)
+		}
+		dirs = append(dirs, dir)
 	}
-	return dir, false
+	return dirs, false
 }
 
 func joinRel(base, p string) string {

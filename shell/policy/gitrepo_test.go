@@ -38,6 +38,48 @@ func TestGitRepoPrograms(t *testing.T) {
 		{"/", "git -C ~/dl/evil status", Confirm, "~/dl/evil"},
 		{"/work", `cd "$D" && git diff`, Confirm, ""},
 		{"/work", `git -C "$D" status`, Confirm, ""},
+		// Trusted parameters and other tildes are plain words whose
+		// directory the shell decides: ~+ and $PWD are the directory the
+		// command is in, ~- and $OLDPWD the one before, ~user another home.
+		{"/work", "cd ~+/evil; git diff", Confirm, ""},
+		{"/work", "cd $PWD/evil && git diff", Confirm, ""},
+		{"/work", `cd "${PWD}/evil" && git diff`, Confirm, ""},
+		{"/work", "git -C $PWD/evil status", Confirm, ""},
+		{"/work", "git -C ~+/evil log -p", Confirm, ""},
+		{"/work", "cd evil; cd /work; cd ~-; git diff", Confirm, ""},
+		{"/work", "cd $OLDPWD; git diff", Confirm, ""},
+		{"/work", "git -C ~root/evil diff", Confirm, ""},
+		{"/work", "cd $TMPDIR/evil; git diff", Confirm, ""},
+		// The directory stack is not followed: popd, pushd alone and +N or
+		// -N return to where an earlier pushd was.
+		{"/work", "pushd evil; pushd /tmp; popd; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd +1; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; pushd -0; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; cd +1; git diff", Confirm, ""},
+		{"/work", "pushd evil; pushd /tmp; cd -1; git diff", Confirm, ""},
+		{"/work", "pushd good; git diff", Safe, "/work/good"},
+		{"/work", "builtin cd evil; git diff", Confirm, "/work/evil"},
+		// A cd that fails, runs in a pipeline or subshell, or is skipped
+		// leaves git where the shell was: every earlier place counts.
+		{"/work/evil", "cd /nonexistent; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "cd /tmp || :; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "cd /tmp | cat; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "(cd /tmp); git diff", Confirm, "/work/evil"},
+		{"/work/evil", "false && cd /tmp; git diff", Confirm, "/work/evil"},
+		{"/work/evil", "if false; then cd /tmp; fi; git status", Confirm, "/work/evil"},
+		{"/work/evil", "while false; do cd /tmp; done; git log -p", Confirm, "/work/evil"},
+		{"/work", "cd evil; cd /tmp 2>/dev/null; git diff", Confirm, "/work/evil"},
+		{"/work", "cd good; cd /tmp; git diff", Safe, "/tmp"},
+		// reflog is log -g: with -p it diffs through the same drivers.
+		{"/work/evil", "git reflog -p", Confirm, "/work/evil"},
+		{"/work/evil", "git reflog show -p HEAD", Confirm, "/work/evil"},
+		{"/work", "git -C evil reflog --patch", Confirm, "/work/evil"},
+		{"/work/good", "git reflog -p", Safe, "/work/good"},
+		{"/work", "command pushd evil && git log -p", Confirm, "/work/evil"},
+		{"/work", "cd ~/dl/evil; git diff", Confirm, "~/dl/evil"},
+		{"/work", "cd ~; git diff", Safe, "~"},
+		{"/work", "cd $HOME/dl/evil; git diff", Confirm, "~/dl/evil"},
 	}
 	for _, tt := range tests {
 		asked = nil

@@ -445,6 +445,10 @@ type classifier struct {
 	// relative to the verdict's dir ("" for nowhere), or cdUnknown after a
 	// cd whose target is known only at run time.
 	cdPath string
+	// cdEarlier are the places cdPath held before: a cd that fails, sits
+	// in a pipeline or subshell, or is skipped by && || if or a loop leaves
+	// the shell in one of them, so each may be where a later command runs.
+	cdEarlier []string
 }
 
 const cdUnknown = "\x00"

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -152,13 +153,39 @@ func checked(f check) check {
 			return
 		}
 		for _, a := range in.args {
-			if a.expanded && !a.path || a.brace || a.glob && a.val != "" && strings.ContainsRune("*?[", rune(a.val[0])) {
+			if a.expanded && !a.path || a.brace || globOption(a) {
 				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
 				return
 			}
 		}
 		f(in)
 	}
+}
+
+// globOption reports whether the shell may replace a glob argument with
+// file names that are options the check never saw. A pattern keeps only
+// the text before its first wildcard: "*" and "?x" can become any word,
+// and "-*", "-r?" or "--o*" any option with that prefix (a file named
+// -ofile in the directory turns sort -* into sort -ofile). Only a long
+// option whose "=" comes before the wildcard, such as --glob=*.go, is
+// fixed by what is written.
+func globOption(a arg) bool {
+	if !a.glob || a.val == "" {
+		return false
+	}
+	first := strings.IndexAny(a.val, "*?[")
+	if first < 0 {
+		// The wildcard sits in a part the value does not show.
+		return a.val[0] == '-'
+	}
+	if first == 0 {
+		return true
+	}
+	if a.val[0] != '-' {
+		return false
+	}
+	eq := strings.IndexByte(a.val, '=')
+	return !strings.HasPrefix(a.val, "--") || eq < 0 || eq > first
 }
 
 // longMatch reports whether the option a (perhaps "--opt=value") is, or
@@ -229,6 +256,36 @@ func operands(args []arg) []arg {
 		out = append(out, a)
 	}
 	return out
+}
+
+// pathUnder reports whether p is root or a path below it.
+func pathUnder(p, root string) bool {
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+// brewFormulaFile: brew info, deps, desc and the like load a formula or
+// cask given as a file (x.rb, ./x, /path/x) or URL, and a formula is Ruby
+// that runs as it loads. Named formulae come from installed taps.
+func brewFormulaFile(in *invocation) {
+	for _, a := range operands(in.args) {
+		v := a.val
+		if strings.HasSuffix(v, ".rb") || strings.Contains(v, "://") || a.home ||
+			strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") {
+			in.confirmAs(Code, v, "loads a formula file, which is Ruby code that runs")
+			return
+		}
+	}
+}
+
+// noResponseFile: binutils read more options from the file an @file
+// argument names, where --plugin loads code the command line never shows.
+func noResponseFile(in *invocation) {
+	for _, a := range in.args {
+		if strings.HasPrefix(a.val, "@") && len(a.val) > 1 {
+			in.confirmOpt(a.val, "reads more options from a file, which can load a plugin")
+			return
+		}
+	}
 }
 
 // maxOperands is safe with at most n operands (the rest would be output files).
@@ -1035,15 +1092,26 @@ var findNameTests = map[string]bool{
 // cdCheck remembers when the shell moves into a protected directory, so a
 // later `rm -rf *` is known to mean that directory.
 func cdCheck(in *invocation) {
-	if in.label != in.name {
+	if !inThisShell(in) {
 		return // under a wrapper cd changes nothing that follows
 	}
 	ops := operands(in.args)
+	stack := false
+	for _, a := range in.args {
+		stack = stack || stackEntry(a.val)
+	}
+	if !slices.Contains(in.c.cdEarlier, in.c.cdPath) {
+		in.c.cdEarlier = append(in.c.cdEarlier, in.c.cdPath)
+	}
 	switch {
 	case in.c.cdPath == cdUnknown:
+	case in.name == "popd" || in.name == "pushd" && len(ops) == 0 || stack:
+		// The directory stack is not followed: popd, pushd alone and
+		// pushd +N go back to a directory an earlier pushd left.
+		in.c.cdPath = cdUnknown
 	case len(ops) == 0:
 		in.c.cdPath = "~"
-	case !ops[0].plain() || ops[0].val == "-":
+	case !ops[0].plain() || ops[0].val == "-" || !knownDir(ops[0]):
 		in.c.cdPath = cdUnknown
 	case ops[0].home || strings.HasPrefix(ops[0].val, "/"):
 		in.c.cdPath = ops[0].val
@@ -1059,6 +1127,48 @@ func cdCheck(in *invocation) {
 		return
 	}
 	in.c.cwd = ""
+}
+
+// inThisShell reports whether a builtin runs in the shell itself: alone,
+// or under builtin and command, which run it there all the same (builtin
+// cd / moves the shell as cd / does), not under a program like nice.
+func inThisShell(in *invocation) bool {
+	label := in.label
+	for {
+		rest, ok := strings.CutPrefix(label, "builtin ")
+		if !ok {
+			rest, ok = strings.CutPrefix(label, "command ")
+		}
+		if !ok {
+			return label == in.name
+		}
+		label = rest
+	}
+}
+
+// knownDir reports whether a plain directory argument names a place the
+// classifier can follow: not through $PWD, $OLDPWD or the like, whose
+// values are only known when the command runs, and not ~+, ~- or ~user,
+// which are those and other users' homes, however they start.
+func knownDir(a arg) bool {
+	if strings.ContainsRune(a.val, '$') {
+		return false
+	}
+	return !strings.HasPrefix(a.val, "~") || a.val == "~" || strings.HasPrefix(a.val, "~/")
+}
+
+// stackEntry reports whether a cd or pushd operand names an entry of the
+// directory stack (+N, -N in bash and zsh) rather than a directory.
+func stackEntry(v string) bool {
+	if len(v) < 2 || v[0] != '+' && v[0] != '-' {
+		return false
+	}
+	for _, c := range v[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // joinPath appends a relative path to base ("" is the starting directory).
@@ -1224,9 +1334,17 @@ func mountCheck(in *invocation) {
 	}
 }
 
+// ifconfigCheck: ifconfig only shows an interface named alone. Whatever
+// follows the name sets something, options included: -arp, -promisc,
+// -alias and -allmulti turn features off.
 func ifconfigCheck(in *invocation) {
-	if len(operands(in.args)) > 1 {
-		in.confirm("changes network interfaces")
+	named := false
+	for _, a := range in.args {
+		if named {
+			in.confirm("changes network interfaces")
+			return
+		}
+		named = !a.option()
 	}
 }
 
@@ -1530,6 +1648,13 @@ func dsclCheck(in *invocation) {
 		in.confirmAs(Network, node, "reaches the directory service of another machine")
 		return
 	}
+	// Node paths other than the local and search ones are servers:
+	// /LDAPv3/host and /Active Directory/DOMAIN, which opendirectoryd
+	// queries over the network, outside the sandbox.
+	if strings.HasPrefix(node, "/") && !pathUnder(node, "/Local") && !pathUnder(node, "/Search") {
+		in.confirmAs(Network, node, "queries a directory server over the network")
+		return
+	}
 	switch args[1].val {
 	case "-read", "-readall", "-list", "-search", "-readpl", "-readpli":
 		return
@@ -1688,7 +1813,12 @@ func checkLaunchctl(in *invocation) {
 		return
 	}
 	switch in.args[0].val {
-	case "list", "print", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "dumpstate", "getenv":
+	case "list", "print-disabled", "print-cache", "blame", "version", "help", "managerpid", "manageruid", "managername", "error":
+		return
+	case "getenv", "print", "dumpstate":
+		// launchd's variables are every process's of the session, and
+		// print and dumpstate show each service's environment.
+		in.confirmAs(Privilege, in.args[0].val, "shows the environment services run with, which can hold passwords and tokens")
 		return
 	case "reboot":
 		in.forbidOpt("reboot", "shutting down or restarting the machine is never run")
@@ -1716,7 +1846,12 @@ func checkSystemctl(in *invocation) {
 	switch verb {
 	case "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies",
 		"list-jobs", "list-machines", "list-automounts", "list-paths", "is-active", "is-enabled", "is-failed",
-		"is-system-running", "get-default", "show-environment", "help":
+		"is-system-running", "get-default", "help":
+		return
+	case "show-environment":
+		// The manager's environment is what every service it starts
+		// gets, and a session's import-environment puts tokens there.
+		in.confirmAs(Privilege, verb, "shows the environment services run with, which can hold passwords and tokens")
 		return
 	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
 		in.forbidOpt(verb, "shutting down or restarting the machine is never run")
@@ -2058,6 +2193,12 @@ func pipCheck(in *invocation) {
 		in.confirmAs(Network, f, "uses the network")
 		return
 	}
+	// pip's general options go before or after the verb; --log appends
+	// to the file it names, whatever pip does.
+	if f, ok := hasFlag(in.args, "", "--log", "--log-file"); ok {
+		in.confirmAs(Write, f, "writes a log file")
+		return
+	}
 	subcommands("installs or removes software", "list", "show", "freeze", "--version", "-V", "check", "config list", "help", "cache dir", "cache list", "cache info")(in)
 }
 
@@ -2198,12 +2339,22 @@ func plutilCheck(in *invocation) {
 		}
 		return
 	}
+	// Every -o must print: the last one given is where plutil writes, so
+	// -o - -o file still replaces file.
+	toStdout := false
 	for i, a := range in.args {
-		if a.val == "-o" && i+1 < len(in.args) && (in.args[i+1].val == "-" || in.args[i+1].val == "/dev/stdout") {
-			return
+		if a.val != "-o" {
+			continue
 		}
+		if i+1 >= len(in.args) || in.args[i+1].val != "-" && in.args[i+1].val != "/dev/stdout" {
+			toStdout = false
+			break
+		}
+		toStdout = true
 	}
-	in.confirmOpt("-extract", "replaces the file with the extracted value unless given -o -")
+	if !toStdout {
+		in.confirmOpt("-extract", "replaces the file with the extracted value unless given -o -")
+	}
 }
 
 // codesignCheck: `codesign -d --entitlements PATH` writes the entitlements

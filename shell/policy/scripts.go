@@ -213,7 +213,10 @@ func sedScriptWrites(s string) string {
 // from commands, or redirects print output to files. Programs from files
 // and loaded extensions cannot be seen, and gawk's -d, -o, -p and -D write
 // awkvars.out or awkprof.out. gawk --sandbox disables system, pipes and
-// redirections, but not the options.
+// redirections, but not the options. Only a program called gawk is known
+// to be gawk: the one-true-awk of macOS and BSD warns about an option it
+// does not know and carries on, and mawk calls -W sandbox vacuous, so for
+// awk, nawk and mawk --sandbox and -S change nothing.
 func checkAwk(in *invocation) {
 	checked(func(in *invocation) {
 		var programs []string
@@ -247,7 +250,7 @@ func checkAwk(in *invocation) {
 					in.confirmOpt(v, "writes a file")
 					return
 				case longMatch(name, "--sandbox"):
-					sandbox = true
+					sandbox = in.name == "gawk"
 				case longMatch(name, "--source"):
 					if !hasVal {
 						val = value("")
@@ -279,7 +282,7 @@ func checkAwk(in *invocation) {
 						in.confirmOpt(v, "writes a file")
 						return
 					case 'S':
-						sandbox = true
+						sandbox = in.name == "gawk"
 					case 'e':
 						programs = append(programs, value(v[j+1:]))
 						j = len(v)
