@@ -443,6 +443,21 @@ func removeRunTemp(dir string) {
 	}
 }
 
+// ReleaseTemps removes the empty temporary folders kept for the next runs.
+// Call it once the process runs no more commands (hark's main does before
+// it exits), or each process leaves one behind in $TMPDIR.
+func ReleaseTemps() {
+	runTemps.mu.Lock()
+	dirs := runTemps.dirs
+	runTemps.dirs = nil
+	runTemps.mu.Unlock()
+	for _, d := range dirs {
+		if os.Remove(d) != nil {
+			os.RemoveAll(d)
+		}
+	}
+}
+
 // reusableTemp reports whether dir is still an empty folder of this user's
 // with mode 0700.
 func reusableTemp(dir string) bool {

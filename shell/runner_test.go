@@ -485,3 +485,29 @@ func TestRunnerReportsOutputActivity(t *testing.T) {
 		t.Errorf("a silent command called OnOutput %d times", calls)
 	}
 }
+
+// A sandboxed run's temporary folder is kept for the next run while the
+// process lives, and ReleaseTemps (hark's main calls it before exiting)
+// leaves nothing behind in $TMPDIR.
+func TestReleaseTempsLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r := testRunner(t, RunnerOptions{})
+	for range 3 {
+		res := r.Run(context.Background(), Request{Command: "echo x > \"$TMPDIR/f\" && rm \"$TMPDIR/f\"", Verdict: Verdict{Tier: Safe}, Sandbox: SandboxReadOnly})
+		if !res.Success || res.Sandbox != SandboxApplied {
+			t.Skipf("no sandbox on this machine to make a temporary folder for: %s", res.JSON())
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "hark-run-*"))
+	if len(left) != 1 {
+		t.Fatalf("after three runs one folder should wait for the next run, found %v", left)
+	}
+	if ents, _ := os.ReadDir(left[0]); len(ents) != 0 {
+		t.Fatalf("the kept folder is not empty: %v", ents)
+	}
+	ReleaseTemps()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("after ReleaseTemps: %v", left)
+	}
+}

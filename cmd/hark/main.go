@@ -61,6 +61,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: stdioIsTerminal(), colorOut: wantColor(stdoutIsTerminal(), os.Getenv)}, os.Args[1:])
 	stop()
+	shell.ReleaseTemps()
 	os.Exit(code)
 }
 
