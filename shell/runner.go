@@ -209,7 +209,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if sandboxed && r.diskQuota > 0 {
 		watchCtx, stop := context.WithCancel(runCtx)
 		defer stop()
-		go watchDisk(watchCtx, tmpDir, r.diskQuota, diskPoll, func() { diskFull.Store(true); stop() })
+		defer watchDisk(tmpDir, r.diskQuota, diskPoll, func() { diskFull.Store(true); stop() })()
 		runCtx = watchCtx
 	}
 
