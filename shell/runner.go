@@ -409,6 +409,12 @@ var runTemps struct {
 
 const maxRunTemps = 4
 
+// reuseRunTemps is false on macOS: there a sandboxed process can outlive
+// its run (setsid and a double fork leave the session; no cgroup holds
+// them), and it keeps write access to its folder, so a folder handed to the
+// next run would be shared with what the last one left running.
+const reuseRunTemps = runtime.GOOS != "darwin"
+
 var tempBases sync.Map // os.TempDir() → its real path
 
 func realTempBase(base string) string {
@@ -429,7 +435,7 @@ func realTempBase(base string) string {
 // command can change neither mode, owner nor extended attributes. Anything
 // else is removed.
 func removeRunTemp(dir string) {
-	if reusableTemp(dir) {
+	if reuseRunTemps && reusableTemp(dir) {
 		runTemps.mu.Lock()
 		if len(runTemps.dirs) < maxRunTemps {
 			runTemps.dirs = append(runTemps.dirs, dir)

@@ -214,6 +214,40 @@ func TestSeatbeltOnMac(t *testing.T) {
 		}
 		refused(t, "open -g -a Calculator")
 		refused(t, "sudo -n true") // setuid, and not on the unconfined list
+		// launchd takes requests over the bootstrap port, which no profile
+		// rule filters: these must be refused by launchd itself.
+		refused(t, "launchctl setenv HARK_SANDBOX_PROBE 1")
+		if out, _ := exec.Command("launchctl", "getenv", "HARK_SANDBOX_PROBE").Output(); len(out) > 0 {
+			exec.Command("launchctl", "unsetenv", "HARK_SANDBOX_PROBE").Run()
+			t.Error("launchctl setenv from inside the sandbox changed launchd's environment")
+		}
+		refused(t, "launchctl disable gui/$(id -u)/"+label)
+		refused(t, "launchctl kickstart gui/$(id -u)/com.apple.Dock.agent")
+		// cfprefsd refuses the write; it must not create the file either.
+		agents, _ := os.UserHomeDir()
+		probe := filepath.Join(agents, "Library", "LaunchAgents", "hark-sandbox-probe.plist")
+		refused(t, "defaults write "+strings.TrimSuffix(probe, ".plist")+" k 1")
+		if _, err := os.Stat(probe); err == nil {
+			os.Remove(probe)
+			t.Errorf("defaults write from inside the sandbox left %s", probe)
+		}
+		refused(t, "mdimport -r /System/Library/Spotlight/RichText.mdimporter")
+	})
+
+	t.Run("terminals and other processes' environment are out of reach", func(t *testing.T) {
+		refused(t, "head -c 1 /dev/tty")
+		if ttys, _ := filepath.Glob("/dev/ttys0*"); len(ttys) > 0 {
+			refused(t, "head -c 1 "+ttys[0])
+		}
+		// KERN_PROCARGS2 of this test process, which runs outside the
+		// sandbox as the same user, read the way any interpreter could. It
+		// works from outside (the control), so a refusal inside means
+		// something.
+		procargs := `python3 -c 'import ctypes,sys; libc=ctypes.CDLL(None); mib=(ctypes.c_int*3)(1,49,` + strconv.Itoa(os.Getpid()) + `); size=ctypes.c_size_t(0); sys.exit(0 if libc.sysctl(mib,3,None,ctypes.byref(size),None,0)==0 and size.value>0 else 1)'`
+		if err := exec.Command("/bin/sh", "-c", procargs).Run(); err != nil {
+			t.Skipf("the control failed outside the sandbox (is python3 installed? %v)", err)
+		}
+		refused(t, procargs)
 	})
 
 	// The survey never fails: it records which everyday read-only commands

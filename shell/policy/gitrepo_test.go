@@ -121,6 +121,20 @@ func TestSeatbeltAsksForServicePrograms(t *testing.T) {
 			t.Errorf("Seatbelt: %s is %s %v, want safe", cmd, v.Tier, v.Reasons)
 		}
 	}
+	// pgrep -f reads other processes' arguments, which the profile closes.
+	for _, cmd := range []string{"pgrep -f 'node server'", "pgrep -fl java", "pgrep -lf x", "pgrep --full x"} {
+		if v := mac.Classify(cmd); v.Tier != Confirm || !hasReasonText(v, "macOS sandbox keeps closed") {
+			t.Errorf("Seatbelt: %s is %s %v, want confirm", cmd, v.Tier, v.Reasons)
+		}
+		if v := plain.Classify(cmd); v.Tier != Safe {
+			t.Errorf("without Seatbelt: %s is %s %v, want safe", cmd, v.Tier, v.Reasons)
+		}
+	}
+	for _, cmd := range []string{"pgrep node", "pgrep -l -x Finder", "pgrep -u me zsh"} {
+		if v := mac.Classify(cmd); v.Tier != Safe {
+			t.Errorf("Seatbelt: %s is %s %v, want safe", cmd, v.Tier, v.Reasons)
+		}
+	}
 	if v := mac.Classify("diskutil eraseDisk JHFS+ x disk2"); v.Tier != Forbidden {
 		t.Errorf("an erase stays forbidden: %s", v.Tier)
 	}

@@ -47,6 +47,9 @@ func (r rule) runsConfig() rule { r.config = true; return r }
 // runs other code, reaches the network or changes the system.
 func readOnly() rule { return rule{anyArgs: true} }
 
+// readOnlyWith is readOnly with a check that may still ask for one case.
+func readOnlyWith(f check) rule { return rule{anyArgs: true, check: f} }
+
 // ask is the rule of a program that always asks, saying why, except when
 // it is only asked for its version or help.
 func ask(cat Category, why string) rule { return rule{check: versionOr(why), category: cat} }
@@ -1293,6 +1296,20 @@ func psCheck(in *invocation) {
 				break
 			}
 		}
+	}
+}
+
+// pgrepCheck: pgrep -f matches whole argument lists, which the macOS
+// sandbox keeps closed (kern.procargs2, where environments live too), so
+// there it would find nothing and say, wrongly, that nothing runs. On macOS
+// it asks and runs unsandboxed once approved, as the programs that need
+// closed services do.
+func pgrepCheck(in *invocation) {
+	if !in.c.p.seatbelt {
+		return
+	}
+	if opt, ok := hasFlag(in.args, "f", "--full"); ok {
+		in.confirmAs(System, opt, "reads other processes' arguments, which the macOS sandbox keeps closed, so it runs only after you approve")
 	}
 }
 

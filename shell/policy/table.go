@@ -83,7 +83,7 @@ func init() {
 		"otool":           readOnly(),
 		"paste":           readOnly(),
 		"pbpaste":         readOnly().needsMacServices(),
-		"pgrep":           readOnly(),
+		"pgrep":           readOnlyWith(pgrepCheck),
 		"printenv":        readOnly(),
 		"pstree":          readOnly(),
 		"pwd":             readOnly(),

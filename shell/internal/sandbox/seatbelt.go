@@ -46,6 +46,11 @@ const seatbeltProfile = `(version 1)
 
 ; A read-only command may read whatever the user can read, as in a terminal.
 (allow file-read*)
+; Except what is typed in the user's terminals, the one hark exec runs in
+; (/dev/tty) and the others: their devices belong to the user, and reading
+; one races its shell for the keystrokes, sudo passwords included. Later
+; rules override earlier ones. Listing /dev and stat still work.
+(deny file-read-data (regex #"^/dev/(tty|ttys[0-9]+|tty[p-w][0-9a-f]|pty[p-w][0-9a-f]|ptmx|cu\..*|tty\..*)$"))
 
 ; The run's private temporary folder is the only place a command may create,
 ; change or delete files; zsh's here-documents go there too (TMPPREFIX).
@@ -70,6 +75,9 @@ const seatbeltProfile = `(version 1)
 
 ; Kernel state, read only: sysctl, uname, hostname, pgrep, netstat, vm_stat.
 (allow sysctl-read)
+; Except other processes' arguments and environment (KERN_PROCARGS2), where
+; secrets the runner keeps out of commands live; pgrep -f loses its matches.
+(deny sysctl-read (sysctl-name-prefix "kern.procargs"))
 
 ; I/O Kit registry properties, read only: ioreg, system_profiler, iostat.
 (allow iokit-get-properties)

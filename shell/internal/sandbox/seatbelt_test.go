@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -654,4 +655,60 @@ func (p *sbParser) str(n sbNode, decode bool) (sbNode, error) {
 		b.WriteByte(c)
 	}
 	return n, fmt.Errorf("line %d: unterminated string", n.line)
+}
+
+// Two denials carve secrets out of broad reads: other processes' arguments
+// and environment (kern.procargs*) out of sysctl-read, and the user's
+// terminals out of file-read*. Seatbelt lets a later rule override an
+// earlier one, so each must follow its allow, and the terminal pattern
+// must catch every kind of terminal device and nothing else.
+func TestSeatbeltProfileKeepsSecretsOut(t *testing.T) {
+	t.Parallel()
+	forms, err := parseSBPL(seatbeltProfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(rule string) int {
+		for i, f := range forms {
+			if f.String() == rule {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, pair := range [][2]string{
+		{`(allow sysctl-read)`, `(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`},
+		{`(allow file-read*)`, ""},
+	} {
+		if a := at(pair[0]); a < 0 {
+			t.Errorf("the profile has no %s", pair[0])
+		} else if pair[1] != "" && at(pair[1]) < a {
+			t.Errorf("%s must come after %s", pair[1], pair[0])
+		}
+	}
+	var ttys *regexp.Regexp
+	for i, f := range forms {
+		if s := f.String(); strings.HasPrefix(s, "(deny file-read-data (regex ") {
+			if i < at(`(allow file-read*)`) {
+				t.Errorf("%s comes before (allow file-read*), which overrides it", s)
+			}
+			re := f.list[2].list[1].text
+			if ttys, err = regexp.Compile(re); err != nil {
+				t.Fatalf("the terminal pattern %q: %v", re, err)
+			}
+		}
+	}
+	if ttys == nil {
+		t.Fatal("the profile does not deny reading terminal devices")
+	}
+	for _, p := range []string{"/dev/tty", "/dev/ttys000", "/dev/ttys012", "/dev/ttyp0", "/dev/ptyqf", "/dev/ptmx", "/dev/cu.usbserial-1", "/dev/tty.Bluetooth-Incoming-Port"} {
+		if !ttys.MatchString(p) {
+			t.Errorf("%s can still be read", p)
+		}
+	}
+	for _, p := range []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/stdin", "/dev/disk0", "/dev/ttys", "/dev/ttysx"} {
+		if ttys.MatchString(p) {
+			t.Errorf("%s is refused too", p)
+		}
+	}
 }
