@@ -108,6 +108,18 @@ type opts struct {
 	operands []field
 }
 
+// targetDir is the folder -t DIR or --target-directory=DIR names (mv,
+// cp, ln), and whether one was given.
+func (o opts) targetDir() (field, bool) {
+	if d, ok := o.short['t']; ok {
+		return field{val: d}, true
+	}
+	if d, ok := o.long["target-directory"]; ok {
+		return field{val: d}, true
+	}
+	return field{}, false
+}
+
 func (o opts) has(short string, long ...string) bool {
 	for _, r := range short {
 		if _, ok := o.short[r]; ok {
@@ -227,13 +239,8 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 	recursive := name == "mv" || o.has("rRa", "recursive", "archive")
 	keep := o.has("n", "no-clobber") || o.long["update"] == "none"
 	srcs := o.operands
-	var dest field
-	dirGiven := false
-	if d, ok := o.short['t']; ok {
-		dest, dirGiven = field{val: d}, true
-	} else if d, ok := o.long["target-directory"]; ok {
-		dest, dirGiven = field{val: d}, true
-	} else {
+	dest, dirGiven := o.targetDir()
+	if !dirGiven {
 		if len(srcs) < 2 {
 			return // a usage error: the program says so itself
 		}
@@ -284,13 +291,8 @@ func previewLink(a *analyzer, st *state, _ string, args []field) {
 		return
 	}
 	srcs := o.operands
-	var dest field
-	dirGiven := false
-	if d, ok := o.short['t']; ok {
-		dest, dirGiven = field{val: d}, true
-	} else if d, ok := o.long["target-directory"]; ok {
-		dest, dirGiven = field{val: d}, true
-	} else {
+	dest, dirGiven := o.targetDir()
+	if !dirGiven {
 		switch len(srcs) {
 		case 0:
 			return
