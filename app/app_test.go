@@ -912,9 +912,11 @@ func TestSpokenApprovalCarriesTheTranscript(t *testing.T) {
 	if v.Pending[0].Heard != "delete the old bills" {
 		t.Errorf("menu's pending Heard = %q", v.Pending[0].Heard)
 	}
+	m := h.views.mark()
 	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
 	recv(t, "decision", decided)
-	h.views.wait(t, "idle", stateIs(Idle))
+	// Idle after the turn, not the idle view from before the key was pressed.
+	h.views.waitFrom(t, m, "idle", stateIs(Idle))
 
 	h.app.Post(SendRequest{Text: "delete the old builds", Reply: make(chan SendReply, 1)})
 	if p := recv(t, "typed approval asked", h.approver.asked); p.Heard != "" {

@@ -344,7 +344,8 @@ func (v *views) observe(view View) {
 	v.mu.Unlock()
 }
 
-// wait returns the first View at or after index from that satisfies ok.
+// wait returns the first View ever rendered that satisfies ok, however
+// old; use waitNow or waitFrom for a state that earlier views also had.
 func (v *views) wait(t *testing.T, what string, ok func(View) bool) View {
 	t.Helper()
 	deadline := time.After(waitTimeout)
