@@ -57,42 +57,38 @@ func TestModelsCommand(t *testing.T) {
 		})
 	}
 	t.Run("list shows where an installed model is", func(t *testing.T) {
-		home := t.TempDir()
-		t.Setenv("HARK_HOME", home)
-		path := filepath.Join(home, "models", models.Catalog[0].File())
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		if code := dispatch(context.Background(), &env{stdout: &out, stderr: &out}, []string{"models", "list"}); code != exitOK {
-			t.Fatalf("exit %d: %s", code, out.String())
-		}
-		if !strings.Contains(out.String(), path) {
-			t.Fatalf("list does not show %s:\n%s", path, out.String())
+		path, out := listWithModel(t, models.Catalog[0].File())
+		if !strings.Contains(out, path) {
+			t.Fatalf("list does not show %s:\n%s", path, out)
 		}
 	})
 	t.Run("list marks the VAD model in use", func(t *testing.T) {
-		home := t.TempDir()
-		t.Setenv("HARK_HOME", home)
-		path := filepath.Join(home, "models", models.VADCatalog[1].File())
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		if code := dispatch(context.Background(), &env{stdout: &out, stderr: &out}, []string{"models", "list"}); code != exitOK {
-			t.Fatalf("exit %d: %s", code, out.String())
-		}
+		path, out := listWithModel(t, models.VADCatalog[1].File())
 		want := "* " + models.VADCatalog[1].Name
-		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), path) || strings.Contains(out.String(), "None installed") {
-			t.Fatalf("list does not show %q at %s:\n%s", want, path, out.String())
+		if !strings.Contains(out, want) || !strings.Contains(out, path) || strings.Contains(out, "None installed") {
+			t.Fatalf("list does not show %q at %s:\n%s", want, path, out)
 		}
 	})
+}
+
+// listWithModel puts a stand-in model file into a new HARK_HOME and returns
+// its path and what `hark models list` prints.
+func listWithModel(t *testing.T, file string) (path, out string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HARK_HOME", home)
+	path = filepath.Join(home, "models", file)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if code := dispatch(context.Background(), &env{stdout: &buf, stderr: &buf}, []string{"models", "list"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, buf.String())
+	}
+	return path, buf.String()
 }
 
 func TestProgressPrinter(t *testing.T) {
