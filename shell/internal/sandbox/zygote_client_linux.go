@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -238,7 +240,8 @@ func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 		wakeMu.Unlock()
 		putWake(wake, clean)
 	}()
-	out := z.wait(&stopped, outP[0], errP[0], replyP[0], wake, (*bp)[:zygoteBufSize], stdout, stderr)
+	marker := RunMarker + "=" + strconv.Itoa(z.pid) + "." + strconv.FormatUint(id, 10)
+	out := z.wait(&stopped, marker, outP[0], errP[0], replyP[0], wake, (*bp)[:zygoteBufSize], stdout, stderr)
 	closeAll([]int{outP[0], errP[0], replyP[0]})
 	return out, true
 }
@@ -247,7 +250,7 @@ func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 // thread: poll(2) on the two pipes, the reply socket and wake. Every event
 // of a run costs one thread wake-up and no hand-off between goroutines,
 // which is what keeps a short command as cheap as starting it directly.
-func (z *Zygote) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, buf []byte, stdout, stderr io.Writer) Outcome {
+func (z *Zygote) wait(stopped *atomic.Bool, marker string, outFD, errFD, replyFD, wake int, buf []byte, stdout, stderr io.Writer) Outcome {
 	pfd := []unix.PollFd{
 		{Fd: int32(outFD), Events: unix.POLLIN},
 		{Fd: int32(errFD), Events: unix.POLLIN},
@@ -331,11 +334,14 @@ func (z *Zygote) wait(stopped *atomic.Bool, outFD, errFD, replyFD, wake int, buf
 			case "exit":
 				result = &Outcome{Started: true, ExitCode: m.Code, Stopped: stopped.Load()}
 			default: // the zygote died
-				if pid == 0 {
+				switch {
+				case pid == 0 && stopUnconfirmed(marker):
+					result = &Outcome{Started: true, ExitCode: 128 + int(unix.SIGKILL), Stopped: stopped.Load(), Note: "hark: the command runner stopped unexpectedly; the command was stopped"}
+				case pid == 0:
 					// Whether the command ran is unknown; say so rather
 					// than have it run twice.
 					result = &Outcome{Err: "the command runner stopped before confirming the command started; check the command's effects before trying again"}
-				} else {
+				default:
 					killSession(pid)                  // a sandboxed run: its session
 					_ = unix.Kill(-pid, unix.SIGKILL) // an unsandboxed one: its group
 					result = &Outcome{Started: true, ExitCode: 128 + int(unix.SIGKILL), Stopped: stopped.Load(), Note: "hark: the command runner stopped unexpectedly; the command was stopped"}
@@ -457,6 +463,49 @@ func killSession(sid int) {
 		}
 		time.Sleep(killRound)
 	}
+}
+
+// runProcesses lists the processes whose environment holds marker
+// (RunMarker=ZYGOTE.ID): the run's shell and what it started, save those
+// that dropped the variable.
+func runProcesses(marker string) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	key := []byte(marker)
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && slices.ContainsFunc(bytes.Split(env, []byte{0}), func(kv []byte) bool { return bytes.Equal(kv, key) }) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// stopUnconfirmed stops a run whose zygote died before it said the command
+// started, which it says just after the fork: the shell may be running all
+// the same. It kills the processes that carry the run's marker, with the
+// sessions and process groups they lead (the shell leads one or both, and
+// so does a process of the run that left them). It reports whether there
+// were any.
+func stopUnconfirmed(marker string) bool {
+	pids := runProcesses(marker)
+	for _, pid := range pids {
+		if sessionOf(pid) == pid {
+			killSession(pid)
+		}
+		if st, ok := procStat(pid); ok && st.pgid == pid {
+			_ = unix.Kill(-pid, unix.SIGKILL)
+		}
+		_ = unix.Kill(pid, unix.SIGKILL)
+	}
+	return len(pids) > 0
 }
 
 // sessionOf reads the session from /proc/PID/stat, or returns -1.

@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -191,4 +195,87 @@ func TestZygoteWakeReuseAfterCancel(t *testing.T) {
 			t.Errorf("a kept eventfd is readable (%d, %v): a run would wake for nothing", n, err)
 		}
 	}
+}
+
+// A zygote that dies between forking a command and saying it started
+// leaves a shell nobody knows of: the runner finds it, and what it started,
+// by the run's marker, and stops them all; processes of other runs, whose
+// markers only begin alike, are left alone.
+func TestStopUnconfirmedRun(t *testing.T) {
+	t.Parallel()
+	marker := RunMarker + "=" + strconv.Itoa(os.Getpid()) + ".1"
+	start := func(marker, script string) *exec.Cmd {
+		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.Env = append(testEnv(), marker)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		})
+		return cmd
+	}
+	// The shell, a job in its group, and one in a session of its own, each
+	// with a job that dropped the marker: in the shell's group, and in a
+	// group of its own in the other session.
+	unmarked := filepath.Join(t.TempDir(), "unmarked")
+	run := start(marker, fmt.Sprintf(`sleep 300 &
+env -u %[1]s sleep 300 & echo $! >> %[2]s
+setsid sh -c 'env -u %[1]s perl -e "setpgrp(0, 0); exec @ARGV" sleep 300 & echo $! >> %[2]s; exec sleep 300' &
+exec sleep 300`, RunMarker, unmarked))
+	other := start(marker+"0", "exec sleep 300")
+	// Until each env has run sleep, it still carries the marker.
+	var pids, jobs []int
+	settled := func() bool {
+		pids, jobs = runProcesses(marker), nil
+		for _, f := range strings.Fields(readFile(unmarked)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil || slices.Contains(pids, pid) || !strings.Contains(readFile(fmt.Sprintf("/proc/%d/cmdline", pid)), "sleep") {
+				return false
+			}
+			jobs = append(jobs, pid)
+		}
+		return len(pids) == 3 && len(jobs) == 2
+	}
+	for deadline := time.Now().Add(10 * time.Second); !settled(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run's processes: %v, want 3, and unmarked %q, want 2", pids, readFile(unmarked))
+		}
+	}
+	if !slices.Contains(pids, run.Process.Pid) || slices.Contains(pids, other.Process.Pid) {
+		t.Fatalf("the run's processes %v: want %d in and %d out", pids, run.Process.Pid, other.Process.Pid)
+	}
+	pids = append(pids, jobs...)
+	if !stopUnconfirmed(marker) {
+		t.Fatal("found nothing to stop")
+	}
+	_ = run.Wait()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var alive []int
+		for _, pid := range pids {
+			if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && !strings.Contains(string(st), ") Z ") {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still running: %v", alive)
+		}
+	}
+	if err := other.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("another run's process was stopped: %v", err)
+	}
+	if stopUnconfirmed(marker) {
+		t.Error("found the run again once it was stopped")
+	}
+}
+
+func readFile(name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
 }
