@@ -285,15 +285,21 @@ func childrenOf(pid int) []int {
 }
 
 func scanChildren(pid int) []int {
+	return processes(func(c int) bool { return parentOf(c) == pid })
+}
+
+// processes lists the PIDs in /proc, other than this process's, for which
+// keep is true.
+func processes(keep func(pid int) bool) []int {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
+	self := os.Getpid()
 	var out []int
 	for _, e := range ents {
-		c, err := strconv.Atoi(e.Name())
-		if err == nil && parentOf(c) == pid {
-			out = append(out, c)
+		if pid, err := strconv.Atoi(e.Name()); err == nil && pid != self && keep(pid) {
+			out = append(out, pid)
 		}
 	}
 	return out

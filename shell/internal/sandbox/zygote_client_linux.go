@@ -443,23 +443,12 @@ func closeAll(fds []int) {
 // session is beyond it.
 func killSession(sid int) {
 	for round := 0; round < 50; round++ {
-		found := false
-		ents, err := os.ReadDir("/proc")
-		if err != nil {
+		members := processes(func(pid int) bool { return sessionOf(pid) == sid })
+		if len(members) == 0 {
 			return
 		}
-		for _, e := range ents {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			if sessionOf(pid) == sid {
-				found = true
-				_ = unix.Kill(pid, unix.SIGKILL)
-			}
-		}
-		if !found {
-			return
+		for _, pid := range members {
+			_ = unix.Kill(pid, unix.SIGKILL)
 		}
 		time.Sleep(killRound)
 	}
@@ -469,23 +458,11 @@ func killSession(sid int) {
 // (RunMarker=ZYGOTE.ID): the run's shell and what it started, save those
 // that dropped the variable.
 func runProcesses(marker string) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
 	key := []byte(marker)
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && slices.ContainsFunc(bytes.Split(env, []byte{0}), func(kv []byte) bool { return bytes.Equal(kv, key) }) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	return processes(func(pid int) bool {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		return err == nil && slices.ContainsFunc(bytes.Split(env, []byte{0}), func(kv []byte) bool { return bytes.Equal(kv, key) })
+	})
 }
 
 // stopUnconfirmed stops a run whose zygote died before it said the command
