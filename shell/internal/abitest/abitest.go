@@ -10,3 +10,6 @@ const X32Bit = 0x40000000
 
 // I386Socket is socket(2)'s number in the 32-bit table.
 const I386Socket = 359
+
+// I386Getpid is getpid(2)'s number in the 32-bit table.
+const I386Getpid = 20
