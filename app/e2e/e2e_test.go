@@ -189,10 +189,11 @@ func startHark(t *testing.T, d *desktop) *hark {
 }
 
 // launchHark starts hark in its own HARK_HOME on desktop d, with settings
-// short enough for tests, and stops it (showing its output on failure) when
+// short enough for tests (and a preview bound a loaded machine meets), and
+// stops it (showing its output on failure) when
 // the test ends.
 func launchHark(t *testing.T, d *desktop) *hark {
-	return launchHarkWith(t, d, `{"confirmTimeout": "60s", "recordTail": "200ms", "ollamaModel": "`+model+`"}`)
+	return launchHarkWith(t, d, `{"confirmTimeout": "60s", "recordTail": "200ms", "previewTimeout": "10s", "ollamaModel": "`+model+`"}`)
 }
 
 // launchHarkWith is launchHark with the given settings file.

@@ -48,6 +48,7 @@ type Settings struct {
 	CommandTimeout       Duration `json:"commandTimeout"`
 	OutputLimit          int      `json:"outputLimit"`       // bytes kept of stdout and of stderr each
 	Sandbox              string   `json:"sandbox"`           // "auto", "read-only" or "off"
+	PreviewTimeout       Duration `json:"previewTimeout"`    // how long an approval waits to say what a command would touch
 	KeepEnv              []string `json:"keepEnv,omitempty"` // secret-looking variables to pass to commands anyway
 }
 
@@ -79,6 +80,7 @@ func Defaults() Settings {
 		CommandTimeout:       Duration(30 * time.Second),
 		OutputLimit:          16 << 10,
 		Sandbox:              "auto",
+		PreviewTimeout:       Duration(300 * time.Millisecond),
 	}
 }
 
@@ -318,6 +320,8 @@ func (s Settings) Validate() error {
 		return bad("outputLimit", "must be 1024 to 16777216 bytes")
 	case s.Sandbox != "auto" && s.Sandbox != "read-only" && s.Sandbox != "off":
 		return bad("sandbox", "must be \"auto\", \"read-only\" or \"off\", not %q", s.Sandbox)
+	case s.PreviewTimeout.D() < 50*time.Millisecond || s.PreviewTimeout.D() > 10*time.Second:
+		return bad("previewTimeout", "must be between 50ms and 10s")
 	}
 	return nil
 }

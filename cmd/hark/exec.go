@@ -264,5 +264,5 @@ func execDir(dir string) string {
 // execPreview is what command would touch, looked at in the read-only
 // sandbox before the question is asked.
 func execPreview(ctx context.Context, st settings.Settings, command, dir string) *preview.Preview {
-	return preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: st.KeepEnv, OutputLimit: preview.OutputLimit})}).Preview(ctx, command, dir)
+	return newPreviewer(st).Preview(ctx, command, dir)
 }

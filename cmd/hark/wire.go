@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -120,6 +121,24 @@ func newAgent(s settings.Settings, paths settings.Paths, model string, tune func
 	return a, o, err
 }
 
+// previewTimeout, when set, replaces the previewTimeout setting. Tests
+// raise it, since a loaded test machine must not turn a preview they check
+// into "unavailable": the product's bound is measured by the preview
+// benchmarks instead.
+var previewTimeout time.Duration
+
+// newPreviewer is the one Previewer of `hark run`, `hark ask` and `hark exec`.
+func newPreviewer(s settings.Settings) *preview.Previewer {
+	timeout := s.PreviewTimeout.D()
+	if previewTimeout > 0 {
+		timeout = previewTimeout
+	}
+	return preview.New(preview.Options{
+		Runner:  shell.NewRunner(shell.RunnerOptions{KeepEnv: s.KeepEnv, OutputLimit: preview.OutputLimit}),
+		Timeout: timeout,
+	})
+}
+
 // agentOptions are the agent settings shared by `hark run` and `hark ask`.
 func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string) agent.Options {
 	keepAlive := api.Duration{Duration: s.KeepAlive.D()}
@@ -130,7 +149,7 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Host:            host,
 		Classifier:      pol,
 		Executor:        newRunner(s),
-		Previewer:       preview.New(preview.Options{Runner: shell.NewRunner(shell.RunnerOptions{KeepEnv: s.KeepEnv, OutputLimit: preview.OutputLimit})}),
+		Previewer:       newPreviewer(s),
 		NoConfirm:       !s.ConfirmBeforeExecute,
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,
