@@ -171,16 +171,16 @@ func TestTerminalAlwaysAllowAndDenyWithReason(t *testing.T) {
 	}
 }
 
-// The rules file shown in the README loads with every rule in force.
-func TestReadmeRulesExample(t *testing.T) {
+// The rules file shown in docs/rules.md loads with every rule in force.
+func TestDocsRulesExample(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)```json\n(\\{\n  \"version\": 1.*?)\n```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)```json\n(\\{\n  \"version\": 1.*?)\n```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("README has no rules.json example")
+		t.Fatal("docs/rules.md has no rules.json example")
 	}
 	home := t.TempDir()
 	path := filepath.Join(home, rules.FileName)
@@ -194,7 +194,7 @@ func TestReadmeRulesExample(t *testing.T) {
 	}
 	for _, e := range es {
 		if e.Err != nil {
-			t.Errorf("README rule %d: %v", e.Number, e.Err)
+			t.Errorf("docs/rules.md rule %d: %v", e.Number, e.Err)
 		}
 	}
 }
