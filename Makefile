@@ -197,7 +197,7 @@ CODESIGN_IDENTITY ?=
 build-any:
 	@$(MAKE) --no-print-directory build || { [ -n "$(filter whisper,$(TAGS))" ] || exit 1; \
 	  echo; echo "The build with whisper.cpp failed (above). Building without voice input instead;"; \
-	  echo "please report the lines above (app/bundle/MANUAL-CHECK-MACOS.md, step 1)."; echo; \
+	  echo "please report the lines above (docs/macos.md, first-run check, step 1)."; echo; \
 	  $(MAKE) --no-print-directory build TAGS=; }
 
 app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns); on macOS sign it, with a stable identity when the keychain has one

@@ -25,10 +25,11 @@ import (
 //
 //	HARK_SEATBELT_CHECK=1 go test ./shell -run TestSeatbeltOnMac -v -count=1
 //
-// SANDBOX-MACOS.md says what to expect and what to report.
+// docs/macos.md, "Checking the macOS sandbox", says what to expect and what
+// to report.
 func TestSeatbeltOnMac(t *testing.T) {
 	if os.Getenv("HARK_SEATBELT_CHECK") != "1" {
-		t.Skip("set HARK_SEATBELT_CHECK=1 on a Mac to check the sandbox for real (see SANDBOX-MACOS.md)")
+		t.Skip("set HARK_SEATBELT_CHECK=1 on a Mac to check the sandbox for real (see docs/macos.md)")
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -15,8 +15,8 @@ package sandbox
 // reached. Services act outside the sandbox on the caller's behalf, so each
 // one is a door out, and the list stays as short as the read-only programs on
 // the safe list allow; a program that needs another service fails inside the
-// sandbox, and shell/SANDBOX-MACOS.md says how a Mac owner finds and
-// reports it.
+// sandbox, and the sandbox check in docs/macos.md says how a Mac owner finds
+// and reports it.
 //
 // ps and top are setuid root on macOS, and the kernel will not start a setuid
 // program inside a sandbox. They only print the process table whatever their
