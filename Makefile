@@ -48,8 +48,8 @@ GGML_MODULEDIRS := $(sort $(GGML_PREFIX)/libexec $(GGML_PREFIX)/bin $(WHISPER_LI
 GGML_CPU_MODULE := $(if $(GGML_UNLINKABLE),$(firstword $(foreach d,$(GGML_MODULEDIRS),$(wildcard $(d)/libggml-cpu*.so))))
 WHISPER_WHY     := $(strip \
   $(if $(WHISPER_PC),,libwhisper not found (pkg-config knows no whisper.pc)) \
-  $(if $(WHISPER_PC),$(if $(WHISPER_HEADER),,whisper.pc says its headers are in $(WHISPER_INCDIR), but whisper.h is not there: reinstall whisper.cpp configured with -DCMAKE_INSTALL_PREFIX=DIR (see the README))) \
-  $(if $(filter ggml-cpu,$(GGML_UNLINKABLE)),$(if $(GGML_CPU_MODULE),,ggml's CPU backend is neither a library to link in $(WHISPER_LIBDIRS) nor a plug-in in $(GGML_MODULEDIRS): reinstall ggml (brew reinstall ggml) or build whisper.cpp yourself (see the README))))
+  $(if $(WHISPER_PC),$(if $(WHISPER_HEADER),,whisper.pc says its headers are in $(WHISPER_INCDIR), but whisper.h is not there: reinstall whisper.cpp configured with -DCMAKE_INSTALL_PREFIX=DIR (see docs/install.md))) \
+  $(if $(filter ggml-cpu,$(GGML_UNLINKABLE)),$(if $(GGML_CPU_MODULE),,ggml's CPU backend is neither a library to link in $(WHISPER_LIBDIRS) nor a plug-in in $(GGML_MODULEDIRS): reinstall ggml (brew reinstall ggml) or build whisper.cpp yourself (see docs/install.md))))
 WHISPER_OK      := $(if $(WHISPER_WHY),,yes)
 WHISPER_SHIMDIR := $(CURDIR)/bin/ggml-placeholders
 WHISPER_SHIMS   := $(if $(WHISPER_OK),$(foreach n,$(GGML_UNLINKABLE),$(WHISPER_SHIMDIR)/lib$(n).a))

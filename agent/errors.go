@@ -138,7 +138,7 @@ func modelOutputError(model, why, raw string) *Error {
 		shown = "(nothing)"
 	}
 	return &Error{Kind: ErrModelOutput, Model: model, msg: fmt.Sprintf(
-		"model %q gave no usable reply even after being corrected (%s); its output: %q — try again or rephrase, or choose a model that calls tools reliably (see the README's model table)",
+		"model %q gave no usable reply even after being corrected (%s); its output: %q — try again or rephrase, or choose a model that calls tools reliably (see the model table in docs/models.md)",
 		model, why, shown)}
 }
 

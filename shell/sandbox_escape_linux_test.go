@@ -868,7 +868,7 @@ func TestEscapeForkLoopIsHeld(t *testing.T) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("CI runs as root on a machine with a pids cgroup controller; the cap must apply")
 		}
-		t.Skip("running as root without a usable pids cgroup: no process cap applies (see README)")
+		t.Skip("running as root without a usable pids cgroup: no process cap applies (see docs/safety.md)")
 	}
 	const tries = 1500
 	res := attack(t, r, SandboxReadOnly, "forkmany", strconv.Itoa(tries))

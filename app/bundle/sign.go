@@ -20,7 +20,7 @@ type Identity struct {
 	Name string // e.g. "Apple Development: Jane Doe (AB12CD34EF)"
 }
 
-// SelfSignedName is the name the README tells users to give a self-signed
+// SelfSignedName is the name docs/troubleshooting.md tells users to give a self-signed
 // code-signing certificate made for Hark.
 const SelfSignedName = "Hark Code Signing"
 
@@ -79,7 +79,7 @@ func CodesignArgs(app string, id Identity, adHoc bool) []string {
 // AdHocWarning is what `make app` prints when no identity was found.
 const AdHocWarning = "warning: signed ad hoc: no code-signing identity in the keychain. macOS treats every rebuild as a new app, " +
 	"so it may ask for the microphone again or deny it while System Settings shows Hark allowed. " +
-	"Create a stable identity once (README › Troubleshooting › Permissions after a rebuild), then `make app` again"
+	"Create a stable identity once (docs/troubleshooting.md › Permissions after a rebuild), then `make app` again"
 
 // Sign signs the bundle at app with the identity ChooseIdentity picks.
 // run executes a program and returns its combined output (exec in

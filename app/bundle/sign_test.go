@@ -93,7 +93,7 @@ func TestSign(t *testing.T) {
 	if got := (*calls)[1].args; got != "--force --timestamp=none --sign - dist/Hark.app" {
 		t.Errorf("ad-hoc codesign args %q", got)
 	}
-	for _, w := range []string{"new app", "microphone", "README"} {
+	for _, w := range []string{"new app", "microphone", "docs/troubleshooting.md"} {
 		if !strings.Contains(AdHocWarning, w) {
 			t.Errorf("the ad-hoc warning does not mention %q", w)
 		}

@@ -21,7 +21,7 @@ func Settings(path string, loadErr error) Check {
 	return Check{Name: "Settings", Required: true, Run: func(context.Context) Result {
 		if loadErr != nil {
 			return Result{Status: Fail, Detail: loadErr.Error(),
-				Fix: fmt.Sprintf("edit %s and fix that key (the README lists every key), or move the file aside to start from the defaults", path)}
+				Fix: fmt.Sprintf("edit %s and fix that key (docs/settings.md lists every key), or move the file aside to start from the defaults", path)}
 		}
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return Result{Status: OK, Detail: fmt.Sprintf("no file yet, using the defaults (%s)", path)}
@@ -103,7 +103,7 @@ func MacSignature(bundlePath func() (string, bool), display func(ctx context.Con
 		}
 		return Result{Status: Warn,
 			Detail: app + " is signed " + sig.Signer() + ": every rebuild is a new app to macOS, which may ask for the microphone again or deny it while System Settings shows Hark allowed",
-			Fix:    "create a code-signing identity once (README › Troubleshooting › Permissions after a rebuild), then `make app`; a stale grant clears with `tccutil reset Microphone " + sig.Identifier + "`"}
+			Fix:    "create a code-signing identity once (docs/troubleshooting.md › Permissions after a rebuild), then `make app`; a stale grant clears with `tccutil reset Microphone " + sig.Identifier + "`"}
 	}}
 }
 

@@ -347,3 +347,48 @@ func TestReadmeLinksEveryDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsNamedInCodeExist holds messages, comments and make targets that
+// send a reader to docs/NAME.md to a page that exists, since the compiler
+// cannot see a moved page.
+func TestDocsNamedInCodeExist(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	named := regexp.MustCompile(`docs/[A-Za-z0-9_-]+\.md`)
+	found := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".sh") && d.Name() != "Makefile" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, m := range named.FindAllString(string(data), -1) {
+			if rel == filepath.Join("cmd", "hark", "docs_test.go") {
+				break // this file's own examples
+			}
+			found++
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m))); err != nil {
+				t.Errorf("%s names %s, which does not exist", rel, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Error("no docs/*.md named in code; the pattern misses them")
+	}
+}
