@@ -470,26 +470,15 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	var pv *preview.Preview
 	var trashed []string
 	runIt := false
-	switch {
-	case v.Tier == shell.Forbidden:
-		decision, by = DecisionRefused, ByPolicy
+	ap := decide(v, rd, !r.noConfirm)
+	decision, by = ap.Decision, ap.By
+	switch ap.Action {
+	case actRefuse:
 		r.m.Refused++
-		res = notRun("Refused: Hark never runs this kind of command (" + reasonText(v.Reasons) + "). Do not try another way to do the same; tell the user what to run themselves if it is really needed.")
-	case rd.Kind == rules.Never:
-		decision, by = DecisionRefused, ByRule
-		r.m.Refused++
-		res = notRun("Refused by the user's rule \"" + rd.Rule.String() + "\": Hark will not run this. Do not try another way to do the same; say what you would have done.")
-	case rd.Kind == rules.Allow:
-		// A confirm-tier command writes by nature, so an allowed one runs
-		// as an approved one does: outside the read-only sandbox.
-		decision, by, runIt = DecisionAllowed, ByRule, true
-	case v.Tier == shell.Safe && rd.Kind != rules.Ask:
-		decision, by, runIt = DecisionAuto, ByPolicy, true
-	default: // shell.Confirm, an always-ask rule, and any tier we do not know, need a person
-		if r.noConfirm && rd.Kind != rules.Ask {
-			decision, by, runIt = DecisionUnconfirmedRun, ByPolicy, true
-			break
-		}
+		res = notRun(ap.Why)
+	case actRun:
+		runIt = true
+	case actAsk:
 		r.m.ConfirmationsAsked++
 		pv = r.preview(ctx, call)
 		r.emit(ev(EventAwaiting))
