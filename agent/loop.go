@@ -433,8 +433,49 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 	return false, ctx.Err()
 }
 
-// handleOne classifies, decides, runs and audits one valid call.
+// handleOne classifies, decides, confirms, runs and records one valid call.
 func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Result {
+	v, rd := r.classifyCall(ta)
+	call := r.newCall(index, ta, v)
+	r.emit(r.callEvent(EventProposed, call))
+
+	ap := decide(v, rd, !r.noConfirm)
+	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
+	switch ap.Action {
+	case actRefuse:
+		r.m.Refused++
+		f.res = notRun(ta, v, ap.Why)
+	case actRun:
+		f.runIt = true
+	case actAsk:
+		r.ask(ctx, call, ta, v, rd, &f)
+	}
+	d := r.callEvent(EventDecided, call)
+	d.Decision = f.decision
+	r.emit(d)
+
+	if f.runIt {
+		f.res = r.execute(ctx, call, ta, v)
+	}
+	r.record(ctx, call, ta, v, &f)
+	return f.res
+}
+
+// callFate is what became of one call: the decision and who made it, and
+// what the audit log records beside the result.
+type callFate struct {
+	decision, by string
+	rule         string // the rule or floor that decided, or the rule an Always allow saved
+	denyReason   string
+	runIt        bool // run by the executor, as opposed to refused, denied or trashed
+	res          shell.Result
+	preview      *preview.Preview
+	trashed      []string
+}
+
+// classifyCall is the policy's verdict on ta and what the user's rules
+// make of it.
+func (r *run) classifyCall(ta toolArgs) (shell.Verdict, rules.Decision) {
 	a := r.a
 	// The policy judges the folder the command will really run in; it knows
 	// home by name, and the tool arguments arrive resolved to a path.
@@ -447,7 +488,13 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	if a.o.Rules != nil {
 		rd = a.o.Rules.Decide(ta.Command, ta.WorkingDirectory, v)
 	}
-	call := &Call{
+	return v, rd
+}
+
+// newCall is the call as events show it; its ID is unique in the
+// conversation: request, turn and position in the reply.
+func (r *run) newCall(index int, ta toolArgs, v shell.Verdict) *Call {
+	return &Call{
 		ID:               r.c.ID + "-" + strconv.Itoa(len(r.c.Runs)+1) + "-" + strconv.Itoa(r.turn) + "-" + strconv.Itoa(index+1),
 		Command:          ta.Command,
 		WorkingDirectory: ta.WorkingDirectory,
@@ -455,136 +502,128 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 		Tier:             v.Tier,
 		Reasons:          v.Reasons,
 	}
-	ev := func(kind EventKind) Event {
-		return Event{Kind: kind, ConversationID: r.c.ID, Turn: r.turn, Call: call}
-	}
-	r.emit(ev(EventProposed))
+}
 
-	notRun := func(msg string) shell.Result {
-		return shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose,
-			Tier: v.Tier, Reasons: v.Reasons, ExitCode: -1, Error: msg}
-	}
-	var decision, by, denyReason string
-	ruleLabel := rd.Label()
-	var res shell.Result
-	var pv *preview.Preview
-	var trashed []string
-	runIt := false
-	switch {
-	case v.Tier == shell.Forbidden:
-		decision, by = DecisionRefused, ByPolicy
-		r.m.Refused++
-		res = notRun("Refused: Hark never runs this kind of command (" + reasonText(v.Reasons) + "). Do not try another way to do the same; tell the user what to run themselves if it is really needed.")
-	case rd.Kind == rules.Never:
-		decision, by = DecisionRefused, ByRule
-		r.m.Refused++
-		res = notRun("Refused by the user's rule \"" + rd.Rule.String() + "\": Hark will not run this. Do not try another way to do the same; say what you would have done.")
-	case rd.Kind == rules.Allow:
-		// A confirm-tier command writes by nature, so an allowed one runs
-		// as an approved one does: outside the read-only sandbox.
-		decision, by, runIt = DecisionAllowed, ByRule, true
-	case v.Tier == shell.Safe && rd.Kind != rules.Ask:
-		decision, by, runIt = DecisionAuto, ByPolicy, true
-	default: // shell.Confirm, an always-ask rule, and any tier we do not know, need a person
-		if r.noConfirm && rd.Kind != rules.Ask {
-			decision, by, runIt = DecisionUnconfirmedRun, ByPolicy, true
-			break
-		}
-		r.m.ConfirmationsAsked++
-		pv = r.preview(ctx, call)
-		r.emit(ev(EventAwaiting))
-		p := r.pending(call, v, rd)
-		p.Preview = pv
-		p.TrashOffered = r.trashOffered(ta, v)
-		var d Decision
-		decision, by, d = r.confirm(ctx, p)
-		switch decision {
-		case DecisionApproved:
-			r.m.Approved++
-			runIt = true
-			if d.Rule != nil {
-				ruleLabel = r.saveRule(call, p, *d.Rule)
-			}
-		case DecisionTrashed:
-			r.m.Approved++
-			res, trashed = r.moveToTrash(ctx, ta)
-			if res.Success {
-				r.m.Trashed++
-			} else {
-				r.m.TrashFailed++
-			}
-		case DecisionCancelled:
-			res = notRun(msgCancelled)
-		case DecisionTimeout:
-			r.m.Denied++
-			r.m.TimedOut++
-			res = notRun(fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", a.o.ConfirmTimeout))
-		default:
-			r.m.Denied++
-			if denyReason = cleanReason(d.Reason); denyReason != "" {
-				res = notRun(msgDeniedWhy + denyReason)
-			} else {
-				res = notRun(msgDenied)
-			}
-		}
-	}
-	d := ev(EventDecided)
-	d.Decision = decision
-	r.emit(d)
+func (r *run) callEvent(kind EventKind, call *Call) Event {
+	return Event{Kind: kind, ConversationID: r.c.ID, Turn: r.turn, Call: call}
+}
 
-	if runIt {
-		r.emit(ev(EventRunning))
-		start := a.o.now()
-		res = a.o.Executor.Run(ctx, shell.Request{
-			Command:          ta.Command,
-			WorkingDirectory: ta.WorkingDirectory,
-			Purpose:          ta.Purpose,
-			Verdict:          v,
-			Sandbox:          a.o.Sandbox,
-		})
-		elapsed := a.o.now().Sub(start)
-		r.m.CommandTimeMs += elapsed.Milliseconds()
-		if res.Executed {
-			r.m.Commands++
-			if res.ExitCode != 0 {
-				r.m.Failed++
-			}
-		}
-		if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
-			res.ExecutionTimeMs = elapsed.Milliseconds()
-		}
-	}
-	// The model's stated purpose always travels with the result, whatever
-	// the executor filled in.
-	res.Purpose = ta.Purpose
-	if res.Command == "" {
-		res.Command = ta.Command
-	}
-	res.Rule = ruleLabel
-	re := ev(EventResult)
-	re.Result = &res
-	r.emit(re)
+// notRun is the result of a call Hark did not run, msg saying why.
+func notRun(ta toolArgs, v shell.Verdict, msg string) shell.Result {
+	return shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose,
+		Tier: v.Tier, Reasons: v.Reasons, ExitCode: -1, Error: msg}
+}
 
-	if a.o.Audit != nil {
-		entry := AuditEntry{
-			Time: a.o.now(), ConversationID: r.c.ID, Command: ta.Command, WorkingDirectory: ta.WorkingDirectory,
-			Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: decision, DecidedBy: by,
-			Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
-			Cancelled: runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
-			Rule:      ruleLabel, DenyReason: denyReason,
-			Preview: pv, Trashed: trashed,
+// ask puts call to the Confirmer, with a preview and the Trash where they
+// apply, and writes the answer and what it did into f: an approval sets
+// runIt (and may save a rule), Move to Trash moves the targets here, and
+// anything else leaves a not-run result.
+func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, rd rules.Decision, f *callFate) {
+	r.m.ConfirmationsAsked++
+	f.preview = r.preview(ctx, call)
+	r.emit(r.callEvent(EventAwaiting, call))
+	p := r.pending(call, v, rd)
+	p.Preview = f.preview
+	p.TrashOffered = r.trashOffered(ta, v)
+	var d Decision
+	f.decision, f.by, d = r.confirm(ctx, p)
+	switch f.decision {
+	case DecisionApproved:
+		r.m.Approved++
+		f.runIt = true
+		if d.Rule != nil {
+			f.rule = r.saveRule(call, p, *d.Rule)
 		}
-		if res.Executed {
-			code := res.ExitCode
-			entry.ExitCode = &code
+	case DecisionTrashed:
+		r.m.Approved++
+		f.res, f.trashed = r.moveToTrash(ctx, ta)
+		if f.res.Success {
+			r.m.Trashed++
+		} else {
+			r.m.TrashFailed++
 		}
-		if err := a.o.Audit.Append(entry); err != nil {
-			// A decision that cannot be audited is still reported to the
-			// UI; stopping here would leave the command's result unsent.
-			r.emit(Event{Kind: EventWarning, ConversationID: r.c.ID, Turn: r.turn, Text: err.Error(), Err: err})
+	case DecisionCancelled:
+		f.res = notRun(ta, v, msgCancelled)
+	case DecisionTimeout:
+		r.m.Denied++
+		r.m.TimedOut++
+		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
+	default:
+		r.m.Denied++
+		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
+			f.res = notRun(ta, v, msgDeniedWhy+f.denyReason)
+		} else {
+			f.res = notRun(ta, v, msgDenied)
 		}
+	}
+}
+
+// execute runs call through the Executor and counts it in the metrics.
+func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict) shell.Result {
+	a := r.a
+	r.emit(r.callEvent(EventRunning, call))
+	start := a.o.now()
+	res := a.o.Executor.Run(ctx, shell.Request{
+		Command:          ta.Command,
+		WorkingDirectory: ta.WorkingDirectory,
+		Purpose:          ta.Purpose,
+		Verdict:          v,
+		Sandbox:          a.o.Sandbox,
+	})
+	elapsed := a.o.now().Sub(start)
+	r.m.CommandTimeMs += elapsed.Milliseconds()
+	if res.Executed {
+		r.m.Commands++
+		if res.ExitCode != 0 {
+			r.m.Failed++
+		}
+	}
+	if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
+		res.ExecutionTimeMs = elapsed.Milliseconds()
 	}
 	return res
+}
+
+// record completes f's result, reports it to the UI and appends the call
+// to the audit log.
+func (r *run) record(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, f *callFate) {
+	// The model's stated purpose always travels with the result, whatever
+	// the executor filled in.
+	f.res.Purpose = ta.Purpose
+	if f.res.Command == "" {
+		f.res.Command = ta.Command
+	}
+	f.res.Rule = f.rule
+	e := r.callEvent(EventResult, call)
+	e.Result = &f.res
+	r.emit(e)
+	r.audit(ctx, ta, v, f)
+}
+
+// audit appends the call's entry to the audit log, when there is one.
+func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFate) {
+	a := r.a
+	if a.o.Audit == nil {
+		return
+	}
+	res := f.res
+	entry := AuditEntry{
+		Time: a.o.now(), ConversationID: r.c.ID, Command: ta.Command, WorkingDirectory: ta.WorkingDirectory,
+		Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: f.decision, DecidedBy: f.by,
+		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
+		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
+		Rule:      f.rule, DenyReason: f.denyReason,
+		Preview: f.preview, Trashed: f.trashed,
+	}
+	if res.Executed {
+		code := res.ExitCode
+		entry.ExitCode = &code
+	}
+	if err := a.o.Audit.Append(entry); err != nil {
+		// A decision that cannot be audited is still reported to the
+		// UI; stopping here would leave the command's result unsent.
+		r.emit(Event{Kind: EventWarning, ConversationID: r.c.ID, Turn: r.turn, Text: err.Error(), Err: err})
+	}
 }
 
 // pending is what the Confirmer is shown for call, with the Always allow
