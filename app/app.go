@@ -133,6 +133,7 @@ type App struct {
 	log    *slog.Logger
 	events chan Event
 	done   chan struct{} // closed when Run returns
+	loop   inbox         // events and done, for goroutines other than Run
 	turns  sync.WaitGroup
 	ids    atomic.Int64 // pending IDs
 
@@ -168,22 +169,18 @@ type App struct {
 	keys          keyState
 }
 
-// turn is one request from key-down (or typed text) to the final answer.
+// turn is the loop's record of one request from key-down (or typed text)
+// to the final answer. Only the loop touches it; the turn's goroutine has
+// a turnRun of its own.
 type turn struct {
 	id         int
-	ctx        context.Context
 	ctxParent  context.Context // the loop's context, for work after the turn
 	cancel     context.CancelFunc
-	stop       chan struct{} // closed to end the recording
+	stop       chan<- time.Time // capacity 1: the key-up time ends the recording
 	stopped    bool
 	cancelling bool
-	source     string
-	text       string              // typed or sent text; empty for voice
-	settings   settings.Settings   // the loop's settings when the turn started
-	conv       *agent.Conversation // the conversation this request continues
+	text       string // typed or sent text, then what was heard; for the menu
 	reply      chan<- SendReply
-	keyUp      time.Time
-	cues       bool // sound cues on when the turn started
 	// timeout is how long the last approval that timed out waited, for
 	// the ending ("approval timed out after 2 min"); the agent counts the
 	// rest of the ending's facts.
@@ -200,24 +197,9 @@ type pendingEntry struct {
 
 // Private events from turn goroutines and helpers.
 type (
-	stageEvent struct {
-		turn  int
-		state State
-	}
-	agentEvent struct {
-		turn int
-		ev   agent.Event
-	}
 	// answered is a Decision for the loop to route to its pending entry:
 	// from the Approver's callback, or a timeout or cancel from Confirm.
-	answered struct{ d Decision }
-	turnDone struct {
-		turn      int
-		answer    string
-		tally     agent.Tally // the agent's own count of the request's commands
-		err       error
-		cancelled bool
-	}
+	answered   struct{ d Decision }
 	pendingAdd struct {
 		turn  int
 		entry *pendingEntry
@@ -241,24 +223,12 @@ type (
 		source string
 		err    error
 	}
-	recheckTick struct{}
-	countdown   struct{}
-	heard       struct {
-		turn int
-		text string
-	}
-	// partialHeard is the text transcribed so far while the user speaks.
-	partialHeard struct {
-		turn int
-		text string
-	}
+	recheckTick   struct{}
+	countdown     struct{}
 	confirmAnswer struct{ off bool }
 )
 
-func (stageEvent) isEvent()    {}
-func (agentEvent) isEvent()    {}
 func (answered) isEvent()      {}
-func (turnDone) isEvent()      {}
 func (pendingAdd) isEvent()    {}
 func (renderFlush) isEvent()   {}
 func (recentLoaded) isEvent()  {}
@@ -269,8 +239,6 @@ func (loginSaved) isEvent()    {}
 func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
 func (countdown) isEvent()     {}
-func (heard) isEvent()         {}
-func (partialHeard) isEvent()  {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -296,6 +264,7 @@ func New(o Options) *App {
 		problems: map[string]ProblemInfo{},
 		checking: map[string]bool{},
 	}
+	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
 	if o.SettingsError != nil {
 		a.setProblem(Problem{Source: "settings", Message: fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", o.SettingsError)})
@@ -331,19 +300,7 @@ func New(o Options) *App {
 // (so clicks are never dropped) and returns false once Run has ended.
 func (a *App) Post(e Event) bool { return a.post(e) }
 
-func (a *App) post(e Event) bool {
-	select {
-	case <-a.done:
-		return false
-	default:
-	}
-	select {
-	case a.events <- e:
-		return true
-	case <-a.done:
-		return false
-	}
-}
+func (a *App) post(e Event) bool { return a.loop.post(e) }
 
 // Done is closed when Run has returned.
 func (a *App) Done() <-chan struct{} { return a.done }
@@ -595,22 +552,49 @@ func (a *App) stopRecording() {
 		return
 	}
 	t.stopped = true
-	t.keyUp = a.o.now()
-	close(t.stop)
+	t.stop <- a.o.now() // sent once, into room for one: never blocks
 	a.setState(Transcribing)
 }
 
-func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
+// newTurn records a new turn as the loop's and returns what its goroutine
+// gets: copies and handles, never the App.
+func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turnRun {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
 	if a.conv == nil {
 		a.conv = agent.NewConversation()
 	}
-	t := &turn{id: a.turnSeq, ctx: tctx, ctxParent: ctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
-		settings: a.settings, conv: a.conv}
-	a.turn = t
+	stop := make(chan time.Time, 1)
+	a.turn = &turn{id: a.turnSeq, ctxParent: ctx, cancel: cancel, stop: stop, text: text, reply: reply}
 	a.stream, a.detail, a.lastError = "", "", ""
-	return t
+	return &turnRun{
+		id:                a.turnSeq,
+		ctx:               tctx,
+		loop:              a.loop,
+		source:            source,
+		text:              text,
+		conv:              a.conv,
+		stop:              stop,
+		noConfirm:         !a.settings.ConfirmBeforeExecute,
+		maxRecording:      a.settings.MaxRecording.D(),
+		cues:              a.settings.SoundCues,
+		agent:             a.o.Agent,
+		recorder:          a.o.Recorder,
+		transcriber:       a.o.Transcriber,
+		cuePlayer:         a.o.Cues,
+		confirmer:         turnConfirmer{loop: a.loop, ids: &a.ids, approver: a.o.Approver, log: a.log, turn: a.turnSeq},
+		onTranscribeStart: a.o.OnTranscribeStart,
+		now:               a.o.now,
+	}
+}
+
+// startTurn runs r on a goroutine of its own, counted for shutdown.
+func (a *App) startTurn(r *turnRun) {
+	a.turns.Add(1)
+	go func() {
+		defer a.turns.Done()
+		r.run()
+	}()
 }
 
 func (a *App) startVoice(ctx context.Context) {
@@ -630,18 +614,14 @@ func (a *App) startVoice(ctx context.Context) {
 		a.notify("Hark can't listen", why+"\n\n"+how)
 		return
 	}
-	t := a.newTurn(ctx, "voice", "", nil)
-	t.cues = a.settings.SoundCues
+	r := a.newTurn(ctx, "voice", "", nil)
 	a.setState(Listening)
-	a.turns.Add(1)
-	go a.runTurn(t)
+	a.startTurn(r)
 	if p, ok := a.o.Agent.(Preloader); ok {
-		// Loading the model overlaps speech and transcription instead of
-		// following them.
 		a.turns.Add(1)
 		go func() {
 			defer a.turns.Done()
-			_ = p.Preload(t.ctx)
+			r.preload(p)
 		}()
 	}
 }
@@ -655,10 +635,9 @@ func (a *App) startText(ctx context.Context, text, source string, reply chan<- S
 		}
 		return
 	}
-	t := a.newTurn(ctx, source, text, reply)
+	r := a.newTurn(ctx, source, text, reply)
 	a.setState(Thinking)
-	a.turns.Add(1)
-	go a.runTurn(t)
+	a.startTurn(r)
 }
 
 func (a *App) send(ctx context.Context, r SendRequest) {
@@ -683,115 +662,6 @@ func (a *App) send(ctx context.Context, r SendRequest) {
 	}
 	a.startText(ctx, text, "socket", reply)
 }
-
-// runTurn is the goroutine of one turn. It reports every stage to the loop
-// and always ends with exactly one turnDone.
-func (a *App) runTurn(t *turn) {
-	defer a.turns.Done()
-	out, err := a.turnBody(t)
-	cancelled := t.ctx.Err() != nil
-	a.post(turnDone{turn: t.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
-}
-
-func (a *App) turnBody(t *turn) (agent.Outcome, error) {
-	text := t.text
-	if t.source == "voice" {
-		var err error
-		text, err = a.listen(t)
-		if err != nil || text == "" {
-			return agent.Outcome{}, err
-		}
-		a.post(heard{turn: t.id, text: text})
-		a.post(stageEvent{turn: t.id, state: Thinking})
-	}
-	if a.o.Agent == nil {
-		return agent.Outcome{}, errors.New("no agent is configured; see the status line")
-	}
-	noConfirm := !t.settings.ConfirmBeforeExecute
-	c := turnConfirmer{a: a, turn: t.id}
-	if t.source == "voice" {
-		c.heard = text
-	}
-	return a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
-		Confirmer: c,
-		NoConfirm: &noConfirm,
-		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
-	})
-}
-
-// listen records until the loop closes t.stop (key-up), the maximum length
-// passes, or the turn is cancelled, then transcribes.
-func (a *App) listen(t *turn) (string, error) {
-	if err := a.o.Recorder.Start(t.ctx); err != nil {
-		return "", fmt.Errorf("could not start recording: %w", err)
-	}
-	live := a.beginStream(t)
-	if live != nil {
-		defer func() {
-			if live != nil {
-				live.abandon()
-			}
-		}()
-	}
-	// The cue follows the start of the recording, never the reverse: the
-	// first word is spoken as the key goes down.
-	a.playCue(t.cues, speech.CueStart)
-	max := t.settings.MaxRecording.D()
-	if max <= 0 {
-		max = time.Minute
-	}
-	timer := time.NewTimer(max)
-	defer timer.Stop()
-	var keyUp time.Time
-	select {
-	case <-t.stop:
-		keyUp = t.keyUp // written by the loop before it closed t.stop
-	case <-timer.C:
-		// The recorder stops itself at the maximum; tell the loop we moved on.
-		a.post(stageEvent{turn: t.id, state: Transcribing})
-	case <-t.ctx.Done():
-		_, _ = a.o.Recorder.Stop()
-		return "", t.ctx.Err()
-	}
-	audio, err := a.o.Recorder.Stop()
-	if t.ctx.Err() != nil {
-		return "", t.ctx.Err()
-	}
-	// After the tail, so the cue is not in the recording.
-	a.playCue(t.cues, speech.CueStop)
-	if err != nil {
-		return "", fmt.Errorf("recording failed: %w", err)
-	}
-	if audio.Duration() < MinRecording {
-		return "", errDidntCatch
-	}
-	if f := a.o.OnTranscribeStart; f != nil && !keyUp.IsZero() {
-		f(a.o.now().Sub(keyUp))
-	}
-	var text string
-	if live != nil {
-		text, err = live.finish(t.ctx, audio)
-		live = nil
-	} else {
-		text, err = a.o.Transcriber.Transcribe(t.ctx, audio)
-	}
-	if t.ctx.Err() != nil {
-		return "", t.ctx.Err()
-	}
-	if errors.Is(err, speech.ErrNoSpeech) {
-		return "", err
-	}
-	if err != nil {
-		return "", fmt.Errorf("transcription failed: %w", err)
-	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return "", errDidntCatch
-	}
-	return text, nil
-}
-
-var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")
 
 func (a *App) agentProgress(ev agent.Event) {
 	var command string
@@ -873,7 +743,7 @@ func (a *App) cancel() {
 	}
 	t.cancelling = true
 	t.cancel()
-	a.playCue(a.settings.SoundCues, speech.CueCancel)
+	playCue(a.o.Cues, a.loop, a.settings.SoundCues, speech.CueCancel)
 	a.syncEscape()
 	a.note = ""
 	a.renderNow()
@@ -985,38 +855,40 @@ func (a *App) loadRecent() {
 // The confirmation timeout is the agent's: it puts it on ctx, and a
 // deadline that passes here is a denial by timeout.
 type turnConfirmer struct {
-	a     *App
-	turn  int
-	heard string // the transcript of a spoken request, shown with its approvals
+	loop     inbox
+	ids      *atomic.Int64 // the App's counter of pending IDs
+	approver Approver
+	log      *slog.Logger
+	turn     int
+	heard    string // the transcript of a spoken request, shown with its approvals
 }
 
 func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
-	a := c.a
-	p.ID = fmt.Sprintf("p%d", a.ids.Add(1))
+	p.ID = fmt.Sprintf("p%d", c.ids.Add(1))
 	if p.Heard == "" {
 		p.Heard = c.heard
 	}
 	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
-	if !a.post(pendingAdd{turn: c.turn, entry: entry}) {
+	if !c.loop.post(pendingAdd{turn: c.turn, entry: entry}) {
 		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
 	}
 	// Ask runs on its own goroutine: a fallback dialog may block until the
 	// user answers it, and the menu or the timeout must still be able to win.
-	ap := a.o.Approver
+	ap := c.approver
 	askDone := make(chan error, 1)
 	if ap != nil {
 		if !ap.Actions() {
-			a.post(noteEvent{text: "notifications here cannot show Approve/Deny — answer in this menu"})
+			c.loop.post(noteEvent{text: "notifications here cannot show Approve/Deny — answer in this menu"})
 		}
 		id := p.ID
 		go func() {
 			err := ap.Ask(p, func(d Decision) {
 				d.PendingID, d.By = id, ByNotification
-				a.post(answered{d})
+				c.loop.post(answered{d})
 			})
 			askDone <- err
 			if err != nil {
-				a.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
+				c.loop.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
 			}
 		}()
 	}
@@ -1038,7 +910,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		}
 		if askErr == nil {
 			if err := ap.Withdraw(p.ID); err != nil {
-				a.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
+				c.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
 			}
 		}
 	}
@@ -1049,11 +921,11 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 // whatever the loop decided first: that denial, or an answer that arrived
 // just before it.
 func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
-	if c.a.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
+	if c.loop.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
 		select {
 		case d := <-entry.reply:
 			return d
-		case <-c.a.done:
+		case <-c.loop.done:
 		}
 	}
 	select {
