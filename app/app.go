@@ -187,23 +187,8 @@ type turn struct {
 	timeout time.Duration
 }
 
-type pendingEntry struct {
-	turn     int
-	p        Pending
-	added    time.Time     // when the approval was asked
-	deadline time.Time     // when the approval times out, for the countdown
-	reply    chan Decision // capacity 1; receives the first answer only
-}
-
 // Private events from turn goroutines and helpers.
 type (
-	// answered is a Decision for the loop to route to its pending entry:
-	// from the Approver's callback, or a timeout or cancel from Confirm.
-	answered   struct{ d Decision }
-	pendingAdd struct {
-		turn  int
-		entry *pendingEntry
-	}
 	renderFlush  struct{}
 	recentLoaded struct {
 		list []RecentItem
@@ -224,12 +209,9 @@ type (
 		err    error
 	}
 	recheckTick   struct{}
-	countdown     struct{}
 	confirmAnswer struct{ off bool }
 )
 
-func (answered) isEvent()      {}
-func (pendingAdd) isEvent()    {}
 func (renderFlush) isEvent()   {}
 func (recentLoaded) isEvent()  {}
 func (noteEvent) isEvent()     {}
@@ -238,7 +220,6 @@ func (toggleSaved) isEvent()   {}
 func (loginSaved) isEvent()    {}
 func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
-func (countdown) isEvent()     {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -354,7 +335,7 @@ func (a *App) shutdown() {
 		case answered:
 			a.decide(e.d)
 		case pendingAdd:
-			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
+			e.entry.cancel()
 		case turnDone:
 			if a.turn != nil && a.turn.id == e.turn && a.turn.reply != nil {
 				a.turn.reply <- SendReply{Error: "Hark quit before the request finished"}
@@ -461,31 +442,9 @@ func (a *App) handle(ctx context.Context, e Event) {
 		}
 		a.agentProgress(e.ev)
 	case pendingAdd:
-		if a.turn == nil || a.turn.id != e.turn || a.turn.cancelling {
-			// The turn is gone or going: the answer is a cancel.
-			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
-			return
-		}
-		// The agent owns the one confirmation timeout and says when it
-		// ends; a Pending without a deadline counts down from the setting.
-		e.entry.added = a.o.now()
-		e.entry.deadline = e.entry.p.Deadline
-		if e.entry.deadline.IsZero() {
-			timeout := a.settings.ConfirmTimeout.D()
-			if timeout <= 0 {
-				timeout = agent.DefaultConfirmTTL
-			}
-			e.entry.deadline = e.entry.added.Add(timeout)
-		}
-		a.pending = append(a.pending, e.entry)
-		a.armCountdown()
-		a.setState(AwaitingApproval)
+		a.addPending(e)
 	case countdown:
-		a.countdownStop = nil
-		if len(a.pending) > 0 {
-			a.armCountdown()
-			a.renderNow()
-		}
+		a.countdownTick()
 	case heard:
 		if a.turn != nil && a.turn.id == e.turn {
 			a.turn.text = e.text
@@ -712,30 +671,6 @@ func (a *App) agentProgress(ev agent.Event) {
 	}
 }
 
-func (a *App) decide(d Decision) {
-	for i, e := range a.pending {
-		if e.p.ID != d.PendingID {
-			continue
-		}
-		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
-		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
-			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
-		}
-		if a.state == AwaitingApproval && len(a.pending) == 0 {
-			if d.Approved || d.Trash {
-				a.setState(Running)
-			} else {
-				a.setState(Thinking)
-			}
-			return
-		}
-		a.renderNow()
-		return
-	}
-	// Already decided by another channel, or unknown: the first answer won.
-}
-
 func (a *App) cancel() {
 	t := a.turn
 	if t == nil || t.cancelling {
@@ -756,15 +691,7 @@ func (a *App) finish(d turnDone) {
 	}
 	a.turn = nil
 	t.cancel()
-	// A turn never leaves an entry behind: Confirm removes its own. Any left
-	// here belong to a confirmer that has not been scheduled yet.
-	for _, e := range a.pending {
-		select {
-		case e.reply <- Decision{PendingID: e.p.ID, By: ByCancel}:
-		default:
-		}
-	}
-	a.pending = nil
+	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
 	if tally.TimedOut > 0 {
@@ -813,14 +740,6 @@ func (a *App) finish(d turnDone) {
 	a.loadRecent()
 }
 
-// armCountdown redraws the menu in a second, for the approval countdown.
-func (a *App) armCountdown() {
-	if a.countdownStop != nil {
-		return
-	}
-	a.countdownStop = a.o.afterFunc(time.Second, func() { a.post(countdown{}) })
-}
-
 func (a *App) notify(title, body string) {
 	n := a.o.Notifier
 	if n == nil {
@@ -847,91 +766,4 @@ func (a *App) loadRecent() {
 		}
 		a.post(recentLoaded{list: items, err: err})
 	}()
-}
-
-// turnConfirmer is the Confirmer a turn hands to the agent: it adds the
-// command to the menu and posts a notification; the loop delivers the first
-// answer from either, or from the timeout or a cancel, and ignores the rest.
-// The confirmation timeout is the agent's: it puts it on ctx, and a
-// deadline that passes here is a denial by timeout.
-type turnConfirmer struct {
-	loop     inbox
-	ids      *atomic.Int64 // the App's counter of pending IDs
-	approver Approver
-	log      *slog.Logger
-	turn     int
-	heard    string // the transcript of a spoken request, shown with its approvals
-}
-
-func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
-	p.ID = fmt.Sprintf("p%d", c.ids.Add(1))
-	if p.Heard == "" {
-		p.Heard = c.heard
-	}
-	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
-	if !c.loop.post(pendingAdd{turn: c.turn, entry: entry}) {
-		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
-	}
-	// Ask runs on its own goroutine: a fallback dialog may block until the
-	// user answers it, and the menu or the timeout must still be able to win.
-	ap := c.approver
-	askDone := make(chan error, 1)
-	if ap != nil {
-		if !ap.Actions() {
-			c.loop.post(noteEvent{text: "notifications here cannot show Approve/Deny — answer in this menu"})
-		}
-		id := p.ID
-		go func() {
-			err := ap.Ask(p, func(d Decision) {
-				d.PendingID, d.By = id, ByNotification
-				c.loop.post(answered{d})
-			})
-			askDone <- err
-			if err != nil {
-				c.loop.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
-			}
-		}()
-	}
-	var d Decision
-	select {
-	case d = <-entry.reply:
-	case <-ctx.Done():
-		by := ByCancel
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			by = ByTimeout
-		}
-		d = c.settle(entry, by)
-	}
-	if ap != nil && d.By != ByNotification {
-		var askErr error
-		select {
-		case askErr = <-askDone:
-		default: // still asking (a modal dialog): Withdraw closes it
-		}
-		if askErr == nil {
-			if err := ap.Withdraw(p.ID); err != nil {
-				c.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
-			}
-		}
-	}
-	return d, nil
-}
-
-// settle asks the loop to resolve entry with a denial by `by`, then returns
-// whatever the loop decided first: that denial, or an answer that arrived
-// just before it.
-func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
-	if c.loop.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
-		select {
-		case d := <-entry.reply:
-			return d
-		case <-c.loop.done:
-		}
-	}
-	select {
-	case d := <-entry.reply:
-		return d
-	default:
-		return Decision{PendingID: entry.p.ID, By: ByCancel}
-	}
 }
