@@ -382,6 +382,7 @@ func (a *App) startBackground(ctx context.Context) {
 	a.loadTrash()
 }
 
+// handle dispatches one event; what each means lives in its method.
 func (a *App) handle(ctx context.Context, e Event) {
 	switch e := e.(type) {
 	case KeyDown:
@@ -403,87 +404,37 @@ func (a *App) handle(ctx context.Context, e Event) {
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:
-		a.setProblem(e)
-		a.scheduleRecheck(ctx)
-		a.renderNow()
+		a.reportProblem(ctx, e)
 	case checkDone:
-		delete(a.checking, e.source)
-		if ctx.Err() != nil {
-			return
-		}
-		if e.err == nil {
-			delete(a.problems, e.source)
-		} else {
-			a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
-		}
-		a.scheduleRecheck(ctx)
-		a.renderNow()
+		a.checkFinished(ctx, e)
 	case recheckTick:
-		a.recheckStop = nil
-		a.recheck(ctx)
-		// Back off: a problem that stands for long is checked less often.
-		a.recheckWait = min(2*a.recheckWait, a.recheckMax())
-		a.scheduleRecheck(ctx)
+		a.recheckDue(ctx)
 	case confirmAnswer:
-		if e.off {
-			a.saveConfirm(false)
-		}
+		a.confirmAnswered(e.off)
 	case stageEvent:
-		if a.turn == nil || a.turn.id != e.turn {
-			return
-		}
-		if e.state == Transcribing {
-			a.turn.stopped = true // the recording hit its maximum length
-		}
-		a.setState(e.state)
+		a.turnStage(e)
 	case agentEvent:
-		if a.turn == nil || a.turn.id != e.turn {
-			return
-		}
-		a.agentProgress(e.ev)
+		a.agentProgress(e)
 	case pendingAdd:
 		a.addPending(e)
 	case countdown:
 		a.countdownTick()
 	case heard:
-		if a.turn != nil && a.turn.id == e.turn {
-			a.turn.text = e.text
-			a.detail = ""
-		}
+		a.heardText(e)
 	case partialHeard:
-		if a.turn != nil && a.turn.id == e.turn && (a.state == Listening || a.state == Transcribing) {
-			a.detail = e.text
-			a.renderThrottled()
-		}
+		a.partialText(e)
 	case turnDone:
 		a.finish(e)
 	case renderFlush:
-		a.throttle.fired()
-		a.render()
+		a.flushRender()
 	case recentLoaded:
-		if e.err != nil {
-			a.log.Warn("listing recent conversations", "err", e.err)
-			return
-		}
-		a.recent = e.list
-		a.renderNow()
+		a.gotRecent(e)
 	case noteEvent:
-		a.note = e.text
-		a.renderNow()
+		a.showNote(e.text)
 	case toggleSaved:
-		if e.err != nil {
-			a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
-		} else {
-			a.settings.ConfirmBeforeExecute = e.value
-		}
-		a.renderNow()
+		a.confirmSaved(e)
 	case loginSaved:
-		if e.err != nil {
-			a.note = fmt.Sprintf("Could not change launch at login: %v", e.err)
-		} else {
-			a.launchAtLogin = e.value
-		}
-		a.renderNow()
+		a.loginChanged(e)
 	default:
 		a.log.Warn("unknown event", "type", fmt.Sprintf("%T", e))
 	}
@@ -622,7 +573,46 @@ func (a *App) send(ctx context.Context, r SendRequest) {
 	a.startText(ctx, text, "socket", reply)
 }
 
-func (a *App) agentProgress(ev agent.Event) {
+// current returns the loop's turn if it is the one numbered id, else nil:
+// events from a turn that has ended are dropped.
+func (a *App) current(id int) *turn {
+	if a.turn == nil || a.turn.id != id {
+		return nil
+	}
+	return a.turn
+}
+
+func (a *App) turnStage(e stageEvent) {
+	t := a.current(e.turn)
+	if t == nil {
+		return
+	}
+	if e.state == Transcribing {
+		t.stopped = true // the recording hit its maximum length
+	}
+	a.setState(e.state)
+}
+
+func (a *App) heardText(e heard) {
+	if t := a.current(e.turn); t != nil {
+		t.text = e.text
+		a.detail = ""
+	}
+}
+
+func (a *App) partialText(e partialHeard) {
+	if a.current(e.turn) != nil && (a.state == Listening || a.state == Transcribing) {
+		a.detail = e.text
+		a.renderThrottled()
+	}
+}
+
+// agentProgress shows the agent's progress on the current turn.
+func (a *App) agentProgress(e agentEvent) {
+	if a.current(e.turn) == nil {
+		return
+	}
+	ev := e.ev
 	var command string
 	if ev.Call != nil {
 		command = ev.Call.Command
@@ -750,6 +740,15 @@ func (a *App) notify(title, body string) {
 			a.log.Warn("notification failed", "err", err)
 		}
 	}()
+}
+
+func (a *App) gotRecent(e recentLoaded) {
+	if e.err != nil {
+		a.log.Warn("listing recent conversations", "err", e.err)
+		return
+	}
+	a.recent = e.list
+	a.renderNow()
 }
 
 func (a *App) loadRecent() {
