@@ -187,7 +187,7 @@ type turn struct {
 	timeout time.Duration
 }
 
-// Private events from turn goroutines and helpers.
+// Private events from the loop's helper goroutines and timers.
 type (
 	renderFlush  struct{}
 	recentLoaded struct {
