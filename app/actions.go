@@ -87,6 +87,18 @@ func (a *App) render() {
 	a.o.Menu.Render(m)
 }
 
+// flushRender draws what the throttle held back.
+func (a *App) flushRender() {
+	a.throttle.fired()
+	a.render()
+}
+
+// showNote puts a remark from off the loop in the status line.
+func (a *App) showNote(text string) {
+	a.note = text
+	a.renderNow()
+}
+
 func (a *App) click(ctx context.Context, id string) {
 	switch {
 	case strings.HasPrefix(id, PrefixApprove):
@@ -189,6 +201,26 @@ func (a *App) saveConfirm(want bool) {
 	go func() {
 		a.post(toggleSaved{value: want, err: SaveConfirmBeforeExecute(path, want)})
 	}()
+}
+
+// confirmSaved follows the checkbox to what was written, or says why not.
+func (a *App) confirmSaved(e toggleSaved) {
+	if e.err != nil {
+		a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+	} else {
+		a.settings.ConfirmBeforeExecute = e.value
+	}
+	a.renderNow()
+}
+
+// loginChanged follows the checkbox to the login item, or says why not.
+func (a *App) loginChanged(e loginSaved) {
+	if e.err != nil {
+		a.note = fmt.Sprintf("Could not change launch at login: %v", e.err)
+	} else {
+		a.launchAtLogin = e.value
+	}
+	a.renderNow()
 }
 
 // SaveConfirmBeforeExecute sets confirmBeforeExecute in the settings file at

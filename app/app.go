@@ -133,6 +133,7 @@ type App struct {
 	log    *slog.Logger
 	events chan Event
 	done   chan struct{} // closed when Run returns
+	loop   inbox         // events and done, for goroutines other than Run
 	turns  sync.WaitGroup
 	ids    atomic.Int64 // pending IDs
 
@@ -168,60 +169,26 @@ type App struct {
 	keys          keyState
 }
 
-// turn is one request from key-down (or typed text) to the final answer.
+// turn is the loop's record of one request from key-down (or typed text)
+// to the final answer. Only the loop touches it; the turn's goroutine has
+// a turnRun of its own.
 type turn struct {
 	id         int
-	ctx        context.Context
 	ctxParent  context.Context // the loop's context, for work after the turn
 	cancel     context.CancelFunc
-	stop       chan struct{} // closed to end the recording
+	stop       chan<- time.Time // capacity 1: the key-up time ends the recording
 	stopped    bool
 	cancelling bool
-	source     string
-	text       string              // typed or sent text; empty for voice
-	settings   settings.Settings   // the loop's settings when the turn started
-	conv       *agent.Conversation // the conversation this request continues
+	text       string // typed or sent text, then what was heard; for the menu
 	reply      chan<- SendReply
-	keyUp      time.Time
-	cues       bool // sound cues on when the turn started
 	// timeout is how long the last approval that timed out waited, for
 	// the ending ("approval timed out after 2 min"); the agent counts the
 	// rest of the ending's facts.
 	timeout time.Duration
 }
 
-type pendingEntry struct {
-	turn     int
-	p        Pending
-	added    time.Time     // when the approval was asked
-	deadline time.Time     // when the approval times out, for the countdown
-	reply    chan Decision // capacity 1; receives the first answer only
-}
-
-// Private events from turn goroutines and helpers.
+// Private events from the loop's helper goroutines and timers.
 type (
-	stageEvent struct {
-		turn  int
-		state State
-	}
-	agentEvent struct {
-		turn int
-		ev   agent.Event
-	}
-	// answered is a Decision for the loop to route to its pending entry:
-	// from the Approver's callback, or a timeout or cancel from Confirm.
-	answered struct{ d Decision }
-	turnDone struct {
-		turn      int
-		answer    string
-		tally     agent.Tally // the agent's own count of the request's commands
-		err       error
-		cancelled bool
-	}
-	pendingAdd struct {
-		turn  int
-		entry *pendingEntry
-	}
 	renderFlush  struct{}
 	recentLoaded struct {
 		list []RecentItem
@@ -241,25 +208,10 @@ type (
 		source string
 		err    error
 	}
-	recheckTick struct{}
-	countdown   struct{}
-	heard       struct {
-		turn int
-		text string
-	}
-	// partialHeard is the text transcribed so far while the user speaks.
-	partialHeard struct {
-		turn int
-		text string
-	}
+	recheckTick   struct{}
 	confirmAnswer struct{ off bool }
 )
 
-func (stageEvent) isEvent()    {}
-func (agentEvent) isEvent()    {}
-func (answered) isEvent()      {}
-func (turnDone) isEvent()      {}
-func (pendingAdd) isEvent()    {}
 func (renderFlush) isEvent()   {}
 func (recentLoaded) isEvent()  {}
 func (noteEvent) isEvent()     {}
@@ -268,9 +220,6 @@ func (toggleSaved) isEvent()   {}
 func (loginSaved) isEvent()    {}
 func (checkDone) isEvent()     {}
 func (recheckTick) isEvent()   {}
-func (countdown) isEvent()     {}
-func (heard) isEvent()         {}
-func (partialHeard) isEvent()  {}
 func (confirmAnswer) isEvent() {}
 
 // New builds an App. Nothing runs until Run.
@@ -296,6 +245,7 @@ func New(o Options) *App {
 		problems: map[string]ProblemInfo{},
 		checking: map[string]bool{},
 	}
+	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
 	if o.SettingsError != nil {
 		a.setProblem(Problem{Source: "settings", Message: fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", o.SettingsError)})
@@ -331,19 +281,7 @@ func New(o Options) *App {
 // (so clicks are never dropped) and returns false once Run has ended.
 func (a *App) Post(e Event) bool { return a.post(e) }
 
-func (a *App) post(e Event) bool {
-	select {
-	case <-a.done:
-		return false
-	default:
-	}
-	select {
-	case a.events <- e:
-		return true
-	case <-a.done:
-		return false
-	}
-}
+func (a *App) post(e Event) bool { return a.loop.post(e) }
 
 // Done is closed when Run has returned.
 func (a *App) Done() <-chan struct{} { return a.done }
@@ -397,7 +335,7 @@ func (a *App) shutdown() {
 		case answered:
 			a.decide(e.d)
 		case pendingAdd:
-			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
+			e.entry.cancel()
 		case turnDone:
 			if a.turn != nil && a.turn.id == e.turn && a.turn.reply != nil {
 				a.turn.reply <- SendReply{Error: "Hark quit before the request finished"}
@@ -444,6 +382,7 @@ func (a *App) startBackground(ctx context.Context) {
 	a.loadTrash()
 }
 
+// handle dispatches one event; what each means lives in its method.
 func (a *App) handle(ctx context.Context, e Event) {
 	switch e := e.(type) {
 	case KeyDown:
@@ -465,109 +404,37 @@ func (a *App) handle(ctx context.Context, e Event) {
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:
-		a.setProblem(e)
-		a.scheduleRecheck(ctx)
-		a.renderNow()
+		a.reportProblem(ctx, e)
 	case checkDone:
-		delete(a.checking, e.source)
-		if ctx.Err() != nil {
-			return
-		}
-		if e.err == nil {
-			delete(a.problems, e.source)
-		} else {
-			a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
-		}
-		a.scheduleRecheck(ctx)
-		a.renderNow()
+		a.checkFinished(ctx, e)
 	case recheckTick:
-		a.recheckStop = nil
-		a.recheck(ctx)
-		// Back off: a problem that stands for long is checked less often.
-		a.recheckWait = min(2*a.recheckWait, a.recheckMax())
-		a.scheduleRecheck(ctx)
+		a.recheckDue(ctx)
 	case confirmAnswer:
-		if e.off {
-			a.saveConfirm(false)
-		}
+		a.confirmAnswered(e.off)
 	case stageEvent:
-		if a.turn == nil || a.turn.id != e.turn {
-			return
-		}
-		if e.state == Transcribing {
-			a.turn.stopped = true // the recording hit its maximum length
-		}
-		a.setState(e.state)
+		a.turnStage(e)
 	case agentEvent:
-		if a.turn == nil || a.turn.id != e.turn {
-			return
-		}
-		a.agentProgress(e.ev)
+		a.agentProgress(e)
 	case pendingAdd:
-		if a.turn == nil || a.turn.id != e.turn || a.turn.cancelling {
-			// The turn is gone or going: the answer is a cancel.
-			e.entry.reply <- Decision{PendingID: e.entry.p.ID, By: ByCancel}
-			return
-		}
-		// The agent owns the one confirmation timeout and says when it
-		// ends; a Pending without a deadline counts down from the setting.
-		e.entry.added = a.o.now()
-		e.entry.deadline = e.entry.p.Deadline
-		if e.entry.deadline.IsZero() {
-			timeout := a.settings.ConfirmTimeout.D()
-			if timeout <= 0 {
-				timeout = agent.DefaultConfirmTTL
-			}
-			e.entry.deadline = e.entry.added.Add(timeout)
-		}
-		a.pending = append(a.pending, e.entry)
-		a.armCountdown()
-		a.setState(AwaitingApproval)
+		a.addPending(e)
 	case countdown:
-		a.countdownStop = nil
-		if len(a.pending) > 0 {
-			a.armCountdown()
-			a.renderNow()
-		}
+		a.countdownTick()
 	case heard:
-		if a.turn != nil && a.turn.id == e.turn {
-			a.turn.text = e.text
-			a.detail = ""
-		}
+		a.heardText(e)
 	case partialHeard:
-		if a.turn != nil && a.turn.id == e.turn && (a.state == Listening || a.state == Transcribing) {
-			a.detail = e.text
-			a.renderThrottled()
-		}
+		a.partialText(e)
 	case turnDone:
 		a.finish(e)
 	case renderFlush:
-		a.throttle.fired()
-		a.render()
+		a.flushRender()
 	case recentLoaded:
-		if e.err != nil {
-			a.log.Warn("listing recent conversations", "err", e.err)
-			return
-		}
-		a.recent = e.list
-		a.renderNow()
+		a.gotRecent(e)
 	case noteEvent:
-		a.note = e.text
-		a.renderNow()
+		a.showNote(e.text)
 	case toggleSaved:
-		if e.err != nil {
-			a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
-		} else {
-			a.settings.ConfirmBeforeExecute = e.value
-		}
-		a.renderNow()
+		a.confirmSaved(e)
 	case loginSaved:
-		if e.err != nil {
-			a.note = fmt.Sprintf("Could not change launch at login: %v", e.err)
-		} else {
-			a.launchAtLogin = e.value
-		}
-		a.renderNow()
+		a.loginChanged(e)
 	default:
 		a.log.Warn("unknown event", "type", fmt.Sprintf("%T", e))
 	}
@@ -595,22 +462,49 @@ func (a *App) stopRecording() {
 		return
 	}
 	t.stopped = true
-	t.keyUp = a.o.now()
-	close(t.stop)
+	t.stop <- a.o.now() // sent once, into room for one: never blocks
 	a.setState(Transcribing)
 }
 
-func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turn {
+// newTurn records a new turn as the loop's and returns what its goroutine
+// gets: copies and handles, never the App.
+func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turnRun {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
 	if a.conv == nil {
 		a.conv = agent.NewConversation()
 	}
-	t := &turn{id: a.turnSeq, ctx: tctx, ctxParent: ctx, cancel: cancel, stop: make(chan struct{}), source: source, text: text, reply: reply,
-		settings: a.settings, conv: a.conv}
-	a.turn = t
+	stop := make(chan time.Time, 1)
+	a.turn = &turn{id: a.turnSeq, ctxParent: ctx, cancel: cancel, stop: stop, text: text, reply: reply}
 	a.stream, a.detail, a.lastError = "", "", ""
-	return t
+	return &turnRun{
+		id:                a.turnSeq,
+		ctx:               tctx,
+		loop:              a.loop,
+		source:            source,
+		text:              text,
+		conv:              a.conv,
+		stop:              stop,
+		noConfirm:         !a.settings.ConfirmBeforeExecute,
+		maxRecording:      a.settings.MaxRecording.D(),
+		cues:              a.settings.SoundCues,
+		agent:             a.o.Agent,
+		recorder:          a.o.Recorder,
+		transcriber:       a.o.Transcriber,
+		cuePlayer:         a.o.Cues,
+		confirmer:         turnConfirmer{loop: a.loop, ids: &a.ids, approver: a.o.Approver, log: a.log, turn: a.turnSeq},
+		onTranscribeStart: a.o.OnTranscribeStart,
+		now:               a.o.now,
+	}
+}
+
+// startTurn runs r on a goroutine of its own, counted for shutdown.
+func (a *App) startTurn(r *turnRun) {
+	a.turns.Add(1)
+	go func() {
+		defer a.turns.Done()
+		r.run()
+	}()
 }
 
 func (a *App) startVoice(ctx context.Context) {
@@ -630,18 +524,14 @@ func (a *App) startVoice(ctx context.Context) {
 		a.notify("Hark can't listen", why+"\n\n"+how)
 		return
 	}
-	t := a.newTurn(ctx, "voice", "", nil)
-	t.cues = a.settings.SoundCues
+	r := a.newTurn(ctx, "voice", "", nil)
 	a.setState(Listening)
-	a.turns.Add(1)
-	go a.runTurn(t)
+	a.startTurn(r)
 	if p, ok := a.o.Agent.(Preloader); ok {
-		// Loading the model overlaps speech and transcription instead of
-		// following them.
 		a.turns.Add(1)
 		go func() {
 			defer a.turns.Done()
-			_ = p.Preload(t.ctx)
+			r.preload(p)
 		}()
 	}
 }
@@ -655,10 +545,9 @@ func (a *App) startText(ctx context.Context, text, source string, reply chan<- S
 		}
 		return
 	}
-	t := a.newTurn(ctx, source, text, reply)
+	r := a.newTurn(ctx, source, text, reply)
 	a.setState(Thinking)
-	a.turns.Add(1)
-	go a.runTurn(t)
+	a.startTurn(r)
 }
 
 func (a *App) send(ctx context.Context, r SendRequest) {
@@ -684,116 +573,46 @@ func (a *App) send(ctx context.Context, r SendRequest) {
 	a.startText(ctx, text, "socket", reply)
 }
 
-// runTurn is the goroutine of one turn. It reports every stage to the loop
-// and always ends with exactly one turnDone.
-func (a *App) runTurn(t *turn) {
-	defer a.turns.Done()
-	out, err := a.turnBody(t)
-	cancelled := t.ctx.Err() != nil
-	a.post(turnDone{turn: t.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
+// current returns the loop's turn if it is the one numbered id, else nil:
+// events from a turn that has ended are dropped.
+func (a *App) current(id int) *turn {
+	if a.turn == nil || a.turn.id != id {
+		return nil
+	}
+	return a.turn
 }
 
-func (a *App) turnBody(t *turn) (agent.Outcome, error) {
-	text := t.text
-	if t.source == "voice" {
-		var err error
-		text, err = a.listen(t)
-		if err != nil || text == "" {
-			return agent.Outcome{}, err
-		}
-		a.post(heard{turn: t.id, text: text})
-		a.post(stageEvent{turn: t.id, state: Thinking})
+func (a *App) turnStage(e stageEvent) {
+	t := a.current(e.turn)
+	if t == nil {
+		return
 	}
-	if a.o.Agent == nil {
-		return agent.Outcome{}, errors.New("no agent is configured; see the status line")
+	if e.state == Transcribing {
+		t.stopped = true // the recording hit its maximum length
 	}
-	noConfirm := !t.settings.ConfirmBeforeExecute
-	c := turnConfirmer{a: a, turn: t.id}
-	if t.source == "voice" {
-		c.heard = text
-	}
-	return a.o.Agent.RunWith(t.ctx, t.conv, text, agent.RequestOptions{
-		Confirmer: c,
-		NoConfirm: &noConfirm,
-		OnEvent:   func(ev agent.Event) { a.post(agentEvent{turn: t.id, ev: ev}) },
-	})
+	a.setState(e.state)
 }
 
-// listen records until the loop closes t.stop (key-up), the maximum length
-// passes, or the turn is cancelled, then transcribes.
-func (a *App) listen(t *turn) (string, error) {
-	if err := a.o.Recorder.Start(t.ctx); err != nil {
-		return "", fmt.Errorf("could not start recording: %w", err)
+func (a *App) heardText(e heard) {
+	if t := a.current(e.turn); t != nil {
+		t.text = e.text
+		a.detail = ""
 	}
-	live := a.beginStream(t)
-	if live != nil {
-		defer func() {
-			if live != nil {
-				live.abandon()
-			}
-		}()
-	}
-	// The cue follows the start of the recording, never the reverse: the
-	// first word is spoken as the key goes down.
-	a.playCue(t.cues, speech.CueStart)
-	max := t.settings.MaxRecording.D()
-	if max <= 0 {
-		max = time.Minute
-	}
-	timer := time.NewTimer(max)
-	defer timer.Stop()
-	var keyUp time.Time
-	select {
-	case <-t.stop:
-		keyUp = t.keyUp // written by the loop before it closed t.stop
-	case <-timer.C:
-		// The recorder stops itself at the maximum; tell the loop we moved on.
-		a.post(stageEvent{turn: t.id, state: Transcribing})
-	case <-t.ctx.Done():
-		_, _ = a.o.Recorder.Stop()
-		return "", t.ctx.Err()
-	}
-	audio, err := a.o.Recorder.Stop()
-	if t.ctx.Err() != nil {
-		return "", t.ctx.Err()
-	}
-	// After the tail, so the cue is not in the recording.
-	a.playCue(t.cues, speech.CueStop)
-	if err != nil {
-		return "", fmt.Errorf("recording failed: %w", err)
-	}
-	if audio.Duration() < MinRecording {
-		return "", errDidntCatch
-	}
-	if f := a.o.OnTranscribeStart; f != nil && !keyUp.IsZero() {
-		f(a.o.now().Sub(keyUp))
-	}
-	var text string
-	if live != nil {
-		text, err = live.finish(t.ctx, audio)
-		live = nil
-	} else {
-		text, err = a.o.Transcriber.Transcribe(t.ctx, audio)
-	}
-	if t.ctx.Err() != nil {
-		return "", t.ctx.Err()
-	}
-	if errors.Is(err, speech.ErrNoSpeech) {
-		return "", err
-	}
-	if err != nil {
-		return "", fmt.Errorf("transcription failed: %w", err)
-	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return "", errDidntCatch
-	}
-	return text, nil
 }
 
-var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")
+func (a *App) partialText(e partialHeard) {
+	if a.current(e.turn) != nil && (a.state == Listening || a.state == Transcribing) {
+		a.detail = e.text
+		a.renderThrottled()
+	}
+}
 
-func (a *App) agentProgress(ev agent.Event) {
+// agentProgress shows the agent's progress on the current turn.
+func (a *App) agentProgress(e agentEvent) {
+	if a.current(e.turn) == nil {
+		return
+	}
+	ev := e.ev
 	var command string
 	if ev.Call != nil {
 		command = ev.Call.Command
@@ -842,30 +661,6 @@ func (a *App) agentProgress(ev agent.Event) {
 	}
 }
 
-func (a *App) decide(d Decision) {
-	for i, e := range a.pending {
-		if e.p.ID != d.PendingID {
-			continue
-		}
-		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
-		e.reply <- d // capacity 1 and only ever sent here: never blocks
-		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
-			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
-		}
-		if a.state == AwaitingApproval && len(a.pending) == 0 {
-			if d.Approved || d.Trash {
-				a.setState(Running)
-			} else {
-				a.setState(Thinking)
-			}
-			return
-		}
-		a.renderNow()
-		return
-	}
-	// Already decided by another channel, or unknown: the first answer won.
-}
-
 func (a *App) cancel() {
 	t := a.turn
 	if t == nil || t.cancelling {
@@ -873,7 +668,7 @@ func (a *App) cancel() {
 	}
 	t.cancelling = true
 	t.cancel()
-	a.playCue(a.settings.SoundCues, speech.CueCancel)
+	playCue(a.o.Cues, a.loop, a.settings.SoundCues, speech.CueCancel)
 	a.syncEscape()
 	a.note = ""
 	a.renderNow()
@@ -886,15 +681,7 @@ func (a *App) finish(d turnDone) {
 	}
 	a.turn = nil
 	t.cancel()
-	// A turn never leaves an entry behind: Confirm removes its own. Any left
-	// here belong to a confirmer that has not been scheduled yet.
-	for _, e := range a.pending {
-		select {
-		case e.reply <- Decision{PendingID: e.p.ID, By: ByCancel}:
-		default:
-		}
-	}
-	a.pending = nil
+	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
 	if tally.TimedOut > 0 {
@@ -943,14 +730,6 @@ func (a *App) finish(d turnDone) {
 	a.loadRecent()
 }
 
-// armCountdown redraws the menu in a second, for the approval countdown.
-func (a *App) armCountdown() {
-	if a.countdownStop != nil {
-		return
-	}
-	a.countdownStop = a.o.afterFunc(time.Second, func() { a.post(countdown{}) })
-}
-
 func (a *App) notify(title, body string) {
 	n := a.o.Notifier
 	if n == nil {
@@ -961,6 +740,15 @@ func (a *App) notify(title, body string) {
 			a.log.Warn("notification failed", "err", err)
 		}
 	}()
+}
+
+func (a *App) gotRecent(e recentLoaded) {
+	if e.err != nil {
+		a.log.Warn("listing recent conversations", "err", e.err)
+		return
+	}
+	a.recent = e.list
+	a.renderNow()
 }
 
 func (a *App) loadRecent() {
@@ -977,89 +765,4 @@ func (a *App) loadRecent() {
 		}
 		a.post(recentLoaded{list: items, err: err})
 	}()
-}
-
-// turnConfirmer is the Confirmer a turn hands to the agent: it adds the
-// command to the menu and posts a notification; the loop delivers the first
-// answer from either, or from the timeout or a cancel, and ignores the rest.
-// The confirmation timeout is the agent's: it puts it on ctx, and a
-// deadline that passes here is a denial by timeout.
-type turnConfirmer struct {
-	a     *App
-	turn  int
-	heard string // the transcript of a spoken request, shown with its approvals
-}
-
-func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
-	a := c.a
-	p.ID = fmt.Sprintf("p%d", a.ids.Add(1))
-	if p.Heard == "" {
-		p.Heard = c.heard
-	}
-	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
-	if !a.post(pendingAdd{turn: c.turn, entry: entry}) {
-		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
-	}
-	// Ask runs on its own goroutine: a fallback dialog may block until the
-	// user answers it, and the menu or the timeout must still be able to win.
-	ap := a.o.Approver
-	askDone := make(chan error, 1)
-	if ap != nil {
-		if !ap.Actions() {
-			a.post(noteEvent{text: "notifications here cannot show Approve/Deny — answer in this menu"})
-		}
-		id := p.ID
-		go func() {
-			err := ap.Ask(p, func(d Decision) {
-				d.PendingID, d.By = id, ByNotification
-				a.post(answered{d})
-			})
-			askDone <- err
-			if err != nil {
-				a.post(noteEvent{text: fmt.Sprintf("could not post the approval notification (%v) — approve from this menu", err)})
-			}
-		}()
-	}
-	var d Decision
-	select {
-	case d = <-entry.reply:
-	case <-ctx.Done():
-		by := ByCancel
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			by = ByTimeout
-		}
-		d = c.settle(entry, by)
-	}
-	if ap != nil && d.By != ByNotification {
-		var askErr error
-		select {
-		case askErr = <-askDone:
-		default: // still asking (a modal dialog): Withdraw closes it
-		}
-		if askErr == nil {
-			if err := ap.Withdraw(p.ID); err != nil {
-				a.log.Warn("withdrawing the approval notification", "id", p.ID, "err", err)
-			}
-		}
-	}
-	return d, nil
-}
-
-// settle asks the loop to resolve entry with a denial by `by`, then returns
-// whatever the loop decided first: that denial, or an answer that arrived
-// just before it.
-func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
-	if c.a.post(answered{Decision{PendingID: entry.p.ID, By: by}}) {
-		select {
-		case d := <-entry.reply:
-			return d
-		case <-c.a.done:
-		}
-	}
-	select {
-	case d := <-entry.reply:
-		return d
-	default:
-		return Decision{PendingID: entry.p.ID, By: ByCancel}
-	}
 }

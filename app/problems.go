@@ -103,6 +103,38 @@ func (a *App) recheck(ctx context.Context) {
 	}
 }
 
+// reportProblem shows a problem posted from outside; one with a check is
+// re-checked like the checks' own.
+func (a *App) reportProblem(ctx context.Context, p Problem) {
+	a.setProblem(p)
+	a.scheduleRecheck(ctx)
+	a.renderNow()
+}
+
+// checkFinished records what a check found.
+func (a *App) checkFinished(ctx context.Context, e checkDone) {
+	delete(a.checking, e.source)
+	if ctx.Err() != nil {
+		return
+	}
+	if e.err == nil {
+		delete(a.problems, e.source)
+	} else {
+		a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
+	}
+	a.scheduleRecheck(ctx)
+	a.renderNow()
+}
+
+// recheckDue runs the checks of the standing problems when the timer fires.
+func (a *App) recheckDue(ctx context.Context) {
+	a.recheckStop = nil
+	a.recheck(ctx)
+	// Back off: a problem that stands for long is checked less often.
+	a.recheckWait = min(2*a.recheckWait, a.recheckMax())
+	a.scheduleRecheck(ctx)
+}
+
 func (a *App) runCheck(ctx context.Context, name string) {
 	check := a.o.Checks[name]
 	if check == nil || a.checking[name] {
@@ -189,4 +221,11 @@ func (a *App) askConfirmOff(ctx context.Context) {
 		}
 		a.post(confirmAnswer{off: yes})
 	}()
+}
+
+// confirmAnswered acts on the answer to askConfirmOff's question.
+func (a *App) confirmAnswered(off bool) {
+	if off {
+		a.saveConfirm(false)
+	}
 }

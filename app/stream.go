@@ -33,20 +33,20 @@ type liveStream struct {
 	done chan struct{}
 }
 
-// beginStream starts streaming for t when both adapters can, and returns nil
-// otherwise. Partial text goes to the loop as partialHeard.
-func (a *App) beginStream(t *turn) *liveStream {
-	st, ok := a.o.Transcriber.(StreamingTranscriber)
+// beginStream starts streaming for the turn when both adapters can, and
+// returns nil otherwise. Partial text goes to the loop as partialHeard.
+func (r *turnRun) beginStream() *liveStream {
+	st, ok := r.transcriber.(StreamingTranscriber)
 	if !ok {
 		return nil
 	}
-	rec, ok := a.o.Recorder.(LiveRecorder)
+	rec, ok := r.recorder.(LiveRecorder)
 	if !ok {
 		return nil
 	}
 	l := &liveStream{
-		s: st.BeginStream(t.ctx, func(text string) {
-			a.post(partialHeard{turn: t.id, text: text})
+		s: st.BeginStream(r.ctx, func(text string) {
+			r.loop.post(partialHeard{turn: r.id, text: text})
 		}),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
@@ -60,7 +60,7 @@ func (a *App) beginStream(t *turn) *liveStream {
 			select {
 			case <-l.quit:
 				return
-			case <-t.ctx.Done():
+			case <-r.ctx.Done():
 				return
 			case <-tick.C:
 				got := rec.CapturedSince(n)

@@ -127,15 +127,15 @@ func (a *App) releaseEscape() {
 	}
 }
 
-// playCue plays c without waiting for it, when cues are on.
-func (a *App) playCue(on bool, c speech.Cue) {
-	p := a.o.Cues
+// playCue plays c on p without waiting for it, when cues are on; a
+// failure goes to the loop as cueFailed. Both the loop and a turn call it.
+func playCue(p CuePlayer, loop inbox, on bool, c speech.Cue) {
 	if !on || p == nil {
 		return
 	}
 	go func() {
 		if err := p.Play(c); err != nil {
-			a.post(cueFailed{err: err})
+			loop.post(cueFailed{err: err})
 		}
 	}()
 }
