@@ -1,0 +1,264 @@
+package plan
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The differential tests run bash itself on generated command lines over
+// generated trees, and hold the model to what bash did. The command lines
+// call `probe ID ARGS…`, a link to this test binary that records the
+// folder it ran in and the arguments bash gave it.
+
+const probeLogEnv = "HARK_PLAN_PROBE_LOG"
+
+type probeRecord struct {
+	Dir  string   `json:"dir"`
+	Args []string `json:"args"`
+}
+
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "probe" {
+		dir, _ := os.Getwd()
+		f, err := os.OpenFile(os.Getenv(probeLogEnv), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		b, _ := json.Marshal(probeRecord{Dir: dir, Args: os.Args[1:]})
+		f.Write(append(b, '\n'))
+		f.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// bashPath finds bash, or skips: the model is of bash, so without it there
+// is nothing to compare with.
+func bashPath(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed, so the model cannot be compared with it")
+	}
+	return p
+}
+
+// probeDir makes a folder holding `probe`, a link to this test binary.
+func probeDir(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(dir, "probe")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// tree makes a random home: files and folders whose names exercise the
+// pattern rules (dotfiles, case, dashes, spaces, brackets), a link to a
+// folder outside it, and a folder outside it to point to.
+func tree(t *testing.T, r *rand.Rand) (home, outside string) {
+	t.Helper()
+	root := t.TempDir()
+	home = filepath.Join(root, "home")
+	outside = filepath.Join(root, "outside")
+	must(t, os.MkdirAll(filepath.Join(outside, "kept"), 0o755))
+	must(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("x"), 0o644))
+	names := []string{"a.txt", "b.log", "Notes.md", ".env", ".hidden", "-n", "d e", "x[1]", "build", "src", ".git", "B.TXT", "cache"}
+	dirs := map[string]bool{"build": true, "src": true, ".git": true, "cache": true}
+	must(t, os.MkdirAll(home, 0o755))
+	for _, n := range names {
+		if r.IntN(5) == 0 {
+			continue // not every tree has every name
+		}
+		p := filepath.Join(home, n)
+		if dirs[n] {
+			must(t, os.MkdirAll(p, 0o755))
+			for _, c := range []string{"x.o", ".ready", "sub", "a.txt"} {
+				if r.IntN(2) == 0 {
+					continue
+				}
+				if c == "sub" {
+					must(t, os.MkdirAll(filepath.Join(p, c, "deep"), 0o755))
+					must(t, os.WriteFile(filepath.Join(p, c, "deep", "f.txt"), nil, 0o644))
+					continue
+				}
+				must(t, os.WriteFile(filepath.Join(p, c), nil, 0o644))
+			}
+			continue
+		}
+		must(t, os.WriteFile(p, nil, 0o644))
+	}
+	if r.IntN(2) == 0 {
+		must(t, os.Symlink(outside, filepath.Join(home, "link")))
+	}
+	return home, outside
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The pieces generated lines are made of.
+var (
+	genOptions = []string{"", "", "shopt -s dotglob; ", "shopt -s nullglob; ", "shopt -s nocaseglob; ",
+		"shopt -s globstar; ", "GLOBIGNORE='*.txt'; ", "GLOBIGNORE=.env:build; ", "set -f; ", "shopt -s failglob; ",
+		"shopt -s dotglob nullglob; ", "[ -d src ] && shopt -s dotglob; ", "shopt -s extglob; ", "set -o noglob; "}
+	genCds = []string{"", "", "cd build; ", "cd missing; ", "[ -f build/.ready ] && cd build; ", "cd build && ",
+		"cd build & ", "if false; then cd build; fi; ", "cd build || exit; ", "(cd build); ", "true || cd src; ",
+		"for d in build src; do cd $d; done; ", "cd; ", "cd ~/src; ", "cd link; ", "cd build; cd ..; ", "cd -P link/..; ",
+		"builtin cd src; ", "cd build | cat; ", "f() { cd src; }; f; ", "pushd build >/dev/null; ", "cd \"$HOME/build\"; ",
+		"test -d cache && cd cache || cd src; ", "while false; do cd build; done; "}
+	genWords = []string{"*", ".*", "[!a]*", "[.]*", "*.txt", "**", "*/", "{a,b}*", "b*", "B*", "a.txt", ".", "build/.",
+		"a.txt/", "*/*", "?", "*[1]", "x\\[1]", "'*'", "\"$HOME\"/*", "~/*", "~+/*", "{build,src}/*", "**/*.txt", "-*",
+		"\"d e\"", "d\\ e", "*.{txt,log}", "link/*", "link/..", ".[!.]*", "[[:upper:]]*", "@(a|b)*", "*(x)", "$UNSET*",
+		"build/*/", "./*", "../home/*", "$HOME/.*"}
+)
+
+func genLine(r *rand.Rand) string {
+	var sb strings.Builder
+	sb.WriteString(genOptions[r.IntN(len(genOptions))])
+	sb.WriteString(genCds[r.IntN(len(genCds))])
+	sb.WriteString("probe 1")
+	for n := 1 + r.IntN(3); n > 0; n-- {
+		sb.WriteString(" " + genWords[r.IntN(len(genWords))])
+	}
+	if r.IntN(3) == 0 {
+		sb.WriteString("; probe 2 " + genWords[r.IntN(len(genWords))])
+	}
+	return sb.String()
+}
+
+// runBash runs line in home with bash and returns what each probe saw.
+func runBash(t *testing.T, bash, probes, home, line string) []probeRecord {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "probe.log")
+	cmd := exec.Command(bash, "-c", line)
+	cmd.Dir = home
+	cmd.Env = []string{"HOME=" + home, "PATH=" + probes + ":/usr/bin:/bin", probeLogEnv + "=" + log, "LC_ALL=C"}
+	cmd.Run() // the exit status is the line's business
+	f, err := os.Open(log)
+	if err != nil {
+		return nil // no probe ran
+	}
+	defer f.Close()
+	var out []probeRecord
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var rec probeRecord
+		must(t, json.Unmarshal(sc.Bytes(), &rec))
+		out = append(out, rec)
+	}
+	return out
+}
+
+// modelPlaces is, for each probe ID, what the model says it may see: the
+// folder and arguments at each Place, or unknown.
+type modelSee struct {
+	dir  string
+	args []string
+}
+
+func modelProbes(t *testing.T, line, home string) (see map[string][]modelSee, unknown map[string]string, err error) {
+	s, err := Parse(line)
+	if err != nil {
+		return nil, nil, err
+	}
+	env := Env{Home: home, Dir: home, Vars: map[string]string{"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"}, Disk: true}
+	see, unknown = map[string][]modelSee{}, map[string]string{}
+	for _, c := range s.Calls(env) {
+		if c.Name() != "probe" || len(c.Expr.Args) < 2 {
+			continue
+		}
+		id := c.Expr.Args[1].Lit()
+		for _, p := range c.Places {
+			ex := c.Args(env, p)
+			switch {
+			case ex.Unknown != "":
+				unknown[id] = ex.Unknown
+			case ex.NoRun != "":
+				// bash does not run it here
+			default:
+				var args []string
+				for _, f := range ex.Fields[2:] {
+					args = append(args, f.Value)
+				}
+				see[id] = append(see[id], modelSee{dir: p.Dir, args: args})
+			}
+		}
+	}
+	return see, unknown, nil
+}
+
+// Every time bash ran a probe, the model had that folder and those exact
+// arguments among the Places of that call (or said it cannot tell); and a
+// line with no condition before the probe has exactly one Place.
+func TestExpansionAgainstBash(t *testing.T) {
+	bash := bashPath(t)
+	probes := probeDir(t)
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	told, cannot := 0, 0
+	for i := range n {
+		line := genLine(r)
+		home, _ := tree(t, r)
+		see, unknown, err := modelProbes(t, line, home)
+		if err != nil {
+			t.Fatalf("%d %q: %v", i, line, err)
+		}
+		ran := runBash(t, bash, probes, home, line)
+		for _, rec := range ran {
+			if len(rec.Args) == 0 {
+				t.Fatalf("%q: a probe without its ID", line)
+			}
+			id, args := rec.Args[0], rec.Args[1:]
+			if _, ok := unknown[id]; ok {
+				cannot++
+				continue
+			}
+			told++
+			if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
+				t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
+			}
+		}
+		// A probe the model is sure of and bash did not run is a
+		// model that runs what bash would not (failglob, exit).
+		for id, ms := range see {
+			if _, u := unknown[id]; u || len(ms) == 0 {
+				continue
+			}
+			if !slices.ContainsFunc(ran, func(rec probeRecord) bool { return len(rec.Args) > 0 && rec.Args[0] == id }) && isCertain(line) {
+				t.Errorf("%q: the model runs probe %s (%+v), bash did not", line, id, ms)
+			}
+		}
+	}
+	t.Logf("%d probe runs compared exactly, %d where the model said it cannot tell", told, cannot)
+	if told < n/2 {
+		t.Errorf("only %d of the probe runs were told: the model says \"cannot tell\" too often to be useful", told)
+	}
+}
+
+// isCertain says whether a generated line has nothing before its probes
+// that may stop them: then bash runs every probe the model has.
+func isCertain(line string) bool {
+	return !strings.Contains(line, "failglob") && !strings.Contains(line, "exit") && !strings.Contains(line, "&& ") &&
+		!strings.Contains(line, "||") && !strings.Contains(line, "cd build && ")
+}

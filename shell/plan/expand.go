@@ -1,0 +1,337 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Field is one argument as bash would pass it to the program.
+type Field struct {
+	Value string
+	// Word is the index, in the words expanded, of the word it came from.
+	Word int
+	// Glob is true when the field is a name pathname expansion found.
+	Glob bool
+	// Pattern is true when the word is a pattern that was not matched
+	// against the disk (Env.Disk is off): Value is the pattern with its
+	// quotes removed, Escaped the pattern for pattern.Regexp.
+	Pattern bool
+	Escaped string
+}
+
+// Expansion is what some words expand to at one Place.
+type Expansion struct {
+	Fields []Field
+	// Unknown says why the words cannot be told; Fields is then nil.
+	Unknown string
+	// NoRun says why bash would not run the command at all (a pattern
+	// with no match under failglob).
+	NoRun string
+}
+
+// Bounds on one expansion, so that {1..1000000} or a pattern over a huge
+// tree cannot make the question slow.
+const (
+	maxFields   = 10000
+	maxDirReads = 2000
+)
+
+// Args expands the call's words (the command name first) at p.
+func (c Call) Args(env Env, p Place) Expansion { return env.Expand(p, c.Expr.Args) }
+
+// Expand is what words expand to at p, as bash would: brace expansion,
+// tilde expansion, the variables known at p, quote removal, and pathname
+// expansion under p's options (only when Env.Disk lets the model look).
+func (env Env) Expand(p Place, words []*syntax.Word) Expansion {
+	if p.Unknown != "" {
+		return Expansion{Unknown: p.Unknown}
+	}
+	x := &expander{env: env, p: p}
+	var out []Field
+	for i, w := range words {
+		if why := x.opaque(w); why != "" {
+			return Expansion{Unknown: why}
+		}
+		for _, bw := range braces(w) {
+			fs, noRun, err := x.word(bw, i)
+			if err != nil {
+				return Expansion{Unknown: err.Error()}
+			}
+			if noRun != "" {
+				return Expansion{NoRun: noRun}
+			}
+			out = append(out, fs...)
+			if len(out) > maxFields {
+				return Expansion{Unknown: fmt.Sprintf("the words expand to more than %d names", maxFields)}
+			}
+		}
+	}
+	return Expansion{Fields: out}
+}
+
+// braces is word after brace expansion (a copy: SplitBraces rewrites).
+func braces(w *syntax.Word) []*syntax.Word {
+	cp := *w
+	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
+	if !syntax.SplitBraces(&cp) {
+		return []*syntax.Word{&cp}
+	}
+	var out []*syntax.Word
+	for bw, err := range expand.BracesSeq(nil, &cp) {
+		if err != nil || len(out) > maxFields {
+			return []*syntax.Word{w} // expanded below as too many names
+		}
+		out = append(out, bw)
+	}
+	return out
+}
+
+type expander struct {
+	env   Env
+	p     Place
+	reads int
+}
+
+// opaque says why a word's value is only known when the shell runs it.
+func (x *expander) opaque(w *syntax.Word) string {
+	why := ""
+	var visit func(parts []syntax.WordPart, quoted bool)
+	visit = func(parts []syntax.WordPart, quoted bool) {
+		for _, part := range parts {
+			if why != "" {
+				return
+			}
+			switch y := part.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+			case *syntax.ExtGlob:
+				if !x.p.Opts.ExtGlob {
+					why = "an extended pattern while extglob may be off"
+				}
+			case *syntax.DblQuoted:
+				visit(y.Parts, true)
+			case *syntax.ParamExp:
+				if y.Param == nil || y.Excl || y.Length || y.Width || y.Index != nil || y.Slice != nil || y.Repl != nil || y.Exp != nil || y.Names != 0 || y.Short && !isName(y.Param.Value) {
+					why = "a parameter expansion Hark does not follow"
+					return
+				}
+				v, ok := lookup(x.env, x.p, y.Param.Value)
+				if !ok || !isName(y.Param.Value) {
+					why = "$" + y.Param.Value + " is only known when the command runs"
+					return
+				}
+				if !quoted && strings.ContainsAny(v, x.ifs()) {
+					why = "$" + y.Param.Value + " splits into words Hark does not follow"
+				}
+			case *syntax.BraceExp:
+			default:
+				why = "a command substitution or arithmetic, only known when the command runs"
+			}
+		}
+	}
+	visit(w.Parts, false)
+	return why
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *expander) ifs() string {
+	if v, ok := lookup(x.env, x.p, "IFS"); ok && v != "" {
+		if _, set := x.p.Vars["IFS"]; set {
+			return v
+		}
+		if _, set := x.env.Vars["IFS"]; set {
+			return v
+		}
+	}
+	return " \t\n"
+}
+
+// config is the mvdan.cc/sh expansion config for the known variables.
+func (x *expander) config() *expand.Config {
+	return &expand.Config{Env: placeEnv{x}}
+}
+
+type placeEnv struct{ x *expander }
+
+func (e placeEnv) Get(name string) expand.Variable {
+	v, ok := lookup(e.x.env, e.x.p, name)
+	if !ok || (v == "" && !e.isSet(name)) {
+		return expand.Variable{}
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: v}
+}
+
+func (e placeEnv) isSet(name string) bool {
+	if v, ok := e.x.p.Vars[name]; ok {
+		return v != unsetVar
+	}
+	if name == "HOME" && e.x.env.Home != "" || name == "PWD" {
+		return true
+	}
+	_, ok := e.x.env.Vars[name]
+	return ok
+}
+
+func (e placeEnv) Each(f func(string, expand.Variable) bool) {}
+
+// word expands one brace-expanded word to fields.
+func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
+	w = mergeLits(w)
+	if len(w.Parts) == 0 {
+		return nil, "", nil // an empty alternative of a brace expansion: no word at all
+	}
+	w, err := x.tilde(w)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg := x.config()
+	if !x.p.Opts.NoGlob {
+		pat, err := expand.Pattern(cfg, w)
+		if err != nil {
+			return nil, "", err
+		}
+		if pattern.HasMeta(pat, 0) || hasExtGlob(w) {
+			return x.globWord(pat, index)
+		}
+	}
+	vals, err := expand.Fields(cfg, w)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]Field, len(vals))
+	for i, v := range vals {
+		out[i] = Field{Value: v, Word: index}
+	}
+	return out, "", nil
+}
+
+// mergeLits joins adjacent literal parts (brace expansion leaves them
+// apart) and drops empty ones, so that a leading ~ is seen as bash sees it.
+func mergeLits(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			parts = append(parts, p)
+			continue
+		}
+		if l.Value == "" {
+			continue
+		}
+		if n := len(parts); n > 0 {
+			if prev, ok := parts[n-1].(*syntax.Lit); ok {
+				parts[n-1] = &syntax.Lit{ValuePos: prev.ValuePos, ValueEnd: l.ValueEnd, Value: prev.Value + l.Value}
+				continue
+			}
+		}
+		parts = append(parts, l)
+	}
+	cp := *w
+	cp.Parts = parts
+	return &cp
+}
+
+func hasExtGlob(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if _, ok := p.(*syntax.ExtGlob); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// tilde expands a leading ~, ~/…, ~+ and ~- (another user's ~name is
+// "cannot tell": the model does not read the user database).
+func (x *expander) tilde(w *syntax.Word) (*syntax.Word, error) {
+	if len(w.Parts) == 0 {
+		return w, nil
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(lit.Value, "~") {
+		return w, nil
+	}
+	name, rest, slash := strings.Cut(lit.Value[1:], "/")
+	if !slash && len(w.Parts) > 1 {
+		return w, nil // ~'x': not a tilde prefix
+	}
+	var dir string
+	switch name {
+	case "":
+		v, ok := lookup(x.env, x.p, "HOME")
+		if !ok {
+			return nil, fmt.Errorf("~ is $HOME, which is not known")
+		}
+		dir = v
+	case "+":
+		dir = x.p.Dir
+	case "-":
+		v, ok := lookup(x.env, x.p, "OLDPWD")
+		if !ok || v == "" {
+			return nil, fmt.Errorf("~- is the previous folder, which is not known")
+		}
+		dir = v
+	default:
+		return nil, fmt.Errorf("~%s is another user's home folder", name)
+	}
+	// The folder's name is quoted: a * in it is no pattern.
+	head := []syntax.WordPart{&syntax.SglQuoted{Value: dir}}
+	if slash {
+		head = append(head, &syntax.Lit{Value: "/" + rest})
+	}
+	cp := *w
+	cp.Parts = append(head, w.Parts[1:]...)
+	return &cp, nil
+}
+
+func (x *expander) globWord(pat string, index int) ([]Field, string, error) {
+	if !x.env.Disk {
+		return []Field{{Value: unescapePattern(pat), Word: index, Pattern: true, Escaped: pat}}, "", nil
+	}
+	matches, err := x.glob(x.p.Dir, pat)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(matches) == 0 {
+		switch {
+		case x.p.Opts.FailGlob:
+			return nil, "no match for " + unescapePattern(pat) + " (failglob)", nil
+		case x.p.Opts.NullGlob:
+			return nil, "", nil
+		}
+		return []Field{{Value: unescapePattern(pat), Word: index}}, "", nil
+	}
+	out := make([]Field, len(matches))
+	for i, m := range matches {
+		out[i] = Field{Value: m, Word: index, Glob: true}
+	}
+	return out, "", nil
+}
+
+// unescapePattern removes the backslashes that quote pattern characters.
+func unescapePattern(pat string) string {
+	if !strings.Contains(pat, `\`) {
+		return pat
+	}
+	var sb strings.Builder
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '\\' && i+1 < len(pat) {
+			i++
+		}
+		sb.WriteByte(pat[i])
+	}
+	return sb.String()
+}

@@ -1,0 +1,121 @@
+package plan
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shopt applies `shopt -s|-u NAME…` to p. A name the model does not know
+// changes nothing it reads; a word only known when the line runs makes the
+// options "cannot tell".
+func shopt(env Env, p Place, args []*syntax.Word) Place {
+	on, viaSet, query := true, false, false
+	var names []string
+	for _, a := range args {
+		l, ok := literal(a)
+		if !ok {
+			p.Unknown = "shopt with an option only known when it runs"
+			return p
+		}
+		if strings.HasPrefix(l, "-") && len(l) > 1 {
+			for _, c := range l[1:] {
+				switch c {
+				case 's':
+					on = true
+				case 'u':
+					on = false
+				case 'o':
+					viaSet = true
+				case 'q', 'p':
+					query = true
+				}
+			}
+			continue
+		}
+		names = append(names, l)
+	}
+	if query && len(names) == 0 {
+		return p
+	}
+	hasMode := false
+	for _, a := range args {
+		if l := a.Lit(); strings.HasPrefix(l, "-") && strings.ContainsAny(l, "su") {
+			hasMode = true
+		}
+	}
+	if !hasMode {
+		return p // shopt NAME only prints
+	}
+	for _, n := range names {
+		if viaSet {
+			p.Opts = setOption(p.Opts, n, on)
+			continue
+		}
+		switch n {
+		case "dotglob":
+			p.Opts.DotGlob = on
+		case "nullglob":
+			p.Opts.NullGlob = on
+		case "failglob":
+			p.Opts.FailGlob = on
+		case "nocaseglob":
+			p.Opts.NoCaseGlob = on
+		case "globstar":
+			p.Opts.GlobStar = on
+		case "extglob":
+			p.Opts.ExtGlob = on
+		case "lastpipe":
+			p.Opts.lastPipe = on
+		case "globskipdots", "globasciiranges", "nocasematch", "dirspell", "cdspell", "cdable_vars", "autocd":
+			if n == "cdable_vars" || n == "cdspell" || n == "autocd" || (n == "globskipdots" && !on) {
+				p.Unknown = "shopt " + n + " changes how names are found in ways Hark does not follow"
+			}
+		}
+	}
+	return p
+}
+
+// setBuiltin applies the options of `set` that change expansion: -f / +f
+// and -o / +o noglob. The positional parameters it may set are not
+// followed (the model never expands them).
+func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
+	for i := 0; i < len(args); i++ {
+		l, ok := literal(args[i])
+		if !ok {
+			p.Unknown = "set with an option only known when it runs"
+			return p
+		}
+		if l == "--" || l == "-" {
+			return p
+		}
+		if len(l) < 2 || (l[0] != '-' && l[0] != '+') {
+			return p // positional parameters follow
+		}
+		on := l[0] == '-'
+		for _, c := range l[1:] {
+			switch c {
+			case 'f':
+				p.Opts.NoGlob = on
+			case 'o':
+				if i+1 < len(args) {
+					i++
+					n, ok := literal(args[i])
+					if !ok {
+						p.Unknown = "set -o with an option only known when it runs"
+						return p
+					}
+					p.Opts = setOption(p.Opts, n, on)
+				}
+			}
+		}
+	}
+	return p
+}
+
+func setOption(o Options, name string, on bool) Options {
+	if name == "noglob" {
+		o.NoGlob = on
+	}
+	return o
+}
