@@ -75,6 +75,7 @@ var importTable = map[string]deps{
 	"shell/atomicfile":       {},
 	"shell/internal/abitest": {role: kit},
 	"shell/internal/sandbox": {},
+	"shell/plan":             {},
 	"shell/policy":           {},
 	"shell/preview":          {imports: "shell"},
 	"shell/rules":            {imports: "shell/atomicfile shell/policy"},
