@@ -9,6 +9,7 @@ require (
 	github.com/ggerganov/whisper.cpp/bindings/go v0.0.0-20260227185758-9453b4b9be9b
 	github.com/godbus/dbus/v5 v5.2.4
 	github.com/gordonklaus/portaudio v0.0.0-20250206071425-98a94950218b
+	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/jezek/xgb v1.1.1
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/ollama/ollama v0.17.4

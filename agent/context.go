@@ -9,6 +9,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 // Context budget defaults. Ollama's own default context is 4096 tokens on
@@ -63,12 +64,27 @@ func capText(s string, limit int) (string, bool) {
 }
 
 // forModel is the result as the model gets it: stdout and stderr capped to
-// limit each. The UI and the audit log keep the full result.
+// limit each, then shown as ShownResult shows them. The UI and the audit
+// log keep the full result.
 func forModel(res shell.Result, limit int) shell.Result {
 	var cutOut, cutErr bool
 	res.Output, cutOut = capText(res.Output, limit)
 	res.Error, cutErr = capText(res.Error, limit)
 	res.Truncated = res.Truncated || cutOut || cutErr
+	return ShownResult(res)
+}
+
+// ShownResult is res with its output and error text safe to show: every
+// control character, escape sequence, carriage return, backspace,
+// bidirectional and zero-width character becomes ⟨U+XXXX⟩, and newlines
+// and tabs stay. The runner's capture already drops terminal escapes from
+// what a command prints, but Hark writes some results itself (Move to
+// Trash names every file it moved) and a file name may hold anything; the
+// tool result goes to the model and, from hark exec, to a terminal, and
+// neither should receive text that looks like something else.
+func ShownResult(res shell.Result) shell.Result {
+	res.Output = visible.Text(res.Output)
+	res.Error = visible.Text(res.Error)
 	return res
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent/ollamatest"
+	"github.com/hark-sh/hark/shell"
 )
 
 // The failure the budget exists for, shown on the test server: a prompt
@@ -150,5 +151,35 @@ func TestCapText(t *testing.T) {
 				t.Errorf("head not kept: %q", got)
 			}
 		})
+	}
+}
+
+// A result's output and error reach the model with every control, escape,
+// bidirectional and zero-width character shown as ⟨U+XXXX⟩ and its
+// newlines and tabs kept, whatever produced them: a Move to Trash names the
+// files it moved, and a file name may hold an escape sequence.
+func TestToolResultOutputShowsHiddenCharacters(t *testing.T) {
+	t.Parallel()
+	raw := "name\tsize\nevil\x1b[2J\x1b[H.txt\t3\nback\rspace\b\x7f\u009b2J\nrtl\u202egpj.exe\u200b\u2066\ufeff\n"
+	want := "name\tsize\nevil⟨U+001B⟩[2J⟨U+001B⟩[H.txt\t3\nback⟨U+000D⟩space⟨U+0008⟩⟨U+007F⟩⟨U+009B⟩2J\nrtl⟨U+202E⟩gpj.exe⟨U+200B⟩⟨U+2066⟩⟨U+FEFF⟩\n"
+	h := newHarness(t, []reply{
+		tools(call("command", "ls -la /tmp", "purpose", "checking", "workingDirectory", "/tmp")),
+		text("done"),
+	}, nil)
+	h.exec.outputs["ls -la /tmp"] = raw
+	if _, err := h.agent.Run(context.Background(), NewConversation(), "what is in tmp?"); err != nil {
+		t.Fatal(err)
+	}
+	tm := toolMessages(t, h.client.request(t, 1).Messages)
+	if len(tm) != 1 {
+		t.Fatalf("tool messages = %v", tm)
+	}
+	if got := tm[0]["output"]; got != want {
+		t.Errorf("output reached the model as %q, want %q", got, want)
+	}
+
+	res := ShownResult(shell.Result{Output: raw, Error: "rm: cannot remove 'a\x1b]0;pwned\x07b'\n"})
+	if res.Output != want || res.Error != "rm: cannot remove 'a⟨U+001B⟩]0;pwned⟨U+0007⟩b'\n" {
+		t.Errorf("ShownResult = %q / %q", res.Output, res.Error)
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/hark-sh/hark/shell/rules"
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 // View is the part of the core's state the menu shows. BuildMenu turns it
@@ -464,22 +464,7 @@ func wrap(s string, width int) []string {
 	return rows
 }
 
-// Visible makes every character of s show up: control characters,
-// invisible format characters (zero-width spaces, bidirectional overrides)
-// and other non-printing runes become ⟨U+XXXX⟩, so the user approves the
-// command that will really run, not one that merely looks like it. Tabs
-// and newlines are kept.
-func Visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Visible makes every character of s show up, so the user approves the
+// command that will really run, not one that merely looks like it: the
+// menu renders as the terminal prompts do (see package visible).
+func Visible(s string) string { return visible.Text(s) }

@@ -60,7 +60,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 		case errors.As(err, &done):
 			return done.code
 		case err != nil:
-			fmt.Fprintln(e.stderr, "hark:", err)
+			showln(e.stderr, "hark:", err)
 			return exitError
 		}
 	}
@@ -150,7 +150,7 @@ func (w *wiring) openLog(context.Context) error {
 	log, closeLog, err := logs.Setup(w.paths, w.verbose)
 	if err != nil {
 		// The log is a convenience; stderr still works.
-		fmt.Fprintf(w.e.stderr, "hark: logging to stderr only: %v\n", err)
+		showf(w.e.stderr, "hark: logging to stderr only: %v\n", err)
 		log = slog.New(logs.NewHandler(w.e.stderr, slog.LevelInfo))
 		closeLog = io.NopCloser(nil)
 	}
@@ -314,16 +314,16 @@ func (w *wiring) run(ctx context.Context) int {
 		go runEscape(ctx, w.escape, core, w.log)
 	}
 
-	fmt.Fprintf(e.stderr, "hark: running (log: %s)\n", logs.File(w.paths))
+	showf(e.stderr, "hark: running (log: %s)\n", logs.File(w.paths))
 	if err := tray.Check(); err != nil {
 		// No tray: the app still works through the hotkey, notifications
 		// and `hark send`; the reason goes to stderr and the log.
-		fmt.Fprintf(e.stderr, "hark: %v; running without a menu\n", err)
+		showf(e.stderr, "hark: %v; running without a menu\n", err)
 		w.log.Warn("no tray", "err", err)
 		// Without a menu there is no status line: stderr is the only place
 		// left to say what else is missing.
 		for src, msg := range w.problems {
-			fmt.Fprintf(e.stderr, "hark: %s: %s\n", src, msg)
+			showf(e.stderr, "hark: %s: %s\n", src, msg)
 		}
 		if w.note.Approver == nil {
 			fmt.Fprintf(e.stderr, "hark: with neither a menu nor notifications nobody can approve a command; those that need approval are denied after %v (read-only ones still run)\n", w.st.ConfirmTimeout.D())
@@ -331,7 +331,7 @@ func (w *wiring) run(ctx context.Context) int {
 		start()
 		<-core.Done()
 	} else if err := tray.Run(start, func() {}); err != nil {
-		fmt.Fprintf(e.stderr, "hark: %v\n", err)
+		showf(e.stderr, "hark: %v\n", err)
 		return exitError
 	}
 	stop()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 // continueWindow is how recent the last conversation must be for `hark ask`
@@ -49,7 +50,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 
 	paths, s, err := loadSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark ask:", err)
+		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
@@ -57,11 +58,11 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	a, server, err := newAgent(s, paths, *model, func(o *agent.Options) {
 		o.Confirmer, o.OnEvent, store = newTerminalConfirmer(e), p.event, o.History
 		for _, w := range rulesProblems(o.Rules) {
-			fmt.Fprintln(e.stderr, "hark ask: warning:", w)
+			showln(e.stderr, "hark ask: warning:", w)
 		}
 	})
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark ask:", err)
+		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
 	// Loading the model overlaps the checks below; the request waits for
@@ -74,26 +75,26 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	defer func() { <-preloaded }()
 	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark ask:", err)
+		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(e.stderr, "hark ask: warning:", w)
+		showln(e.stderr, "hark ask: warning:", w)
 	}
 
-	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
+	store.Warn = func(msg string) { showln(e.stderr, "hark: warning:", msg) }
 	conv := agent.NewConversation()
 	if !*fresh {
 		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
 			conv = last
-			fmt.Fprintln(e.stderr, continuingNote(conv.Title, time.Since(last.Updated)))
+			showln(e.stderr, continuingNote(conv.Title, time.Since(last.Updated)))
 		}
 	}
 
 	_, err = a.Run(ctx, conv, request)
 	p.endLine()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark ask:", err)
+		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
 	return exitOK
@@ -101,7 +102,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 
 // printer shows a request's progress as a readable transcript: the model's
 // words as they stream, each proposed command with its tier, purpose and
-// reasons, and a short line for each result.
+// reasons, and a short line for each result. Everything in it but Hark's
+// own words and colours comes from the model or a command, so it is
+// rendered with package visible before it is written.
 type printer struct {
 	w           io.Writer
 	atLineStart bool
@@ -162,14 +165,15 @@ func (p *printer) event(ev agent.Event) {
 			p.endLine()
 			p.write("  (that was the model thinking)\n")
 		}
-		p.write(ev.Text)
+		p.write(visible.Text(ev.Text))
 	case agent.EventProposed:
 		c := ev.Call
 		p.endLine()
-		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", c.Command, c.Purpose, p.paint(tierColor(c.Tier), string(c.Tier)), c.WorkingDirectory))
+		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", commandBlock(c.Command, "  > "), visible.Line(c.Purpose),
+			p.paint(tierColor(c.Tier), visible.Line(string(c.Tier))), visible.Line(c.WorkingDirectory)))
 		if c.Tier != shell.Safe {
 			for _, r := range c.Reasons {
-				p.write("    why: " + r.Why + "\n")
+				p.write("    why: " + visible.Line(r.Why) + "\n")
 			}
 		}
 	case agent.EventDecided:
@@ -181,18 +185,18 @@ func (p *printer) event(ev agent.Event) {
 		}
 	case agent.EventWarning:
 		p.endLine()
-		p.write("  ! warning: " + ev.Text + "\n")
+		p.write("  ! warning: " + visible.Line(ev.Text) + "\n")
 	case agent.EventInvalid:
 		p.endLine()
-		p.write("  ! " + ev.Text + "\n")
+		p.write("  ! " + visible.Line(ev.Text) + "\n")
 	case agent.EventResult:
 		p.result(ev.Result)
 	case agent.EventLoading, agent.EventThinking:
 		p.endLine()
-		p.write("  (" + ev.Text + ")\n")
+		p.write("  (" + visible.Line(ev.Text) + ")\n")
 	case agent.EventRetry:
 		p.endLine()
-		p.write("  ! the model's reply was unusable, asking it again: " + ev.Text + "\n")
+		p.write("  ! the model's reply was unusable, asking it again: " + visible.Line(ev.Text) + "\n")
 	case agent.EventFinal:
 		p.endLine()
 	}
@@ -201,7 +205,7 @@ func (p *printer) event(ev agent.Event) {
 // result prints one line of status and a few lines of output.
 func (p *printer) result(r *shell.Result) {
 	if r.Rule != "" {
-		p.write("    " + r.Rule + "\n")
+		p.write("    " + visible.Line(r.Rule) + "\n")
 	}
 	if !r.Executed {
 		if r.Tier == shell.Forbidden {
@@ -238,15 +242,18 @@ func (p *printer) result(r *shell.Result) {
 	p.write(excerpt(out, 5, "    "))
 }
 
+// firstLine is the first line of s, marked when more follow, with its
+// hidden characters shown: it is printed on a line of its own.
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
+		return visible.Line(s[:i]) + " …"
 	}
-	return s
+	return visible.Line(s)
 }
 
-// excerpt indents the first n lines of s and counts the rest.
+// excerpt indents the first n lines of s and counts the rest; each line
+// keeps its tabs and shows every other hidden character.
 func excerpt(s string, n int, indent string) string {
 	s = strings.TrimRight(s, "\n")
 	if strings.TrimSpace(s) == "" {
@@ -259,7 +266,7 @@ func excerpt(s string, n int, indent string) string {
 			fmt.Fprintf(&b, "%s… %s\n", indent, pluralWord(len(lines)-n, "more line", "more lines"))
 			break
 		}
-		b.WriteString(indent + l + "\n")
+		b.WriteString(indent + visible.Text(l) + "\n")
 	}
 	return b.String()
 }

@@ -35,28 +35,28 @@ func runAudit(_ context.Context, e *env, args []string) int {
 	}
 	paths, _, err := loadSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark audit:", err)
+		showln(e.stderr, "hark audit:", err)
 		return exitError
 	}
 	entries, bad, err := agent.ReadAudit(paths.Audit)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark audit:", err)
+		showln(e.stderr, "hark audit:", err)
 		return exitError
 	}
 	if bad > 0 {
-		fmt.Fprintf(e.stderr, "hark: warning: skipped %d unreadable lines in %s\n", bad, paths.Audit)
+		showf(e.stderr, "hark: warning: skipped %d unreadable lines in %s\n", bad, paths.Audit)
 	}
 	if len(entries) == 0 {
-		fmt.Fprintf(e.stdout, "No command decisions yet (%s).\n", paths.Audit)
+		showf(e.stdout, "No command decisions yet (%s).\n", paths.Audit)
 		return exitOK
 	}
 	if *tail > 0 && len(entries) > *tail {
 		entries = entries[len(entries)-*tail:]
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
 		for _, en := range entries {
-			enc.Encode(en)
+			b, _ := json.Marshal(en)
+			fmt.Fprintf(e.stdout, "%s\n", safeJSON(b))
 		}
 		return exitOK
 	}
@@ -79,7 +79,7 @@ func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
 		case en.ExitCode != nil:
 			exit = fmt.Sprint(*en.ExitCode)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
+		showf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
 			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), en.WorkingDirectory)
 	}
 	tw.Flush()
@@ -95,7 +95,7 @@ func auditText(path string) (string, error) {
 		return "No command decisions yet.\n", nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Hark audit log — every command decision, newest last (%s; the same as `hark audit --tail 0`)\n\n", path)
+	showf(&b, "Hark audit log — every command decision, newest last (%s; the same as `hark audit --tail 0`)\n\n", path)
 	writeAuditTable(&b, entries)
 	return b.String(), nil
 }

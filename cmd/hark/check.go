@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -50,7 +51,7 @@ func runCheck(_ context.Context, e *env, args []string) int {
 			return exitOK
 		default:
 			if strings.HasPrefix(args[0], "-") {
-				fmt.Fprintf(e.stderr, "hark check: unknown option %s; to check a command that starts with '-', put -- before it\n", args[0])
+				showf(e.stderr, "hark check: unknown option %s; to check a command that starts with '-', put -- before it\n", args[0])
 				checkUsage(e.stderr)
 				return exitUsage
 			}
@@ -66,10 +67,15 @@ func runCheck(_ context.Context, e *env, args []string) int {
 	if v.Reasons == nil {
 		v.Reasons = []shell.Reason{}
 	}
-	enc := json.NewEncoder(e.stdout)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // keep && and > readable
 	if err := enc.Encode(v); err != nil {
-		fmt.Fprintln(e.stderr, "hark check: cannot write the verdict:", err)
+		showln(e.stderr, "hark check: cannot write the verdict:", err)
+		return exitError
+	}
+	if _, err := e.stdout.Write(safeJSON(buf.Bytes())); err != nil {
+		showln(e.stderr, "hark check: cannot write the verdict:", err)
 		return exitError
 	}
 	return exitOK

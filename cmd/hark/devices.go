@@ -38,7 +38,7 @@ func runDevices(_ context.Context, e *env, args []string) int {
 	// before the process exits whatever happened.
 	defer portaudio.Terminate()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark devices:", err)
+		showln(e.stderr, "hark devices:", err)
 		return exitError
 	}
 	if len(devs) == 0 {
@@ -52,7 +52,7 @@ func runDevices(_ context.Context, e *env, args []string) int {
 		if d.Default {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%s %s\t%d\t%.0f Hz\t%s\n", mark, d.Name, d.Channels, d.SampleRate, d.HostAPI)
+		showf(tw, "%s %s\t%d\t%.0f Hz\t%s\n", mark, d.Name, d.Channels, d.SampleRate, d.HostAPI)
 	}
 	tw.Flush()
 	return exitOK

@@ -53,7 +53,7 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 	}
 	paths, err := settings.DefaultPaths()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark doctor:", err)
+		showln(e.stderr, "hark doctor:", err)
 		return exitError
 	}
 	st, loadErr := settings.Load(paths.Settings) // on error: defaults, and the Settings check reports it
@@ -144,7 +144,7 @@ func firstRunModel(ctx context.Context, e *env, st settings.Settings) {
 		return
 	}
 	if strings.ContainsRune(st.WhisperModel, os.PathSeparator) || strings.HasSuffix(st.WhisperModel, ".bin") {
-		fmt.Fprintf(e.stdout, "\nThe whisper model %s is missing; put it there or change \"whisperModel\".\n", path)
+		showf(e.stdout, "\nThe whisper model %s is missing; put it there or change \"whisperModel\".\n", path)
 		return
 	}
 	fmt.Fprintf(e.stdout, "\nDownloading the speech model %s…\n", st.WhisperModel)

@@ -48,7 +48,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	// with the defaults, after a warning.
 	paths, st, settingsErr := loadSettings()
 	if settingsErr != nil {
-		fmt.Fprintln(e.stderr, "hark exec: warning:", settingsErr)
+		showln(e.stderr, "hark exec: warning:", settingsErr)
 	}
 
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -62,7 +62,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 			execUsage(e.stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintln(e.stderr, "hark exec:", err)
+		showln(e.stderr, "hark exec:", err)
 		execUsage(e.stderr, fs)
 		return exitUsage
 	}
@@ -78,7 +78,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	}
 	mode := shell.SandboxMode(*sandbox)
 	if mode != shell.SandboxAuto && mode != shell.SandboxReadOnly && mode != shell.SandboxOff {
-		fmt.Fprintf(e.stderr, "hark exec: --sandbox must be auto, read-only or off, not %q\n", *sandbox)
+		showf(e.stderr, "hark exec: --sandbox must be auto, read-only or off, not %q\n", *sandbox)
 		return exitUsage
 	}
 
@@ -98,7 +98,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	if paths.Settings != "" { // empty when Hark's folders are unknown
 		if rs = openRules(paths, pol); rs != nil {
 			for _, w := range rulesProblems(rs) {
-				fmt.Fprintln(e.stderr, "hark exec: warning:", w)
+				showln(e.stderr, "hark exec: warning:", w)
 			}
 			wd = execDir(*dir)
 			rd = rs.Decide(command, wd, verdict)
@@ -133,8 +133,10 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	if rd.Kind != "" || rd.Floor != "" {
 		res.Rule = rd.Label()
 	}
-	if _, err := fmt.Fprintf(e.stdout, "%s\n", res.JSON()); err != nil {
-		fmt.Fprintln(e.stderr, "hark exec: cannot write the result:", err)
+	// The result is shown as the model would get it, and its JSON escapes
+	// what encoding/json leaves raw, so a terminal showing it obeys nothing.
+	if _, err := fmt.Fprintf(e.stdout, "%s\n", safeJSON(agent.ShownResult(res).JSON())); err != nil {
+		showln(e.stderr, "hark exec: cannot write the result:", err)
 		return exitError
 	}
 	return exitOK
@@ -172,16 +174,19 @@ const (
 // saves it after a second yes. When offerTrash is set (a plain deletion
 // under home) Move to Trash is the default answer and d deletes.
 func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string, pv *preview.Preview, offerTrash bool) execAnswer {
-	fmt.Fprintf(e.stderr, "Command: %s\n", v.Command)
+	// The warning comes first: what follows may be long, and the command
+	// itself is shown with its hidden characters as code points.
+	fmt.Fprint(e.stderr, hiddenWarning(v.Command, ""))
+	fmt.Fprintf(e.stderr, "Command: %s\n", commandBlock(v.Command, "  > "))
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
 		for _, r := range v.Reasons {
-			fmt.Fprintf(e.stderr, "  - %s\n", r.Why)
+			showf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
 	fmt.Fprint(e.stderr, previewText(pv, ""))
 	if rd.Kind == rules.Ask || rd.Floor != "" {
-		fmt.Fprintln(e.stderr, rd.Why)
+		showln(e.stderr, rd.Why)
 	}
 	var prop *rules.Rule
 	noProp := "Always allow is not offered: there is no rules file"
@@ -223,7 +228,7 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 		case !a.always:
 			return answerNo
 		case prop == nil:
-			fmt.Fprintln(e.stderr, noProp)
+			showln(e.stderr, noProp)
 			continue
 		}
 		fmt.Fprint(e.stderr, describeRule(*prop, ""))
@@ -235,9 +240,9 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 			continue
 		}
 		if n, err := rs.Add(*prop); err != nil {
-			fmt.Fprintln(e.stderr, "hark exec:", err, "— running it once")
+			showln(e.stderr, "hark exec:", err, "— running it once")
 		} else {
-			fmt.Fprintf(e.stderr, "saved rule %d: %s\n", n, prop)
+			showf(e.stderr, "saved rule %d: %s\n", n, prop)
 		}
 		return answerRun
 	}

@@ -23,11 +23,11 @@ func init() {
 func runHistory(_ context.Context, e *env, args []string) int {
 	paths, _, err := loadSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark history:", err)
+		showln(e.stderr, "hark history:", err)
 		return exitError
 	}
 	store := newStore(paths.History)
-	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
+	store.Warn = func(msg string) { showln(e.stderr, "hark: warning:", msg) }
 	sub := "list"
 	if len(args) > 0 {
 		sub, args = args[0], args[1:]
@@ -40,16 +40,16 @@ func runHistory(_ context.Context, e *env, args []string) int {
 	case "clear":
 		n, err := store.Clear()
 		if err != nil {
-			fmt.Fprintln(e.stderr, "hark history:", err)
+			showln(e.stderr, "hark history:", err)
 			return exitError
 		}
-		fmt.Fprintf(e.stdout, "Deleted %d conversations from %s (the audit log is kept).\n", n, paths.History)
+		showf(e.stdout, "Deleted %d conversations from %s (the audit log is kept).\n", n, paths.History)
 		return exitOK
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(e.stdout, "Usage: hark history [list | show [--json] ID|latest | clear]")
 		return exitOK
 	default:
-		fmt.Fprintf(e.stderr, "hark history: unknown action %q; use list, show ID or clear\n", sub)
+		showf(e.stderr, "hark history: unknown action %q; use list, show ID or clear\n", sub)
 		return exitUsage
 	}
 }
@@ -57,7 +57,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 func historyList(e *env, store *agent.Store) int {
 	list, err := store.List()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark history:", err)
+		showln(e.stderr, "hark history:", err)
 		return exitError
 	}
 	if len(list) == 0 {
@@ -67,7 +67,7 @@ func historyList(e *env, store *agent.Store) int {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tREQUESTS\tTITLE")
 	for _, c := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Requests, c.Title)
+		showf(tw, "%s\t%s\t%d\t%s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Requests, c.Title)
 	}
 	tw.Flush()
 	return exitOK
@@ -95,14 +95,14 @@ func historyShow(e *env, store *agent.Store, args []string) int {
 		if errors.Is(err, agent.ErrNoConversation) && fs.Arg(0) == "latest" {
 			err = errors.New(`no conversations yet; start one with hark ask "…"`)
 		}
-		fmt.Fprintln(e.stderr, "hark history:", err)
+		showln(e.stderr, "hark history:", err)
 		return exitError
 	}
 	if *asJSON {
 		b, _ := json.MarshalIndent(c, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		fmt.Fprintf(e.stdout, "%s\n", safeJSON(b))
 		return exitOK
 	}
-	fmt.Fprint(e.stdout, agent.Transcript(c))
+	showText(e.stdout, agent.Transcript(c))
 	return exitOK
 }

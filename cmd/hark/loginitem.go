@@ -28,49 +28,49 @@ func runLoginItem(_ context.Context, e *env, args []string) int {
 	}
 	l, err := bundle.DefaultLoginItem()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark login-item:", err)
+		showln(e.stderr, "hark login-item:", err)
 		return exitError
 	}
 	switch args[0] {
 	case "on":
 		if err := l.Enable(); err != nil {
-			fmt.Fprintln(e.stderr, "hark login-item:", err)
+			showln(e.stderr, "hark login-item:", err)
 			return exitError
 		}
 		st, err := l.Status()
 		if err != nil {
-			fmt.Fprintln(e.stderr, "hark login-item:", err)
+			showln(e.stderr, "hark login-item:", err)
 			return exitError
 		}
-		fmt.Fprintf(e.stdout, "Hark will start at login: %s\n(written to %s)\n", strings.Join(st.Command, " "), st.Path)
+		showf(e.stdout, "Hark will start at login: %s\n(written to %s)\n", strings.Join(st.Command, " "), st.Path)
 	case "off":
 		if err := l.Disable(); err != nil {
-			fmt.Fprintln(e.stderr, "hark login-item:", err)
+			showln(e.stderr, "hark login-item:", err)
 			return exitError
 		}
-		fmt.Fprintf(e.stdout, "Hark will not start at login (removed %s).\n", l.Path())
+		showf(e.stdout, "Hark will not start at login (removed %s).\n", l.Path())
 	case "status":
 		st, err := l.Status()
 		if err != nil {
-			fmt.Fprintln(e.stderr, "hark login-item:", err)
+			showln(e.stderr, "hark login-item:", err)
 			return exitError
 		}
 		switch {
 		case st.Enabled:
-			fmt.Fprintf(e.stdout, "on: %s (%s)\n", strings.Join(st.Command, " "), st.Path)
+			showf(e.stdout, "on: %s (%s)\n", strings.Join(st.Command, " "), st.Path)
 		case st.Note != "":
-			fmt.Fprintf(e.stdout, "off: %s (%s)\n", st.Note, st.Path)
+			showf(e.stdout, "off: %s (%s)\n", st.Note, st.Path)
 		default:
-			fmt.Fprintf(e.stdout, "off (no %s)\n", st.Path)
+			showf(e.stdout, "off (no %s)\n", st.Path)
 		}
 		if st.Enabled && st.Note != "" {
-			fmt.Fprintln(e.stdout, "note:", st.Note)
+			showln(e.stdout, "note:", st.Note)
 		}
 	case "-h", "-help", "--help", "help":
 		usage()
 		return exitOK
 	default:
-		fmt.Fprintf(e.stderr, "hark login-item: unknown action %q\n", args[0])
+		showf(e.stderr, "hark login-item: unknown action %q\n", args[0])
 		usage()
 		return exitUsage
 	}

@@ -45,7 +45,7 @@ func runModels(ctx context.Context, e *env, args []string) int {
 	case "download":
 		return modelsDownload(ctx, e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "hark models: unknown subcommand %q\n", args[0])
+	showf(e.stderr, "hark models: unknown subcommand %q\n", args[0])
 	usage()
 	return exitUsage
 }
@@ -53,20 +53,20 @@ func runModels(ctx context.Context, e *env, args []string) int {
 func modelsList(e *env) int {
 	paths, st, err := voiceSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark models:", err)
+		showln(e.stderr, "hark models:", err)
 		return exitError
 	}
 	installed, err := models.List(paths.Models, models.All())
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark models:", err)
+		showln(e.stderr, "hark models:", err)
 		return exitError
 	}
 	where := map[string]string{}
 	for _, in := range installed {
 		where[in.Name] = in.Path
 	}
-	fmt.Fprintf(e.stdout, "Models folder: %s\n", paths.Models)
-	fmt.Fprintf(e.stdout, "In use (whisperModel setting): %s\n\n", st.WhisperModel)
+	showf(e.stdout, "Models folder: %s\n", paths.Models)
+	showf(e.stdout, "In use (whisperModel setting): %s\n\n", st.WhisperModel)
 	tw := tabwriter.NewWriter(e.stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "  NAME\tSIZE\tINSTALLED")
 	for _, m := range models.Catalog {
@@ -78,11 +78,11 @@ func modelsList(e *env) int {
 		if p, ok := where[m.Name]; ok {
 			state = p
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
+		showf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
 	}
 	for _, in := range installed {
 		if !in.Known {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", in.Name, sizeText(int(in.Bytes>>20)), in.Path)
+			showf(tw, "  %s\t%s\t%s\n", in.Name, sizeText(int(in.Bytes>>20)), in.Path)
 		}
 	}
 	tw.Flush()
@@ -98,7 +98,7 @@ func modelsList(e *env) int {
 				mark = "*"
 			}
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
+		showf(tw, "%s %s\t%s\t%s\n", mark, m.Name, sizeText(m.SizeMiB), state)
 	}
 	tw.Flush()
 	if vad == "" {
@@ -126,7 +126,7 @@ func modelsDownload(ctx context.Context, e *env, args []string) int {
 	}
 	paths, st, err := voiceSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark models:", err)
+		showln(e.stderr, "hark models:", err)
 		return exitError
 	}
 	name := fs.Arg(0)
@@ -143,16 +143,16 @@ func modelsDownload(ctx context.Context, e *env, args []string) int {
 	}
 	path, err := d.Download(ctx, name)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark models:", err)
+		showln(e.stderr, "hark models:", err)
 		return exitError
 	}
-	fmt.Fprintf(e.stdout, "%s: installed and verified at %s\n", name, path)
+	showf(e.stdout, "%s: installed and verified at %s\n", name, path)
 	if _, err := models.Lookup(models.VADCatalog, name); err == nil {
 		fmt.Fprintln(e.stdout, "Hark uses it for voice activity detection from its next start.")
 		return exitOK
 	}
 	if name != st.WhisperModel {
-		fmt.Fprintf(e.stdout, "Set \"whisperModel\": %q in %s to use it.\n", name, paths.Settings)
+		showf(e.stdout, "Set \"whisperModel\": %q in %s to use it.\n", name, paths.Settings)
 	}
 	return exitOK
 }
@@ -174,7 +174,7 @@ func newProgressPrinter(w io.Writer, terminal bool) *progressPrinter {
 func (p *progressPrinter) report(pr models.Progress) {
 	if pr.Total <= 0 {
 		if p.terminal {
-			fmt.Fprintf(p.w, "\r%s: %.1f MiB", pr.Model, float64(pr.Done)/(1<<20))
+			showf(p.w, "\r%s: %.1f MiB", pr.Model, float64(pr.Done)/(1<<20))
 		}
 		return
 	}
@@ -183,7 +183,7 @@ func (p *progressPrinter) report(pr models.Progress) {
 		const width = 30
 		n := int(frac * width)
 		rate := float64(pr.Done-pr.Resumed) / (1 << 20) / max(time.Since(p.start).Seconds(), 0.001)
-		fmt.Fprintf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s ", pr.Model,
+		showf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s ", pr.Model,
 			strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac,
 			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate)
 		p.drawn = true
@@ -195,9 +195,9 @@ func (p *progressPrinter) report(pr models.Progress) {
 	}
 	if ten := int64(frac * 10); ten != p.lastTen {
 		if p.lastTen < 0 && pr.Resumed > 0 {
-			fmt.Fprintf(p.w, "%s: resuming at %.1f MiB\n", pr.Model, float64(pr.Resumed)/(1<<20))
+			showf(p.w, "%s: resuming at %.1f MiB\n", pr.Model, float64(pr.Resumed)/(1<<20))
 		}
 		p.lastTen = ten
-		fmt.Fprintf(p.w, "%s: %d%% (%.1f of %.1f MiB)\n", pr.Model, ten*10, float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20))
+		showf(p.w, "%s: %d%% (%.1f of %.1f MiB)\n", pr.Model, ten*10, float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20))
 	}
 }

@@ -54,7 +54,7 @@ func runRecord(ctx context.Context, e *env, args []string) int {
 	}
 	out := files[0]
 	fail := func(err error) int {
-		fmt.Fprintln(e.stderr, "hark record:", err)
+		showln(e.stderr, "hark record:", err)
 		return exitError
 	}
 	_, st, err := voiceSettings()
@@ -107,16 +107,16 @@ func runRecord(ctx context.Context, e *env, args []string) int {
 	}
 	stats := rec.Stats()
 	if *verbose {
-		fmt.Fprintf(e.stderr, "device %q, stream %d Hz × %d ch; Start took %s, first samples after %s; %d overflows; stopped by %s\n",
+		showf(e.stderr, "device %q, stream %d Hz × %d ch; Start took %s, first samples after %s; %d overflows; stopped by %s\n",
 			stats.Device, stats.DeviceRate, stats.Channels, stats.StartDelay.Round(time.Millisecond), stats.FirstSample.Round(time.Millisecond), stats.Overflows, stats.StoppedBy)
 	}
 	if err := speech.WriteWAVFile(out, audio); err != nil {
 		return fail(err)
 	}
 	lv := speech.Measure(audio)
-	fmt.Fprintf(e.stdout, "%s: %.1f s, 16 kHz mono 16-bit, peak %.0f dBFS\n", out, audio.Duration().Seconds(), lv.PeakDBFS)
+	showf(e.stdout, "%s: %.1f s, 16 kHz mono 16-bit, peak %.0f dBFS\n", out, audio.Duration().Seconds(), lv.PeakDBFS)
 	if _, err := speech.CheckSpeech(audio); err != nil {
-		fmt.Fprintf(e.stderr, "note: %v\n", err)
+		showf(e.stderr, "note: %v\n", err)
 	}
 	return exitOK
 }

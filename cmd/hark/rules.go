@@ -31,7 +31,7 @@ func rulesUsage(w io.Writer, path string) {
 	fmt.Fprintln(w, "    (words that start with - go after --: hark rules add never git push --match 'git push -f' --no-match 'git pull' -- -f)")
 	fmt.Fprintln(w, "  hark rules remove N")
 	fmt.Fprintln(w, "  hark rules check [--dir DIR] -- COMMAND")
-	fmt.Fprintln(w, "Rules live in "+path+" (JSON; edit it by hand if you like: every rule's examples are checked")
+	showln(w, "Rules live in", path, "(JSON; edit it by hand if you like: every rule's examples are checked")
 	fmt.Fprintln(w, "when it is read, and a rule whose examples fail is ignored and reported).")
 	fmt.Fprintln(w, "allow: run without asking · ask: always ask, even read-only commands · never: refuse.")
 	fmt.Fprintln(w, "No rule runs a forbidden command, and commands touching home itself, system folders,")
@@ -41,7 +41,7 @@ func rulesUsage(w io.Writer, path string) {
 func runRules(_ context.Context, e *env, args []string) int {
 	paths, err := settings.DefaultPaths()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark rules:", err)
+		showln(e.stderr, "hark rules:", err)
 		return exitError
 	}
 	home, err := os.UserHomeDir()
@@ -61,7 +61,7 @@ func rulesCommand(e *env, st *rules.Store, pol rules.Classifier, home string, ar
 		return exitUsage
 	}
 	for _, w := range st.Warnings() {
-		fmt.Fprintln(e.stderr, "hark rules: warning:", w)
+		showln(e.stderr, "hark rules: warning:", w)
 	}
 	switch args[0] {
 	case "list", "ls":
@@ -76,7 +76,7 @@ func rulesCommand(e *env, st *rules.Store, pol rules.Classifier, home string, ar
 		rulesUsage(e.stdout, st.Path())
 		return exitOK
 	}
-	fmt.Fprintf(e.stderr, "hark rules: unknown action %q\n", args[0])
+	showf(e.stderr, "hark rules: unknown action %q\n", args[0])
 	rulesUsage(e.stderr, st.Path())
 	return exitUsage
 }
@@ -84,16 +84,16 @@ func rulesCommand(e *env, st *rules.Store, pol rules.Classifier, home string, ar
 func rulesList(e *env, st *rules.Store) int {
 	es := st.Entries()
 	if len(es) == 0 {
-		fmt.Fprintf(e.stdout, "No rules yet (%s). Answer an approval with Always allow, or use hark rules add.\n", st.Path())
+		showf(e.stdout, "No rules yet (%s). Answer an approval with Always allow, or use hark rules add.\n", st.Path())
 		return exitOK
 	}
 	for _, en := range es {
-		fmt.Fprintf(e.stdout, "%d. %s\n", en.Number, en.Rule)
+		showf(e.stdout, "%d. %s\n", en.Number, en.Rule)
 		if en.Err != nil {
-			fmt.Fprintf(e.stdout, "   IGNORED: %v\n", en.Err)
+			showf(e.stdout, "   IGNORED: %v\n", en.Err)
 		}
 		if en.Rule.Note != "" {
-			fmt.Fprintf(e.stdout, "   note: %s\n", en.Rule.Note)
+			showf(e.stdout, "   note: %s\n", en.Rule.Note)
 		}
 		fmt.Fprint(e.stdout, describeExamples(en.Rule, "   "))
 	}
@@ -103,10 +103,10 @@ func rulesList(e *env, st *rules.Store) int {
 func describeExamples(r rules.Rule, indent string) string {
 	var b strings.Builder
 	if len(r.Examples.Match) > 0 {
-		fmt.Fprintf(&b, "%smatches: %s\n", indent, strings.Join(r.Examples.Match, " · "))
+		showf(&b, "%smatches: %s\n", indent, strings.Join(r.Examples.Match, " · "))
 	}
 	if len(r.Examples.NoMatch) > 0 {
-		fmt.Fprintf(&b, "%sdoes not match: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
+		showf(&b, "%sdoes not match: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
 	}
 	return b.String()
 }
@@ -154,7 +154,7 @@ func rulesAdd(e *env, st *rules.Store, args []string) int {
 	if f != "" && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") {
 		abs, err := filepath.Abs(f)
 		if err != nil {
-			fmt.Fprintln(e.stderr, "hark rules add: --folder:", err)
+			showln(e.stderr, "hark rules add: --folder:", err)
 			return exitUsage
 		}
 		f = abs
@@ -163,10 +163,10 @@ func rulesAdd(e *env, st *rules.Store, args []string) int {
 		Examples: rules.Examples{Match: match, NoMatch: noMatch}}
 	n, err := st.Add(r)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark rules add:", err)
+		showln(e.stderr, "hark rules add:", err)
 		return exitError
 	}
-	fmt.Fprintf(e.stdout, "Added rule %d: %s\n", n, r)
+	showf(e.stdout, "Added rule %d: %s\n", n, r)
 	return exitOK
 }
 
@@ -177,15 +177,15 @@ func rulesRemove(e *env, st *rules.Store, args []string) int {
 	}
 	n, err := strconv.Atoi(args[0])
 	if err != nil {
-		fmt.Fprintf(e.stderr, "hark rules remove: %q is not a rule number; hark rules list shows them\n", args[0])
+		showf(e.stderr, "hark rules remove: %q is not a rule number; hark rules list shows them\n", args[0])
 		return exitUsage
 	}
 	r, err := st.Remove(n)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark rules remove:", err)
+		showln(e.stderr, "hark rules remove:", err)
 		return exitError
 	}
-	fmt.Fprintf(e.stdout, "Removed rule %d: %s\n", n, r)
+	showf(e.stdout, "Removed rule %d: %s\n", n, r)
 	return exitOK
 }
 
@@ -218,7 +218,7 @@ func rulesCheck(e *env, st *rules.Store, pol rules.Classifier, home string, args
 	default:
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			fmt.Fprintln(e.stderr, "hark rules check: --dir:", err)
+			showln(e.stderr, "hark rules check: --dir:", err)
 			return exitUsage
 		}
 		wd = abs
@@ -242,16 +242,16 @@ func rulesCheck(e *env, st *rules.Store, pol rules.Classifier, home string, args
 	case v.Tier == shell.Safe:
 		outcome = "runs at once in the read-only sandbox"
 	}
-	fmt.Fprintf(e.stdout, "%s\n  in %s: %s\n  policy: %s\n", command, tildeDir(wd, home), outcome, v.Tier)
+	showf(e.stdout, "%s\n  in %s: %s\n  policy: %s\n", command, tildeDir(wd, home), outcome, v.Tier)
 	for _, r := range v.Reasons {
-		fmt.Fprintf(e.stdout, "    why: %s\n", r.Why)
+		showf(e.stdout, "    why: %s\n", r.Why)
 	}
-	fmt.Fprintf(e.stdout, "  decided: %s\n", d.Why)
+	showf(e.stdout, "  decided: %s\n", d.Why)
 	if d.Kind != rules.Allow && v.Tier != shell.Safe {
 		if prop, err := st.Propose(command, wd, v); err == nil {
-			fmt.Fprintf(e.stdout, "  Always allow would save: %s\n", prop)
+			showf(e.stdout, "  Always allow would save: %s\n", prop)
 		} else {
-			fmt.Fprintf(e.stdout, "  %v\n", err)
+			showf(e.stdout, "  %v\n", err)
 		}
 	}
 	return exitOK

@@ -56,20 +56,20 @@ func runSend(ctx context.Context, e *env, args []string) int {
 func deliver(ctx context.Context, e *env, text string, wait bool) int {
 	paths, err := settings.DefaultPaths()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark send:", err)
+		showln(e.stderr, "hark send:", err)
 		return exitError
 	}
 	reply, err := control.Send(ctx, paths.Runtime, text, wait)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark send:", err)
+		showln(e.stderr, "hark send:", err)
 		return exitError
 	}
 	if !reply.OK {
-		fmt.Fprintln(e.stderr, "hark send:", reply.Error)
+		showln(e.stderr, "hark send:", reply.Error)
 		return exitError
 	}
 	if wait {
-		fmt.Fprintln(e.stdout, reply.Answer)
+		showText(e.stdout, reply.Answer+"\n")
 	} else {
 		// Silence read as failure; say where the answer will appear.
 		fmt.Fprintln(e.stderr, "hark send: delivered — Hark is working on it; the answer arrives as a notification (use --wait to print it here)")

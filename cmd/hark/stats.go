@@ -25,14 +25,14 @@ func runStats(_ context.Context, e *env, args []string) int {
 	}
 	paths, _, err := loadSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark stats:", err)
+		showln(e.stderr, "hark stats:", err)
 		return exitError
 	}
 	store := newStore(paths.History)
-	store.Warn = func(msg string) { fmt.Fprintln(e.stderr, "hark: warning:", msg) }
+	store.Warn = func(msg string) { showln(e.stderr, "hark: warning:", msg) }
 	convs, err := store.All()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark stats:", err)
+		showln(e.stderr, "hark stats:", err)
 		return exitError
 	}
 	s := agent.Summarize(convs)

@@ -41,7 +41,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	fail := func(err error) int {
-		fmt.Fprintln(e.stderr, "hark transcribe:", err)
+		showln(e.stderr, "hark transcribe:", err)
 		return exitError
 	}
 	// Without whisper.cpp nothing else matters; say so before anything else.
@@ -79,7 +79,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	if *verbose {
 		// What whisper is told to expect: the first thing to look at when a
 		// word keeps coming out wrong (the initialPrompt setting adds words).
-		fmt.Fprintf(e.stderr, "vocabulary (%d bytes): %s\n", len(vocabulary), vocabulary)
+		showf(e.stderr, "vocabulary (%d bytes): %s\n", len(vocabulary), vocabulary)
 	}
 	t1 := time.Now()
 	tr, err := whisper.New(whisper.Options{
@@ -98,7 +98,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	}
 	loaded := time.Since(t1)
 	if err := tr.VADProblem(); err != nil {
-		fmt.Fprintln(e.stderr, "hark transcribe:", err)
+		showln(e.stderr, "hark transcribe:", err)
 	}
 
 	t2 := time.Now()
@@ -115,7 +115,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		}
 		return fail(err)
 	}
-	fmt.Fprintln(e.stdout, text)
+	showText(e.stdout, text+"\n")
 	return exitOK
 }
 

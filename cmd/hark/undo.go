@@ -39,7 +39,7 @@ func runUndo(_ context.Context, e *env, args []string) int {
 	}
 	paths, _, err := loadSettings()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "hark undo:", err)
+		showln(e.stderr, "hark undo:", err)
 		return exitError
 	}
 	bin := newTrash(paths)
@@ -51,13 +51,13 @@ func runUndo(_ context.Context, e *env, args []string) int {
 		rec, ok, err := bin.Last()
 		switch {
 		case err != nil:
-			fmt.Fprintln(e.stderr, "hark undo:", err)
+			showln(e.stderr, "hark undo:", err)
 			return exitError
 		case !ok:
-			fmt.Fprintln(e.stdout, trash.ErrNothingToUndo.Error())
+			showln(e.stdout, trash.ErrNothingToUndo)
 			return exitOK
 		}
-		fmt.Fprintf(e.stdout, "The last Move to Trash (%s, for `%s`) moved:\n", rec.Time.Format("2006-01-02 15:04"), rec.Command)
+		showf(e.stdout, "The last Move to Trash (%s, for `%s`) moved:\n", rec.Time.Format("2006-01-02 15:04"), rec.Command)
 		listItems(e.stdout, rec.Items)
 		return exitOK
 	}
@@ -68,17 +68,19 @@ func runUndo(_ context.Context, e *env, args []string) int {
 	}
 	switch {
 	case errors.Is(err, trash.ErrNothingToUndo):
-		fmt.Fprintln(e.stdout, err.Error())
+		showln(e.stdout, err)
 		return exitOK
 	case err != nil:
-		fmt.Fprintln(e.stderr, "hark undo:", err)
+		showln(e.stderr, "hark undo:", err)
 		return exitError
 	}
 	return exitOK
 }
 
+// listItems prints one trashed item a line: a name holding a newline or an
+// escape sequence cannot pass for two items or rewrite the list.
 func listItems(w io.Writer, items []trash.Item) {
 	for _, it := range items {
-		fmt.Fprintln(w, "  "+it.Original)
+		showf(w, "  %s\n", it.Original)
 	}
 }

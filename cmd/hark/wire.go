@@ -20,6 +20,7 @@ import (
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
 	"github.com/hark-sh/hark/shell/trash"
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 // rulesPath is the rules file, beside settings.json.
@@ -256,9 +257,12 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
 		return agent.Decision{PendingID: p.ID, Approved: false, By: agent.ByTerminal}, nil
 	}
+	// The command was printed as it was proposed, just above; the warning
+	// starts the approval, before the preview and the question.
+	fmt.Fprint(c.e.stderr, hiddenWarning(p.Command, "    "))
 	fmt.Fprint(c.e.stderr, previewText(p.Preview, "    "))
 	if p.Rule != "" {
-		fmt.Fprintf(c.e.stderr, "    %s\n", p.Rule)
+		showf(c.e.stderr, "    %s\n", p.Rule)
 	}
 	question := "    Run this? [y/N] (a: always allow · n REASON: deny and say why) "
 	if p.TrashOffered {
@@ -288,7 +292,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		case !a.always:
 			return agent.Decision{PendingID: p.ID, By: agent.ByTerminal, Reason: a.reason}, nil
 		case p.Proposal == nil:
-			fmt.Fprintf(c.e.stderr, "    %s\n", p.NoProposal)
+			showf(c.e.stderr, "    %s\n", p.NoProposal)
 			continue
 		}
 		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
@@ -352,12 +356,12 @@ func parseAnswer(line string) answer {
 // describeRule shows a rule and its examples before it is saved.
 func describeRule(r rules.Rule, indent string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%srule: %s\n", indent, r)
+	showf(&b, "%srule: %s\n", indent, r)
 	if len(r.Examples.Match) > 0 {
-		fmt.Fprintf(&b, "%s  allows, e.g.: %s\n", indent, strings.Join(r.Examples.Match, " · "))
+		showf(&b, "%s  allows, e.g.: %s\n", indent, strings.Join(r.Examples.Match, " · "))
 	}
 	if len(r.Examples.NoMatch) > 0 {
-		fmt.Fprintf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
+		showf(&b, "%s  still asks, e.g.: %s\n", indent, strings.Join(r.Examples.NoMatch, " · "))
 	}
 	return b.String()
 }
@@ -370,9 +374,11 @@ func previewText(pv *preview.Preview, indent string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(indent + "preview: " + pv.Summary + "\n")
+	// The preview renders the names it found already; a second pass
+	// changes nothing there and covers whatever else a summary quotes.
+	b.WriteString(indent + "preview: " + visible.Line(pv.Summary) + "\n")
 	for _, l := range pv.Lines {
-		b.WriteString(indent + "  " + l + "\n")
+		b.WriteString(indent + "  " + visible.Line(l) + "\n")
 	}
 	return b.String()
 }

@@ -15,7 +15,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
+
+	vis "github.com/hark-sh/hark/shell/visible"
 )
 
 // Status says what kind of answer a Preview is.
@@ -152,28 +153,4 @@ func Size(n int64) string {
 // characters (a terminal would obey an escape sequence), line breaks, or
 // invisible and bidirectional format characters that make one name look
 // like another. Each such rune becomes ⟨U+XXXX⟩.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if hidden(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if hidden(r) {
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func hidden(r rune) bool {
-	return r == unicode.ReplacementChar || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || (!unicode.IsPrint(r) && r != ' ')
-}
+func visible(s string) string { return vis.Line(s) }
