@@ -30,7 +30,7 @@ func init() {
 func init() {
 	register(&command{
 		name:    preview.HelperCommand,
-		usage:   "DEADLINE COMMAND",
+		usage:   "-server | DEADLINE COMMAND",
 		summary: "Internal: looks at what a command would touch, for an approval.",
 		hidden:  true,
 		run: func(_ context.Context, _ *env, args []string) int {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -48,17 +49,24 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Previewer computes previews by running the helper in the read-only
-// sandbox. It is safe for concurrent use.
+// Previewer computes previews inside the read-only sandbox: through a
+// long-lived preview server where it can start one (see server.go), else
+// by running the one-shot helper per preview. It is safe for concurrent
+// use. Close ends its servers; one dropped without Close ends them when it
+// is collected.
 type Previewer struct {
 	runner  *shell.Runner
 	exe     string
 	timeout time.Duration
+	servers *servers
+	// perRun always runs the one-shot helper: the benchmarks compare it.
+	perRun bool
 }
 
 // New returns a Previewer; a nil Runner gets one with the default options.
 func New(o Options) *Previewer {
-	p := &Previewer{runner: o.Runner, exe: o.Executable, timeout: o.Timeout}
+	p := &Previewer{runner: o.Runner, exe: o.Executable, timeout: o.Timeout, servers: &servers{}}
+	runtime.AddCleanup(p, (*servers).close, p.servers)
 	if p.runner == nil {
 		p.runner = shell.NewRunner(shell.RunnerOptions{OutputLimit: OutputLimit})
 	}
@@ -88,6 +96,15 @@ func (p *Previewer) Preview(ctx context.Context, command, workingDirectory strin
 	if p.timeout <= 2*reserve {
 		deadline = start.Add(p.timeout / 2)
 	}
+	if !p.perRun {
+		if pv, done := p.viaServer(ctx, command, workingDirectory, deadline, start.Add(p.timeout)); done {
+			return pv
+		}
+	}
+	timeout := p.timeout - time.Since(start)
+	if timeout <= 0 {
+		return p.tookTooLong()
+	}
 	line := "exec " + quote(p.exe) + " " + HelperCommand + " " + strconv.FormatInt(deadline.UnixNano(), 10) + " " +
 		base64.StdEncoding.EncodeToString([]byte(command))
 	res := p.runner.Run(ctx, shell.Request{
@@ -96,17 +113,17 @@ func (p *Previewer) Preview(ctx context.Context, command, workingDirectory strin
 		Purpose:          "preview",
 		Verdict:          shell.Verdict{Command: line, Tier: shell.Safe},
 		Sandbox:          shell.SandboxReadOnly,
-		Timeout:          p.timeout,
+		Timeout:          timeout,
 	})
 	switch {
 	case res.TimedOut || ctx.Err() != nil:
-		return unavailable(fmt.Sprintf("looking took longer than %s; check the targets yourself before approving", seconds(p.timeout)))
+		return p.tookTooLong()
 	case !res.Executed:
 		return unavailable(strings.TrimPrefix(res.Error, "not run: "))
 	case res.Sandbox != shell.SandboxApplied:
 		return unavailable("the read-only sandbox could not be applied, so Hark did not look")
 	case res.Truncated:
-		return unavailable("the helper's answer was cut short; give the Previewer a runner with a larger output limit")
+		return unavailable(cutShort)
 	case res.ExitCode != 0:
 		return unavailable("the helper failed (" + firstLine(res.Error, fmt.Errorf("exit status %d", res.ExitCode)) + ")")
 	}
@@ -129,8 +146,12 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // HelperMain is the entry point of `hark __preview DEADLINE COMMAND`, run
 // inside the read-only sandbox in the command's working folder: it prints
 // {"preview": …} as JSON. DEADLINE is in Unix nanoseconds; COMMAND is
-// base64. It returns the process's exit status.
+// base64. `hark __preview -server` is the preview server (see serverMain).
+// It returns the process's exit status.
 func HelperMain(args []string) int {
+	if len(args) == 1 && args[0] == ServerArg {
+		return serverMain()
+	}
 	if len(args) != 2 {
 		fmt.Fprintln(os.Stderr, "hark "+HelperCommand+": want DEADLINE COMMAND; this entry point is internal")
 		return 2

@@ -126,10 +126,13 @@ func manyFiles(t testing.TB, n int) string {
 // ratio to that walk ("x-walk"), measured side by side so that both see
 // the same load, and the share of the 300 ms bound that the preview used
 // ("%-of-bound") are reported. "direct" is the engine in process;
-// "sandboxed" is the whole Previewer, helper start and sandbox included,
-// given a long bound so that a slow run is measured rather than cut short.
+// "sandboxed" is the whole Previewer, sandbox included, through its
+// long-lived preview server; "per-run" is the Previewer starting a helper
+// process per preview, its fallback (and how every preview ran before the
+// server). Both are given a long bound so that a slow run is measured
+// rather than cut short.
 //
-//	go test -run '^$' -bench Preview10k ./shell/preview/
+//	go test -run '^$' -bench Preview ./shell/preview/
 func BenchmarkPreview10k(b *testing.B) {
 	root := manyFiles(b, 10000)
 	parent := filepath.Dir(root)
@@ -169,13 +172,96 @@ func BenchmarkPreview10k(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
 		measure(b, func() *Preview { return compute(context.Background(), "rm -rf builds", parent, os.Environ()) })
 	})
-	b.Run("sandboxed", func(b *testing.B) {
-		if !sandboxed(b) {
-			b.Skip("no sandbox on this system, so the Previewer does not look; the direct run measures the engine")
+	for _, v := range previewerVariants {
+		b.Run(v.name, func(b *testing.B) {
+			if !sandboxed(b) {
+				b.Skip("no sandbox on this system, so the Previewer does not look; the direct run measures the engine")
+			}
+			p := v.previewer()
+			defer p.Close()
+			warm(b, p, parent)
+			measure(b, func() *Preview { return p.Preview(context.Background(), "rm -rf builds", parent) })
+		})
+	}
+}
+
+// previewerVariants are the two ways a Previewer can look: its long-lived
+// preview server (the default) and a helper process per preview (the
+// fallback, and the only way before the server).
+var previewerVariants = []struct {
+	name      string
+	previewer func() *Previewer
+}{
+	{"sandboxed", func() *Previewer { return New(Options{Timeout: time.Minute}) }},
+	{"per-run", func() *Previewer { p := New(Options{Timeout: time.Minute}); p.perRun = true; return p }},
+}
+
+// warm previews once outside the timed loop, so that neither the runner's
+// zygote nor the preview server is started inside it: both start once per
+// Hark process, not per preview.
+func warm(b *testing.B, p *Previewer, dir string) {
+	b.Helper()
+	if got := p.Preview(context.Background(), "rm -f no-such-file", dir); got == nil || got.Status == Unavailable {
+		b.Fatalf("warm-up preview = %+v", got)
+	}
+}
+
+// BenchmarkPreviewSmall previews what a user deleting little is shown:
+// one file, and a folder of 100 files. Each iteration also runs, with the
+// benchmark clock stopped, `true` through a Runner in the same read-only
+// sandbox, the least any sandboxed command costs; "x-true" is the ratio
+// of the preview's time to that, measured side by side so that both see
+// the same load, and "%-of-bound" is the share of the 300 ms bound the
+// preview used. "sandboxed" is the preview server, "per-run" a helper
+// process per preview.
+//
+//	go test -run '^$' -bench PreviewSmall ./shell/preview/
+func BenchmarkPreviewSmall(b *testing.B) {
+	if !sandboxed(b) {
+		b.Skip("no sandbox on this system, so the Previewer does not look at all")
+	}
+	dir := tree(b, "notes.txt:12")
+	folder := filepath.Dir(manyFiles(b, 100))
+	cases := []struct {
+		name, dir, command, summary string
+	}{
+		{"file", dir, "rm notes.txt", "Deletes 1 file, 12 B"},
+		{"folder100", folder, "rm -rf builds", "Deletes 2 folders, 100 files, 1.0 KB"},
+	}
+	runner := shell.NewRunner(shell.RunnerOptions{})
+	baseline := func(b *testing.B) time.Duration {
+		b.StopTimer()
+		defer b.StartTimer()
+		start := time.Now()
+		res := runner.Run(context.Background(), shell.Request{Command: "true", WorkingDirectory: dir,
+			Verdict: shell.Verdict{Command: "true", Tier: shell.Safe}, Sandbox: shell.SandboxReadOnly, Timeout: time.Minute})
+		if !res.Success || res.Sandbox != shell.SandboxApplied {
+			b.Fatalf("true in the sandbox: %+v", res)
 		}
-		p := New(Options{Timeout: time.Minute})
-		measure(b, func() *Preview { return p.Preview(context.Background(), "rm -rf builds", parent) })
-	})
+		return time.Since(start)
+	}
+	baseline(b) // the zygote starts once per process, outside the loop
+	for _, c := range cases {
+		for _, v := range previewerVariants {
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				p := v.previewer()
+				defer p.Close()
+				warm(b, p, c.dir)
+				var spent, base time.Duration
+				for b.Loop() {
+					base += baseline(b)
+					start := time.Now()
+					got := p.Preview(context.Background(), c.command, c.dir)
+					spent += time.Since(start)
+					if got == nil || got.Summary != c.summary {
+						b.Fatalf("preview = %+v", got)
+					}
+				}
+				b.ReportMetric(float64(spent)/float64(base), "x-true")
+				b.ReportMetric(100*float64(spent)/float64(b.N)/float64(DefaultTimeout), "%-of-bound")
+			})
+		}
+	}
 }
 
 // A runner that keeps too little output would cut the helper's answer:
