@@ -269,5 +269,7 @@ func execDir(dir string) string {
 // execPreview is what command would touch, looked at in the read-only
 // sandbox before the question is asked.
 func execPreview(ctx context.Context, st settings.Settings, command, dir string) *preview.Preview {
-	return newPreviewer(st).Preview(ctx, command, dir)
+	p := newPreviewer(st)
+	defer p.Close()
+	return p.Preview(ctx, command, dir)
 }

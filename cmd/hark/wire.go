@@ -144,13 +144,17 @@ func newPreviewer(s settings.Settings) *preview.Previewer {
 func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string) agent.Options {
 	keepAlive := api.Duration{Duration: s.KeepAlive.D()}
 	pol := shell.NewPolicyFor(shell.SandboxMode(s.Sandbox))
+	// The preview server starts now, while the user speaks and the model
+	// thinks, so that even the first approval finds it ready.
+	pv := newPreviewer(s)
+	pv.Warm()
 	return agent.Options{
 		Client:          client,
 		Model:           model,
 		Host:            host,
 		Classifier:      pol,
 		Executor:        newRunner(s),
-		Previewer:       newPreviewer(s),
+		Previewer:       pv,
 		NoConfirm:       !s.ConfirmBeforeExecute,
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,
