@@ -74,6 +74,7 @@ type Runner struct {
 	home        string
 	environ     []string
 	baseEnv     []string // commandEnv of environ without TMPDIR, built once: it never changes
+	sandboxBase []string // baseEnv cut down for sandboxed runs (see sandboxBase), built once too
 
 	// probe reports whether the OS sandbox can be applied; tests replace it
 	// to take the "unavailable" path on a machine that has a sandbox.
@@ -120,6 +121,7 @@ func NewRunner(o RunnerOptions) *Runner {
 		r.home, _ = os.UserHomeDir()
 	}
 	r.baseEnv = commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home})
+	r.sandboxBase = sandboxBase(r.baseEnv, r.keepEnv)
 	switch {
 	case os.Getenv(helperEnv) != "":
 		r.helper = ""
@@ -213,9 +215,14 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		runCtx = watchCtx
 	}
 
+	// A command that runs without the user's approval sees only the
+	// allowlisted variables, sandbox or not.
 	env := r.baseEnv
-	if sandboxed {
-		env = sandboxEnv(r.baseEnv, tmpDir)
+	switch {
+	case sandboxed:
+		env = sandboxEnv(r.sandboxBase, tmpDir)
+	case want:
+		env = r.sandboxBase
 	}
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
 	var outW, errW io.Writer = stdout, stderr
