@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,6 +187,16 @@ func escapeMain(args []string) int {
 		if unix.Mknod(filepath.Join(os.Getenv("TMPDIR"), "mem"), unix.S_IFCHR|0o600, int(unix.Mkdev(1, 1))) == nil {
 			escaped("mknod of a character device")
 		}
+	case "alloc": // hold MiB of touched memory for SECONDS
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		b := make([]byte, mib<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		fmt.Println("allocated", mib, "MiB")
+		time.Sleep(time.Duration(secs) * time.Second)
+		runtime.KeepAlive(b)
 	case "forkmany": // start up to N sleeping processes, as a fork loop would
 		n, _ := strconv.Atoi(args[1])
 		var pids []int
@@ -974,4 +985,38 @@ func TestEscapeForkLoopIsHeld(t *testing.T) {
 		t.Errorf("%s", res.JSON())
 	}
 	t.Logf("%s", strings.TrimSpace(res.Output))
+}
+
+// All the processes of one sandboxed command together stay under the
+// memory cap: four that each hold less than it, but more together, are
+// stopped, and the Result says why; one below the cap runs to its end.
+// Through the zygote and through the per-command helper alike.
+func TestEscapeMemoryCapHoldsTogether(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const capBytes = 192 << 20
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := func(mib, secs int) string { return fmt.Sprintf("'%s' __escape alloc %d %d", exe, mib, secs) }
+	four := alloc(100, 60) + " & " + alloc(100, 60) + " & " + alloc(100, 60) + " & " + alloc(100, 60) + " & wait"
+	for _, perCommand := range []bool{false, true} {
+		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
+		t.Run(name, func(t *testing.T) {
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+			r.perCommand = perCommand
+			res := r.Run(context.Background(), Request{Command: four, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+			if !res.Executed || res.Sandbox != SandboxApplied {
+				t.Fatalf("did not run sandboxed: %s", res.JSON())
+			}
+			if res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+				t.Errorf("four processes past the cap together were not stopped for it: %s", res.JSON())
+			}
+			one := r.Run(context.Background(), Request{Command: alloc(50, 1), Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+			if !one.Success || strings.Contains(one.Error, "memory cap") {
+				t.Errorf("one process below the cap was stopped: %s", one.JSON())
+			}
+		})
+	}
 }
