@@ -29,8 +29,9 @@ var dropAlways = []string{"CLICOLOR_FORCE", "FORCE_COLOR", "COLORTERM", helperEn
 // a credential. Whole parts only, so AUTHOR or PASSENGER do not match.
 var secretParts = []string{
 	"TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD",
-	"PASS", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH",
+	"PASS", "PASSPHRASE", "PASSCODE", "PASSKEY", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH",
 	"APIKEY", "ACCESSKEY", "PRIVATEKEY", "SECRETKEY", "COOKIE", "DSN",
+	"PAT", // personal access token: GITHUB_PAT, GITLAB_PAT
 }
 
 // secretPairs are two adjacent parts that together name a credential.
@@ -40,23 +41,35 @@ var secretPairs = [][2]string{
 }
 
 // secretWords mark a credential anywhere in a name, also run together with
-// other words (PGPASSWORD, MYSECRET); they are too specific to mean anything
-// else.
-var secretWords = []string{"PASSWORD", "PASSWD", "SECRET", "CREDENTIAL", "APIKEY", "PRIVATEKEY", "ACCESSKEY"}
+// other words (PGPASSWORD, MYSECRET, BW_SESSION, CI_JOB_JWT); they are too
+// specific to mean anything else. SESSION has exceptions (see notSecret).
+var secretWords = []string{
+	"PASSWORD", "PASSWD", "SECRET", "CREDENTIAL", "APIKEY", "PRIVATEKEY", "ACCESSKEY",
+	"SESSION", "JWT", "WEBHOOK",
+}
+
+// passWords are English words ending in PASS that name no password, so that
+// a part ending in PASS (PGPASS, SSHPASS) counts but COMPASS_HOME does not.
+var passWords = []string{"COMPASS", "BYPASS", "ENCOMPASS", "SURPASS", "TRESPASS", "OVERPASS", "UNDERPASS"}
 
 // secretNames are well-known credentials that no rule above catches.
 var secretNames = []string{"MYSQL_PWD"}
 
 // notSecret are names that match a rule above but hold no secret: the agent
-// socket's path is an address, not a key.
-var notSecret = []string{"SSH_AUTH_SOCK"}
+// socket's path and the desktop session's bus address are addresses, not
+// keys, and the session's type or name is a word. notSecretPrefixes are the
+// same for families of names.
+var (
+	notSecret         = []string{"SSH_AUTH_SOCK", "DESKTOP_SESSION", "GDMSESSION", "SESSION_MANAGER"}
+	notSecretPrefixes = []string{"XDG_SESSION_", "DBUS_SESSION_"}
+)
 
 // isSecretName reports whether an environment variable's name looks like it
 // holds a credential. A name ending in _KEY counts too (OPENAI_KEY,
 // STRIPE_KEY); a bare KEY part elsewhere does not (GPG_KEY_ID).
 func isSecretName(name string) bool {
 	up := strings.ToUpper(name)
-	if slices.Contains(notSecret, up) {
+	if slices.Contains(notSecret, up) || slices.ContainsFunc(notSecretPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }) {
 		return false
 	}
 	if slices.Contains(secretNames, up) || slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(up, w) }) {
@@ -65,6 +78,10 @@ func isSecretName(name string) bool {
 	parts := strings.FieldsFunc(up, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
 	for i, p := range parts {
 		if slices.Contains(secretParts, p) {
+			return true
+		}
+		// Run together with a program's name: PGPASS, SSHPASS, GHTOKEN.
+		if (strings.HasSuffix(p, "PASS") && !slices.Contains(passWords, p)) || strings.HasSuffix(p, "TOKEN") || strings.HasSuffix(p, "TOKENS") {
 			return true
 		}
 		if i > 0 {
@@ -78,13 +95,42 @@ func isSecretName(name string) bool {
 	return len(parts) > 1 && parts[len(parts)-1] == "KEY"
 }
 
+// hasURLCredentials reports whether value holds a URL with a password in
+// it (postgres://user:pass@host/db, redis://:pass@host): whatever the
+// variable is called, such a value is a credential. A user name alone
+// (ssh://git@host) is not.
+func hasURLCredentials(value string) bool {
+	for rest := value; ; {
+		i := strings.Index(rest, "://")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+3:]
+		authority := rest
+		if j := strings.IndexAny(authority, "/?# \t\n,;"); j >= 0 {
+			authority = authority[:j]
+		}
+		at := strings.LastIndexByte(authority, '@')
+		if at < 0 {
+			continue
+		}
+		if _, pass, ok := strings.Cut(authority[:at], ":"); ok && pass != "" {
+			return true
+		}
+	}
+}
+
+// isSecret reports whether a variable holds a credential, by its name or by
+// its value.
+func isSecret(name, value string) bool { return isSecretName(name) || hasURLCredentials(value) }
+
 // zygoteEnv is the zygote's own environment: Hark's without secrets (every
 // command gets its own environment; the zygote only needs the Go runtime's
 // settings), and the helper marker.
 func zygoteEnv(environ []string) []string {
 	env := make([]string, 0, len(environ)+1)
 	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !isSecretName(name) {
+		if name, value, _ := strings.Cut(kv, "="); !isSecret(name, value) {
 			env = append(env, kv)
 		}
 	}
@@ -126,7 +172,7 @@ func commandEnv(c envConfig) []string {
 		if slices.Contains(dropAlways, name) {
 			continue
 		}
-		if isSecretName(name) && !slices.Contains(c.keep, name) {
+		if isSecret(name, value) && !slices.Contains(c.keep, name) {
 			continue
 		}
 		vars[name] = value
@@ -207,6 +253,45 @@ var gitGuards = [][2]string{
 var gitProgramVariables = []string{
 	"GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXEC_PATH",
 	"GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR",
+}
+
+// sandboxVars are the parent's variables a sandboxed command keeps, with
+// those starting with sandboxVarPrefixes, the keepEnv names and what Hark
+// sets itself (nonInteractive, TMPDIR, the git guards): where to find
+// programs and the user's files, who the user is, and how to format text.
+// Everything else is dropped, whatever its name: a read-only command
+// needs no credential, and a list of secret-looking names can never be
+// complete, while a list of harmless ones can.
+var sandboxVars = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "TERM", "COLUMNS", "LINES",
+	"TZ", "LANG", "LANGUAGE", "TMPDIR", "HOSTNAME",
+	"XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+	// Where toolchains live, so that `go env` or `cargo tree` find theirs.
+	"GOPATH", "GOROOT", "GOBIN", "CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "VIRTUAL_ENV",
+	"HOMEBREW_PREFIX", "HOMEBREW_CELLAR", "HOMEBREW_REPOSITORY",
+}
+
+var sandboxVarPrefixes = []string{"LC_"}
+
+// sandboxBase is base, a commandEnv result, cut down to what a sandboxed
+// command may see (see sandboxVars); keep names more to pass through.
+// Built once per Runner; sandboxEnv then adds each run's own settings.
+func sandboxBase(base, keep []string) []string {
+	out := make([]string, 0, len(sandboxVars)+len(nonInteractive))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if sandboxVar(name) || slices.Contains(keep, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+func sandboxVar(name string) bool {
+	if slices.Contains(sandboxVars, name) || slices.ContainsFunc(sandboxVarPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+		return true
+	}
+	return slices.ContainsFunc(nonInteractive, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // sandboxEnv is base, a commandEnv result, for a sandboxed run: TMPDIR and

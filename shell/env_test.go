@@ -6,35 +6,68 @@ import (
 	"testing"
 )
 
+// Each family of credential names has several members, and near misses
+// that must stay: a word that merely contains the family's marker.
 func TestIsSecretName(t *testing.T) {
 	t.Parallel()
-	secret := []string{
-		"GITHUB_TOKEN", "gh_token", "NPM_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID",
-		"OPENAI_API_KEY", "OPENAI_KEY", "STRIPE_KEY", "APIKEY", "MY_APIKEY", "DB_PASSWORD",
-		"MYSQL_PWD_PASSWD", "SMTP_PASS", "GPG_PASSPHRASE", "GOOGLE_APPLICATION_CREDENTIALS",
-		"DOCKER_CREDS", "BASIC_AUTH", "SENTRY_DSN", "SESSION_COOKIE", "CLIENT_SECRET",
-		"JWT_SECRET_KEY", "SSH_PRIVATE_KEY", "Slack-Token", "vault.token", "HF_TOKEN",
-		"PGPASSWORD", "MYSQL_PWD", "MYSECRET",
+	families := []struct {
+		family        string
+		secret, stays []string
+	}{
+		{"tokens", []string{"GITHUB_TOKEN", "gh_token", "NPM_AUTH_TOKEN", "Slack-Token", "vault.token", "HF_TOKEN", "GHTOKEN", "CI_JOB_TOKENS"}, []string{"TOKENIZERS_PARALLELISM"}},
+		{"personal access tokens", []string{"GITHUB_PAT", "GITLAB_PAT", "gitea_pat", "AZURE_DEVOPS_EXT_PAT"}, []string{"PATH", "PATCH_LEVEL", "XDG_PATH_HINT"}},
+		{"sessions", []string{"BW_SESSION", "OP_SESSION_abc", "OP_SESSION_my_team", "TERRAFORM_SESSIONTOKEN", "AWS_SESSION_TOKEN", "MYSESSIONID"}, []string{"DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "GDMSESSION", "SESSION_MANAGER"}},
+		{"JWTs", []string{"CI_JOB_JWT", "CI_JOB_JWT_V2", "VAULT_JWT", "MYJWT"}, nil},
+		{"webhooks", []string{"SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK", "TEAMSWEBHOOK"}, nil},
+		{"passwords", []string{"DB_PASSWORD", "PGPASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "PGPASS", "SSHPASS", "GPG_PASSPHRASE", "VPN_PASSCODE", "MY_PASSKEY"}, []string{"PASSENGER_ENV", "PASSAGE_DIR", "COMPASS_HOME", "BYPASS_LIST", "NO_PROXY_BYPASS"}},
+		{"secrets", []string{"CLIENT_SECRET", "MYSECRET", "JWT_SECRET_KEY", "AWS_SECRET_ACCESS_KEY"}, nil},
+		{"keys", []string{"OPENAI_API_KEY", "OPENAI_KEY", "STRIPE_KEY", "APIKEY", "MY_APIKEY", "AWS_ACCESS_KEY_ID", "SSH_PRIVATE_KEY"}, []string{"GPG_KEY_ID", "KEYMAP", "KEY"}},
+		{"other credentials", []string{"GOOGLE_APPLICATION_CREDENTIALS", "DOCKER_CREDS", "BASIC_AUTH", "SENTRY_DSN", "SESSION_COOKIE", "MYSQL_PWD"}, []string{"GIT_AUTHOR_NAME", "SSH_AUTH_SOCK", "XAUTHORITY"}},
+		{"plain settings", nil, []string{"PATH", "HOME", "PWD", "OLDPWD", "USER", "SHELL", "LANG", "TERM", "EDITOR", "HOMEBREW_PREFIX", "OLLAMA_HOST"}},
 	}
-	notSecretNames := []string{
-		"PATH", "HOME", "PWD", "OLDPWD", "USER", "SHELL", "LANG", "TERM", "EDITOR",
-		"GIT_AUTHOR_NAME", "SSH_AUTH_SOCK", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
-		"XDG_SESSION_TYPE", "GPG_KEY_ID", "KEYMAP", "KEY", "PASSENGER_ENV", "TOKENIZERS_PARALLELISM",
-		"HOMEBREW_PREFIX", "OLLAMA_HOST",
-	}
-	for _, n := range secret {
-		t.Run(n, func(t *testing.T) {
-			if !isSecretName(n) {
-				t.Errorf("isSecretName(%q) = false, want true", n)
+	for _, f := range families {
+		t.Run(f.family, func(t *testing.T) {
+			t.Parallel()
+			for _, n := range f.secret {
+				if !isSecretName(n) {
+					t.Errorf("isSecretName(%q) = false, want true", n)
+				}
+			}
+			for _, n := range f.stays {
+				if isSecretName(n) {
+					t.Errorf("isSecretName(%q) = true, want false", n)
+				}
 			}
 		})
 	}
-	for _, n := range notSecretNames {
-		t.Run(n, func(t *testing.T) {
-			if isSecretName(n) {
-				t.Errorf("isSecretName(%q) = true, want false", n)
-			}
-		})
+}
+
+// A URL with a password in it is a credential whatever the variable is
+// called; one with a user name alone, or none, is an address.
+func TestHasURLCredentials(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		value string
+		want  bool
+	}{
+		{"postgres://u:p@h/db", true},
+		{"postgresql://app:s3cr%40t@db.internal:5432/app?sslmode=require", true},
+		{"redis://:hunter2@cache:6379/0", true},
+		{"https://x-access-token:ghp_abc@github.com/o/r.git", true},
+		{"mirror=https://bob:pw@example.com/path", true},
+		{"a://h b://u:p@h", true},
+		{"postgres://h/db", false},
+		{"postgres://u@h/db", false},
+		{"ssh://git@github.com/o/r", false},
+		{"https://example.com/a@b:c", false}, // the @ is in the path, not the authority
+		{"http://u:@h/", false},              // no password
+		{"user:pass@host", false},            // no scheme: not a URL
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := hasURLCredentials(tt.value); got != tt.want {
+			t.Errorf("hasURLCredentials(%q) = %v, want %v", tt.value, got, tt.want)
+		}
 	}
 }
 
@@ -45,6 +78,9 @@ func TestCommandEnv(t *testing.T) {
 		"GITHUB_TOKEN=ghp_x", "AWS_SECRET_ACCESS_KEY=s", "KEEP_ME_TOKEN=k",
 		"PAGER=less", "TERM=xterm-256color", "CLICOLOR_FORCE=1", "FORCE_COLOR=3",
 		"MALFORMED", "=novalue",
+		"GITHUB_PAT=github_pat_x", "GITLAB_PAT=glpat-x", "BW_SESSION=bw", "OP_SESSION_abc=op", "SSHPASS=sp",
+		"DATABASE_URL=postgres://u:p@h/db", "CACHE_URL=redis://cache:6379", "CI_JOB_JWT=eyJ", "SLACK_WEBHOOK_URL=https://hooks.slack.com/x",
+		"PGPASS=pg", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "COMPASS_HOME=/opt/compass",
 	}
 	tests := []struct {
 		name    string
@@ -61,6 +97,19 @@ func TestCommandEnv(t *testing.T) {
 				"GIT_EDITOR=true", "HOMEBREW_NO_AUTO_UPDATE=1",
 			},
 			missing: []string{"GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "KEEP_ME_TOKEN", "CLICOLOR_FORCE", "FORCE_COLOR", "TMPDIR", "MALFORMED"},
+		},
+		{
+			name: "linux drops every credential family, by name or by a URL's password",
+			cfg:  envConfig{goos: "linux", environ: base},
+			want: []string{"CACHE_URL=redis://cache:6379", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "COMPASS_HOME=/opt/compass"},
+			missing: []string{"GITHUB_PAT", "GITLAB_PAT", "BW_SESSION", "OP_SESSION_abc", "SSHPASS", "DATABASE_URL",
+				"CI_JOB_JWT", "SLACK_WEBHOOK_URL", "PGPASS"},
+		},
+		{
+			name:    "KeepEnv passes a credential URL through by name",
+			cfg:     envConfig{goos: "linux", environ: base, keep: []string{"DATABASE_URL"}},
+			want:    []string{"DATABASE_URL=postgres://u:p@h/db"},
+			missing: []string{"GITHUB_PAT"},
 		},
 		{
 			name:    "KeepEnv passes a named secret through",
@@ -196,5 +245,34 @@ func TestWithTmpDir(t *testing.T) {
 				t.Errorf("withTmpDir = %q, want TMPPREFIX=%s/zsh", got, tt.tmpDir)
 			}
 		})
+	}
+}
+
+// A sandboxed command sees only the allowlisted variables, the keepEnv
+// names and what Hark forces, however harmless or secret the rest look.
+func TestSandboxBase(t *testing.T) {
+	t.Parallel()
+	environ := []string{
+		"PATH=/usr/bin:/bin", "HOME=/home/ada", "USER=ada", "LOGNAME=ada", "SHELL=/bin/bash", "LANG=en_US.UTF-8",
+		"LC_ALL=C.UTF-8", "LC_TIME=de_DE.UTF-8", "TZ=Europe/Berlin", "COLUMNS=120", "LINES=40", "XDG_CONFIG_HOME=/home/ada/.config",
+		"GOPATH=/home/ada/go", "EDITOR=vim", "PLAIN=visible", "SSH_AUTH_SOCK=/run/ssh", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus",
+		"DISPLAY=:0", "CACHE_URL=redis://cache", "UNLISTED_TOKENISH=abc", "KEEP_ME=1", "GITHUB_TOKEN=ghp", "KEPT_TOKEN=k",
+	}
+	base := commandEnv(envConfig{goos: "linux", environ: environ, keep: []string{"KEPT_TOKEN"}, home: "/h"})
+	got := sandboxEnv(sandboxBase(base, []string{"KEEP_ME", "KEPT_TOKEN"}), "/tmp/run")
+	for _, want := range []string{
+		"PATH=/usr/bin:/bin", "HOME=/home/ada", "USER=ada", "LOGNAME=ada", "SHELL=/bin/bash", "LANG=en_US.UTF-8",
+		"LC_ALL=C.UTF-8", "LC_TIME=de_DE.UTF-8", "TZ=Europe/Berlin", "COLUMNS=120", "LINES=40", "XDG_CONFIG_HOME=/home/ada/.config",
+		"GOPATH=/home/ada/go", "TERM=dumb", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "NO_COLOR=1", "TMPDIR=/tmp/run",
+		"KEEP_ME=1", "KEPT_TOKEN=k", "GIT_CONFIG_NOSYSTEM=1",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("sandboxed env lacks %q: %q", want, got)
+		}
+	}
+	for _, gone := range []string{"EDITOR", "PLAIN", "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "CACHE_URL", "UNLISTED_TOKENISH", "GITHUB_TOKEN"} {
+		if lookupEnv(got, gone) != "" {
+			t.Errorf("sandboxed env keeps %s: %q", gone, got)
+		}
 	}
 }

@@ -26,6 +26,9 @@ const (
 	// DefaultDiskQuota is how much free disk space a sandboxed command may
 	// use up before it is stopped (see watchDisk).
 	DefaultDiskQuota = 2 << 30
+	// DefaultMemoryLimit is how much memory all the processes of one
+	// sandboxed command may hold together before it is stopped.
+	DefaultMemoryLimit = 4 << 30
 	// killGrace is how long a stopped command gets between SIGTERM and
 	// SIGKILL; the helper and the zygote keep the same.
 	killGrace = sandbox.KillGrace
@@ -44,6 +47,7 @@ type RunnerOptions struct {
 	Home        string        // default and base for working directories; "" means the user's home
 	Environ     []string      // the environment to derive the command's from; nil means os.Environ()
 	DiskQuota   int64         // bytes of free disk a sandboxed command may use up; 0 means DefaultDiskQuota, negative means no bound
+	MemoryLimit int64         // bytes of memory all processes of a sandboxed command may hold together (Linux); 0 means DefaultMemoryLimit, negative means no cap
 }
 
 // Request is one command to run.
@@ -69,11 +73,13 @@ type Runner struct {
 	timeout     time.Duration
 	outputLimit int
 	diskQuota   int64
+	memoryLimit int64
 	keepEnv     []string
 	helper      string // "" when no helper executable could be found
 	home        string
 	environ     []string
 	baseEnv     []string // commandEnv of environ without TMPDIR, built once: it never changes
+	sandboxBase []string // baseEnv cut down for sandboxed runs (see sandboxBase), built once too
 
 	// probe reports whether the OS sandbox can be applied; tests replace it
 	// to take the "unavailable" path on a machine that has a sandbox.
@@ -95,6 +101,7 @@ func NewRunner(o RunnerOptions) *Runner {
 		timeout:     o.Timeout,
 		outputLimit: o.OutputLimit,
 		diskQuota:   o.DiskQuota,
+		memoryLimit: o.MemoryLimit,
 		keepEnv:     o.KeepEnv,
 		helper:      o.HelperPath,
 		home:        o.Home,
@@ -116,10 +123,14 @@ func NewRunner(o RunnerOptions) *Runner {
 	if r.diskQuota == 0 {
 		r.diskQuota = DefaultDiskQuota
 	}
+	if r.memoryLimit == 0 {
+		r.memoryLimit = DefaultMemoryLimit
+	}
 	if r.home == "" {
 		r.home, _ = os.UserHomeDir()
 	}
 	r.baseEnv = commandEnv(envConfig{goos: runtime.GOOS, environ: r.environ, keep: r.keepEnv, home: r.home})
+	r.sandboxBase = sandboxBase(r.baseEnv, r.keepEnv)
 	switch {
 	case os.Getenv(helperEnv) != "":
 		r.helper = ""
@@ -213,9 +224,14 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		runCtx = watchCtx
 	}
 
+	// A command that runs without the user's approval sees only the
+	// allowlisted variables, sandbox or not.
 	env := r.baseEnv
-	if sandboxed {
-		env = sandboxEnv(r.baseEnv, tmpDir)
+	switch {
+	case sandboxed:
+		env = sandboxEnv(r.sandboxBase, tmpDir)
+	case want:
+		env = r.sandboxBase
 	}
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
 	var outW, errW io.Writer = stdout, stderr
@@ -223,6 +239,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		outW, errW = activityWriter{stdout, req.OnOutput}, activityWriter{stderr, req.OnOutput}
 	}
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
+	if sandboxed {
+		spec.MemoryLimit = max(r.memoryLimit, 0)
+	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
@@ -248,6 +267,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if out.Note != "" {
 		res.Error = appendNote(res.Error, out.Note)
 	}
+	if out.MemoryCapped {
+		res.Error = appendNote(res.Error, sandbox.MemoryCapNote(r.memoryLimit))
+	}
 	switch {
 	case !out.Stopped: // finished on its own, even if a deadline passed since
 	case diskFull.Load():
@@ -258,7 +280,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	default:
 		res.Error = appendNote(res.Error, "hark: cancelled; the command and everything it started were stopped")
 	}
-	res.Success = res.ExitCode == 0 && !out.Stopped
+	res.Success = res.ExitCode == 0 && !out.Stopped && !out.MemoryCapped
 	return res
 }
 

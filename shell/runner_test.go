@@ -150,22 +150,50 @@ func TestRunResults(t *testing.T) {
 	}
 }
 
+// Approved commands lose every credential-looking variable; commands that
+// run unasked (the safe tier) keep only the allowlisted ones. Neither sees a
+// credential, so neither can put one in the output the model reads.
 func TestRunSecretsStripped(t *testing.T) {
 	t.Parallel()
-	r := testRunner(t, RunnerOptions{
-		Environ: []string{"PATH=" + os.Getenv("PATH"), "GITHUB_TOKEN=ghp_secret", "DB_PASSWORD=hunter2", "KEPT_TOKEN=kept", "PLAIN=visible"},
-		KeepEnv: []string{"KEPT_TOKEN"},
-	})
-	res := r.Run(context.Background(), Request{Command: "env", Verdict: confirmed})
-	for _, gone := range []string{"ghp_secret", "hunter2", "GITHUB_TOKEN", "DB_PASSWORD"} {
-		if strings.Contains(res.Output, gone) {
-			t.Errorf("%q reached the command", gone)
-		}
+	secrets := []string{
+		"GITHUB_TOKEN=ghp_secret", "DB_PASSWORD=hunter2", "GITHUB_PAT=github_pat_s1", "GITLAB_PAT=glpat_s2",
+		"BW_SESSION=bw_s3", "OP_SESSION_abc=op_s4", "SSHPASS=sp_s5", "DATABASE_URL=postgres://u:pw_s6@h/db",
+		"CI_JOB_JWT=eyJ_s7", "SLACK_WEBHOOK_URL=https://hooks.example/s8", "PGPASS=pg_s9",
 	}
-	for _, kept := range []string{"KEPT_TOKEN=kept", "PLAIN=visible"} {
-		if !strings.Contains(res.Output, kept) {
-			t.Errorf("%q missing from the command's environment:\n%s", kept, res.Output)
-		}
+	environ := append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "KEPT_TOKEN=kept", "PLAIN=visible"}, secrets...)
+	r := testRunner(t, RunnerOptions{Environ: environ, KeepEnv: []string{"KEPT_TOKEN"}})
+	tests := []struct {
+		name    string
+		verdict Verdict
+		kept    []string
+		gone    []string
+	}{
+		{"approved", confirmed, []string{"KEPT_TOKEN=kept", "PLAIN=visible", "LANG=C.UTF-8"}, nil},
+		{"safe", Verdict{Tier: Safe}, []string{"KEPT_TOKEN=kept", "LANG=C.UTF-8"}, []string{"PLAIN"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := r.Run(context.Background(), Request{Command: "env", Verdict: tt.verdict})
+			if !res.Success {
+				t.Fatalf("env failed: %s", res.JSON())
+			}
+			for _, kv := range secrets {
+				name, value, _ := strings.Cut(kv, "=")
+				if strings.Contains(res.Output, name+"=") || strings.Contains(res.Output, value) {
+					t.Errorf("%s reached the command", name)
+				}
+			}
+			for _, name := range tt.gone {
+				if strings.Contains(res.Output, name+"=") {
+					t.Errorf("%s reached the command", name)
+				}
+			}
+			for _, kept := range tt.kept {
+				if !strings.Contains(res.Output, kept) {
+					t.Errorf("%q missing from the command's environment:\n%s", kept, res.Output)
+				}
+			}
+		})
 	}
 }
 

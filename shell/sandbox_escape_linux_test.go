@@ -14,12 +14,13 @@ package shell
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,6 +96,26 @@ func escapeMain(args []string) int {
 				f.Close()
 			}
 		}
+	case "ttyopen": // open each terminal device PATH for reading and for writing, and read what is waiting
+		refused := 0
+		for _, path := range args[1:] {
+			for _, flag := range []int{os.O_RDONLY, os.O_WRONLY} {
+				fd, err := unix.Open(path, flag|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+				if err != nil {
+					refused++
+					continue
+				}
+				escaped("opened %s flags %d", path, flag)
+				if flag == os.O_RDONLY {
+					b := make([]byte, 256)
+					if n, _ := unix.Read(fd, b); n > 0 {
+						escaped("read %q from %s", b[:n], path)
+					}
+				}
+				unix.Close(fd)
+			}
+		}
+		fmt.Printf("refused %d opens\n", refused)
 	case "unixgram": // send a datagram to the socket at PATH
 		addr := &unix.SockaddrUnix{Name: args[1]}
 		if fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM, 0); err == nil {
@@ -166,6 +187,16 @@ func escapeMain(args []string) int {
 		if unix.Mknod(filepath.Join(os.Getenv("TMPDIR"), "mem"), unix.S_IFCHR|0o600, int(unix.Mkdev(1, 1))) == nil {
 			escaped("mknod of a character device")
 		}
+	case "alloc": // hold MiB of touched memory for SECONDS
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		b := make([]byte, mib<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		fmt.Println("allocated", mib, "MiB")
+		time.Sleep(time.Duration(secs) * time.Second)
+		runtime.KeepAlive(b)
 	case "forkmany": // start up to N sleeping processes, as a fork loop would
 		n, _ := strconv.Atoi(args[1])
 		var pids []int
@@ -480,6 +511,65 @@ func TestEscapeTerminal(t *testing.T) {
 	}
 }
 
+// No terminal but its own stdio (which are pipes) can be opened by a
+// sandboxed command, for reading or writing, as root or not: the line a
+// person typed into another terminal (a password at a prompt) stays with
+// that terminal's reader, and nothing can be written into one. Outside the
+// sandbox the same user opens the terminal and takes the line, which shows
+// the test can tell.
+func TestEscapeTerminalDevices(t *testing.T) {
+	t.Parallel()
+	r, _ := escapeRunner(t)
+	master, slave := openPTY(t)
+	if _, err := master.Write([]byte("hunter2\n")); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{slave, "/dev/tty", "/dev/ptmx", "/dev/pts/ptmx", "/dev/console"}
+	for _, pattern := range []string{"/dev/tty*", "/dev/vcs*", "/dev/input/*", "/dev/pts/[0-9]*"} {
+		m, _ := filepath.Glob(pattern)
+		paths = append(paths, m...)
+	}
+	var present []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode()&os.ModeCharDevice != 0 && !slices.Contains(present, p) {
+			present = append(present, p)
+		}
+	}
+	res := attack(t, r, SandboxReadOnly, append([]string{"ttyopen"}, present...)...)
+	if strings.Contains(res.Output, "ESCAPED") || strings.Contains(res.Output, "hunter2") {
+		t.Errorf("a sandboxed command opened a terminal:\n%s", res.Output)
+	}
+	if want := fmt.Sprintf("refused %d opens", 2*len(present)); !strings.Contains(res.Output, want) {
+		t.Errorf("want %q for %d terminals: %s", want, len(present), res.JSON())
+	}
+	// The line is still there for the terminal's own reader.
+	own, err := unix.Open(slave, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(own)
+	b := make([]byte, 256)
+	n, _ := unix.Read(own, b)
+	if n < 0 {
+		n = 0
+	}
+	if !strings.Contains(string(b[:n]), "hunter2") {
+		t.Errorf("the terminal's reader got %q, want the line typed into it", b[:n])
+	}
+
+	// Control: unconfined, the same user takes the line and opens the
+	// multiplexer.
+	if _, err := master.Write([]byte("second\n")); err != nil {
+		t.Fatal(err)
+	}
+	c := attack(t, r, SandboxOff, "ttyopen", slave, "/dev/ptmx")
+	for _, want := range []string{"ESCAPED: opened " + slave, `ESCAPED: read "second\n"`, "ESCAPED: opened /dev/ptmx"} {
+		if !strings.Contains(c.Output, want) {
+			t.Errorf("control: outside the sandbox %q should happen: %s", want, c.JSON())
+		}
+	}
+}
+
 // openPTY returns the master end and the slave's path of a new terminal.
 func openPTY(t *testing.T) (*os.File, string) {
 	t.Helper()
@@ -501,10 +591,29 @@ func openPTY(t *testing.T) (*os.File, string) {
 	return m, slave
 }
 
+// readAvailable reads what f has to give within a moment. By poll(2) and
+// not a read deadline: a terminal's master may not be pollable by Go's
+// runtime, and a read on it blocks until the slave side is first opened
+// and closed again.
 func readAvailable(f *os.File) string {
-	f.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-	b, _ := io.ReadAll(f)
-	return string(b)
+	fd := int(f.Fd())
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(pfd, 300)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n == 0 || pfd[0].Revents&unix.POLLIN == 0 {
+			return string(out)
+		}
+		k, _ := unix.Read(fd, buf)
+		if k <= 0 {
+			return string(out)
+		}
+		out = append(out, buf[:k]...)
+	}
 }
 
 // Capabilities, no_new_privs, seccomp, the session and the limits, read
@@ -876,4 +985,38 @@ func TestEscapeForkLoopIsHeld(t *testing.T) {
 		t.Errorf("%s", res.JSON())
 	}
 	t.Logf("%s", strings.TrimSpace(res.Output))
+}
+
+// All the processes of one sandboxed command together stay under the
+// memory cap: four that each hold less than it, but more together, are
+// stopped, and the Result says why; one below the cap runs to its end.
+// Through the zygote and through the per-command helper alike.
+func TestEscapeMemoryCapHoldsTogether(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const capBytes = 192 << 20
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := func(mib, secs int) string { return fmt.Sprintf("'%s' __escape alloc %d %d", exe, mib, secs) }
+	four := alloc(100, 60) + " & " + alloc(100, 60) + " & " + alloc(100, 60) + " & " + alloc(100, 60) + " & wait"
+	for _, perCommand := range []bool{false, true} {
+		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
+		t.Run(name, func(t *testing.T) {
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+			r.perCommand = perCommand
+			res := r.Run(context.Background(), Request{Command: four, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+			if !res.Executed || res.Sandbox != SandboxApplied {
+				t.Fatalf("did not run sandboxed: %s", res.JSON())
+			}
+			if res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+				t.Errorf("four processes past the cap together were not stopped for it: %s", res.JSON())
+			}
+			one := r.Run(context.Background(), Request{Command: alloc(50, 1), Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+			if !one.Success || strings.Contains(one.Error, "memory cap") {
+				t.Errorf("one process below the cap was stopped: %s", one.JSON())
+			}
+		})
+	}
 }

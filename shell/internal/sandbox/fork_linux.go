@@ -164,12 +164,20 @@ var capabilities = sync.OnceValues(func() (setpcap bool, last uintptr) {
 	return setpcap, last
 })
 
-// sandboxRules returns a Landlock ruleset for one run: read everything;
-// write, create and delete only in tmpDir (but make no device nodes there,
-// which a root command could then open past every other rule); write
-// /dev/null. With the kernel's ABI 6 and later the configuration also scopes
-// signals and abstract Unix sockets to the run's own domain, and from ABI 4
-// it refuses TCP, on top of the seccomp filter that refuses sockets.
+// sandboxRules returns a Landlock ruleset for one run: read everything but
+// /dev; write, create and delete only in tmpDir (but make no device nodes
+// there, which a root command could then open past every other rule);
+// write /dev/null. With the kernel's ABI 6 and later the configuration also
+// scopes signals and abstract Unix sockets to the run's own domain, and from
+// ABI 4 it refuses TCP, on top of the seccomp filter that refuses sockets.
+//
+// Landlock only grants, so "all but /dev" is built from what it consists
+// of: every entry of / but dev, then the few harmless devices of /dev by
+// name (see harmlessDevices). Terminals (/dev/pts/*, /dev/tty*, /dev/ptmx,
+// /dev/console, /dev/vcs*), input devices and raw disks are covered by no
+// rule, so a command cannot read a password typed into another terminal
+// nor write into one, as root neither. Listing folders stays allowed
+// everywhere, /dev included: names are not secrets.
 func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
@@ -179,11 +187,15 @@ func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
 		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
 		llsys.AccessFSTruncate)
-	fd, flags, err = landlock.V11.BestEffort().NewRulesetFD(
-		landlock.RODirs("/"),
+	rules, err := readRules()
+	if err != nil {
+		return -1, 0, err
+	}
+	rules = append(rules,
 		landlock.PathAccess(tmpRights, tmpDir).WithRefer(),
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
 	)
+	fd, flags, err = landlock.V11.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
 		return -1, 0, err
 	}
@@ -191,6 +203,50 @@ func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 		return -1, 0, errors.New("Landlock enforces nothing on this kernel")
 	}
 	return fd, flags, nil
+}
+
+// harmlessDevices are the devices of /dev a sandboxed command may read:
+// they hold nothing of anyone's. /dev/fd and /dev/std* need no rule: they
+// lead through /proc/self/fd to the command's own descriptors, and Landlock
+// checks what they lead to.
+var harmlessDevices = []string{"null", "zero", "full", "random", "urandom"}
+
+// readRules are the read rules of the ruleset: / may be listed, each of its
+// entries but /dev read (and executed) as a whole, and the harmless devices
+// of /dev read one by one. The entries of / are read as the ruleset is
+// built; a folder that appears at / later is not readable until the next.
+func readRules() ([]landlock.Rule, error) {
+	ents, err := os.ReadDir("/")
+	if err != nil {
+		return nil, fmt.Errorf("listing /: %w", err)
+	}
+	rules := []landlock.Rule{landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSReadDir), "/")}
+	var dirs, files []string
+	for _, e := range ents {
+		if e.Name() == "dev" {
+			continue
+		}
+		p := "/" + e.Name()
+		fi, err := os.Stat(p) // through a link such as /bin -> usr/bin: the rule lands on its target
+		switch {
+		case err != nil: // a dangling link: nothing to read
+		case fi.IsDir():
+			dirs = append(dirs, p)
+		default:
+			files = append(files, p)
+		}
+	}
+	for _, d := range harmlessDevices {
+		p := "/dev/" + d
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			files = append(files, p)
+		}
+	}
+	rules = append(rules, landlock.RODirs(dirs...).IgnoreIfMissing())
+	if len(files) > 0 {
+		rules = append(rules, landlock.ROFiles(files...).IgnoreIfMissing())
+	}
+	return rules, nil
 }
 
 // forkConfined starts argv as a confined process and returns its PID once

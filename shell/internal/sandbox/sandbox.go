@@ -9,6 +9,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -56,6 +57,9 @@ type Spec struct {
 	Env      []string
 	ReadOnly bool
 	TmpDir   string
+	// MemoryLimit caps the resident memory of all the processes of a
+	// sandboxed run together, in bytes; 0 is no cap (see memory_linux.go).
+	MemoryLimit int64
 }
 
 // Outcome is what became of a command.
@@ -65,11 +69,21 @@ type Outcome struct {
 	ExitCode int
 	Stopped  bool   // the run's context ended first and the command was stopped
 	Note     string // Hark's remark on a run that ended abnormally
+	// MemoryCapped says the run was stopped because its processes together
+	// passed Spec.MemoryLimit.
+	MemoryCapped bool
+}
+
+// MemoryCapNote is Hark's remark on a run stopped for passing its memory
+// cap of limit bytes, for the Result the model reads.
+func MemoryCapNote(limit int64) string {
+	return fmt.Sprintf("hark: stopped: the memory cap was reached: the command's processes together held more than %d MiB; a read-only command should not need that much, so narrow it down (or run it as a command you approve)", limit>>20)
 }
 
 type helperArgs struct {
 	readOnly bool
 	tmpDir   string
+	memLimit int64    // bytes; 0 for no cap
 	argv     []string // the shell and its arguments
 }
 
@@ -85,6 +99,15 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, errors.New("-tmp needs a folder")
 			}
 			h.tmpDir, args = args[1], args[2:]
+		case "-mem":
+			if len(args) < 2 {
+				return h, errors.New("-mem needs a number of bytes")
+			}
+			n, err := strconv.ParseInt(args[1], 10, 64)
+			if err != nil || n <= 0 {
+				return h, fmt.Errorf("-mem %q is not a number of bytes", args[1])
+			}
+			h.memLimit, args = n, args[2:]
 		case "--":
 			h.argv = args[1:]
 			args = nil

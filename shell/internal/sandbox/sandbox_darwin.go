@@ -29,7 +29,9 @@ func CanConfine(string) bool { return true }
 // profile knows, and the Runner's environment points TMPDIR and zsh's
 // TMPPREFIX into it. macOS has no child subreaper: descendants that leave
 // the process group are beyond reach, the sandbox still confines them.
-func Wrap(_ string, argv []string, readOnly bool, tmpDir string) ([]string, bool) {
+// Seatbelt keeps no account of memory and no helper stays beside the
+// command to keep one, so memLimit is not applied on macOS.
+func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64) ([]string, bool) {
 	if !readOnly {
 		return argv, false
 	}

@@ -55,14 +55,18 @@ func CanConfine(helper string) bool { return helper != "" }
 // Wrap returns the command line that runs argv, and whether it is the
 // helper's (which reports on fd 3). It runs argv under the helper whenever
 // there is one, sandboxed or not: the helper is also what stops descendants
-// that left the process group.
-func Wrap(helper string, argv []string, readOnly bool, tmpDir string) ([]string, bool) {
+// that left the process group. memLimit (0 for none) caps a sandboxed
+// command's memory, all its processes together (see memory_linux.go).
+func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit int64) ([]string, bool) {
 	if helper == "" {
 		return argv, false
 	}
 	a := []string{helper, HelperCommand}
 	if readOnly {
 		a = append(a, "-ro", "-tmp", tmpDir)
+		if memLimit > 0 {
+			a = append(a, "-mem", strconv.FormatInt(memLimit, 10))
+		}
 	}
 	return append(append(a, "--"), argv...), true
 }
@@ -122,6 +126,9 @@ func HelperMain(args []string) int {
 		defer cg.remove()
 		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, [3]int{0, 1, 2}, false, cg.procs); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
+		}
+		if h.memLimit > 0 {
+			go watchHelperMemory(pid, h.memLimit)
 		}
 	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}); err != nil {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)

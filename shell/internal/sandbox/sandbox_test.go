@@ -24,6 +24,10 @@ func TestParseHelperArgs(t *testing.T) {
 		{"no separator", []string{"/bin/sh"}, helperArgs{}, "unknown argument"},
 		{"read-only without a temp folder", []string{"-ro", "--", "sh"}, helperArgs{}, "-ro needs -tmp"},
 		{"-tmp without a value", []string{"-tmp"}, helperArgs{}, "-tmp needs a folder"},
+		{"memory cap", []string{"-ro", "-tmp", "/t", "-mem", "4294967296", "--", "sh"}, helperArgs{readOnly: true, tmpDir: "/t", memLimit: 4 << 30, argv: []string{"sh"}}, ""},
+		{"-mem without a value", []string{"-mem"}, helperArgs{}, "-mem needs a number"},
+		{"-mem not a number", []string{"-mem", "4G", "--", "sh"}, helperArgs{}, "not a number of bytes"},
+		{"-mem zero", []string{"-mem", "0", "--", "sh"}, helperArgs{}, "not a number of bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,7 +39,7 @@ func TestParseHelperArgs(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || !slices.Equal(got.argv, tt.want.argv) {
+			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || got.memLimit != tt.want.memLimit || !slices.Equal(got.argv, tt.want.argv) {
 				t.Errorf("got %+v, %v; want %+v", got, err, tt.want)
 			}
 		})

@@ -47,10 +47,11 @@ const seatbeltProfile = `(version 1)
 ; A read-only command may read whatever the user can read, as in a terminal.
 (allow file-read*)
 ; Except what is typed in the user's terminals, the one hark exec runs in
-; (/dev/tty) and the others: their devices belong to the user, and reading
-; one races its shell for the keystrokes, sudo passwords included. Later
-; rules override earlier ones. Listing /dev and stat still work.
-(deny file-read-data (regex #"^/dev/(tty|ttys[0-9]+|tty[p-w][0-9a-f]|pty[p-w][0-9a-f]|ptmx|cu\..*|tty\..*)$"))
+; (/dev/tty), the others and the console: their devices belong to the user,
+; and reading one races its shell for the keystrokes, sudo passwords
+; included. Later rules override earlier ones. Listing /dev and stat still
+; work. Writing them is refused by default: no rule below allows it.
+(deny file-read-data (regex #"^/dev/(tty|ttys[0-9]+|tty[p-w][0-9a-f]|pty[p-w][0-9a-f]|ptmx|console|cu\..*|tty\..*)$"))
 
 ; The run's private temporary folder is the only place a command may create,
 ; change or delete files; zsh's here-documents go there too (TMPPREFIX).

@@ -701,12 +701,12 @@ func TestSeatbeltProfileKeepsSecretsOut(t *testing.T) {
 	if ttys == nil {
 		t.Fatal("the profile does not deny reading terminal devices")
 	}
-	for _, p := range []string{"/dev/tty", "/dev/ttys000", "/dev/ttys012", "/dev/ttyp0", "/dev/ptyqf", "/dev/ptmx", "/dev/cu.usbserial-1", "/dev/tty.Bluetooth-Incoming-Port"} {
+	for _, p := range []string{"/dev/tty", "/dev/ttys000", "/dev/ttys012", "/dev/ttyp0", "/dev/ptyqf", "/dev/ptmx", "/dev/console", "/dev/cu.usbserial-1", "/dev/tty.Bluetooth-Incoming-Port"} {
 		if !ttys.MatchString(p) {
 			t.Errorf("%s can still be read", p)
 		}
 	}
-	for _, p := range []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/stdin", "/dev/disk0", "/dev/ttys", "/dev/ttysx"} {
+	for _, p := range []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/stdin", "/dev/disk0", "/dev/ttys", "/dev/ttysx", "/dev/consolex"} {
 		if ttys.MatchString(p) {
 			t.Errorf("%s is refused too", p)
 		}

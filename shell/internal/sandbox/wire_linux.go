@@ -14,7 +14,10 @@ import (
 // form: a tag byte, varints and length-prefixed strings.
 const runWireTag = 0
 
-const runWireReadOnly = 1 << 0
+const (
+	runWireReadOnly = 1 << 0
+	runWireMemory   = 1 << 1 // a memory cap follows the flags
+)
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
 // dir, tmp, argv and env as length-prefixed strings.
@@ -25,7 +28,13 @@ func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	if s.ReadOnly {
 		flags |= runWireReadOnly
 	}
+	if s.MemoryLimit > 0 {
+		flags |= runWireMemory
+	}
 	b = append(b, flags)
+	if s.MemoryLimit > 0 {
+		b = binary.AppendUvarint(b, uint64(s.MemoryLimit))
+	}
 	b = appendWireString(b, s.Dir)
 	b = appendWireString(b, s.TmpDir)
 	b = binary.AppendUvarint(b, uint64(len(s.Argv)))
@@ -56,6 +65,14 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 	m := zygoteMsg{Op: "run", ID: d.uvarint()}
 	flags := d.byte()
 	m.ReadOnly = flags&runWireReadOnly != 0
+	if flags&runWireMemory != 0 {
+		if m.MemLimit = int64(d.uvarint()); m.MemLimit <= 0 {
+			d.bad = true
+		}
+	}
+	if flags&^(runWireReadOnly|runWireMemory) != 0 {
+		d.bad = true
+	}
 	m.Dir = d.string()
 	m.TmpDir = d.string()
 	m.Argv = d.strings()
@@ -137,7 +154,7 @@ func (d *wireDecoder) strings() []string {
 }
 
 // Every other message is a tag byte, the run's id where it has one, and
-// one number or string: started{id, pid}, exit{id, code}, error{id, text},
+// one number or string: started{id, pid}, exit{id, code, reason}, error{id, text},
 // ready{pid} and term{id}. One encoding for all of them, so the zygote and
 // the runner carry no JSON at all.
 const (
@@ -156,7 +173,8 @@ func appendMsg(b []byte, m zygoteMsg) []byte {
 		return binary.AppendVarint(b, int64(m.PID))
 	case "exit":
 		b = binary.AppendUvarint(append(b, replyExitTag), m.ID)
-		return binary.AppendVarint(b, int64(m.Code))
+		b = binary.AppendVarint(b, int64(m.Code))
+		return binary.AppendUvarint(b, uint64(m.Reason))
 	case "error":
 		b = binary.AppendUvarint(append(b, replyErrorTag), m.ID)
 		return appendWireString(b, m.Err)
@@ -195,6 +213,7 @@ func decodeMsg(pkt []byte) (zygoteMsg, error) {
 	case replyExitTag:
 		m.Op, m.ID = "exit", d.uvarint()
 		m.Code = num()
+		m.Reason = int(d.uvarint())
 	case replyErrorTag:
 		m.Op, m.ID = "error", d.uvarint()
 		m.Err = strings.Clone(d.string()) // outlives the packet buffer

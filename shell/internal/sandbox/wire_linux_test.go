@@ -17,6 +17,7 @@ func TestRunRequestWire(t *testing.T) {
 		{"plain", 1, Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: "/home/u", Env: []string{"PATH=/usr/bin", "HOME=/home/u"}}},
 		{"sandboxed", 1 << 40, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, Dir: "/", Env: []string{"TMPDIR=/tmp/x"}, ReadOnly: true, TmpDir: "/tmp/x"}},
 		{"empty strings and no env", 7, Spec{Argv: []string{"/bin/sh", "-c", ""}}},
+		{"sandboxed with a memory cap", 5, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30}},
 		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}},
 	}
 	for _, c := range cases {
@@ -27,7 +28,7 @@ func TestRunRequestWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir}
+			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit}
 			if len(want.Env) == 0 {
 				want.Env = []string{}
 			}
@@ -45,6 +46,14 @@ func TestRunRequestWire(t *testing.T) {
 			}
 		})
 	}
+	t.Run("unknown flag", func(t *testing.T) {
+		t.Parallel()
+		pkt := appendRunRequest(nil, 1, Spec{Argv: []string{"/bin/sh"}})
+		pkt[2] |= 1 << 7 // the flags byte, after the tag and a one-byte id
+		if _, err := decodeRunRequest(pkt); err == nil {
+			t.Error("a request with an unknown flag decoded")
+		}
+	})
 	t.Run("huge count", func(t *testing.T) {
 		t.Parallel()
 		pkt := []byte{runWireTag, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
@@ -66,6 +75,7 @@ func TestMessageWire(t *testing.T) {
 		{"exit zero", zygoteMsg{Op: "exit", ID: 1 << 33}},
 		{"exit by signal", zygoteMsg{Op: "exit", ID: 9, Code: 137}},
 		{"exit negative", zygoteMsg{Op: "exit", ID: 9, Code: -1}},
+		{"exit past the memory cap", zygoteMsg{Op: "exit", ID: 9, Code: 137, Reason: exitMemory}},
 		{"error", zygoteMsg{Op: "error", ID: 2, Err: "could not start /bin/nosh: no such file; set another shell"}},
 		{"error without text", zygoteMsg{Op: "error", ID: 2}},
 		{"ready", zygoteMsg{Op: "ready", PID: 77}},

@@ -332,7 +332,7 @@ func (z *Zygote) wait(stopped *atomic.Bool, marker string, outFD, errFD, replyFD
 			case "error":
 				result = &Outcome{Err: m.Err}
 			case "exit":
-				result = &Outcome{Started: true, ExitCode: m.Code, Stopped: stopped.Load()}
+				result = &Outcome{Started: true, ExitCode: m.Code, Stopped: stopped.Load(), MemoryCapped: m.Reason == exitMemory}
 			default: // the zygote died
 				switch {
 				case pid == 0 && stopUnconfirmed(marker):

@@ -68,6 +68,8 @@ type zygoteMsg struct {
 	PID      int
 	Code     int
 	Err      string
+	MemLimit int64 // run: the cap on the run's memory, 0 for none
+	Reason   int   // exit: why the zygote stopped the run, if it did (exitMemory)
 }
 
 // zrun is one command the zygote started.
@@ -82,6 +84,7 @@ type zrun struct {
 	done    bool           // exit reported
 	members map[int]uint64 // descendants seen, by PID → start time, to attribute them once orphaned
 	over    chan struct{}  // closed when done
+	memOver bool           // stopped for passing its memory cap (see watchMemory)
 }
 
 type zserver struct {
@@ -291,6 +294,9 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	case s.kick <- struct{}{}:
 	default:
 	}
+	if m.ReadOnly && m.MemLimit > 0 {
+		go s.watchMemory(r, m.MemLimit)
+	}
 }
 
 // reap collects every child of the zygote: shells, and the orphans it
@@ -391,8 +397,12 @@ func (s *zserver) finishWith(r *zrun, childless bool) {
 		r.code = 128 + int(unix.SIGKILL)
 	}
 	idle := len(s.runs) == 0
+	reason := 0
+	if r.memOver {
+		reason = exitMemory
+	}
 	s.mu.Unlock()
-	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code})
+	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code, Reason: reason})
 	unix.Close(r.reply)
 	if idle && !childless {
 		s.sweepOrphans()
