@@ -6,265 +6,9 @@ import (
 	"unicode"
 )
 
-// check judges one invocation of a program, adding reasons for anything that
-// is not read-only. A check that adds nothing leaves the invocation safe.
-type check func(in *invocation)
-
 // aptConfig: -o and -c set APT configuration, which names the programs APT
 // runs (Dir::Bin::dpkg, hooks).
 var aptConfig = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
-
-// rule is what the policy knows about one program.
-type rule struct {
-	check    check    // judges an invocation; a rule without one is read-only whatever the arguments
-	category Category // what the program's reasons are about
-	// anyArgs: it may be given arguments that arrive at run time (xargs,
-	// find -exec {} +): it is read-only whatever they are, or a wrapper
-	// that judges what it runs with them.
-	anyArgs bool
-	// config: it runs code its configuration or the project's files name,
-	// whatever its arguments (see Options.NoSandbox).
-	config bool
-	shell  bool // a shell, which runs code from its input (sh, bash, zsh …)
-	// runsOthers: it runs programs or code it is given (a wrapper, a
-	// shell, an interpreter), so what it does is not its own name's.
-	runsOthers bool
-	// macServices: on macOS it needs system services that the Seatbelt
-	// profile keeps closed (disk arbitration, power management, the
-	// pasteboard, network configuration, the Docker socket …), so inside
-	// the sandbox it fails (see Options.Seatbelt).
-	macServices bool
-}
-
-// needsMacServices marks a rule's program as unable to run in the macOS
-// sandbox.
-func (r rule) needsMacServices() rule { r.macServices = true; return r }
-
-// runsConfig marks a rule's program as running code from its configuration.
-func (r rule) runsConfig() rule { r.config = true; return r }
-
-// readOnly is the rule of a program with no option that writes, deletes,
-// runs other code, reaches the network or changes the system.
-func readOnly() rule { return rule{anyArgs: true} }
-
-// readOnlyWith is readOnly with a check that may still ask for one case.
-func readOnlyWith(f check) rule { return rule{anyArgs: true, check: f} }
-
-// ask is the rule of a program that always asks, saying why, except when
-// it is only asked for its version or help.
-func ask(cat Category, why string) rule { return rule{check: versionOr(why), category: cat} }
-
-// never is the rule of a program that is never run.
-func never(cat Category, why string) rule { return rule{check: forbidden(why), category: cat} }
-
-// args is the rule of a program whose check reads its arguments: an
-// argument known only at run time could be the option the check refuses,
-// so it always asks.
-func args(cat Category, f check) rule { return rule{check: checked(f), category: cat} }
-
-// custom is the rule of a program whose check handles arguments known only
-// at run time itself (rm, kill and the like decide on what they can see).
-func custom(cat Category, f check) rule { return rule{check: f, category: cat} }
-
-// interpreter is the rule of an interpreter or compiler; inline names its
-// options that take code on the command line.
-func interpreter(inline string) rule {
-	return rule{check: interpreterCheck(inline), category: Code, config: true, runsOthers: true}
-}
-
-// shellRule is the rule of a shell.
-func shellRule() rule {
-	return rule{check: checkShell, category: Code, config: true, shell: true, runsOthers: true}
-}
-
-// wrapper is the rule of a program that runs the command after its options.
-func wrapper(w wrapSpec) rule {
-	cat := Code
-	if w.forbid != "" {
-		cat = Privilege
-	}
-	return rule{check: w.check, category: cat, anyArgs: true, runsOthers: true}
-}
-
-// prefixRule handles families of programs named by a prefix.
-func prefixRule(name string) (rule, bool) {
-	switch {
-	case name == "mkfs" || name == "newfs" || strings.HasPrefix(name, "mkfs.") || strings.HasPrefix(name, "newfs_") || strings.HasPrefix(name, "mkfs_"):
-		return never(Disk, "erasing a disk is never run"), true
-	case strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2."):
-		return interpreter("c"), true
-	}
-	return rule{}, false
-}
-
-func forbidden(why string) check { return func(in *invocation) { in.forbid(why) } }
-
-// versionQuery reports whether args only ask a program for its version or
-// help. "-v" is left out: for tmux, gzip, pbcopy and others it does
-// something else (see versionFlagV).
-func versionQuery(args []arg) bool {
-	if len(args) != 1 || !args[0].plain() {
-		return false
-	}
-	switch args[0].val {
-	case "--version", "-V", "-version", "--help", "-h":
-		return true
-	}
-	return false
-}
-
-// versionFlagVV lists the tools for which -vV prints a verbose version.
-var versionFlagVV = map[string]bool{"rustc": true, "cargo": true}
-
-// versionVerb lists the tools for which a lone `version` subcommand only
-// prints. It is no general rule: `npm version` and `yarn version` bump a
-// project's version, `kubectl version` asks the cluster and `terraform
-// version` checks the network for updates.
-var versionVerb = map[string]bool{"cargo": true, "gh": true, "mas": true}
-
-// versionForm reports whether a program's arguments are exactly one of its
-// version queries.
-func versionForm(in *invocation) bool {
-	if versionQuery(in.args) {
-		return true
-	}
-	if len(in.args) != 1 || !in.args[0].plain() {
-		return false
-	}
-	v := in.args[0].val
-	return versionFlagVV[in.name] && v == "-vV" || versionVerb[in.name] && v == "version"
-}
-
-// versionFlagV lists interpreters for which a lone -v prints the version.
-var versionFlagV = map[string]bool{"node": true, "nodejs": true, "perl": true, "php": true, "lua": true, "luajit": true, "ruby": true, "bun": true, "deno": true}
-
-// versionOr is safe for a version or help query and asks otherwise.
-func versionOr(why string) check {
-	return func(in *invocation) {
-		if !versionForm(in) {
-			in.confirm(why)
-		}
-	}
-}
-
-// checked wraps a check that reads the arguments: every argument must be
-// known when the command is written, or the check cannot vouch for it.
-func checked(f check) check {
-	return func(in *invocation) {
-		if in.extra {
-			in.confirm("more arguments arrive at run time, so they cannot be checked")
-			return
-		}
-		for _, a := range in.args {
-			if a.expanded && !a.path || a.brace || globOption(a) {
-				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
-				return
-			}
-		}
-		f(in)
-	}
-}
-
-// globOption reports whether the shell may replace a glob argument with
-// file names that are options the check never saw. A pattern keeps only
-// the text before its first wildcard: "*" and "?x" can become any word,
-// and "-*", "-r?" or "--o*" any option with that prefix (a file named
-// -ofile in the directory turns sort -* into sort -ofile). Only a long
-// option whose "=" comes before the wildcard, such as --glob=*.go, is
-// fixed by what is written.
-func globOption(a arg) bool {
-	if !a.glob || a.val == "" {
-		return false
-	}
-	first := strings.IndexAny(a.val, "*?[")
-	if first < 0 {
-		// The wildcard sits in a part the value does not show.
-		return a.val[0] == '-'
-	}
-	if first == 0 {
-		return true
-	}
-	if a.val[0] != '-' {
-		return false
-	}
-	eq := strings.IndexByte(a.val, '=')
-	return !strings.HasPrefix(a.val, "--") || eq < 0 || eq > first
-}
-
-// longMatch reports whether the option a (perhaps "--opt=value") is, or
-// abbreviates, the long option long; GNU tools accept unambiguous prefixes.
-func longMatch(a, long string) bool {
-	if i := strings.IndexByte(a, '='); i >= 0 {
-		a = a[:i]
-	}
-	return len(a) > 2 && strings.HasPrefix(long, a)
-}
-
-// hasFlag reports whether any argument sets one of the short letters (in a
-// cluster such as -rfo) or one of the long options.
-func hasFlag(args []arg, short string, long ...string) (string, bool) {
-	for _, a := range args {
-		v := a.val
-		if !a.option() {
-			continue
-		}
-		if strings.HasPrefix(v, "--") {
-			for _, l := range long {
-				if longMatch(v, l) {
-					return v, true
-				}
-			}
-			continue
-		}
-		if short != "" && strings.ContainsAny(v[1:], short) {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-// noFlags is safe unless one of the given options appears.
-func noFlags(why, short string, long ...string) check {
-	return func(in *invocation) {
-		if f, ok := hasFlag(in.args, short, long...); ok {
-			in.confirmOpt(f, why)
-		}
-	}
-}
-
-// onlyFlags is safe when every option is in the list.
-func onlyFlags(why string, allowed ...string) check {
-	return func(in *invocation) {
-		for _, a := range in.args {
-			if a.option() && !contains(allowed, a.val) {
-				in.confirmOpt(a.val, why)
-				return
-			}
-		}
-	}
-}
-
-// operands returns the arguments that are not options.
-func operands(args []arg) []arg {
-	var out []arg
-	ended := false
-	for _, a := range args {
-		if !ended && a.val == "--" {
-			ended = true
-			continue
-		}
-		if !ended && a.option() {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// pathUnder reports whether p is root or a path below it.
-func pathUnder(p, root string) bool {
-	return p == root || strings.HasPrefix(p, root+"/")
-}
 
 // brewFormulaFile: brew info, deps, desc and the like load a formula or
 // cask given as a file (x.rb, ./x, /path/x) or URL, and a formula is Ruby
@@ -278,69 +22,6 @@ func brewFormulaFile(in *invocation) {
 			return
 		}
 	}
-}
-
-// noResponseFile: binutils read more options from the file an @file
-// argument names, where --plugin loads code the command line never shows.
-func noResponseFile(in *invocation) {
-	for _, a := range in.args {
-		if strings.HasPrefix(a.val, "@") && len(a.val) > 1 {
-			in.confirmOpt(a.val, "reads more options from a file, which can load a plugin")
-			return
-		}
-	}
-}
-
-// maxOperands is safe with at most n operands (the rest would be output files).
-func maxOperands(n int, why string) check {
-	return func(in *invocation) {
-		if len(operands(in.args)) > n {
-			in.confirm(why)
-		}
-	}
-}
-
-// noOperands is safe unless an operand is one of the listed verbs.
-func noOperands(why string, verbs ...string) check {
-	return func(in *invocation) {
-		for _, a := range in.args {
-			if contains(verbs, a.val) {
-				in.confirmOpt(a.val, why)
-				return
-			}
-		}
-	}
-}
-
-// subcommands is safe when the first argument (or the first two, joined by a
-// space) is one of the listed read-only subcommands.
-func subcommands(why string, safe ...string) check {
-	return func(in *invocation) {
-		if len(in.args) == 0 {
-			if contains(safe, "") {
-				return
-			}
-			in.confirm(why)
-			return
-		}
-		first := in.args[0].val
-		if len(in.args) > 1 && contains(safe, first+" "+in.args[1].val) {
-			return
-		}
-		if contains(safe, first) {
-			return
-		}
-		in.confirmOpt(first, why)
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }
 
 // interpreterCheck asks before running code; inline code is named as such.
@@ -1581,18 +1262,6 @@ func tarCheck(in *invocation) {
 	}
 }
 
-// noURL asks when an operand is a URL, which the program would fetch.
-func noURL(why string) check {
-	return func(in *invocation) {
-		for _, a := range operands(in.args) {
-			if strings.Contains(a.val, "://") {
-				in.confirmAs(Network, a.val, "uses the network")
-				return
-			}
-		}
-	}
-}
-
 // mdutilCheck: -s reports indexing status (-a for all volumes, -v more
 // detail); -i, -E, -d and the rest change or erase the index.
 func mdutilCheck(in *invocation) {
@@ -1885,9 +1554,6 @@ func checkSystemctl(in *invocation) {
 	in.confirmOpt(verb, "controls services")
 }
 
-// both applies two checks.
-func both(a, b check) check { return func(in *invocation) { a(in); b(in) } }
-
 // readCheck: unset and friends take the variables they name; some names
 // change what later commands run, and a subscript in a name is evaluated
 // as arithmetic, which runs the command substitutions in it.
@@ -2167,21 +1833,6 @@ func unsetCheck(in *invocation) {
 	readCheck(in)
 }
 
-// queryOnly is safe when the first argument is one of the read-only
-// queries and at most max arguments are given: `scutil --get X --set Y Z`
-// would set Y after the query.
-func queryOnly(why string, max int, queries ...string) check {
-	return func(in *invocation) {
-		if len(in.args) == 0 || !contains(queries, in.args[0].val) {
-			subcommands(why, queries...)(in)
-			return
-		}
-		if len(in.args) > max {
-			in.confirmOpt(in.args[max].val, why)
-		}
-	}
-}
-
 // dscacheutilCheck: `dscacheutil -q host` looks names up, which goes to DNS.
 func dscacheutilCheck(in *invocation) {
 	for i, a := range in.args {
@@ -2315,34 +1966,6 @@ func goCheck(in *invocation) {
 				f = "-http"
 			}
 			in.confirmOpt("doc "+f, "starts a web server and opens a browser")
-		}
-	}
-}
-
-func argVals(args []arg) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a.val
-	}
-	return out
-}
-
-// networkVerbs asks when the first argument is one of verbs.
-func networkVerbs(why string, verbs ...string) check {
-	return func(in *invocation) {
-		if len(in.args) > 0 && contains(verbs, in.args[0].val) {
-			in.confirmAs(Network, in.args[0].val, why)
-		}
-	}
-}
-
-// firstOf applies b only when a found nothing to say, so one reason names
-// the problem.
-func firstOf(a, b check) check {
-	return func(in *invocation) {
-		n := len(in.c.v.reasons)
-		if a(in); len(in.c.v.reasons) == n {
-			b(in)
 		}
 	}
 }
