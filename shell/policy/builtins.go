@@ -132,12 +132,13 @@ func trapCheck(in *invocation) {
 // as arithmetic, which runs the command substitutions in it.
 func readCheck(in *invocation) {
 	for _, a := range operands(in.args) {
-		checkName(in, a)
+		safeName(in, a)
 	}
 }
 
-// checkName judges one variable name a builtin will assign or unset.
-func checkName(in *invocation, a arg) bool {
+// safeName judges one variable name a builtin will assign or unset and
+// reports whether it passed.
+func safeName(in *invocation, a arg) bool {
 	if why := riskyVariable(a.val); why != "" {
 		in.confirmOpt(a.val, why)
 		return false
@@ -196,7 +197,7 @@ func namesCheck(valued, naming string, skip int) check {
 			names = append(names, ops[skip]) // getopts: the words after the name are values
 		}
 		for _, n := range names {
-			if !checkName(in, n) {
+			if !safeName(in, n) {
 				return
 			}
 		}

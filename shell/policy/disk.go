@@ -6,7 +6,7 @@ import "strings"
 // does) that erase or repartition disks.
 var diskutilForbidden = []string{"erasedisk", "erasevolume", "zerodisk", "secureerase", "partitiondisk", "reformat", "randomdisk", "erasecd", "splitpartition", "mergepartitions", "deletecontainer", "deletevolume", "deletevolumegroup", "deletesnapshot", "delete", "deletelvg", "deletelv", "addpartition", "resizevolume", "resizecontainer"}
 
-func checkDiskutil(in *invocation) {
+func diskutilCheck(in *invocation) {
 	var words []string
 	for _, a := range in.args {
 		if a.expanded {

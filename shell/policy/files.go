@@ -2,9 +2,9 @@ package policy
 
 import "strings"
 
-// checkRm: rm always asks; a recursive deletion of /, a home directory or a
+// rmCheck: rm always asks; a recursive deletion of /, a home directory or a
 // system root (directly, through a glob, or after cd) is never run.
-func checkRm(in *invocation) {
+func rmCheck(in *invocation) {
 	recursive, unknownFlags := false, false
 	var targets []arg
 	ended := false

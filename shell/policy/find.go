@@ -17,9 +17,9 @@ func findRunsCommands(args []arg) bool {
 	return false
 }
 
-// checkFind: find is read-only unless it deletes, writes files or runs
+// findCheck: find is read-only unless it deletes, writes files or runs
 // commands; the command after -exec is classified like any other.
-func checkFind(in *invocation) {
+func findCheck(in *invocation) {
 	if in.extra {
 		in.confirm("more arguments arrive at run time, so they cannot be checked")
 		return

@@ -2,14 +2,14 @@ package policy
 
 import "strings"
 
-// aptConfig: -o and -c set APT configuration, which names the programs APT
+// aptConfigCheck: -o and -c set APT configuration, which names the programs APT
 // runs (Dir::Bin::dpkg, hooks).
-var aptConfig = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
+var aptConfigCheck = noFlags("sets configuration that names programs to run", "oc", "--option", "--config-file")
 
-// brewFormulaFile: brew info, deps, desc and the like load a formula or
+// brewFormulaCheck: brew info, deps, desc and the like load a formula or
 // cask given as a file (x.rb, ./x, /path/x) or URL, and a formula is Ruby
 // that runs as it loads. Named formulae come from installed taps.
-func brewFormulaFile(in *invocation) {
+func brewFormulaCheck(in *invocation) {
 	for _, a := range operands(in.args) {
 		v := a.val
 		if strings.HasSuffix(v, ".rb") || strings.Contains(v, "://") || a.home ||

@@ -109,7 +109,7 @@ func (p *Policy) Classify(command string) Verdict { return p.classify(command, "
 
 func (p *Policy) classify(command, cwd, dir string) Verdict {
 	v := &verdict{tier: Safe, dir: dir}
-	checkText(v, command)
+	scanText(v, command)
 	if strings.TrimSpace(command) == "" {
 		v.add(Confirm, Parse, command, "empty command: there is nothing to run")
 	} else {
@@ -197,10 +197,10 @@ func (v *verdict) add(t Tier, cat Category, part, why string) {
 	v.reasons = append(v.reasons, r)
 }
 
-// checkText rejects characters a person reviewing the command cannot see or
+// scanText rejects characters a person reviewing the command cannot see or
 // that terminals render misleadingly, and line continuations, which join
 // what looks like a second line onto the first command's arguments.
-func checkText(v *verdict, s string) {
+func scanText(v *verdict, s string) {
 	if !utf8.ValidString(s) {
 		v.add(Confirm, Parse, s, "the command is not valid UTF-8")
 	}
@@ -216,18 +216,18 @@ func checkText(v *verdict, s string) {
 			}
 		}
 	}
-	checkComments(v, s)
+	scanComments(v, s)
 	if strings.Contains(s, "\\\n") {
 		v.add(Confirm, Parse, s, "a backslash at the end of a line joins the next line onto this command")
 	}
 }
 
-// checkComments flags comments holding code-like text. A comment ends at
+// scanComments flags comments holding code-like text. A comment ends at
 // the newline, so "ls # x; rm -rf y" is just ls, but a reviewer could read
 // it otherwise. This works on the text rather than the parse tree because
 // the parser drops some comments (after a bare `time`, for one); a '#' inside
 // quotes may be flagged too, which only costs a confirmation.
-func checkComments(v *verdict, s string) {
+func scanComments(v *verdict, s string) {
 	if !strings.Contains(s, "#") {
 		return
 	}

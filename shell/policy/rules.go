@@ -4,6 +4,9 @@ import "strings"
 
 // check judges one invocation of a program, adding reasons for anything that
 // is not read-only. A check that adds nothing leaves the invocation safe.
+// A program's own check is named after it (findCheck, gitCheck), so the
+// table entry leads straight to it; the builders in combinators.go, shared
+// by many programs, are named for what they refuse (noFlags, subcommands).
 type check func(in *invocation)
 
 // rule is what the policy knows about one program.
@@ -66,7 +69,7 @@ func interpreter(inline string) rule {
 
 // shellRule is the rule of a shell.
 func shellRule() rule {
-	return rule{check: checkShell, category: Code, config: true, shell: true, runsOthers: true}
+	return rule{check: shellCheck, category: Code, config: true, shell: true, runsOthers: true}
 }
 
 // wrapper is the rule of a program that runs the command after its options.

@@ -4,9 +4,9 @@ import "strings"
 
 func isShell(name string) bool { return programs[name].shell }
 
-// checkShell: sh -c STRING runs the string, which is parsed and classified
+// shellCheck: sh -c STRING runs the string, which is parsed and classified
 // in turn; a script file or stdin cannot be seen.
-func checkShell(in *invocation) {
+func shellCheck(in *invocation) {
 	if versionQuery(in.args) {
 		return
 	}
@@ -62,8 +62,8 @@ func checkShell(in *invocation) {
 	}
 }
 
-// checkEval parses literal eval arguments; computed ones cannot be seen.
-func checkEval(in *invocation) {
+// evalCheck parses literal eval arguments; computed ones cannot be seen.
+func evalCheck(in *invocation) {
 	if len(in.args) == 0 {
 		return
 	}
@@ -139,9 +139,9 @@ func goCheck(in *invocation) {
 	}
 }
 
-// checkOsascript: AppleScript can ask for administrator rights, shut the
+// osascriptCheck: AppleScript can ask for administrator rights, shut the
 // machine down, or run shell code through `do shell script`.
-func checkOsascript(in *invocation) {
+func osascriptCheck(in *invocation) {
 	if len(in.args) == 0 {
 		in.confirm("runs AppleScript from its input")
 		return

@@ -198,7 +198,7 @@ func crontabCheck(in *invocation) {
 	}
 }
 
-func checkLaunchctl(in *invocation) {
+func launchctlCheck(in *invocation) {
 	if len(in.args) == 0 {
 		in.confirm("controls services")
 		return
@@ -218,7 +218,7 @@ func checkLaunchctl(in *invocation) {
 	in.confirmOpt(in.args[0].val, "controls services")
 }
 
-func checkSystemctl(in *invocation) {
+func systemctlCheck(in *invocation) {
 	if f, ok := hasFlag(in.args, "HM", "--host", "--machine"); ok {
 		in.confirmAs(Network, f, "acts on another machine, over ssh for -H")
 		return
@@ -259,8 +259,8 @@ func checkSystemctl(in *invocation) {
 	in.confirmOpt(verb, "controls services")
 }
 
-// checkLoginctl: loginctl can power the machine off like systemctl.
-func checkLoginctl(in *invocation) {
+// loginctlCheck: loginctl can power the machine off like systemctl.
+func loginctlCheck(in *invocation) {
 	if ops := operands(in.args); len(ops) > 0 {
 		switch ops[0].val {
 		case "poweroff", "reboot", "halt", "kexec":
