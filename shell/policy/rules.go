@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // check judges one invocation of a program, adding reasons for anything that
 // is not read-only. A check that adds nothing leaves the invocation safe.
@@ -29,6 +32,32 @@ type rule struct {
 	// pasteboard, network configuration, the Docker socket …), so inside
 	// the sandbox it fails (see Options.Seatbelt).
 	macServices bool
+	// examples show what the entry means (see ruleExamples).
+	examples ruleExamples
+}
+
+// ruleExamples are commands that show what a table entry means: each safe
+// one classifies safe, each asks one asks and each refuses one is forbidden
+// (TestRuleExamples checks them under the default options). They sit on
+// the entry so that whoever changes the entry or its check meets them.
+type ruleExamples struct {
+	safe, asks, refuses []string
+}
+
+// safe, asks and refuses add examples to a rule (see ruleExamples).
+func (r rule) safe(cmds ...string) rule {
+	r.examples.safe = append(slices.Clip(r.examples.safe), cmds...)
+	return r
+}
+
+func (r rule) asks(cmds ...string) rule {
+	r.examples.asks = append(slices.Clip(r.examples.asks), cmds...)
+	return r
+}
+
+func (r rule) refuses(cmds ...string) rule {
+	r.examples.refuses = append(slices.Clip(r.examples.refuses), cmds...)
+	return r
 }
 
 // needsMacServices marks a rule's program as unable to run in the macOS
