@@ -61,7 +61,7 @@ var gitWhy = map[string]string{
 // write files.
 var gitNever = []string{"--output", "--ext-diff", "--textconv", "--filters", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack"}
 
-func checkGit(in *invocation) {
+func gitCheck(in *invocation) {
 	args := in.args
 	i := 0
 	otherRepo := "" // the option that names a repository elsewhere

@@ -2,10 +2,10 @@ package policy
 
 import "strings"
 
-// checkSed: sed only reads unless it edits in place (-i), or its script
+// sedCheck: sed only reads unless it edits in place (-i), or its script
 // writes files (w, W, s///w) or runs commands (e, s///e). Scripts read from
 // files cannot be seen.
-func checkSed(in *invocation) {
+func sedCheck(in *invocation) {
 	checked(func(in *invocation) {
 		var scripts []string
 		var rest []arg
@@ -209,7 +209,7 @@ func sedScriptWrites(s string) string {
 	return ""
 }
 
-// checkAwk: awk only reads unless its program calls system(), pipes to or
+// awkCheck: awk only reads unless its program calls system(), pipes to or
 // from commands, or redirects print output to files. Programs from files
 // and loaded extensions cannot be seen, and gawk's -d, -o, -p and -D write
 // awkvars.out or awkprof.out. gawk --sandbox disables system, pipes and
@@ -217,7 +217,7 @@ func sedScriptWrites(s string) string {
 // to be gawk: the one-true-awk of macOS and BSD warns about an option it
 // does not know and carries on, and mawk calls -W sandbox vacuous, so for
 // awk, nawk and mawk --sandbox and -S change nothing.
-func checkAwk(in *invocation) {
+func awkCheck(in *invocation) {
 	checked(func(in *invocation) {
 		var programs []string
 		var rest []arg

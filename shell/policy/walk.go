@@ -1,0 +1,393 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// classifier walks one parsed source string.
+type classifier struct {
+	p     *Policy
+	v     *verdict
+	src   string
+	depth int
+	funcs map[string]bool // functions declared in this source; their bodies are classified where declared
+	// assigned holds variables this source assigns; an unassigned one may be
+	// empty, which turns "rm -rf $dir/" into "rm -rf /".
+	assigned map[string]bool
+	nest     int // how many substitutions and compound commands enclose the one being classified
+	// cwd is the protected directory ("/", "~", "/usr" …) a preceding cd
+	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
+	// be recognised for what it is.
+	cwd string
+	// cdPath is where literal cd commands before this point moved,
+	// relative to the verdict's dir ("" for nowhere), or cdUnknown after a
+	// cd whose target is known only at run time.
+	cdPath string
+	// cdEarlier are the places cdPath held before: a cd that fails, sits
+	// in a pipeline or subshell, or is skipped by && || if or a loop leaves
+	// the shell in one of them, so each may be where a later command runs.
+	cdEarlier []string
+}
+
+const cdUnknown = "\x00"
+
+func (c *classifier) add(t Tier, cat Category, part, why string) { c.v.add(t, cat, part, why) }
+
+// text returns the source text of n.
+func (c *classifier) text(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(c.src) || start > end {
+		return c.src
+	}
+	return c.src[start:end]
+}
+
+func (c *classifier) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		c.stmt(s)
+	}
+}
+
+// maxNesting bounds how deeply commands may nest inside one another
+// (substitutions, subshells, groups, compound commands). Past it nothing is
+// classified and the command asks, so a hostile input of thousands of
+// levels costs time and reason text linear in its length.
+const maxNesting = 64
+
+// enter counts one level of nesting around n and reports whether it may be
+// classified; every successful enter is paired with leave.
+func (c *classifier) enter(n syntax.Node) bool {
+	if c.nest >= maxNesting {
+		c.add(Confirm, Parse, c.text(n), fmt.Sprintf("commands nested more than %d levels deep are not classified", maxNesting))
+		return false
+	}
+	c.nest++
+	return true
+}
+
+func (c *classifier) leave() { c.nest-- }
+
+func (c *classifier) stmt(s *syntax.Stmt) {
+	if s == nil {
+		return
+	}
+	switch s.Cmd.(type) {
+	case nil, *syntax.CallExpr, *syntax.BinaryCmd, *syntax.DeclClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		// Pipelines and lists nest only to the left and are walked in
+		// linear time; the rest hold statements of their own.
+	default:
+		if !c.enter(s) {
+			return
+		}
+		defer c.leave()
+	}
+	if s.Background || s.Disown {
+		c.add(Confirm, Process, c.text(s), "&: runs in the background, beyond Hark's timeout and output capture")
+	}
+	if s.Coprocess {
+		c.add(Confirm, Process, c.text(s), "|&: starts a coprocess")
+	}
+	switch x := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		c.call(x)
+		c.hereCode(x, s.Redirs)
+	case *syntax.BinaryCmd:
+		c.stmt(x.X)
+		c.stmt(x.Y)
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			c.pipedCode(x)
+		}
+	case *syntax.Subshell:
+		c.stmts(x.Stmts)
+	case *syntax.Block:
+		c.stmts(x.Stmts)
+	case *syntax.IfClause:
+		for ic := x; ic != nil; ic = ic.Else {
+			c.stmts(ic.Cond)
+			c.stmts(ic.Then)
+		}
+	case *syntax.WhileClause:
+		c.stmts(x.Cond)
+		c.stmts(x.Do)
+	case *syntax.ForClause:
+		c.nested(x.Loop)
+		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			// for PATH in /tmp/x; do ls; done assigns PATH like PATH=/tmp/x.
+			if why := riskyVariable(it.Name.Value); why != "" {
+				c.add(Confirm, Code, c.text(x), it.Name.Value+"=: "+why)
+			}
+		}
+		c.stmts(x.Do)
+	case *syntax.CaseClause:
+		c.nested(x.Word)
+		for _, item := range x.Items {
+			for _, w := range item.Patterns {
+				c.nested(w)
+			}
+			c.stmts(item.Stmts)
+		}
+	case *syntax.FuncDecl:
+		c.funcDecl(x)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		c.nested(x)
+	case *syntax.DeclClause:
+		c.decl(x)
+	case *syntax.TimeClause:
+		c.stmt(x.Stmt)
+	case *syntax.CoprocClause:
+		c.add(Confirm, Process, c.text(x), "coproc: starts a background coprocess")
+		c.stmt(x.Stmt)
+	default:
+		c.add(Confirm, Parse, c.text(x), "this shell construct is not classified")
+	}
+	// Redirections are applied after the command's own words are expanded;
+	// order of reasons follows the source.
+	for _, r := range s.Redirs {
+		c.redirect(r)
+	}
+}
+
+// readsShellStdin reports whether call runs a shell that reads its commands
+// from standard input (`sh`, `bash -s`, `zsh -x`).
+func readsShellStdin(call *syntax.CallExpr) bool {
+	if call == nil || len(call.Args) == 0 {
+		return false
+	}
+	name := decodeWord(call.Args[0]).val
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !isShell(name) {
+		return false
+	}
+	for _, w := range call.Args[1:] {
+		a := decodeWord(w)
+		if a.val == "--" || a.val == "-" {
+			break
+		}
+		if !a.option() || strings.ContainsRune(a.val, 'c') {
+			return false
+		}
+	}
+	return true
+}
+
+// hereCode classifies the here-document or here-string given to a shell
+// as its commands: `bash <<< 'sudo ls'` runs sudo.
+func (c *classifier) hereCode(call *syntax.CallExpr, redirs []*syntax.Redirect) {
+	if len(redirs) == 0 || !readsShellStdin(call) {
+		return
+	}
+	for _, r := range redirs {
+		var w *syntax.Word
+		switch r.Op {
+		case syntax.WordHdoc:
+			w = r.Word
+		case syntax.Hdoc, syntax.DashHdoc:
+			w = r.Hdoc
+		}
+		if w == nil {
+			continue
+		}
+		if code := decodeWord(w); !code.expanded {
+			c.p.classifySource(c.v, code.val, c.depth+1, c.cwd)
+		}
+	}
+}
+
+// pipedCode classifies literal text echoed into a shell as its commands:
+// `echo 'sudo ls' | sh` runs sudo.
+func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
+	src, ok := b.X.Cmd.(*syntax.CallExpr)
+	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok || !ok2 || !readsShellStdin(dst) {
+		return
+	}
+	if len(src.Args) == 1 && decodeWord(src.Args[0]).val == "cat" {
+		// cat <<'EOF' | sh: the here-document is the code.
+		c.hereCode(&syntax.CallExpr{Args: []*syntax.Word{lit("sh")}}, b.X.Redirs)
+		return
+	}
+	if len(src.Args) < 2 {
+		return
+	}
+	name := decodeWord(src.Args[0]).val
+	if name != "echo" && name != "printf" {
+		return
+	}
+	var words []string
+	for i, w := range src.Args[1:] {
+		a := decodeWord(w)
+		if a.expanded {
+			return
+		}
+		if name == "printf" && i == 0 && strings.Contains(a.val, "%") {
+			continue // the format; the code is in the arguments it prints
+		}
+		if !a.option() {
+			words = append(words, a.val)
+		}
+	}
+	c.p.classifySource(c.v, strings.Join(words, "\n"), c.depth+1, c.cwd)
+}
+
+// nested classifies the commands hidden inside a node's words: command and
+// process substitutions. Extended globs are refused because zsh reads
+// `*(e:…:)` as a glob qualifier that runs code.
+func (c *classifier) nested(n syntax.Node) {
+	switch x := n.(type) {
+	case nil:
+		return
+	case *syntax.Word: // a nil *Word in a non-nil interface, e.g. the value of "A="
+		if x == nil {
+			return
+		}
+	case *syntax.ArrayExpr:
+		if x == nil {
+			return
+		}
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if c.enter(n) {
+				c.stmts(n.Stmts)
+				c.leave()
+			}
+			return false
+		case *syntax.ProcSubst:
+			if c.enter(n) {
+				c.stmts(n.Stmts)
+				c.leave()
+			}
+			return false
+		case *syntax.ExtGlob:
+			c.add(Confirm, Code, c.text(n), c.text(n)+": extended glob; zsh treats it as a glob qualifier that can run code")
+			return false
+		case *syntax.Word:
+			c.zshWord(n.Parts, true)
+		case *syntax.DblQuoted:
+			c.zshWord(n.Parts, false)
+		case *syntax.ArithmExp:
+			c.arithm(n.X, c.text(n))
+		case *syntax.ArithmCmd:
+			c.arithm(n.X, c.text(n))
+		case *syntax.LetClause:
+			for _, e := range n.Exprs {
+				c.arithm(e, c.text(n))
+			}
+		case *syntax.CStyleLoop:
+			c.arithm(n.Init, c.text(n))
+			c.arithm(n.Cond, c.text(n))
+			c.arithm(n.Post, c.text(n))
+		case *syntax.ArrayElem:
+			c.arithm(n.Index, c.text(n))
+		case *syntax.ParamExp:
+			c.paramExp(n)
+		case *syntax.BinaryTest:
+			switch n.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				// [[ a -eq b ]] evaluates both sides as arithmetic.
+				for _, side := range []syntax.TestExpr{n.X, n.Y} {
+					if w, ok := side.(*syntax.Word); ok {
+						c.arithm(w, c.text(n))
+					}
+				}
+			}
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsVarSet {
+				if w, ok := n.X.(*syntax.Word); !ok || !plainVarName(decodeWord(w)) {
+					c.add(Confirm, Code, c.text(n), c.text(n)+": -v evaluates an array subscript, which can run commands")
+				}
+			}
+		case *syntax.BinaryArithm:
+			// (( PATH = 1 )) assigns like PATH=1 does.
+			switch n.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn,
+				syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+				if w, ok := n.X.(*syntax.Word); ok {
+					if name := arithmTarget(w); riskyVariable(name) != "" {
+						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
+					}
+				}
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				if w, ok := n.X.(*syntax.Word); ok {
+					if name := arithmTarget(w); riskyVariable(name) != "" {
+						c.add(Confirm, Code, c.text(n), name+"=: "+riskyVariable(name))
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// arithmTarget names the variable an arithmetic assignment sets: BASH_CMDS
+// for BASH_CMDS[ls]=1, which the parser reads as a subscripted parameter.
+func arithmTarget(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if p, ok := w.Parts[0].(*syntax.ParamExp); ok && p.Param != nil {
+			return p.Param.Value
+		}
+	}
+	name, _, _ := strings.Cut(w.Lit(), "[")
+	return name
+}
+
+// funcDecl classifies a function body where it is declared, and recognises
+// fork bombs: a function that starts copies of itself in a pipeline or in
+// the background.
+func (c *classifier) funcDecl(f *syntax.FuncDecl) {
+	if f.Name != nil && f.Body != nil {
+		name := f.Name.Value
+		if hookFunction(name) {
+			c.add(Confirm, Code, c.text(f), name+"(): the shell runs this function by itself, on events or for commands not found")
+		}
+		if _, known := programs[name]; known && name != ":" {
+			// The body is classified below, but a reviewer reading "rm -rf x"
+			// later in the command would be misled about what runs.
+			c.add(Confirm, Code, c.text(f), name+"(): a function that hides the program of the same name")
+		}
+		self, async := false, false
+		syntax.Walk(f.Body, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 && decodeWord(n.Args[0]).val == name {
+					self = true
+				}
+			case *syntax.Stmt:
+				if n.Background || n.Disown || n.Coprocess {
+					async = true
+				}
+			case *syntax.BinaryCmd:
+				if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+					async = true
+				}
+			}
+			return true
+		})
+		if self && async {
+			c.add(Forbidden, Process, c.text(f), name+"(): fork bomb: a function that keeps starting copies of itself is never run")
+		}
+	}
+	c.stmt(f.Body)
+}
+
+// hookFunction reports whether the shell calls a function of this name by
+// itself: for a command it cannot find, before prompts, on directory
+// changes, or as a trap (zsh TRAPINT and friends).
+func hookFunction(name string) bool {
+	switch name {
+	case "command_not_found_handle", "command_not_found_handler", "precmd", "preexec", "chpwd", "periodic",
+		"zshaddhistory", "zshexit", "zsh_directory_name":
+		return true
+	}
+	return strings.HasPrefix(name, "TRAP")
+}
