@@ -54,7 +54,7 @@ func (r *Runner) StartService(argv []string) (*Service, error) {
 		return nil, err
 	}
 	removeTmp := func() { os.RemoveAll(tmp) }
-	wrapped, viaHelper := sandbox.Wrap(r.helperPath(), argv, true, tmp)
+	wrapped, viaHelper := sandbox.Wrap(r.helperPath(), argv, true, tmp, max(r.memoryLimit, 0))
 	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		removeTmp()
@@ -73,7 +73,7 @@ func (r *Runner) StartService(argv []string) (*Service, error) {
 
 	cmd := exec.Command(wrapped[0], wrapped[1:]...)
 	cmd.Dir = "/" // the service chooses its folders per request
-	cmd.Env = sandboxEnv(r.baseEnv, tmp)
+	cmd.Env = sandboxEnv(r.sandboxBase, tmp) // what any command in the sandbox sees
 	cmd.Stdout = theirs // an *os.File: the process gets the socket itself
 	setProcessGroup(cmd)
 	var status, statusW *os.File
