@@ -35,15 +35,21 @@ func FuzzDecide(f *testing.F) {
 			if d.Kind != Allow {
 				return
 			}
-			p := parse(command)
-			switch {
-			case v.Tier != policy.Confirm:
+			p := parse(command, wd, home)
+			if v.Tier != policy.Confirm {
 				t.Fatalf("%q: allowed at tier %s", command, v.Tier)
-			case !p.single || len(p.calls) != 1:
+			}
+			if !p.single || len(p.calls) != 1 {
 				t.Fatalf("%q: allowed though not one plain command", command)
-			case floor(p.calls[0], wd, home) != "":
-				t.Fatalf("%q: allowed though it touches %s", command, floor(p.calls[0], wd, home))
-			case d.Rule.Folder != "" && outside(p.calls[0], wd, home, expandFolder(d.Rule.Folder, home)) != "":
+			}
+			rs := newResolver(home)
+			sps, unknown := rs.spots(p.calls[0])
+			switch {
+			case unknown != "":
+				t.Fatalf("%q: allowed though what it touches is unknown (%s)", command, unknown)
+			case rs.floor(sps) != "":
+				t.Fatalf("%q: allowed though it touches %s", command, rs.floor(sps))
+			case d.Rule.Folder != "" && rs.leaves(sps, rs.real(expandFolder(d.Rule.Folder, home))) != "":
 				t.Fatalf("%q: allowed though it leaves %s", command, d.Rule.Folder)
 			}
 		}
