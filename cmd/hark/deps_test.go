@@ -78,7 +78,7 @@ var importTable = map[string]deps{
 	"shell/plan":             {},
 	"shell/policy":           {},
 	"shell/preview":          {imports: "shell"},
-	"shell/rules":            {imports: "shell/atomicfile shell/policy"},
+	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
 	"shell/trash":            {imports: "shell/atomicfile"},
 
 	// speech: a leaf, with its two cgo adapters.
