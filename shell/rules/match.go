@@ -147,4 +147,3 @@ func tilde(w, home string) string {
 	}
 	return w
 }
-
