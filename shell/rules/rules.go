@@ -38,9 +38,9 @@
 // a guess).
 //
 // sed and awk carry file names inside their scripts (w FILE, print >
-// "FILE"), where no folder check sees them: a folder-scoped allow rule
-// does not cover such a script, nor one read from a file, and no allow
-// rule covers a script that runs commands (sed's e, awk's system()).
+// "FILE"), where neither a folder scope nor the floor sees them: no allow
+// rule covers a script that writes such a file, runs commands (sed's e,
+// awk's system()) or is read from a file.
 package rules
 
 import (

@@ -17,14 +17,14 @@ var scriptPrograms = map[string]string{
 	"awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk",
 }
 
-// hiddenWrites says why an allow rule must not cover c because of what its
-// script does, or "". A script that runs commands is refused by every
-// allow rule; one that writes files, or one Hark cannot see (-f), by a
-// folder-scoped rule. Each script is put to the policy alone (`sed -e
-// SCRIPT`, `awk -- PROGRAM`), which reads sed scripts in full and awk
-// programs coarsely; on top of that, an awk program with any '>', '|' or
-// system under a folder scope counts as writing.
-func (s *Store) hiddenWrites(c call, wd string, scoped bool) string {
+// hiddenWrites says why no allow rule may cover c because of what its
+// script does, or "". The files a script writes are seen by neither a
+// folder scope nor the floor, so a script that writes, runs commands, or
+// is read from a file (-f) keeps every allow rule off. Each script is put
+// to the policy alone (`sed -e SCRIPT`, `awk -- PROGRAM`), which reads sed
+// scripts in full and awk programs coarsely; on top of that, an awk
+// program with any '>', '|' or system in it counts as writing.
+func (s *Store) hiddenWrites(c call, wd string) string {
 	family, ok := scriptPrograms[c.program]
 	if !ok {
 		return ""
@@ -37,10 +37,7 @@ func (s *Store) hiddenWrites(c call, wd string, scoped bool) string {
 		scripts, fromFile = awkPrograms(c.args)
 	}
 	if fromFile {
-		if scoped {
-			return "its script comes from a file, which the folder check cannot read"
-		}
-		return "" // the policy's own reason for -f stands; the floor still applies
+		return "its script comes from a file, which Hark does not read"
 	}
 	for _, sc := range scripts {
 		probe := c.program + " -e " + quote(sc)
@@ -53,14 +50,11 @@ func (s *Store) hiddenWrites(c call, wd string, scoped bool) string {
 				return "its script runs commands or opens connections (" + r.Why + ")"
 			}
 		}
-		if !scoped {
-			continue
-		}
 		if v.Tier != policy.Safe {
-			return "its script writes files the folder check cannot see (" + reasonList(v.Reasons) + ")"
+			return "its script writes files that neither the folder check nor the protected paths see (" + reasonList(v.Reasons) + ")"
 		}
 		if family == "awk" && (strings.ContainsAny(sc, ">|") || strings.Contains(sc, "system")) {
-			return "its program may write to a file or a command (a '>', '|' or system in it), which the folder check cannot see"
+			return "its program may write to a file or a command (a '>', '|' or system in it), which neither the folder check nor the protected paths see"
 		}
 	}
 	// BSD sed reads `-i SUFFIX SCRIPT`: the second operand may be the
@@ -71,7 +65,7 @@ func (s *Store) hiddenWrites(c call, wd string, scoped bool) string {
 			if strings.Contains(r.Why, "cannot read") {
 				continue
 			}
-			if r.Category == policy.Code || scoped {
+			if r.Category == policy.Code || r.Category == policy.Write {
 				return "its script, as BSD sed reads it, writes files or runs commands (" + r.Why + ")"
 			}
 		}

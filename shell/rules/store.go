@@ -291,7 +291,7 @@ func (s *Store) decide(entries []Entry, command, wd string, v policy.Verdict) De
 			why = fmt.Sprintf("your rule %d (%s) does not apply: Hark cannot tell what it touches (%s)", e.Number, r, unknown)
 			continue
 		}
-		if no := s.hiddenWrites(c, wd, r.Folder != ""); no != "" {
+		if no := s.hiddenWrites(c, wd); no != "" {
 			why = fmt.Sprintf("your rule %d (%s) does not apply: %s", e.Number, r, no)
 			continue
 		}
@@ -363,7 +363,7 @@ func (s *Store) Propose(command, wd string, v policy.Verdict) (Rule, error) {
 	if unknown != "" {
 		return Rule{}, refused("Hark cannot tell what it touches (%s)", unknown)
 	}
-	if no := s.hiddenWrites(c, wd, true); no != "" {
+	if no := s.hiddenWrites(c, wd); no != "" {
 		return Rule{}, refused("%s", no)
 	}
 	if t := rs.leaves(sps, rs.real(wd)); t != "" {
