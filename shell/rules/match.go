@@ -2,7 +2,6 @@ package rules
 
 import (
 	"os"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -30,13 +29,16 @@ func (r *resolver) matchesLoose(rule Rule, c call) (match bool, maybe string) {
 	}
 	for _, p := range c.places {
 		if p.Unknown != "" {
-			spelled := inOrder(rule.Words, c.args, func(w, a string) bool { return w == a })
-			if rule.Folder == "" && spelled {
+			// Only the spelling is known here: a word equal to the rule's
+			// matches when no folder scope is in question, and a path
+			// word may land anywhere.
+			d, pos := matchItems(rule.Words, spelledItems(c.words), func(w, a string) (bool, bool) {
+				return w == a && folder == "", w == a || !strings.HasPrefix(a, "-") && r.pathWord(w, nil)
+			})
+			if d {
 				return true, ""
 			}
-			// Where it runs only matters to a folder or a path; literal
-			// words that name neither are read as they are spelt.
-			if rule.Folder != "" || !c.literal || slices.ContainsFunc(rule.Words, func(w string) bool { return r.pathWord(w, nil) }) {
+			if pos {
 				maybe = p.Unknown
 			}
 			continue
@@ -47,36 +49,120 @@ func (r *resolver) matchesLoose(rule Rule, c call) (match bool, maybe string) {
 		}
 		// Each word on its own, so that one unknown word leaves the
 		// others' names to match.
-		var fields []string
-		unknown := ""
+		items := make([]item, 0, len(c.words))
+		why := ""
 		for _, w := range c.words {
 			ex := r.env.Expand(p, []*syntax.Word{w})
 			if ex.Unknown != "" {
-				unknown = ex.Unknown
+				items = append(items, item{wild: true, one: oneField(w)})
+				if why == "" {
+					why = ex.Unknown
+				}
 				continue
 			}
+			it := item{}
 			for _, f := range ex.Fields {
-				fields = append(fields, f.Value)
+				it.fields = append(it.fields, f.Value)
 			}
+			items = append(items, it)
 		}
-		why := ""
-		if inOrder(rule.Words, fields, func(w, a string) bool {
+		d, pos := matchItems(rule.Words, items, func(w, a string) (bool, bool) {
 			ok, m := r.wordMatches(w, a, p.Dir, here, folder)
 			if m != "" && why == "" {
 				why = m
 			}
-			return ok
-		}) {
+			return ok, m != ""
+		})
+		if d {
 			return true, ""
 		}
-		switch {
-		case unknown != "" && len(rule.Words) > 0:
-			maybe = unknown
-		case why != "":
+		if pos && why != "" {
 			maybe = why
 		}
 	}
 	return false, maybe
+}
+
+// item is what one word of a command gives its program: known fields, or
+// a value only known when it runs (wild), which is one field when the
+// word is quoted whole and any number otherwise.
+type item struct {
+	fields []string
+	wild   bool
+	one    bool
+}
+
+// matchItems says whether words appear in order among the items' fields:
+// surely (definite), or possibly once unknown words and answers eq could
+// not give are allowed to be anything. eq says whether a rule word surely
+// matches a field, and whether it may.
+func matchItems(words []string, items []item, eq func(w, a string) (yes, may bool)) (definite, possible bool) {
+	n := len(words)
+	d := make([]bool, n+1) // d[i]: the first i words surely matched so far
+	p := make([]bool, n+1) // p[i]: possibly matched
+	d[0], p[0] = true, true
+	for _, it := range items {
+		if it.wild {
+			if it.one {
+				for i := n - 1; i >= 0; i-- {
+					p[i+1] = p[i+1] || p[i]
+				}
+				continue
+			}
+			for i := 0; i <= n; i++ {
+				if p[i] {
+					for j := i; j <= n; j++ {
+						p[j] = true
+					}
+					break
+				}
+			}
+			continue
+		}
+		for _, f := range it.fields {
+			for i := n - 1; i >= 0; i-- {
+				if !d[i] && !p[i] {
+					continue
+				}
+				yes, may := eq(words[i], f)
+				d[i+1] = d[i+1] || d[i] && yes
+				p[i+1] = p[i+1] || p[i] && (yes || may)
+			}
+		}
+	}
+	return d[n], p[n]
+}
+
+// spelledItems are words as written, for a place where nothing else is
+// known: a literal word is itself (a pattern may be anything), the rest
+// only known when the command runs.
+func spelledItems(words []*syntax.Word) []item {
+	out := make([]item, 0, len(words))
+	for _, w := range words {
+		if s, ok := literalWord(w); ok && !strings.ContainsAny(s, "*?[") {
+			out = append(out, item{fields: []string{s}})
+			continue
+		}
+		out = append(out, item{wild: true, one: oneField(w)})
+	}
+	return out
+}
+
+// oneField says whether a word surely expands to exactly one field: it is
+// quoted whole, apart from literal text that holds no pattern or brace.
+func oneField(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch x := part.(type) {
+		case *syntax.DblQuoted, *syntax.SglQuoted:
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "*?[{~") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // inOrder says whether words appear in args in this order, gaps allowed.

@@ -256,6 +256,11 @@ func (r *resolver) floor(sps []spot) string {
 			if p := protectedPath(d, r.home); p != "" && !within(r.home, d) && !within(r.realHome, d) {
 				return p
 			}
+			for _, gd := range gds {
+				if within(d, gd) {
+					return gd
+				}
+			}
 		}
 	}
 	return ""

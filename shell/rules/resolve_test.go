@@ -178,6 +178,7 @@ func TestGitlinkProtected(t *testing.T) {
 		{"commondir of a worktree", "rm -f " + w.out + "/repo/common/hooks/README", "wt", "", w.out + "/repo/common"},
 		{"through the .git link itself", "rm -f .git/config", "ln", "", "~/ln/.git/config"},
 		{"the .git link's target", "touch realgit/hooks/pre-commit", "ln", "", "~/ln/realgit"},
+		{"run inside the gitdir", "cp evil pre-commit", "proj/store/hooks", "", "~/proj/store"},
 		// the rest of the project is not protected
 		{"a plain file", "cp notes.txt n2", "", Allow, ""},
 		{"beside the worktree", "rm -f " + w.out + "/victim", "wt", Allow, ""},
@@ -194,8 +195,14 @@ func TestAskAndNeverFollowNames(t *testing.T) {
 			Examples: Examples{Match: []string{"cat secrets.txt"}, NoMatch: []string{"cat notes.txt"}}},
 		Rule{Kind: Never, Program: "rm", Words: []string{"data.db"}, Folder: "~/proj",
 			Examples: Examples{Match: []string{"rm data.db"}, NoMatch: []string{"rm notes.txt"}}},
+		Rule{Kind: Never, Program: "git", Words: []string{"push", "--force"},
+			Examples: Examples{Match: []string{"git push --force"}, NoMatch: []string{"git push"}}},
 	)
 	w.run(t, s, []decideCase{
+		{"never: surely, beside an unknown word", `git push --force "$R"`, "", Never, ""},
+		{"never: an unquoted unknown may be both words", "git push $ARGS", "", Ask, ""},
+		{"no never: a quoted unknown is one word", `git commit -m "$MSG"`, "", "", ""},
+		{"no never: one quoted unknown cannot be two words", `git log "$X"`, "", "", ""},
 		{"ask: dot slash", "cat ./secrets.txt", "", Ask, ""},
 		{"ask: pattern", "cat secrets.tx?", "", Ask, ""},
 		{"ask: bracket pattern", "cat secret[s].txt", "", Ask, ""},

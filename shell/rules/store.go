@@ -32,7 +32,9 @@ type Entry struct {
 // Decision is what the rules make of one command.
 type Decision struct {
 	// Kind is the rule kind that decided, or "" when no rule did and the
-	// policy's tier stands.
+	// policy's tier stands. It is Ask, whatever Rule's own kind, when a
+	// never or ask rule may match but what the command names is only
+	// known when it runs (Why says which).
 	Kind   Kind
 	Rule   *Rule  // the deciding rule; nil when none
 	Number int    // its position in the file
