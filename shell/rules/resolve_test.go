@@ -303,3 +303,37 @@ func TestHiddenScriptWrites(t *testing.T) {
 		}
 	}
 }
+
+// Always allow is not offered for a command whose names land outside its
+// folder or on a protected path, or whose script writes out of sight.
+func TestProposeResolves(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	if err := os.WriteFile(w.proj+"/.git", []byte("gitdir: store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := w.store(t)
+	for _, c := range []struct{ command, want string }{
+		{"rm -rf cache/*", "outside the folder"},
+		{"cp notes.txt link", "outside the folder"},
+		{"rm -f up/out/victim", "outside the folder"},
+		{"rm -f /proc/self/root/etc/x", "outside the folder"},
+		{"cp x /dev/fd/3", "cannot tell"},
+		{"rm -f store/hooks/pre-commit", "always asks"},
+		{"sed -i 's/a/b/w out.txt' notes.txt", "writes files"},
+		{"sed -i '1e id' notes.txt", "runs commands"},
+	} {
+		t.Run(c.command, func(t *testing.T) {
+			r, err := s.Propose(c.command, w.proj, pol.ClassifyIn(c.command, w.proj))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Propose = %s, %v; want a refusal mentioning %q", r, err, c.want)
+			}
+		})
+	}
+	// Beside them, plain commands are still offered.
+	for _, c := range []string{"rm -rf data/*", "sed -i 's/a/b/' notes.txt", "cp notes.txt /proc/self/cwd/n2"} {
+		if _, err := s.Propose(c, w.proj, pol.ClassifyIn(c, w.proj)); err != nil {
+			t.Errorf("Propose(%q): %v", c, err)
+		}
+	}
+}
