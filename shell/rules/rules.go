@@ -10,6 +10,37 @@
 // A rule matches on the parsed command, never on its text: the program as
 // the policy resolves it, its leading subcommand words, and optionally a
 // folder that the working directory and every path argument must stay in.
+// The command is read once, through shell/plan, which models how bash will
+// expand it and in which folders each part may run (a cd under a condition
+// gives several; all of them count). Paths are judged where they land, not
+// as they are spelt: patterns are expanded against the disk at every folder
+// the command may run in, links are followed and '..' taken physically,
+// and /proc/*/root, /proc/self/cwd and the like are taken back to what they
+// name, before a folder scope or the floor is applied. A path or folder
+// only known when the command runs (/dev/fd/N, a variable Hark does not
+// know, a cd to a computed folder) keeps every allow rule from applying.
+// The floor treats a repository that a .git file (`gitdir: PATH`, as
+// worktrees and submodules write it) or a .git link points to as it
+// treats .git itself: its hooks and config run code.
+//
+// Ask and never rules match the program, then their words in order
+// anywhere after it. A word matches an argument spelt the same; a word
+// that names a path — it starts with ~ or /, holds a '/' or a '.', or names
+// something that exists in the rule's folder or the command's — also
+// matches an argument that lands on the same file, so "always ask for cat
+// secrets.txt" holds for `cat ./secrets.txt`, `cat secrets.tx?`, `cat
+// "$PWD/secrets.txt"`, `cat ~/proj/secrets.txt` run in ~/proj, and a link
+// to the file. A relative word is read in the folder the command runs in
+// (where the rule's folder scope lets it apply there) and in the rule's
+// folder, so a folder-scoped rule also holds for its file named from
+// elsewhere. When an argument or a folder cannot be told, a rule that
+// might match asks, a never rule included (it asks rather than refuse on
+// a guess).
+//
+// sed and awk carry file names inside their scripts (w FILE, print >
+// "FILE"), where neither a folder scope nor the floor sees them: no allow
+// rule covers a script that writes such a file, runs commands (sed's e,
+// awk's system()) or is read from a file.
 package rules
 
 import (
@@ -19,6 +50,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -52,8 +84,8 @@ type Rule struct {
 	// option in front cannot slip past them.
 	Words []string `json:"words,omitempty"`
 	// Folder, when set, limits the rule to commands run in it or below,
-	// whose path arguments all stay in it after cleaning. "~/" stands
-	// for the home folder.
+	// whose path arguments all land in it once expanded and resolved
+	// (links followed). "~/" stands for the home folder.
 	Folder   string   `json:"folder,omitempty"`
 	Examples Examples `json:"examples"`
 	Note     string   `json:"note,omitempty"`
@@ -85,8 +117,13 @@ type Classifier interface {
 type call struct {
 	program    string   // resolved name; "" when not a known name
 	runsOthers bool     // a wrapper, shell or interpreter
-	args       []string // after the program, decoded; only valid when literal
+	args       []string // after the program as spelled, decoded; "" for a word that is not literal
 	literal    bool     // every word is plain text: no expansion, substitution, brace or ~user
+	// words are the arguments as parsed, expanded at each of places
+	// (plan's model of where the command runs) when a rule needs the
+	// names the program will really be given.
+	words  []*syntax.Word
+	places []plan.Place
 }
 
 // parsed is what the rules read of a command line.
@@ -105,26 +142,43 @@ type parsed struct {
 // maxReach bounds how deeply code strings are parsed again.
 const maxReach = 3
 
-func parse(command string) parsed { return parseDepth(command, 0) }
+// parse reads command, run in wd, through plan. The walk does not look
+// at the disk: whether a cd succeeds is left open (the line may create
+// the folder it enters), so every folder a command may run in is a Place
+// of it; patterns are matched against the disk later, at each Place.
+func parse(command, wd, home string) parsed {
+	return parseDepth(command, plan.Env{Home: home, Dir: wd}, 0)
+}
 
-func parseDepth(command string, depth int) parsed {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+func parseDepth(command string, env plan.Env, depth int) parsed {
+	sc, err := plan.Parse(command)
 	if err != nil {
 		return parsed{err: err}
 	}
 	var p parsed
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if x, ok := n.(*syntax.CallExpr); ok && len(x.Args) > 0 {
-			c := decodeCall(x)
-			p.calls = append(p.calls, c)
-			p.reach = append(p.reach, c)
-			if c.runsOthers || c.program == "eval" {
-				p.reach = append(p.reach, reached(c, depth)...)
+	for _, pc := range sc.Calls(env) {
+		x := pc.Expr
+		if len(x.Args) == 0 {
+			continue
+		}
+		c := decodeCall(x)
+		c.places = pc.Places
+		if len(c.places) == 0 {
+			// The model says it never runs (after exit, or false &&);
+			// rules still read it where the line starts rather than take
+			// that on trust.
+			c.places = []plan.Place{{Dir: env.Dir}}
+			if env.Dir == "" {
+				c.places[0].Unknown = "the starting folder is not known"
 			}
 		}
-		return true
-	})
-	if len(f.Stmts) == 1 {
+		p.calls = append(p.calls, c)
+		p.reach = append(p.reach, c)
+		if c.runsOthers || c.program == "eval" {
+			p.reach = append(p.reach, reached(c, env, depth)...)
+		}
+	}
+	if f := sc.File; len(f.Stmts) == 1 {
 		s := f.Stmts[0]
 		x, ok := s.Cmd.(*syntax.CallExpr)
 		p.single = ok && len(x.Args) > 0 && len(x.Assigns) == 0 && len(s.Redirs) == 0 &&
@@ -135,16 +189,22 @@ func parseDepth(command string, depth int) parsed {
 
 // reached are the commands a wrapper or code-running program may run:
 // every suffix of its arguments that starts with a program name, and
-// every argument parsed as a command line.
-func reached(c call, depth int) []call {
+// every argument parsed as a command line, in each folder the wrapper
+// may run in.
+func reached(c call, env plan.Env, depth int) []call {
 	var out []call
 	for i, a := range c.args {
 		if name, runsOthers, ok := policy.Program(a); ok {
-			out = append(out, call{program: name, runsOthers: runsOthers, args: c.args[i+1:], literal: c.literal})
+			out = append(out, call{program: name, runsOthers: runsOthers, args: c.args[i+1:], literal: c.literal,
+				words: c.words[i+1:], places: c.places})
 		}
 		if depth < maxReach && strings.ContainsAny(a, " ;|&") {
-			if sub := parseDepth(a, depth+1); sub.err == nil {
-				out = append(out, sub.reach...)
+			for _, pl := range c.places {
+				sub := env
+				sub.Dir = pl.Dir // "" when unknown: the code's own places are unknown too
+				if p := parseDepth(a, sub, depth+1); p.err == nil {
+					out = append(out, p.reach...)
+				}
 			}
 		}
 	}
@@ -152,7 +212,7 @@ func reached(c call, depth int) []call {
 }
 
 func decodeCall(x *syntax.CallExpr) call {
-	c := call{literal: true}
+	c := call{literal: true, words: x.Args[1:]}
 	words := make([]string, 0, len(x.Args))
 	for _, w := range x.Args {
 		s, ok := literalWord(w)
@@ -243,21 +303,6 @@ func unescapeQuoted(s string) string {
 	return b.String()
 }
 
-// matchesLoose is how ask and never rules match a simple command: the
-// program, then the rule's words in order anywhere after it.
-func (r Rule) matchesLoose(c call) bool {
-	if c.program == "" || !strings.EqualFold(c.program, r.Program) {
-		return false
-	}
-	i := 0
-	for _, a := range c.args {
-		if i < len(r.Words) && a == r.Words[i] {
-			i++
-		}
-	}
-	return i == len(r.Words)
-}
-
 // matchesExact is how an allow rule matches: the program, then exactly
 // its words as the first arguments.
 func (r Rule) matchesExact(c call) bool {
@@ -270,57 +315,6 @@ func (r Rule) matchesExact(c call) bool {
 		}
 	}
 	return true
-}
-
-// targets are the paths a simple command names, resolved against the
-// working directory: every argument that is not an option, and the value
-// of an option that carries one (--output=/x, -o/x). Bare words count as
-// relative paths: a branch name is harmless that way, a file is not missed.
-// A glob counts as the folder it lists.
-func targets(args []string, wd, home string) []string {
-	out := make([]string, 0, len(args))
-	for _, a := range args {
-		cand := a
-		if strings.HasPrefix(a, "-") {
-			switch {
-			case strings.Contains(a, "="):
-				cand = a[strings.IndexByte(a, '=')+1:]
-			case strings.ContainsAny(a, "/~"):
-				cand = a[strings.IndexAny(a, "/~"):]
-			default:
-				continue
-			}
-			if cand == "" {
-				continue
-			}
-		}
-		out = append(out, resolve(cand, wd, home))
-	}
-	return out
-}
-
-// resolve makes p absolute and clean; a glob is cut back to the folder
-// before its first pattern component.
-func resolve(p, wd, home string) string {
-	switch {
-	case p == "~":
-		p = home
-	case strings.HasPrefix(p, "~/"):
-		p = home + p[1:]
-	case !strings.HasPrefix(p, "/"):
-		p = wd + "/" + p
-	}
-	p = path.Clean(p)
-	if strings.ContainsAny(p, "*?[") {
-		parts := strings.Split(p, "/")
-		for i, s := range parts {
-			if strings.ContainsAny(s, "*?[") {
-				p = path.Clean("/" + strings.Join(parts[:i], "/"))
-				break
-			}
-		}
-	}
-	return p
 }
 
 // within says whether p is dir or inside it.
@@ -385,21 +379,6 @@ func protectedPath(p, home string) string {
 		if f := home + "/" + f; within(f, p) {
 			return f
 		}
-	}
-	return ""
-}
-
-// floor returns the protected path a simple command touches, or "".
-// The working directory counts when it lies inside a protected tree (a
-// command run inside ~/.ssh touches it whatever it names).
-func floor(c call, wd, home string) string {
-	for _, t := range targets(c.args, wd, home) {
-		if p := protectedPath(t, home); p != "" {
-			return p
-		}
-	}
-	if p := protectedPath(wd, home); p != "" && !within(home, wd) {
-		return p
 	}
 	return ""
 }

@@ -32,7 +32,9 @@ type Entry struct {
 // Decision is what the rules make of one command.
 type Decision struct {
 	// Kind is the rule kind that decided, or "" when no rule did and the
-	// policy's tier stands.
+	// policy's tier stands. It is Ask, whatever Rule's own kind, when a
+	// never or ask rule may match but what the command names is only
+	// known when it runs (Why says which).
 	Kind   Kind
 	Rule   *Rule  // the deciding rule; nil when none
 	Number int    // its position in the file
@@ -244,33 +246,40 @@ func (s *Store) decide(entries []Entry, command, wd string, v policy.Verdict) De
 	if v.Tier == policy.Forbidden {
 		return Decision{Why: "Hark's policy forbids it; no rule can allow it"}
 	}
-	p := parse(command)
-	inFolder := func(r Rule) bool {
-		return r.Folder == "" || within(wd, expandFolder(r.Folder, s.home))
-	}
+	p := parse(command, wd, s.home)
+	rs := newResolver(s.home)
+	var maybe *Decision
 	for _, kind := range []Kind{Never, Ask} {
 		for _, e := range entries {
-			if e.Err != nil || e.Rule.Kind != kind || !inFolder(e.Rule) {
+			if e.Err != nil || e.Rule.Kind != kind {
 				continue
 			}
 			for _, c := range p.reach {
-				if e.Rule.matchesLoose(c) {
-					r := e.Rule
+				match, why := rs.matchesLoose(e.Rule, c)
+				r := e.Rule
+				if match {
 					what := "refuses it"
 					if kind == Ask {
 						what = "asks before it runs"
 					}
 					return Decision{Kind: kind, Rule: &r, Number: e.Number, Why: fmt.Sprintf("your rule %d (%s) %s", e.Number, r, what)}
 				}
+				if why != "" && maybe == nil {
+					maybe = &Decision{Kind: Ask, Rule: &r, Number: e.Number,
+						Why: fmt.Sprintf("your rule %d (%s) may match, so Hark asks: %s", e.Number, r, why)}
+				}
 			}
 		}
+	}
+	if maybe != nil {
+		return *maybe
 	}
 	if v.Tier == policy.Safe {
 		return Decision{Why: "Hark's policy found it read-only, so it runs in the sandbox without asking"}
 	}
 	var why string
 	for _, e := range entries {
-		if e.Err != nil || e.Rule.Kind != Allow || !inFolder(e.Rule) || len(p.calls) == 0 || !e.Rule.matchesExact(p.calls[0]) {
+		if e.Err != nil || e.Rule.Kind != Allow || len(p.calls) == 0 || !e.Rule.matchesExact(p.calls[0]) {
 			continue
 		}
 		r := e.Rule
@@ -278,14 +287,24 @@ func (s *Store) decide(entries []Entry, command, wd string, v policy.Verdict) De
 			why = fmt.Sprintf("your rule %d (%s) does not apply: %s", e.Number, r, no)
 			continue
 		}
+		c := p.calls[0]
+		sps, unknown := rs.spots(c)
+		if unknown != "" {
+			why = fmt.Sprintf("your rule %d (%s) does not apply: Hark cannot tell what it touches (%s)", e.Number, r, unknown)
+			continue
+		}
+		if no := s.hiddenWrites(c, wd); no != "" {
+			why = fmt.Sprintf("your rule %d (%s) does not apply: %s", e.Number, r, no)
+			continue
+		}
 		if r.Folder != "" {
-			dir := expandFolder(r.Folder, s.home)
-			if t := outside(p.calls[0], wd, s.home, dir); t != "" {
+			dir := rs.real(expandFolder(r.Folder, s.home))
+			if t := rs.leaves(sps, dir); t != "" {
 				why = fmt.Sprintf("your rule %d (%s) does not apply: %s is outside %s", e.Number, r, tildeFolder(t, s.home), r.Folder)
 				continue
 			}
 		}
-		if f := floor(p.calls[0], wd, s.home); f != "" {
+		if f := rs.floor(sps); f != "" {
 			return Decision{Floor: tildeFolder(f, s.home), Why: fmt.Sprintf("your rule %d (%s) would allow it, but it touches %s, which always asks", e.Number, r, tildeFolder(f, s.home))}
 		}
 		return Decision{Kind: Allow, Rule: &r, Number: e.Number, Why: fmt.Sprintf("your rule %d (%s) allowed it without asking", e.Number, r)}
@@ -322,19 +341,6 @@ func (s *Store) reducedVerdict(wd string) func(call) policy.Verdict {
 	}
 }
 
-// outside returns the first target of c that is not in dir, or "".
-func outside(c call, wd, home, dir string) string {
-	if !within(wd, dir) {
-		return wd
-	}
-	for _, t := range targets(c.args, wd, home) {
-		if !within(t, dir) {
-			return t
-		}
-	}
-	return ""
-}
-
 // Propose returns the narrowest allow rule for command run in wd, or an
 // error that says why Always allow is not offered. The rule names the
 // program, its leading subcommand words and the folder; its examples are
@@ -344,18 +350,28 @@ func (s *Store) Propose(command, wd string, v policy.Verdict) (Rule, error) {
 	if v.Tier == policy.Safe {
 		return Rule{}, refused("it is read-only and runs without asking")
 	}
-	p := parse(command)
+	p := parse(command, wd, s.home)
 	if no := allowable(p, v, s.reducedVerdict(wd)); no != "" {
 		return Rule{}, refused("%s", no)
 	}
 	c := p.calls[0]
-	if f := protectedPath(wd, s.home); f != "" {
-		return Rule{}, refused("it runs in %s, which always asks; a rule there would cover too much", tildeFolder(f, s.home))
+	rs := newResolver(s.home)
+	for _, d := range []string{wd, rs.real(wd)} {
+		if f := protectedPath(d, s.home); f != "" {
+			return Rule{}, refused("it runs in %s, which always asks; a rule there would cover too much", tildeFolder(f, s.home))
+		}
 	}
-	if t := outside(c, wd, s.home, wd); t != "" {
+	sps, unknown := rs.spots(c)
+	if unknown != "" {
+		return Rule{}, refused("Hark cannot tell what it touches (%s)", unknown)
+	}
+	if no := s.hiddenWrites(c, wd); no != "" {
+		return Rule{}, refused("%s", no)
+	}
+	if t := rs.leaves(sps, rs.real(wd)); t != "" {
 		return Rule{}, refused("it names %s, outside the folder it runs in", tildeFolder(t, s.home))
 	}
-	if f := floor(c, wd, s.home); f != "" {
+	if f := rs.floor(sps); f != "" {
 		return Rule{}, refused("it touches %s, which always asks", tildeFolder(f, s.home))
 	}
 	var words []string
@@ -379,10 +395,10 @@ func (s *Store) Propose(command, wd string, v policy.Verdict) (Rule, error) {
 		return Rule{}, refused("the rule it would need fails its own check (%v)", err)
 	}
 	for _, e := range s.entries {
-		if e.Err != nil || e.Rule.Kind == Allow || e.Rule.Folder != "" && !within(wd, expandFolder(e.Rule.Folder, s.home)) {
+		if e.Err != nil || e.Rule.Kind == Allow {
 			continue
 		}
-		if e.Rule.matchesLoose(c) {
+		if match, _ := rs.matchesLoose(e.Rule, c); match {
 			return Rule{}, refused("your rule %d (%s) covers it", e.Number, e.Rule)
 		}
 	}
