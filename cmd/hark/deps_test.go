@@ -77,7 +77,7 @@ var importTable = map[string]deps{
 	"shell/internal/sandbox": {},
 	"shell/plan":             {},
 	"shell/policy":           {},
-	"shell/preview":          {imports: "shell"},
+	"shell/preview":          {imports: "shell shell/plan shell/policy"},
 	"shell/rules":            {imports: "shell/atomicfile shell/policy"},
 	"shell/trash":            {imports: "shell/atomicfile"},
 
