@@ -59,6 +59,8 @@ type analyzer struct {
 	// effect, so that a command that may run in several folders does not
 	// count a file twice.
 	counted map[effect][]counted
+	// touched is every path the preview shows as changed.
+	touched []counted
 }
 
 // counted is a target already counted: a path, and whether everything
@@ -72,6 +74,16 @@ type counted struct {
 // returns nil when nothing in the command deletes, moves, copies over,
 // overwrites or changes permissions.
 func compute(ctx context.Context, command, dir string, environ []string) *Preview {
+	a := analyze(ctx, command, dir, environ)
+	if a == nil {
+		return nil
+	}
+	return a.render()
+}
+
+// analyze walks command's simple commands and collects what each would
+// touch; nil when the line does not parse.
+func analyze(ctx context.Context, command, dir string, environ []string) *analyzer {
 	s, err := plan.Parse(command)
 	if err != nil {
 		return nil
@@ -90,7 +102,7 @@ func compute(ctx context.Context, command, dir string, environ []string) *Previe
 	for _, c := range s.Calls(a.env) {
 		a.call(c)
 	}
-	return a.render()
+	return a
 }
 
 // redirections maps each simple command to the output redirections of its

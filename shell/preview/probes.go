@@ -219,11 +219,14 @@ func (a *analyzer) runFind(dir string, argv []string, rm *findRm) {
 		case fi.IsDir() && rm != nil:
 			t.add(a.walk(full))
 			removed = append(removed, full)
+			a.touch(full, true)
 		case fi.IsDir():
 			t.Folders++
+			a.touch(full, false)
 		default:
 			t.Files++
 			t.Bytes += fi.Size()
+			a.touch(full, false)
 		}
 		if len(listed) < maxListed {
 			listed = append(listed, a.shown(p))
@@ -450,6 +453,7 @@ func (a *analyzer) gitClean(dir string, global []string, rest []field) {
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(dir, full)
 		}
+		a.touch(full, true)
 		if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
 			t.add(a.walk(full))
 		} else if err == nil {

@@ -406,6 +406,9 @@ func (a *analyzer) landing(tool, land, shown, src string, keep bool) {
 	if same, err := os.Lstat(src); err == nil && os.SameFile(fi, same) {
 		return
 	}
+	if !keep {
+		a.touch(land, fi.IsDir()) // cp merges into a folder there, replacing what has the same names
+	}
 	switch {
 	case keep:
 		a.lines = append(a.lines, shown+": exists and is kept ("+tool+" -n)")
@@ -497,6 +500,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 	switch {
 	case fi.IsDir() && (recursive || eff == effMove):
 		a.counted[eff][len(a.counted[eff])-1].whole = true
+		a.touch(p, true)
 		t := a.walk(p)
 		inner := t
 		inner.Folders--
@@ -509,6 +513,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		empty := isEmptyDir(p)
 		switch {
 		case (tool == "rmdir" || emptyDirs) && empty:
+			a.touch(p, false)
 			a.add(eff, tally{Folders: 1}, shown+": empty folder")
 		case tool == "rmdir" || emptyDirs:
 			a.note(shown+": folder that is not empty, so "+tool+" refuses it", false)
@@ -520,6 +525,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		a.note(shown+": folder, so cp without -r skips it", false)
 		return false
 	case fi.IsDir():
+		a.touch(p, false)
 		a.add(eff, tally{Folders: 1}, shown+": folder (only the folder itself)")
 	case fi.Mode()&fs.ModeSymlink != 0:
 		to, _ := os.Readlink(p)
@@ -527,11 +533,16 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		switch eff {
 		case effDelete, effMove:
 			desc += " (only the link itself)"
-		case effMode:
-			desc += " (chmod changes what it points to)"
+		case effMode, effOwner, effGroup:
+			desc += " (" + tool + " changes what it points to)"
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				a.touch(real, false)
+			}
 		}
+		a.touch(p, false)
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+desc)
 	default:
+		a.touch(p, false)
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+kindOf(fi)+", "+Size(fi.Size()))
 	}
 	return true
@@ -554,6 +565,10 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 	}
 	shown := label + a.display(st, f.val)
 	fi, err := os.Stat(p) // writes go through a link to what it points to
+	if real, rerr := filepath.EvalSymlinks(p); rerr == nil {
+		a.touch(real, false)
+	}
+	a.touch(p, false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if noCreate {
@@ -592,6 +607,13 @@ func (a *analyzer) already(eff effect, p string) bool {
 	}
 	a.counted[eff] = append(a.counted[eff], counted{path: p})
 	return false
+}
+
+// touch records a path the preview shows as changed (with everything
+// under it when whole), so that a test can hold the preview to what bash
+// then does.
+func (a *analyzer) touch(p string, whole bool) {
+	a.touched = append(a.touched, counted{path: filepath.Clean(p), whole: whole})
 }
 
 // late says whether the time bound has passed, and counts the target
