@@ -261,13 +261,22 @@ func (a *analyzer) call(c plan.Call) {
 	}
 }
 
-// what names a command in a line: its redirections when it is the
-// placeholder of a compound command, else the command as written.
+// what names a command in a line as written, with its output
+// redirections (alone for the placeholder of a compound command).
 func (a *analyzer) what(c *syntax.CallExpr) string {
-	if a.probes[c] {
-		return "redirection"
+	var parts []string
+	if !a.probes[c] {
+		parts = append(parts, label(c))
 	}
-	return label(c)
+	for _, r := range a.redirs[c] {
+		if _, ok := redirEffect(r); ok {
+			parts = append(parts, r.Op.String()+" "+clipMiddle(wordText(r.Word), maxLabel))
+		}
+	}
+	if len(parts) == 0 {
+		return "a redirection"
+	}
+	return strings.Join(parts, " ")
 }
 
 // fields expands words at p as bash would, one field per argument (the
@@ -307,11 +316,6 @@ func hiddenVar(p plan.Place, w *syntax.Word) string {
 		}
 		return name == ""
 	})
-	if name == "" && strings.HasPrefix(w.Lit(), "~-") {
-		if _, set := p.Vars["OLDPWD"]; !set {
-			name = "OLDPWD"
-		}
-	}
 	return name
 }
 

@@ -38,6 +38,11 @@ func TestPlacesAndOptions(t *testing.T) {
 		{"cp --recur", "cp --recur build dest", []string{"build/a.o:10", "dest/"}, want{status: Shown, summary: "Copies 1 folder, 1 file, 10 B"}},
 		{"redirect of a loop after cd", "cd build && for f in *; do cat $f; done > out.txt", []string{"build/a.o:10", "out.txt:4"}, want{status: Shown,
 			summary: "Creates 1 file", lines: []string{"> out.txt: new file"}}},
+		{"redirect after a conditional cd", "[ -d build ] && cd build; echo hi > notes.txt", []string{"build/", "notes.txt:5"}, want{status: Shown,
+			summary: "Overwrites 1 file, 5 B; creates 1 file", lines: []string{"echo hi > notes.txt: runs in ~ or ~/build, depending on what ran before it",
+				"> ~/notes.txt: existing file, 5 B, overwritten", "> ~/build/notes.txt: new file"}}},
+		{"redirect of a block in an unknown folder", "cd $(pwd); { echo; } > f", nil, want{status: Shown,
+			lines: []string{"> f: cannot tell — what ran before it makes its folder or words unknown: a command substitution or arithmetic, only known when the command runs"}}},
 		{"redirect alone", "> notes.txt", []string{"notes.txt:5"}, want{status: Shown, summary: "Overwrites 1 file, 5 B"}},
 		{"command name from the line", "c=rm; $c notes.txt", []string{"notes.txt:5"}, want{status: Shown, summary: "Deletes 1 file, 5 B"}},
 	}
