@@ -78,8 +78,7 @@ var importTable = map[string]deps{
 	"shell/plan":             {},
 	"shell/visible":          {},
 	"shell/policy":           {},
-	"shell/preview":          {imports: "shell shell/visible"},
-	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
+	"shell/preview":          {imports: "shell shell/plan shell/policy shell/visible"},
 	"shell/trash":            {imports: "shell/atomicfile"},
 
 	// speech: a leaf, with its two cgo adapters.

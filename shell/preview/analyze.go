@@ -2,24 +2,20 @@ package preview
 
 import (
 	"context"
-	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/hark-sh/hark/shell/plan"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // Limits that keep a preview small and quick whatever the command says.
 const (
-	maxFields    = 10000 // fields one word may expand to ({1..1000000} stops here)
-	maxLoopItems = 200   // items of a for loop whose body is previewed per item
-	maxLines     = 12    // target lines in one Preview
-	maxListed    = 6     // paths listed for one find or git part
-	maxLineRunes = 240   // characters of one line; a longer path keeps its head and tail
+	maxLines     = 12  // target lines in one Preview
+	maxListed    = 6   // paths listed for one find or git part
+	maxLineRunes = 240 // characters of one line; a longer path keeps its head and tail
+	maxLabel     = 60  // characters of a command quoted in a line
 )
 
 // field is one expanded word: its value, or why it cannot be known.
@@ -28,194 +24,171 @@ type field struct {
 	unknown string
 }
 
-// state is what the shell knows at one point of the script: the working
-// folder ("" once a cd made it unknown) and the values of loop variables.
+// state is where one command runs, as shell/plan tells it: the folder,
+// and whether the command may run in other folders too, so that its
+// targets are shown by their full paths and no one is read in the wrong
+// folder.
 type state struct {
-	dir  string
-	vars map[string]string
+	dir     string
+	several bool
 }
 
-func (s state) with(name, val string) state {
-	vars := make(map[string]string, len(s.vars)+1)
-	for k, v := range s.vars {
-		vars[k] = v
-	}
-	vars[name] = val
-	return state{dir: s.dir, vars: vars}
-}
+// hiddenVars are variables the helper's environment holds for the sandbox
+// itself, not the values the command will see.
+var hiddenVars = []string{"TMPDIR", "TMPPREFIX", "OLDPWD"}
 
-// analyzer walks one command line and collects what each part of it
-// would touch. It looks at the disk (globs, stat, walks, find, git), so it
-// runs inside the sandboxed helper; tests run it on temp folders.
+// analyzer collects what each command of a line would touch. It reads the
+// line through shell/plan, which says in which folders, with which shell
+// options and variables, each simple command runs, and what its words
+// expand to there; the analyzer looks at the disk (stat, walks, find,
+// git), so it runs inside the sandboxed helper; tests run it on temp
+// folders.
 type analyzer struct {
 	ctx      context.Context
-	env      map[string]string // the command's environment, as the helper sees it
+	env      plan.Env
 	home     string
-	assigned map[string]bool // names the script itself sets
-	dynamic  bool            // the script sets variables in ways not tracked (read, declare, eval…)
-	cds      bool            // the script changes folder, so $PWD is not the start folder
+	redirs   map[*syntax.CallExpr][]*syntax.Redirect
+	probes   map[*syntax.CallExpr]bool // the `:` that stand for compound commands' redirections
 	parts    []*part
 	lines    []string // one or more per target, in the order of the command
 	missing  int      // targets that do not exist
 	refused  []string // lines of targets the program would refuse
 	unknowns []string // why some targets cannot be known
 	skipped  int      // targets not looked at because the time bound passed
+	// counted are the targets of the current command already counted, by
+	// effect, so that a command that may run in several folders does not
+	// count a file twice.
+	counted map[effect][]counted
+	// touched is every path the preview shows as changed.
+	touched []counted
+}
+
+// counted is a target already counted: a path, and whether everything
+// under it was counted with it.
+type counted struct {
+	path  string
+	whole bool
 }
 
 // compute is the whole preview of command run in dir with environ. It
 // returns nil when nothing in the command deletes, moves, copies over,
 // overwrites or changes permissions.
 func compute(ctx context.Context, command, dir string, environ []string) *Preview {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
-	if err != nil {
+	a := analyze(ctx, command, dir, environ)
+	if a == nil {
 		return nil
 	}
-	a := &analyzer{ctx: ctx, env: map[string]string{}, assigned: map[string]bool{}}
-	for _, kv := range environ {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "TMPDIR" || k == "TMPPREFIX" || k == "PWD" || k == "OLDPWD" {
-			continue // the sandbox's own temp folder is not the command's
-		}
-		a.env[k] = v
-	}
-	a.home = a.env["HOME"]
-	a.scanAssignments(f)
-	a.stmts(f.Stmts, &state{dir: dir})
 	return a.render()
 }
 
-// scanAssignments finds every name the script assigns, so that a later
-// $NAME is not expanded with the value it had before the script ran.
-func (a *analyzer) scanAssignments(f *syntax.File) {
+// analyze walks command's simple commands and collects what each would
+// touch; nil when the line does not parse.
+func analyze(ctx context.Context, command, dir string, environ []string) *analyzer {
+	s, err := plan.Parse(command)
+	if err != nil {
+		return nil
+	}
+	vars := map[string]string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "PWD" || slices.Contains(hiddenVars, k) {
+			continue // the sandbox's own temp folder is not the command's
+		}
+		vars[k] = v
+	}
+	a := &analyzer{ctx: ctx, home: vars["HOME"]}
+	a.env = plan.Env{Home: a.home, Dir: dir, Vars: vars, Disk: true}
+	a.redirs, a.probes = redirections(s.File)
+	for _, c := range s.Calls(a.env) {
+		a.call(c)
+	}
+	return a
+}
+
+// redirections maps each simple command to the output redirections of its
+// statement. A statement of redirections alone (> f) is `:` with them, as
+// bash runs it; the redirections of a compound command ({ …; } > f, a loop
+// > log) are given to a `:` placed just before its body, so that shell/plan
+// tells the folder and options they are opened in. The parse tree is this
+// preview's own, so rewriting it changes nothing else.
+func redirections(f *syntax.File) (map[*syntax.CallExpr][]*syntax.Redirect, map[*syntax.CallExpr]bool) {
+	out := map[*syntax.CallExpr][]*syntax.Redirect{}
+	probes := map[*syntax.CallExpr]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Assign:
-			if n.Name != nil {
-				a.assigned[n.Name.Value] = true
-			}
-		case *syntax.ForClause:
-			if wi, ok := n.Loop.(*syntax.WordIter); ok {
-				a.assigned[wi.Name.Value] = true
-			} else {
-				a.dynamic = true
-			}
-		case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
-			a.dynamic = true
-		case *syntax.ParamExp:
-			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil {
-				a.assigned[n.Param.Value] = true
-			}
+		st, ok := n.(*syntax.Stmt)
+		if !ok || !writes(st.Redirs) {
+			return true
+		}
+		switch c := st.Cmd.(type) {
 		case *syntax.CallExpr:
-			if len(n.Args) > 0 {
-				switch n.Args[0].Lit() {
-				case "read", "mapfile", "readarray", "getopts", "printf", "declare", "typeset", "local", "export", "readonly", "unset", "eval", "source", ".", "set", "shift":
-					a.dynamic = true
-				case "cd", "pushd", "popd":
-					a.cds = true
-				}
+			out[c] = st.Redirs
+		case *syntax.FuncDecl:
+			// the redirections apply each time the function is called,
+			// which its body's own statement does not show
+			probe := placeholder(st.Pos())
+			out[probe], probes[probe] = nil, true
+			st.Cmd = &syntax.Block{Lbrace: st.Pos(), Rbrace: st.End(), Stmts: []*syntax.Stmt{
+				{Position: st.Pos(), Cmd: probe},
+				{Position: c.Pos(), Cmd: c},
+			}}
+		default:
+			probe := placeholder(st.Pos())
+			probes[probe] = true
+			out[probe] = st.Redirs
+			if c == nil {
+				st.Cmd = probe
+				break
 			}
+			st.Cmd = &syntax.Block{Lbrace: st.Pos(), Rbrace: st.End(), Stmts: []*syntax.Stmt{
+				{Position: st.Pos(), Cmd: probe},
+				{Position: c.Pos(), Cmd: c},
+			}}
 		}
 		return true
 	})
+	return out, probes
 }
 
-// known says whether $name can be expanded now: a loop variable with a
-// value, or an environment variable the script never sets.
-func (a *analyzer) known(st *state, name string) bool {
-	if _, ok := st.vars[name]; ok {
-		return true
-	}
-	if a.dynamic || a.assigned[name] {
-		return false
-	}
-	if name == "PWD" {
-		return !a.cds && st.dir != ""
-	}
-	_, ok := a.env[name]
-	return ok
+// placeholder is a `:` command at pos.
+func placeholder(pos syntax.Pos) *syntax.CallExpr {
+	return &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: ":"}}}}}
 }
 
-// opaque says why word cannot be expanded without running anything, or "".
-func (a *analyzer) opaque(st *state, w *syntax.Word) string {
-	why := ""
-	syntax.Walk(w, func(n syntax.Node) bool {
-		if why != "" {
-			return false
+// writes says whether any of rs opens a file for writing.
+func writes(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if _, ok := redirEffect(r); ok {
+			return true
 		}
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			why = "it depends on the output of $(…), which a preview does not run"
-		case *syntax.ProcSubst:
-			why = "it depends on <(…), which a preview does not run"
-		case *syntax.ArithmExp:
-			why = "it depends on arithmetic $((…))"
-		case *syntax.ExtGlob:
-			why = "it uses an extended glob"
-		case *syntax.ParamExp:
-			switch {
-			case n.Param == nil || n.Excl || n.Index != nil:
-				why = "it depends on a value set while the command runs"
-			case !syntax.ValidName(n.Param.Value):
-				why = "it depends on $" + n.Param.Value + ", which only the running shell knows"
-			case !a.known(st, n.Param.Value):
-				why = "it depends on $" + n.Param.Value + ", which is set while the command runs or not at all"
-			}
-		}
-		return true
-	})
-	return why
+	}
+	return false
 }
 
-// environ is the environment expansion sees in st.
-func (a *analyzer) environ(st *state) expand.Environ {
-	list := make([]string, 0, len(a.env)+len(st.vars)+1)
-	for k, v := range a.env {
-		if _, shadowed := st.vars[k]; !shadowed {
-			list = append(list, k+"="+v)
+// redirEffect is what a redirection does to the file it names; false for
+// those that read or duplicate descriptors.
+func redirEffect(r *syntax.Redirect) (effect, bool) {
+	switch r.Op {
+	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll:
+		return effOverwrite, true
+	case syntax.RdrInOut:
+		return effWriteInto, true
+	case syntax.AppOut, syntax.AppAll:
+		return effAppend, true
+	case syntax.DplOut:
+		// >&2 and >&- duplicate descriptors; >&file writes a file.
+		if lit := r.Word.Lit(); lit == "-" || isDigits(lit) {
+			return 0, false
 		}
+		return effOverwrite, true
 	}
-	for k, v := range st.vars {
-		list = append(list, k+"="+v)
-	}
-	if st.dir != "" {
-		list = append(list, "PWD="+st.dir)
-	}
-	return expand.ListEnviron(list...)
+	return 0, false
 }
 
-var errNotRun = errors.New("a preview runs no commands")
-
-// fields expands words as the shell would, one field per argument; a word
-// that cannot be known gives one unknown field.
-func (a *analyzer) fields(st *state, words []*syntax.Word) []field {
-	cfg := &expand.Config{
-		Env:       a.environ(st),
-		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return errNotRun },
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errNotRun },
-	}
-	// Globs read folders. A relative one in an unknown folder expands
-	// against the wrong one, but abs then reports its matches as unknown.
-	cfg.ReadDir2 = os.ReadDir
-	var out []field
-	for _, w := range words {
-		if why := a.opaque(st, w); why != "" {
-			out = append(out, field{val: wordText(w), unknown: why})
-			continue
-		}
-		n := 0
-		for s, err := range expand.FieldsSeq(cfg, w) {
-			if err != nil {
-				out = append(out, field{val: wordText(w), unknown: "it cannot be expanded (" + err.Error() + ")"})
-				break
-			}
-			if n++; n > maxFields {
-				out = append(out, field{val: wordText(w), unknown: "it expands to too many names"})
-				break
-			}
-			out = append(out, field{val: s})
-		}
-	}
-	return out
+// label is a command as written, short enough to quote in a line.
+func label(c *syntax.CallExpr) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, c)
+	return clipMiddle(b.String(), maxLabel)
 }
 
 // wordText is the word as written, for messages.
@@ -225,147 +198,150 @@ func wordText(w *syntax.Word) string {
 	return b.String()
 }
 
-// stmts previews statements run one after another in st.
-func (a *analyzer) stmts(list []*syntax.Stmt, st *state) {
-	for _, s := range list {
-		if a.ctx.Err() != nil {
-			return
-		}
-		a.stmt(s, st)
-	}
-}
-
-func (a *analyzer) stmt(s *syntax.Stmt, st *state) {
-	a.redirects(s.Redirs, st)
-	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
-		a.substitutions(c, st)
-		a.call(c, st)
-	case *syntax.BinaryCmd:
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			// Each side of a pipe runs in a subshell: a cd there stays there.
-			x, y := *st, *st
-			a.stmt(c.X, &x)
-			a.stmt(c.Y, &y)
-			return
-		}
-		a.stmt(c.X, st)
-		a.stmt(c.Y, st)
-	case *syntax.Block:
-		a.stmts(c.Stmts, st)
-	case *syntax.Subshell:
-		inner := *st
-		a.stmts(c.Stmts, &inner)
-	case *syntax.IfClause:
-		// Both branches are shown: which one runs is not known yet.
-		for ic := c; ic != nil; ic = ic.Else {
-			a.stmts(ic.Cond, st)
-			a.stmts(ic.Then, st)
-		}
-	case *syntax.WhileClause:
-		a.stmts(c.Cond, st)
-		a.stmts(c.Do, st)
-	case *syntax.CaseClause:
-		for _, it := range c.Items {
-			a.stmts(it.Stmts, st)
-		}
-	case *syntax.ForClause:
-		a.forLoop(c, st)
-	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			a.stmt(c.Stmt, st)
-		}
-	}
-}
-
-// forLoop previews a loop's body once per item when the items can be
-// known, with the loop variable set as the shell would set it.
-func (a *analyzer) forLoop(c *syntax.ForClause, st *state) {
-	wi, ok := c.Loop.(*syntax.WordIter)
-	if !ok || c.Select {
-		a.stmts(c.Do, st)
-		return
-	}
-	items := a.fields(st, wi.Items)
-	if wi.InPos == (syntax.Pos{}) && len(wi.Items) == 0 {
-		items = []field{{unknown: "it loops over the script's arguments"}}
-	}
-	if len(items) > maxLoopItems {
-		items = []field{{unknown: "the loop has too many items to preview one by one"}}
-	}
-	for _, it := range items {
-		if it.unknown != "" {
-			// The variable stays unknown: the body is previewed once and
-			// every use of it is reported as such.
-			a.stmts(c.Do, st)
-			continue
-		}
-		inner := st.with(wi.Name.Value, it.val)
-		a.stmts(c.Do, &inner)
-		st.dir = inner.dir
-	}
-}
-
-// substitutions previews the commands inside $(…) and <(…) of a call:
-// they run too, each in a subshell.
-func (a *analyzer) substitutions(c *syntax.CallExpr, st *state) {
-	visit := func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			inner := *st
-			a.stmts(n.Stmts, &inner)
-			return false
-		case *syntax.ProcSubst:
-			inner := *st
-			a.stmts(n.Stmts, &inner)
-			return false
-		}
+// covered says, from the words as written, whether a command is one the
+// preview reads: a program it knows (after wrappers such as env or sudo),
+// xargs with one, or an output redirection. Only such a command, when
+// shell/plan cannot tell where or how it runs, is worth a "cannot tell".
+func (a *analyzer) covered(c *syntax.CallExpr) bool {
+	if a.redirs[c] != nil {
 		return true
 	}
-	for _, w := range c.Args {
-		syntax.Walk(w, visit)
+	if _, ok := a.redirs[c]; ok {
+		return true // the redirections of a function's body
 	}
-	for _, as := range c.Assigns {
-		if as.Value != nil {
-			syntax.Walk(as.Value, visit)
+	for _, w := range c.Args {
+		if lit := w.Lit(); lit != "" && programs[filepath.Base(lit)] != nil {
+			return true
 		}
 	}
+	return false
+}
+
+// call previews one simple command at every Place it may run in.
+func (a *analyzer) call(c plan.Call) {
+	if len(c.Places) == 0 {
+		return // it never runs (after exit)
+	}
+	a.counted = nil
+	// Shallower folders first: a folder counted whole then covers what
+	// the same command would remove inside it from a deeper one.
+	places := slices.Clone(c.Places)
+	slices.SortStableFunc(places, func(x, y plan.Place) int { return len(x.Dir) - len(y.Dir) })
+	dirs := plan.Call{Places: places}.Dirs()
+	several := len(dirs) > 1
+	headed := false
+	for _, p := range places {
+		if p.Unknown != "" {
+			if a.covered(c.Expr) {
+				a.unknown(a.what(c.Expr), "what ran before it makes its folder or words unknown: "+p.Unknown)
+			}
+			continue
+		}
+		args, noRun := a.fields(p, c.Expr.Args)
+		if noRun != "" {
+			if a.covered(c.Expr) {
+				a.note(a.what(c.Expr)+": bash does not run it ("+noRun+")", false)
+			}
+			continue
+		}
+		if several && !headed && a.covered(c.Expr) {
+			headed = true
+			shown := make([]string, len(dirs))
+			for i, d := range dirs {
+				shown[i] = a.shown(d)
+			}
+			a.lines = append(a.lines, a.what(c.Expr)+": runs in "+strings.Join(shown, " or ")+", depending on what ran before it")
+		}
+		st := &state{dir: p.Dir, several: several}
+		if rs, ok := a.redirs[c.Expr]; ok && rs == nil {
+			a.unknown(a.what(c.Expr), "the redirections of a function apply where it is called, which Hark does not follow")
+		}
+		a.redirects(p, st, a.redirs[c.Expr])
+		a.program(st, args)
+	}
+}
+
+// what names a command in a line as written, with its output
+// redirections (alone for the placeholder of a compound command).
+func (a *analyzer) what(c *syntax.CallExpr) string {
+	var parts []string
+	if !a.probes[c] {
+		parts = append(parts, label(c))
+	}
+	for _, r := range a.redirs[c] {
+		if _, ok := redirEffect(r); ok {
+			parts = append(parts, r.Op.String()+" "+clipMiddle(wordText(r.Word), maxLabel))
+		}
+	}
+	if len(parts) == 0 {
+		return "a redirection"
+	}
+	return strings.Join(parts, " ")
+}
+
+// fields expands words at p as bash would, one field per argument (the
+// command name first); a word that cannot be known gives one unknown
+// field. noRun is set when bash would not run the command at all.
+func (a *analyzer) fields(p plan.Place, words []*syntax.Word) (out []field, noRun string) {
+	for _, w := range words {
+		if name := hiddenVar(p, w); name != "" {
+			out = append(out, field{val: wordText(w), unknown: "$" + name + " is the preview's own here, not the command's"})
+			continue
+		}
+		ex := a.env.Expand(p, []*syntax.Word{w})
+		switch {
+		case ex.NoRun != "":
+			return nil, ex.NoRun
+		case ex.Unknown != "":
+			out = append(out, field{val: wordText(w), unknown: ex.Unknown})
+			continue
+		}
+		for _, f := range ex.Fields {
+			out = append(out, field{val: f.Value})
+		}
+	}
+	return out, ""
+}
+
+// hiddenVar is the name of a variable in hiddenVars that w uses and that the
+// line did not set itself, or "".
+func hiddenVar(p plan.Place, w *syntax.Word) string {
+	name := ""
+	syntax.Walk(w, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if ok && pe.Param != nil && slices.Contains(hiddenVars, pe.Param.Value) {
+			if _, set := p.Vars[pe.Param.Value]; !set {
+				name = pe.Param.Value
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // redirects previews the files that output redirections write.
-func (a *analyzer) redirects(rs []*syntax.Redirect, st *state) {
+func (a *analyzer) redirects(p plan.Place, st *state, rs []*syntax.Redirect) {
 	for _, r := range rs {
-		var how effect
-		switch r.Op {
-		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrInOut:
-			how = effOverwrite
-			if r.Op == syntax.RdrInOut {
-				how = effWriteInto
-			}
-		case syntax.AppOut, syntax.AppAll:
-			how = effAppend
-		case syntax.DplOut:
-			// >&2 and >&- duplicate descriptors; >&file writes a file.
-			if lit := r.Word.Lit(); lit == "-" || isDigits(lit) {
-				continue
-			}
-			how = effOverwrite
-		default:
+		how, ok := redirEffect(r)
+		if !ok {
 			continue
 		}
-		fs := a.fields(st, []*syntax.Word{r.Word})
-		if len(fs) != 1 {
-			a.unknown(wordText(r.Word), "it is not one file name")
+		fs, noRun := a.fields(p, []*syntax.Word{r.Word})
+		switch {
+		case noRun != "":
+			a.note(r.Op.String()+" "+wordText(r.Word)+": bash does not open it ("+noRun+")", false)
+			continue
+		case len(fs) == 1 && fs[0].unknown != "":
+		case len(fs) != 1:
+			a.note(r.Op.String()+" "+wordText(r.Word)+": not one file name, so bash refuses it (ambiguous redirect)", false)
 			continue
 		}
-		if fs[0].val == "/dev/null" || strings.HasPrefix(fs[0].val, "/dev/fd/") || fs[0].val == "/dev/stdout" || fs[0].val == "/dev/stderr" {
+		if v := fs[0].val; fs[0].unknown == "" && (v == "/dev/null" || strings.HasPrefix(v, "/dev/fd/") || v == "/dev/stdout" || v == "/dev/stderr") {
 			continue
 		}
-		a.written(st, how, redirText(r.Op)+" ", fs[0], false)
+		a.written(st, how, r.Op.String()+" ", fs[0], false)
 	}
 }
-
-func redirText(op syntax.RedirOperator) string { return op.String() }
 
 func isDigits(s string) bool {
 	if s == "" {
@@ -379,25 +355,14 @@ func isDigits(s string) bool {
 	return true
 }
 
-// call previews one simple command.
-func (a *analyzer) call(c *syntax.CallExpr, st *state) {
-	if len(c.Args) == 0 {
-		return
-	}
-	args := a.fields(st, c.Args)
+// program previews the program a command runs, from its expanded words.
+func (a *analyzer) program(st *state, args []field) {
 	args = unwrap(args)
 	if len(args) == 0 || args[0].unknown != "" {
 		return
 	}
 	name := filepath.Base(args[0].val)
-	switch name {
-	case "cd":
-		a.cd(st, args[1:])
-		return
-	case "pushd", "popd":
-		st.dir = ""
-		return
-	case "xargs":
+	if name == "xargs" {
 		if len(args) > 1 && slices.ContainsFunc(args[1:], func(f field) bool { return programs[filepath.Base(f.val)] != nil }) {
 			a.unknown("xargs", "the files come from its input, which a preview does not read")
 		}
@@ -451,26 +416,10 @@ func skipOptions(args []field, withArg map[string]bool) []field {
 	return args
 }
 
-// cd follows a change of folder when its target can be known.
-func (a *analyzer) cd(st *state, args []field) {
-	args = skipOptions(args, nil)
-	switch {
-	case len(args) == 0:
-		st.dir = a.home
-	case args[0].unknown != "" || args[0].val == "-":
-		st.dir = ""
-	default:
-		st.dir = a.abs(st, args[0].val)
-	}
-}
-
-// abs resolves p against the working folder; "" when that is unknown.
+// abs resolves p against the folder the command runs in.
 func (a *analyzer) abs(st *state, p string) string {
 	if filepath.IsAbs(p) {
 		return p
-	}
-	if st.dir == "" {
-		return ""
 	}
 	j := filepath.Join(st.dir, p)
 	if strings.HasSuffix(p, "/") {
@@ -479,8 +428,17 @@ func (a *analyzer) abs(st *state, p string) string {
 	return j
 }
 
-// shown is how a path is written in a preview: as the command names it,
-// with the home folder as ~.
+// display is how a target is written in a line: as the command names it,
+// unless it is absolute or the command may run in several folders, when
+// the full path says which one.
+func (a *analyzer) display(st *state, val string) string {
+	if filepath.IsAbs(val) || st.several {
+		return a.shown(filepath.Clean(a.abs(st, val)))
+	}
+	return a.shown(val)
+}
+
+// shown is how a path is written in a preview, with the home folder as ~.
 func (a *analyzer) shown(p string) string {
 	if a.home != "" && filepath.IsAbs(p) {
 		if p == a.home {

@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/plan"
 )
 
 // HelperCommand is the hidden first argument that selects the preview
@@ -185,12 +186,12 @@ func HelperMain(args []string) int {
 // something to say: it calls a program the preview knows or writes
 // through a redirection. It reads nothing from disk.
 func Wants(command string) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	s, err := plan.Parse(command)
 	if err != nil {
 		return false
 	}
 	want := false
-	syntax.Walk(f, func(n syntax.Node) bool {
+	syntax.Walk(s.File, func(n syntax.Node) bool {
 		if want {
 			return false
 		}

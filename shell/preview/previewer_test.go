@@ -281,10 +281,7 @@ func TestTargetsAfterTheDeadlineAreUnknown(t *testing.T) {
 	root := tree(t, "a:1", "b:1")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := &analyzer{ctx: ctx, env: map[string]string{}, assigned: map[string]bool{}}
-	st := &state{dir: root}
-	a.call(mustCall(t, "rm a b"), st)
-	got := a.render()
+	got := compute(ctx, "rm a b", root, []string{"HOME=" + root})
 	check(t, "rm a b after the deadline", got, want{status: Shown,
 		lines: []string{"2 more targets: cannot tell — the time ran out before Hark looked"}})
 }

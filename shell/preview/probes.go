@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/hark-sh/hark/shell/policy"
 )
 
 // findArgs are find's primaries that take arguments, and how many; a
@@ -122,10 +124,6 @@ starts:
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	if st.dir == "" {
-		a.unknown("find", "an earlier cd makes the folder unknown")
-		return
-	}
 	if rm != nil && !deletes {
 		// No -delete: find walks as written, -prune included.
 		a.runFind(st.dir, append(append(head, starts...), out...), rm)
@@ -221,11 +219,14 @@ func (a *analyzer) runFind(dir string, argv []string, rm *findRm) {
 		case fi.IsDir() && rm != nil:
 			t.add(a.walk(full))
 			removed = append(removed, full)
+			a.touch(full, true)
 		case fi.IsDir():
 			t.Folders++
+			a.touch(full, false)
 		default:
 			t.Files++
 			t.Bytes += fi.Size()
+			a.touch(full, false)
 		}
 		if len(listed) < maxListed {
 			listed = append(listed, a.shown(p))
@@ -313,10 +314,7 @@ func previewGit(a *analyzer, st *state, _ string, args []field) {
 			return // an option the preview does not follow
 		}
 	}
-	if i >= len(args) || dir == "" {
-		if dir == "" {
-			a.unknown("git", "an earlier cd makes the folder unknown")
-		}
+	if i >= len(args) {
 		return
 	}
 	sub, rest := args[i].val, args[i+1:]
@@ -354,7 +352,7 @@ func hasArg(args []field, s string) bool {
 		if f.val == "--" {
 			return false
 		}
-		if f.val == s {
+		if policy.LongMatch(f.val, s) {
 			return true
 		}
 	}
@@ -382,7 +380,7 @@ func (a *analyzer) gitCheckout(dir string, global []string, rest []field) {
 			paths = append(paths, f.val)
 		case f.val == "--":
 			dashes = true
-		case f.val == "-f" || f.val == "--force":
+		case f.val == "-f" || policy.LongMatch(f.val, "--force"):
 			force = true
 		case strings.HasPrefix(f.val, "-"):
 			if f.val == "-b" || f.val == "-B" || f.val == "--orphan" {
@@ -416,7 +414,7 @@ func (a *analyzer) gitClean(dir string, global []string, rest []field) {
 	argv := append(append([]string{}, global...), "clean", "-n")
 	for _, f := range rest {
 		v := f.val
-		if v == "--force" || v == "--dry-run" || v == "--quiet" || v == "--interactive" {
+		if slices.ContainsFunc([]string{"--force", "--dry-run", "--quiet", "--interactive"}, func(l string) bool { return policy.LongMatch(v, l) }) {
 			continue
 		}
 		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1 {
@@ -455,6 +453,7 @@ func (a *analyzer) gitClean(dir string, global []string, rest []field) {
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(dir, full)
 		}
+		a.touch(full, true)
 		if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
 			t.add(a.walk(full))
 		} else if err == nil {
@@ -481,7 +480,7 @@ func cleanForced(rest []field) bool {
 		if v == "--" {
 			return false
 		}
-		if v == "--force" || v == "--interactive" {
+		if policy.LongMatch(v, "--force") || policy.LongMatch(v, "--interactive") {
 			return true
 		}
 		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {

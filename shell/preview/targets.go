@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+
+	"github.com/hark-sh/hark/shell/policy"
 )
 
 // effect is what a command does to a target; each has the verb that the
@@ -101,7 +104,8 @@ var programs = map[string]func(a *analyzer, st *state, name string, args []field
 }
 
 // opts is a command line split the way getopt would: GNU tools accept
-// options anywhere before "--".
+// options anywhere before "--", and a long option by any unambiguous
+// prefix of its name (rm --recu is rm --recursive).
 type opts struct {
 	short    map[rune]string // -x, with its argument if it takes one
 	long     map[string]string
@@ -114,11 +118,26 @@ func (o opts) targetDir() (field, bool) {
 	if d, ok := o.short['t']; ok {
 		return field{val: d}, true
 	}
-	if d, ok := o.long["target-directory"]; ok {
+	if d, ok := o.longVal("target-directory"); ok {
 		return field{val: d}, true
 	}
 	return field{}, false
 }
+
+// longVal is the value of the long option name, given whole or
+// abbreviated, and whether it was given.
+func (o opts) longVal(name string) (string, bool) {
+	for typed, v := range o.long {
+		if longIs(typed, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// longIs says whether typed (a long option's name as given, without its
+// dashes) is, or abbreviates, name: the classifier's reading.
+func longIs(typed, name string) bool { return policy.LongMatch("--"+typed, "--"+name) }
 
 func (o opts) has(short string, long ...string) bool {
 	for _, r := range short {
@@ -127,7 +146,7 @@ func (o opts) has(short string, long ...string) bool {
 		}
 	}
 	for _, l := range long {
-		if _, ok := o.long[l]; ok {
+		if _, ok := o.longVal(l); ok {
 			return true
 		}
 	}
@@ -148,7 +167,7 @@ func parseOpts(args []field, shortArg string, longArg ...string) opts {
 			return o
 		case strings.HasPrefix(f.val, "--"):
 			name, val, hasVal := strings.Cut(f.val[2:], "=")
-			if !hasVal && contains(longArg, name) && i+1 < len(args) {
+			if !hasVal && slices.ContainsFunc(longArg, func(l string) bool { return longIs(name, l) }) && i+1 < len(args) {
 				i++
 				val = args[i].val
 			}
@@ -237,7 +256,8 @@ func previewDD(a *analyzer, st *state, _ string, args []field) {
 func previewTransfer(a *analyzer, st *state, name string, args []field) {
 	o := parseOpts(args, "tS", "target-directory", "suffix", "backup", "sparse", "reflink", "preserve", "no-preserve", "update")
 	recursive := name == "mv" || o.has("rRa", "recursive", "archive")
-	keep := o.has("n", "no-clobber") || o.long["update"] == "none"
+	update, _ := o.longVal("update")
+	keep := o.has("n", "no-clobber") || update == "none"
 	srcs := o.operands
 	dest, dirGiven := o.targetDir()
 	if !dirGiven {
@@ -246,14 +266,11 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 		}
 		dest, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
 	}
+	destAbs := ""
 	if dest.unknown != "" {
 		a.unknown(a.shown(dest.val), dest.unknown)
-	}
-	destAbs := ""
-	if dest.unknown == "" {
-		if destAbs = a.abs(st, dest.val); destAbs == "" {
-			a.unknown(dest.val, "an earlier cd makes the folder unknown")
-		}
+	} else {
+		destAbs = a.abs(st, dest.val)
 	}
 	intoDir := dirGiven
 	if destAbs != "" && !o.has("T", "no-target-directory") {
@@ -262,7 +279,7 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 		}
 	}
 	if len(srcs) > 1 && !intoDir && destAbs != "" {
-		a.note(a.shown(dest.val)+": not a folder, so "+name+" refuses to put several files there", false)
+		a.note(a.display(st, dest.val)+": not a folder, so "+name+" refuses to put several files there", false)
 		return
 	}
 	eff := effMove
@@ -278,8 +295,8 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 			base := filepath.Base(strings.TrimSuffix(a.abs(st, s.val), "/"))
 			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
 		}
-		a.lines[len(a.lines)-1] += ", to " + a.shown(landShown)
-		a.landing(name, land, landShown, a.abs(st, s.val), keep)
+		a.lines[len(a.lines)-1] += ", to " + a.display(st, landShown)
+		a.landing(name, land, a.display(st, landShown), a.abs(st, s.val), keep)
 	}
 }
 
@@ -307,10 +324,6 @@ func previewLink(a *analyzer, st *state, _ string, args []field) {
 		return
 	}
 	destAbs := a.abs(st, dest.val)
-	if destAbs == "" {
-		a.unknown(dest.val, "an earlier cd makes the folder unknown")
-		return
-	}
 	intoDir := dirGiven
 	if !o.has("T", "no-target-directory") && !o.has("n", "no-dereference") {
 		if fi, err := os.Stat(destAbs); err == nil && fi.IsDir() {
@@ -327,7 +340,7 @@ func previewLink(a *analyzer, st *state, _ string, args []field) {
 			base := filepath.Base(strings.TrimSuffix(s.val, "/"))
 			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
 		}
-		a.landing("ln", land, landShown, "", false)
+		a.landing("ln", land, a.display(st, landShown), "", false)
 	}
 }
 
@@ -383,8 +396,9 @@ func previewSedInPlace(a *analyzer, st *state, _ string, args []field) {
 	}
 }
 
-// landing notes what already exists where a moved or copied file lands.
-func (a *analyzer) landing(tool, land, landShown, src string, keep bool) {
+// landing notes what already exists where a moved or copied file lands;
+// shown is how the line names it.
+func (a *analyzer) landing(tool, land, shown, src string, keep bool) {
 	fi, err := os.Lstat(land)
 	if err != nil {
 		return // nothing there: nothing is replaced
@@ -392,7 +406,9 @@ func (a *analyzer) landing(tool, land, landShown, src string, keep bool) {
 	if same, err := os.Lstat(src); err == nil && os.SameFile(fi, same) {
 		return
 	}
-	shown := a.shown(landShown)
+	if !keep {
+		a.touch(land, fi.IsDir()) // cp merges into a folder there, replacing what has the same names
+	}
 	switch {
 	case keep:
 		a.lines = append(a.lines, shown+": exists and is kept ("+tool+" -n)")
@@ -415,7 +431,7 @@ func previewPermissions(a *analyzer, st *state, name string, args []field) {
 	var rest []field
 	haveSpec := false
 	for i, f := range args {
-		if strings.HasPrefix(f.val, "--reference") {
+		if name, _, _ := strings.Cut(f.val, "="); f.unknown == "" && policy.LongMatch(name, "--reference") {
 			haveSpec = true
 		}
 		if name == "chmod" && !haveSpec && isModeArg(f.val) {
@@ -468,14 +484,10 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		return false
 	}
 	p := a.abs(st, f.val)
-	if p == "" {
-		a.unknown(f.val, "an earlier cd makes the folder unknown")
+	if a.already(eff, p) {
 		return false
 	}
-	shown := a.shown(f.val)
-	if filepath.IsAbs(f.val) {
-		shown = a.shown(p)
-	}
+	shown := a.display(st, f.val)
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
 		a.note(shown+": no such file or folder", true)
@@ -487,6 +499,8 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 	}
 	switch {
 	case fi.IsDir() && (recursive || eff == effMove):
+		a.counted[eff][len(a.counted[eff])-1].whole = true
+		a.touch(p, true)
 		t := a.walk(p)
 		inner := t
 		inner.Folders--
@@ -499,6 +513,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		empty := isEmptyDir(p)
 		switch {
 		case (tool == "rmdir" || emptyDirs) && empty:
+			a.touch(p, false)
 			a.add(eff, tally{Folders: 1}, shown+": empty folder")
 		case tool == "rmdir" || emptyDirs:
 			a.note(shown+": folder that is not empty, so "+tool+" refuses it", false)
@@ -510,6 +525,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		a.note(shown+": folder, so cp without -r skips it", false)
 		return false
 	case fi.IsDir():
+		a.touch(p, false)
 		a.add(eff, tally{Folders: 1}, shown+": folder (only the folder itself)")
 	case fi.Mode()&fs.ModeSymlink != 0:
 		to, _ := os.Readlink(p)
@@ -517,11 +533,16 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		switch eff {
 		case effDelete, effMove:
 			desc += " (only the link itself)"
-		case effMode:
-			desc += " (chmod changes what it points to)"
+		case effMode, effOwner, effGroup:
+			desc += " (" + tool + " changes what it points to)"
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				a.touch(real, false)
+			}
 		}
+		a.touch(p, false)
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+desc)
 	default:
+		a.touch(p, false)
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+kindOf(fi)+", "+Size(fi.Size()))
 	}
 	return true
@@ -539,15 +560,15 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 		return
 	}
 	p := a.abs(st, f.val)
-	if p == "" {
-		a.unknown(label+f.val, "an earlier cd makes the folder unknown")
+	if a.already(eff, p) {
 		return
 	}
-	shown := label + a.shown(f.val)
-	if filepath.IsAbs(f.val) {
-		shown = label + a.shown(p)
-	}
+	shown := label + a.display(st, f.val)
 	fi, err := os.Stat(p) // writes go through a link to what it points to
+	if real, rerr := filepath.EvalSymlinks(p); rerr == nil {
+		a.touch(real, false)
+	}
+	a.touch(p, false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if noCreate {
@@ -569,6 +590,30 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 		how := map[effect]string{effOverwrite: "overwritten", effAppend: "appended to", effWriteInto: "written into", effResize: "resized"}[eff]
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": existing file, "+Size(fi.Size())+", "+how)
 	}
+}
+
+// already says whether the current command's p, under eff, was counted
+// at another folder it may run in (as itself or inside a folder counted
+// whole), and else marks it counted.
+func (a *analyzer) already(eff effect, p string) bool {
+	if a.counted == nil {
+		a.counted = map[effect][]counted{}
+	}
+	p = filepath.Clean(p)
+	for _, q := range a.counted[eff] {
+		if p == q.path || q.whole && strings.HasPrefix(p, q.path+"/") {
+			return true
+		}
+	}
+	a.counted[eff] = append(a.counted[eff], counted{path: p})
+	return false
+}
+
+// touch records a path the preview shows as changed (with everything
+// under it when whole), so that a test can hold the preview to what bash
+// then does.
+func (a *analyzer) touch(p string, whole bool) {
+	a.touched = append(a.touched, counted{path: filepath.Clean(p), whole: whole})
 }
 
 // late says whether the time bound has passed, and counts the target
