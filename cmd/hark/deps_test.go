@@ -79,6 +79,7 @@ var importTable = map[string]deps{
 	"shell/visible":          {},
 	"shell/policy":           {},
 	"shell/preview":          {imports: "shell shell/plan shell/policy shell/visible"},
+	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
 	"shell/trash":            {imports: "shell/atomicfile"},
 
 	// speech: a leaf, with its two cgo adapters.
