@@ -15,56 +15,64 @@ import (
 // something only known when the command runs (/dev/fd/N, /proc/PID/cwd of
 // another process, /dev/stdin).
 func Normalize(dir, target string) (p, why string) {
-	p = target
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
+	raw := target
+	if !filepath.IsAbs(raw) {
+		raw = dir + "/" + raw
 	}
-	p = filepath.Clean(p)
-	for range 8 { // each pass strips one alias; /proc/self/root/proc/self/root/… too
-		q, why := unalias(dir, p)
+	// Walk the names as the kernel does: an alias is a link to what it
+	// names, so a '..' after /proc/self/cwd is the parent of dir, not
+	// /proc/self.
+	cur := "/"
+	for _, c := range strings.Split(raw, "/") {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		cur = filepath.Join(cur, c)
+		q, why := unalias(dir, cur)
 		if why != "" {
 			return "", why
 		}
-		if q == p {
-			return p, ""
-		}
-		p = q
+		cur = q
 	}
-	return "", "the path goes through /proc aliases more often than Hark follows"
+	return cur, ""
 }
 
+// unalias takes back the alias the path p (clean, absolute) ends in.
 func unalias(dir, p string) (string, string) {
+	switch {
+	case p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/fd":
+		return "", p + " names an open file only known when the command runs"
+	}
 	rest, ok := strings.CutPrefix(p, "/proc/")
 	if !ok {
-		switch {
-		case p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/fd" || strings.HasPrefix(p, "/dev/fd/"):
-			return "", p + " names an open file only known when the command runs"
-		}
 		return p, ""
 	}
-	who, sub, _ := strings.Cut(rest, "/")
-	kind, tail, _ := strings.Cut(sub, "/")
+	parts := strings.Split(rest, "/")
+	if len(parts) == 4 && parts[1] == "task" && isDigits(parts[2]) {
+		parts = []string{parts[0], parts[3]} // /proc/self/task/TID/X is /proc/self/X
+	}
+	if len(parts) != 2 {
+		return p, ""
+	}
+	who, kind := parts[0], parts[1]
 	self := who == "self" || who == "thread-self"
 	if !self && !isDigits(who) {
 		return p, ""
 	}
 	switch kind {
 	case "root":
-		return filepath.Clean("/" + tail), ""
+		return "/", ""
 	case "cwd":
 		if self {
-			return filepath.Join(dir, tail), ""
+			return filepath.Clean(dir), ""
 		}
 		return "", p + " is another process's folder, only known when the command runs"
 	case "fd", "map_files":
 		return "", p + " names an open file only known when the command runs"
-	case "task":
-		// /proc/self/task/TID/root and …/cwd are the same as the process's.
-		_, inner, _ := strings.Cut(tail, "/")
-		if inner == "" {
-			return p, ""
-		}
-		return unalias(dir, "/proc/"+who+"/"+inner)
 	}
 	return p, ""
 }
@@ -92,15 +100,6 @@ func (env Env) Resolve(dir, target string) (string, string) {
 	if !filepath.IsAbs(raw) {
 		raw = dir + "/" + raw
 	}
-	// The aliases of / and of the command's own folder first: /proc/self
-	// is Hark's process, not the command's, when links are followed here.
-	q, why := Normalize(dir, raw)
-	if why != "" {
-		return "", why
-	}
-	if clean := filepath.Clean(raw); q != clean {
-		raw = q
-	}
 	f := env.fs()
 	cur := "/"
 	comps := strings.Split(raw, "/")
@@ -114,6 +113,14 @@ func (env Env) Resolve(dir, target string) (string, string) {
 			continue
 		}
 		next := filepath.Join(cur, c)
+		// The aliases of / and of the command's own folder before the
+		// disk: /proc/self here is Hark's process, not the command's.
+		if q, why := unalias(dir, next); why != "" {
+			return "", why
+		} else if q != next {
+			cur = q
+			continue
+		}
 		fi, err := f.Lstat(next)
 		if err != nil {
 			return filepath.Clean(filepath.Join(append([]string{next}, comps[i+1:]...)...)), ""

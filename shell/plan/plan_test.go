@@ -185,9 +185,15 @@ func TestNormalize(t *testing.T) {
 		{"/proc/self/task/12/root/bin", "/bin", ""},
 		{"/proc/self/cwd/x", "/work/x", ""},
 		{"x/../../etc", "/etc", ""},
-		{"/dev/fd/3", "", "/dev/fd/3 names an open file only known when the command runs"},
-		{"/proc/self/fd/3/x", "", "/proc/self/fd/3/x names an open file only known when the command runs"},
-		{"/proc/7/cwd/x", "", "/proc/7/cwd/x is another process's folder, only known when the command runs"},
+		{"/dev/fd/3", "", "/dev/fd names an open file only known when the command runs"},
+		{"/proc/self/fd/3/x", "", "/proc/self/fd names an open file only known when the command runs"},
+		{"/proc/self/cwd/..", "/", ""},
+		{"/proc/self/cwd/../x", "/x", ""},
+		{"/proc/self/root/..", "/", ""},
+		{"/proc/self/root/../etc", "/etc", ""},
+		{"/proc/self/../self/root/bin", "/bin", ""},
+		{"/proc/1/task/1/root/etc", "/etc", ""},
+		{"/proc/7/cwd/x", "", "/proc/7/cwd is another process's folder, only known when the command runs"},
 		{"/proc/cpuinfo", "/proc/cpuinfo", ""},
 	} {
 		got, why := Normalize("/work", c.in)
