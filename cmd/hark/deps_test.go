@@ -79,7 +79,7 @@ var importTable = map[string]deps{
 	"shell/policy":           {},
 	"shell/preview":          {imports: "shell"},
 	"shell/rules":            {imports: "shell/atomicfile shell/policy"},
-	"shell/trash":            {imports: "shell/atomicfile"},
+	"shell/trash":            {imports: "shell/atomicfile shell/plan"},
 
 	// speech: a leaf, with its two cgo adapters.
 	"speech":            {tests: "speech/speechtest"},
