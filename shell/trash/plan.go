@@ -37,7 +37,7 @@ type Plan struct {
 	// preserveAll is rm --preserve-root=all: a folder on another file
 	// system than its parent is skipped.
 	preserveAll bool
-	slash       []bool // per path: written with a trailing slash
+	ops         []op // per path: how it was written
 	wd, home    string
 	realHome    string
 	starts      []string // find's starting folders, absolute
@@ -372,9 +372,29 @@ func (p *Plan) operand(a string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", a, err)
 	}
+	// The kernel's own reading of the folder part, to hold the model to:
+	// where it finds no folder the target is missing, whatever the
+	// spelling cleans to (a .. after a dangling link); where it finds
+	// another folder than the model, nothing is offered.
+	raw := dir
+	if !filepath.IsAbs(raw) {
+		raw = p.wd + "/" + dir
+	}
+	o := op{slash: len(s) < len(a)}
+	if fi, err := os.Stat(raw); err != nil {
+		o.dirErr = err
+	} else if fi2, err := os.Stat(filepath.Dir(q)); err != nil || !os.SameFile(fi, fi2) || !fi.IsDir() {
+		return fmt.Errorf("%s: the folder it is in could not be told for sure", a)
+	}
 	p.Paths = append(p.Paths, q)
-	p.slash = append(p.slash, len(s) < len(a))
+	p.ops = append(p.ops, o)
 	return nil
+}
+
+// op is how one target was written.
+type op struct {
+	slash  bool  // with a trailing slash: the kernel follows a final link
+	dirErr error // the folder part names no folder (ENOENT, ENOTDIR)
 }
 
 // resolve is the path the kernel reaches for dir/base run in the working
@@ -594,8 +614,7 @@ func (p Plan) Check(paths []string) (ok []string, problems []error) {
 	}
 	used := map[string]int{}
 	for _, q := range paths {
-		slash := p.slashed(q, used)
-		why, standIn := p.checkOne(q, slash, isGone, empty)
+		why, standIn := p.checkOne(q, p.opFor(q, used), isGone, empty)
 		if standIn != nil {
 			return nil, []error{standIn}
 		}
@@ -611,26 +630,27 @@ func (p Plan) Check(paths []string) (ok []string, problems []error) {
 	return ok, problems
 }
 
-// slashed says whether the next use of path q among the plan's targets
-// was written with a trailing slash.
-func (p Plan) slashed(q string, used map[string]int) bool {
+// opFor is how the next use of path q among the plan's targets was
+// written.
+func (p Plan) opFor(q string, used map[string]int) op {
 	n := used[q]
 	used[q]++
 	for i, r := range p.Paths {
-		if r != q {
+		if r != q || i >= len(p.ops) {
 			continue
 		}
 		if n == 0 {
-			return p.slash[i]
+			return p.ops[i]
 		}
 		n--
 	}
-	return false
+	return op{}
 }
 
 // checkOne is what rm or rmdir does with one target: nil when it removes
 // it, a problem when it refuses, or (second) a reason nothing may move.
-func (p Plan) checkOne(q string, slash bool, isGone func(string) bool, empty func(string) bool) (why, standIn error) {
+func (p Plan) checkOne(q string, o op, isGone func(string) bool, empty func(string) bool) (why, standIn error) {
+	slash := o.slash
 	missing := func(err error) (error, error) {
 		if p.Force {
 			return errSkip, nil
@@ -639,6 +659,12 @@ func (p Plan) checkOne(q string, slash bool, isGone func(string) bool, empty fun
 			return fmt.Errorf("%s: not a folder", show(q, slash)), nil
 		}
 		return fmt.Errorf("%s: no such file or folder", show(q, slash)), nil
+	}
+	if o.dirErr != nil {
+		if errors.Is(o.dirErr, fs.ErrNotExist) || errors.Is(o.dirErr, syscall.ENOTDIR) {
+			return missing(o.dirErr)
+		}
+		return fmt.Errorf("%s: %w", q, unwrapPath(o.dirErr)), nil
 	}
 	if isGone(q) {
 		return missing(fs.ErrNotExist)
@@ -665,6 +691,12 @@ func (p Plan) checkOne(q string, slash bool, isGone func(string) bool, empty fun
 			return nil, fmt.Errorf("%w: rm -r %s would empty the folder the link points to and keep the link", ErrNoStandIn, show(q, slash))
 		case p.Program == "rm" && !p.EmptyDirs:
 			return fmt.Errorf("%s: is a folder, so rm without -r would not remove it", show(q, slash)), nil
+		}
+		if p.Program == "rm" && !empty(q) {
+			return fmt.Errorf("%s: the folder the link points to is not empty, so rm -d would not remove it", show(q, slash)), nil
+		}
+		if p.Force { // the kernel's "not a folder", which -f passes over
+			return errSkip, nil
 		}
 		return fmt.Errorf("%s: a link to a folder, which %s cannot remove through the slash", show(q, slash), p.Program), nil
 	}
