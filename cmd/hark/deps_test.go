@@ -80,7 +80,7 @@ var importTable = map[string]deps{
 	"shell/policy":           {},
 	"shell/preview":          {imports: "shell shell/plan shell/policy shell/visible"},
 	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
-	"shell/trash":            {imports: "shell/atomicfile"},
+	"shell/trash":            {imports: "shell/atomicfile shell/plan"},
 
 	// speech: a leaf, with its two cgo adapters.
 	"speech":            {tests: "speech/speechtest"},

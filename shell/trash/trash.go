@@ -61,6 +61,10 @@ var (
 	ErrNothingToUndo = errors.New("nothing to undo: Hark has not moved anything to the Trash since the last undo")
 	// ErrWouldOverwrite: a path to restore to exists again; nothing moved.
 	ErrWouldOverwrite = errors.New("something now exists where a trashed item would go back")
+	// ErrUnsafeRestore: the way back to an item's place is not the one it
+	// left by (a folder on it is now a link), or the place is outside
+	// home; nothing moved.
+	ErrUnsafeRestore = errors.New("the way back is not the one the item left by")
 	// ErrCrossDevice: no trash exists on the file's own disk.
 	ErrCrossDevice = errors.New("no usable Trash on this file's disk")
 )
@@ -243,7 +247,7 @@ func (b *Bin) Undo(rec Record) ([]Item, error) {
 }
 
 func (b *Bin) undo(rec Record) (restored, left []Item, _ error) {
-	var blocked, gone []string
+	var blocked, gone, unsafe []string
 	var todo []Item
 	for _, it := range rec.Items {
 		if _, err := os.Lstat(it.Trashed); err != nil {
@@ -257,18 +261,25 @@ func (b *Bin) undo(rec Record) (restored, left []Item, _ error) {
 			blocked = append(blocked, fmt.Sprintf("%s cannot be checked (%v)", it.Original, unwrapPath(err)))
 			continue
 		}
+		if err := b.wayBack(it.Original); err != nil {
+			unsafe = append(unsafe, err.Error())
+			continue
+		}
 		if parent := filepath.Dir(it.Original); !isDir(parent) {
 			blocked = append(blocked, "the folder "+parent+" is gone")
 			continue
 		}
 		todo = append(todo, it)
 	}
+	if len(unsafe) > 0 {
+		return nil, rec.Items, fmt.Errorf("%w: %s. Nothing was restored; the items are still in the Trash", ErrUnsafeRestore, strings.Join(unsafe, "; "))
+	}
 	if len(blocked) > 0 {
 		return nil, rec.Items, fmt.Errorf("%w: %s. Nothing was restored; move those aside and undo again", ErrWouldOverwrite, strings.Join(blocked, "; "))
 	}
 	var errs []error
 	for i, it := range todo {
-		if err := renameNoReplace(it.Trashed, it.Original); err != nil {
+		if err := b.restoreTo(it.Trashed, it.Original); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				err = fmt.Errorf("%w: %s appeared while restoring", ErrWouldOverwrite, it.Original)
 			}
@@ -285,6 +296,46 @@ func (b *Bin) undo(rec Record) (restored, left []Item, _ error) {
 		errs = append(errs, fmt.Errorf("no longer in the Trash (was it emptied?), so not restored: %s", strings.Join(gone, ", ")))
 	}
 	return restored, left, errors.Join(errs...)
+}
+
+// homeRel splits original into the home folder it lies strictly inside
+// (as recorded, or with its links followed) and the path below it.
+func (b *Bin) homeRel(original string) (root, rel string, err error) {
+	original = filepath.Clean(original)
+	roots := []string{b.o.Home}
+	if real, err := filepath.EvalSymlinks(b.o.Home); err == nil && real != b.o.Home {
+		roots = append(roots, real)
+	}
+	for _, r := range roots {
+		if within(original, r) {
+			rel, _ := filepath.Rel(r, original)
+			return r, rel, nil
+		}
+	}
+	return "", "", fmt.Errorf("%s is not inside the home folder %s, so Hark does not put it back", original, b.o.Home)
+}
+
+// wayBack checks, before anything moves, that every folder between home
+// and original is still a folder and not a link: a link there now would
+// put the item back somewhere else than it came from.
+func (b *Bin) wayBack(original string) error {
+	root, rel, err := b.homeRel(original)
+	if err != nil {
+		return err
+	}
+	names := strings.Split(rel, string(filepath.Separator))
+	at := root
+	for _, name := range names[:len(names)-1] {
+		at = filepath.Join(at, name)
+		fi, err := os.Lstat(at)
+		if err != nil {
+			return nil // a folder that is gone: reported as such below
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is no longer the folder it was (now a link or a file)", at)
+		}
+	}
+	return nil
 }
 
 // Last is the recorded last trashed set, if any.
