@@ -54,6 +54,9 @@ type controlRequest struct {
 	// Launch marks the request of a second app launch (Announce): no text
 	// to run, the running app only shows that it is there.
 	Launch bool `json:"launch,omitempty"`
+	// Listen is `hark listen`'s action (app.ListenAction): the hotkey,
+	// pressed from outside.
+	Listen string `json:"listen,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -252,7 +255,11 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		return
 	}
 	reply := make(chan app.SendReply, 1)
-	if !post(app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
+	var ev app.Event = app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}
+	if req.Listen != "" {
+		ev = app.ListenRequest{Action: app.ListenAction(req.Listen), Reply: reply}
+	}
+	if !post(ev) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
 		return
 	}
@@ -305,6 +312,14 @@ func Announce(ctx context.Context, runtimeDir string) error {
 // listens. Cancelling ctx abandons the wait (the app keeps going).
 func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Text: text, Wait: wait})
+}
+
+// PressHotkey asks the running app to act as if its hotkey was pressed (see
+// app.ListenAction): `hark listen`. It returns as soon as the app has taken the request
+// or refused it: a reply with OK false carries the reason. ErrNotRunning
+// means no app listens; PressHotkey never starts one.
+func PressHotkey(ctx context.Context, runtimeDir string, action app.ListenAction) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Listen: string(action)})
 }
 
 // exchange sends one request and reads its reply.

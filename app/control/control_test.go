@@ -361,3 +361,41 @@ func TestAnnounceReachesTheRunningApp(t *testing.T) {
 	default:
 	}
 }
+
+// PressHotkey reaches the running app as a ListenRequest and carries its
+// answer back; with nobody listening it is ErrNotRunning and starts
+// nothing.
+func TestPressHotkey(t *testing.T) {
+	t.Parallel()
+	dir := shortDir(t)
+	if _, err := PressHotkey(context.Background(), dir, app.ListenTap); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("PressHotkey with no app = %v, want ErrNotRunning", err)
+	}
+	got := make(chan app.ListenAction, 4)
+	serve(t, dir, func(e app.Event) bool {
+		r, ok := e.(app.ListenRequest)
+		if !ok {
+			t.Errorf("posted %T, want a ListenRequest", e)
+			return false
+		}
+		got <- r.Action
+		if r.Action == app.ListenStop {
+			r.Reply <- app.SendReply{Error: "Hark is not listening"}
+		} else {
+			r.Reply <- app.SendReply{OK: true}
+		}
+		return true
+	})
+	for _, a := range []app.ListenAction{app.ListenTap, app.ListenStart, app.ListenCancel, app.ListenStop} {
+		r, err := PressHotkey(context.Background(), dir, a)
+		if err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+		if want := a != app.ListenStop; r.OK != want || (!want && r.Error != "Hark is not listening") {
+			t.Errorf("%s: reply %+v", a, r)
+		}
+		if posted := <-got; posted != a {
+			t.Errorf("posted %q, want %q", posted, a)
+		}
+	}
+}
