@@ -32,7 +32,7 @@ func (a *App) view() View {
 		HasCues:   a.o.Cues != nil,
 		Cues:      a.settings.SoundCues,
 		HasLog:    a.o.LogFile != "",
-		Hotkey:    a.settings.Hotkey,
+		Hotkey:    a.hotkeyName(),
 		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 		UndoTrash: a.trashLast,
 	}

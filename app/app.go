@@ -405,6 +405,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.send(ctx, e)
 	case ListenRequest:
 		a.listenRequest(ctx, e)
+	case HotkeyAssigned:
+		a.hotkeyAssigned(e)
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:

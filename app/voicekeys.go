@@ -34,8 +34,30 @@ type Escape struct{}
 
 func (Escape) isEvent() {}
 
+// HotkeyAssigned is the trigger the desktop gave Hark's hotkey (the
+// GlobalShortcuts portal may assign another than the setting, or the user
+// may change it in the desktop's settings): every line that names the
+// hotkey names this one. "" goes back to the setting.
+type HotkeyAssigned struct{ Trigger string }
+
+func (HotkeyAssigned) isEvent() {}
+
+func (a *App) hotkeyAssigned(e HotkeyAssigned) {
+	a.keys.assigned = e.Trigger
+	a.renderNow()
+}
+
+// hotkeyName is the hotkey as the menu names it.
+func (a *App) hotkeyName() string {
+	if a.keys.assigned != "" {
+		return a.keys.assigned
+	}
+	return a.settings.Hotkey
+}
+
 // keyState is the loop's view of the hotkey and of Escape.
 type keyState struct {
+	assigned  string // the desktop's trigger for the hotkey, "" where Hark grabs the setting's
 	m         *keyMachine
 	escapeOn  bool // what the grabber was last told
 	cueFailed bool // a cue failed once; later failures are not logged

@@ -118,6 +118,14 @@ func (p *pump) Release(t time.Time) {
 	}
 }
 
+// Emit delivers e as it is, in order with the debounced events: a key
+// with no hold to debounce (the portal's cancel shortcut).
+func (p *pump) Emit(e Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.enqueue([]Event{e})
+}
+
 func (p *pump) flush() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -24,6 +24,9 @@ const (
 	Down Kind = iota + 1
 	// Up: the combination was released.
 	Up
+	// Cancel: the desktop's cancel shortcut (the GlobalShortcuts portal),
+	// which does what Escape does where Hark can grab Escape itself.
+	Cancel
 )
 
 func (k Kind) String() string {
@@ -32,6 +35,8 @@ func (k Kind) String() string {
 		return "down"
 	case Up:
 		return "up"
+	case Cancel:
+		return "cancel"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 
 	"github.com/hark-sh/hark/app/doctor"
@@ -15,6 +16,9 @@ import (
 // macOS the grab needs the app's run loop, so it is left to Hark's start
 // and only the setting is checked.
 func Probe(_ context.Context, combo string) (string, error) {
+	if runtime.GOOS != "darwin" && WaylandSession(os.Getenv) {
+		return probeWayland(combo, PortalAvailable)
+	}
 	grab := func(c Combo) error {
 		l, err := Register(c, Options{})
 		if err != nil {
@@ -26,6 +30,19 @@ func Probe(_ context.Context, combo string) (string, error) {
 		grab = nil
 	}
 	return probe(combo, grab)
+}
+
+// probeWayland is the doctor's line on a Wayland desktop: the portal lends
+// the hotkey, or the user binds `hark listen` and the fix says how.
+func probeWayland(combo string, portal func() error) (string, error) {
+	c, err := Parse(combo)
+	if err != nil {
+		return "", &doctor.Problem{Detail: err.Error(), Next: "fix \"hotkey\" in settings, for example \"ctrl+alt+space\""}
+	}
+	if err := portal(); err != nil {
+		return "", &doctor.Problem{Detail: "this Wayland desktop lends no global key to apps (" + err.Error() + ")", Next: BindGuide(c)}
+	}
+	return combo + " through the desktop's GlobalShortcuts portal (the desktop asks once when Hark starts, and may assign another key; the menu shows the one it chose)", nil
 }
 
 func probe(combo string, grab func(Combo) error) (string, error) {

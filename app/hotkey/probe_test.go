@@ -41,3 +41,30 @@ func TestProbe(t *testing.T) {
 		})
 	}
 }
+
+// On Wayland the doctor says whether the portal lends the key, and
+// without it prints the lines that bind `hark listen` on GNOME, KDE and
+// sway.
+func TestProbeWayland(t *testing.T) {
+	t.Parallel()
+	detail, err := probeWayland("ctrl+alt+space", func() error { return nil })
+	if err != nil || !strings.Contains(detail, "GlobalShortcuts portal") {
+		t.Errorf("with the portal: %q, %v", detail, err)
+	}
+	_, err = probeWayland("ctrl+alt+space", func() error { return ErrNoPortal })
+	var p *doctor.Problem
+	if !errors.As(err, &p) {
+		t.Fatalf("without the portal: %v, want a problem", err)
+	}
+	for _, want := range []string{
+		"gsettings set org.gnome.settings-daemon.plugins.media-keys.custom-keybinding:/org/gnome/settings-daemon/plugins/media-keys/custom-keybindings/hark/ command 'hark listen'",
+		"binding '<Control><Alt>space'",
+		"KDE Plasma: System Settings",
+		"bindsym Ctrl+Mod1+space exec hark listen",
+		"hark listen --cancel",
+	} {
+		if !strings.Contains(p.Fix(), want) {
+			t.Errorf("the fix lacks %q:\n%s", want, p.Fix())
+		}
+	}
+}

@@ -311,7 +311,12 @@ func (w *wiring) run(ctx context.Context) int {
 			}()
 		}
 		go runHotkey(ctx, w.st, core, w.note.Notifier, w.log)
-		go runEscape(ctx, w.escape, core, w.log)
+		// On Wayland no app may take Escape for a moment: the portal's
+		// cancel shortcut, Cancel in the menu and `hark listen --cancel`
+		// do what it does elsewhere.
+		if !hotkey.WaylandSession(os.Getenv) {
+			go runEscape(ctx, w.escape, core, w.log)
+		}
 	}
 
 	showf(e.stderr, "hark: running (log: %s)\n", logs.File(w.paths))
@@ -407,6 +412,10 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 		log.Warn("hotkey is a system shortcut", "combo", combo.String(), "used by", what)
 		core.Post(app.Problem{Source: "hotkey-shortcut", Message: fmt.Sprintf("The hotkey %s is already %s here; choose another \"hotkey\" in Settings…", st.Hotkey, "used for "+what)})
 	}
+	if hotkey.WaylandSession(os.Getenv) {
+		runPortalHotkey(ctx, combo, core, log)
+		return
+	}
 	// The modes are the core's business (it reads the setting); the
 	// adapter reports plain presses and releases, timed when the key moved.
 	l, err := hotkey.Register(combo, hotkey.Options{})
@@ -428,23 +437,70 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 	}
 	defer l.Close()
 	log.Info("hotkey registered", "combo", combo.String())
+	forwardKeys(ctx, l.Events(), nil, nil, core)
+}
+
+// forwardKeys posts the hotkey's events to the core until ctx ends or the
+// events stop; onChange runs on each signal of changed (the portal's
+// reassignments; nil where the key is Hark's own grab).
+func forwardKeys(ctx context.Context, events <-chan hotkey.Event, changed <-chan struct{}, onChange func(), core *app.App) {
 	for {
 		select {
-		case ev, ok := <-l.Events():
+		case ev, ok := <-events:
 			if !ok {
 				return
 			}
 			var out app.Event = app.KeyDown{At: ev.At}
-			if ev.Kind == hotkey.Up {
+			switch ev.Kind {
+			case hotkey.Up:
 				out = app.KeyUp{At: ev.At}
+			case hotkey.Cancel:
+				out = app.Escape{}
 			}
 			if !core.Post(out) {
 				return
 			}
+		case <-changed:
+			onChange()
 		case <-ctx.Done():
 			return
 		}
 	}
+}
+
+// runPortalHotkey is the hotkey on a Wayland desktop: the GlobalShortcuts
+// portal lends it (the desktop asks the user once), with the setting as the
+// preferred trigger and a second "cancel" shortcut for what Escape does
+// elsewhere. Without the portal, or when the user declines its dialog, the
+// status line says how to bind `hark listen` instead.
+func runPortalHotkey(ctx context.Context, combo hotkey.Combo, core *app.App, log *slog.Logger) {
+	l, err := hotkey.RegisterPortal(combo, hotkey.PortalOptions{})
+	switch {
+	case errors.Is(err, hotkey.ErrDeclined):
+		log.Info("the desktop's shortcut dialog was declined")
+		core.Post(app.Problem{Source: "hotkey", Title: "No hotkey: the desktop's shortcut dialog was declined",
+			Message: "You declined Hark's shortcut in the desktop's dialog; speak with `hark listen` bound to a key (see `hark doctor`) or use Type a request…"})
+		return
+	case err != nil:
+		log.Info("no GlobalShortcuts portal", "err", err)
+		core.Post(app.Problem{Source: "hotkey", Title: "No hotkey on this Wayland desktop",
+			Message: "This desktop lends no global key to apps: bind `hark listen` to " + combo.String() + " in its keyboard settings (`hark doctor` prints the lines), or use Type a request…"})
+		return
+	}
+	defer l.Close()
+	report := func() {
+		t := l.Trigger(hotkey.PortalListen)
+		if t == "" {
+			core.Post(app.Problem{Source: "hotkey", Title: "No key assigned to Hark's shortcut",
+				Message: "The desktop bound Hark's shortcut without a key: assign one in its keyboard settings (Hark → Talk to Hark), or use `hark listen`"})
+		} else {
+			core.Post(app.Problem{Source: "hotkey"}) // clears an earlier one
+		}
+		core.Post(app.HotkeyAssigned{Trigger: t})
+		log.Info("hotkey through the GlobalShortcuts portal", "trigger", t)
+	}
+	report()
+	forwardKeys(ctx, l.Events(), l.Changed(), report, core)
 }
 
 // voiceInput builds the microphone and the transcriber, or says why voice

@@ -1,0 +1,180 @@
+//go:build linux || freebsd || netbsd || openbsd
+
+package hotkey
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
+)
+
+func portalBus(t *testing.T) (*harness.Portal, *dbus.Conn) {
+	t.Helper()
+	addr := harness.SessionBus(t)
+	p := harness.FakePortal(t, addr)
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return p, conn
+}
+
+func portalNext(t *testing.T, l *PortalListener) Event {
+	t.Helper()
+	select {
+	case e := <-l.Events():
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event from the portal listener")
+	}
+	return Event{}
+}
+
+// The portal's Request/Response dance binds listen (with the configured
+// hotkey as the preferred trigger) and cancel; Activated and Deactivated
+// become Down and Up whose spacing is the desktop's own timestamps, the
+// cancel shortcut becomes Cancel, and the trigger the desktop assigned is
+// what the listener reports, also after ShortcutsChanged.
+func TestPortalShortcuts(t *testing.T) {
+	p, conn := portalBus(t)
+	p.Assign(PortalListen, "Ctrl+Alt+Space (assigned)")
+	combo, _ := Parse("ctrl+alt+space")
+	// Signals arrive by a clock the test moves: each arrives 50 ms after
+	// the desktop stamped it.
+	var mu sync.Mutex
+	arrival := time.Now()
+	l, err := RegisterPortal(combo, PortalOptions{Conn: conn, RepeatWindow: time.Millisecond, now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrival
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if got := p.Preferred(PortalListen); got != "CTRL+ALT+space" {
+		t.Errorf("preferred trigger %q, want CTRL+ALT+space", got)
+	}
+	if got := l.Trigger(PortalListen); got != "Ctrl+Alt+Space (assigned)" {
+		t.Errorf("trigger %q, want the one the desktop assigned", got)
+	}
+	if calls := p.Calls(); len(calls) < 2 || calls[0] != "CreateSession" || calls[1] != "BindShortcuts" {
+		t.Errorf("calls %v, want CreateSession then BindShortcuts", calls)
+	}
+
+	// A hold of 1.5 s by the desktop's clock, whatever the delivery does.
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	arrive := func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		arrival = arrival.Add(d)
+	}
+	const now = uint64(7_000_000) // the desktop's base is its own
+	must(p.Activate(PortalListen, now))
+	down := portalNext(t, l)
+	arrive(1520 * time.Millisecond)
+	must(p.Deactivate(PortalListen, now+1500))
+	up := portalNext(t, l)
+	if down.Kind != Down || up.Kind != Up {
+		t.Fatalf("events %v, %v; want down, up", down.Kind, up.Kind)
+	}
+	if held := up.At.Sub(down.At); held != 1500*time.Millisecond {
+		t.Errorf("held %v by the events, want the desktop's 1.5 s", held)
+	}
+	// Repeated Activated while held (a desktop that repeats) is one press.
+	arrive(time.Second)
+	must(p.Activate(PortalListen, now+2500))
+	must(p.Activate(PortalListen, now+2530))
+	arrive(100 * time.Millisecond)
+	must(p.Deactivate(PortalListen, now+2560))
+	if e := portalNext(t, l); e.Kind != Down {
+		t.Errorf("got %v, want down", e.Kind)
+	}
+	if e := portalNext(t, l); e.Kind != Up {
+		t.Errorf("got %v, want up after a repeated activation", e.Kind)
+	}
+	must(p.Activate(PortalCancel, now+2600))
+	if e := portalNext(t, l); e.Kind != Cancel {
+		t.Errorf("cancel shortcut gave %v, want cancel", e.Kind)
+	}
+	must(p.Reassign(PortalListen, "Super+H"))
+	select {
+	case <-l.Changed():
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change after ShortcutsChanged")
+	}
+	if got := l.Trigger(PortalListen); got != "Super+H" {
+		t.Errorf("trigger after ShortcutsChanged %q, want Super+H", got)
+	}
+	l.Close()
+	harness.Eventually(t, 5*time.Second, "session closed", func() error {
+		if n := p.Open(); n != 0 {
+			return harness.Errorf("%d sessions open", n)
+		}
+		return nil
+	})
+}
+
+// Closing the desktop's dialog is ErrDeclined; a bus without the portal
+// is ErrNoPortal.
+func TestPortalRefusals(t *testing.T) {
+	p, conn := portalBus(t)
+	p.Decline()
+	combo, _ := Parse("ctrl+alt+space")
+	if _, err := RegisterPortal(combo, PortalOptions{Conn: conn}); !errors.Is(err, ErrDeclined) {
+		t.Errorf("declined bind: %v, want ErrDeclined", err)
+	}
+	bare, err := dbus.Connect(harness.SessionBus(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	if _, err := RegisterPortal(combo, PortalOptions{Conn: bare}); !errors.Is(err, ErrNoPortal) {
+		t.Errorf("no portal: %v, want ErrNoPortal", err)
+	}
+}
+
+func TestTriggerSpelling(t *testing.T) {
+	for in, want := range map[string]string{
+		"ctrl+alt+space":  "CTRL+ALT+space",
+		"super+shift+f12": "SHIFT+LOGO+F12",
+		"ctrl+return":     "CTRL+Return",
+		"alt+backspace":   "ALT+BackSpace",
+		"ctrl+alt+h":      "CTRL+ALT+h",
+	} {
+		c, err := Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Trigger(c); got != want {
+			t.Errorf("Trigger(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWaylandSession(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"XDG_SESSION_TYPE": "wayland"}, true},
+		{map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, true},
+		{map[string]string{"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, false},
+		{nil, false},
+	} {
+		if got := WaylandSession(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %v, want %v", c.env, got, c.want)
+		}
+	}
+}
