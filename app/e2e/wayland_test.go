@@ -149,7 +149,7 @@ func TestWaylandWithoutPortalHotkey(t *testing.T) {
 		portal := harness.FakePortal(t, d.bus)
 		portal.Decline()
 		h := startHark(t, d)
-		h.menu.WaitFor(t, 30*time.Second, "declined")
+		h.menu.WaitFor(t, 30*time.Second, "⚠ No hotkey: the desktop's shortcut dialog was declined")
 		if out, code := h.run("listen", "--start"); code != 0 {
 			t.Fatalf("listen --start without the portal's key: exit %d, %q", code, out)
 		}
@@ -160,7 +160,7 @@ func TestWaylandWithoutPortalHotkey(t *testing.T) {
 	t.Run("no portal", func(t *testing.T) {
 		d := waylandDesktop(t)
 		h := startHark(t, d)
-		h.menu.WaitFor(t, 30*time.Second, "No hotkey on this Wayland desktop")
+		h.menu.WaitFor(t, 30*time.Second, "⚠ No hotkey on this Wayland desktop")
 		out, _ := h.run("doctor")
 		for _, want := range []string{"hark listen", "gsettings set", "bindsym"} {
 			if !strings.Contains(out, want) {
