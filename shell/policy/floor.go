@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hark-sh/hark/shell/plan"
@@ -180,7 +181,8 @@ func fromPlan(v string) arg {
 }
 
 // maxBraceWords bounds the words brace expansion may add to one command;
-// past it the word stays one, marked as a brace expansion, and asks.
+// past it a word stays one, marked as a brace expansion, and the command
+// is judged as before (a name or a wrapper's option so marked asks).
 const maxBraceWords = 10000
 
 // words are x's words as bash would pass them after brace expansion, so
@@ -189,19 +191,80 @@ const maxBraceWords = 10000
 // command runs) stays as written, with its brace flag.
 func (c *classifier) words(x *syntax.CallExpr) []arg {
 	args := make([]arg, 0, len(x.Args))
-	added := 0
+	budget := maxBraceWords
 	for _, w := range x.Args {
 		a := decodeWord(w)
-		if a.brace && added < maxBraceWords {
-			if fs, ok := c.braceWords(x, w, a); ok && added+len(fs) <= maxBraceWords {
-				added += len(fs)
-				args = append(args, fs...)
-				continue
+		if a.brace {
+			if n := braceCount(w, budget); n <= budget {
+				if fs, ok := c.braceWords(x, w, a); ok {
+					budget -= len(fs)
+					args = append(args, fs...)
+					continue
+				}
 			}
 		}
 		args = append(args, a)
 	}
 	return args
+}
+
+// braceCount is how many words brace expansion makes of w, or more than
+// limit when that is more than limit, counted without making them: a
+// hostile {a,b}{a,b}… must not cost the time of a million words.
+func braceCount(w *syntax.Word, limit int) int {
+	cp := *w
+	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
+	syntax.SplitBraces(&cp)
+	return partsCount(cp.Parts, limit)
+}
+
+func partsCount(parts []syntax.WordPart, limit int) int {
+	n := 1
+	for _, p := range parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = sequenceLen(b)
+		} else {
+			for _, e := range b.Elems {
+				if k += partsCount(e.Parts, limit); k > limit {
+					break
+				}
+			}
+		}
+		if n *= max(k, 1); n > limit {
+			return limit + 1
+		}
+	}
+	return n
+}
+
+// sequenceLen is the length of {x..y[..step]}, counted generously; an
+// end that is not a number or a letter counts as one word.
+func sequenceLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	x, err1 := strconv.Atoi(from)
+	y, err2 := strconv.Atoi(to)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = int(from[0]), int(to[0])
+		} else {
+			return 1
+		}
+	}
+	if x > y {
+		x, y = y, x
+	}
+	if y-x < 0 || y-x > 1<<30 {
+		return 1 << 30
+	}
+	return y - x + 1
 }
 
 func (c *classifier) braceWords(x *syntax.CallExpr, w *syntax.Word, a arg) ([]arg, bool) {
