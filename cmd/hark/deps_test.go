@@ -77,7 +77,7 @@ var importTable = map[string]deps{
 	"shell/internal/sandbox": {},
 	"shell/plan":             {},
 	"shell/visible":          {},
-	"shell/policy":           {},
+	"shell/policy":           {imports: "shell/plan"},
 	"shell/preview":          {imports: "shell shell/plan shell/policy shell/visible"},
 	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
 	"shell/trash":            {imports: "shell/atomicfile shell/plan"},

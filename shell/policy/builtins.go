@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// cdCheck remembers when the shell moves into a protected directory, so a
-// later `rm -rf *` is known to mean that directory.
+// cdCheck follows the shell into a protected directory in the order the
+// line is written, for the commands whose folders plan cannot tell, so a
+// later `rm -rf *` is known to mean that directory there too.
 func cdCheck(in *invocation) {
 	if !inThisShell(in) {
 		return // under a wrapper cd changes nothing that follows
@@ -35,14 +36,14 @@ func cdCheck(in *invocation) {
 		in.c.cdPath = joinPath(in.c.cdPath, ops[0].val)
 	}
 	if len(ops) == 0 {
-		in.c.cwd = "~"
+		in.c.cdCwd = homeMark
 		return
 	}
-	if root, ok := protectedTarget(ops[0], in.c.cwd); ok {
-		in.c.cwd = root
+	if root, ok := protectedTarget(ops[0], in.c.cdCwd); ok {
+		in.c.cdCwd = planDir(root)
 		return
 	}
-	in.c.cwd = ""
+	in.c.cdCwd = ""
 }
 
 // inThisShell reports whether a builtin runs in the shell itself: alone,

@@ -20,11 +20,8 @@ func (c *classifier) call(x *syntax.CallExpr) {
 	if len(x.Args) == 0 {
 		return
 	}
-	args := make([]arg, len(x.Args))
-	for i, w := range x.Args {
-		args[i] = decodeWord(w)
-	}
-	c.run(text, "", args, false)
+	c.cwd = c.callDirs(x)
+	c.run(text, "", c.words(x), false)
 }
 
 // run classifies the program args[0] with its arguments. prefix labels the

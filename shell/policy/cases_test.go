@@ -376,7 +376,7 @@ var policyCases = []policyCase{
 	confirmCase("dynamic", ". ./env.sh", ".: runs commands from a file"),
 	confirmCase("dynamic", "exec ls", "exec: replaces the shell"),
 	confirmCase("dynamic", "find . $x", "only known at run time"),
-	confirmCase("dynamic", "find . -{del,}ete", "only known at run time"),
+	confirmCase("dynamic", "find . -{del,}ete", "find -ete: not a known find expression"),
 	confirmCase("dynamic", "sort -o$x f", "only known at run time"),
 	confirmCase("dynamic", "ls *(e:'rm x':)", "extended glob"),
 

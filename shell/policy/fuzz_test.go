@@ -11,6 +11,17 @@ func FuzzClassify(f *testing.F) {
 	for _, tc := range policyCases {
 		f.Add(tc.command)
 	}
+	// The floor's shapes: brace expansion into any word, env -C, cd under
+	// conditions and in the background, /proc aliases (floor_cases_test.go).
+	for _, tc := range floorCases {
+		f.Add(tc.cmd)
+	}
+	for _, s := range []string{
+		"{,}", "{a,", "{a,b}{", "x{1..3}", "{1..99999}", "{$x,}", "env -C", "env -C \"$d\" ls", "env --chdir=",
+		"cd x &", "cd x |", "/proc/self/root/", "rm -rf /proc/self/cwd/..", "~+/", "{cd,/} && rm -rf *",
+	} {
+		f.Add(s)
+	}
 	for _, s := range []string{
 		"cat <<EOF", "cat <<EOF\nx", "cat <<'rm -rf x'", "cat <<-EOF\n\tx", "ls \\", "ls '", `ls "`, "ls #", "ls # ",
 		"echo $(", "echo `", "echo ${x", "case x in", "for i in a", "if true; then", "f() {", "a=(", "((1+", "[[ a",

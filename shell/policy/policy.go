@@ -95,14 +95,7 @@ func (p *Policy) classify(command, cwd, dir string) Verdict {
 // verdict stricter: `rm -rf *` run in the home directory or a system root
 // is forbidden, while Classify alone cannot know where it runs and asks.
 func (p *Policy) ClassifyIn(command, workingDirectory string) Verdict {
-	cwd := ""
-	if workingDirectory != "" {
-		dir := arg{val: workingDirectory, home: strings.HasPrefix(workingDirectory, "~")}
-		if root, ok := protectedTarget(dir, ""); ok {
-			cwd = root
-		}
-	}
-	return p.classify(command, cwd, workingDirectory)
+	return p.classify(command, planDir(workingDirectory), workingDirectory)
 }
 
 // Program resolves a command's first word the way the classifier does: a

@@ -162,13 +162,13 @@ var redTeamCases = []policyCase{
 
 	// Red-team findings: brace expansion before a wrapped command, quoted
 	// braces, and output that bypasses the capture.
-	confirmCase("wrapper", "timeout {5,rm} ls", "timeout {5,rm}: cannot tell which command runs"),
-	confirmCase("wrapper", "nice -n {5,rm} ls", "cannot tell which command runs"),
-	confirmCase("wrapper", "env {A=1,rm} ls", "cannot tell which command runs"),
-	confirmCase("wrapper", "env -u x{,y} ls", "cannot tell which command runs"),
-	confirmCase("wrapper", "xargs -n {1,rm} ls", "cannot tell which command runs"),
-	confirmCase("dynamic", "trap {'rm x',EXIT}", "runs code computed at run time"),
-	confirmCase("dynamic", "sort {'-o',x} y", "argument is only known at run time"),
+	confirmCase("wrapper", "timeout {5,rm} ls", "timeout rm: deletes files"),
+	confirmCase("wrapper", "nice -n {5,rm} ls", "nice rm: deletes files"),
+	confirmCase("wrapper", "env {A=1,rm} ls", "env rm: deletes files"),
+	confirmCase("wrapper", "env -u x{,y} ls", "env xy: not a known read-only program"),
+	confirmCase("wrapper", "xargs -n {1,rm} ls", "xargs rm: deletes files"),
+	confirmCase("dynamic", "trap {'rm x',EXIT}", "rm: deletes files"),
+	confirmCase("dynamic", "sort {'-o',x} y", "sort -o: writes its output to a file"),
 	confirmCase("redirect", "printf x > /dev/tty", "> /dev/tty: writes to the terminal directly"),
 	forbiddenCase("nested", "sh - <<EOF\nsudo ls\nEOF", "sudo"),
 	safeCase("structure", "trap - EXIT; trap '' INT"),

@@ -13,7 +13,8 @@ import (
 const maxDepth = 6
 
 // classifySource parses src and classifies every statement in it. depth counts
-// how many shell strings deep we are; cwd is what classifier.cwd starts as.
+// how many shell strings deep we are; cwd lists the folders it starts in
+// (classifier.cwd's form).
 func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 	if depth > maxDepth {
 		v.add(Confirm, Parse, src, "commands nested this deeply are not classified")
@@ -42,7 +43,7 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 		}
 		return
 	}
-	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd}
+	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd, cdCwd: cwd, places: placesOf(f, src, cwd)}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:

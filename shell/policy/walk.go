@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,10 +19,15 @@ type classifier struct {
 	// empty, which turns "rm -rf $dir/" into "rm -rf /".
 	assigned map[string]bool
 	nest     int // how many substitutions and compound commands enclose the one being classified
-	// cwd is the protected directory ("/", "~", "/usr" …) a preceding cd
-	// moved into, or "" when unknown or harmless. It lets `cd / && rm -rf *`
-	// be recognised for what it is.
+	// cwd lists, one a line, every folder (in plan's form, see planDir)
+	// the command being judged may run in, or "" when none is known. It
+	// lets `cd / && rm -rf *` be recognised for what it is.
 	cwd string
+	// places are plan's states of the shell for each simple command.
+	places map[*syntax.CallExpr][]plan.Place
+	// cdCwd is where the cd commands met so far lead, followed in order
+	// (cwd's form): what stands in where plan cannot tell.
+	cdCwd string
 	// cdPath is where literal cd commands before this point moved,
 	// relative to the verdict's dir ("" for nowhere), or cdUnknown after a
 	// cd whose target is known only at run time.
@@ -151,21 +157,21 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 	}
 }
 
-// readsShellStdin reports whether call runs a shell that reads its commands
-// from standard input (`sh`, `bash -s`, `zsh -x`).
-func readsShellStdin(call *syntax.CallExpr) bool {
-	if call == nil || len(call.Args) == 0 {
+// readsShellStdin reports whether args (a command's words after brace
+// expansion) run a shell that reads its commands from standard input
+// (`sh`, `bash -s`, `zsh -x`).
+func readsShellStdin(args []arg) bool {
+	if len(args) == 0 {
 		return false
 	}
-	name := decodeWord(call.Args[0]).val
+	name := args[0].val
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
 	if !isShell(name) {
 		return false
 	}
-	for _, w := range call.Args[1:] {
-		a := decodeWord(w)
+	for _, a := range args[1:] {
 		if a.val == "--" || a.val == "-" {
 			break
 		}
@@ -179,7 +185,7 @@ func readsShellStdin(call *syntax.CallExpr) bool {
 // hereCode classifies the here-document or here-string given to a shell
 // as its commands: `bash <<< 'sudo ls'` runs sudo.
 func (c *classifier) hereCode(call *syntax.CallExpr, redirs []*syntax.Redirect) {
-	if len(redirs) == 0 || !readsShellStdin(call) {
+	if len(redirs) == 0 || !readsShellStdin(c.words(call)) {
 		return
 	}
 	for _, r := range redirs {
@@ -204,24 +210,24 @@ func (c *classifier) hereCode(call *syntax.CallExpr, redirs []*syntax.Redirect) 
 func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
 	src, ok := b.X.Cmd.(*syntax.CallExpr)
 	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || !ok2 || !readsShellStdin(dst) {
+	if !ok || !ok2 || !readsShellStdin(c.words(dst)) {
 		return
 	}
-	if len(src.Args) == 1 && decodeWord(src.Args[0]).val == "cat" {
+	args := c.words(src)
+	if len(args) == 1 && args[0].val == "cat" {
 		// cat <<'EOF' | sh: the here-document is the code.
 		c.hereCode(&syntax.CallExpr{Args: []*syntax.Word{lit("sh")}}, b.X.Redirs)
 		return
 	}
-	if len(src.Args) < 2 {
+	if len(args) < 2 {
 		return
 	}
-	name := decodeWord(src.Args[0]).val
+	name := args[0].val
 	if name != "echo" && name != "printf" {
 		return
 	}
 	var words []string
-	for i, w := range src.Args[1:] {
-		a := decodeWord(w)
+	for i, a := range args[1:] {
 		if a.expanded {
 			return
 		}

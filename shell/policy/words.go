@@ -313,43 +313,18 @@ func isDiskDevice(p string) bool { return prefixKind(p) == disk }
 // isSocketPath reports whether bash opens a connection for p.
 func isSocketPath(p string) bool { return prefixKind(cleanPath(p)) == socket }
 
-// protectedTarget reports whether target (resolved against cwd when relative
-// and cwd is known) is the file-system root, a home directory, a system root
-// or everything inside one of them. It returns the root it names.
+// protectedTarget reports whether target is the file-system root, a home
+// directory, a system root or everything inside one of them, in any of the
+// folders cwd lists (see dirList; a relative target names nothing known
+// when none is). It returns the root it names.
 func protectedTarget(target arg, cwd string) (string, bool) {
 	if target.expanded && !target.home {
 		return "", false
 	}
-	p := target.val
-	switch {
-	case target.home || strings.HasPrefix(p, "~"):
-	case strings.HasPrefix(p, "/"):
-	case cwd != "":
-		p = cwd + "/" + p
-	default:
-		return "", false
-	}
-	if strings.HasPrefix(p, "~") {
-		// "~", "~/", "~/*", "~user": someone's whole home.
-		rest := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			rest = p[i:]
-		} else {
-			return p, true
+	for _, dir := range dirList(cwd) {
+		if root, ok := protectedIn(target, dir); ok {
+			return root, true
 		}
-		rest = stripAll(cleanPath(rest))
-		if rest == "/" {
-			return p[:strings.IndexByte(p, '/')], true
-		}
-		return "", false
-	}
-	root := stripAll(cleanPath(p))
-	if k := paths[root]; k == systemRoot || k == homes {
-		return root, true
-	}
-	// Someone's whole home directory, named by path.
-	if paths[path.Dir(root)] == homes {
-		return root, true
 	}
 	return "", false
 }

@@ -129,6 +129,9 @@ func (w wrapSpec) check(in *invocation) {
 		}
 	}
 	rest = rest[w.positional:]
+	if dir, ok := w.chdir(in.name, args[:min(i, len(args))]); ok {
+		defer in.c.chdir(dir)()
+	}
 	if len(rest) == 0 {
 		if w.bare != nil {
 			in.runs([]arg{{val: w.bare[0]}}, w.extra)
@@ -285,4 +288,58 @@ func archCheck(in *invocation) {
 		}
 	}
 	wrapSpec{shortArg: "ed"}.check(in)
+}
+
+// chdirOptions are the options with which a wrapper runs its command in
+// another folder: the short letter and the long name.
+var chdirOptions = map[string]struct {
+	short byte
+	long  string
+}{
+	"env":  {'C', "--chdir"},
+	"sudo": {'D', "--chdir"},
+	"run0": {'D', "--chdir"},
+}
+
+// chdir returns the folder opts tell the wrapper name to run its command
+// in (env -C DIR, --chdir=DIR), the last one given.
+func (w wrapSpec) chdir(name string, opts []arg) (dir arg, ok bool) {
+	o, has := chdirOptions[name]
+	if !has {
+		return arg{}, false
+	}
+	for k := 0; k < len(opts); k++ {
+		v := opts[k].val
+		if strings.HasPrefix(v, "--") {
+			n, val, eq := strings.Cut(v, "=")
+			if !longMatch(n, o.long) {
+				continue
+			}
+			if !eq && k+1 < len(opts) {
+				k++
+				dir, ok = opts[k], true
+				continue
+			}
+			dir, ok = arg{val: val, home: strings.HasPrefix(val, "~")}, true
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if v[j] == o.short {
+				if j+1 < len(v) {
+					dir, ok = arg{val: v[j+1:]}, true
+				} else if k+1 < len(opts) {
+					k++
+					dir, ok = opts[k], true
+				}
+				break
+			}
+			if strings.IndexByte(w.shortArg, v[j]) >= 0 {
+				if j == len(v)-1 {
+					k++ // another option's value
+				}
+				break
+			}
+		}
+	}
+	return dir, ok
 }

@@ -1,0 +1,311 @@
+package policy
+
+import (
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hark-sh/hark/shell/plan"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The floor (recursive deletion of /, ~ or a system root, …) is judged on
+// the words bash would pass and in every folder a command may run in, both
+// as shell/plan models them, so that the policy, the rules and the preview
+// share one reading of the line.
+//
+// The policy never reads the disk or the environment, so plan walks the
+// line in symbolic folders: homeMark stands for the home folder (whatever
+// it is, ~ is protected), and startMark for a starting folder nobody
+// named. Both are absolute paths no real folder has (they hold NUL bytes),
+// so what plan computes from them (a cd .. , a /proc/self/cwd) is mapped
+// back without guessing.
+const (
+	homesMark = "/\x00homes" // the folder that holds the home folders (~/..)
+	homeMark  = homesMark + "/\x00you"
+)
+
+// startMark is deep enough that no realistic run of cd .. leaves it: an
+// ancestor of it is "some folder above the start", not the root.
+var startMark = "/" + strings.TrimSuffix(strings.Repeat("\x00start/", 32), "/")
+
+// planEnv is what plan may know about a line the policy classifies.
+var planEnv = plan.Env{Home: homeMark}
+
+// planDir maps a folder as the policy spells it ("~", "~/src", "/usr",
+// "~bob", or a plan path already) to plan's absolute form; "" when it
+// cannot be told.
+func planDir(dir string) string {
+	switch {
+	case dir == "":
+		return ""
+	case strings.HasPrefix(dir, "~"):
+		name, rest, _ := strings.Cut(dir, "/")
+		switch name {
+		case "~":
+			return filepath.Clean(homeMark + "/" + rest)
+		case "~+", "~-":
+			return ""
+		}
+		return filepath.Clean(homesMark + "/" + name[1:] + "/" + rest)
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	}
+	return ""
+}
+
+// dirList splits the folders a classifier holds in cwd; none known is the
+// unknown starting folder.
+func dirList(cwd string) []string {
+	if cwd == "" {
+		return []string{startMark}
+	}
+	return strings.Split(cwd, "\n")
+}
+
+// joinDirs is the cwd form of a set of folders, each once.
+func joinDirs(dirs []string) string {
+	var out []string
+	for _, d := range dirs {
+		if d != "" && !contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// placesOf walks f once per starting folder and returns, for each simple
+// command, every state plan says the shell may be in when it runs.
+func placesOf(f *syntax.File, src, cwd string) map[*syntax.CallExpr][]plan.Place {
+	s := &plan.Script{Src: src, File: f}
+	out := map[*syntax.CallExpr][]plan.Place{}
+	for _, start := range dirList(cwd) {
+		env := planEnv
+		env.Dir = start
+		for _, call := range s.Calls(env) {
+			out[call.Expr] = append(out[call.Expr], call.Places...)
+		}
+	}
+	return out
+}
+
+// callDirs is the cwd form of the folders x may run in: plan's, and the
+// folder the cd commands met so far lead to when followed in the order
+// they are written. The latter only ever adds a folder; it stands in
+// where plan cannot tell (a function never called, a line after eval)
+// and keeps every verdict at least as strict as it was before plan.
+func (c *classifier) callDirs(x *syntax.CallExpr) string {
+	var dirs []string
+	for _, p := range c.places[x] {
+		if p.Unknown == "" {
+			dirs = append(dirs, p.Dir)
+		}
+	}
+	if c.cdCwd != "" {
+		dirs = append(dirs, dirList(c.cdCwd)...)
+	}
+	return joinDirs(dirs)
+}
+
+// protectedIn reports whether target, run in the plan folder dir, names
+// the file-system root, a home folder, a system root or everything inside
+// one of them, after the aliases of / and of dir are taken back
+// (/proc/self/root, /proc/PID/root, /proc/self/cwd, ~+, //, /./, /../).
+func protectedIn(target arg, dir string) (string, bool) {
+	p := target.val
+	if target.home || strings.HasPrefix(p, "~") {
+		name, rest, slash := strings.Cut(p, "/")
+		switch {
+		case name == "~":
+			p = homeMark + "/" + rest
+		case name == "~+" && slash && !under(dir, startMark):
+			p = dir + "/" + rest
+		default:
+			// ~bob, ~-, ~+ where the folder is unknown: someone's whole
+			// home, or a folder only known when the command runs.
+			if !slash || stripAll(cleanPath("/"+rest)) == "/" {
+				return name, true
+			}
+			return "", false
+		}
+	} else if !strings.HasPrefix(p, "/") {
+		p = dir + "/" + p
+	}
+	q, why := plan.Normalize(dir, p)
+	if why != "" {
+		return "", false
+	}
+	return rootName(stripAll(q))
+}
+
+// rootName names a cleaned plan path when it is protected.
+func rootName(root string) (string, bool) {
+	switch {
+	case root == homeMark:
+		return "~", true
+	case root == homesMark:
+		return "~/..", true
+	case path.Dir(root) == homesMark:
+		return "~" + path.Base(root), true
+	case under(root, homesMark), under(root, startMark):
+		return "", false
+	case root != "/" && strings.HasPrefix(startMark, root+"/"):
+		return "", false // some folder above a start nobody named
+	}
+	if k := paths[root]; k == systemRoot || k == homes {
+		return root, true
+	}
+	// Someone's whole home directory, named by path.
+	if paths[path.Dir(root)] == homes {
+		return root, true
+	}
+	return "", false
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// fromPlan spells a plan path as the policy's words do: the home folder as
+// ~, a path below the unknown start as relative.
+func fromPlan(v string) arg {
+	switch {
+	case under(v, homeMark):
+		return arg{val: "~" + v[len(homeMark):], home: true}
+	case v == startMark:
+		return arg{val: "."}
+	case under(v, startMark):
+		return arg{val: v[len(startMark)+1:]}
+	}
+	return arg{val: v}
+}
+
+// maxBraceWords bounds the words brace expansion may add to one command;
+// past it a word stays one, marked as a brace expansion, and the command
+// is judged as before (a name or a wrapper's option so marked asks).
+const maxBraceWords = 10000
+
+// words are x's words as bash would pass them after brace expansion, so
+// that `{sudo,} id` is judged as `sudo id` and `rm {-rf,~}` as
+// `rm -rf ~`. A word plan cannot expand (a variable only known when the
+// command runs) stays as written, with its brace flag.
+func (c *classifier) words(x *syntax.CallExpr) []arg {
+	args := make([]arg, 0, len(x.Args))
+	budget := maxBraceWords
+	for _, w := range x.Args {
+		a := decodeWord(w)
+		if a.brace {
+			if n := braceCount(w, budget); n <= budget {
+				if fs, ok := c.braceWords(x, w, a); ok {
+					budget -= len(fs)
+					args = append(args, fs...)
+					continue
+				}
+			}
+		}
+		args = append(args, a)
+	}
+	return args
+}
+
+// braceCount is how many words brace expansion makes of w, or more than
+// limit when that is more than limit, counted without making them: a
+// hostile {a,b}{a,b}… must not cost the time of a million words.
+func braceCount(w *syntax.Word, limit int) int {
+	cp := *w
+	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
+	syntax.SplitBraces(&cp)
+	return partsCount(cp.Parts, limit)
+}
+
+func partsCount(parts []syntax.WordPart, limit int) int {
+	n := 1
+	for _, p := range parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = sequenceLen(b)
+		} else {
+			for _, e := range b.Elems {
+				if k += partsCount(e.Parts, limit); k > limit {
+					break
+				}
+			}
+		}
+		if n *= max(k, 1); n > limit {
+			return limit + 1
+		}
+	}
+	return n
+}
+
+// sequenceLen is the length of {x..y[..step]}, counted generously; an
+// end that is not a number or a letter counts as one word.
+func sequenceLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	x, err1 := strconv.Atoi(from)
+	y, err2 := strconv.Atoi(to)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = int(from[0]), int(to[0])
+		} else {
+			return 1
+		}
+	}
+	if x > y {
+		x, y = y, x
+	}
+	if y-x < 0 || y-x > 1<<30 {
+		return 1 << 30
+	}
+	return y - x + 1
+}
+
+func (c *classifier) braceWords(x *syntax.CallExpr, w *syntax.Word, a arg) ([]arg, bool) {
+	at := plan.Place{Dir: dirList(c.cwd)[0]}
+	for _, p := range c.places[x] {
+		if p.Unknown == "" {
+			at = p
+			break
+		}
+	}
+	ex := planEnv.Expand(at, []*syntax.Word{w})
+	if ex.Unknown != "" || ex.NoRun != "" {
+		return nil, false
+	}
+	out := make([]arg, len(ex.Fields))
+	for i, f := range ex.Fields {
+		out[i] = fromPlan(f.Value)
+		out[i].glob = f.Pattern
+		out[i].escapedOp = a.escapedOp
+	}
+	return out, true
+}
+
+// chdir moves the folders the command being judged runs in to dir, as env
+// -C does for the command it runs, and returns what puts them back. A
+// folder only known at run time leaves none known.
+func (c *classifier) chdir(dir arg) (restore func()) {
+	saved := c.cwd
+	var dirs []string
+	if dir.plain() && knownDir(dir) && dir.val != "" {
+		for _, d := range dirList(c.cwd) {
+			switch {
+			case dir.home || strings.HasPrefix(dir.val, "~"):
+				dirs = append(dirs, planDir(dir.val))
+			case strings.HasPrefix(dir.val, "/"):
+				dirs = append(dirs, filepath.Clean(dir.val))
+			default:
+				dirs = append(dirs, filepath.Clean(d+"/"+dir.val))
+			}
+		}
+	}
+	c.cwd = joinDirs(dirs)
+	return func() { c.cwd = saved }
+}
