@@ -72,9 +72,9 @@ func (r *Runner) StartService(argv []string) (*Service, error) {
 	}
 
 	cmd := exec.Command(wrapped[0], wrapped[1:]...)
-	cmd.Dir = "/" // the service chooses its folders per request
+	cmd.Dir = "/"                            // the service chooses its folders per request
 	cmd.Env = sandboxEnv(r.sandboxBase, tmp) // what any command in the sandbox sees
-	cmd.Stdout = theirs // an *os.File: the process gets the socket itself
+	cmd.Stdout = theirs                      // an *os.File: the process gets the socket itself
 	setProcessGroup(cmd)
 	var status, statusW *os.File
 	if viaHelper {
