@@ -19,6 +19,13 @@ func Tokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken 
 // ErrInputTooLong is the runner's refusal when truncate is false.
 var ErrInputTooLong = errors.New("the input length exceeds the context length")
 
+// overflowError is a prompt refused for not fitting, with the sizes
+// llama-server's refusal names.
+type overflowError struct{ prompt, numCtx int }
+
+func (e *overflowError) Error() string { return ErrInputTooLong.Error() }
+func (e *overflowError) Unwrap() error { return ErrInputTooLong }
+
 // fitPrompt renders the prompt as server/prompt.go chatPrompt does — drop
 // whole messages from the front, keeping system messages and the last one,
 // until it fits num_ctx — then cuts what still overflows the way the
@@ -66,7 +73,7 @@ func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools 
 		return prompt, nil
 	}
 	if !truncate {
-		return "", ErrInputTooLong
+		return "", &overflowError{prompt: Tokens(prompt), numCtx: numCtx}
 	}
 	keepBytes := min(numKeep, numCtx-1) * BytesPerToken
 	tail := (numCtx - min(numKeep, numCtx-1)) * BytesPerToken
