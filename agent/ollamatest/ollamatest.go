@@ -80,6 +80,7 @@ type Server struct {
 	mux  *http.ServeMux
 
 	loadDelay time.Duration
+	loadGate  chan struct{} // when set, loads finish only once it is closed
 	version   string
 	behaviour Behaviour
 
@@ -169,6 +170,18 @@ func (s *Server) SetLoadDelay(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loadDelay = d
+}
+
+// HoldLoads makes every model load wait, however long the load delay,
+// until release is called: a test can then do what it likes while a load
+// is surely in progress.
+func (s *Server) HoldLoads() (release func()) {
+	gate := make(chan struct{})
+	s.mu.Lock()
+	s.loadGate = gate
+	s.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { close(gate) }) }
 }
 
 // Close stops the server early (an Ollama that went away).
@@ -329,14 +342,20 @@ func (s *Server) load(r *http.Request, name string, keepAlive time.Duration) boo
 		if !busy {
 			job = &loadJob{done: make(chan struct{})}
 			s.loading[name] = job
-			delay := s.loadDelay
+			delay, gate := s.loadDelay, s.loadGate
 			owner := r.Context()
 			go func() {
 				t := time.NewTimer(delay)
 				defer t.Stop()
 				select {
 				case <-t.C:
-					job.ok = true
+					if gate != nil {
+						select {
+						case <-gate:
+						case <-owner.Done():
+						}
+					}
+					job.ok = owner.Err() == nil
 				case <-owner.Done():
 				}
 				s.mu.Lock()
@@ -682,8 +701,8 @@ func modelfile(m Model) string {
 	return s
 }
 
-// loadingNow says whether a load of name is in progress.
-func (s *Server) loadingNow(name string) bool {
+// Loading says whether a load of name is in progress.
+func (s *Server) Loading(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.loading[name]

@@ -107,7 +107,7 @@ func TestLoadDiesWithItsRequest(t *testing.T) {
 	go func() {
 		errc <- client(t, srv).Chat(ctx, &api.ChatRequest{Model: "q"}, func(api.ChatResponse) error { return nil })
 	}()
-	for !srv.loadingNow("q") {
+	for !srv.Loading("q") {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
