@@ -30,11 +30,16 @@ func (e *overflowError) Unwrap() error { return ErrInputTooLong }
 // whole messages from the front, keeping system messages and the last one,
 // until it fits num_ctx — then cuts what still overflows the way the
 // runner does: keep the first num_keep tokens, drop the ones after them.
-// With truncate false nothing is dropped and an overflow is refused.
-func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools api.Tools) (string, error) {
+// With truncate false nothing is dropped and an overflow is refused. A
+// num_ctx above the model's trained length is clamped to it, as the
+// server does when it starts the runner.
+func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools api.Tools, trained int) (string, error) {
 	numCtx, numKeep := DefaultNumCtx, DefaultNumKeep
 	if v, ok := intOption(req.Options, "num_ctx"); ok && v > 0 {
 		numCtx = v
+	}
+	if trained > 0 {
+		numCtx = min(numCtx, trained)
 	}
 	if v, ok := intOption(req.Options, "num_keep"); ok && v >= 0 {
 		numKeep = v

@@ -446,7 +446,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	b := s.behaviour
 	s.mu.Unlock()
-	prompt, err := s.fitPrompt(tmpl, &req, processed)
+	prompt, err := s.fitPrompt(tmpl, &req, processed, m.ContextLength)
 	var tooLong *overflowError
 	switch {
 	case errors.As(err, &tooLong):
