@@ -29,12 +29,58 @@ type denials struct {
 func commandKey(command, workingDirectory string) string {
 	text := strings.Join(strings.Fields(command), " ")
 	if s, err := plan.Parse(command); err == nil {
+		// Quoting that changes nothing is dropped: a word whose value is
+		// plain text becomes that text, quoted one canonical way.
+		syntax.Walk(s.File, func(n syntax.Node) bool {
+			if w, ok := n.(*syntax.Word); ok {
+				if v, ok := literal(w); ok {
+					if q, err := syntax.Quote(v, syntax.LangBash); err == nil {
+						w.Parts = []syntax.WordPart{&syntax.Lit{Value: q}}
+					}
+				}
+				return false
+			}
+			return true
+		})
 		var b strings.Builder
 		if syntax.NewPrinter(syntax.Minify(true)).Print(&b, s.File) == nil {
 			text = strings.TrimSpace(b.String())
 		}
 	}
 	return filepath.Clean(workingDirectory) + "\x00" + text
+}
+
+// literal is a word's value when it is plain text under any quoting: no
+// expansion, glob or brace in it. Lit values keep backslash escapes, so a
+// word with one is left as written.
+func literal(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	var add func(parts []syntax.WordPart) bool
+	add = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "\\*?[{~") {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				if p.Dollar || !add(p.Parts) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	ok := add(w.Parts)
+	return b.String(), ok
 }
 
 func (d *denials) deniedBefore(key string) bool { return d.seen[key] }
