@@ -58,7 +58,9 @@ type run struct {
 //
 // The error, when not nil, is an *Error: branch on it with errors.Is and
 // ErrOllamaUnreachable, ErrModelNotFound, ErrToolsUnsupported,
-// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit or ErrCancelled.
+// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit, ErrCancelled,
+// ErrContextOverflow, ErrModelOutput, ErrCloudModel (refused before any
+// chat) or ErrDenials (the user denied three commands in a row).
 func (a *Agent) Run(ctx context.Context, c *Conversation, request string) (Outcome, error) {
 	return a.RunWith(ctx, c, request, RequestOptions{})
 }
