@@ -23,6 +23,7 @@ const (
 	// not an obstacle to route around.
 	msgDenied    = "The user denied this command. Do not try the same change another way; say what you would have done and stop."
 	msgCancelled = "The request was cancelled; the command did not run."
+	msgStopped   = "Not run: the request stopped after the user denied 3 commands in a row."
 	// msgDeniedWhy starts a denial that carries the user's reason; the
 	// model is meant to act on the reason, so nothing tells it to stop.
 	msgDeniedWhy = "The user denied this command: "
@@ -45,6 +46,7 @@ type run struct {
 	latestUser int  // index in c.Messages of this request's user message
 	corrected  bool // the last turn was a corrective one
 	nudged     bool // the model was told once that text is never run
+	denials    denials
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -56,7 +58,9 @@ type run struct {
 //
 // The error, when not nil, is an *Error: branch on it with errors.Is and
 // ErrOllamaUnreachable, ErrModelNotFound, ErrToolsUnsupported,
-// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit or ErrCancelled.
+// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit, ErrCancelled,
+// ErrContextOverflow, ErrModelOutput, ErrCloudModel (refused before any
+// chat) or ErrDenials (the user denied three commands in a row).
 func (a *Agent) Run(ctx context.Context, c *Conversation, request string) (Outcome, error) {
 	return a.RunWith(ctx, c, request, RequestOptions{})
 }
@@ -139,6 +143,9 @@ func (r *run) emit(e Event) { r.onEvent(e) }
 
 func (r *run) loop(ctx context.Context) (string, error) {
 	a := r.a
+	if err := a.ensureLocal(ctx); err != nil {
+		return "", err
+	}
 	for {
 		if r.turn >= a.o.MaxTurns {
 			return "", turnLimitError(a.o.MaxTurns)
@@ -166,7 +173,10 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		}
 		switch {
 		case t.repeated:
-			if cerr := r.correct(ctx, t, "Your reply kept repeating the same text and Ollama stopped it."); cerr != nil {
+			if r.corrected {
+				return "", repeatError(a.o.Model)
+			}
+			if cerr := r.correct(ctx, t, "You repeated yourself; Ollama stopped your reply because the same text kept coming."); cerr != nil {
 				return "", cerr
 			}
 			continue
@@ -277,12 +287,14 @@ type turn struct {
 	raw        string      // content as received, for error messages
 	doneReason string
 	thought    bool // thinking arrived (in the thinking field or as tags)
-	repeated   bool // the stream ended without a done line after one piece repeated
+	// repeated: the stream ended cleanly without a done line while the
+	// request was alive. Only the runner's repeat abort does that (it
+	// counts raw tokens, thinking and parser-held calls included, and
+	// ends with neither a done nor an error line: llm/server.go in
+	// v0.17.4, llm/llama_server.go in v0.33); a crash sends an error
+	// line, and a lost connection is a transport error.
+	repeated bool
 }
-
-// repeatLimit is how many identical pieces in a row make the runner end a
-// stream without a done line (llm/server.go in v0.17.4: more than 30).
-const repeatLimit = 30
 
 // chat runs one model turn, streaming text to OnEvent.
 func (r *run) chat(ctx context.Context) (turn, error) {
@@ -311,8 +323,6 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 	var calls []api.ToolCall
 	var t turn
 	var f thinkFilter
-	var last string
-	repeats := 0
 	done, thinkingShown := false, false
 	start := a.o.now()
 	err = a.o.Client.Chat(ctx, req, func(resp api.ChatResponse) error {
@@ -327,11 +337,6 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 			}
 		}
 		if c := resp.Message.Content; c != "" {
-			if c == last {
-				repeats++
-			} else {
-				last, repeats = c, 1
-			}
 			raw.WriteString(c)
 			show, reset, thinking := f.add(c)
 			if thinking {
@@ -365,11 +370,7 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 		a.markWarm()
 	}
 	if err == nil && !done {
-		if repeats > repeatLimit {
-			t.repeated = true
-			return t, nil
-		}
-		err = ErrStreamCut
+		t.repeated = true
 	}
 	return t, err
 }
@@ -422,24 +423,39 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 		return true, nil
 	}
 
+	stopped := false
 	for i, tc := range calls {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			answer(tc, cancelledJSON(args[i]))
 			continue
+		case stopped:
+			answer(tc, string(shell.Result{Command: args[i].Command, WorkingDirectory: args[i].WorkingDirectory, Purpose: args[i].Purpose,
+				ExitCode: -1, Error: msgStopped}.JSON()))
+			continue
 		}
-		res := r.handleOne(ctx, i, args[i])
+		res, stop := r.handleOne(ctx, i, args[i])
+		stopped = stopped || stop
 		answer(tc, string(forModel(res, a.o.ToolOutputLimit).JSON()))
 	}
-	return false, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if stopped {
+		return false, denialsError()
+	}
+	return false, nil
 }
 
-// handleOne classifies, decides, confirms, runs and records one valid call.
-func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Result {
+// handleOne classifies, decides, confirms, runs and records one valid
+// call; stop says the user's denials have ended the request.
+func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Result, stop bool) {
 	v, rd := r.classifyCall(ta)
 	call := r.newCall(index, ta, v)
 	r.emit(r.callEvent(EventProposed, call))
 
-	ap := decide(v, rd, !r.noConfirm)
+	key := commandKey(ta.Command, ta.WorkingDirectory)
+	ap := decide(v, rd, !r.noConfirm, r.denials.deniedBefore(key))
 	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
 	switch ap.Action {
 	case actRefuse:
@@ -454,11 +470,17 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	d.Decision = f.decision
 	r.emit(d)
 
+	switch {
+	case f.runIt || f.decision == DecisionTrashed:
+		r.denials.ran()
+	case f.decision == DecisionDenied || f.decision == DecisionTimeout:
+		stop = r.denials.denied(key)
+	}
 	if f.runIt {
 		f.res = r.execute(ctx, call, ta, v)
 	}
 	r.record(ctx, call, ta, v, &f)
-	return f.res
+	return f.res, stop
 }
 
 // callFate is what became of one call: the decision and who made it, and

@@ -87,11 +87,11 @@ func TestMoveToTrashInsteadOfDeleting(t *testing.T) {
 func TestTrashOnlyOfferedForPlainDeletionsUnderHome(t *testing.T) {
 	t.Parallel()
 	cmds := []string{"rm /tmp/elsewhere", "rm ~/a; ls", "rm ~/$NAME", "mv ~/a ~/b", "rm ~/a"}
+	// One request each: three denials in a row would end a request.
 	var replies []reply
 	for _, c := range cmds {
-		replies = append(replies, tools(cmd(c, "executing")))
+		replies = append(replies, tools(cmd(c, "executing")), text("done"))
 	}
-	replies = append(replies, text("done"))
 	var bin *trash.Bin
 	h := newHarness(t, replies, withTrash(t, &bin))
 	writeFile(t, filepath.Join(h.home, "a"))
@@ -99,8 +99,10 @@ func TestTrashOnlyOfferedForPlainDeletionsUnderHome(t *testing.T) {
 	for range cmds {
 		h.confirmer.decisions = append(h.confirmer.decisions, Decision{Trash: true, By: ByNotification})
 	}
-	if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
-		t.Fatal(err)
+	for range cmds {
+		if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var offered []bool
 	for _, p := range h.confirmer.asked {

@@ -136,6 +136,9 @@ type App struct {
 	loop   inbox         // events and done, for goroutines other than Run
 	turns  sync.WaitGroup
 	ids    atomic.Int64 // pending IDs
+	// preloading is set while a preload runs, so key presses in quick
+	// succession start one load, not one each.
+	preloading atomic.Bool
 
 	// Everything below is owned by the Run goroutine.
 	settings settings.Settings
@@ -533,13 +536,31 @@ func (a *App) startVoice(ctx context.Context) {
 	r := a.newTurn(ctx, "voice", "", nil)
 	a.setState(Listening)
 	a.startTurn(r)
-	if p, ok := a.o.Agent.(Preloader); ok {
-		a.turns.Add(1)
-		go func() {
-			defer a.turns.Done()
-			r.preload(p)
-		}()
+	a.preload(ctx)
+}
+
+// PreloadTimeout bounds a preload once it runs on its own: long enough for
+// a large model to load from a slow disk, short enough that a hung Ollama
+// does not keep a request open for ever.
+const PreloadTimeout = 5 * time.Minute
+
+// preload loads the model while the user speaks, so loading overlaps
+// speech and transcription instead of following them. The load belongs to
+// the app, not to the turn: Ollama throws a load away when the request that
+// started it goes away (server/sched.go), so a turn that ends early — a
+// tap, "didn't catch that", Escape — would otherwise cost the next press
+// the whole load again. ctx is the loop's, which ends only at shutdown.
+func (a *App) preload(ctx context.Context) {
+	p, ok := a.o.Agent.(Preloader)
+	if !ok || !a.preloading.CompareAndSwap(false, true) {
+		return
 	}
+	go func() {
+		defer a.preloading.Store(false)
+		pctx, cancel := context.WithTimeout(ctx, PreloadTimeout)
+		defer cancel()
+		_ = p.Preload(pctx)
+	}()
 }
 
 func (a *App) startText(ctx context.Context, text, source string, reply chan<- SendReply) {

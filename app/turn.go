@@ -108,10 +108,6 @@ func (r *turnRun) run() {
 	r.loop.post(turnDone{turn: r.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
 }
 
-// preload loads the model while the user speaks, so loading overlaps
-// speech and transcription instead of following them.
-func (r *turnRun) preload(p Preloader) { _ = p.Preload(r.ctx) }
-
 func (r *turnRun) body() (agent.Outcome, error) {
 	text := r.text
 	if r.source == "voice" {

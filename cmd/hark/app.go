@@ -257,7 +257,7 @@ func (w *wiring) buildCore(context.Context) error {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength)
+				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength, st.AllowCloudModels)
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
@@ -391,6 +391,9 @@ func ollamaProblem(err error) error {
 		return nil
 	}
 	msg := err.Error()
+	if errors.Is(err, agent.ErrCloudModel) {
+		return &app.TitledError{Title: "Ollama model is not on this machine", Err: err}
+	}
 	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
 		return &app.TitledError{Title: "Ollama model not ready", Err: err}
 	}

@@ -190,7 +190,7 @@ func TestAskErrors(t *testing.T) {
 		{name: "model not pulled", args: []string{"ask", "--model", "llama3.1:8b", "hi"}, code: exitError, want: "ollama pull llama3.1:8b"},
 		{name: "model without tools", args: []string{"ask", "--model", "gemma:2b", "hi"}, code: exitError, want: "cannot call tools"},
 		{name: "server error", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Status: 500, Error: "boom"}, code: exitError, want: "failed with 500"},
-		{name: "stream cut", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Text: "Half ", Cut: true}, code: exitError, want: "stopped before it was complete"},
+		{name: "stream cut", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Text: "Half ", Drop: true}, code: exitError, want: "stopped before it was complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

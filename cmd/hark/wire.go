@@ -169,6 +169,8 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Audit:           agent.NewAuditLog(paths.Audit),
 		Rules:           openRules(paths, pol),
 		Trash:           newTrash(paths),
+
+		AllowCloudModels: s.AllowCloudModels,
 	}
 }
 
