@@ -74,4 +74,6 @@ var familyTails = []string{
 	"nvram -xf x",
 	"git --git-dir=x.git log",
 	"find ~ -delete -name x",
+	"systemctl -p status stop ssh",
+	"git config -f get user.name x",
 }

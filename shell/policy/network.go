@@ -29,30 +29,66 @@ func networksetupCheck(in *invocation) {
 	in.confirmOpt(in.args[0].val, "changes network settings")
 }
 
-func ipCheck(in *invocation) {
-	for _, a := range in.args {
-		// ip accepts -b, -batch and any abbreviation of it, with one or two dashes.
-		o := a.val
-		if strings.HasPrefix(o, "--") {
-			o = o[1:]
-		}
-		if o == "-b" || len(o) >= 3 && strings.HasPrefix("-batch", o) {
-			in.confirmOpt(a.val, "runs ip commands from a file")
-			return
+// ipOption says what ip makes of an option word: ip matches any prefix of
+// its option names, with one dash or two, trying them in a fixed order
+// (-r is -resolve before -rcvbuf; -b is -batch before -brief), so a prefix
+// means the first option it fits.
+func ipOption(v string) (name string, takesValue bool) {
+	o := v
+	if strings.HasPrefix(o, "--") {
+		o = o[1:]
+	}
+	if len(o) < 2 {
+		return v, false
+	}
+	for _, opt := range []struct {
+		name  string
+		value bool
+	}{
+		{"-loops", true}, {"-family", true}, {"-human", false}, {"-human-readable", false}, {"-iec", false},
+		{"-stats", false}, {"-statistics", false}, {"-details", false}, {"-resolve", false}, {"-oneline", false},
+		{"-timestamp", false}, {"-tshort", false}, {"-Version", false}, {"-force", false}, {"-batch", true},
+		{"-brief", false}, {"-json", false}, {"-pretty", false}, {"-rcvbuf", true}, {"-color", false},
+		{"-help", false}, {"-netns", true}, {"-Numeric", false}, {"-all", false},
+	} {
+		if strings.HasPrefix(opt.name, o) {
+			return opt.name, opt.value
 		}
 	}
+	return v, false
+}
+
+func ipCheck(in *invocation) {
+	// ip's options come before the object; a value-taking one (-n NETNS,
+	// -f FAMILY, -l, -rc) consumes the next word, which is no object.
 	var words []string
-	for _, a := range in.args {
+	i := 0
+	for ; i < len(in.args); i++ {
+		v := in.args[i].val
+		if v == "--" {
+			i++
+			break
+		}
+		if !in.args[i].option() {
+			break
+		}
+		name, value := ipOption(v)
+		switch name {
+		case "-batch":
+			in.confirmOpt(v, "runs ip commands from a file")
+			return
+		case "-resolve":
+			in.confirmAs(Network, v, "looks names up on the network")
+			return
+		}
+		if value {
+			i++
+		}
+	}
+	for _, a := range in.args[min(i, len(in.args)):] {
 		if !a.option() {
 			words = append(words, a.val)
 		}
-	}
-	if f, ok := hasFlag(in.args, "", "-resolve", "--resolve"); ok || contains(argVals(in.args), "-r") {
-		if f == "" {
-			f = "-r"
-		}
-		in.confirmAs(Network, f, "looks names up on the network")
-		return
 	}
 	if len(words) < 2 {
 		return // `ip`, `ip addr`, `ip -br a`: lists
