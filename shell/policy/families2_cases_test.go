@@ -104,3 +104,35 @@ var optionValueCases = []policyCase{
 func init() {
 	policyCases = append(policyCases, optionValueCases...)
 }
+
+// watchCases: watch runs its command as an argument list with -x and as
+// shell text otherwise, and its flags (-g, --chgexit, -d) take no value.
+var watchCases = []policyCase{
+	confirmCase("watch", "watch -x find . '#' -delete", "watch find -delete: deletes files"),
+	confirmCase("watch", "watch --exec find . '#' -delete", "watch find -delete: deletes files"),
+	confirmCase("watch", "watch --ex find . '#' -delete", "watch find -delete: deletes files"),
+	confirmCase("watch", "watch -tx find . '#' -delete", "watch find -delete: deletes files"),
+	confirmCase("watch", "watch -n 1 -x find . ';' -delete", "watch find -delete: deletes files"),
+	confirmCase("watch", "watch -g rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch --chgexit rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch --chg rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch -eg rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch -d rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch --differences rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch -b rm ls", "rm: deletes files"),
+	confirmCase("watch", "watch --e ls", "watch --e: cannot tell which command runs"),
+	safeCase("watch", "watch -n 5 ls -l"),
+	safeCase("watch", "watch -n5 df -h"),
+	safeCase("watch", "watch --interval=1 date"),
+	safeCase("watch", "watch --interval 1 uptime"),
+	safeCase("watch", "watch -d -n 1 free -m"),
+	safeCase("watch", "watch -dpermanent free"),
+	safeCase("watch", "watch -g 'ls | wc -l' "),
+	safeCase("watch", "watch -x ls -la"),
+	safeCase("watch", "watch -q 3 uptime"),
+	safeCase("watch", "watch 'ps aux | grep x'"),
+}
+
+func init() {
+	policyCases = append(policyCases, watchCases...)
+}

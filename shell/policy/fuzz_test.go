@@ -76,4 +76,5 @@ var familyTails = []string{
 	"find ~ -delete -name x",
 	"systemctl -p status stop ssh",
 	"git config -f get user.name x",
+	"watch -x find . '#' -delete",
 }

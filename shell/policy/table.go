@@ -481,7 +481,7 @@ func init() {
 		"timeout":      wrapper(wrapSpec{shortArg: "sk", longArg: []string{"--signal", "--kill-after"}, positional: 1}),
 		"toybox":       wrapper(wrapSpec{}),
 		"unbuffer":     wrapper(wrapSpec{}),
-		"watch":        wrapper(wrapSpec{shortArg: "ng", longArg: []string{"--interval", "--chgexit"}, joined: true}),
+		"watch":        wrapperChecked(watchCheck).safe("watch -n 2 ls", "watch -x ls -l", "watch -g 'ls | wc -l'").asks("watch -x find . '#' -delete", "watch -g rm ls"),
 		"xargs":        wrapper(wrapSpec{shortArg: "aEIdLnPsJRS", optArg: "eil", longArg: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, refuseLong: []string{"--process-slot-var"}, refuseWhy: "sets an environment variable of the command it runs", extra: true, bare: []string{"echo"}, replace: xargsReplace}).safe("xargs grep -l x").asks("xargs rm").refuses("xargs sudo rm"),
 		// Never run, whatever their arguments.
 		"blkdiscard": never(Disk, "erasing a disk is never run"),
