@@ -136,3 +136,40 @@ var watchCases = []policyCase{
 func init() {
 	policyCases = append(policyCases, watchCases...)
 }
+
+// outputFileCases: the files a read-only-looking program writes, wherever
+// its syntax puts them: xxd's second operand after its first (xxd reads
+// no options there, so -pwned is a file name) and sort's -T folder.
+var outputFileCases = []policyCase{
+	confirmCase("output-file", "xxd in.txt -pwned", "xxd -pwned: writes its output to a file"),
+	confirmCase("output-file", "xxd in.txt -r", "xxd -r: writes its output to a file"),
+	confirmCase("output-file", "xxd -s 16 in.txt -o", "xxd -o: writes its output to a file"),
+	confirmCase("output-file", "xxd -c 8 in.txt out.hex", "xxd out.hex: writes its output to a file"),
+	confirmCase("output-file", "xxd -- in.txt -x", "xxd -x: writes its output to a file"),
+	confirmCase("output-file", "xxd -- -in -out", "xxd -out: writes its output to a file"),
+	confirmCase("output-file", "xxd -len 16 in.txt", "writes its output to a file"),
+	confirmCase("output-file", "sort -T /tmp/x f", "sort -T: writes temporary files to the folder it names"),
+	confirmCase("output-file", "sort -T/tmp/x f", "sort -T/tmp/x: writes temporary files"),
+	confirmCase("output-file", "sort -rnT /tmp/x f", "sort -rnT: writes temporary files"),
+	confirmCase("output-file", "sort --temporary-directory=/tmp/x f", "writes temporary files to the folder it names"),
+	confirmCase("output-file", "sort --temporary-directory /tmp/x f", "writes temporary files to the folder it names"),
+	confirmCase("output-file", "sort --tem=/tmp/x f", "writes temporary files to the folder it names"),
+	confirmCase("output-file", "sort f -T /tmp/x", "writes temporary files to the folder it names"),
+	confirmCase("output-file", "sort -no out f", "sort -no: writes its output to a file"),
+	confirmCase("output-file", "sort --compress-program=gzip -S 1 f", "runs a program to compress its temporary files"),
+	safeCase("output-file", "xxd in.txt"),
+	safeCase("output-file", "xxd -s 16 -l 32 in.txt"),
+	safeCase("output-file", "xxd -c 8 -g 1 in.txt"),
+	safeCase("output-file", "xxd -l16 -ps in.txt"),
+	safeCase("output-file", "xxd -i in.txt -"),
+	safeCase("output-file", "xxd -n name -i in.txt"),
+	safeCase("output-file", "sort -t o f"),
+	safeCase("output-file", "sort -k 2,2 -t: /etc/passwd"),
+	safeCase("output-file", "sort -S 50% -n f"),
+	safeCase("output-file", "sort --key=2 --field-separator=, f"),
+	safeCase("output-file", "sort -u --parallel 2 f"),
+}
+
+func init() {
+	policyCases = append(policyCases, outputFileCases...)
+}

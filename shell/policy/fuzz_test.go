@@ -77,4 +77,6 @@ var familyTails = []string{
 	"systemctl -p status stop ssh",
 	"git config -f get user.name x",
 	"watch -x find . '#' -delete",
+	"xxd in.txt -pwned",
+	"sort -T /tmp/x f",
 }

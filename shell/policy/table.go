@@ -238,7 +238,7 @@ func init() {
 		"shred":        custom(Delete, deleteCheck("destroys file contents")),
 		"shuf":         args(Write, noFlags("writes its output to a file", "o", "--output")),
 		"size":         args(Code, both(noFlags("loads a plugin", "", "--plugin"), noResponseFile)),
-		"sort":         args(Write, noFlags("writes its output to a file", "o", "--output", "--compress-program")),
+		"sort":         args(Write, sortCheck).safe("sort -k2 -t, f", "sort -ko f").asks("sort -o out f", "sort -T /tmp f"),
 		"spctl":        args(System, spctlCheck),
 		"ss":           args(Process, noFlags("kills sockets or writes a file", "KD", "--kill", "--diag")),
 		"sysctl":       args(System, sysctlCheck),
@@ -260,7 +260,7 @@ func init() {
 		"unzip":        args(Write, subcommands("extracts archives", "-l", "-v", "-Z", "-t")),
 		"wait":         args(Code, namesCheck("p", "p", -1)),
 		"xattr":        args(Write, noFlags("changes extended attributes", "wdc")),
-		"xxd":          args(Write, maxOperands(1, "writes its output to a file")),
+		"xxd":          args(Write, xxdCheck).safe("xxd in.txt", "xxd -s 16 -l 32 in.txt", "xxd in.txt -").asks("xxd in.txt out.hex", "xxd in.txt -pwned"),
 		"zstdcat":      args(Write, noFlags("writes a file", "o", "--output-dir-flat", "--output-dir-mirror")),
 		// Change the machine, reach the network or run other code; a version or help query only prints.
 		".":              ask(Code, "runs commands from a file"),
