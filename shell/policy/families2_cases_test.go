@@ -173,3 +173,19 @@ var outputFileCases = []policyCase{
 func init() {
 	policyCases = append(policyCases, outputFileCases...)
 }
+
+// networkReaderCases: in the sandbox a name lookup has no socket, so the
+// programs that would make one stay safe (TestNetworkReadersAskWithoutSandbox
+// shows them asking without it).
+var networkReaderCases = []policyCase{
+	safeCase("network-reader", "getent passwd root"),
+	safeCase("network-reader", "getent hosts example.com"),
+	safeCase("network-reader", "lsof -i @example.com"),
+	safeCase("network-reader", "ss -t dst example.com"),
+	confirmCase("network-reader", "dig +short example.com", "dig: uses the network"),
+	confirmCase("network-reader", "getent hosts $(rm x)", "rm: deletes files"),
+}
+
+func init() {
+	policyCases = append(policyCases, networkReaderCases...)
+}
