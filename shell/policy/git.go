@@ -123,7 +123,7 @@ func gitCheck(in *invocation) {
 		}
 		for _, dir := range dirs {
 			if what := in.c.p.repoPrograms(dir); what != "" {
-				in.confirmAs(Code, "git "+sub, "this repository's configuration names a program git would run ("+what+")")
+				in.confirmAs(Code, "git "+sub, "this repository's configuration can make git run a program ("+what+")")
 				return
 			}
 		}
