@@ -189,3 +189,22 @@ var networkReaderCases = []policyCase{
 func init() {
 	policyCases = append(policyCases, networkReaderCases...)
 }
+
+// verbFirstCases: programs that take their verb first see no option
+// before it, and a wrapper given words at run time judges them unseen.
+var verbFirstCases = []policyCase{
+	confirmCase("verb-first", "diskutil -x list eraseDisk APFS X disk2", "diskutil -x: cannot tell what diskutil does"),
+	confirmCase("verb-first", "diskutil -plist info disk0", "cannot tell what diskutil does"),
+	safeCase("verb-first", "diskutil quiet list"),
+	safeCase("verb-first", "diskutil info -plist disk0"),
+	confirmCase("verb-first", "xargs watch", "watch: runs a command made of arguments that arrive at run time"),
+	confirmCase("verb-first", "xargs watch echo", "runs a command made of arguments that arrive at run time"),
+	confirmCase("verb-first", "xargs watch -n 1", "runs a command made of arguments that arrive at run time"),
+	confirmCase("verb-first", "xargs watch -x", "runs a command made of arguments that arrive at run time"),
+	confirmCase("verb-first", "find . -exec watch {} +", "find -exec watch"),
+	safeCase("verb-first", "xargs watch -x ls"),
+}
+
+func init() {
+	policyCases = append(policyCases, verbFirstCases...)
+}

@@ -302,10 +302,17 @@ func watchCheck(in *invocation) {
 		in.confirmOpt(p.unsure, "cannot tell which command runs")
 		return
 	}
+	_, exec := p.has("-x", "--exec")
+	if in.extra && (!exec || len(p.ops) == 0) {
+		// Under xargs or find -exec more words arrive at run time, and
+		// without -x they become shell text.
+		in.confirm("runs a command made of arguments that arrive at run time")
+		return
+	}
 	if len(p.ops) == 0 {
 		return
 	}
-	if _, exec := p.has("-x", "--exec"); exec {
+	if exec {
 		in.runs(p.ops, false)
 		return
 	}
