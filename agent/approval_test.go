@@ -29,7 +29,7 @@ func TestDeletionsAndOverwritesAreNeverOfferedAlwaysAllow(t *testing.T) {
 		t.Fatalf("asked %d times, want %d", len(*asked), len(cmds))
 	}
 	for _, p := range (*asked)[:4] {
-		if p.Proposal != nil || p.NoProposal != noProposalDestructive {
+		if p.Proposal != nil || p.NoProposal != NoProposalDestructive {
 			t.Errorf("%s: offered %v (%q); a deletion or overwrite must never be one click from a rule", p.Command, p.Proposal, p.NoProposal)
 		}
 	}

@@ -658,7 +658,7 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	case AnyDestructive(call.Reasons):
 		// A rule would allow every later deletion or overwrite by the
 		// same program in the folder, past the Trash: each one is asked.
-		p.NoProposal = noProposalDestructive
+		p.NoProposal = NoProposalDestructive
 	default:
 		if prop, err := r.a.o.Rules.Propose(call.Command, call.WorkingDirectory, v); err != nil {
 			p.NoProposal = err.Error()
@@ -791,6 +791,6 @@ func deadlineOf(ctx context.Context) time.Time {
 	return d
 }
 
-// noProposalDestructive is why a deletion or overwrite is never offered
+// NoProposalDestructive is why a deletion or overwrite is never offered
 // an Always allow rule.
-const noProposalDestructive = "Always allow is not offered for deletions and overwrites: Hark asks about each one, so it can go to the Trash"
+const NoProposalDestructive = "Always allow is not offered for deletions and overwrites: Hark asks about each one, so it can go to the Trash"
