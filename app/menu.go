@@ -9,7 +9,6 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
-	"github.com/hark-sh/hark/shell/policy"
 	"github.com/hark-sh/hark/shell/rules"
 	"github.com/hark-sh/hark/shell/visible"
 )
@@ -342,15 +341,12 @@ func partAction(r shell.Reason) string {
 	if _, what, ok := strings.Cut(r.Why, ": "); ok && what != "" {
 		return Visible(what)
 	}
-	if r.Category == policy.Delete {
-		return "deletes"
-	}
-	return "overwrites"
+	return "deletes or overwrites files"
 }
 
 // partRowsMax bounds the rows one destructive part of a long command
 // takes; a longer part ends with where to read the rest.
-const partRowsMax = 6
+const partRowsMax = 12
 
 func partRows(part string) []string {
 	rows := wrap(part, commandWidth)

@@ -44,7 +44,7 @@ func approvalBody(p app.Pending) string {
 		// The middle of a long command is cut: what deletes or overwrites
 		// there is shown whole, so it is never the part that is hidden.
 		for _, r := range app.DestructiveParts(p) {
-			b.WriteString("\n⚠ " + r.Why + ": " + strings.TrimSpace(r.Command))
+			b.WriteString("\n⚠ " + r.Why + ":\n" + shortLines(strings.TrimSpace(r.Command)))
 		}
 	}
 	if len(p.Reasons) > 0 {
@@ -135,7 +135,45 @@ func commandExcerpt(cmd string) (string, bool) {
 	if len(r) <= excerptHead+excerptTail+40 {
 		return cmd, false
 	}
-	hidden := len(r) - excerptHead - excerptTail
-	return fmt.Sprintf("%s … %d more characters (Show full command… in the Hark menu) … %s",
-		string(r[:excerptHead]), hidden, string(r[len(r)-excerptTail:])), true
+	// Cut between words where one is near, so neither end shows half a
+	// file name.
+	head, tail := excerptHead, len(r)-excerptTail
+	for i := head; i > head-30; i-- {
+		if r[i] == ' ' {
+			head = i
+			break
+		}
+	}
+	for i := tail; i < tail+30; i++ {
+		if r[i-1] == ' ' {
+			tail = i
+			break
+		}
+	}
+	return fmt.Sprintf("%s\n… %d more characters (Show full command… in the Hark menu) …\n%s",
+		shortLines(string(r[:head])), tail-head, shortLines(string(r[tail:]))), true
+}
+
+// lineWidth bounds the lines shortLines makes: some servers
+// (xfce4-notifyd) show only a few wrapped lines of each line of a body
+// and cut the rest with "…", so a long line would lose its end.
+const lineWidth = 56
+
+// shortLines breaks s at spaces into lines of at most lineWidth
+// characters; a longer word stays whole on its own line.
+func shortLines(s string) string {
+	var out []string
+	line := ""
+	for _, w := range strings.Split(s, " ") {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= lineWidth:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	return strings.Join(append(out, line), "\n")
 }
