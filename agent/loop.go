@@ -47,6 +47,9 @@ type run struct {
 	corrected  bool // the last turn was a corrective one
 	nudged     bool // the model was told once that text is never run
 	denials    denials
+	// saidNo is the last command of this request the user denied, so the
+	// next approval can say it comes after a no.
+	saidNo string
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -462,6 +465,13 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		r.m.Refused++
 		f.res = notRun(ta, v, ap.Why)
 	case actRun:
+		if ap.Decision != DecisionAuto && r.trashOffered(ta, v) {
+			// Nobody is asked, so nobody can choose the Trash: a plain
+			// deletion that a rule or confirmation-off lets through goes
+			// to the Trash as Move to Trash would have sent it.
+			r.trashUnasked(ctx, ta, ap.Decision, &f)
+			break
+		}
 		f.runIt = true
 	case actAsk:
 		r.ask(ctx, call, ta, v, rd, &f)
@@ -522,7 +532,7 @@ func (r *run) newCall(index int, ta toolArgs, v shell.Verdict) *Call {
 		WorkingDirectory: ta.WorkingDirectory,
 		Purpose:          ta.Purpose,
 		Tier:             v.Tier,
-		Reasons:          v.Reasons,
+		Reasons:          OrderReasons(v.Reasons),
 	}
 }
 
@@ -547,6 +557,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p := r.pending(call, v, rd)
 	p.Preview = f.preview
 	p.TrashOffered = r.trashOffered(ta, v)
+	p.AfterNo = r.saidNo
 	var d Decision
 	f.decision, f.by, d = r.confirm(ctx, p)
 	switch f.decision {
@@ -572,6 +583,9 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
 	default:
 		r.m.Denied++
+		if f.by != ByPolicy {
+			r.saidNo = ta.Command
+		}
 		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
 			f.res = notRun(ta, v, msgDeniedWhy+f.denyReason)
 		} else {
@@ -663,6 +677,10 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 		p.NoProposal = "Always allow is not offered: there is no rules file"
 	case rd.Kind == rules.Ask:
 		p.NoProposal = "Always allow is not offered: " + rd.Why
+	case AnyDestructive(call.Reasons):
+		// A rule would allow every later deletion or overwrite by the
+		// same program in the folder, past the Trash: each one is asked.
+		p.NoProposal = NoProposalDestructive
 	default:
 		if prop, err := r.a.o.Rules.Propose(call.Command, call.WorkingDirectory, v); err != nil {
 			p.NoProposal = err.Error()
@@ -794,3 +812,7 @@ func deadlineOf(ctx context.Context) time.Time {
 	d, _ := ctx.Deadline()
 	return d
 }
+
+// NoProposalDestructive is why a deletion or overwrite is never offered
+// an Always allow rule.
+const NoProposalDestructive = "Always allow is not offered for deletions and overwrites: Hark asks about each one, so it can go to the Trash"

@@ -35,6 +35,7 @@ func (a *App) view() View {
 		Hotkey:    a.hotkeyName(),
 		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 		UndoTrash: a.trashLast,
+		Home:      a.o.Home,
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
@@ -131,8 +132,7 @@ func (a *App) click(ctx context.Context, id string) {
 	case strings.HasPrefix(id, PrefixShowFull):
 		for _, e := range a.pending {
 			if e.p.ID == strings.TrimPrefix(id, PrefixShowFull) {
-				a.openText(filepath.Join("commands", unsafeName.ReplaceAllString(e.p.ID, "_")+".txt"), "Hark — the full command",
-					fmt.Sprintf("The command waiting for your approval (%d characters):\n\n%s\n", len([]rune(e.p.Command)), e.p.Command))
+				a.showFull(ctx, e.p)
 			}
 		}
 	case id == IDProblems:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -81,6 +82,13 @@ type Options struct {
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
 	Trash       Trash         // nil: no "Undo last trash"
+	// Viewer shows Show full command… in a window that wraps long lines
+	// (zenity --text-info, a terminal's less); nil or failing: the
+	// Opener, then a notification.
+	Viewer TextViewer
+	// Home is written ~ in approvals, as commands and previews write it;
+	// empty: the user's home folder.
+	Home string
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -235,6 +243,9 @@ func New(o Options) *App {
 	}
 	if o.now == nil {
 		o.now = time.Now
+	}
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
 	}
 	if o.afterFunc == nil {
 		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }

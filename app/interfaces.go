@@ -90,6 +90,13 @@ type Opener interface {
 	Open(path string) error
 }
 
+// TextViewer shows a text file in a window that wraps its lines and
+// scrolls, and returns once the window is open or closed; an error means
+// it could not show it, and the caller falls back to the Opener.
+type TextViewer interface {
+	ShowText(ctx context.Context, title, path string) error
+}
+
 // Prompter asks the user to type a request: in a native dialog
 // (desktop.ExecPrompter), or in a terminal window whose `hark send
 // --prompt` delivers the text over the control socket itself

@@ -29,9 +29,26 @@ func TestMenuAlwaysAllowAndDenyWhyRows(t *testing.T) {
 	with := Pending{ID: "p1", Command: "touch a", Proposal: &touchRule}
 	without := Pending{ID: "p2", Command: "echo x > y"}
 	m := BuildMenu(View{State: AwaitingApproval, Pending: []Pending{with, without}, CanType: true})
-	it := findItem(m.Items, PrefixAlwaysAllow+"p1")
-	if it == nil || it.Label != "    Always allow: touch in ~/proj" || !strings.Contains(it.Tooltip, "touch ../a") {
-		t.Fatalf("always allow row %+v", it)
+	// Always allow… is a second step: a submenu that shows what the rule
+	// matches and what still asks, with the one entry that saves it.
+	sub := findItem(m.Items, PrefixPending+"p1:always")
+	if sub == nil || sub.Kind != ItemSubmenu || sub.Label != "    Always allow…" {
+		t.Fatalf("always allow submenu %+v", sub)
+	}
+	kids := strings.Join(outline(sub.Children, ""), "\n")
+	for _, want := range []string{"|Saves the rule: always allow touch in ~/proj|", "|  runs without asking, e.g.: touch a|",
+		"|  still asks, e.g.: touch ../a|", "always-allow:p1|action|Save this rule and run|"} {
+		if !strings.Contains(kids, want) {
+			t.Errorf("no %q in the Always allow… step:\n%s", want, kids)
+		}
+	}
+	if it := findItem(m.Items, PrefixAlwaysAllow+"p1"); it == nil || findItem(sub.Children, PrefixAlwaysAllow+"p1") == nil {
+		t.Fatal("Save this rule and run is not inside the Always allow… step")
+	}
+	for _, it := range m.Items {
+		if it.ID == PrefixAlwaysAllow+"p1" {
+			t.Fatal("a one-click Always allow row at the top level")
+		}
 	}
 	if findItem(m.Items, PrefixAlwaysAllow+"p2") != nil {
 		t.Fatal("Always allow offered without a proposal")
@@ -43,7 +60,7 @@ func TestMenuAlwaysAllowAndDenyWhyRows(t *testing.T) {
 	m = BuildMenu(View{State: AwaitingApproval, Pending: []Pending{asked}})
 	found := false
 	for _, it := range m.Items {
-		found = found || it.Kind == ItemLabel && strings.Contains(it.Label, "your rule 2 (always ask for cat")
+		found = found || it.Kind == ItemText && strings.Contains(it.Label, "your rule 2 (always ask for cat")
 	}
 	if !found {
 		t.Fatal("the rule that made a read-only command ask is not shown")

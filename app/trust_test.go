@@ -208,8 +208,9 @@ func TestConfirmOffAsksFirst(t *testing.T) {
 		q := fakeYesNo{answer: yes, asked: make(chan string, 2)}
 		h := start(t, answerAgent("ok"), func(o *Options) { o.YesNo = q })
 		h.app.Post(MenuClick{ID: IDConfirm})
-		if msg := recv(t, "question", q.asked); !strings.Contains(msg, "without asking") {
-			t.Errorf("question %q does not say what changes", msg)
+		if msg := recv(t, "question", q.asked); !strings.Contains(msg, "without asking") ||
+			!strings.Contains(msg, "goes to the Trash") || !strings.Contains(msg, "are permanent") {
+			t.Errorf("question %q does not say what changes, and what happens to deletions", msg)
 		}
 		if !yes {
 			// A later event is handled after the answer: confirmation stays.

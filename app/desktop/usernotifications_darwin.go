@@ -214,13 +214,14 @@ func newUserNotifications(log *slog.Logger, stillAsking time.Duration) (*UserNot
 		center.Send(selSetDelegate, u.delegate)
 
 		actionClass := objc.ID(objc.GetClass("UNNotificationAction"))
+		// The order and words of app.Answers: the safe choice first.
 		approve := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Approve"), uint(0))
-		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
+		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny (safe choice)"), uint(0))
 		category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
-			nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
+			nsStr(unCategory), nsArray(deny, approve), nsArray(), uint(0))
 		// A plain deletion under home: Move to Trash leads, and Delete is
-		// the destructive choice, shown in red.
-		trashAction := actionClass.Send(selActionWithID, nsStr(actionTrash), nsStr("Move to Trash"), uint(0))
+		// the destructive choice, shown in red, never next to it.
+		trashAction := actionClass.Send(selActionWithID, nsStr(actionTrash), nsStr("Move to Trash (safe choice)"), uint(0))
 		del := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Delete"), uint(unActionDestruct))
 		denyTrash := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(0))
 		trashCategory := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,

@@ -245,6 +245,7 @@ func (w *wiring) buildCore(context.Context) error {
 		Menu:          menu,
 		Prompter:      prompter,
 		YesNo:         yesNo,
+		Viewer:        desktop.DetectTextViewer(runtime.GOOS, os.Getenv, exec.LookPath),
 		History:       newStore(paths.History),
 		LoginItem:     loginItem{},
 		Trash:         appTrash(bin),

@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
-		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first (deletions under home offer the Trash).",
+		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
 		run:     runAsk,
 	})
 }
@@ -35,7 +35,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
 		fmt.Fprintln(e.stderr, "\nSends the request to the local Ollama model. Read-only commands it proposes run at once")
-		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [y/N] here (without a terminal it is not run).")
+		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).")
 		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
 		fs.PrintDefaults()
 	}

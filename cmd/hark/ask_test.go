@@ -147,7 +147,7 @@ func TestAskConfirmTierCommand(t *testing.T) {
 			if !strings.Contains(r.stdout, c.shows) || !strings.Contains(r.stdout, "executing · confirm") {
 				t.Errorf("stdout lacks %q:\n%s", c.shows, r.stdout)
 			}
-			if c.terminal && !strings.Contains(r.stderr, "Run this? [y/N]") {
+			if c.terminal && !strings.Contains(r.stderr, "Run this? [N]o (safe choice) / [y]es") {
 				t.Errorf("no prompt on stderr: %q", r.stderr)
 			}
 			if !c.terminal && !strings.Contains(r.stderr, "no terminal") {
@@ -333,7 +333,7 @@ func TestAskShowsPreview(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [y/N]"
+	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [N]o (safe choice) / [y]es"
 	if ok, _ := shell.SandboxStatus(); !ok {
 		want = "    preview: Preview unavailable"
 	}

@@ -67,7 +67,7 @@ var importTable = map[string]deps{
 
 	// agent: the loop. Its tests borrow app/settings' atomic writer for the
 	// files the agent keeps; a test-only edge, so it links nothing into agent.
-	"agent":            {imports: "assets shell shell/plan shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest app/settings"},
+	"agent":            {imports: "assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest app/settings"},
 	"agent/ollamatest": {role: kit},
 
 	// shell: running, classifying and undoing commands.
