@@ -18,12 +18,12 @@ func TestDeletionsAndOverwritesAreNeverOfferedAlwaysAllow(t *testing.T) {
 	h, _, asked := rulesHarness(t, nil, func(p Pending) Decision { return Decision{By: ByMenu} })
 	dl := filepath.Join(h.home, "Downloads")
 	cmds := []string{"rm -r old_builds", "mv a.txt b.txt", "cp a.txt b.txt", "rmdir old", "mkdir release_notes"}
+	// One request each: three denials in a row end a request.
 	for _, c := range cmds {
-		h.client.replies = append(h.client.replies, tools(call("command", c, "workingDirectory", dl)))
-	}
-	h.client.replies = append(h.client.replies, text("ok"))
-	if _, err := h.agent.Run(context.Background(), NewConversation(), "tidy"); err != nil {
-		t.Fatal(err)
+		h.client.replies = append(h.client.replies, tools(call("command", c, "workingDirectory", dl)), text("ok"))
+		if _, err := h.agent.Run(context.Background(), NewConversation(), "tidy"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(*asked) != len(cmds) {
 		t.Fatalf("asked %d times, want %d", len(*asked), len(cmds))
