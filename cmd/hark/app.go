@@ -265,7 +265,7 @@ func (w *wiring) buildCore(context.Context) error {
 		w.problems["voice"] = v + " (" + missing + ")"
 	}
 	st, log, paths := w.st, w.log, w.paths
-	w.escape = &escapeProxy{}
+	w.escape = &escapeProxy{begin: desktop.BeginActivity}
 	w.core = app.New(app.Options{
 		Settings:      st,
 		Paths:         paths,
