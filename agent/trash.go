@@ -154,6 +154,17 @@ func (t TrashInstead) move(ctx context.Context, command, wd, purpose, who string
 		res.Output = fmt.Sprintf("Moved %s to the Trash instead of deleting: %s. The command itself did not run. "+
 			"The user can put them back with Undo last trash in Hark's menu or `hark undo`.", items(len(moved)), nameList(moved))
 	}
+	var plain []string
+	why := ""
+	for _, it := range rec.Items {
+		if it.NoPutBack != "" {
+			plain, why = append(plain, it.Original), it.NoPutBack
+		}
+	}
+	if len(plain) > 0 {
+		res.Output += fmt.Sprintf(" %s moved into the Trash folder directly, not through Finder (%s), so Finder's Put Back "+
+			"does not know where they came from; Undo last trash and `hark undo` still do: %s.", items(len(plain)), why, nameList(plain))
+	}
 	if len(problems) == 0 {
 		res.Success, res.ExitCode = true, 0
 		return res, moved, listing

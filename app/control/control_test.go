@@ -399,3 +399,42 @@ func TestPressHotkey(t *testing.T) {
 		}
 	}
 }
+
+// Quit reaches the running app's OnQuit, never the core, and returns only
+// once the socket stops answering; without an OnQuit the app refuses, and
+// with no app it is ErrNotRunning.
+func TestQuitStopsTheRunningApp(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	if err := Quit(ctx, shortDir(t)); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Quit with no app = %v, want ErrNotRunning", err)
+	}
+
+	dir := shortDir(t)
+	posted := make(chan app.Event, 1)
+	s := serve(t, dir, func(ev app.Event) bool { posted <- ev; return true })
+	if err := Quit(ctx, dir); err == nil || !strings.Contains(err.Error(), "Quit in its menu") {
+		t.Fatalf("Quit without OnQuit = %v, want a refusal", err)
+	}
+	// The app's shutdown closes the socket a moment after the reply, as
+	// cancelling its context does; Quit must wait for that.
+	quitting := make(chan struct{})
+	s.OnQuit(func() {
+		close(quitting)
+		go s.Close()
+	})
+	if err := Quit(ctx, dir); err != nil {
+		t.Fatalf("Quit = %v", err)
+	}
+	recv(t, "the quit callback", quitting)
+	if c, err := net.Dial("unix", SocketPath(dir)); err == nil {
+		c.Close()
+		t.Error("Quit returned while the socket still answered")
+	}
+	select {
+	case ev := <-posted:
+		t.Errorf("a quit reached the core as %T", ev)
+	default:
+	}
+}

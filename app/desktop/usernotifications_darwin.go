@@ -63,6 +63,8 @@ var (
 	selSetTitleUN             = objc.RegisterName("setTitle:")
 	selSetBody                = objc.RegisterName("setBody:")
 	selSetCategoryIdentifier  = objc.RegisterName("setCategoryIdentifier:")
+	selSetInterruptionLevel   = objc.RegisterName("setInterruptionLevel:")
+	selRespondsToSelector     = objc.RegisterName("respondsToSelector:")
 	selRequestWithIdentifier  = objc.RegisterName("requestWithIdentifier:content:trigger:")
 	selAddRequest             = objc.RegisterName("addNotificationRequest:withCompletionHandler:")
 	selRemoveDelivered        = objc.RegisterName("removeDeliveredNotificationsWithIdentifiers:")
@@ -82,6 +84,9 @@ var (
 	errNotBundled             = errors.New("not running from an app bundle with a bundle identifier")
 	errNotificationsForbidden = errors.New("notifications are not allowed for Hark (System Settings → Notifications → Hark)")
 )
+
+// UNNotificationInterruptionLevelTimeSensitive (UNNotificationContent.h).
+const unInterruptionTimeSensitive uint = 2
 
 func nsStr(s string) objc.ID {
 	return objc.ID(objc.GetClass("NSString")).Send(selStringWithUTF8, s)
@@ -288,6 +293,13 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 			cat = unCategoryTrash
 		}
 		content.Send(selSetCategoryIdentifier, nsStr(cat))
+		// An approval waits on the user: time-sensitive, so that it can
+		// break through a Focus where the app holds the Time Sensitive
+		// entitlement; without it macOS treats the level as active, the
+		// default, so asking costs nothing.
+		if objc.Send[bool](content, selRespondsToSelector, selSetInterruptionLevel) {
+			content.Send(selSetInterruptionLevel, unInterruptionTimeSensitive)
+		}
 		req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
 		u.center.Send(selAddRequest, req, block)
 	})
