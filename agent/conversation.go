@@ -74,7 +74,9 @@ type RunMetrics struct {
 	Denied             int       `json:"denied"`             // includes timeouts
 	TimedOut           int       `json:"timedOut,omitempty"` // approvals nobody answered in time
 	Refused            int       `json:"refused"`
-	Failed             int       `json:"failed,omitempty"`      // commands run that exited with an error
+	Failed             int       `json:"failed,omitempty"`   // commands run that exited with an error
+	ReadOnly           int       `json:"readOnly,omitempty"` // of Commands, those in the read-only tier
+	ReadOnlyFailed     int       `json:"readOnlyFailed,omitempty"`
 	Trashed            int       `json:"trashed,omitempty"`     // deletions answered with Move to Trash, all moved
 	TrashFailed        int       `json:"trashFailed,omitempty"` // Move to Trash chosen, not everything moved
 	ModelTimeMs        int64     `json:"modelTimeMs"`           // waiting for the model
@@ -97,6 +99,6 @@ type Outcome struct {
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
-	return Tally{Ran: m.Commands, Failed: m.Failed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
+	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
 		Trashed: m.Trashed, TrashFailed: m.TrashFailed}
 }

@@ -577,6 +577,14 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		if res.ExitCode != 0 {
 			r.m.Failed++
 		}
+		// Old records lack these, so they count every command as one
+		// that could change something: the safe reading.
+		if v.Tier == shell.Safe {
+			r.m.ReadOnly++
+			if res.ExitCode != 0 {
+				r.m.ReadOnlyFailed++
+			}
+		}
 	}
 	if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
 		res.ExecutionTimeMs = elapsed.Milliseconds()

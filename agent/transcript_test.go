@@ -8,8 +8,9 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// A transcript says what Hark knows about each request before the model's
-// words, as the final notification did, and never shows raw result JSON.
+// A transcript says what Hark knows about each request, as the final
+// notification did: before the model's words, or after them with the claim
+// flagged when the record contradicts them; it never shows raw result JSON.
 func TestTranscriptEndingsAreHonest(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -19,14 +20,14 @@ func TestTranscriptEndingsAreHonest(t *testing.T) {
 		want []string
 	}{
 		{"timed out", `{"executed":false,"exitCode":-1,"error":"The user did not answer within 2m0s, so the command was not run."}`,
-			RunMetrics{Denied: 1, TimedOut: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: the approval timed out", "Hark: approval timed out — nothing changed.\n\nDeleted it."}},
+			RunMetrics{Denied: 1, TimedOut: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: the approval timed out", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (its approval timed out).\nHark: approval timed out — nothing changed.\n"}},
 		{"denied", `{"executed":false,"exitCode":-1,"error":"The user denied this command. Do not try the same change another way."}`,
-			RunMetrics{Denied: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: The user denied this command.", "Hark: 1 command denied — nothing changed.\n\nDeleted it."}},
+			RunMetrics{Denied: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: The user denied this command.", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\nHark: 1 command denied — nothing changed.\n"}},
 		{"ran", `{"executed":true,"exitCode":0}`, RunMetrics{Commands: 1, Outcome: OutcomeCompleted}, []string{"✓ ran\n", "Hark: 1 command ran.\n\nDeleted it."}},
 		{"failed", `{"executed":true,"exitCode":1,"output":"rm: old_builds: Permission denied"}`, RunMetrics{Commands: 1, Failed: 1, Outcome: OutcomeCompleted},
-			[]string{"✗ exit status 1: rm: old_builds: Permission denied", "Hark: 1 command ran (1 failed).\n\nDeleted it."}},
+			[]string{"✗ exit status 1: rm: old_builds: Permission denied", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command failed.\nHark: 1 command ran (1 failed).\n"}},
 		{"refused", `{"executed":false,"exitCode":-1,"error":"Refused: Hark never runs this kind of command (sudo)."}`, RunMetrics{Refused: 1, Outcome: OutcomeCompleted},
-			[]string{"✗ not run: refused (Hark never runs this)", "Hark: 1 command refused (Hark never runs it) — nothing changed.\n\nDeleted it."}},
+			[]string{"✗ not run: refused (Hark never runs this)", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (Hark refused it).\nHark: 1 command refused (Hark never runs it) — nothing changed.\n"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,10 +61,10 @@ func TestTranscriptUnfinishedRequest(t *testing.T) {
 		{Role: "user", Content: "wait a while"},
 		{Role: "assistant", Content: "Waiting."},
 		{Role: "user", Content: "and now?"},
-		{Role: "assistant", Content: "Done."},
+		{Role: "assistant", Content: "It is still going."},
 	}, Runs: []RunMetrics{{Commands: 1, Outcome: OutcomeCancelled, Error: "cancelled by the user"}, {Outcome: OutcomeCompleted}}}
 	got := Transcript(conv)
-	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled — cancelled by the user\n\nYou: and now?\n\nHark: Done.\n"
+	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled — cancelled by the user\n\nYou: and now?\n\nHark: It is still going.\n"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("transcript:\n%s\nwant it to end with:\n%s", got, want)
 	}
