@@ -713,7 +713,13 @@ func (a *App) finish(d turnDone) {
 		a.stream = d.answer
 		a.setState(Idle)
 		if ending != "" {
-			a.notify("Hark", ending)
+			title := "Hark"
+			if tally.Contradiction(d.answer) != "" {
+				// The model's words claim what the record contradicts; the
+				// title is what a glance at the notification takes in.
+				title = "Hark — that did not happen"
+			}
+			a.notify(title, ending)
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.
