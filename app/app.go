@@ -343,6 +343,8 @@ func (a *App) shutdown() {
 			}
 		case SendRequest:
 			e.Reply <- SendReply{Error: "Hark is quitting; start it again with `hark`"}
+		case DenyRequest:
+			e.Reply <- SendReply{Error: "Hark is quitting; the command was not run"}
 		}
 	}
 	for {
@@ -401,6 +403,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.decide(e.d)
 	case SendRequest:
 		a.send(ctx, e)
+	case DenyRequest:
+		a.denyRequested(e)
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:

@@ -54,6 +54,10 @@ type controlRequest struct {
 	// Launch marks the request of a second app launch (Announce): no text
 	// to run, the running app only shows that it is there.
 	Launch bool `json:"launch,omitempty"`
+	// Deny names an open approval to deny with Reason (Deny and say why…
+	// typed in a terminal); Text is then empty.
+	Deny   string `json:"deny,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -252,7 +256,11 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		return
 	}
 	reply := make(chan app.SendReply, 1)
-	if !post(app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}) {
+	var ev app.Event = app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}
+	if req.Deny != "" {
+		ev = app.DenyRequest{PendingID: req.Deny, Reason: req.Reason, Reply: reply}
+	}
+	if !post(ev) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
 		return
 	}
@@ -305,6 +313,13 @@ func Announce(ctx context.Context, runtimeDir string) error {
 // listens. Cancelling ctx abandons the wait (the app keeps going).
 func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Text: text, Wait: wait})
+}
+
+// Deny denies the running app's open approval pendingID with reason, the
+// answer to Deny and say why… typed in a terminal window. A reply with OK
+// false says why not (the approval was answered or timed out meanwhile).
+func Deny(ctx context.Context, runtimeDir, pendingID, reason string) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Deny: pendingID, Reason: reason})
 }
 
 // exchange sends one request and reads its reply.
