@@ -287,6 +287,11 @@ func (b *Bin) undo(rec Record) (restored, left []Item, _ error) {
 	return restored, left, errors.Join(errs...)
 }
 
+// StateFile is the file that records the last trashed set ("" when none
+// is kept). The app watches it, since `hark undo` and `hark ask` change it
+// too.
+func (b *Bin) StateFile() string { return b.o.State }
+
 // Last is the recorded last trashed set, if any.
 func (b *Bin) Last() (Record, bool, error) {
 	if b.o.State == "" {
