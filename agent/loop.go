@@ -36,11 +36,13 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
-	c         *Conversation
-	m         RunMetrics
-	system    string
-	turn      int
-	start     time.Time
+	// confirmTimeout is how long an approval waits in this request.
+	confirmTimeout time.Duration
+	c              *Conversation
+	m              RunMetrics
+	system         string
+	turn           int
+	start          time.Time
 
 	latestUser int  // index in c.Messages of this request's user message
 	corrected  bool // the last turn was a corrective one
@@ -68,6 +70,9 @@ type RequestOptions struct {
 	Confirmer Confirmer   // nil: Options.Confirmer
 	OnEvent   func(Event) // nil: Options.OnEvent
 	NoConfirm *bool       // nil: Options.NoConfirm
+	// ConfirmTimeout, when positive, is this request's approval timeout
+	// (the app passes its live setting); zero: Options.ConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
 
 // RunWith is Run with per-request overrides.
@@ -96,6 +101,10 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	}
 	if ro.OnEvent != nil {
 		r.onEvent = ro.OnEvent
+	}
+	r.confirmTimeout = a.o.ConfirmTimeout
+	if ro.ConfirmTimeout > 0 {
+		r.confirmTimeout = ro.ConfirmTimeout
 	}
 	if ro.NoConfirm != nil {
 		r.noConfirm = *ro.NoConfirm
@@ -547,7 +556,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTimeout:
 		r.m.Denied++
 		r.m.TimedOut++
-		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
+		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.confirmTimeout))
 	default:
 		r.m.Denied++
 		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
@@ -705,11 +714,10 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
 func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
-	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy, Decision{}
 	}
-	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
+	cctx, cancel := context.WithTimeout(ctx, r.confirmTimeout)
 	defer cancel()
 	type answer struct {
 		d   Decision
