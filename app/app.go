@@ -99,6 +99,10 @@ type Options struct {
 	// 4 min. Nothing is timed while no checked problem stands, so an idle
 	// healthy Hark wakes for nothing.
 	RecheckFirst, RecheckMax time.Duration
+	// WatchEvery is how often settings.json and the Trash record (a Trash
+	// with a StateFile) are looked at for changes made outside the app;
+	// zero: 2 s, negative: never.
+	WatchEvery time.Duration
 
 	// YesNo, when set, asks before confirmation is switched off (a native
 	// dialog). Nil: the switch happens at once, and the menu, tooltip and
@@ -382,6 +386,7 @@ func (a *App) startBackground(ctx context.Context) {
 	}
 	a.loadRecent()
 	a.loadTrash()
+	a.startWatching(ctx)
 }
 
 // handle dispatches one event; what each means lives in its method.
@@ -405,6 +410,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.send(ctx, e)
 	case DenyRequest:
 		a.denyRequested(e)
+	case filesChanged:
+		a.filesChanged(e)
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:
@@ -490,6 +497,7 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 		conv:              a.conv,
 		stop:              stop,
 		noConfirm:         !a.settings.ConfirmBeforeExecute,
+		confirmTimeout:    a.settings.ConfirmTimeout.D(),
 		maxRecording:      a.settings.MaxRecording.D(),
 		cues:              a.settings.SoundCues,
 		agent:             a.o.Agent,

@@ -96,6 +96,7 @@ func (f *fakeTranscriber) Transcribe(ctx context.Context, a speech.Audio) (strin
 type request struct {
 	Text                 string
 	ConfirmBeforeExecute bool
+	ConfirmTimeout       time.Duration
 	Conv                 *agent.Conversation
 }
 
@@ -113,7 +114,7 @@ func newFakeAgent(run func(ctx context.Context, r request, c agent.Confirmer, on
 }
 
 func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text string, o agent.RequestOptions) (agent.Outcome, error) {
-	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, Conv: conv}
+	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, ConfirmTimeout: o.ConfirmTimeout, Conv: conv}
 	f.mu.Lock()
 	f.requests = append(f.requests, r)
 	f.mu.Unlock()
