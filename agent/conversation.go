@@ -96,6 +96,28 @@ type Outcome struct {
 	Metrics RunMetrics
 }
 
+// Deeds is what the conversation did: the first request that changed
+// something (titleFrom-shortened; "" when none did) and the sum of every
+// request's tally.
+func (c *Conversation) Deeds() (headline string, total Tally) {
+	for _, m := range c.Runs {
+		t := m.Tally()
+		if headline == "" && t.CouldChange() {
+			headline = titleFrom(m.Request)
+		}
+		total.Ran += t.Ran
+		total.Failed += t.Failed
+		total.ReadOnly += t.ReadOnly
+		total.ReadOnlyFailed += t.ReadOnlyFailed
+		total.Denied += t.Denied
+		total.TimedOut += t.TimedOut
+		total.Refused += t.Refused
+		total.Trashed += t.Trashed
+		total.TrashFailed += t.TrashFailed
+	}
+	return headline, total
+}
+
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {

@@ -106,6 +106,29 @@ func Ending(o Tally, answer string) string {
 	return facts + ".\n\n" + plain
 }
 
+// Did is the tally in a few words for a list row: what changed first
+// ("2 moved to the Trash, 1 ran"), then what did not ("3 denied, 1 timed
+// out"); read-only commands only as "looked only" when nothing else
+// happened, and "" when no command was proposed.
+func (o Tally) Did() string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(o.Trashed+o.TrashFailed, "moved to the Trash")
+	add(o.Ran-o.ReadOnly, "ran")
+	add(o.Failed-o.ReadOnlyFailed, "failed")
+	add(o.Denied, "denied")
+	add(o.TimedOut, "timed out")
+	add(o.Refused, "refused")
+	if len(parts) == 0 && o.Ran > 0 {
+		return "looked only, nothing changed"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Summary is Hark's own closing line: "Hark: " and the facts, or that no
 // command ran at all.
 func (o Tally) Summary() string {
