@@ -162,15 +162,18 @@ type App struct {
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
 	trashLast     string // View.UndoTrash
-	note          string // transient remark, cleared by the next state change
-	detail        string // the command being run or proposed, or a status such as "loading model…"
-	statusDetail  bool   // detail is a status that the first streamed text replaces
-	stream        string // streamed words of the current reply
-	lastError     string
-	recent        []RecentItem
-	throttle      *throttle
-	lastRender    *Menu
-	keys          keyState
+	// restartNoted is the list of settings last announced as waiting for a
+	// restart, so a later save of the same file does not say it again.
+	restartNoted string
+	note         string // transient remark, cleared by the next state change
+	detail       string // the command being run or proposed, or a status such as "loading model…"
+	statusDetail bool   // detail is a status that the first streamed text replaces
+	stream       string // streamed words of the current reply
+	lastError    string
+	recent       []RecentItem
+	throttle     *throttle
+	lastRender   *Menu
+	keys         keyState
 }
 
 // turn is the loop's record of one request from key-down (or typed text)

@@ -157,8 +157,11 @@ func (a *App) reloadSettings() {
 		if len(now) > 0 {
 			a.note = "settings.json: " + strings.Join(now, ", ") + " applied; " + strings.Join(later, ", ") + " apply when Hark restarts"
 		}
-		a.notify("Hark — restart to apply "+strings.Join(later, ", "), "Hark reads these settings when it starts: quit it from the menu and start it again. "+
-			"Confirm before executing, sound cues, confirmTimeout, maxRecording and the hotkey mode apply at once.")
+		if keys := strings.Join(later, ", "); keys != a.restartNoted {
+			a.restartNoted = keys
+			a.notify("Hark — restart to apply "+keys, "Hark reads these settings when it starts: quit it from the menu and start it again. "+
+				"Confirm before executing, sound cues, confirmTimeout, maxRecording and the hotkey mode apply at once.")
+		}
 	case len(now) > 0:
 		a.note = "settings.json: " + strings.Join(now, ", ") + " applied"
 	}

@@ -116,4 +116,19 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 			break
 		}
 	}
+	// Saving again (a menu toggle rewrites the file) does not repeat it.
+	m = h.views.mark()
+	write(`{"confirmTimeout": "90s", "soundCues": true, "ollamaModel": "llama3.2:3b"}`)
+	h.views.waitFrom(t, m, "sound cues back on", func(v View) bool { return v.Cues })
+	h.notifier.mu.Lock()
+	restarts := 0
+	for _, n := range h.notifier.sent {
+		if strings.HasPrefix(n.title, "Hark — restart to apply") {
+			restarts++
+		}
+	}
+	h.notifier.mu.Unlock()
+	if restarts != 1 {
+		t.Errorf("the restart was announced %d times, want once", restarts)
+	}
 }
