@@ -37,11 +37,13 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
-	c         *Conversation
-	m         RunMetrics
-	system    string
-	turn      int
-	start     time.Time
+	// confirmTimeout is how long an approval waits in this request.
+	confirmTimeout time.Duration
+	c              *Conversation
+	m              RunMetrics
+	system         string
+	turn           int
+	start          time.Time
 
 	latestUser int  // index in c.Messages of this request's user message
 	corrected  bool // the last turn was a corrective one
@@ -75,6 +77,9 @@ type RequestOptions struct {
 	Confirmer Confirmer   // nil: Options.Confirmer
 	OnEvent   func(Event) // nil: Options.OnEvent
 	NoConfirm *bool       // nil: Options.NoConfirm
+	// ConfirmTimeout, when positive, is this request's approval timeout
+	// (the app passes its live setting); zero: Options.ConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
 
 // RunWith is Run with per-request overrides.
@@ -103,6 +108,10 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	}
 	if ro.OnEvent != nil {
 		r.onEvent = ro.OnEvent
+	}
+	r.confirmTimeout = a.o.ConfirmTimeout
+	if ro.ConfirmTimeout > 0 {
+		r.confirmTimeout = ro.ConfirmTimeout
 	}
 	if ro.NoConfirm != nil {
 		r.noConfirm = *ro.NoConfirm
@@ -580,7 +589,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTimeout:
 		r.m.Denied++
 		r.m.TimedOut++
-		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
+		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.confirmTimeout))
 	default:
 		r.m.Denied++
 		if f.by != ByPolicy {
@@ -612,6 +621,14 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		r.m.Commands++
 		if res.ExitCode != 0 {
 			r.m.Failed++
+		}
+		// Old records lack these, so they count every command as one
+		// that could change something: the safe reading.
+		if v.Tier == shell.Safe {
+			r.m.ReadOnly++
+			if res.ExitCode != 0 {
+				r.m.ReadOnlyFailed++
+			}
 		}
 	}
 	if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
@@ -737,11 +754,10 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
 func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
-	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy, Decision{}
 	}
-	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
+	cctx, cancel := context.WithTimeout(ctx, r.confirmTimeout)
 	defer cancel()
 	type answer struct {
 		d   Decision

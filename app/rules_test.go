@@ -85,11 +85,13 @@ func TestMenuAlwaysAllowCarriesTheShownRule(t *testing.T) {
 	}
 }
 
+// TestMenuDenyWithReason: "Deny and say why…" opens the reason prompt,
+// not the request prompt, and its answer denies the approval it names.
 func TestMenuDenyWithReason(t *testing.T) {
 	t.Parallel()
 	decided := make(chan Decision, 1)
 	h := start(t, proposingAgent("touch a", nil, decided), func(o *Options) {
-		o.Prompter = fakePrompter{text: "  wrong folder \n", ok: true}
+		o.Prompter = fakePrompter{text: "a new request", ok: true, reason: "  wrong folder \n", reasonOK: true}
 	})
 	m := h.views.mark()
 	h.app.Post(SendRequest{Text: "touch it", Reply: make(chan SendReply, 1)})
@@ -100,5 +102,69 @@ func TestMenuDenyWithReason(t *testing.T) {
 	d := recv(t, "decision", decided)
 	if d.Approved || d.By != ByMenu || d.Reason != "wrong folder" || d.Rule != nil {
 		t.Fatalf("decision %+v", d)
+	}
+}
+
+// TestDenyReasonOverTheSocket is the terminal path: the reason arrives as
+// a DenyRequest naming the approval (what `hark send --deny-why` sends)
+// and denies it; one for an approval no longer waiting says so.
+func TestDenyReasonOverTheSocket(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	asked := make(chan string, 1)
+	h := start(t, proposingAgent("touch a_b", nil, decided), func(o *Options) {
+		// The terminal prompter's Reason returns once its window is gone,
+		// with ok false: the text went over the socket.
+		o.Prompter = fakePrompter{reasonFor: asked}
+	})
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "touch it", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending", func(v View) bool { return len(v.Pending) == 1 })
+	id := v.Pending[0].ID
+	h.app.Post(MenuClick{ID: PrefixDenyWhy + id})
+	if got := recv(t, "reason prompt", asked); got != id {
+		t.Fatalf("the reason prompt was opened for %q, want %q", got, id)
+	}
+	reply := make(chan SendReply, 1)
+	h.app.Post(DenyRequest{PendingID: id, Reason: " wrong folder ", Reply: reply})
+	if r := recv(t, "deny reply", reply); !r.OK {
+		t.Fatalf("deny reply %+v", r)
+	}
+	d := recv(t, "decision", decided)
+	if d.Approved || d.Trash || d.Reason != "wrong folder" || d.PendingID != id {
+		t.Fatalf("decision %+v", d)
+	}
+	late := make(chan SendReply, 1)
+	h.app.Post(DenyRequest{PendingID: id, Reason: "again", Reply: late})
+	if r := recv(t, "late deny reply", late); r.OK || !strings.Contains(r.Error, "no longer waiting") {
+		t.Errorf("a deny for a settled approval answered %+v", r)
+	}
+}
+
+// TestDenyReasonCancelledKeepsWaiting: a cancelled reason prompt denies
+// nothing; the approval stays open (the prompt says so) and can still be
+// answered.
+func TestDenyReasonCancelledKeepsWaiting(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	asked := make(chan string, 1)
+	h := start(t, proposingAgent("touch a", nil, decided), func(o *Options) {
+		o.Prompter = fakePrompter{text: "a new request", ok: true, reasonAsked: asked}
+	})
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "touch it", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending", func(v View) bool { return len(v.Pending) == 1 })
+	h.app.Post(MenuClick{ID: PrefixDenyWhy + v.Pending[0].ID})
+	if msg := recv(t, "reason prompt", asked); !strings.Contains(msg, "Cancel keeps it waiting") {
+		t.Errorf("the reason prompt does not say what Cancel does: %q", msg)
+	}
+	select {
+	case d := <-decided:
+		t.Fatalf("a cancelled reason prompt decided %+v", d)
+	default:
+	}
+	h.app.Post(MenuClick{ID: PrefixApprove + v.Pending[0].ID})
+	if d := recv(t, "decision", decided); !d.Approved {
+		t.Fatalf("decision after the cancelled prompt %+v", d)
 	}
 }

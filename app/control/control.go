@@ -61,6 +61,10 @@ type controlRequest struct {
 	// `hark quit`, which `make run` uses so that a rebuilt Hark.app starts
 	// instead of the old one being brought to the front.
 	Quit bool `json:"quit,omitempty"`
+	// Deny names an open approval to deny with Reason (Deny and say why…
+	// typed in a terminal); Text is then empty.
+	Deny   string `json:"deny,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -286,6 +290,9 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 	if req.Listen != "" {
 		ev = app.ListenRequest{Action: app.ListenAction(req.Listen), Reply: reply}
 	}
+	if req.Deny != "" {
+		ev = app.DenyRequest{PendingID: req.Deny, Reason: req.Reason, Reply: reply}
+	}
 	if !post(ev) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
 		return
@@ -377,6 +384,13 @@ func Quit(ctx context.Context, runtimeDir string) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// Deny denies the running app's open approval pendingID with reason, the
+// answer to Deny and say why… typed in a terminal window. A reply with OK
+// false says why not (the approval was answered or timed out meanwhile).
+func Deny(ctx context.Context, runtimeDir, pendingID, reason string) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Deny: pendingID, Reason: reason})
 }
 
 // exchange sends one request and reads its reply.

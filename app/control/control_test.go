@@ -438,3 +438,30 @@ func TestQuitStopsTheRunningApp(t *testing.T) {
 	default:
 	}
 }
+
+// TestDenyReachesTheAppAsADenial: a reason typed in the terminal window
+// reaches the core as a DenyRequest naming the approval, never as a
+// request to run, and the core's answer comes back.
+func TestDenyReachesTheAppAsADenial(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	dir := shortDir(t)
+	posted := make(chan app.Event, 1)
+	serve(t, dir, func(ev app.Event) bool {
+		posted <- ev
+		if d, ok := ev.(app.DenyRequest); ok {
+			d.Reply <- app.SendReply{OK: true}
+		}
+		return true
+	})
+	r, err := Deny(ctx, dir, "p7", "use the other folder")
+	if err != nil || !r.OK {
+		t.Fatalf("Deny = %+v, %v", r, err)
+	}
+	ev := recv(t, "posted", posted)
+	d, ok := ev.(app.DenyRequest)
+	if !ok || d.PendingID != "p7" || d.Reason != "use the other folder" {
+		t.Fatalf("the core got %#v, want a DenyRequest for p7", ev)
+	}
+}

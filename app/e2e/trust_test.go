@@ -109,8 +109,10 @@ func TestTrustAtAGlance(t *testing.T) {
 			}
 			return fmt.Errorf("notifications:\n%s", d.notes)
 		})
-		if !strings.HasPrefix(final.Body, "1 command denied — nothing changed.") {
-			t.Errorf("final notification does not lead with Hark's facts: %q", final.Body)
+		// The model claims the deletion; Hark flags it and has the last word.
+		if !strings.HasSuffix(final.Body, "but that command did not run (you denied it).\nHark: 1 command denied — nothing changed.") ||
+			!strings.Contains(final.Body, "⚠ The model says “") || final.Summary != "Hark — that did not happen" {
+			t.Errorf("final notification does not end with Hark's flag and facts: %q: %q", final.Summary, final.Body)
 		}
 		if strings.ContainsAny(final.Body, "*`") || !strings.Contains(final.Body, "old_builds") {
 			t.Errorf("final notification is not the plain answer: %q", final.Body)

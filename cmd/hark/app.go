@@ -408,7 +408,9 @@ func choosePrompter(goos string, getenv func(string) string, lookPath func(strin
 	if err != nil {
 		return nil, nil, fmt.Sprintf("Type a request… cannot find this program to run in %s: %v", t.Name, err)
 	}
-	return desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"}), nil, ""
+	tp := desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"})
+	tp.ReasonCommand = []string{exe, "send"}
+	return tp, nil, ""
 }
 
 // probeCheck is an adapter's doctor probe as one of the core's re-checks:

@@ -91,13 +91,30 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	_, err = a.Run(ctx, conv, request)
+	out, err := a.Run(ctx, conv, request)
 	p.endLine()
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
+	p.summary(out)
 	return exitOK
+}
+
+// summary ends the transcript with Hark's own account of the request, as
+// the app's notification does, so the model's words are never the last
+// ones when they claim what did not happen: the claim is flagged first.
+func (p *printer) summary(out agent.Outcome) {
+	t := out.Metrics.Tally()
+	flag := t.Contradiction(out.Answer)
+	if flag == "" && t.Facts() == "" {
+		return // a plain answer, no command proposed: nothing to add
+	}
+	p.write("\n")
+	if flag != "" {
+		p.write(p.paint(red, visible.Line(flag)) + "\n")
+	}
+	p.write(t.Summary() + "\n")
 }
 
 // printer shows a request's progress as a readable transcript: the model's

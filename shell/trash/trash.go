@@ -342,6 +342,11 @@ func (b *Bin) wayBack(original string) error {
 	return nil
 }
 
+// StateFile is the file that records the last trashed set ("" when none
+// is kept). The app watches it, since `hark undo` and `hark ask` change it
+// too.
+func (b *Bin) StateFile() string { return b.o.State }
+
 // Last is the recorded last trashed set, if any.
 func (b *Bin) Last() (Record, bool, error) {
 	if b.o.State == "" {
