@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,24 @@ func TestSaveWritesNoEmptyDefaults(t *testing.T) {
 	}
 	if err := Update(p, func(s *Settings) {}); err == nil {
 		t.Error("Update overwrote a file with an error")
+	}
+}
+
+// TestDurationWrittenAsTyped: the file Hark writes says "2m", not Go's
+// "2m0s", and reads back to the same value.
+func TestDurationWrittenAsTyped(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		2 * time.Minute: "2m", 30 * time.Second: "30s", 400 * time.Millisecond: "400ms",
+		90 * time.Second: "1m30s", time.Hour: "1h", 90 * time.Minute: "1h30m", 0: "0s",
+	} {
+		b, err := json.Marshal(Duration(d))
+		if err != nil || string(b) != `"`+want+`"` {
+			t.Errorf("Marshal(%v) = %s, %v; want %q", d, b, err, want)
+		}
+		var back Duration
+		if err := json.Unmarshal(b, &back); err != nil || back.D() != d {
+			t.Errorf("%s reads back as %v, %v", b, back.D(), err)
+		}
 	}
 }

@@ -31,8 +31,9 @@ import (
 
 func init() {
 	register(&command{
-		name: "run", summary: "Start the menu-bar app (what plain `hark` does).",
-		run: runApp,
+		name: "run", usage: "[-v|--verbose]", summary: "Start the menu-bar app (what plain `hark` does).",
+		about: "Starts Hark in the menu bar (the tray on Linux). Plain `hark` does the same.",
+		run:   runApp,
 	})
 }
 
@@ -72,10 +73,7 @@ func runFlags(e *env, args []string) (verbose bool, code int, ok bool) {
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&verbose, "v", false, "log debug detail")
 	fs.BoolVar(&verbose, "verbose", false, "the same as -v")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v|--verbose]\n\nStarts Hark in the menu bar (the tray on Linux).")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "run", fs) }
 	code, ok = parseFlags(fs, args)
 	return verbose, code, ok
 }

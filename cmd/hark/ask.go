@@ -23,7 +23,10 @@ func init() {
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
 		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first (deletions under home offer the Trash).",
-		run:     runAsk,
+		about: `Sends the request to the local Ollama model. Read-only commands it proposes run at once
+in a sandbox; anything else asks Run this? [y/N] here (without a terminal it is not run).
+Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.`,
+		run: runAsk,
 	})
 }
 
@@ -31,14 +34,8 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
-	fresh := fs.Bool("new", false, fmt.Sprintf("start a new conversation (otherwise one updated in the last %s continues)", continueWindow))
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
-		fmt.Fprintln(e.stderr, "\nSends the request to the local Ollama model. Read-only commands it proposes run at once")
-		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [y/N] here (without a terminal it is not run).")
-		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
-		fs.PrintDefaults()
-	}
+	fresh := fs.Bool("new", false, "start a new conversation (otherwise one updated in the last "+humanDuration(continueWindow)+" continues)")
+	fs.Usage = func() { writeUsage(e.stderr, "ask", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

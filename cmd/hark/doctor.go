@@ -28,7 +28,9 @@ func init() {
 		name:    "doctor",
 		usage:   "[-v] [-timeout 2s] [-first-run]",
 		summary: "Check everything Hark needs, one line each, with the fix for what is missing.",
-		run:     runDoctor,
+		about: `Checks settings, folders, microphone, whisper, Ollama, sandbox, notifications, tray, hotkey and
+launch at login. Exits 1 when something Hark needs is missing (✗); ⚠ lines are optional.`,
+		run: runDoctor,
 	})
 }
 
@@ -37,13 +39,8 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	verbose := fs.Bool("v", false, "also show how long each check took")
 	timeout := fs.Duration("timeout", doctor.DefaultTimeout, "give up on a check after this long")
-	firstRun := fs.Bool("first-run", false, "for `make run`: also download the whisper model when missing, and exit 0 so the app still starts")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark doctor [-v] [-timeout 2s] [-first-run]")
-		fmt.Fprintln(e.stderr, "Checks settings, folders, microphone, whisper, Ollama, sandbox, notifications, tray, hotkey and")
-		fmt.Fprintln(e.stderr, "launch at login. Exits 1 when something Hark needs is missing (✗); ⚠ lines are optional.")
-		fs.PrintDefaults()
-	}
+	firstRun := fs.Bool("first-run", false, "for make run: also download the whisper model when missing, and exit 0 so the app still starts")
+	fs.Usage = func() { writeUsage(e.stderr, "doctor", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

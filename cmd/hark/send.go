@@ -16,7 +16,10 @@ func init() {
 		name:    "send",
 		usage:   `[--wait] "request" | --prompt`,
 		summary: "Hand a request to the running menu-bar app as if it had been spoken.",
-		run:     runSend,
+		about: `Hands the request to the running Hark app, as if you had said it. Commands that
+change anything still wait for your approval in the menu or a notification.
+Without --wait it returns once Hark has accepted the request.`,
+		run: runSend,
 	})
 }
 
@@ -27,13 +30,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	wait := fs.Bool("wait", false, "wait until the request has finished and print the answer")
 	prompt := fs.Bool("prompt", false, "read the request as one line typed here (what the tray's Type a request… opens in a terminal)")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, `Usage: hark send [--wait] "request" | hark send [--wait] --prompt`)
-		fmt.Fprintln(e.stderr, "\nHands the request to the running Hark app, as if you had said it. Commands that")
-		fmt.Fprintln(e.stderr, "change anything still wait for your approval in the menu or a notification.")
-		fmt.Fprintln(e.stderr, "Without --wait it returns once Hark has accepted the request.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "send", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
