@@ -205,3 +205,34 @@ func TestDurationWrittenAsTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestSavedFileIsReadable: the file Settings… first writes points at the
+// key reference, writes durations as typed, uses this platform's words in
+// the whisper vocabulary, and loads back without error.
+func TestSavedFileIsReadable(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := Save(path, Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.HasPrefix(text, "{\n  \"_help\": ") || !strings.Contains(text, "docs/settings.md") {
+		t.Errorf("no pointer to docs/settings.md at the top:\n%.200s", text)
+	}
+	if strings.Contains(text, "m0s") || !strings.Contains(text, `"confirmTimeout": "2m"`) {
+		t.Errorf("durations not written as typed:\n%s", text)
+	}
+	if linux := defaultVocabulary("linux"); strings.Contains(linux, "Homebrew") || strings.Contains(linux, "zsh") {
+		t.Errorf("Linux vocabulary has macOS words: %q", linux)
+	}
+	if mac := defaultVocabulary("darwin"); !strings.Contains(mac, "brew") {
+		t.Errorf("macOS vocabulary lost brew: %q", mac)
+	}
+	if _, err := Load(path); err != nil {
+		t.Errorf("saved file does not load: %v", err)
+	}
+}
