@@ -51,6 +51,11 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 	default:
 		return "", false, fmt.Errorf("unknown prompt tool %q", p.Tool)
 	}
+	if p.Tool == "zenity" {
+		// zenity's entry is about 150 px wide by default, so a spoken-length
+		// request scrolls out of sight while it is typed.
+		args = append(args, "--width", entryWidth)
+	}
 	out, err := exec.CommandContext(ctx, p.Path, args...).Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 {
@@ -61,6 +66,10 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 	}
 	return strings.TrimRight(string(out), "\r\n"), true, nil
 }
+
+// entryWidth is the width in pixels of the zenity request entry: room
+// for a sentence of about 80 characters.
+const entryWidth = "600"
 
 // Ask puts a yes/no question in the same dialog tool; No is the default
 // button, so Return or Escape keep things as they are.
