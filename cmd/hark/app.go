@@ -98,6 +98,7 @@ type wiring struct {
 	// source.
 	problems    map[string]string
 	ctl         *control.Server
+	menu        *tray.Tray
 	loginPath   *app.LoginPath
 	escape      *escapeProxy
 	note        desktop.Result
@@ -224,6 +225,7 @@ func (w *wiring) buildCore(context.Context) error {
 	}
 	post := func(ev app.Event) bool { return w.core.Post(ev) }
 	menu := tray.New(tray.Options{Post: post, Logger: w.log})
+	w.menu = menu
 	w.onClose(menu.Close)
 	prompter, yesNo, missing := choosePrompter(runtime.GOOS, os.Getenv, exec.LookPath, os.Executable)
 	if v, ok := w.problems["voice"]; ok && missing != "" {
@@ -284,6 +286,7 @@ func (w *wiring) run(ctx context.Context) int {
 		go func() {
 			core.Run(ctx)
 			stop()
+			w.menu.Close() // nothing may reach systray once Quit closes its connection
 			tray.Quit()
 		}()
 		for src, msg := range w.problems {
