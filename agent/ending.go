@@ -117,7 +117,7 @@ var (
 )
 
 // PlainText strips the Markdown a model likes to write (bold, code,
-// headings, bullets, links) so a notification shows words, not markup.
+// headings, bullets, links, tables) so a notification shows words, not markup.
 // Underscores are kept: `old_builds` must stay `old_builds`.
 func PlainText(md string) string {
 	s := strings.ReplaceAll(md, "\r\n", "\n")
@@ -129,6 +129,7 @@ func PlainText(md string) string {
 	s = mdEm.ReplaceAllString(s, "$1$2")
 	s = mdCode.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1 ($2)")
+	s = plainTables(s) // last, so the columns line up on the text as shown
 	s = blanks.ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }
