@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -32,6 +33,7 @@ type DBus struct {
 	conn    *dbus.Conn
 	obj     dbus.BusObject
 	appName string
+	icon    string // app_icon: an absolute PNG path, else the theme name
 	log     *slog.Logger
 
 	mu      sync.Mutex
@@ -54,7 +56,10 @@ type DBusOptions struct {
 	// Address of the bus; empty means the session bus from the environment.
 	Address string
 	AppName string // shown by the server; default "Hark"
-	Logger  *slog.Logger
+	// Icon is the absolute path of the PNG notifications carry; empty
+	// means Hark's own icon, cached by CachedIcon.
+	Icon   string
+	Logger *slog.Logger
 }
 
 // NewDBus connects to the session bus. It fails only when there is no bus;
@@ -66,6 +71,14 @@ func NewDBus(o DBusOptions) (*DBus, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Icon == "" {
+		if p, err := CachedIcon(""); err == nil {
+			o.Icon = p
+		} else {
+			o.Logger.Warn("notifications go without Hark's icon", "err", err)
+			o.Icon = appIcon
+		}
 	}
 	var conn *dbus.Conn
 	var err error
@@ -86,7 +99,7 @@ func NewDBus(o DBusOptions) (*DBus, error) {
 	}
 	d := &DBus{
 		conn: conn, obj: conn.Object(notifyName, notifyPath),
-		appName: o.AppName, log: o.Logger,
+		appName: o.AppName, icon: o.Icon, log: o.Logger,
 		asks: map[uint32]*ask{}, byPend: map[string]uint32{},
 		signals: make(chan *dbus.Signal, 32),
 	}
@@ -158,19 +171,24 @@ func (d *DBus) text(s string) string {
 // look icons up by the launcher find it too.
 const appIcon = "hark"
 
-func withAppHints(h map[string]dbus.Variant) map[string]dbus.Variant {
-	out := make(map[string]dbus.Variant, len(h)+1)
+func (d *DBus) withAppHints(h map[string]dbus.Variant) map[string]dbus.Variant {
+	out := make(map[string]dbus.Variant, len(h)+2)
 	for k, v := range h {
 		out[k] = v
 	}
 	out["desktop-entry"] = dbus.MakeVariant("hark")
+	if filepath.IsAbs(d.icon) {
+		// Servers that ignore app_icon when a desktop entry is named
+		// (or show app_icon small) read the image from here.
+		out["image-path"] = dbus.MakeVariant("file://" + d.icon)
+	}
 	return out
 }
 
 func (d *DBus) notify(summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, error) {
 	var id uint32
-	hints = withAppHints(hints)
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, summary, d.text(body), actions, hints, timeout).Store(&id)
+	hints = d.withAppHints(hints)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, summary, d.text(body), actions, hints, timeout).Store(&id)
 	if err != nil {
 		return 0, fmt.Errorf("posting a notification: %v", err)
 	}
@@ -217,8 +235,8 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 		actions = append(actions, actionAlways, "Always allow")
 		body += "\n\nAlways allow saves: " + p.Proposal.String()
 	}
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(body),
-		actions, withAppHints(hints), int32(0)).Store(&id)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, approvalTitle(p), d.textLocked(body),
+		actions, d.withAppHints(hints), int32(0)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
