@@ -18,8 +18,8 @@ func TestExecOpenerArgvPerOS(t *testing.T) {
 		name    string
 		goos    string
 		path    string
-		inPath  bool            // open / xdg-open found on PATH
-		have    []string        // other programs found on PATH
+		inPath  bool     // open / xdg-open found on PATH
+		have    []string // other programs found on PATH
 		env     map[string]string
 		fails   map[string]bool // argv (joined) that exit non-zero
 		want    []string
