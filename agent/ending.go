@@ -37,7 +37,9 @@ func (o Tally) Facts() string {
 		parts = append(parts, s)
 	}
 	if o.Trashed > 0 {
-		parts = append(parts, countOf(o.Trashed, "deletion", "deletions")+" moved to the Trash instead (Undo last trash puts it back)")
+		// Trashed counts commands, not files: "1 deletion moved" read as
+		// one file when four went.
+		parts = append(parts, "what "+countOf(o.Trashed, "deletion", "deletions")+" would have removed went to the Trash instead (Undo last trash puts it back)")
 	}
 	if o.TrashFailed > 0 {
 		parts = append(parts, countOf(o.TrashFailed, "Move to Trash", "Moves to Trash")+" not complete")

@@ -63,7 +63,7 @@ func TestTranscriptUnfinishedRequest(t *testing.T) {
 		{Role: "assistant", Content: "Done."},
 	}, Runs: []RunMetrics{{Commands: 1, Outcome: OutcomeCancelled, Error: "cancelled by the user"}, {Outcome: OutcomeCompleted}}}
 	got := Transcript(conv)
-	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled — cancelled by the user\n\nYou: and now?\n\nHark: Done.\n"
+	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled by the user\n\nYou: and now?\n\nHark: Done.\n"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("transcript:\n%s\nwant it to end with:\n%s", got, want)
 	}

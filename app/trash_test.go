@@ -82,7 +82,7 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 	h.views.waitFrom(t, m, "Undo last trash offered after the turn", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
 	for n := recv(t, "final notification", h.notifier.got); ; n = recv(t, "final notification", h.notifier.got) {
 		if n.title == "Hark" {
-			if !strings.HasPrefix(n.body, "1 deletion moved to the Trash instead") || strings.Contains(n.body, "nothing changed") {
+			if !strings.HasPrefix(n.body, "what 1 deletion would have removed went to the Trash instead") || strings.Contains(n.body, "nothing changed") {
 				t.Fatalf("final notification %q does not say the file went to the Trash", n.body)
 			}
 			break
@@ -100,7 +100,7 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 	}
 	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
 		if strings.HasPrefix(n.title, "Hark — put back") {
-			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) {
+			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) || !strings.HasPrefix(n.body, "Back where it was:") {
 				t.Fatalf("undo notification %+v", n)
 			}
 			break

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/bundle"
+	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
 	"github.com/hark-sh/hark/app/doctor"
 	"github.com/hark-sh/hark/app/hotkey"
@@ -83,9 +84,11 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 	checks := []doctor.Check{
 		doctor.Settings(paths.Settings, loadErr),
 		doctor.Folders(paths),
-		doctor.FromProbe("Microphone", true, func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
+		// Without whisper.cpp in this build voice input is off, so its
+		// microphone and model are not things Hark needs now.
+		doctor.FromProbe("Microphone", whisper.Available(), func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
 		doctor.FromProbe("Speech recognition", true, whisper.ProbeBuild),
-		doctor.FromProbe("Whisper model", true, func(ctx context.Context) (string, error) {
+		doctor.FromProbe("Whisper model", whisper.Available(), func(ctx context.Context) (string, error) {
 			return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
 		}),
 		doctor.FromProbe("Voice activity model", false, func(ctx context.Context) (string, error) {
@@ -100,7 +103,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
 		doctor.FromProbe("Tray", true, tray.ProbeHost),
-		doctor.FromProbe("Hotkey", true, func(ctx context.Context) (string, error) { return hotkey.Probe(ctx, st.Hotkey) }),
+		doctor.FromProbe("Hotkey", true, func(ctx context.Context) (string, error) {
+			return hotkeyProbe(ctx, paths.Runtime, st.Hotkey, hotkey.Probe)
+		}),
 		doctor.LoginItem(func() (bundle.Status, error) {
 			l, err := bundle.DefaultLoginItem()
 			if err != nil {
@@ -148,4 +153,14 @@ func firstRunModel(ctx context.Context, e *env, st settings.Settings) {
 	if code := runModels(ctx, e, []string{"download", st.WhisperModel}); code != exitOK {
 		fmt.Fprintf(e.stdout, "The download did not finish; run `hark models download %s` later. Hark starts without voice input.\n", st.WhisperModel)
 	}
+}
+
+// hotkeyProbe checks the hotkey, unless a Hark app is running: it holds
+// the hotkey itself, so the grab fails for a reason that is no problem.
+// `hark doctor` is what Problems… suggests running while Hark is up.
+func hotkeyProbe(ctx context.Context, runtimeDir, key string, probe func(context.Context, string) (string, error)) (string, error) {
+	if control.Running(runtimeDir) {
+		return key + " is held by the running Hark (its own hotkey)", nil
+	}
+	return probe(ctx, key)
 }
