@@ -214,13 +214,13 @@ func (p *printer) result(r *shell.Result) {
 			if !r.Success {
 				mark = p.paint(red, "✗")
 			}
-			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(r.Output)))
+			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(trashForUser(r.Output))))
 			if r.Error != "" {
 				p.write(excerpt(r.Error, 5, "    "))
 			}
 			return
 		}
-		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))
+		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(notRunForUser(r.Error))))
 		return
 	}
 	status := fmt.Sprintf("exit %d", r.ExitCode)
@@ -292,4 +292,32 @@ func pluralWord(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// The tool result is written for the model: it tells it what to do next
+// ("Do not try the same change another way…"). The terminal shows the
+// user the fact alone, in words addressed to them.
+
+// notRunForUser keeps what happened from a not-run result's error.
+func notRunForUser(msg string) string {
+	const denied, deniedWhy = "The user denied this command", "The user denied this command: "
+	switch {
+	case strings.HasPrefix(msg, deniedWhy):
+		return "you denied it: " + strings.TrimPrefix(msg, deniedWhy)
+	case strings.HasPrefix(msg, denied):
+		return "you denied it"
+	}
+	if i := strings.Index(msg, ". "); i >= 0 {
+		return msg[:i+1]
+	}
+	return msg
+}
+
+// trashForUser keeps what was moved from a Move to Trash result, and
+// names the way back as a terminal user would take it.
+func trashForUser(out string) string {
+	if i := strings.Index(out, " The command itself did not run."); i >= 0 {
+		return out[:i] + " (hark undo puts it back)"
+	}
+	return out
 }

@@ -269,6 +269,11 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		showf(c.e.stderr, "    %s\n", p.Rule)
 	}
 	question := "    Run this? [y/N] (a: always allow · n REASON: deny and say why) "
+	if p.Proposal == nil {
+		// No rule can be offered for this command, so a is not offered
+		// either: choosing it only to be told why not was a dead end.
+		question = "    Run this? [y/N] (n REASON: deny and say why) "
+	}
 	if p.TrashOffered {
 		question = "    Move to Trash instead? [T]rash / [d]elete / [n]o (n REASON: deny and say why) "
 	}
