@@ -24,6 +24,8 @@ const (
 	actionDeny    = "hark-deny"
 	actionAlways  = "hark-always" // only when the approval carries a proposed rule
 	actionTrash   = "hark-trash"
+
+	closedByUser = 2 // NotificationClosed reason: dismissed by the user
 )
 
 // DBus talks to the desktop's notification server over a private session
@@ -49,6 +51,10 @@ type ask struct {
 	pendingID string
 	answer    func(app.Decision)
 	rule      *rules.Rule // the Always allow rule the notification offered
+	// post shows the notification again (called with d.mu held); back
+	// says it already came back once after a dismissal.
+	post func() (uint32, error)
+	back bool
 }
 
 // DBusOptions configure NewDBus.
@@ -227,7 +233,6 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 		// and Deny, so the irreversible choice is the one that may go.
 		actions = []string{actionTrash, "Move to Trash", actionDeny, "Deny", actionApprove, "Delete"}
 	}
-	var id uint32
 	body := approvalBody(p)
 	if p.Proposal != nil {
 		// Servers that show fewer buttons drop the last; the menu always
@@ -235,12 +240,17 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 		actions = append(actions, actionAlways, "Always allow")
 		body += "\n\nAlways allow saves: " + p.Proposal.String()
 	}
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, approvalTitle(p), d.textLocked(body),
-		actions, d.withAppHints(hints), int32(0)).Store(&id)
+	post := func() (uint32, error) {
+		var id uint32
+		err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, approvalTitle(p), d.textLocked(body),
+			actions, d.withAppHints(hints), int32(0)).Store(&id)
+		return id, err
+	}
+	id, err := post()
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
-	d.asks[id] = &ask{pendingID: p.ID, answer: answer, rule: p.Proposal}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer, rule: p.Proposal, post: post}
 	d.byPend[p.ID] = id
 	return nil
 }
@@ -308,11 +318,22 @@ func (d *DBus) handleSignals() {
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":
-			// Dismissed without a choice: the menu and the timeout decide.
+			// Dismissed without a choice (a click on the body closes it on
+			// some servers): it comes back once, so the buttons are not
+			// lost to a stray click; a second dismissal leaves the menu
+			// and the timeout to decide.
+			reason, _ := sig.Body[1].(uint32)
 			d.mu.Lock()
 			if a := d.asks[id]; a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)
+				if reason == closedByUser && !a.back && !d.closed {
+					if nid, err := a.post(); err == nil {
+						a.back = true
+						d.asks[nid] = a
+						d.byPend[a.pendingID] = nid
+					}
+				}
 			}
 			d.mu.Unlock()
 		}

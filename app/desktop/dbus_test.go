@@ -129,14 +129,24 @@ func TestDBusApproval(t *testing.T) {
 		}
 	})
 
-	t.Run("dismissed without a choice answers nothing", func(t *testing.T) {
+	t.Run("dismissed without a choice answers nothing and comes back once", func(t *testing.T) {
 		d.Ask(pending("p4", "rm y"), answer)
 		n := latest(t, fake, 4)
 		fake.Dismiss(n.ID)
+		// A stray click must not lose the buttons: the same approval is
+		// shown again, with its buttons, and still answers.
+		again := latest(t, fake, 5)
+		if again.ID == n.ID || again.Summary != n.Summary || again.Body != n.Body || !again.HasAction("hark-approve") {
+			t.Fatalf("after dismissal got %+v, want the same approval again", again)
+		}
+		fake.Dismiss(again.ID) // a second dismissal sticks
 		select {
 		case dec := <-answers:
 			t.Errorf("answer %+v after dismissal", dec)
 		case <-time.After(200 * time.Millisecond):
+		}
+		if all := fake.All(); len(all) != 5 {
+			t.Errorf("%d notifications after the second dismissal, want 5:\n%s", len(all), fake)
 		}
 	})
 
@@ -148,7 +158,7 @@ func TestDBusApproval(t *testing.T) {
 		if err := d.Ask(p, answer); err != nil {
 			t.Fatal(err)
 		}
-		n := latest(t, fake, 5)
+		n := latest(t, fake, 6)
 		if !n.HasAction("hark-always") || n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "Always allow saves: always allow touch in ~/proj") {
 			t.Fatalf("actions %v, body %q", n.Actions, n.Body)
 		}
@@ -164,7 +174,7 @@ func TestDBusApproval(t *testing.T) {
 		// Without a proposal there is no third button, and a forged
 		// invocation of it answers nothing and leaves the others working.
 		d.Ask(pending("p6", "rm z"), answer)
-		n = latest(t, fake, 6)
+		n = latest(t, fake, 7)
 		if n.HasAction("hark-always") {
 			t.Fatalf("Always allow offered without a rule: %v", n.Actions)
 		}
@@ -184,7 +194,7 @@ func TestDBusApproval(t *testing.T) {
 		if err := d.Notify("Hark", "3 files"); err != nil {
 			t.Fatal(err)
 		}
-		n := latest(t, fake, 7)
+		n := latest(t, fake, 8)
 		if n.Summary != "Hark" || n.Body != "3 files" || len(n.Actions) != 0 || n.AppName != "Hark" {
 			t.Errorf("info notification = %+v", n)
 		}
