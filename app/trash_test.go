@@ -132,3 +132,15 @@ func TestUndoTrashRefusalIsSaid(t *testing.T) {
 		t.Fatalf("the new file was overwritten: %q", b)
 	}
 }
+
+// TestProblemReportDoesNotRepeatItsTitle: the report is shown under the
+// title "Hark — problems" (a notification's or a file's name), so its text
+// does not start with those words again.
+func TestProblemReportDoesNotRepeatItsTitle(t *testing.T) {
+	t.Parallel()
+	a := &App{problems: map[string]ProblemInfo{"ollama": {Title: "Ollama not running", Detail: "start it with ollama serve"}}}
+	r := a.problemReport()
+	if strings.Contains(r, "Hark — problems") || !strings.HasPrefix(r, "⚠ Ollama not running\nstart it with ollama serve") {
+		t.Errorf("report:\n%s", r)
+	}
+}
