@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -155,12 +156,14 @@ func firstRunModel(ctx context.Context, e *env, st settings.Settings) {
 	}
 }
 
-// hotkeyProbe checks the hotkey, unless a Hark app is running: it holds
-// the hotkey itself, so the grab fails for a reason that is no problem.
-// `hark doctor` is what Problems… suggests running while Hark is up.
+// hotkeyProbe checks the hotkey. While a Hark app runs it holds the
+// hotkey itself, so "already taken" is then no problem (`hark doctor` is
+// what Problems… suggests running while Hark is up); every other failure
+// (no X display, no portal) still shows.
 func hotkeyProbe(ctx context.Context, runtimeDir, key string, probe func(context.Context, string) (string, error)) (string, error) {
-	if control.Running(runtimeDir) {
+	msg, err := probe(ctx, key)
+	if errors.Is(err, hotkey.ErrTaken) && control.Running(runtimeDir) {
 		return key + " is held by the running Hark (its own hotkey)", nil
 	}
-	return probe(ctx, key)
+	return msg, err
 }

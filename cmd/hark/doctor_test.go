@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/speech/whisper"
 )
 
@@ -89,8 +91,9 @@ func TestDoctorDoesNotBlameHarksOwnHotkey(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	taken := func(context.Context, string) (string, error) {
-		return "", errors.New("hotkey combination already taken by another application")
+		return "", fmt.Errorf("ctrl+alt+space: %w", hotkey.ErrTaken)
 	}
+	noPortal := func(context.Context, string) (string, error) { return "", errors.New("no portal: bind hark listen") }
 	if _, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", taken); err == nil {
 		t.Fatal("no Hark running: the probe's error was swallowed")
 	}
@@ -102,6 +105,11 @@ func TestDoctorDoesNotBlameHarksOwnHotkey(t *testing.T) {
 	msg, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", taken)
 	if err != nil || !strings.Contains(msg, "running Hark") {
 		t.Errorf("with Hark running: %q, %v; want it named as Hark's own", msg, err)
+	}
+	// Only "taken" is explained away: a hotkey that cannot be grabbed at
+	// all is still a problem while Hark runs.
+	if _, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", noPortal); err == nil {
+		t.Error("with Hark running, a missing portal was hidden")
 	}
 }
 
