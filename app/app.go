@@ -81,6 +81,10 @@ type Options struct {
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
 	Trash       Trash         // nil: no "Undo last trash"
+	// Puller downloads the Ollama model when the "ollama" check finds it
+	// not pulled: the problem row offers "Download MODEL (SIZE)". Nil: no
+	// offer. A "gpu" check, when given, runs again after the first load.
+	Puller ModelPuller
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -170,6 +174,10 @@ type App struct {
 	throttle      *throttle
 	lastRender    *Menu
 	keys          keyState
+	// pull is the download under way, nil when none; pullSizes the
+	// totals downloads have learnt, for the offer's "(SIZE)".
+	pull      *pullJob
+	pullSizes map[string]int64
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -240,13 +248,14 @@ func New(o Options) *App {
 		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	a := &App{
-		o:        o,
-		log:      o.Logger,
-		events:   make(chan Event, 64),
-		done:     make(chan struct{}),
-		settings: o.Settings,
-		problems: map[string]ProblemInfo{},
-		checking: map[string]bool{},
+		o:         o,
+		log:       o.Logger,
+		events:    make(chan Event, 64),
+		done:      make(chan struct{}),
+		settings:  o.Settings,
+		problems:  map[string]ProblemInfo{},
+		checking:  map[string]bool{},
+		pullSizes: map[string]int64{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
@@ -444,6 +453,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.confirmSaved(e)
 	case loginSaved:
 		a.loginChanged(e)
+	case pullProgress:
+		a.pullMoved(e)
+	case pullDone:
+		a.pullFinished(ctx, e)
+	case modelLoaded:
+		a.modelAnswered(ctx)
 	default:
 		a.log.Warn("unknown event", "type", fmt.Sprintf("%T", e))
 	}
@@ -559,7 +574,9 @@ func (a *App) preload(ctx context.Context) {
 		defer a.preloading.Store(false)
 		pctx, cancel := context.WithTimeout(ctx, PreloadTimeout)
 		defer cancel()
-		_ = p.Preload(pctx)
+		if p.Preload(pctx) == nil {
+			a.post(modelLoaded{})
+		}
 	}()
 }
 
@@ -746,6 +763,7 @@ func (a *App) finish(d turnDone) {
 		// it is running now.
 		if d.answer != "" {
 			delete(a.problems, "ollama")
+			a.modelAnswered(t.ctxParent)
 		}
 	}
 	if t.reply != nil {
