@@ -101,6 +101,9 @@ type Pending struct {
 	// TrashOffered: the command is a plain deletion under home, so the
 	// user may answer Move to Trash instead (offer it as the default).
 	TrashOffered bool
+	// Client is the program that asked over MCP ("Claude Desktop"), for
+	// the approval to name it; "" for the local model's own calls.
+	Client string `json:",omitempty"`
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app

@@ -36,6 +36,7 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
+	client    string // who asked, for a call from outside (Handle); "" for the model
 	c         *Conversation
 	m         RunMetrics
 	system    string
@@ -526,7 +527,14 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p.Preview = f.preview
 	p.TrashOffered = r.trashOffered(ta, v)
 	var d Decision
-	f.decision, f.by, d = r.confirm(ctx, p)
+	var notAsked string
+	f.decision, f.by, d, notAsked = r.confirm(ctx, p)
+	if notAsked != "" {
+		// Nobody was asked, so this is no denial by the user: the result
+		// says why and what to do.
+		f.res = notRun(ta, v, notAsked)
+		return
+	}
 	switch f.decision {
 	case DecisionApproved:
 		r.m.Approved++
@@ -613,7 +621,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 		Rule:      f.rule, DenyReason: f.denyReason,
-		Preview: f.preview, Trashed: f.trashed,
+		Preview: f.preview, Trashed: f.trashed, Client: r.client,
 	}
 	if res.Executed {
 		code := res.ExitCode
@@ -631,7 +639,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	p := Pending{
 		ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Client: r.client,
 	}
 	if rd.Kind == rules.Ask || rd.Floor != "" {
 		p.Rule = rd.Why
@@ -696,10 +704,10 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // confirm asks the Confirmer under the confirmation timeout and maps the
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
-func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
+func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision, notAsked string) {
 	a := r.a
 	if r.confirmer == nil {
-		return DecisionDenied, ByPolicy, Decision{}
+		return DecisionDenied, ByPolicy, Decision{}, ""
 	}
 	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
 	defer cancel()
@@ -723,13 +731,16 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 	case <-cctx.Done():
 		err = cctx.Err()
 	}
+	var na *NotAsked
 	switch {
 	case ctx.Err() != nil || d.By == ByCancel:
-		return DecisionCancelled, ByCancel, Decision{}
+		return DecisionCancelled, ByCancel, Decision{}, ""
+	case errors.As(err, &na):
+		return DecisionDenied, ByPolicy, Decision{}, na.Why
 	case cctx.Err() != nil || d.By == ByTimeout:
-		return DecisionTimeout, ByTimeout, Decision{}
+		return DecisionTimeout, ByTimeout, Decision{}, ""
 	case err == nil && d.Trash && p.TrashOffered:
-		return DecisionTrashed, d.By, d
+		return DecisionTrashed, d.By, d, ""
 	case err != nil || !d.Approved || d.Trash:
 		by := d.By
 		if by == "" {
@@ -740,9 +751,9 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 		if err != nil {
 			d.Reason = ""
 		}
-		return DecisionDenied, by, Decision{Reason: d.Reason}
+		return DecisionDenied, by, Decision{Reason: d.Reason}, ""
 	default:
-		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}
+		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}, ""
 	}
 }
 
