@@ -52,7 +52,8 @@ func (countdown) isEvent()  {}
 // addPending takes the approval a confirmer asks for into the menu, or
 // cancels it when its turn is gone or going.
 func (a *App) addPending(e pendingAdd) {
-	if a.turn == nil || a.turn.id != e.turn || a.turn.cancelling {
+	external := e.turn == externalTurn
+	if !external && (a.turn == nil || a.turn.id != e.turn || a.turn.cancelling) {
 		e.entry.cancel()
 		return
 	}
@@ -69,7 +70,24 @@ func (a *App) addPending(e pendingAdd) {
 	}
 	a.pending = append(a.pending, e.entry)
 	a.armCountdown()
+	if external {
+		// Another program's approval changes no turn's state; the menu
+		// and the notification show it.
+		a.renderNow()
+		return
+	}
 	a.setState(AwaitingApproval)
+}
+
+// turnPending says whether an approval of the current turn still waits,
+// as opposed to other programs' approvals (ApprovalRequest).
+func (a *App) turnPending() bool {
+	for _, e := range a.pending {
+		if e.turn != externalTurn {
+			return true
+		}
+	}
+	return false
 }
 
 // decide delivers d to its pending entry if d is the first answer to it.
@@ -83,7 +101,7 @@ func (a *App) decide(d Decision) {
 		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
 			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
-		if a.state == AwaitingApproval && len(a.pending) == 0 {
+		if a.state == AwaitingApproval && e.turn != externalTurn && !a.turnPending() {
 			if d.Approved || d.Trash {
 				a.setState(Running)
 			} else {
@@ -101,10 +119,15 @@ func (a *App) decide(d Decision) {
 // ends. A turn never leaves an entry behind (Confirm removes its own);
 // any left here belong to a confirmer that has not been scheduled yet.
 func (a *App) cancelPending() {
+	kept := a.pending[:0]
 	for _, e := range a.pending {
+		if e.turn == externalTurn {
+			kept = append(kept, e) // another program's: its own ctx ends it
+			continue
+		}
 		e.cancel()
 	}
-	a.pending = nil
+	a.pending = kept
 }
 
 // armCountdown redraws the menu in a second, for the approval countdown.

@@ -195,7 +195,11 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 	}
 	previewRows(p, label)
 	var about []string
-	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+	if c := strings.Join(strings.Fields(p.Client), " "); c != "" {
+		// Another program asks (hark mcp): the spoken request, if any,
+		// is not what this command came from.
+		about = append(about, "From "+clip(Visible(c), 40))
+	} else if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// Spoken: what Hark heard is what the command came from, so a
 		// misheard word shows where it matters.
 		about = append(about, "Heard “"+clip(Visible(h), 40)+"”")

@@ -57,6 +57,10 @@ type controlRequest struct {
 	// Listen is `hark listen`'s action (app.ListenAction): the hotkey,
 	// pressed from outside.
 	Listen string `json:"listen,omitempty"`
+	// Approval is a command another program wants to run (`hark mcp`),
+	// for the app to put to the user. The connection stays open until
+	// the answer; closing it withdraws the approval.
+	Approval *app.Pending `json:"approval,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -254,6 +258,10 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		respond(app.SendReply{OK: true})
 		return
 	}
+	if req.Approval != nil {
+		s.approval(ctx, c, *req.Approval, post, respond)
+		return
+	}
 	reply := make(chan app.SendReply, 1)
 	var ev app.Event = app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}
 	if req.Listen != "" {
@@ -269,6 +277,26 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 	case <-ctx.Done():
 		respond(app.SendReply{Error: "Hark is quitting; the request did not finish"})
 	}
+}
+
+// approval puts p to the user through the app and answers with the
+// decision. The client has nothing more to send, so a read that returns
+// means it left (cancelled, or gone): the approval is then withdrawn.
+func (s *Server) approval(ctx context.Context, c *net.UnixConn, p app.Pending, post func(app.Event) bool, respond func(app.SendReply)) {
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		cancel()
+	}()
+	reply := make(chan app.Decision, 1)
+	if !post(app.ApprovalRequest{Ctx: actx, Pending: p, Reply: reply}) {
+		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
+		return
+	}
+	d := <-reply // the app always answers, at the latest with a cancel
+	respond(app.SendReply{OK: true, Decision: &d})
 }
 
 // limitedReader fails instead of ending quietly when the limit is hit, so
@@ -320,6 +348,23 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendRepl
 // means no app listens; PressHotkey never starts one.
 func PressHotkey(ctx context.Context, runtimeDir string, action app.ListenAction) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Listen: string(action)})
+}
+
+// Ask puts p to the user through the running app (the menu and a
+// notification) and waits for the answer; cancelling ctx withdraws it.
+// ErrNotRunning means no app listens, so nobody can be asked; Ask never
+// starts one.
+func Ask(ctx context.Context, runtimeDir string, p app.Pending) (app.Decision, error) {
+	r, err := exchange(ctx, runtimeDir, controlRequest{Approval: &p, Wait: true})
+	switch {
+	case err != nil:
+		return app.Decision{}, err
+	case !r.OK:
+		return app.Decision{}, fmt.Errorf("the running Hark could not ask: %s", r.Error)
+	case r.Decision == nil:
+		return app.Decision{}, errors.New("the running Hark answered without a decision; update it (quit and start Hark again)")
+	}
+	return *r.Decision, nil
 }
 
 // exchange sends one request and reads its reply.

@@ -27,6 +27,11 @@ type Result struct {
 // approvalTitle and approvalBody are the words of an approval request,
 // shared by every platform so the user sees the same thing everywhere.
 func approvalTitle(p app.Pending) string {
+	if c := strings.Join(strings.Fields(p.Client), " "); c != "" {
+		// Another program asks through hark mcp: say which, so that the
+		// user never approves it as if Hark's own model had asked.
+		return clipRunes(c, 40) + " wants to run:"
+	}
 	if p.Purpose != "" {
 		return "Hark wants to run a command (" + p.Purpose + ")"
 	}

@@ -43,3 +43,14 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 		t.Errorf("a long transcript is not cut:\n%s", long)
 	}
 }
+
+// TestApprovalTitleNamesTheClient: a command another program asks for
+// over hark mcp is never shown as Hark's own.
+func TestApprovalTitleNamesTheClient(t *testing.T) {
+	if got := approvalTitle(app.Pending{Command: "rm x", Client: "Claude Desktop", Purpose: "executing"}); got != "Claude Desktop wants to run:" {
+		t.Errorf("title %q, want %q", got, "Claude Desktop wants to run:")
+	}
+	if got := approvalTitle(app.Pending{Command: "rm x"}); strings.Contains(got, "wants to run:") {
+		t.Errorf("the model's own approval is titled %q", got)
+	}
+}
