@@ -138,3 +138,13 @@ func sanitizeID(s string) string {
 	}
 	return "client"
 }
+
+// ToolParameters is the JSON Schema of the tool's arguments, the one the
+// local model is given, for other callers to publish (hark mcp).
+func ToolParameters() json.RawMessage {
+	b, err := json.Marshal(toolSchema().Function.Parameters)
+	if err != nil {
+		panic("agent: the tool schema does not marshal: " + err.Error()) // a literal above; cannot happen at run time
+	}
+	return b
+}

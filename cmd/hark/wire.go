@@ -386,3 +386,14 @@ func previewText(pv *preview.Preview, indent string) string {
 	}
 	return b.String()
 }
+
+// newGuard is the agent whose tool handler answers commands that arrive
+// from outside a conversation (hark mcp): the same policy, rules, preview,
+// Trash, runner limits and audit log as a spoken request's. Its Ollama
+// client is never called: no model is involved.
+func newGuard(s settings.Settings, paths settings.Paths) (*agent.Agent, error) {
+	o := newOllama(s)
+	opts := agentOptions(s, paths, s.OllamaModel, o.client, o.host)
+	opts.History = nil // a call is no conversation
+	return agent.New(opts)
+}

@@ -1,0 +1,511 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
+)
+
+// mcpWait bounds how long a test waits for something that should happen
+// at once; a loaded machine is slow, never this slow.
+const mcpWait = 60 * time.Second
+
+// mcpHome isolates Hark's folders, the home folder and the runtime folder
+// (a short one: unix socket paths are limited), so that no test reaches
+// a Hark the user is running.
+func mcpHome(t *testing.T) settings.Paths {
+	t.Helper()
+	execHome(t)
+	rt, err := os.MkdirTemp("", "hkm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	paths, err := settings.DefaultPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// startMCP runs `hark mcp` in this process on pipes, as a client would
+// start it, and connects the SDK's client to it as clientName. The
+// returned channel receives the subcommand's exit code.
+func startMCP(t *testing.T, clientName string) (*mcp.ClientSession, <-chan int) {
+	t.Helper()
+	inR, inW := io.Pipe()   // client → server
+	outR, outW := io.Pipe() // server → client
+	var stderr lockedBuffer
+	e := &env{stdin: inR, stdout: outW, stderr: &stderr}
+	done := make(chan int, 1)
+	go func() {
+		code := dispatch(context.Background(), e, []string{"mcp"})
+		outW.Close()
+		done <- code
+	}()
+	c := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (stderr: %s)", err, stderr.String())
+	}
+	t.Cleanup(func() { cs.Close(); inW.Close() })
+	return cs, done
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// callResult is a tool call's outcome: the result JSON and isError.
+type callResult struct {
+	res     shell.Result
+	text    string
+	isError bool
+}
+
+func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, args any) (callResult, error) {
+	t.Helper()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: agent.ToolName, Arguments: args})
+	if err != nil {
+		return callResult{}, err
+	}
+	if len(r.Content) != 1 {
+		t.Fatalf("content: %d items, want one text", len(r.Content))
+	}
+	tc, ok := r.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("content is %T, want text", r.Content[0])
+	}
+	out := callResult{text: tc.Text, isError: r.IsError}
+	if err := json.Unmarshal([]byte(tc.Text), &out.res); err != nil {
+		t.Fatalf("the result is not the result JSON: %v\n%s", err, tc.Text)
+	}
+	return out, nil
+}
+
+func mustCall(t *testing.T, cs *mcp.ClientSession, args any) callResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	r, err := callTool(ctx, t, cs, args)
+	if err != nil {
+		t.Fatalf("tools/call %v: %v", args, err)
+	}
+	return r
+}
+
+// fakeApp is the menu-bar core with its control socket, as `hark` runs
+// it, minus the tray and the notifications: a test reads its menu and
+// clicks in it.
+type fakeApp struct {
+	core *app.App
+	menu *menuSeen
+}
+
+type menuSeen struct {
+	mu   sync.Mutex
+	last app.Menu
+}
+
+func (m *menuSeen) Render(menu app.Menu) {
+	m.mu.Lock()
+	m.last = menu
+	m.mu.Unlock()
+}
+
+type idleAgent struct{}
+
+func (idleAgent) RunWith(context.Context, *agent.Conversation, string, agent.RequestOptions) (agent.Outcome, error) {
+	return agent.Outcome{Answer: "nothing"}, nil
+}
+
+func startApp(t *testing.T, paths settings.Paths) *fakeApp {
+	t.Helper()
+	f := &fakeApp{menu: &menuSeen{}}
+	f.core = app.New(app.Options{Settings: settings.Defaults(), Agent: idleAgent{}, Menu: f.menu, Paths: paths,
+		Logger: slog.New(slog.DiscardHandler)})
+	ctx, cancel := context.WithCancel(context.Background())
+	go f.core.Run(ctx)
+	srv, err := control.Listen(paths.Runtime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan struct{})
+	go func() { _ = srv.Serve(ctx, f.core.Post); close(served) }()
+	t.Cleanup(func() { cancel(); <-f.core.Done(); <-served })
+	return f
+}
+
+// pending waits until the menu offers n approvals and returns their IDs
+// and the menu's text.
+func (f *fakeApp) pending(t *testing.T, n int) ([]string, string) {
+	t.Helper()
+	deadline := time.Now().Add(mcpWait)
+	for {
+		f.menu.mu.Lock()
+		m := f.menu.last
+		f.menu.mu.Unlock()
+		var ids []string
+		var text strings.Builder
+		for _, it := range m.Items {
+			if id, ok := strings.CutPrefix(it.ID, app.PrefixDeny); ok {
+				ids = append(ids, id)
+			}
+			text.WriteString(it.Label + "\n")
+		}
+		if len(ids) == n && len(m.Items) > 0 {
+			return ids, text.String()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the menu never showed %d approvals:\n%s", n, text.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (f *fakeApp) click(t *testing.T, id string) {
+	t.Helper()
+	if !f.core.Post(app.MenuClick{ID: id}) {
+		t.Fatal("the app has stopped")
+	}
+}
+
+// processWith reports whether a process whose command line is exactly
+// args is alive.
+func processWith(args ...string) bool {
+	want := strings.Join(args, "\x00") + "\x00"
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err == nil && string(b) == want {
+			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+				continue // a zombie has stopped
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func waitGone(t *testing.T, what string, args ...string) {
+	t.Helper()
+	deadline := time.Now().Add(mcpWait)
+	for processWith(args...) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %q still runs", what, args)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func waitStarted(t *testing.T, args ...string) {
+	t.Helper()
+	deadline := time.Now().Add(mcpWait)
+	for !processWith(args...) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never started", args)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestMcpListsTheOneTool(t *testing.T) {
+	mcpHome(t)
+	cs, _ := startMCP(t, "test-client")
+	if v := cs.InitializeResult().ProtocolVersion; !contains(mcp.SupportedProtocolVersions(), v) {
+		t.Errorf("negotiated protocol %q, not one the SDK supports", v)
+	}
+	if n := cs.InitializeResult().ServerInfo.Name; n != "hark" {
+		t.Errorf("server name %q", n)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || tools.Tools[0].Name != agent.ToolName {
+		t.Fatalf("tools: %+v, want only %s", tools.Tools, agent.ToolName)
+	}
+	tool := tools.Tools[0]
+	for _, want := range []string{"read-only", "sandbox", "approves", "never run"} {
+		if !strings.Contains(tool.Description, want) {
+			t.Errorf("the description does not say %q: %s", want, tool.Description)
+		}
+	}
+	schema, _ := json.Marshal(tool.InputSchema)
+	var s struct {
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(s.Required, ",") != "command" || len(s.Properties) != 3 || s.Properties["workingDirectory"] == nil || s.Properties["purpose"] == nil {
+		t.Errorf("input schema %s, want command required, workingDirectory and purpose", schema)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMcpSafeForbiddenAndNoApp: a safe command runs at once and answers
+// with the result JSON; a forbidden one is refused; one that needs
+// approval is not run while Hark is not running, and the result says how
+// to fix that. The audit log names the client for each.
+func TestMcpSafeForbiddenAndNoApp(t *testing.T) {
+	paths := mcpHome(t)
+	cs, _ := startMCP(t, "Claude Desktop")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mustCall(t, cs, map[string]any{"command": "ls", "workingDirectory": dir, "purpose": "checking"})
+	if r.isError || !r.res.Executed || r.res.Tier != shell.Safe || !strings.Contains(r.res.Output, "hello.txt") {
+		t.Errorf("safe call: isError %v, %s", r.isError, r.text)
+	}
+	if landlock, _ := shell.SandboxStatus(); landlock && r.res.Sandbox != shell.SandboxApplied {
+		t.Errorf("the safe command ran with sandbox %q, want %q", r.res.Sandbox, shell.SandboxApplied)
+	}
+
+	r = mustCall(t, cs, map[string]any{"command": "sudo rm -rf /"})
+	if !r.isError || r.res.Executed || r.res.Tier != shell.Forbidden || !strings.Contains(r.res.Error, "Refused") {
+		t.Errorf("forbidden call: isError %v, %s", r.isError, r.text)
+	}
+
+	marker := filepath.Join(dir, "made")
+	r = mustCall(t, cs, map[string]any{"command": "touch " + marker})
+	if !r.isError || r.res.Executed || !strings.Contains(r.res.Error, "start Hark to approve commands from Claude Desktop") {
+		t.Errorf("with no app: isError %v, %s", r.isError, r.text)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command that needed approval ran without the app")
+	}
+
+	es, _, err := agent.ReadAudit(paths.Audit)
+	if err != nil || len(es) != 3 {
+		t.Fatalf("audit: %d entries, %v; want 3", len(es), err)
+	}
+	for i, want := range []string{agent.DecisionAuto, agent.DecisionRefused, agent.DecisionDenied} {
+		if es[i].Client != "Claude Desktop" || es[i].Decision != want {
+			t.Errorf("audit entry %d: client %q decision %q, want Claude Desktop and %s", i, es[i].Client, es[i].Decision, want)
+		}
+	}
+}
+
+// TestMcpApprovalsFromTheApp: two calls at once queue two approvals in
+// the running app's menu, named by the client; the one approved runs,
+// the one denied does not.
+func TestMcpApprovalsFromTheApp(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	cs, _ := startMCP(t, "Cursor")
+	dir := t.TempDir()
+	yes, no := filepath.Join(dir, "approved"), filepath.Join(dir, "denied")
+	results := make(chan callResult, 2)
+	for _, f := range []string{yes, no} {
+		go func() { results <- mustCall(t, cs, map[string]any{"command": "touch " + f, "workingDirectory": dir}) }()
+	}
+	ids, text := a.pending(t, 2)
+	if strings.Count(text, "From Cursor") != 2 {
+		t.Errorf("the approvals do not name the client:\n%s", text)
+	}
+	// Which is which follows the order they arrived in.
+	first := strings.Index(text, "touch "+yes) < strings.Index(text, "touch "+no)
+	approve, deny := ids[0], ids[1]
+	if !first {
+		approve, deny = deny, approve
+	}
+	a.click(t, app.PrefixApprove+approve)
+	a.click(t, app.PrefixDeny+deny)
+	for range 2 {
+		r := <-results
+		switch r.res.Command {
+		case "touch " + yes:
+			if r.isError || !r.res.Executed {
+				t.Errorf("the approved call: %s", r.text)
+			}
+		case "touch " + no:
+			if !r.isError || r.res.Executed || !strings.Contains(r.res.Error, "denied") {
+				t.Errorf("the denied call: %s", r.text)
+			}
+		}
+	}
+	if _, err := os.Stat(yes); err != nil {
+		t.Error("the approved command did not run")
+	}
+	if _, err := os.Stat(no); err == nil {
+		t.Error("the denied command ran")
+	}
+	es, _, _ := agent.ReadAudit(paths.Audit)
+	for _, e := range es {
+		if e.Client != "Cursor" || e.DecidedBy != agent.ByMenu {
+			t.Errorf("audit: %+v, want Cursor decided from the menu", e)
+		}
+	}
+}
+
+// TestMcpCancellation: notifications/cancelled (the SDK client sends it
+// when the call's context ends) stops a running command's process and
+// withdraws a waiting approval from the menu.
+func TestMcpCancellation(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	cs, _ := startMCP(t, "test-client")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := callTool(ctx, t, cs, map[string]any{"command": "sleep 3141"}); done <- err }()
+	waitStarted(t, "sleep", "3141")
+	start := time.Now()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the cancelled call returned %v", err)
+	}
+	waitGone(t, "after cancelling", "sleep", "3141")
+	t.Logf("the cancelled command was gone %v after the cancel", time.Since(start).Round(time.Millisecond))
+
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		_, err := callTool(ctx, t, cs, map[string]any{"command": "touch " + filepath.Join(t.TempDir(), "x")})
+		done <- err
+	}()
+	a.pending(t, 1)
+	cancel()
+	<-done
+	a.pending(t, 0)
+	// The session still serves after both.
+	if r := mustCall(t, cs, map[string]any{"command": "true"}); r.isError {
+		t.Errorf("after cancelling: %s", r.text)
+	}
+}
+
+// TestMcpBadInput: each bad call is answered, with an error result or a
+// JSON-RPC error that says what is wrong, and the server keeps serving.
+func TestMcpBadInput(t *testing.T) {
+	mcpHome(t)
+	cs, _ := startMCP(t, "test-client")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		args any
+		want string
+	}{
+		"missing command":    {map[string]any{}, `missing argument \"command\"`},
+		"non-string command": {map[string]any{"command": 7}, `must be a string`},
+		"relative folder":    {map[string]any{"command": "ls", "workingDirectory": "src"}, "absolute path"},
+		"missing folder":     {map[string]any{"command": "ls", "workingDirectory": "/no/such/dir"}, "does not exist"},
+		"file as folder":     {map[string]any{"command": "ls", "workingDirectory": file}, "is not a folder"},
+		"huge argument":      {map[string]any{"command": "echo " + strings.Repeat("a", 1<<20)}, "at most"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := mustCall(t, cs, tc.args)
+			if !r.isError || r.res.Executed || !strings.Contains(r.text, tc.want) {
+				t.Errorf("isError %v, %s; want an error result mentioning %s", r.isError, r.text, tc.want)
+			}
+		})
+	}
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_everything", Arguments: map[string]any{}})
+	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("an unknown tool: %v, want a JSON-RPC error naming it", err)
+	}
+	if r := mustCall(t, cs, map[string]any{"command": "true"}); r.isError {
+		t.Errorf("after the bad calls: %s", r.text)
+	}
+}
+
+// TestMcpSubprocess drives a real `hark mcp` process through the SDK's
+// command transport, as a client starts it.
+func TestMcpSubprocess(t *testing.T) {
+	mcpHome(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "mcp")
+	cmd.Env = append(os.Environ(), benchCLIEnv+"=1")
+	c := mcp.NewClient(&mcp.Implementation{Name: "subprocess-client", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 1 {
+		t.Fatalf("tools/list: %v, %v", tools, err)
+	}
+	r, err := callTool(ctx, t, cs, map[string]any{"command": "echo hello from hark"})
+	if err != nil || r.isError || strings.TrimSpace(r.res.Output) != "hello from hark" {
+		t.Errorf("safe call: %v, %s", err, r.text)
+	}
+	r, err = callTool(ctx, t, cs, map[string]any{"command": "rm -r " + t.TempDir()})
+	if err != nil || !r.isError || !strings.Contains(r.res.Error, "start Hark to approve commands from subprocess-client") {
+		t.Errorf("with no app: %v, %s", err, r.text)
+	}
+}
+
+func TestMcpPrintConfig(t *testing.T) {
+	self, err := harkPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []string{"claude", "cursor", "zed", "goose"} {
+		var out, errb strings.Builder
+		code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"mcp", "--print-config", client})
+		if code != exitOK || !strings.Contains(out.String(), strconv.Quote(self)) || !strings.Contains(out.String(), "mcp") {
+			t.Errorf("%s: exit %d, %s", client, code, out.String())
+		}
+		if client != "goose" && !json.Valid([]byte(out.String())) {
+			t.Errorf("%s: not JSON: %s", client, out.String())
+		}
+	}
+	var errb strings.Builder
+	if code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb}, []string{"mcp", "--print-config", "emacs"}); code != exitUsage {
+		t.Errorf("an unknown client: exit %d", code)
+	}
+}
