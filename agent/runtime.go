@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hark-sh/hark/shell"
 )
 
 // Runtime is implemented by a ChatClient that talks to a server other than
@@ -21,6 +23,8 @@ type Runtime interface {
 	ModelHint(model string) string
 	// ContextHint says how to give the model a larger context there.
 	ContextHint() string
+	// ToolsHint says how to get a model that calls tools there.
+	ToolsHint(model string) string
 	// RemoteHost is the host of the server when it is not this machine,
 	// "" when it is: such a server receives every request.
 	RemoteHost() string
@@ -90,8 +94,55 @@ func wordsFor(rt Runtime, model string) words {
 		context: rt.ContextHint(),
 		logs:    "check its log",
 		model:   rt.ModelHint,
-		tools: func(m string) string {
-			return "load a model that calls tools (qwen3, qwen2.5, llama3.1 or mistral-nemo instruct builds), then set llmModel in settings"
-		},
+		tools:   rt.ToolsHint,
 	}
+}
+
+// RuntimeChecker is a Runtime that can check a model before the first
+// request (*openai.Client): that the server answers, serves the model and
+// that the model calls tools, which no list of its shows.
+type RuntimeChecker interface {
+	Runtime
+	CheckModel(ctx context.Context, model string) (warnings []string, _ error)
+}
+
+// CheckRuntime is Check for a server other than Ollama, with the same
+// errors Run would return and the same cloud promise: a server on another
+// machine is refused unless allowCloud.
+func CheckRuntime(ctx context.Context, c RuntimeChecker, host, model string, allowCloud bool) (warnings []string, _ error) {
+	if remote := c.RemoteHost(); remote != "" {
+		if !allowCloud {
+			return nil, serverCloudError(c.RuntimeName(), host, model, remote)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s runs on %s, not this machine: what you say and every command's output go there (allowCloudModels is on)", c.RuntimeName(), remote))
+	}
+	w, err := c.CheckModel(ctx, model)
+	if err != nil {
+		e := classifyOn(ctx, err, host, model, c)
+		if _, served, ok := strings.Cut(err.Error(), "; served: "); ok && e.Kind == ErrModelNotFound {
+			e.msg += " (served: " + served + ")"
+		}
+		return nil, e
+	}
+	return append(warnings, w...), nil
+}
+
+// ProbeRuntime is the model server's line in `hark doctor` when it is not
+// Ollama: CheckRuntime, with the next step split off the message.
+func ProbeRuntime(ctx context.Context, c RuntimeChecker, host, model string, allowCloud bool) (string, error) {
+	warnings, err := CheckRuntime(ctx, c, host, model, allowCloud)
+	if err != nil {
+		problem, next, _ := strings.Cut(err.Error(), "; ")
+		return "", &shell.ProbeError{Problem: problem, Next: next}
+	}
+	detail := fmt.Sprintf("%s at %s serves %s, which calls tools", c.RuntimeName(), host, model)
+	if cs, ok := c.(ContextSizer); ok {
+		if n, err := cs.ContextLength(ctx, model); err == nil && n > 0 {
+			detail += fmt.Sprintf("; context %d tokens", n)
+		}
+	}
+	if len(warnings) > 0 {
+		return "", &shell.ProbeError{Problem: detail + "; " + strings.Join(warnings, "; "), Next: "see the warning", Minor: true}
+	}
+	return detail, nil
 }
