@@ -47,7 +47,7 @@ type RunnerOptions struct {
 	Home        string        // default and base for working directories; "" means the user's home
 	Environ     []string      // the environment to derive the command's from; nil means os.Environ()
 	DiskQuota   int64         // bytes of free disk a sandboxed command may use up; 0 means DefaultDiskQuota, negative means no bound
-	MemoryLimit int64         // bytes of memory all processes of a sandboxed command may hold together (Linux); 0 means DefaultMemoryLimit, negative means no cap
+	MemoryLimit int64         // bytes of memory all processes of a sandboxed command may hold together; 0 means DefaultMemoryLimit, negative means no cap
 }
 
 // Request is one command to run.
@@ -245,7 +245,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
-		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper}
+		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit}
 		out = p.run(runCtx)
 	}
 
@@ -509,6 +509,10 @@ type process struct {
 	env            []string
 	stdout, stderr io.Writer
 	viaHelper      bool // argv[0] is the sandbox helper, which reports on fd 3
+	// memLimit is the run-wide memory cap of a sandboxed command, in bytes
+	// (0: none). Where no helper stays beside the command to keep it
+	// (macOS), run keeps it through sandbox.WatchMemory.
+	memLimit int64
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -543,6 +547,10 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		return sandbox.Outcome{Err: fmt.Sprintf("could not start %s: %v", p.argv[0], err)}
 	}
 	pid := cmd.Process.Pid
+	endMemory := func() bool { return false }
+	if !p.viaHelper && p.memLimit > 0 {
+		endMemory = sandbox.WatchMemory(pid, p.memLimit)
+	}
 
 	exited := make(chan struct{})
 	var stopped atomic.Bool
@@ -580,6 +588,7 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	}
 	waitErr := cmd.Wait()
 	close(exited)
+	memoryCapped := endMemory()
 	if !p.viaHelper {
 		// Background jobs still in the group outlive the shell; the command
 		// is over, so they go too. The helper already did this itself.
@@ -591,5 +600,5 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	if cmd.ProcessState == nil {
 		return sandbox.Outcome{Err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
 	}
-	return sandbox.Outcome{Started: true, ExitCode: exitCode(cmd.ProcessState), Stopped: stopped.Load()}
+	return sandbox.Outcome{Started: true, ExitCode: exitCode(cmd.ProcessState), Stopped: stopped.Load(), MemoryCapped: memoryCapped}
 }

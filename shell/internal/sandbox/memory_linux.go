@@ -21,10 +21,6 @@ import (
 // stranger. This works for every user and needs no cgroup; the price is that
 // a run may overshoot the cap by what it allocates within one poll.
 
-// memPoll is how often a run's memory is added up. Most commands end before
-// the first look.
-const memPoll = 50 * time.Millisecond
-
 // exitMemory, as an exit reply's Reason, says the zygote stopped the run
 // for passing its memory cap.
 const exitMemory = 1
@@ -34,22 +30,14 @@ const exitMemory = 1
 func (s *zserver) watchMemory(r *zrun, limit int64) {
 	t := time.NewTicker(memPoll)
 	defer t.Stop()
-	for {
-		select {
-		case <-r.over:
-			return
-		case <-t.C:
-		}
-		if sessionRSS(r.pid) <= limit {
-			continue
-		}
-		s.mu.Lock()
-		r.memOver = !r.done
-		s.mu.Unlock()
-		// No grace: every moment it keeps running it takes more.
-		s.stopRun(r, 0)
+	if !pollMemory(t.C, r.over, limit, func() (int64, bool) { return sessionRSS(r.pid), true }) {
 		return
 	}
+	s.mu.Lock()
+	r.memOver = !r.done
+	s.mu.Unlock()
+	// No grace: every moment it keeps running it takes more.
+	s.stopRun(r, 0)
 }
 
 var pageSize = int64(os.Getpagesize())
@@ -92,13 +80,14 @@ func residentBytes(pid int) int64 {
 func watchHelperMemory(pid int, limit int64) {
 	t := time.NewTicker(memPoll)
 	defer t.Stop()
-	for range t.C {
+	over := pollMemory(t.C, nil, limit, func() (int64, bool) {
 		if sessionOf(pid) != pid {
-			return // the shell is gone
+			return 0, false // the shell is gone
 		}
-		if sessionRSS(pid) > limit {
-			break
-		}
+		return sessionRSS(pid), true
+	})
+	if !over {
+		return
 	}
 	os.Stderr.WriteString("\n" + MemoryCapNote(limit) + "\n")
 	for deadline := time.Now().Add(giveUpAfter); time.Now().Before(deadline); time.Sleep(killRound) {

@@ -14,7 +14,11 @@ func Status() (bool, string) {
 	if !isExecutable(sandboxExec) {
 		return false, sandboxExec + " is missing; commands run unconfined"
 	}
-	return true, "sandbox-exec (Seatbelt), deny by default: reads anywhere, writes only its own temp folder, no network, few system services; ps and top run unconfined"
+	detail := "sandbox-exec (Seatbelt), deny by default: reads anywhere, writes only its own temp folder, no network, few system services; ps and top run unconfined"
+	if memoryErr != nil {
+		detail += "; no memory cap for a command's processes together (proc_pidinfo: " + memoryErr.Error() + ")"
+	}
+	return true, detail
 }
 
 // CanConfine is true: sandbox-exec needs no helper.
@@ -30,7 +34,8 @@ func CanConfine(string) bool { return true }
 // TMPPREFIX into it. macOS has no child subreaper: descendants that leave
 // the process group are beyond reach, the sandbox still confines them.
 // Seatbelt keeps no account of memory and no helper stays beside the
-// command to keep one, so memLimit is not applied on macOS.
+// command, so the Runner keeps the run-wide memory cap from outside with
+// WatchMemory (memory_darwin.go); memLimit is not needed here.
 func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64) ([]string, bool) {
 	if !readOnly {
 		return argv, false
