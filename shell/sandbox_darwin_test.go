@@ -4,6 +4,7 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -21,7 +22,8 @@ import (
 // the Runner exactly as Hark would, under the read-only sandbox, as the user
 // who starts it. It starts a sleep, a TCP listener and a Unix socket of its
 // own, and tries (and must fail) to write a preference, submit a launchd job,
-// open an app and drive Finder; it cleans up after each. Run it with
+// open an app and drive Finder, and checks the run-wide memory cap; it
+// cleans up after each. Run it with
 //
 //	HARK_SEATBELT_CHECK=1 go test ./shell -run TestSeatbeltOnMac -v -count=1
 //
@@ -249,6 +251,32 @@ func TestSeatbeltOnMac(t *testing.T) {
 			t.Skipf("the control failed outside the sandbox (is python3 installed? %v)", err)
 		}
 		refused(t, procargs)
+	})
+
+	t.Run("a run's processes together stay under the memory cap", func(t *testing.T) {
+		// A small cap, so the check is quick and safe: four processes of
+		// 200 MiB each pass it only together; one runs to its end.
+		capped := NewRunner(RunnerOptions{Shell: "/bin/zsh", Timeout: 60 * time.Second, MemoryLimit: 512 << 20})
+		hold := func(secs int) string {
+			return fmt.Sprintf(`perl -e '$x = "a" x (200 << 20); sleep %d'`, secs)
+		}
+		runCapped := func(command string) Result {
+			return capped.Run(context.Background(), Request{
+				Command: command, WorkingDirectory: home,
+				Verdict: Verdict{Command: command, Tier: Confirm}, Sandbox: SandboxReadOnly,
+			})
+		}
+		four := runCapped(hold(50) + " & " + hold(50) + " & " + hold(50) + " & " + hold(50) + " & wait")
+		if four.Sandbox != SandboxApplied || four.Success || four.TimedOut || !strings.Contains(four.Error, "memory cap was reached") {
+			t.Errorf("four processes past the cap together were not stopped for it: %s", four.JSON())
+		}
+		if out, _ := exec.Command("pgrep", "-f", "<< 20.; sleep 50$").Output(); len(out) > 0 {
+			t.Errorf("processes of the capped run outlived it: %s", out)
+		}
+		one := runCapped(hold(1))
+		if !one.Success || strings.Contains(one.Error, "memory cap") {
+			t.Errorf("one process below the cap was stopped: %s", one.JSON())
+		}
 	})
 
 	// The survey never fails: it records which everyday read-only commands
