@@ -58,7 +58,7 @@ type Spec struct {
 	ReadOnly bool
 	TmpDir   string
 	// MemoryLimit caps the resident memory of all the processes of a
-	// sandboxed run together, in bytes; 0 is no cap (see memory_linux.go).
+	// sandboxed run together, in bytes; 0 is no cap (see memory.go).
 	MemoryLimit int64
 }
 
