@@ -19,7 +19,7 @@ func TestTallyFacts(t *testing.T) {
 		{"failed", Tally{Ran: 1, Failed: 1}, "1 command ran (1 failed)"},
 		{"refused", Tally{Refused: 2}, "2 commands refused (Hark never runs it) — nothing changed"},
 		{"odd timeout", Tally{TimedOut: 1, Timeout: 90 * time.Second}, "approval timed out after 1 min 30 s — nothing changed"},
-		{"trashed", Tally{Trashed: 1, Denied: 1}, "1 deletion moved to the Trash instead (Undo last trash puts it back), 1 command denied"},
+		{"trashed", Tally{Trashed: 1, Denied: 1}, "what 1 deletion would have removed went to the Trash instead (Undo last trash puts it back), 1 command denied"},
 		{"trash incomplete", Tally{TrashFailed: 1}, "1 Move to Trash not complete"},
 		{"read-only and timed out", Tally{Ran: 2, ReadOnly: 2, TimedOut: 1, Timeout: 25 * time.Second},
 			"2 read-only commands ran, approval timed out after 25 s — nothing changed"},
