@@ -94,7 +94,7 @@ func TestEndingFlagsFalseClaims(t *testing.T) {
 			"1 command denied — nothing changed.\n\nI did not delete it. I would have removed old_builds; say if you want that."},
 		{"real change", Tally{Ran: 1}, "Deleted it.", "1 command ran.\n\nDeleted it."},
 		{"trashed", Tally{Trashed: 1, Denied: 1}, "Moved it to the Trash.",
-			"1 deletion moved to the Trash instead (Undo last trash puts it back), 1 command denied.\n\nMoved it to the Trash."},
+			"what 1 deletion would have removed went to the Trash instead (Undo last trash puts it back), 1 command denied.\n\nMoved it to the Trash."},
 		{"a question", Tally{Ran: 1, ReadOnly: 1}, "Three files were created yesterday.",
 			"1 read-only command ran — nothing changed.\n\nThree files were created yesterday."},
 		{"no claim", Tally{}, "Hello there.", "Hello there."},
