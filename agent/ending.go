@@ -45,7 +45,9 @@ func (o Tally) Facts() string {
 		parts = append(parts, s)
 	}
 	if o.Trashed > 0 {
-		parts = append(parts, countOf(o.Trashed, "deletion", "deletions")+" moved to the Trash instead (Undo last trash puts it back)")
+		// Trashed counts commands, not files: "1 deletion moved" read as
+		// one file when four went.
+		parts = append(parts, "what "+countOf(o.Trashed, "deletion", "deletions")+" would have removed went to the Trash instead (Undo last trash puts it back)")
 	}
 	if o.TrashFailed > 0 {
 		parts = append(parts, countOf(o.TrashFailed, "Move to Trash", "Moves to Trash")+" not complete")
@@ -241,7 +243,7 @@ var (
 )
 
 // PlainText strips the Markdown a model likes to write (bold, code,
-// headings, bullets, links) so a notification shows words, not markup.
+// headings, bullets, links, tables) so a notification shows words, not markup.
 // Underscores are kept: `old_builds` must stay `old_builds`.
 func PlainText(md string) string {
 	s := strings.ReplaceAll(md, "\r\n", "\n")
@@ -253,6 +255,7 @@ func PlainText(md string) string {
 	s = mdEm.ReplaceAllString(s, "$1$2")
 	s = mdCode.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1 ($2)")
+	s = plainTables(s) // last, so the columns line up on the text as shown
 	s = blanks.ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }

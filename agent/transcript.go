@@ -30,8 +30,12 @@ func Transcript(c *Conversation) string {
 			return
 		}
 		line := "the request ended: " + r.Outcome
-		if r.Error != "" {
-			line += " — " + firstLine(r.Error)
+		// "cancelled — cancelled by the user" says it twice: the error
+		// replaces the outcome word when it already starts with it.
+		if e := firstLine(r.Error); e != "" && strings.HasPrefix(e, r.Outcome) {
+			line = "the request ended: " + e
+		} else if e != "" {
+			line += " — " + e
 		}
 		if f := r.Tally().Facts(); f != "" {
 			line = f + "; " + line

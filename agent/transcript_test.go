@@ -64,7 +64,7 @@ func TestTranscriptUnfinishedRequest(t *testing.T) {
 		{Role: "assistant", Content: "It is still going."},
 	}, Runs: []RunMetrics{{Commands: 1, Outcome: OutcomeCancelled, Error: "cancelled by the user"}, {Outcome: OutcomeCompleted}}}
 	got := Transcript(conv)
-	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled — cancelled by the user\n\nYou: and now?\n\nHark: It is still going.\n"
+	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled by the user\n\nYou: and now?\n\nHark: It is still going.\n"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("transcript:\n%s\nwant it to end with:\n%s", got, want)
 	}

@@ -11,13 +11,14 @@ import (
 	"time"
 )
 
-// ExecOpener opens files with `open` on macOS and `xdg-open` elsewhere.
+// ExecOpener opens files with `open` on macOS and, elsewhere, with the
+// first that works of xdg-open, gio open, $VISUAL/$EDITOR in a terminal and
+// the desktop's text editors.
 // On macOS text files (settings, the audit log, the app log) open with
 // `open -t`, the default text editor, because a .json or .jsonl file may
 // have no default application at all; any other file that `open` cannot
-// place gets one more try as text. On Linux a failing xdg-open (exit 3: nothing handles the type) is not the
-// end: the file opens in $VISUAL or $EDITOR inside a terminal emulator, and
-// when that fails too the error says where the file is.
+// place gets one more try as text. When everything fails the error says
+// what was tried and where the file is.
 type ExecOpener struct {
 	// For tests; nil means the real ones.
 	goos     string
@@ -47,37 +48,67 @@ func (o ExecOpener) Open(path string) error {
 	if run == nil {
 		run = startAndWatch
 	}
-	tool := "xdg-open"
-	if goos == "darwin" {
-		tool = "open"
-	}
 	if goos == "darwin" {
 		return openDarwin(look, run, path)
 	}
-	var first error
-	if bin, err := look(tool); err != nil {
-		first = fmt.Errorf("%s is not installed", tool)
-	} else if err := run(openerWait, bin, path); err != nil {
-		first = fmt.Errorf("%s: %v", tool, err)
-	} else {
+	return openLinux(look, getenv, run, path)
+}
+
+// guiEditors are the text editors desktops ship, tried when neither
+// xdg-open nor gio could open the file (a missing or stale MIME cache
+// makes both fail with mousepad installed).
+var guiEditors = []string{"gnome-text-editor", "kate", "kwrite", "mousepad", "gedit", "xed", "pluma", "featherpad", "leafpad"}
+
+// terminals run a terminal editor; each takes -e COMMAND.
+var terminals = []string{"x-terminal-emulator", "xfce4-terminal", "gnome-terminal", "konsole", "xterm", "uxterm"}
+
+// openLinux tries, in order, what a desktop is likely to have: xdg-open,
+// gio open, $VISUAL or $EDITOR in a terminal, a desktop text editor, and
+// last a terminal editor (nano, vim, vi) in a terminal. The error lists
+// what was tried and where the file is.
+func openLinux(look func(string) (string, error), getenv func(string) string, run func(time.Duration, string, ...string) error, path string) error {
+	var tried []string
+	try := func(label, name string, args ...string) bool {
+		bin, err := look(name)
+		if err != nil {
+			return false
+		}
+		if err := run(openerWait, bin, args...); err != nil {
+			tried = append(tried, fmt.Sprintf("%s (%v)", label, err))
+			return false
+		}
+		return true
+	}
+	if try("xdg-open", "xdg-open", path) || try("gio open", "gio", "open", path) {
 		return nil
 	}
-	editor := getenv("VISUAL")
-	if editor == "" {
-		editor = getenv("EDITOR")
-	}
-	if editor != "" {
-		for _, term := range []string{"x-terminal-emulator", "xfce4-terminal", "gnome-terminal", "konsole", "xterm"} {
-			bin, err := look(term)
-			if err != nil {
-				continue
-			}
-			if err := run(openerWait, bin, "-e", editor+" "+shellQuote(path)); err == nil {
-				return nil
+	inTerminal := func(editor string) bool {
+		for _, term := range terminals {
+			if try(term+" -e "+editor, term, "-e", editor+" "+shellQuote(path)) {
+				return true
 			}
 		}
+		return false
 	}
-	return fmt.Errorf("%v, and no editor in a terminal could open it either; the file is %s", first, path)
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if editor := getenv(v); editor != "" && inTerminal(editor) {
+			return nil
+		}
+	}
+	for _, ed := range guiEditors {
+		if try(ed, ed, path) {
+			return nil
+		}
+	}
+	for _, ed := range []string{"nano", "vim", "vi"} {
+		if _, err := look(ed); err == nil && inTerminal(ed) {
+			return nil
+		}
+	}
+	if len(tried) == 0 {
+		return fmt.Errorf("no program to open it was found (xdg-open, gio, a text editor or a terminal); the file is %s", path)
+	}
+	return fmt.Errorf("could not open it: tried %s; the file is %s", strings.Join(tried, ", "), path)
 }
 
 // textExtensions are the files Hark opens that are plain text whatever

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,9 @@ func TestExecOpenerArgvPerOS(t *testing.T) {
 		name    string
 		goos    string
 		path    string
-		inPath  bool            // open / xdg-open found on PATH
+		inPath  bool     // open / xdg-open found on PATH
+		have    []string // other programs found on PATH
+		env     map[string]string
 		fails   map[string]bool // argv (joined) that exit non-zero
 		want    []string
 		wantErr []string
@@ -43,6 +46,22 @@ func TestExecOpenerArgvPerOS(t *testing.T) {
 			want: []string{"/usr/bin/open -t /h/audit.jsonl"}},
 		{name: "Linux uses xdg-open", goos: "linux", path: "/h/audit.jsonl", inPath: true,
 			want: []string{"/usr/bin/xdg-open /h/audit.jsonl"}},
+		{name: "Linux xdg-open exit 4: gio open", goos: "linux", path: "/h/settings.json", inPath: true, have: []string{"gio", "mousepad"},
+			fails: map[string]bool{"/usr/bin/xdg-open /h/settings.json": true},
+			want:  []string{"/usr/bin/xdg-open /h/settings.json", "/usr/bin/gio open /h/settings.json"}},
+		{name: "Linux $EDITOR in a terminal before desktop editors", goos: "linux", path: "/h/settings.json", have: []string{"xterm", "kate"},
+			env:  map[string]string{"EDITOR": "micro"},
+			want: []string{"/usr/bin/xterm -e micro '/h/settings.json'"}},
+		{name: "Linux no xdg-open, no gio: a desktop text editor", goos: "linux", path: "/h/settings.json", have: []string{"mousepad", "xterm"},
+			want: []string{"/usr/bin/mousepad /h/settings.json"}},
+		{name: "Linux only vim and xterm (no $EDITOR)", goos: "linux", path: "/h/settings.json", have: []string{"vim", "xterm"},
+			want: []string{"/usr/bin/xterm -e vim '/h/settings.json'"}},
+		{name: "Linux everything fails: says what was tried", goos: "linux", path: "/h/settings.json", inPath: true, have: []string{"gio"},
+			fails:   map[string]bool{"/usr/bin/xdg-open /h/settings.json": true, "/usr/bin/gio open /h/settings.json": true},
+			want:    []string{"/usr/bin/xdg-open /h/settings.json", "/usr/bin/gio open /h/settings.json"},
+			wantErr: []string{"tried xdg-open (exit status 1), gio open (exit status 1)", "the file is /h/settings.json"}},
+		{name: "Linux nothing installed", goos: "linux", path: "/h/settings.json",
+			wantErr: []string{"no program to open it", "the file is /h/settings.json"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,12 +70,12 @@ func TestExecOpenerArgvPerOS(t *testing.T) {
 			o := ExecOpener{
 				goos: c.goos,
 				lookPath: func(name string) (string, error) {
-					if c.inPath && (name == "open" || name == "xdg-open") {
+					if c.inPath && (name == "open" || name == "xdg-open") || slices.Contains(c.have, name) {
 						return "/usr/bin/" + name, nil
 					}
 					return "", errors.New("not found")
 				},
-				getenv: func(string) string { return "" },
+				getenv: func(k string) string { return c.env[k] },
 				run: func(_ time.Duration, name string, args ...string) error {
 					argv := strings.Join(append([]string{name}, args...), " ")
 					ran = append(ran, argv)

@@ -177,7 +177,8 @@ func (a *App) scheduleRecheck(ctx context.Context) {
 // where to look further.
 func (a *App) problemReport() string {
 	var b strings.Builder
-	b.WriteString("Hark — problems\n\n")
+	// No heading: the file's name or the notification's title already
+	// says "Hark — problems", and the walk saw it twice.
 	for _, src := range problemSources(a.problems) {
 		p := a.problems[src]
 		fmt.Fprintf(&b, "⚠ %s\n%s\n\n", p.Title, p.Detail)

@@ -48,7 +48,11 @@ func (a *App) undoTrash() {
 	case err != nil:
 		a.notify("Hark — nothing was put back", err.Error())
 	default:
-		a.notify("Hark — put back "+rec.Summary(), "Back where they were:\n"+originals(rec))
+		where := "Back where they were:\n"
+		if len(rec.Items) == 1 {
+			where = "Back where it was:\n"
+		}
+		a.notify("Hark — put back "+rec.Summary(), where+originals(rec))
 	}
 	a.loadTrash()
 	a.renderNow()

@@ -83,7 +83,7 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 	h.views.waitFrom(t, m, "Undo last trash offered after the turn", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
 	for n := recv(t, "final notification", h.notifier.got); ; n = recv(t, "final notification", h.notifier.got) {
 		if n.title == "Hark" {
-			if !strings.HasPrefix(n.body, "1 deletion moved to the Trash instead") || strings.Contains(n.body, "nothing changed") {
+			if !strings.HasPrefix(n.body, "what 1 deletion would have removed went to the Trash instead") || strings.Contains(n.body, "nothing changed") {
 				t.Fatalf("final notification %q does not say the file went to the Trash", n.body)
 			}
 			break
@@ -101,7 +101,7 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 	}
 	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
 		if strings.HasPrefix(n.title, "Hark — put back") {
-			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) {
+			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) || !strings.HasPrefix(n.body, "Back where it was:") {
 				t.Fatalf("undo notification %+v", n)
 			}
 			break
@@ -131,5 +131,17 @@ func TestUndoTrashRefusalIsSaid(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(target); string(b) != "new" {
 		t.Fatalf("the new file was overwritten: %q", b)
+	}
+}
+
+// TestProblemReportDoesNotRepeatItsTitle: the report is shown under the
+// title "Hark — problems" (a notification's or a file's name), so its text
+// does not start with those words again.
+func TestProblemReportDoesNotRepeatItsTitle(t *testing.T) {
+	t.Parallel()
+	a := &App{problems: map[string]ProblemInfo{"ollama": {Title: "Ollama not running", Detail: "start it with ollama serve"}}}
+	r := a.problemReport()
+	if strings.Contains(r, "Hark — problems") || !strings.HasPrefix(r, "⚠ Ollama not running\nstart it with ollama serve") {
+		t.Errorf("report:\n%s", r)
 	}
 }

@@ -173,8 +173,8 @@ func changedKeys(a, b settings.Settings) []string {
 	var keys []string
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" {
-			continue
+		if name == "" || name == "-" || strings.HasPrefix(name, "_") {
+			continue // _help is written for people and never read
 		}
 		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
 			keys = append(keys, name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell/trash"
 )
 
@@ -90,10 +91,12 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 	}
 
 	m = h.views.mark()
-	write(`{"confirmTimeout": "90s", "soundCues": false}`)
+	// The file as Hark writes it starts with _help, which is never read:
+	// it is no setting to restart for.
+	write(`{"_help": "` + settings.HelpText + `", "confirmTimeout": "90s", "soundCues": false}`)
 	v = h.views.waitFrom(t, m, "the problem cleared", func(v View) bool { _, ok := v.Problems["settings"]; return !ok })
-	if !strings.Contains(v.Note, "confirmTimeout") || !strings.Contains(v.Note, "applied") {
-		t.Errorf("note %q does not say the change applied", v.Note)
+	if !strings.Contains(v.Note, "confirmTimeout") || !strings.Contains(v.Note, "applied") || strings.Contains(v.Note, "restart") {
+		t.Errorf("note %q does not say the change applied, or asks for a restart", v.Note)
 	}
 	reply := make(chan SendReply, 1)
 	h.app.Post(SendRequest{Text: "hi", Wait: true, Reply: reply})
@@ -103,7 +106,7 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 	}
 
 	m = h.views.mark()
-	write(`{"confirmTimeout": "90s", "soundCues": false, "ollamaModel": "llama3.2:3b"}`)
+	write(`{"_help": "` + settings.HelpText + `", "confirmTimeout": "90s", "soundCues": false, "ollamaModel": "llama3.2:3b"}`)
 	v = h.views.waitFrom(t, m, "a restart named", func(v View) bool { return strings.Contains(v.Note, "ollamaModel") })
 	if !strings.Contains(v.Note, "restarts") {
 		t.Errorf("note %q does not say the key needs a restart", v.Note)

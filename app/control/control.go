@@ -427,3 +427,15 @@ func exchange(ctx context.Context, runtimeDir string, req controlRequest) (app.S
 	}
 	return r, nil
 }
+
+// Running reports whether a Hark app listens on the control socket in
+// runtimeDir. It only connects and hangs up; `hark doctor` uses it so that
+// the running app holding its own hotkey is not reported as a conflict.
+func Running(runtimeDir string) bool {
+	c, err := net.DialTimeout("unix", SocketPath(runtimeDir), time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}

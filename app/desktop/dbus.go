@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -21,6 +22,8 @@ const (
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
 	actionTrash   = "hark-trash"
+
+	closedByUser = 2 // NotificationClosed reason: dismissed by the user
 )
 
 // DBus talks to the desktop's notification server over a private session
@@ -30,6 +33,7 @@ type DBus struct {
 	conn    *dbus.Conn
 	obj     dbus.BusObject
 	appName string
+	icon    string // app_icon: an absolute PNG path, else the theme name
 	log     *slog.Logger
 
 	mu      sync.Mutex
@@ -44,6 +48,10 @@ type DBus struct {
 type ask struct {
 	pendingID string
 	answer    func(app.Decision)
+	// post shows the notification again (called with d.mu held); back
+	// says it already came back once after a dismissal.
+	post func() (uint32, error)
+	back bool
 }
 
 // actionFor is the notification action key of each answer.
@@ -58,7 +66,10 @@ type DBusOptions struct {
 	// Address of the bus; empty means the session bus from the environment.
 	Address string
 	AppName string // shown by the server; default "Hark"
-	Logger  *slog.Logger
+	// Icon is the absolute path of the PNG notifications carry; empty
+	// means Hark's own icon, cached by CachedIcon.
+	Icon   string
+	Logger *slog.Logger
 }
 
 // NewDBus connects to the session bus. It fails only when there is no bus;
@@ -70,6 +81,14 @@ func NewDBus(o DBusOptions) (*DBus, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Icon == "" {
+		if p, err := CachedIcon(""); err == nil {
+			o.Icon = p
+		} else {
+			o.Logger.Warn("notifications go without Hark's icon", "err", err)
+			o.Icon = appIcon
+		}
 	}
 	var conn *dbus.Conn
 	var err error
@@ -90,7 +109,7 @@ func NewDBus(o DBusOptions) (*DBus, error) {
 	}
 	d := &DBus{
 		conn: conn, obj: conn.Object(notifyName, notifyPath),
-		appName: o.AppName, log: o.Logger,
+		appName: o.AppName, icon: o.Icon, log: o.Logger,
 		asks: map[uint32]*ask{}, byPend: map[string]uint32{},
 		signals: make(chan *dbus.Signal, 32),
 	}
@@ -162,19 +181,24 @@ func (d *DBus) text(s string) string {
 // look icons up by the launcher find it too.
 const appIcon = "hark"
 
-func withAppHints(h map[string]dbus.Variant) map[string]dbus.Variant {
-	out := make(map[string]dbus.Variant, len(h)+1)
+func (d *DBus) withAppHints(h map[string]dbus.Variant) map[string]dbus.Variant {
+	out := make(map[string]dbus.Variant, len(h)+2)
 	for k, v := range h {
 		out[k] = v
 	}
 	out["desktop-entry"] = dbus.MakeVariant("hark")
+	if filepath.IsAbs(d.icon) {
+		// Servers that ignore app_icon when a desktop entry is named
+		// (or show app_icon small) read the image from here.
+		out["image-path"] = dbus.MakeVariant("file://" + d.icon)
+	}
 	return out
 }
 
 func (d *DBus) notify(summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, error) {
 	var id uint32
-	hints = withAppHints(hints)
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, summary, d.text(body), actions, hints, timeout).Store(&id)
+	hints = d.withAppHints(hints)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, summary, d.text(body), actions, hints, timeout).Store(&id)
 	if err != nil {
 		return 0, fmt.Errorf("posting a notification: %v", err)
 	}
@@ -215,14 +239,18 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	for _, a := range app.Answers(p, false) {
 		actions = append(actions, actionFor[a.Kind], a.Label)
 	}
-	var id uint32
 	body := approvalBody(p)
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(body),
-		actions, withAppHints(hints), int32(0)).Store(&id)
+	post := func() (uint32, error) {
+		var id uint32
+		err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), d.icon, approvalTitle(p), d.textLocked(body),
+			actions, d.withAppHints(hints), int32(0)).Store(&id)
+		return id, err
+	}
+	id, err := post()
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
-	d.asks[id] = &ask{pendingID: p.ID, answer: answer}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer, post: post}
 	d.byPend[p.ID] = id
 	return nil
 }
@@ -285,11 +313,22 @@ func (d *DBus) handleSignals() {
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":
-			// Dismissed without a choice: the menu and the timeout decide.
+			// Dismissed without a choice (a click on the body closes it on
+			// some servers): it comes back once, so the buttons are not
+			// lost to a stray click; a second dismissal leaves the menu
+			// and the timeout to decide.
+			reason, _ := sig.Body[1].(uint32)
 			d.mu.Lock()
 			if a := d.asks[id]; a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)
+				if reason == closedByUser && !a.back && !d.closed {
+					if nid, err := a.post(); err == nil {
+						a.back = true
+						d.asks[nid] = a
+						d.byPend[a.pendingID] = nid
+					}
+				}
 			}
 			d.mu.Unlock()
 		}

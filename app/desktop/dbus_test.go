@@ -1,6 +1,9 @@
 package desktop
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +21,11 @@ func pending(id, cmd string) app.Pending {
 
 func connect(t *testing.T, addr string) *DBus {
 	t.Helper()
-	d, err := NewDBus(DBusOptions{Address: addr})
+	icon, err := CachedIcon(t.TempDir()) // not the user's own cache
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDBus(DBusOptions{Address: addr, Icon: icon})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,14 +130,24 @@ func TestDBusApproval(t *testing.T) {
 		}
 	})
 
-	t.Run("dismissed without a choice answers nothing", func(t *testing.T) {
+	t.Run("dismissed without a choice answers nothing and comes back once", func(t *testing.T) {
 		d.Ask(pending("p4", "rm y"), answer)
 		n := latest(t, fake, 4)
 		fake.Dismiss(n.ID)
+		// A stray click must not lose the buttons: the same approval is
+		// shown again, with its buttons, and still answers.
+		again := latest(t, fake, 5)
+		if again.ID == n.ID || again.Summary != n.Summary || again.Body != n.Body || !again.HasAction("hark-approve") {
+			t.Fatalf("after dismissal got %+v, want the same approval again", again)
+		}
+		fake.Dismiss(again.ID) // a second dismissal sticks
 		select {
 		case dec := <-answers:
 			t.Errorf("answer %+v after dismissal", dec)
 		case <-time.After(200 * time.Millisecond):
+		}
+		if all := fake.All(); len(all) != 5 {
+			t.Errorf("%d notifications after the second dismissal, want 5:\n%s", len(all), fake)
 		}
 	})
 
@@ -142,7 +159,7 @@ func TestDBusApproval(t *testing.T) {
 		if err := d.Ask(p, answer); err != nil {
 			t.Fatal(err)
 		}
-		n := latest(t, fake, 5)
+		n := latest(t, fake, 6)
 		// One click would save the rule unseen: the menu has it, behind
 		// what the rule matches.
 		if n.HasAction("hark-always") || len(n.Actions) != 4 || !strings.Contains(n.Body, "Always allow… is in the Hark menu") {
@@ -161,7 +178,7 @@ func TestDBusApproval(t *testing.T) {
 			t.Fatal("no answer after Approve")
 		}
 		d.Ask(pending("p6", "rm z"), answer)
-		n = latest(t, fake, 6)
+		n = latest(t, fake, 7)
 		fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)"))
 		select {
 		case dec := <-answers:
@@ -177,12 +194,12 @@ func TestDBusApproval(t *testing.T) {
 		if err := d.Notify("Hark", "3 files"); err != nil {
 			t.Fatal(err)
 		}
-		n := latest(t, fake, 7)
+		n := latest(t, fake, 8)
 		if n.Summary != "Hark" || n.Body != "3 files" || len(n.Actions) != 0 || n.AppName != "Hark" {
 			t.Errorf("info notification = %+v", n)
 		}
-		// The app's icon, by theme name and launcher.
-		if n.AppIcon != "hark" || n.Hints["desktop-entry"].Value() != "hark" {
+		// The app's icon, by file and launcher.
+		if !strings.HasSuffix(n.AppIcon, "/hark.png") || n.Hints["desktop-entry"].Value() != "hark" {
 			t.Errorf("icon %q, desktop-entry %v", n.AppIcon, n.Hints["desktop-entry"])
 		}
 	})
@@ -296,5 +313,44 @@ func TestDBusMoveToTrash(t *testing.T) {
 	d.Ask(pending("t2", "touch x"), func(dec app.Decision) { answers <- dec })
 	if n := latest(t, fake, 2); n.HasAction("hark-trash") {
 		t.Fatalf("Move to Trash offered for a command that is not a plain deletion: %q", n.Actions)
+	}
+}
+
+// TestNotificationsCarryHarksIcon: app_icon is an absolute path to a PNG
+// that exists (a theme name showed "image missing" wherever Hark was not
+// installed), and the image-path hint names the same file.
+func TestNotificationsCarryHarksIcon(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body")
+	d, err := NewDBus(DBusOptions{Address: addr}) // the default icon
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Notify("Hark", "Done."); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Ask(pending("p1", "rm -r old_builds"), func(app.Decision) {}); err != nil {
+		t.Fatal(err)
+	}
+	latest(t, fake, 2)
+	for _, n := range fake.All() {
+		if !filepath.IsAbs(n.AppIcon) {
+			t.Fatalf("%q: app_icon = %q, want an absolute path", n.Summary, n.AppIcon)
+		}
+		data, err := os.ReadFile(n.AppIcon)
+		if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Fatalf("%q: app_icon %s is not a PNG (%v)", n.Summary, n.AppIcon, err)
+		}
+		if v, ok := n.Hints["image-path"]; !ok || v.Value() != "file://"+n.AppIcon {
+			t.Errorf("%q: image-path hint = %v, want file://%s", n.Summary, v, n.AppIcon)
+		}
+	}
+	// A second start reuses the cached file.
+	p1, err1 := CachedIcon("")
+	p2, err2 := CachedIcon("")
+	if err1 != nil || err2 != nil || p1 != p2 {
+		t.Errorf("CachedIcon twice = %q %v, %q %v", p1, err1, p2, err2)
 	}
 }

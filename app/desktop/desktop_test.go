@@ -35,6 +35,18 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 		t.Errorf("the transcript should come before the preview:\n%s", body)
 	}
 
+	// One line more than fit is shown, never "… 1 more", which would take
+	// its place; what is cut is counted, so the lines shown plus the count
+	// are all of them.
+	six := approvalBody(app.Pending{Command: "rm -r a", Preview: &preview.Preview{Status: preview.Shown, Summary: "Deletes 6 files, 6 B",
+		Lines: []string{"l1: file, 1 B", "l2: file, 1 B", "l3: file, 1 B", "l4: file, 1 B", "l5: file, 1 B", "l6: file, 1 B"}}})
+	if strings.Contains(six, "more in the audit log") || !strings.Contains(six, "\nl6: file, 1 B") {
+		t.Errorf("six preview lines, one more than fit, are not all shown:\n%s", six)
+	}
+	if got := strings.Count(body, "\nl") + strings.Count(body, "\nold-builds:") + 2; got != len(p.Preview.Lines) {
+		t.Errorf("%d lines shown or counted of %d:\n%s", got, len(p.Preview.Lines), body)
+	}
+
 	plain := approvalBody(app.Pending{Command: "rm x"})
 	if strings.Contains(plain, "Heard") || strings.Contains(plain, "\n\n") {
 		t.Errorf("a typed approval without preview gained lines:\n%s", plain)

@@ -46,7 +46,9 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 			message, title,
 		}
 	case "zenity":
-		args = []string{"--entry", "--title", title, "--text", zenityEntryText(message)}
+		// zenity's entry is about 150 px wide by default, so a spoken-length
+		// request scrolls out of sight while it is typed.
+		args = []string{"--entry", "--title", title, "--text", zenityEntryText(message), "--width", entryWidth}
 	case "kdialog":
 		args = []string{"--title", title, "--inputbox", kdialogLabel(message)}
 	default:
@@ -62,6 +64,10 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 	}
 	return strings.TrimRight(string(out), "\r\n"), true, nil
 }
+
+// entryWidth is the width in pixels of the zenity request entry: room
+// for a sentence of about 80 characters.
+const entryWidth = "600"
 
 // Reason asks for a denial's reason in the same kind of dialog as Prompt:
 // its own dialog, whose answer comes back here, so the core denies the

@@ -64,6 +64,8 @@ func TestExecPrompter(t *testing.T) {
 		{"kdialog answer", "kdialog", `[ "$3" = --inputbox ] && echo "df -h"`, "df -h", true, false},
 		{"cancel", "zenity", `exit 1`, "", false, false},
 		{"tool broken", "zenity", `exit 5`, "", false, true},
+		// The entry must hold a sentence: zenity's default is ~150 px.
+		{"zenity entry wide enough", "zenity", `while [ $# -gt 0 ]; do [ "$1" = --width ] && [ "$2" -ge 480 ] && { echo wide; exit 0; }; shift; done; echo narrow`, "wide", true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

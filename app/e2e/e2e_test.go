@@ -788,7 +788,7 @@ func TestDesktop(t *testing.T) {
 		}
 		harness.Eventually(t, 20*time.Second, "the summary says moved to the Trash", func() error {
 			for _, n := range d.notes.All()[before:] {
-				if strings.HasPrefix(n.Body, "1 deletion moved to the Trash") {
+				if strings.HasPrefix(n.Body, "what 1 deletion would have removed went to the Trash") {
 					return nil
 				}
 			}

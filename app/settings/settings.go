@@ -18,6 +18,11 @@ import (
 // value of a field never means "default": Load fills defaults for keys the
 // file leaves out, and Validate rejects values that cannot work.
 type Settings struct {
+	// Help is written at the top of every file Hark saves, since JSON has
+	// no comments: it says where each key is explained. Its value is
+	// never read.
+	Help string `json:"_help,omitempty"`
+
 	// Voice input.
 	Hotkey         string   `json:"hotkey"`                   // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
 	HotkeyMode     string   `json:"hotkeyMode"`               // "hybrid", "push-to-talk" or "toggle"
@@ -71,7 +76,7 @@ func Defaults() Settings {
 		MaxRecording:         Duration(60 * time.Second),
 		WhisperModel:         "base.en",
 		Language:             "en",
-		InitialPrompt:        "ls, cd, grep, find, git, Homebrew, brew, Downloads, Documents, Desktop, zsh, npm, docker, ssh, du, df, ps, kill, mkdir, chmod.",
+		InitialPrompt:        defaultVocabulary(runtime.GOOS),
 		ModelBaseURL:         "https://huggingface.co/ggerganov/whisper.cpp/resolve/main",
 		OllamaModel:          "qwen3:4b-instruct-2507-q4_K_M",
 		MaxTurns:             12,
@@ -86,6 +91,19 @@ func Defaults() Settings {
 		Sandbox:              "auto",
 		PreviewTimeout:       Duration(300 * time.Millisecond),
 	}
+}
+
+// HelpText is the _help line of a saved settings file.
+const HelpText = "Every key is explained in docs/settings.md (https://github.com/hark-sh/hark/blob/main/docs/settings.md). Durations are written like 30s, 2m or 1h30m."
+
+// defaultVocabulary is the whisper prompt of words a request is likely to
+// hold, in this platform's own words: a Linux user says apt and bash, not
+// Homebrew and zsh.
+func defaultVocabulary(goos string) string {
+	if goos == "darwin" {
+		return "ls, cd, grep, find, git, Homebrew, brew, Downloads, Documents, Desktop, zsh, npm, docker, ssh, du, df, ps, kill, mkdir, chmod."
+	}
+	return "ls, cd, grep, find, git, apt, sudo, Downloads, Documents, Desktop, bash, npm, docker, ssh, du, df, ps, kill, mkdir, chmod."
 }
 
 // Load reads settings from path. A missing file gives the defaults. A key
@@ -335,6 +353,7 @@ func Save(path string, s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	s.Help = HelpText
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -360,7 +379,20 @@ type Duration time.Duration
 // D returns the value as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
 
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// String writes the duration the way a person would type it: "2m", "1h30m",
+// "400ms", not Go's "2m0s". time.ParseDuration reads it back unchanged.
+func (d Duration) String() string {
+	s := time.Duration(d).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
 
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,55 @@ func TestSaveWritesNoEmptyDefaults(t *testing.T) {
 	}
 	if err := Update(p, func(s *Settings) {}); err == nil {
 		t.Error("Update overwrote a file with an error")
+	}
+}
+
+// TestDurationWrittenAsTyped: the file Hark writes says "2m", not Go's
+// "2m0s", and reads back to the same value.
+func TestDurationWrittenAsTyped(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		2 * time.Minute: "2m", 30 * time.Second: "30s", 400 * time.Millisecond: "400ms",
+		90 * time.Second: "1m30s", time.Hour: "1h", 90 * time.Minute: "1h30m", 0: "0s",
+	} {
+		b, err := json.Marshal(Duration(d))
+		if err != nil || string(b) != `"`+want+`"` {
+			t.Errorf("Marshal(%v) = %s, %v; want %q", d, b, err, want)
+		}
+		var back Duration
+		if err := json.Unmarshal(b, &back); err != nil || back.D() != d {
+			t.Errorf("%s reads back as %v, %v", b, back.D(), err)
+		}
+	}
+}
+
+// TestSavedFileIsReadable: the file Settings… first writes points at the
+// key reference, writes durations as typed, uses this platform's words in
+// the whisper vocabulary, and loads back without error.
+func TestSavedFileIsReadable(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := Save(path, Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.HasPrefix(text, "{\n  \"_help\": ") || !strings.Contains(text, "docs/settings.md") {
+		t.Errorf("no pointer to docs/settings.md at the top:\n%.200s", text)
+	}
+	if strings.Contains(text, "m0s") || !strings.Contains(text, `"confirmTimeout": "2m"`) {
+		t.Errorf("durations not written as typed:\n%s", text)
+	}
+	if linux := defaultVocabulary("linux"); strings.Contains(linux, "Homebrew") || strings.Contains(linux, "zsh") {
+		t.Errorf("Linux vocabulary has macOS words: %q", linux)
+	}
+	if mac := defaultVocabulary("darwin"); !strings.Contains(mac, "brew") {
+		t.Errorf("macOS vocabulary lost brew: %q", mac)
+	}
+	if _, err := Load(path); err != nil {
+		t.Errorf("saved file does not load: %v", err)
 	}
 }

@@ -51,6 +51,7 @@ type Tray struct {
 	clicks  []string
 	clickCh chan struct{}
 	done    chan struct{}
+	stopped chan struct{} // closed when the render goroutine has returned
 	once    sync.Once
 
 	// Owned by the render goroutine.
@@ -87,6 +88,7 @@ func newTray(b backend, o Options) *Tray {
 		wake:    make(chan struct{}, 1),
 		clickCh: make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		stopped: make(chan struct{}),
 		warned:  map[string]bool{},
 	}
 	go t.renderLoop()
@@ -106,17 +108,27 @@ func (t *Tray) Render(m app.Menu) {
 	}
 }
 
-// Close stops rendering and click forwarding.
+// Close stops rendering and click forwarding, and returns once no menu
+// change is in flight. Call it before Quit: a change that reached systray
+// after its D-Bus connection closed printed one "systray error" line each,
+// dozens on every quit.
 func (t *Tray) Close() {
 	t.once.Do(func() { close(t.done) })
+	<-t.stopped
 }
 
 func (t *Tray) renderLoop() {
+	defer close(t.stopped)
 	for {
 		select {
 		case <-t.wake:
 		case <-t.done:
 			return
+		}
+		select {
+		case <-t.done: // Close and a Render came together: Close wins
+			return
+		default:
 		}
 		t.mu.Lock()
 		m := t.latest

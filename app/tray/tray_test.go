@@ -396,3 +396,24 @@ func TestManyRowsGoneRebuilds(t *testing.T) {
 		t.Error("the gone rows are still held, hidden")
 	}
 }
+
+// TestNothingReachesTheBackendAfterClose: once Close returns, no Render
+// reaches systray, whose D-Bus connection Quit is about to close (each
+// late change printed a "systray error" line on every quit).
+func TestNothingReachesTheBackendAfterClose(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	tr := newTray(f, Options{Post: func(app.Event) bool { return true }})
+	tr.Render(menu("Ready", true))
+	waitFor(t, "first build", func() bool { _, r, _ := f.snapshot(); return r == 1 })
+	tr.Close()
+	before, _, _ := f.snapshot()
+	for i := range 50 {
+		tr.Render(menu(fmt.Sprintf("Quitting %d", i), i%2 == 0))
+	}
+	tr.Close() // a second Close is harmless and, like the first, waits for the loop
+	after, _, _ := f.snapshot()
+	if len(after) != len(before) {
+		t.Errorf("backend changed after Close: %q", after[len(before):])
+	}
+}

@@ -32,8 +32,9 @@ import (
 
 func init() {
 	register(&command{
-		name: "run", summary: "Start the menu-bar app (what plain `hark` does).",
-		run: runApp,
+		name: "run", usage: "[-v|--verbose]", summary: "Start the menu-bar app (what plain `hark` does).",
+		about: "Starts Hark in the menu bar (the tray on Linux). Plain `hark` does the same.",
+		run:   runApp,
 	})
 }
 
@@ -73,10 +74,7 @@ func runFlags(e *env, args []string) (verbose bool, code int, ok bool) {
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&verbose, "v", false, "log debug detail")
 	fs.BoolVar(&verbose, "verbose", false, "the same as -v")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark [run] [-v|--verbose]\n\nStarts Hark in the menu bar (the tray on Linux).")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "run", fs) }
 	code, ok = parseFlags(fs, args)
 	return verbose, code, ok
 }
@@ -102,6 +100,7 @@ type wiring struct {
 	// source.
 	problems    map[string]string
 	ctl         *control.Server
+	menu        *tray.Tray
 	loginPath   *app.LoginPath
 	escape      *escapeProxy
 	note        desktop.Result
@@ -259,6 +258,7 @@ func (w *wiring) buildCore(context.Context) error {
 	}
 	post := func(ev app.Event) bool { return w.core.Post(ev) }
 	menu := tray.New(tray.Options{Post: post, Logger: w.log})
+	w.menu = menu
 	w.onClose(menu.Close)
 	prompter, yesNo, missing := choosePrompter(runtime.GOOS, os.Getenv, exec.LookPath, os.Executable)
 	if v, ok := w.problems["voice"]; ok && missing != "" {
@@ -320,6 +320,7 @@ func (w *wiring) run(ctx context.Context) int {
 		go func() {
 			core.Run(ctx)
 			stop()
+			w.menu.Close() // nothing may reach systray once Quit closes its connection
 			tray.Quit()
 		}()
 		for src, msg := range w.problems {

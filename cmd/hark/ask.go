@@ -23,7 +23,10 @@ func init() {
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
 		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
-		run:     runAsk,
+		about: `Sends the request to the local Ollama model. Read-only commands it proposes run at once
+in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).
+Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.`,
+		run: runAsk,
 	})
 }
 
@@ -31,14 +34,8 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
-	fresh := fs.Bool("new", false, fmt.Sprintf("start a new conversation (otherwise one updated in the last %s continues)", continueWindow))
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
-		fmt.Fprintln(e.stderr, "\nSends the request to the local Ollama model. Read-only commands it proposes run at once")
-		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).")
-		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
-		fs.PrintDefaults()
-	}
+	fresh := fs.Bool("new", false, "start a new conversation (otherwise one updated in the last "+humanDuration(continueWindow)+" continues)")
+	fs.Usage = func() { writeUsage(e.stderr, "ask", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -234,13 +231,13 @@ func (p *printer) result(r *shell.Result) {
 			if !r.Success {
 				mark = p.paint(red, "✗")
 			}
-			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(r.Output)))
+			p.write(fmt.Sprintf("  %s %s\n", mark, firstLine(trashForUser(r.Output))))
 			if r.Error != "" {
 				p.write(excerpt(r.Error, 5, "    "))
 			}
 			return
 		}
-		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(r.Error)))
+		p.write(fmt.Sprintf("  %s not run: %s\n", p.paint(red, "✗"), firstLine(notRunForUser(r.Error))))
 		return
 	}
 	status := fmt.Sprintf("exit %d", r.ExitCode)
@@ -312,4 +309,32 @@ func pluralWord(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// The tool result is written for the model: it tells it what to do next
+// ("Do not try the same change another way…"). The terminal shows the
+// user the fact alone, in words addressed to them.
+
+// notRunForUser keeps what happened from a not-run result's error.
+func notRunForUser(msg string) string {
+	const denied, deniedWhy = "The user denied this command", "The user denied this command: "
+	switch {
+	case strings.HasPrefix(msg, deniedWhy):
+		return "you denied it: " + strings.TrimPrefix(msg, deniedWhy)
+	case strings.HasPrefix(msg, denied):
+		return "you denied it"
+	}
+	if i := strings.Index(msg, ". "); i >= 0 {
+		return msg[:i+1]
+	}
+	return msg
+}
+
+// trashForUser keeps what was moved from a Move to Trash result, and
+// names the way back as a terminal user would take it.
+func trashForUser(out string) string {
+	if i := strings.Index(out, " The command itself did not run."); i >= 0 {
+		return out[:i] + " (hark undo puts it back)"
+	}
+	return out
 }

@@ -124,7 +124,7 @@ func TestAskConfirmTierCommand(t *testing.T) {
 		shows    string
 	}{
 		{"approved", "y\n", true, true, agent.DecisionApproved, "✓ exit 0"},
-		{"denied", "n\n", true, false, agent.DecisionDenied, "not run: The user denied this command."},
+		{"denied", "n\n", true, false, agent.DecisionDenied, "not run: you denied it\n"},
 		{"empty answer denies", "\n", true, false, agent.DecisionDenied, "not run"},
 		{"no terminal", "y\n", false, false, agent.DecisionDenied, "not run"},
 	}
@@ -343,6 +343,27 @@ func TestAskShowsPreview(t *testing.T) {
 	es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
 	if len(es) != 1 || es[0].Preview == nil || !strings.Contains(r.stderr, "preview: "+es[0].Preview.Summary+"\n") {
 		t.Errorf("audit %+v", es)
+	}
+}
+
+// TestAskShowsTheUserNotTheModel: what hark ask prints of a tool result
+// is the fact, in words for the user; the instructions the result carries
+// for the model stay out of the terminal.
+func TestAskShowsTheUserNotTheModel(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, in, want string }{
+		{"denied", "The user denied this command. Do not try the same change another way; say what you would have done and stop.", "you denied it"},
+		{"denied with a reason", "The user denied this command: append, do not overwrite", "you denied it: append, do not overwrite"},
+		{"other", "The request was cancelled; the command did not run.", "The request was cancelled; the command did not run."},
+	}
+	for _, c := range cases {
+		if got := notRunForUser(c.in); got != c.want {
+			t.Errorf("%s: notRunForUser = %q, want %q", c.name, got, c.want)
+		}
+	}
+	trash := "Moved 3 items to the Trash instead of deleting: a, b, c. The command itself did not run. The user can put them back with Undo last trash in Hark's menu or `hark undo`."
+	if got := trashForUser(trash); got != "Moved 3 items to the Trash instead of deleting: a, b, c. (hark undo puts it back)" {
+		t.Errorf("trashForUser = %q", got)
 	}
 }
 

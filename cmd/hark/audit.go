@@ -18,7 +18,10 @@ func init() {
 		name:    "audit",
 		usage:   "[--tail N] [--json]",
 		summary: "Show the latest command decisions from the audit log.",
-		run:     runAudit,
+		about: `Shows the latest decisions about proposed commands (ran at once, approved, denied,
+moved to the Trash, refused…), newest last, from the audit log. The log is kept when
+hark history clear deletes the conversations.`,
+		run: runAudit,
 	})
 }
 
@@ -27,10 +30,12 @@ func runAudit(_ context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	tail := fs.Int("tail", 20, "show the last N decisions (0 shows all)")
 	asJSON := fs.Bool("json", false, "print the entries as JSON lines")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *tail < 0 {
-		if err == nil {
-			fmt.Fprintln(e.stderr, "Usage: hark audit [--tail N] [--json]")
-		}
+	fs.Usage = func() { writeUsage(e.stderr, "audit", fs) }
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 0 || *tail < 0 {
+		fs.Usage()
 		return exitUsage
 	}
 	paths, _, err := loadSettings()

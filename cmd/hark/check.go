@@ -16,17 +16,15 @@ func init() {
 		name:    "check",
 		usage:   "[--dir DIR] [--] COMMAND",
 		summary: "Classify a shell command as safe, confirm or forbidden, without running it.",
-		run:     runCheck,
+		about: `Prints how Hark's policy classifies COMMAND, as JSON: {"command","tier","reasons":[{"command","why"}]}.
+--dir DIR classifies it as run in DIR (e.g. ~): ` + "`rm -rf *`" + ` in the home directory is forbidden.
+Several arguments are joined with spaces; quote the command, or put -- before it when it starts with '-'.
+Nothing is run. Tiers: safe (runs at once, read-only), confirm (asks first), forbidden (never runs).`,
+		run: runCheck,
 	})
 }
 
-func checkUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: hark check [--dir DIR] [--] COMMAND")
-	fmt.Fprintln(w, "Prints how Hark's policy classifies COMMAND, as JSON: {\"command\",\"tier\",\"reasons\":[{\"command\",\"why\"}]}.")
-	fmt.Fprintln(w, "--dir DIR classifies it as run in DIR (e.g. ~): `rm -rf *` in the home directory is forbidden.")
-	fmt.Fprintln(w, "Several arguments are joined with spaces; quote the command, or put -- before it when it starts with '-'.")
-	fmt.Fprintln(w, "Nothing is run. Tiers: safe (runs at once, read-only), confirm (asks first), forbidden (never runs).")
-}
+func checkUsage(w io.Writer) { writeUsage(w, "check", nil) }
 
 // runCheck prints the verdict for the command given as arguments. It never
 // runs the command, so it exits 0 whatever the tier.

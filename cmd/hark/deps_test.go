@@ -56,7 +56,7 @@ var importTable = map[string]deps{
 	"app":             {imports: "agent app/settings shell shell/rules shell/trash shell/visible speech", tests: "agent/ollamatest shell/preview"},
 	"app/bundle":      {imports: "app/settings assets"},
 	"app/control":     {imports: "app", tests: "agent app/settings"},
-	"app/desktop":     {imports: "app app/doctor app/settings shell/rules speech", tests: "app/e2e/harness shell shell/preview"},
+	"app/desktop":     {imports: "app app/doctor app/settings assets shell/rules speech", tests: "app/e2e/harness shell shell/preview"},
 	"app/doctor":      {imports: "app/bundle app/settings", tests: "agent agent/ollamatest speech/models"},
 	"app/e2e":         {}, // its tests are all behind the e2e tag
 	"app/e2e/harness": {role: kit},

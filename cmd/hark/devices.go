@@ -15,6 +15,7 @@ func init() {
 		name:    "devices",
 		usage:   "",
 		summary: "List the microphones (input devices); * marks the system default.",
+		about:   "Lists the input devices. Put a name in the \"microphone\" setting, or pass it to `hark record --device`.",
 		run:     runDevices,
 	})
 }
@@ -22,10 +23,7 @@ func init() {
 func runDevices(_ context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("devices", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark devices")
-		fmt.Fprintln(e.stderr, "Lists the input devices. Put a name in the \"microphone\" setting, or pass it to `hark record --device`.")
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "devices", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

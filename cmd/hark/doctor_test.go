@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/hotkey"
+	"github.com/hark-sh/hark/speech/whisper"
 )
 
 // TestDoctorCLI runs the real wiring against a fake Ollama, with no desktop
@@ -74,5 +81,50 @@ func TestDoctorCLI(t *testing.T) {
 	}
 	if r := runCLI("doctor", "extra"); r.code != exitUsage {
 		t.Errorf("extra argument: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestDoctorDoesNotBlameHarksOwnHotkey: while a Hark app listens on the
+// control socket, the hotkey it holds is not reported as taken; without
+// one, the probe's own answer stands.
+func TestDoctorDoesNotBlameHarksOwnHotkey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	taken := func(context.Context, string) (string, error) {
+		return "", fmt.Errorf("ctrl+alt+space: %w", hotkey.ErrTaken)
+	}
+	noPortal := func(context.Context, string) (string, error) { return "", errors.New("no portal: bind hark listen") }
+	if _, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", taken); err == nil {
+		t.Fatal("no Hark running: the probe's error was swallowed")
+	}
+	srv, err := control.Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	msg, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", taken)
+	if err != nil || !strings.Contains(msg, "running Hark") {
+		t.Errorf("with Hark running: %q, %v; want it named as Hark's own", msg, err)
+	}
+	// Only "taken" is explained away: a hotkey that cannot be grabbed at
+	// all is still a problem while Hark runs.
+	if _, err := hotkeyProbe(context.Background(), dir, "ctrl+alt+space", noPortal); err == nil {
+		t.Error("with Hark running, a missing portal was hidden")
+	}
+}
+
+// TestVoicePartsRequiredOnlyWhenUsable: a build without whisper.cpp cannot
+// use a microphone or a whisper model, so they are ⚠ lines, not ✗ ones
+// counted among the "required things missing".
+func TestVoicePartsRequiredOnlyWhenUsable(t *testing.T) {
+	t.Setenv("HARK_HOME", t.TempDir())
+	paths, st, err := loadSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range doctorChecks(paths, st, nil) {
+		if (c.Name == "Microphone" || c.Name == "Whisper model") && c.Required != whisper.Available() {
+			t.Errorf("%s: Required = %v in a build where whisper.Available() = %v", c.Name, c.Required, whisper.Available())
+		}
 	}
 }

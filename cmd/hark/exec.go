@@ -22,7 +22,13 @@ func init() {
 		name:    "exec",
 		usage:   "[--dir DIR] [--timeout DUR] [--sandbox auto|read-only|off] [--yes] -- COMMAND",
 		summary: "Classify a shell command, ask when it needs confirmation, run it carefully and print the result as JSON.",
-		run:     runExec,
+		about: `Classifies COMMAND like hark check, then: forbidden is never run; confirm asks
+Run this? [N]o / [y]es on the terminal (or needs --yes); safe runs at once, in the read-only,
+no-network sandbox under --sandbox auto. Prints one JSON result on stdout and exits 0
+whenever Hark did its job, even if the command failed; 2 on usage errors.
+Your rules (hark rules list) apply: allowed commands run without asking, never rules refuse.
+Defaults for --timeout and --sandbox, the output limit and keepEnv come from the settings.`,
+		run: runExec,
 	})
 }
 
@@ -30,18 +36,7 @@ func init() {
 // approve.
 const needsConfirmation = "not run: needs confirmation: re-run with --yes or from a terminal"
 
-func execUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "Usage: hark exec [--dir DIR] [--timeout DUR] [--sandbox auto|read-only|off] [--yes] -- COMMAND")
-	fmt.Fprintln(w, "Classifies COMMAND like `hark check`, then: forbidden is never run; confirm asks")
-	fmt.Fprintln(w, "`Run this? [N]o / [y]es` on the terminal (or needs --yes); safe runs at once, in the read-only,")
-	fmt.Fprintln(w, "no-network sandbox under --sandbox auto. Prints one JSON result on stdout and exits 0")
-	fmt.Fprintln(w, "whenever Hark did its job, even if the command failed; 2 on usage errors.")
-	fmt.Fprintln(w, "Your rules (hark rules list) apply: allowed commands run without asking, never rules refuse.")
-	fmt.Fprintln(w, "Defaults for --timeout and --sandbox, the output limit and keepEnv come from the settings.")
-	fmt.Fprintln(w)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-}
+func execUsage(w io.Writer, fs *flag.FlagSet) { writeUsage(w, "exec", fs) }
 
 func runExec(ctx context.Context, e *env, args []string) int {
 	// A broken settings file is not fatal here: the command still runs

@@ -16,7 +16,10 @@ func init() {
 		name:    "history",
 		usage:   "[list | show [--json] ID|latest | clear]",
 		summary: "List past conversations, show one, or delete them all (the audit log is kept).",
-		run:     runHistory,
+		about: `list (the default) shows past conversations, newest first; show prints one (latest is the
+newest; --json prints it as stored). clear DELETES EVERY CONVERSATION at once, with no
+undo; the audit log is kept.`,
+		run: runHistory,
 	})
 }
 
@@ -46,7 +49,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 		showf(e.stdout, "Deleted %d conversations from %s (the audit log is kept).\n", n, paths.History)
 		return exitOK
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(e.stdout, "Usage: hark history [list | show [--json] ID|latest | clear]")
+		writeUsage(e.stdout, "history", nil)
 		return exitOK
 	default:
 		showf(e.stderr, "hark history: unknown action %q; use list, show ID or clear\n", sub)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/agent/ollamatest"
 )
 
@@ -109,5 +110,31 @@ func TestStatsCommand(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stats lacks %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// TestStatsCountsEachApprovalOnce: a Move to Trash is an approval, so the
+// audit line folds it into "approved" and the two lines of stats agree
+// (the walk saw "10 approved" beside "approved 7 … trashed 3").
+func TestStatsCountsEachApprovalOnce(t *testing.T) {
+	t.Parallel()
+	var es []agent.AuditEntry
+	add := func(d string, n int) {
+		for range n {
+			es = append(es, agent.AuditEntry{Decision: d})
+		}
+	}
+	add(agent.DecisionAuto, 14)
+	add(agent.DecisionApproved, 7)
+	add(agent.DecisionTrashed, 3)
+	add(agent.DecisionDenied, 7)
+	add(agent.DecisionAllowed, 1)
+	got := auditSummary(es)
+	want := "14 ran at once (read-only), 10 approved (3 of them moved to the Trash instead), 7 denied, 1 allowed by your rules"
+	if got != want {
+		t.Errorf("auditSummary =\n %q\nwant\n %q", got, want)
+	}
+	if strings.Contains(got, "trashed") {
+		t.Errorf("trashed counted beside approved: %q", got)
 	}
 }

@@ -15,7 +15,11 @@ func init() {
 		name:    "listen",
 		usage:   "[--start | --stop | --cancel]",
 		summary: "Press the running app's hotkey from a terminal or a keyboard shortcut the desktop binds.",
-		run:     runListen,
+		about: `Acts like the running Hark's hotkey. Plain  hark listen  is a tap: it starts
+listening, or, when Hark is listening, stops and sends what you said. Bind it to
+a key in your desktop's keyboard settings where Hark cannot grab the hotkey
+itself (see docs/tray.md). Exits 0 once Hark took it, 1 with the reason if not.`,
+		run: runListen,
 	})
 }
 
@@ -29,14 +33,7 @@ func runListen(ctx context.Context, e *env, args []string) int {
 	start := fs.Bool("start", false, "start listening (nothing happens when Hark already listens)")
 	stop := fs.Bool("stop", false, "stop listening and send what was said")
 	cancel := fs.Bool("cancel", false, "cancel what Hark is doing, as Cancel in the menu does")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark listen [--start | --stop | --cancel]")
-		fmt.Fprintln(e.stderr, "\nActs like the running Hark's hotkey. Plain  hark listen  is a tap: it starts")
-		fmt.Fprintln(e.stderr, "listening, or, when Hark is listening, stops and sends what you said. Bind it to")
-		fmt.Fprintln(e.stderr, "a key in your desktop's keyboard settings where Hark cannot grab the hotkey")
-		fmt.Fprintln(e.stderr, "itself (see docs/tray.md). Exits 0 once Hark took it, 1 with the reason if not.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "listen", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/hark-sh/hark/app/bundle"
@@ -13,15 +12,13 @@ func init() {
 		name:    "login-item",
 		usage:   "on | off | status",
 		summary: "Start Hark when you log in (a LaunchAgent on macOS, an autostart entry on Linux), or stop that.",
+		about:   "on starts this hark binary (or the Hark.app it is in) at every login; off removes that; status says which.",
 		run:     runLoginItem,
 	})
 }
 
 func runLoginItem(_ context.Context, e *env, args []string) int {
-	usage := func() {
-		fmt.Fprintln(e.stderr, "Usage: hark login-item on | off | status")
-		fmt.Fprintln(e.stderr, "on starts this hark binary (or the Hark.app it is in) at every login; off removes that; status says which.")
-	}
+	usage := func() { writeUsage(e.stderr, "login-item", nil) }
 	if len(args) != 1 {
 		usage()
 		return exitUsage

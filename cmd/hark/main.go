@@ -14,7 +14,9 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -27,7 +29,8 @@ type command struct {
 	name    string
 	usage   string // one line: arguments after the name
 	summary string
-	hidden  bool // internal entry points, not listed in help
+	about   string // what -h says under the usage line; summary when empty
+	hidden  bool   // internal entry points, not listed in help
 	run     func(ctx context.Context, env *env, args []string) int
 }
 
@@ -83,7 +86,52 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 		printHelp(e.stderr)
 		return exitUsage
 	}
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		// Help was asked for, so it is the output: it goes to stdout
+		// whichever writer the command's flag set was given.
+		he := *e
+		he.stderr = e.stdout
+		return c.run(ctx, &he, args)
+	}
 	return c.run(ctx, e, args)
+}
+
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// writeUsage prints a command's help in the one shape every -h shares: the
+// usage line, a blank line, what the command does, and its options, so a
+// user who read one command's help can read them all.
+func writeUsage(w io.Writer, name string, fs *flag.FlagSet) {
+	c := commands[name]
+	line := "hark " + name
+	if c.usage != "" {
+		line += " " + c.usage
+	}
+	fmt.Fprintf(w, "Usage: %s\n\n", line)
+	about := c.about
+	if about == "" {
+		about = c.summary
+	}
+	fmt.Fprintln(w, strings.TrimRight(about, "\n"))
+	if fs == nil {
+		return
+	}
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if !has {
+		return
+	}
+	fmt.Fprintln(w, "\nOptions:")
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
 }
 
 // dropProcessSerial removes the -psn_0_NNN argument that macOS still passes
@@ -145,13 +193,27 @@ func printHelp(w io.Writer) {
 func init() {
 	register(&command{
 		name: "help", summary: "Show this help.",
-		run: func(_ context.Context, e *env, _ []string) int { printHelp(e.stdout); return exitOK },
+		run: func(_ context.Context, e *env, args []string) int {
+			if len(args) > 0 && isHelpFlag(args[0]) {
+				writeUsage(e.stdout, "help", nil)
+				return exitOK
+			}
+			printHelp(e.stdout)
+			return exitOK
+		},
 	})
 	register(&command{
 		name: "version", summary: "Print Hark's version.",
-		run: func(_ context.Context, e *env, _ []string) int {
+		run: func(_ context.Context, e *env, args []string) int {
+			if len(args) > 0 && isHelpFlag(args[0]) {
+				writeUsage(e.stdout, "version", nil)
+				return exitOK
+			}
 			fmt.Fprintln(e.stdout, "hark", version)
 			return exitOK
 		},
 	})
 }
+
+// humanDuration writes d as the settings file does ("10m", not "10m0s").
+func humanDuration(d time.Duration) string { return settings.Duration(d).String() }

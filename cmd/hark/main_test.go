@@ -59,3 +59,38 @@ func TestDispatch(t *testing.T) {
 		t.Errorf("help lists hidden commands:\n%s", out)
 	}
 }
+
+// TestEveryHelpHasOneShape runs -h on every registered command: each exits
+// 0 and prints, on stdout, "Usage: hark NAME …", a blank line, what the
+// command does, and its options (if any) under "Options:", with durations
+// written as in the settings file.
+func TestEveryHelpHasOneShape(t *testing.T) {
+	t.Setenv("HARK_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	for name, c := range commands {
+		if c.hidden {
+			continue // internal entry points (the sandbox helper) speak a wire protocol, not -h
+		}
+		for _, flag := range []string{"-h", "--help"} {
+			t.Run(name+" "+flag, func(t *testing.T) {
+				code, out, errOut := runDispatch(name, flag)
+				if code != exitOK {
+					t.Errorf("exit %d, want 0", code)
+				}
+				if errOut != "" {
+					t.Errorf("help went to stderr: %q", errOut)
+				}
+				lines := strings.Split(out, "\n")
+				if len(lines) < 3 || !strings.HasPrefix(lines[0], "Usage: hark "+name) || lines[1] != "" || strings.TrimSpace(lines[2]) == "" {
+					t.Fatalf("not Usage line, blank, description:\n%s", out)
+				}
+				if i := strings.Index(out, "Options:"); i >= 0 && !strings.HasSuffix(out[:i], "\n\n") {
+					t.Errorf("Options: not set off by a blank line:\n%s", out)
+				}
+				if strings.Contains(out, "m0s") || strings.Contains(out, "Usage of") {
+					t.Errorf("raw flag-package output:\n%s", out)
+				}
+			})
+		}
+	}
+}

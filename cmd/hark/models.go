@@ -17,17 +17,14 @@ func init() {
 		name:    "models",
 		usage:   "list | download [NAME]",
 		summary: "List the whisper models and which are installed, or download one (default: the whisperModel setting).",
-		run:     runModels,
+		about: `list shows every model of the catalog, which are installed and where; download fetches one
+(resuming an interrupted download) and checks its published checksum.`,
+		run: runModels,
 	})
 }
 
 func runModels(ctx context.Context, e *env, args []string) int {
-	usage := func() {
-		fmt.Fprintln(e.stderr, "Usage: hark models list")
-		fmt.Fprintln(e.stderr, "       hark models download [NAME]")
-		fmt.Fprintln(e.stderr, "list shows every model of the catalog, which are installed and where; download fetches one")
-		fmt.Fprintln(e.stderr, "(resuming an interrupted download) and checks its published checksum.")
-	}
+	usage := func() { writeUsage(e.stderr, "models", nil) }
 	if len(args) == 0 {
 		usage()
 		return exitUsage

@@ -17,6 +17,7 @@ func init() {
 		name:    "record",
 		usage:   "[--seconds N] [--device NAME] [-v] OUT.wav",
 		summary: "Record from the microphone into a 16 kHz mono 16-bit WAV file.",
+		about:   "Records from the microphone into OUT.wav (16 kHz, mono, 16-bit), the format whisper.cpp reads.",
 		run:     runRecord,
 	})
 }
@@ -27,11 +28,7 @@ func runRecord(ctx context.Context, e *env, args []string) int {
 	seconds := fs.Float64("seconds", 0, "record this many `seconds`; 0 records until Enter or Ctrl-C (at most the maxRecording setting)")
 	device := fs.String("device", "", "input device `NAME` from `hark devices` (default: the microphone setting, else the system default)")
 	verbose := fs.Bool("v", false, "print the device, stream rate and start latency to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark record [--seconds N] [--device NAME] [-v] OUT.wav")
-		fmt.Fprintln(e.stderr, "Records from the microphone into OUT.wav (16 kHz, mono, 16-bit), the format whisper.cpp reads.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "record", fs) }
 	// Flags may follow the file name too: `hark record out.wav --seconds 3`.
 	var files []string
 	for rest := args; ; {

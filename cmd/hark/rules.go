@@ -20,22 +20,19 @@ func init() {
 		name:    "rules",
 		usage:   "list | add KIND PROGRAM [WORDS…] [--folder DIR] --match CMD --no-match CMD | remove N | check [--dir DIR] -- COMMAND",
 		summary: "List, add, remove and test your always-allow, always-ask and never rules.",
-		run:     runRules,
+		about: `KIND is allow (run without asking), ask (always ask, even read-only commands) or never (refuse).
+Words that start with - go after --: hark rules add never git push --match 'git push -f' --no-match 'git pull' -- -f
+check says which rule, if any, decides a command. No rule runs a forbidden command, and commands
+touching home itself, system folders, keychains, ~/.ssh, ~/.gnupg, shell start-up files or .git
+internals always ask.`,
+		run: runRules,
 	})
 }
 
 func rulesUsage(w io.Writer, path string) {
-	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  hark rules list")
-	fmt.Fprintln(w, "  hark rules add allow|ask|never PROGRAM [WORDS…] [--folder DIR] --match CMD… --no-match CMD… [-- WORDS…]")
-	fmt.Fprintln(w, "    (words that start with - go after --: hark rules add never git push --match 'git push -f' --no-match 'git pull' -- -f)")
-	fmt.Fprintln(w, "  hark rules remove N")
-	fmt.Fprintln(w, "  hark rules check [--dir DIR] -- COMMAND")
-	showln(w, "Rules live in", path, "(JSON; edit it by hand if you like: every rule's examples are checked")
+	writeUsage(w, "rules", nil)
+	showln(w, "\nRules live in", path, "(JSON; edit it by hand if you like: every rule's examples are checked")
 	fmt.Fprintln(w, "when it is read, and a rule whose examples fail is ignored and reported).")
-	fmt.Fprintln(w, "allow: run without asking · ask: always ask, even read-only commands · never: refuse.")
-	fmt.Fprintln(w, "No rule runs a forbidden command, and commands touching home itself, system folders,")
-	fmt.Fprintln(w, "keychains, ~/.ssh, ~/.gnupg, shell start-up files or .git internals always ask.")
 }
 
 func runRules(_ context.Context, e *env, args []string) int {

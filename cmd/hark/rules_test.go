@@ -215,3 +215,24 @@ func TestRulesProblemsNameTheFix(t *testing.T) {
 		t.Fatalf("no store: %q", got)
 	}
 }
+
+// TestRunThisOffersAlwaysAllowOnlyWithARule: the question names a: always
+// allow only when there is a rule to save; otherwise choosing it led only
+// to a list of reasons why not.
+func TestRunThisOffersAlwaysAllowOnlyWithARule(t *testing.T) {
+	t.Parallel()
+	prop := &rules.Rule{Kind: rules.Allow, Program: "mkdir"}
+	for _, c := range []struct {
+		p    agent.Pending
+		want bool
+	}{{agent.Pending{ID: "a", NoProposal: "it has a redirection"}, false}, {agent.Pending{ID: "b", Proposal: prop}, true}} {
+		var errb bytes.Buffer
+		e := &env{stdin: strings.NewReader("n\n"), stdout: &bytes.Buffer{}, stderr: &errb, isTerminal: true}
+		if _, err := newTerminalConfirmer(e).Confirm(context.Background(), c.p); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(errb.String(), "a: always allow"); got != c.want {
+			t.Errorf("proposal %v: offers always allow = %v, want %v\n%s", c.p.Proposal != nil, got, c.want, errb.String())
+		}
+	}
+}

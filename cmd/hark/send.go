@@ -15,9 +15,12 @@ import (
 func init() {
 	register(&command{
 		name:    "send",
-		usage:   `[--wait] "request" | --prompt`,
+		usage:   `[--wait] "request" | --prompt | --deny-why ID [--question Q]`,
 		summary: "Hand a request to the running menu-bar app as if it had been spoken.",
-		run:     runSend,
+		about: `Hands the request to the running Hark app, as if you had said it. Commands that
+change anything still wait for your approval in the menu or a notification.
+Without --wait it returns once Hark has accepted the request.`,
+		run: runSend,
 	})
 }
 
@@ -30,13 +33,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	prompt := fs.Bool("prompt", false, "read the request as one line typed here (what the tray's Type a request… opens in a terminal)")
 	denyWhy := fs.String("deny-why", "", "read a reason typed here and deny the waiting approval with this ID (what the tray's Deny and say why… opens in a terminal)")
 	question := fs.String("question", "", "with --deny-why: the question to show")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, `Usage: hark send [--wait] "request" | hark send [--wait] --prompt`)
-		fmt.Fprintln(e.stderr, "\nHands the request to the running Hark app, as if you had said it. Commands that")
-		fmt.Fprintln(e.stderr, "change anything still wait for your approval in the menu or a notification.")
-		fmt.Fprintln(e.stderr, "Without --wait it returns once Hark has accepted the request.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "send", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -14,13 +14,18 @@ func init() {
 	register(&command{
 		name:    "stats",
 		summary: "Summarise past requests: outcomes, turns, commands, confirmations, time spent.",
-		run:     runStats,
+		about: `Counts what the history and the audit log hold: requests and how they ended, model turns,
+commands run, confirmations asked and how they were answered, and the time spent.`,
+		run: runStats,
 	})
 }
 
 func runStats(_ context.Context, e *env, args []string) int {
 	if len(args) > 0 {
-		fmt.Fprintln(e.stderr, "Usage: hark stats")
+		writeUsage(e.stderr, "stats", nil)
+		if isHelpFlag(args[0]) {
+			return exitOK
+		}
 		return exitUsage
 	}
 	paths, _, err := loadSettings()
@@ -53,22 +58,58 @@ func runStats(_ context.Context, e *env, args []string) int {
 	fmt.Fprintf(w, "Command time:   %s total, %s per request\n", s.CommandTime.Round(time.Millisecond), per(s.CommandTime))
 
 	if entries, _, err := agent.ReadAudit(paths.Audit); err == nil && len(entries) > 0 {
-		counts := map[string]int{}
-		for _, en := range entries {
-			counts[en.Decision]++
-		}
-		keys := make([]string, 0, len(counts))
-		for k := range counts {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			return counts[keys[i]] > counts[keys[j]] || counts[keys[i]] == counts[keys[j]] && keys[i] < keys[j]
-		})
-		parts := make([]string, 0, len(keys))
-		for _, k := range keys {
-			parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
-		}
-		fmt.Fprintf(w, "Audit log:      %d decisions: %s\n", len(entries), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "Audit log:      %d decisions: %s\n", len(entries), auditSummary(entries))
 	}
 	return exitOK
+}
+
+// auditDecisionWords names each audit decision the way the rest of stats
+// speaks. Move to Trash is an approval (the user said yes, Hark moved the
+// targets instead of running the command), so it is counted inside
+// "approved" rather than beside it: one approval is counted once, and the
+// total agrees with the Confirmations line.
+var auditDecisionWords = map[string]string{
+	agent.DecisionAuto:           "ran at once (read-only)",
+	agent.DecisionApproved:       "approved",
+	agent.DecisionAllowed:        "allowed by your rules",
+	agent.DecisionDenied:         "denied",
+	agent.DecisionRefused:        "refused (never allowed)",
+	agent.DecisionUnconfirmedRun: "ran with confirmation off",
+	agent.DecisionTimeout:        "timed out",
+	agent.DecisionCancelled:      "cancelled",
+}
+
+// auditSummary counts the audit log's decisions, largest first, each
+// decision once.
+func auditSummary(entries []agent.AuditEntry) string {
+	counts := map[string]int{}
+	trashed := 0
+	for _, en := range entries {
+		d := en.Decision
+		if d == agent.DecisionTrashed {
+			trashed++
+			d = agent.DecisionApproved
+		}
+		counts[d]++
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return counts[keys[i]] > counts[keys[j]] || counts[keys[i]] == counts[keys[j]] && keys[i] < keys[j]
+	})
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		words, ok := auditDecisionWords[k]
+		if !ok {
+			words = k
+		}
+		part := fmt.Sprintf("%d %s", counts[k], words)
+		if k == agent.DecisionApproved && trashed > 0 {
+			part += fmt.Sprintf(" (%d of them moved to the Trash instead)", trashed)
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -19,6 +19,7 @@ func init() {
 		name:    "transcribe",
 		usage:   "[--model NAME|PATH] [-v] FILE.wav",
 		summary: "Print what is said in a WAV file (whisper.cpp, on this machine).",
+		about:   "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).",
 		run:     runTranscribe,
 	})
 }
@@ -28,11 +29,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "a model `NAME` from `hark models list` or the PATH of a ggml model file (default: the whisperModel setting)")
 	verbose := fs.Bool("v", false, "print the vocabulary whisper is given and the timings (load, resample, transcribe) to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark transcribe [--model NAME|PATH] [-v] FILE.wav")
-		fmt.Fprintln(e.stderr, "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "transcribe", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -15,7 +15,9 @@ func init() {
 		name:    "undo",
 		usage:   "[-n]",
 		summary: "Put back what the last Move to Trash moved, unless something now exists in its place.",
-		run:     runUndo,
+		about: `Puts every item the last Move to Trash moved back where it was. If anything now
+exists at one of those places, nothing is put back and Hark says what is in the way.`,
+		run: runUndo,
 	})
 }
 
@@ -23,13 +25,7 @@ func runUndo(_ context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	show := fs.Bool("n", false, "only show what would be put back")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: hark undo [-n]")
-		fmt.Fprintln(e.stderr, "\nPuts every item the last Move to Trash moved back where it was. If anything now")
-		fmt.Fprintln(e.stderr, "exists at one of those places, nothing is put back and Hark says what is in the way.")
-		fmt.Fprintln(e.stderr)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(e.stderr, "undo", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

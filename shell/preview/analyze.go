@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hark-sh/hark/shell/plan"
 	"mvdan.cc/sh/v3/syntax"
@@ -14,7 +15,7 @@ import (
 const (
 	maxLines     = 12  // target lines in one Preview
 	maxListed    = 6   // paths listed for one find or git part
-	maxLineRunes = 240 // characters of one line; a longer path keeps its head and tail
+	maxLineRunes = 240 // characters of one line; a longer path loses whole folders from its middle
 	maxLabel     = 60  // characters of a command quoted in a line
 )
 
@@ -270,7 +271,7 @@ func (a *analyzer) what(c *syntax.CallExpr) string {
 	}
 	for _, r := range a.redirs[c] {
 		if _, ok := redirEffect(r); ok {
-			parts = append(parts, r.Op.String()+" "+clipMiddle(wordText(r.Word), maxLabel))
+			parts = append(parts, r.Op.String()+" "+clipPath(wordText(r.Word), maxLabel))
 		}
 	}
 	if len(parts) == 0 {
@@ -473,7 +474,7 @@ func (a *analyzer) render() *Preview {
 	}
 	var lines []string
 	for _, l := range append(append([]string(nil), a.lines...), a.unknowns...) {
-		lines = append(lines, clipMiddle(visible(l), maxLineRunes))
+		lines = append(lines, clipPath(visible(l), maxLineRunes))
 	}
 	if len(lines) > maxLines {
 		lines = append(lines[:maxLines-1:maxLines-1], "… and "+count(int64(len(lines)-maxLines+1), "more line", "more lines"))
@@ -489,17 +490,86 @@ func (a *analyzer) render() *Preview {
 			p.Summary += " (still counting when the time ran out)"
 		}
 	case len(a.unknowns) > 0:
-		p.Summary = "Cannot tell what it would touch: " + clipMiddle(visible(strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1]), maxLineRunes)
+		p.Summary = "Cannot tell what it would touch: " + clipPath(visible(strings.SplitN(a.unknowns[0], "cannot tell — ", 2)[1]), maxLineRunes)
 	case len(a.refused) > 0:
-		p.Status, p.Summary = Nothing, "Nothing would change: "+clipMiddle(visible(a.refused[0]), maxLineRunes)+". The model may be wrong."
+		p.Status, p.Summary = Nothing, "Nothing would change: "+clipPath(visible(a.refused[0]), maxLineRunes)+". The model may be wrong."
 	default:
 		p.Status, p.Summary = Nothing, nothingSummary
 	}
 	return p
 }
 
-// clipMiddle keeps the head and the tail of a long line: a path's end is
-// the part that names the file.
+// clipPath shortens a line longer than n characters by leaving out whole
+// folders from the middle of its paths, each run of them shown as one
+// "…": "~/Documents/…/2024/report.pdf: file, 3 KB". A name is never cut,
+// so what a line names is never mistaken for another file, and the first
+// and last parts (where the path starts, and the name with what happens
+// to it) stay. A part with a space in it stays too: it holds the words
+// between paths (": ", " → ") or ends one name and starts the next. A
+// line whose names alone are longer than n is kept whole: a name is at
+// most 255 bytes, so it is still bounded. Only text past clipHard, which
+// no run of real names reaches, is cut in the middle, as text.
+func clipPath(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	segs := strings.Split(s, "/")
+	dropped := make([]bool, len(segs))
+	render := func() string {
+		var b strings.Builder
+		for i, seg := range segs {
+			if dropped[i] {
+				if i > 0 && dropped[i-1] {
+					continue
+				}
+				seg = "…"
+			}
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(seg)
+		}
+		return b.String()
+	}
+	droppable := func(i int) bool {
+		seg := segs[i]
+		return i > 0 && i < len(segs)-1 && !dropped[i] && seg != "" && !strings.ContainsAny(seg, " \t")
+	}
+	out := s
+	for utf8.RuneCountInString(out) > n {
+		// The folder nearest the middle goes first, so the start and the
+		// end of the path, which say most, are kept longest.
+		best, mid := -1, len(segs)/2
+		for i := range segs {
+			if droppable(i) && (best < 0 || abs(i-mid) < abs(best-mid)) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		dropped[best] = true
+		out = render()
+	}
+	if utf8.RuneCountInString(out) > clipHard {
+		return clipMiddle(out, clipHard)
+	}
+	return out
+}
+
+// clipHard bounds a line whatever it holds: more than three names of the
+// longest kind, so clipPath never reaches it with real paths.
+const clipHard = 1024
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// clipMiddle keeps the head and the tail of a long text: a command
+// quoted in a line, whose targets the line's own paths show whole.
 func clipMiddle(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {

@@ -2,6 +2,7 @@ package preview
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -439,9 +440,9 @@ func TestFormatting(t *testing.T) {
 	}
 }
 
-// A very long name keeps its head and its tail, so the helper's answer
-// stays small and the end of the path, which names the file, is seen.
-func TestLongLinesKeepHeadAndTail(t *testing.T) {
+// A very long path loses whole folders from its middle: the start, the
+// file's name and what happens to it are seen, and no name is cut.
+func TestLongLinesDropWholeFolders(t *testing.T) {
 	t.Parallel()
 	deep := strings.Repeat("d", 200) + "/" + strings.Repeat("e", 200)
 	root := tree(t, deep+"/the-file.txt:3")
@@ -449,10 +450,111 @@ func TestLongLinesKeepHeadAndTail(t *testing.T) {
 	if got == nil || len(got.Lines) != 1 {
 		t.Fatalf("preview %+v", got)
 	}
-	l := got.Lines[0]
-	if n := len([]rune(l)); n != maxLineRunes || !strings.HasPrefix(l, "ddd") || !strings.HasSuffix(l, "/the-file.txt: file, 3 B") || !strings.Contains(l, "…") {
-		t.Errorf("line of %d characters: %q", n, l)
+	if l, want := got.Lines[0], strings.Repeat("d", 200)+"/…/the-file.txt: file, 3 B"; l != want {
+		t.Errorf("line %q, want %q", l, want)
 	}
+}
+
+func TestClipPathNeverCutsAName(t *testing.T) {
+	t.Parallel()
+	long := "~/Documents/archive/2024/projects/website/assets/images/originals/holiday/beach-panorama-final.tif: file, 3 KB"
+	cases := []struct {
+		name, in string
+		n        int
+		want     string
+	}{
+		{"fits", "~/a/b.txt: file, 1 B", 40, "~/a/b.txt: file, 1 B"},
+		{"middle folders go first", long, 80, "~/Documents/archive/…/originals/holiday/beach-panorama-final.tif: file, 3 KB"},
+		{"down to head and name", long, 20, "~/…/beach-panorama-final.tif: file, 3 KB"},
+		{"two paths keep the words between them",
+			"~/inbox/2024/q1/report.pdf → ~/archive/2024/q1/report.pdf: file already there, replaced", 60,
+			"~/…/report.pdf → ~/…/report.pdf: file already there, replaced"},
+		{"a folder with a space in its name is kept, not cut", "~/My Documents/x/y/z/a.txt: file, 1 B", 20, "~/My Documents/…/a.txt: file, 1 B"},
+		{"no folder to leave out", strings.Repeat("n", 100) + ": file, 1 B", 40, strings.Repeat("n", 100) + ": file, 1 B"},
+	}
+	for _, c := range cases {
+		got := clipPath(c.in, c.n)
+		if got != c.want {
+			t.Errorf("%s: clipPath(%q, %d)\n = %q\nwant %q", c.name, c.in, c.n, got, c.want)
+		}
+		// Every name in the result is a whole name of the input.
+		in := strings.Split(c.in, "/")
+		for _, seg := range strings.Split(got, "/") {
+			if seg != "…" && !slices.Contains(in, seg) {
+				t.Errorf("%s: %q is not a whole part of %q", c.name, seg, c.in)
+			}
+		}
+	}
+	if got := clipPath(strings.Repeat("x", 5000), maxLineRunes); len([]rune(got)) != clipHard {
+		t.Errorf("text with no folders is bounded at %d, got %d characters", clipHard, len([]rune(got)))
+	}
+}
+
+// The summary's totals are the sum of the lines: each file line is one
+// file, each folder line the folder itself and what it holds, so "Deletes
+// 8 folders" sits over "build: folder with 7 folders", never unexplained.
+func TestSummaryTotalsAddUpToTheLines(t *testing.T) {
+	t.Parallel()
+	specs := []string{"notes.txt:5", "todo.md:7"}
+	for i := range 7 {
+		specs = append(specs, fmt.Sprintf("build/sub%d/a.o:%d", i, i+1))
+	}
+	root := tree(t, specs...)
+	got := run(t, "rm -r build notes.txt todo.md", root, root)
+	if got == nil {
+		t.Fatal("no preview")
+	}
+	var sum tally
+	for _, l := range got.Lines {
+		_, desc, ok := strings.Cut(l, ": ")
+		if !ok {
+			t.Fatalf("line %q has no description", l)
+		}
+		switch {
+		case strings.HasPrefix(desc, "file, "):
+			sum.Files++
+			sum.Bytes += sizeIn(t, strings.TrimPrefix(desc, "file, "))
+		case strings.HasPrefix(desc, "folder with "):
+			sum.Folders++
+			inner := parseTally(t, strings.TrimPrefix(desc, "folder with "))
+			sum.add(inner)
+		default:
+			t.Fatalf("line %q: unknown description", l)
+		}
+	}
+	if want := "Deletes " + sum.String(); got.Summary != want {
+		t.Errorf("summary %q, but the lines add up to %q\n%s", got.Summary, want, strings.Join(got.Lines, "\n"))
+	}
+	if got.Summary != "Deletes 8 folders, 9 files, 40 B" {
+		t.Errorf("summary %q", got.Summary)
+	}
+}
+
+// parseTally reads tally.String back: "7 folders, 7 files, 28 B".
+func parseTally(t *testing.T, s string) tally {
+	t.Helper()
+	var out tally
+	for _, part := range strings.Split(s, ", ") {
+		num, unit, _ := strings.Cut(part, " ")
+		switch unit {
+		case "folder", "folders":
+			out.Folders += int64(atoi(t, strings.ReplaceAll(num, ",", "")))
+		case "file", "files":
+			out.Files += int64(atoi(t, strings.ReplaceAll(num, ",", "")))
+		default:
+			out.Bytes += sizeIn(t, part)
+		}
+	}
+	return out
+}
+
+func sizeIn(t *testing.T, s string) int64 {
+	t.Helper()
+	n, ok := strings.CutSuffix(s, " B")
+	if !ok {
+		t.Fatalf("size %q is not in bytes; keep the test's files small", s)
+	}
+	return int64(atoi(t, n))
 }
 
 // FuzzCompute: no command line makes the engine panic, and every preview
@@ -480,7 +582,7 @@ func FuzzCompute(f *testing.F) {
 			t.Fatalf("%q: malformed preview %+v", command, p)
 		}
 		for _, l := range p.Lines {
-			if visible(l) != l || len([]rune(l)) > maxLineRunes {
+			if visible(l) != l || len([]rune(l)) > maxLineRunes && clipPath(l, maxLineRunes) != l {
 				t.Fatalf("%q: line %q is not clipped or visible", command, l)
 			}
 		}

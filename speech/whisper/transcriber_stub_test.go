@@ -5,6 +5,7 @@ package whisper
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -29,7 +30,11 @@ func TestStubSaysHowToGetWhisper(t *testing.T) {
 			t.Errorf("%s() error = %v, want ErrUnavailable", name, err)
 			continue
 		}
-		for _, hint := range []string{"brew install whisper-cpp", "make build", "libwhisper-dev", "PKG_CONFIG_PATH"} {
+		hints := []string{"cmake --install", "make build", "PKG_CONFIG_PATH"}
+		if runtime.GOOS == "darwin" {
+			hints = []string{"brew install whisper-cpp", "make build"}
+		}
+		for _, hint := range hints {
 			if !strings.Contains(err.Error(), hint) {
 				t.Errorf("%s() error %q does not mention %q", name, err, hint)
 			}

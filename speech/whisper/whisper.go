@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hark-sh/hark/speech"
@@ -39,10 +40,21 @@ const MaxThreads = 8
 
 // ErrUnavailable is returned by every method of a Transcriber in a build
 // without whisper.cpp. Its text tells the user how to get one that has it.
-var ErrUnavailable = errors.New("this hark was built without whisper.cpp, so it cannot transcribe. " +
-	"macOS: `brew install whisper-cpp`, then `make build`. " +
-	"Linux: install your distribution's libwhisper-dev (or build whisper.cpp and add the folder holding its whisper.pc to PKG_CONFIG_PATH), then `make build` " +
-	"(make adds the `whisper` build tag when pkg-config finds libwhisper; cgo must be enabled)")
+var ErrUnavailable = errors.New(unavailableText(runtime.GOOS))
+
+// unavailableText says how to get a build that transcribes, on this OS
+// only: the first-run Problems… showed macOS steps on Linux, and named a
+// libwhisper-dev package Debian 12 does not have.
+func unavailableText(goos string) string {
+	const head = "this hark was built without whisper.cpp, so it cannot transcribe. "
+	if goos == "darwin" {
+		return head + "Install it with `brew install whisper-cpp`, then run `make build`."
+	}
+	return head + "Install whisper.cpp (your distribution's libwhisper development package where it has one; " +
+		"otherwise build whisper.cpp with cmake and `cmake --install`, which installs libwhisper and whisper.pc), " +
+		"then run `make build`: it adds the `whisper` build tag when pkg-config finds libwhisper " +
+		"(add the folder holding whisper.pc to PKG_CONFIG_PATH if it does not; cgo must be enabled)."
+}
 
 // ErrClosed is returned after Close.
 var ErrClosed = errors.New("whisper: transcriber is closed")

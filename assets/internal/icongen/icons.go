@@ -42,19 +42,35 @@ func Render() map[string]*image.NRGBA {
 func renderStates() map[string]*image.NRGBA {
 	out := make(map[string]*image.NRGBA)
 	black := solid(color.NRGBA{A: 0xff})
-	white := solid(color.NRGBA{0xff, 0xff, 0xff, 0xff})
 	for _, st := range States {
 		g := glyph(st)
 		out[st+"-template.png"] = render(TemplateSize, g, black, nil)
 		out[st+"-template@2x.png"] = render(Template2x, g, black, nil)
-		bg := solid(stateColour[st])
-		colour := []layer{{shape: circle(0.5, 0.5, 0.47), cut: true}}
-		for _, l := range g {
-			colour = append(colour, layer{shape: place(l.shape, 0.66, 0.5, 0.5, 0, 0), cut: l.cut})
-		}
-		out[st+".png"] = render(ColourSize, colour, white, bg)
+		out[st+".png"] = renderColour(st, ColourSize)
 	}
 	return out
+}
+
+// renderColour draws the colour icon of state at size: the white glyph on
+// the state's coloured backdrop.
+func renderColour(st string, size int) *image.NRGBA {
+	white := solid(color.NRGBA{0xff, 0xff, 0xff, 0xff})
+	colour := []layer{{shape: backdrop(st), cut: true}}
+	for _, l := range glyph(st) {
+		colour = append(colour, layer{shape: place(l.shape, 0.66, 0.5, 0.5, 0, 0), cut: l.cut})
+	}
+	return render(size, colour, white, solid(stateColour[st]))
+}
+
+// backdrop is the outline of a colour icon. Most are discs; the states a
+// user must not mistake for one another at tray size also differ in
+// outline, since colour alone fails at 22 px and for colour-blind users.
+func backdrop(st string) sdf {
+	switch st {
+	case "autorun": // a square: the usual round guard is off
+		return roundRect(0.04, 0.04, 0.96, 0.96, 0.12)
+	}
+	return circle(0.5, 0.5, 0.47)
 }
 
 // microphone is the glyph shared by every icon: a capsule head in a U-shaped

@@ -1,0 +1,22 @@
+package whisper
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnavailableTextPerOS: each OS gets its own steps, and Linux is not
+// told to run brew or to install a package name some distributions lack.
+func TestUnavailableTextPerOS(t *testing.T) {
+	t.Parallel()
+	linux, mac := unavailableText("linux"), unavailableText("darwin")
+	if strings.Contains(linux, "brew") || strings.Contains(linux, "macOS") || strings.Contains(linux, "libwhisper-dev") {
+		t.Errorf("Linux text has macOS steps or a made-up package: %q", linux)
+	}
+	if !strings.Contains(linux, "cmake --install") || !strings.Contains(linux, "make build") {
+		t.Errorf("Linux text lacks the build steps: %q", linux)
+	}
+	if !strings.Contains(mac, "brew install whisper-cpp") || strings.Contains(mac, "Linux") {
+		t.Errorf("macOS text = %q", mac)
+	}
+}
