@@ -102,6 +102,10 @@ type Pending struct {
 	// TrashOffered: the command is a plain deletion under home, so the
 	// user may answer Move to Trash instead (offer it as the default).
 	TrashOffered bool
+	// AfterNo is the command the user denied earlier in this request, when
+	// there was one: this proposal is the model trying again after a no,
+	// and the approval says so.
+	AfterNo string
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app

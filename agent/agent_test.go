@@ -54,7 +54,7 @@ func TestReadOnlyCommandRunsAtOnceAndResultReachesModel(t *testing.T) {
 		t.Errorf("events = %v", got)
 	}
 	m := out.Metrics
-	if m.Turns != 2 || m.ToolCalls != 1 || m.Commands != 1 || !m.Success || m.Outcome != OutcomeCompleted || m.ConfirmationsAsked != 0 {
+	if m.Turns != 2 || m.ToolCalls != 1 || m.Commands != 1 || m.ReadOnly != 1 || !m.Success || m.Outcome != OutcomeCompleted || m.ConfirmationsAsked != 0 {
 		t.Errorf("metrics = %+v", m)
 	}
 	es := h.auditEntries(t)
@@ -84,7 +84,7 @@ func TestConfirmTierApprovedRuns(t *testing.T) {
 	if got := h.events.decisions(); !slices.Equal(got, []string{"mkdir /tmp/new=approved", "ls -d /tmp/new=auto"}) {
 		t.Errorf("decisions %v", got)
 	}
-	if out.Metrics.ConfirmationsAsked != 1 || out.Metrics.Approved != 1 || out.Metrics.Denied != 0 {
+	if out.Metrics.ConfirmationsAsked != 1 || out.Metrics.Approved != 1 || out.Metrics.Denied != 0 || out.Metrics.ReadOnly != 1 {
 		t.Errorf("metrics %+v", out.Metrics)
 	}
 	es := h.auditEntries(t)

@@ -37,11 +37,13 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
-	c         *Conversation
-	m         RunMetrics
-	system    string
-	turn      int
-	start     time.Time
+	// confirmTimeout is how long an approval waits in this request.
+	confirmTimeout time.Duration
+	c              *Conversation
+	m              RunMetrics
+	system         string
+	turn           int
+	start          time.Time
 
 	// contextLength is this request's budget: the setting, or the size
 	// the server loaded the model with when it fixes one (ContextSizer).
@@ -50,6 +52,9 @@ type run struct {
 	corrected     bool // the last turn was a corrective one
 	nudged        bool // the model was told once that text is never run
 	denials       denials
+	// saidNo is the last command of this request the user denied, so the
+	// next approval can say it comes after a no.
+	saidNo string
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -75,6 +80,9 @@ type RequestOptions struct {
 	Confirmer Confirmer   // nil: Options.Confirmer
 	OnEvent   func(Event) // nil: Options.OnEvent
 	NoConfirm *bool       // nil: Options.NoConfirm
+	// ConfirmTimeout, when positive, is this request's approval timeout
+	// (the app passes its live setting); zero: Options.ConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
 
 // RunWith is Run with per-request overrides.
@@ -103,6 +111,10 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	}
 	if ro.OnEvent != nil {
 		r.onEvent = ro.OnEvent
+	}
+	r.confirmTimeout = a.o.ConfirmTimeout
+	if ro.ConfirmTimeout > 0 {
+		r.confirmTimeout = ro.ConfirmTimeout
 	}
 	if ro.NoConfirm != nil {
 		r.noConfirm = *ro.NoConfirm
@@ -466,6 +478,13 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		r.m.Refused++
 		f.res = notRun(ta, v, ap.Why)
 	case actRun:
+		if ap.Decision != DecisionAuto && r.trashOffered(ta, v) {
+			// Nobody is asked, so nobody can choose the Trash: a plain
+			// deletion that a rule or confirmation-off lets through goes
+			// to the Trash as Move to Trash would have sent it.
+			r.trashUnasked(ctx, ta, ap.Decision, &f)
+			break
+		}
 		f.runIt = true
 	case actAsk:
 		r.ask(ctx, call, ta, v, rd, &f)
@@ -526,7 +545,7 @@ func (r *run) newCall(index int, ta toolArgs, v shell.Verdict) *Call {
 		WorkingDirectory: ta.WorkingDirectory,
 		Purpose:          ta.Purpose,
 		Tier:             v.Tier,
-		Reasons:          v.Reasons,
+		Reasons:          OrderReasons(v.Reasons),
 	}
 }
 
@@ -551,6 +570,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p := r.pending(call, v, rd)
 	p.Preview = f.preview
 	p.TrashOffered = r.trashOffered(ta, v)
+	p.AfterNo = r.saidNo
 	var d Decision
 	f.decision, f.by, d = r.confirm(ctx, p)
 	switch f.decision {
@@ -573,9 +593,12 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTimeout:
 		r.m.Denied++
 		r.m.TimedOut++
-		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
+		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.confirmTimeout))
 	default:
 		r.m.Denied++
+		if f.by != ByPolicy {
+			r.saidNo = ta.Command
+		}
 		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
 			f.res = notRun(ta, v, msgDeniedWhy+f.denyReason)
 		} else {
@@ -602,6 +625,14 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		r.m.Commands++
 		if res.ExitCode != 0 {
 			r.m.Failed++
+		}
+		// Old records lack these, so they count every command as one
+		// that could change something: the safe reading.
+		if v.Tier == shell.Safe {
+			r.m.ReadOnly++
+			if res.ExitCode != 0 {
+				r.m.ReadOnlyFailed++
+			}
 		}
 	}
 	if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
@@ -667,6 +698,10 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 		p.NoProposal = "Always allow is not offered: there is no rules file"
 	case rd.Kind == rules.Ask:
 		p.NoProposal = "Always allow is not offered: " + rd.Why
+	case AnyDestructive(call.Reasons):
+		// A rule would allow every later deletion or overwrite by the
+		// same program in the folder, past the Trash: each one is asked.
+		p.NoProposal = NoProposalDestructive
 	default:
 		if prop, err := r.a.o.Rules.Propose(call.Command, call.WorkingDirectory, v); err != nil {
 			p.NoProposal = err.Error()
@@ -723,11 +758,10 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
 func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
-	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy, Decision{}
 	}
-	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
+	cctx, cancel := context.WithTimeout(ctx, r.confirmTimeout)
 	defer cancel()
 	type answer struct {
 		d   Decision
@@ -798,3 +832,7 @@ func deadlineOf(ctx context.Context) time.Time {
 	d, _ := ctx.Deadline()
 	return d
 }
+
+// NoProposalDestructive is why a deletion or overwrite is never offered
+// an Always allow rule.
+const NoProposalDestructive = "Always allow is not offered for deletions and overwrites: Hark asks about each one, so it can go to the Trash"

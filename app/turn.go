@@ -53,9 +53,12 @@ type turnRun struct {
 	stop <-chan time.Time
 
 	// Copies of the settings when the turn started.
-	noConfirm    bool
-	maxRecording time.Duration
-	cues         bool
+	noConfirm bool
+	// confirmTimeout is the setting when the turn began, so an edit of
+	// settings.json applies from the next request on.
+	confirmTimeout time.Duration
+	maxRecording   time.Duration
+	cues           bool
 
 	agent             Agent
 	recorder          Recorder
@@ -128,9 +131,10 @@ func (r *turnRun) body() (agent.Outcome, error) {
 		c.heard = text
 	}
 	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
-		Confirmer: c,
-		NoConfirm: &noConfirm,
-		OnEvent:   func(ev agent.Event) { r.loop.post(agentEvent{turn: r.id, ev: ev}) },
+		Confirmer:      c,
+		NoConfirm:      &noConfirm,
+		ConfirmTimeout: r.confirmTimeout,
+		OnEvent:        func(ev agent.Event) { r.loop.post(agentEvent{turn: r.id, ev: ev}) },
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 )
 
@@ -41,5 +42,61 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 	long := approvalBody(app.Pending{Command: "rm x", Heard: strings.Repeat("word ", 100)})
 	if !strings.Contains(long, "…”") || len([]rune(long)) > 200 {
 		t.Errorf("a long transcript is not cut:\n%s", long)
+	}
+}
+
+// TestApprovalBodyShowsTheDeletionOfALongCommand: the notification elides
+// the middle of a long command, where its `&& rm …` sits; the deletion is
+// shown whole below it and its reason leads the list.
+func TestApprovalBodyShowsTheDeletionOfALongCommand(t *testing.T) {
+	t.Parallel()
+	logs := strings.Repeat("~/Projects/webapp/logs/server-access-2024-11.log ", 4)
+	cmd := "mkdir -p ~/Projects/webapp/archive/2024-11 && tar -czf ~/Projects/webapp/archive/2024-11/logs.tgz " + logs +
+		"&& rm " + strings.TrimSpace(logs) + " && echo archived the November logs into ~/Projects/webapp/archive/2024-11"
+	rm := "rm " + strings.TrimSpace(logs)
+	p := app.Pending{Command: cmd, WorkingDirectory: homeDir + "/Projects/webapp", Reasons: []shell.Reason{
+		{Command: rm, Why: "rm: deletes files", Category: "delete"},
+		{Command: "mkdir -p ~/Projects/webapp/archive/2024-11", Why: "mkdir: creates directories", Category: "write"},
+		{Command: "tar -czf …", Why: "tar: creates or extracts archives", Category: "write"},
+	}}
+	body := approvalBody(p)
+	excerpt, elided := commandExcerpt(cmd)
+	if !elided || strings.Contains(excerpt, rm) {
+		t.Fatalf("the excerpt shows the rm part whole, so this test shows nothing:\n%s", excerpt)
+	}
+	i := strings.Index(body, "\n⚠ rm: deletes files:\n")
+	if i < 0 {
+		t.Fatalf("no deletion in\n%s", body)
+	}
+	// In short lines (servers cut a long one), and whole.
+	part, _, _ := strings.Cut(body[i+len("\n⚠ rm: deletes files:\n"):], "\n\n")
+	if strings.ReplaceAll(part, "\n", " ") != rm {
+		t.Errorf("the deletion shows as %q, want %q", part, rm)
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if n := len([]rune(l)); n > lineWidth && strings.Contains(l, " ") && !strings.HasPrefix(l, "… ") {
+			t.Errorf("line of %d characters: %q", n, l)
+		}
+	}
+	if !strings.Contains(body, "\n\n• rm: deletes files\n• mkdir") {
+		t.Errorf("the deletion's reason does not lead:\n%s", body)
+	}
+	if homeDir != "" && !strings.Contains(body, "\n\nin ~/Projects/webapp") {
+		t.Errorf("the folder is not written with ~:\n%s", body)
+	}
+}
+
+func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
+	t.Parallel()
+	p := app.Pending{Command: "rm -r ~/old/*", Purpose: "executing"}
+	if got := approvalTitle(p); got != "Hark wants to run a command" {
+		t.Errorf("title %q", got)
+	}
+	p.AfterNo = "rm -r ~/old"
+	if got := approvalTitle(p); !strings.Contains(got, "after you said no") {
+		t.Errorf("a retry's title %q does not say so", got)
+	}
+	if body := approvalBody(p); !strings.HasPrefix(body, "After you said no to “rm -r ~/old”") {
+		t.Errorf("a retry's body %q does not say which no", body)
 	}
 }
