@@ -28,6 +28,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
@@ -88,7 +89,15 @@ func New(o Options) (*Client, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("openaiBaseURL %q is not an http(s) URL such as http://127.0.0.1:1234/v1", o.BaseURL)
+		return nil, fmt.Errorf("openaiBaseURL %q is not an http(s) URL such as http://127.0.0.1:1234/v1", redactURL(o.BaseURL))
+	}
+	if u.User != nil {
+		// A key in the URL would be shown wherever the URL is (the menu,
+		// hark doctor, error messages) and sent as Basic auth.
+		return nil, fmt.Errorf("openaiBaseURL %q carries a user or key; put the key in openaiAPIKey and leave it out of the URL", redactURL(o.BaseURL))
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("openaiBaseURL %q has a query or fragment; give only the server's address and path, e.g. http://127.0.0.1:1234/v1", redactURL(o.BaseURL))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if u.Path == "" {
@@ -99,6 +108,9 @@ func New(o Options) (*Client, error) {
 	hc := o.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
+		if isLoopback(u.Hostname()) {
+			hc.Transport = loopbackTransport()
+		}
 	}
 	c := &Client{base: u, root: &root, key: o.APIKey, hc: hc, kind: o.Kind, detected: o.Kind != Generic}
 	if o.Kind == Generic {
@@ -152,7 +164,22 @@ func (c *Client) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResp
 		return err
 	}
 	defer resp.Body.Close()
-	return readStream(ctx, resp.Body, req.Model, fn)
+	return c.redact(readStream(ctx, resp.Body, req.Model, fn))
+}
+
+// redact hides the API key in an error the server wrote, in case it
+// echoes what it was sent: messages reach the menu, hark doctor and logs.
+func (c *Client) redact(err error) error {
+	if err == nil || c.key == "" || !strings.Contains(err.Error(), c.key) {
+		return err
+	}
+	var se api.StatusError
+	if errors.As(err, &se) {
+		se.ErrorMessage = strings.ReplaceAll(se.ErrorMessage, c.key, "[openaiAPIKey]")
+		se.Status = strings.ReplaceAll(se.Status, c.key, "[openaiAPIKey]")
+		return se
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), c.key, "[openaiAPIKey]"))
 }
 
 // request translates an Ollama chat request.
@@ -272,38 +299,67 @@ func (c *Client) do(hr *http.Request) (*http.Response, error) {
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	return nil, statusError(resp.StatusCode, resp.Status, data)
+	return nil, c.redact(statusError(resp.StatusCode, resp.Status, data))
 }
 
-// statusError reads {"error": {"message", "type"}} (llama-server, LM
-// Studio, Jan), {"error": "text"} (LM Studio's older builds, mlx-lm) or a
-// plain body. The type goes into the text: exceed_context_size_error and
-// context_length_exceeded are what tell an overflow.
+// statusError reads {"error": {"message", "type"}} (llama-server's
+// format_error_response in tools/server/server-common.cpp, LM Studio),
+// {"error": "text"} (mlx_lm/server.py, LM Studio) or a plain body (Jan's
+// proxy, src-tauri/src/core/server/proxy.rs). The type goes into the
+// text: exceed_context_size_error and context_length_exceeded are what
+// tell an overflow.
 func statusError(code int, status string, data []byte) api.StatusError {
-	msg := strings.TrimSpace(string(data))
+	msg, _ := errorText(data)
+	if msg == "" {
+		msg = strings.TrimSpace(string(data))
+	}
+	switch {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		msg += "; the server wants an API key: set openaiAPIKey in settings to the key it shows"
+	case code == http.StatusServiceUnavailable && strings.Contains(strings.ToLower(msg), "no models are available"):
+		// Jan's proxy when no model is started: the model is not there,
+		// which the agent words with the runtime's ModelHint.
+		code = http.StatusNotFound
+		msg = "model not found: no model is running (" + msg + ")"
+	case code == http.StatusServiceUnavailable && strings.Contains(strings.ToLower(msg), "loading model"):
+		// llama-server while it loads the model it was started with
+		// (unavailable_error): nothing is wrong but the wait.
+		msg = "the server is still loading the model (" + msg + "); wait until it is ready"
+	}
+	return api.StatusError{StatusCode: code, Status: status, ErrorMessage: msg}
+}
+
+// errorText is the message of an {"error": …} body, the object's message
+// with its type and code, or the string; "" when data is not one. n is
+// the object's numeric code, 0 without one.
+func errorText(data []byte) (msg string, n int) {
 	var obj struct {
 		Error json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(data, &obj) == nil && len(obj.Error) > 0 {
-		var eb errorBody
-		var s string
-		switch {
-		case json.Unmarshal(obj.Error, &eb) == nil && eb.Message != "":
-			msg = eb.Message
-			if eb.Type != "" && !strings.Contains(msg, eb.Type) {
-				msg += " (" + eb.Type + ")"
-			}
-			if code, ok := eb.Code.(string); ok && code != "" && !strings.Contains(msg, code) {
+	if json.Unmarshal(data, &obj) != nil || len(obj.Error) == 0 || string(obj.Error) == "null" {
+		return "", 0
+	}
+	var eb errorBody
+	var s string
+	switch {
+	case json.Unmarshal(obj.Error, &eb) == nil && eb.Message != "":
+		msg = eb.Message
+		if eb.Type != "" && !strings.Contains(msg, eb.Type) {
+			msg += " (" + eb.Type + ")"
+		}
+		switch code := eb.Code.(type) {
+		case string:
+			if code != "" && !strings.Contains(msg, code) {
 				msg += " (" + code + ")"
 			}
-		case json.Unmarshal(obj.Error, &s) == nil:
-			msg = s
+		case float64:
+			n = int(code)
 		}
+		return msg, n
+	case json.Unmarshal(obj.Error, &s) == nil:
+		return s, 0
 	}
-	if code == http.StatusUnauthorized || code == http.StatusForbidden {
-		msg += "; the server wants an API key: set openaiAPIKey in settings to the key it shows"
-	}
-	return api.StatusError{StatusCode: code, Status: status, ErrorMessage: msg}
+	return strings.TrimSpace(string(obj.Error)), 0
 }
 
 // accumulated is one tool call assembled from its fragments.
@@ -338,19 +394,25 @@ func readStream(ctx context.Context, r io.Reader, model string, fn api.ChatRespo
 		if err := json.Unmarshal(payload, &ch); err != nil {
 			return false, fmt.Errorf("error unmarshalling server response: %v", err)
 		}
-		if ch.Error != nil || isError {
-			msg := strings.TrimSpace(string(payload))
-			if ch.Error != nil && ch.Error.Message != "" {
-				msg = ch.Error.Message
-				if ch.Error.Type != "" && !strings.Contains(msg, ch.Error.Type) {
-					msg += " (" + ch.Error.Type + ")"
-				}
+		if len(ch.Error) > 0 && string(ch.Error) != "null" || isError {
+			// The server failed after the headers (llama-server writes
+			// data: {"error": …} and ends the stream: handle_completions_impl
+			// in tools/server/server-context.cpp; LM Studio 0.4 reports an
+			// overflow this way, behind a 200). It is the server's failure,
+			// never the model's output: a status error, so the agent does
+			// not spend the model's corrective turn on it.
+			msg, code := errorText(payload)
+			if msg == "" {
+				msg = strings.TrimSpace(string(payload))
 			}
 			if isOverflowText(msg) {
 				// An overflow found after the headers: the same refusal.
 				return false, api.StatusError{StatusCode: http.StatusBadRequest, ErrorMessage: msg}
 			}
-			return false, errors.New(msg)
+			if code < 400 {
+				code = http.StatusInternalServerError
+			}
+			return false, api.StatusError{StatusCode: code, ErrorMessage: msg}
 		}
 		if ch.Usage != nil {
 			metrics.PromptEvalCount, metrics.EvalCount = ch.Usage.PromptTokens, ch.Usage.CompletionTokens
@@ -455,6 +517,12 @@ func readStream(ctx context.Context, r io.Reader, model string, fn api.ChatRespo
 // parser does (a plain error after a 200), which gives the model its one
 // corrective turn.
 func finishStream(model string, calls []*accumulated, finish string, m api.Metrics, fn api.ChatResponseFunc) error {
+	if finish == "tool_calls" && len(calls) == 0 {
+		// mlx-lm drops a call its parser cannot read (ToolCallFormatter
+		// in mlx_lm/server.py logs it and goes on) yet still ends with
+		// tool_calls: the model wrote a call, and it was malformed.
+		return fmt.Errorf("invalid tool call from the server: finish_reason tool_calls without a call it could read")
+	}
 	var out []api.ToolCall
 	for i, a := range calls {
 		if a.name == "" {
@@ -479,7 +547,15 @@ func finishStream(model string, calls []*accumulated, finish string, m api.Metri
 // inside the stream is the same refusal as one before it.
 func isOverflowText(s string) bool {
 	low := strings.ToLower(s)
-	for _, k := range []string{"exceed_context_size_error", "context_length_exceeded", "exceeds the available context", "context length of only"} {
+	for _, k := range []string{
+		"exceed_context_size_error", "context_length_exceeded", "exceeds the available context", "context length of only",
+		// llama-server when the KV cache fills while it answers
+		// (tools/server/server-context.cpp), and LM Studio's MLX engine.
+		"context size has been exceeded",
+		// LM Studio 0.4: "The number of tokens to keep from the initial
+		// prompt is greater than the context length".
+		"greater than the context length",
+	} {
 		if strings.Contains(low, k) {
 			return true
 		}
@@ -487,12 +563,83 @@ func isOverflowText(s string) bool {
 	return false
 }
 
-// isLoopback says whether h names this machine. A name is not resolved,
-// since a DNS answer can change.
+// isLoopback says whether h names this machine: a loopback address, or
+// localhost and its subdomains (RFC 6761). The name alone decides whether
+// requests may go there; loopbackTransport then makes sure a name's
+// answer cannot send them anywhere else.
 func isLoopback(h string) bool {
 	if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// loopbackTransport is the transport of a client whose base URL names
+// this machine. It never uses a proxy (HTTP_PROXY would otherwise carry a
+// "local" request, and its key, to another host: Go exempts only
+// localhost and loopback addresses, not other names under .localhost), and
+// it dials only loopback addresses, whatever a name resolves to, so an
+// /etc/hosts line or a DNS answer cannot turn a local server into a
+// remote one that allowCloudModels never allowed.
+func loopbackTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		ip, err := loopbackAddr(ctx, net.DefaultResolver, addr)
+		if err != nil {
+			return nil, err
+		}
+		return d.DialContext(ctx, network, ip)
+	}
+	return t
+}
+
+// resolver is the part of *net.Resolver loopbackAddr uses.
+type resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// loopbackAddr is addr with its host replaced by a loopback address it
+// resolves to, or an error naming where it points instead.
+func loopbackAddr(ctx context.Context, r resolver, addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		if !ip.IsLoopback() {
+			return "", fmt.Errorf("%s is not this machine; Hark sends a local server's requests only to loopback", host)
+		}
+		return addr, nil
+	}
+	ips, err := r.LookupIPAddr(ctx, host)
+	if err != nil {
+		return "", err
+	}
+	var elsewhere []string
+	for _, ip := range ips {
+		if ip.IP.IsLoopback() {
+			return net.JoinHostPort(ip.IP.String(), port), nil
+		}
+		elsewhere = append(elsewhere, ip.IP.String())
+	}
+	return "", fmt.Errorf("%s resolves to %s, not this machine; point openaiBaseURL at 127.0.0.1, or at the server's real address with \"allowCloudModels\": true", host, strings.Join(elsewhere, ", "))
+}
+
+// redactURL hides what may be a secret in a URL the user wrote (a user
+// and password, a query such as ?api_key=), for messages about it.
+func redactURL(raw string) string {
+	s := strings.TrimSpace(raw)
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i] + "?…"
+	}
+	if at := strings.LastIndex(s, "@"); at >= 0 {
+		if i := strings.Index(s, "://"); i >= 0 && i < at {
+			return s[:i+3] + "…@" + s[at+1:]
+		}
+		return "…@" + s[at+1:]
+	}
+	return s
 }

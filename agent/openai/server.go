@@ -105,7 +105,22 @@ type props struct {
 	} `json:"chat_template_caps"`
 }
 
-// lmModels is LM Studio's GET /api/v0/models.
+// lmModelsV1 is LM Studio 0.4's GET /api/v1/models: each model by key,
+// with the context each loaded instance was given.
+type lmModelsV1 struct {
+	Models []struct {
+		Key             string `json:"key"`
+		LoadedInstances []struct {
+			ID     string `json:"id"`
+			Config struct {
+				ContextLength int `json:"context_length"`
+			} `json:"config"`
+		} `json:"loaded_instances"`
+		MaxContextLength int `json:"max_context_length"`
+	} `json:"models"`
+}
+
+// lmModels is LM Studio's GET /api/v0/models (0.3.6 and later).
 type lmModels struct {
 	Data []struct {
 		ID                  string `json:"id"`
@@ -149,6 +164,23 @@ func (c *Client) ContextLength(ctx context.Context, model string) (int, error) {
 		}
 	}
 	if !detected || k == LMStudio {
+		var v1 lmModelsV1
+		if err := c.get(ctx, c.rootURL("/api/v1/models"), &v1); err == nil && v1.Models != nil {
+			c.learn(LMStudio)
+			for _, m := range v1.Models {
+				for _, in := range m.LoadedInstances {
+					// The /v1 model id is the key, or an instance's id
+					// ("key:2") when the model is loaded twice.
+					if (m.Key == model || in.ID == model) && in.Config.ContextLength > 0 {
+						return in.Config.ContextLength, nil
+					}
+				}
+			}
+			return 0, nil
+		}
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
 		var m lmModels
 		if err := c.get(ctx, c.rootURL("/api/v0/models"), &m); err == nil && m.Data != nil {
 			c.learn(LMStudio)
@@ -194,6 +226,9 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 // the shapes the agent classifies (not running, 404, "does not support
 // tools"). Warnings do not stop a request.
 func (c *Client) CheckModel(ctx context.Context, model string) (warnings []string, _ error) {
+	if c.key != "" && c.base.Scheme == "http" && c.RemoteHost() != "" {
+		warnings = append(warnings, fmt.Sprintf("openaiAPIKey goes to %s over plain http, readable on the way; use an https openaiBaseURL", c.RemoteHost()))
+	}
 	ids, err := c.Models(ctx)
 	if err != nil {
 		return nil, err
