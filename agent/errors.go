@@ -121,10 +121,11 @@ func classifyOn(ctx context.Context, err error, host, model string, rt Runtime) 
 // length") and in llama-server's, which v0.30+ forwards as its raw JSON
 // body ("exceeds the available context size", exceed_context_size_error),
 // and OpenAI-compatible servers' (context_length_exceeded; LM Studio's
-// "the model is loaded with context length of only N tokens").
+// "the model is loaded with context length of only N tokens", and since
+// 0.4 "… is greater than the context length").
 func isOverflow(low string) bool {
 	for _, s := range []string{"exceeds the context length", "exceed_context_size_error", "exceeds the available context", "context size",
-		"context_length_exceeded", "the model is loaded with context length"} {
+		"context_length_exceeded", "the model is loaded with context length", "greater than the context length"} {
 		if strings.Contains(low, s) {
 			return true
 		}
@@ -256,11 +257,14 @@ func isParserError(err error) bool {
 // gpt-oss and others), ministral ("tool '%s' not found"), cogito and
 // deepseek3 ("invalid format"), glm46 ("failed to parse XML"), olmo3
 // ("failed to parse function call", "invalid function call format"), and
-// llama-server's own parser on the v0.30+ native path.
+// llama-server's own parser on the v0.30+ native path, and that parser
+// seen directly through the OpenAI-compatible adapter (a 500, or an error
+// event after a 200, "Failed to parse input at pos N": common/chat.cpp's
+// strict parser meeting text its grammar cannot place).
 var parserTexts = []string{
 	"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character",
 	"invalid format", "failed to parse xml", "failed to parse function call", "invalid function call format",
-	"llama-server chat error", "invalid tool call arguments",
+	"llama-server chat error", "invalid tool call arguments", "failed to parse input at pos",
 }
 
 // looksLikeCommand spots a reply that wrote a tool call or a shell command

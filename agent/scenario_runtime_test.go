@@ -258,3 +258,98 @@ func TestRuntimeScenarioServerErrors(t *testing.T) {
 		}
 	})
 }
+
+// Errors by source, on each runtime: an error event the server sends
+// after the 200 is the server failing (no corrective turn is spent on
+// it, and the message blames the server), unless its words are the
+// server's parser failing on the model's text; the context filling while
+// the model answers is the overflow refusal.
+func TestRuntimeScenarioErrorsBySource(t *testing.T) {
+	t.Parallel()
+	for _, f := range openaitest.Flavours {
+		t.Run(f.String()+"/server fails mid-reply", func(t *testing.T) {
+			t.Parallel()
+			s := newRuntimeScenario(t, f, nil, nil, openaitest.Reply{Text: "Let me ", StreamError: "slot 0 crashed"}, openaitest.Reply{Text: "never"})
+			out, err := s.agent.Run(context.Background(), NewConversation(), "hi")
+			if !errors.Is(err, ErrOllamaServer) || !strings.Contains(err.Error(), "slot 0 crashed") || out.Metrics.Corrections != 0 {
+				t.Fatalf("err %v metrics %+v", err, out.Metrics)
+			}
+			if n := len(s.srv.Requests()); n != 1 {
+				t.Errorf("%d chats; a server failure is not the model's to correct", n)
+			}
+		})
+		t.Run(f.String()+"/context fills mid-reply", func(t *testing.T) {
+			t.Parallel()
+			s := newRuntimeScenario(t, f, nil, nil, openaitest.Reply{Text: "Let me ", StreamError: "Context size has been exceeded."})
+			_, err := s.agent.Run(context.Background(), NewConversation(), "hi")
+			if !errors.Is(err, ErrContextOverflow) || !strings.Contains(err.Error(), "start a new conversation") {
+				t.Fatalf("err %v", err)
+			}
+		})
+	}
+	t.Run("llama-server loading", func(t *testing.T) {
+		t.Parallel()
+		s := newRuntimeScenario(t, openaitest.LlamaServer, func(s *openaitest.Server) { s.Loading = true }, nil)
+		_, err := s.agent.Run(context.Background(), NewConversation(), "hi")
+		if !errors.Is(err, ErrOllamaServer) || !strings.Contains(err.Error(), "still loading the model") {
+			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("jan with no model started", func(t *testing.T) {
+		t.Parallel()
+		s := newRuntimeScenario(t, openaitest.Jan, func(s *openaitest.Server) { s.NoneRunning = true }, nil)
+		_, err := s.agent.Run(context.Background(), NewConversation(), "hi")
+		if !errors.Is(err, ErrModelNotFound) || !strings.Contains(err.Error(), runtimeModel) {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+// Denials stick on each runtime as on Ollama: three in a row end the
+// request, and the next request asks again.
+func TestRuntimeScenarioDenialsStick(t *testing.T) {
+	t.Parallel()
+	rm := func(c string) openaitest.Reply {
+		return openaitest.Reply{Calls: []openaitest.Call{openaitest.Cmd(c, "executing")}}
+	}
+	for _, f := range openaitest.Flavours {
+		t.Run(f.String(), func(t *testing.T) {
+			t.Parallel()
+			s := newRuntimeScenario(t, f, nil, nil, rm("rm -r /tmp/a"), rm("rm -r /tmp/b"), rm("mv /tmp/c /tmp/d"), rm("rm -r /tmp/a"), openaitest.Reply{Text: "Asked again."})
+			_, err := s.agent.Run(context.Background(), NewConversation(), "clean tmp")
+			if !errors.Is(err, ErrDenials) || !strings.Contains(err.Error(), "stopped after 3 denials") {
+				t.Fatalf("err %v", err)
+			}
+			if n := len(s.srv.Requests()); n != 3 {
+				t.Errorf("%d model turns; the request should stop at the third denial", n)
+			}
+			out, err := s.agent.Run(context.Background(), NewConversation(), "clean tmp after all")
+			if err != nil || out.Answer != "Asked again." {
+				t.Fatalf("err %v answer %q", err, out.Answer)
+			}
+			if len(s.exec.commands()) != 0 {
+				t.Errorf("ran %q", s.exec.commands())
+			}
+		})
+	}
+}
+
+// The cloud promise covers the preload too: a server on another machine
+// is refused before anything is sent, whatever the app asks first; with
+// allowCloudModels the preload still sends nothing (no load endpoint).
+func TestRuntimeScenarioPreloadRemote(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"http://192.168.1.20:1234/v1", "http://mac-studio.local:8080/v1", "http://localhost.example.com:1337/v1"} {
+		for _, allow := range []bool{false, true} {
+			c, err := openai.New(openai.Options{BaseURL: raw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, nil, func(o *Options) { o.Client, o.Host, o.Model, o.AllowCloudModels = c, c.BaseURL(), runtimeModel, allow })
+			err = h.agent.Preload(context.Background())
+			if allow != (err == nil) || !allow && !errors.Is(err, ErrCloudModel) {
+				t.Errorf("%s allow %v: err %v", raw, allow, err)
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package openai
 
-import "github.com/ollama/ollama/api"
+import (
+	"encoding/json"
+
+	"github.com/ollama/ollama/api"
+)
 
 // The wire shapes of /v1/chat/completions as the local servers speak it.
 // Ollama's own openai package has most of them, but not the fields these
@@ -37,7 +41,7 @@ type message struct {
 
 type toolCall struct {
 	// Index orders the fragments of a streamed call; a pointer because
-	// mlx-lm leaves it out, and 0 is a real index.
+	// older mlx-lm builds leave it out, and 0 is a real index.
 	Index    *int         `json:"index,omitempty"`
 	ID       string       `json:"id,omitempty"`
 	Type     string       `json:"type,omitempty"`
@@ -52,8 +56,9 @@ type functionCall struct {
 type chunk struct {
 	Choices []choice `json:"choices"`
 	Usage   *usage   `json:"usage,omitempty"`
-	// Error is a failure reported inside the stream.
-	Error *errorBody `json:"error,omitempty"`
+	// Error is a failure reported inside the stream: an object with a
+	// message (llama-server) or a string (LM Studio), read by errorText.
+	Error json.RawMessage `json:"error,omitempty"`
 }
 
 type choice struct {

@@ -5,6 +5,38 @@
 // id looks like, the usage chunk, data: [DONE] — and refuses the way each
 // refuses (an overflow, a missing model, a template without tools, a
 // missing key). Like httptest, it is imported only by tests.
+//
+// Where each behaviour comes from:
+//   - llama-server: tools/server/server-common.cpp (format_error_response:
+//     {"error":{"code","message","type"}}, exceed_context_size_error is a
+//     400, unavailable_error a 503; tool-call ids are 32 letters and
+//     digits), common/chat.cpp (common_chat_msg_diff_to_json_oaicompat: a
+//     call's first delta has index, id, type and name, the rest index and
+//     argument pieces), tools/server/server-task.cpp (finish_reason
+//     "length" unless stopped by a word or EOS, then "tool_calls" or
+//     "stop"; usage in a last chunk with no choices), server-context.cpp
+//     (an error after the headers is data: {"error": …} and the stream
+//     ends, no [DONE]; a reply the strict chat parser cannot read is such
+//     an error, "Failed to parse input at pos N").
+//   - mlx-lm: mlx_lm/server.py (every delta repeats role; reasoning in
+//     "reasoning"; a call is sent whole with an index and a uuid4 id, in
+//     the chunk that carries finish_reason when it ends the reply; a call
+//     its parser cannot read is dropped and the reply still ends with
+//     tool_calls; a model it cannot load is a 404 {"error": "text"};
+//     unknown paths answer 404 "Not Found"; no context check at all;
+//     ": keepalive" comments while the prompt is processed).
+//   - Jan: src-tauri/src/core/server/proxy.rs (a bearer key or X-Api-Key,
+//     401 "Invalid or missing authorization token" as plain text;
+//     /v1/models lists only models that are running; a model not running
+//     is a 404 "No running session found for model '…'", none running a
+//     503 "No models are available"); behind it, llama-server.
+//   - LM Studio (closed source: its docs and bug tracker): /api/v0/models
+//     and, since 0.4, /api/v1/models with loaded_instances[].config
+//     .context_length; numeric tool-call ids; since 0.4 a streamed
+//     request that overflows gets a 200 and the error inside the stream
+//     (lmstudio-bug-tracker #2322), "The number of tokens to keep from the
+//     initial prompt is greater than the context length"; its exact
+//     in-stream bytes are not published.
 package openaitest
 
 import (
@@ -60,6 +92,9 @@ type Reply struct {
 	Finish string
 	// StreamError, when set, is an error event sent after the text.
 	StreamError string
+	// OldErrorLine writes StreamError as llama-server builds before
+	// server-context.cpp did ("error: {…}" instead of a data: event).
+	OldErrorLine bool
 	// Cut closes the connection after the text, with no finish reason
 	// and no [DONE] (a server that crashed).
 	Cut bool
@@ -109,6 +144,13 @@ type Server struct {
 	NoJinja bool
 	// NoTools is a model that answers the tool probe in words.
 	NoTools bool
+	// Loading is llama-server still loading its model: every request is
+	// refused with 503 unavailable_error.
+	Loading bool
+	// NoneRunning is Jan with no model started.
+	NoneRunning bool
+	// OldMLX is an mlx-lm build that sent calls without an index.
+	OldMLX bool
 	// Next, when set, replaces the script: it gets the 1-based number of
 	// the chat and the request.
 	Next func(n int, r Request) Reply
@@ -150,14 +192,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+func writeText(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(status)
+	_, _ = fmt.Fprint(w, text)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if s.Flavour == Jan && r.Header.Get("Authorization") != "Bearer "+Key {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{"message": "Unauthorized", "type": "invalid_request_error"}})
+	if s.Flavour == Jan && r.Header.Get("Authorization") != "Bearer "+Key && r.Header.Get("X-Api-Key") != Key {
+		writeText(w, http.StatusUnauthorized, "Invalid or missing authorization token")
+		return
+	}
+	if s.Flavour == LlamaServer && s.Loading {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}})
 		return
 	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
-		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{map[string]any{"id": s.Model, "object": "model", "owned_by": "organization_owner"}}})
+		writeJSON(w, http.StatusOK, s.models())
 	case r.Method == http.MethodGet && r.URL.Path == "/props" && s.Flavour == LlamaServer:
 		tmpl := "{%- if tools %}{{ tools }}{% endif %}{{ messages }}"
 		if s.NoJinja {
@@ -168,6 +220,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			"chat_template":               tmpl,
 			"total_slots":                 1,
 		})
+	case r.Method == http.MethodGet && r.URL.Path == "/api/v1/models" && s.Flavour == LMStudio:
+		s.mu.Lock()
+		m := map[string]any{"type": "llm", "key": s.Model, "display_name": s.Model, "max_context_length": 131072, "loaded_instances": []any{}}
+		if s.loaded {
+			m["loaded_instances"] = []any{map[string]any{"id": s.Model, "config": map[string]any{"context_length": s.ContextSize}}}
+		}
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, map[string]any{"models": []any{m}})
 	case r.Method == http.MethodGet && r.URL.Path == "/api/v0/models" && s.Flavour == LMStudio:
 		s.mu.Lock()
 		m := map[string]any{"id": s.Model, "object": "model", "type": "llm", "state": "not-loaded", "max_context_length": 131072}
@@ -178,10 +238,34 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{m}})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
 		s.chat(w, r)
+	case s.Flavour == MLX || s.Flavour == Jan:
+		writeText(w, http.StatusNotFound, "Not Found")
+	case s.Flavour == LlamaServer:
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": 404, "message": "File Not Found", "type": "not_found_error"}})
 	default:
-		// mlx_lm.server and LM Studio answer an unknown path like this.
 		writeJSON(w, http.StatusNotFound, map[string]any{"error": "Unexpected endpoint or method. (" + r.Method + " " + r.URL.Path + ")"})
 	}
+}
+
+// models is GET /v1/models as the flavour shapes it.
+func (s *Server) models() map[string]any {
+	m := map[string]any{"id": s.Model, "object": "model"}
+	switch s.Flavour {
+	case LlamaServer:
+		m["created"], m["owned_by"] = 1767225600, "llamacpp"
+		m["meta"] = map[string]any{"n_ctx_train": 131072}
+	case MLX:
+		// Models in the Hugging Face cache, no owner.
+		m["created"] = 1767225600
+	case Jan:
+		if s.NoneRunning {
+			return map[string]any{"object": "list", "data": []any{}}
+		}
+		m["created"], m["owned_by"] = 1, "user"
+	default:
+		m["owned_by"] = "organization_owner"
+	}
+	return map[string]any{"object": "list", "data": []any{m}}
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
@@ -194,6 +278,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	req.raw = len(raw)
 	if s.NoJinja && len(req.Tools) > 0 {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": map[string]any{"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
+		return
+	}
+	if s.Flavour == Jan && s.NoneRunning {
+		writeText(w, http.StatusServiceUnavailable, "No models are available")
 		return
 	}
 	if req.Model != s.Model && s.Flavour != LlamaServer {
@@ -243,7 +331,7 @@ func (s *Server) refuseModel(w http.ResponseWriter, model string) {
 	case MLX:
 		writeJSON(w, http.StatusNotFound, map[string]any{"error": fmt.Sprintf("Repository Not Found for url: https://huggingface.co/api/models/%s", model)})
 	default:
-		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "model not found", "type": "not_found_error", "code": 404}})
+		writeText(w, http.StatusNotFound, fmt.Sprintf("No running session found for model '%s'", model))
 	}
 }
 
@@ -256,13 +344,18 @@ func (s *Server) refuseOverflow(w http.ResponseWriter, tokens int) bool {
 			"message": fmt.Sprintf("request (%d tokens) exceeds the available context size (%d tokens), try increasing it", tokens, s.ContextSize),
 			"type":    "exceed_context_size_error", "n_prompt_tokens": tokens, "n_ctx": s.ContextSize}})
 	case LMStudio:
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": fmt.Sprintf(
-			"Trying to keep the first %d tokens when context the overflows. However, the model is loaded with context length of only %d tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
+		// 0.4: a 200, then the error inside the stream.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		b, _ := json.Marshal(map[string]any{"error": fmt.Sprintf(
+			"The number of tokens to keep from the initial prompt is greater than the context length (n_keep: %d>= n_ctx: %d). Try to load the model with a larger context length, or provide a shorter input.",
 			tokens, s.ContextSize)})
+		fmt.Fprintf(w, "data: %s\n\n", b)
 	case Jan:
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
-			"message": fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.", s.ContextSize, tokens),
-			"type":    "invalid_request_error", "code": "context_length_exceeded"}})
+		// Jan's proxy passes llama-server's refusal through.
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"code": 400,
+			"message": fmt.Sprintf("request (%d tokens) exceeds the available context size (%d tokens), try increasing it", tokens, s.ContextSize),
+			"type":    "exceed_context_size_error", "n_prompt_tokens": tokens, "n_ctx": s.ContextSize}})
 	default:
 		return false
 	}
@@ -291,9 +384,9 @@ func (s *Server) callID() string {
 	case LMStudio:
 		return fmt.Sprintf("%d", 365174480+n) // LM Studio's ids are decimal numbers
 	case MLX:
-		return fmt.Sprintf("call_%08x-0000-4000-8000-%012x", n, n)
+		return fmt.Sprintf("%08x-0000-4000-8000-%012x", n, n) // str(uuid.uuid4())
 	}
-	return fmt.Sprintf("%032x", 0xabcdef00+n) // llama-server: 32 random letters and digits
+	return fmt.Sprintf("Xy%030d", n) // llama-server: random_string(), 32 letters and digits
 }
 
 // stream writes rep as the flavour's SSE events.
@@ -302,25 +395,36 @@ func (s *Server) stream(w http.ResponseWriter, rep Reply) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	fl, _ := w.(http.Flusher)
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "data: %s\n\n", b)
+	flush := func() {
 		if fl != nil {
 			fl.Flush()
 		}
 	}
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		flush()
+	}
+	llama := s.Flavour == LlamaServer || s.Flavour == Jan
 	base := map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1767225600, "model": s.Model}
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		c := map[string]any{}
 		for k, v := range base {
 			c[k] = v
 		}
+		if s.Flavour == MLX {
+			delta["role"] = "assistant" // every mlx-lm delta repeats it
+		}
 		c["choices"] = []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}
 		return c
 	}
-	if s.Flavour == LlamaServer || s.Flavour == Jan {
+	switch s.Flavour {
+	case LlamaServer, Jan:
 		// llama-server opens with the role and a null content.
 		send(chunk(map[string]any{"role": "assistant", "content": nil}, nil))
+	case MLX:
+		fmt.Fprint(w, ": keepalive 64/120\n\n")
+		flush()
 	}
 	reasoningKey := "reasoning_content"
 	if s.Flavour == LMStudio || s.Flavour == MLX {
@@ -332,27 +436,44 @@ func (s *Server) stream(w http.ResponseWriter, rep Reply) {
 	for _, p := range pieces(rep.Text, 4) {
 		send(chunk(map[string]any{"content": p}, nil))
 	}
-	if rep.StreamError != "" {
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 500, "message": rep.StreamError, "type": "server_error"}})
-		if s.Flavour == LlamaServer || s.Flavour == Jan {
+	streamError := func(msg string) {
+		body := map[string]any{"error": map[string]any{"code": 500, "message": msg, "type": "server_error"}}
+		b, _ := json.Marshal(body)
+		if rep.OldErrorLine {
 			fmt.Fprintf(w, "error: %s\n\n", b)
 		} else {
 			fmt.Fprintf(w, "data: %s\n\n", b)
 		}
+		flush()
+	}
+	if rep.StreamError != "" {
+		streamError(rep.StreamError)
 		return
 	}
+	var mlxCalls []any
 	for i, c := range rep.Calls {
 		id := s.callID()
 		if s.Flavour == MLX {
-			// mlx-lm sends each call whole, in one delta, with no index.
-			send(chunk(map[string]any{"tool_calls": []any{map[string]any{"id": id, "type": "function",
-				"function": map[string]any{"name": c.Name, "arguments": c.Arguments}}}}, nil))
+			if !json.Valid([]byte(c.Arguments)) {
+				continue // dropped by mlx-lm's ToolCallFormatter
+			}
+			tc := map[string]any{"id": id, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}}
+			if !s.OldMLX {
+				tc["index"] = len(mlxCalls)
+			}
+			mlxCalls = append(mlxCalls, tc)
 			continue
 		}
 		send(chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": id, "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": ""}}}}, nil))
 		for _, p := range pieces(c.Arguments, 5) {
 			send(chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": p}}}}, nil))
+		}
+		if llama && !json.Valid([]byte(c.Arguments)) {
+			// The final parse of the whole reply fails: an error event,
+			// and the stream ends.
+			streamError(fmt.Sprintf("Failed to parse input at pos %d: %s", len(rep.Text), c.Arguments))
+			return
 		}
 	}
 	if rep.Cut {
@@ -365,15 +486,22 @@ func (s *Server) stream(w http.ResponseWriter, rep Reply) {
 			finish = "tool_calls"
 		}
 	}
-	send(chunk(map[string]any{}, finish))
+	last := map[string]any{}
+	if len(mlxCalls) > 0 {
+		last["tool_calls"] = mlxCalls
+	}
+	send(chunk(last, finish))
 	usage := map[string]any{"prompt_tokens": 120, "completion_tokens": 12, "total_tokens": 132}
 	final := map[string]any{}
 	for k, v := range base {
 		final[k] = v
 	}
 	final["choices"], final["usage"] = []any{}, usage
-	if s.Flavour == LlamaServer || s.Flavour == Jan {
+	switch s.Flavour {
+	case LlamaServer, Jan:
 		final["timings"] = map[string]any{"prompt_n": 120, "predicted_n": 12}
+	case MLX:
+		final["object"] = "chat.completion"
 	}
 	send(final)
 	fmt.Fprint(w, "data: [DONE]\n\n")
