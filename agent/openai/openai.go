@@ -628,6 +628,11 @@ func loopbackAddr(ctx context.Context, r resolver, addr string) (string, error) 
 	return "", fmt.Errorf("%s resolves to %s, not this machine; point openaiBaseURL at 127.0.0.1, or at the server's real address with \"allowCloudModels\": true", host, strings.Join(elsewhere, ", "))
 }
 
+// Redacted is raw, an openaiBaseURL as the user wrote it, with what may
+// be a secret hidden (a user and password, a query such as ?api_key=):
+// the form to show of a URL New refused.
+func Redacted(raw string) string { return redactURL(raw) }
+
 // redactURL hides what may be a secret in a URL the user wrote (a user
 // and password, a query such as ?api_key=), for messages about it.
 func redactURL(raw string) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +61,51 @@ func TestRuntimeChoice(t *testing.T) {
 	}
 	if errors.Is(err, agent.ErrCancelled) {
 		t.Errorf("reported as a cancel: %v", err)
+	}
+}
+
+// What the menu and hark doctor show of the openai runtime never carries
+// the API key, and a server off this machine is refused there as in a
+// request unless allowCloudModels is on.
+func TestRuntimeKeyAndCloud(t *testing.T) {
+	t.Parallel()
+	const key = "sk-0123456789abcdef"
+	d := settings.Defaults()
+	st := d
+	st.LLMRuntime, st.LLMModel, st.OpenAIAPIKey = "openai", "qwen3-4b", key
+	for _, raw := range []string{"http://user:" + key + "@127.0.0.1:1234/v1", "http://127.0.0.1:1234/v1?api_key=" + key} {
+		st.OpenAIBaseURL = raw
+		sv := newServer(st)
+		_, err := sv.check(context.Background(), st.Model(), st.ContextLength, false)
+		r := modelChecks(st, sv, "linux")[0].Run(context.Background())
+		for _, shown := range []string{sv.host, fmt.Sprint(err), r.Detail, r.Fix} {
+			if strings.Contains(shown, key) {
+				t.Errorf("%s: the key is shown: %q", raw, shown)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "openaiAPIKey") && !strings.Contains(err.Error(), "query") {
+			t.Errorf("%s: err %v", raw, err)
+		}
+	}
+
+	for _, allow := range []bool{false, true} {
+		st.OpenAIBaseURL, st.AllowCloudModels = "http://192.0.2.7:1234/v1", allow
+		sv := newServer(st)
+		ctx, cancel := context.WithCancel(context.Background())
+		if allow {
+			cancel() // allowed, it would go there: stop before it does
+		}
+		_, err := sv.check(ctx, st.Model(), st.ContextLength, allow)
+		r := modelChecks(st, sv, "linux")[0].Run(ctx)
+		cancel()
+		if allow == errors.Is(err, agent.ErrCloudModel) {
+			t.Errorf("allow %v: err %v", allow, err)
+		}
+		if !allow && (!strings.Contains(r.Detail, "192.0.2.7") || !strings.Contains(r.Fix, "allowCloudModels")) {
+			t.Errorf("doctor: %+v", r)
+		}
+		if strings.Contains(r.Detail+r.Fix, key) {
+			t.Errorf("doctor shows the key: %+v", r)
+		}
 	}
 }

@@ -116,11 +116,13 @@ func newServer(s settings.Settings) server {
 		return server{client: c, host: host.String(), ollama: c}
 	}
 	if p := s.RuntimeProblem(); p != "" {
-		return server{client: unusable{errors.New(p)}, host: s.OpenAIBaseURL, err: errors.New(p)}
+		return server{client: unusable{errors.New(p)}, host: openai.Redacted(s.OpenAIBaseURL), err: errors.New(p)}
 	}
 	c, err := openai.New(openai.Options{BaseURL: s.OpenAIBaseURL, APIKey: s.OpenAIAPIKey})
 	if err != nil {
-		return server{client: unusable{err}, host: s.OpenAIBaseURL, err: err}
+		// The address is shown in the menu and hark doctor: never with
+		// a key someone put in it.
+		return server{client: unusable{err}, host: openai.Redacted(s.OpenAIBaseURL), err: err}
 	}
 	return server{client: c, host: c.BaseURL(), runtime: c}
 }
