@@ -382,6 +382,16 @@ func TestCheckModel(t *testing.T) {
 			}
 		})
 	}
+	t.Run("llama-server with a template without tools", func(t *testing.T) {
+		t.Parallel()
+		s := openaitest.New(t, openaitest.LlamaServer, model)
+		s.PlainTemplate = true
+		c, _ := openai.New(openai.Options{BaseURL: s.URL, Kind: openai.LlamaServer})
+		_, err := agent.CheckRuntime(context.Background(), c, s.URL, model, false)
+		if !errors.Is(err, agent.ErrToolsUnsupported) || !strings.Contains(err.Error(), "--jinja") {
+			t.Fatalf("err %v", err)
+		}
+	})
 	t.Run("llama-server without --jinja", func(t *testing.T) {
 		t.Parallel()
 		s := openaitest.New(t, openaitest.LlamaServer, model)

@@ -247,10 +247,12 @@ func (c *Client) CheckModel(ctx context.Context, model string) (warnings []strin
 		if p, err := c.props(ctx); err == nil {
 			switch {
 			case p.ChatTemplateCaps != nil && p.ChatTemplateCaps.SupportsTools != nil:
+				// The caps describe the template, not whether the server
+				// renders it (--jinja) nor whether the model calls: a no
+				// is final, a yes still needs the probe.
 				if !*p.ChatTemplateCaps.SupportsTools {
 					return nil, noTools(model)
 				}
-				return warnings, nil
 			case p.ChatTemplate != "" && !strings.Contains(p.ChatTemplate, "tools"):
 				return nil, noTools(model)
 			}

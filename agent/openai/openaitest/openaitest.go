@@ -139,11 +139,15 @@ type Server struct {
 	// longer than it (estimated at 3 bytes a token) is refused as the
 	// flavour refuses (mlx-lm does not check). 0: 32768.
 	ContextSize int
-	// NoJinja is llama-server started without --jinja: its template
-	// cannot take tools, and a request with tools fails.
+	// NoJinja is llama-server started without --jinja (builds before it
+	// was the default): /props still shows the model's template, but a
+	// request with tools fails with a 500.
 	NoJinja bool
 	// NoTools is a model that answers the tool probe in words.
 	NoTools bool
+	// PlainTemplate is llama-server with a model whose chat template has
+	// no tools: /props says so (chat_template_caps.supports_tools false).
+	PlainTemplate bool
 	// Loading is llama-server still loading its model: every request is
 	// refused with 503 unavailable_error.
 	Loading bool
@@ -211,13 +215,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		writeJSON(w, http.StatusOK, s.models())
 	case r.Method == http.MethodGet && r.URL.Path == "/props" && s.Flavour == LlamaServer:
-		tmpl := "{%- if tools %}{{ tools }}{% endif %}{{ messages }}"
-		if s.NoJinja {
-			tmpl = "{{ messages }}"
+		// The template and its caps describe the model's template, with or
+		// without --jinja: only a request with tools shows the flag is off.
+		tmpl, tools := "{%- if tools %}{{ tools }}{% endif %}{{ messages }}", true
+		if s.PlainTemplate {
+			tmpl, tools = "{{ messages }}", false
 		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"default_generation_settings": map[string]any{"n_ctx": s.ContextSize},
 			"chat_template":               tmpl,
+			"chat_template_caps":          map[string]any{"supports_tools": tools, "supports_tool_calls": tools, "supports_system_role": true},
+			"modalities":                  map[string]any{"vision": false, "audio": false},
 			"total_slots":                 1,
 		})
 	case r.Method == http.MethodGet && r.URL.Path == "/api/v1/models" && s.Flavour == LMStudio:
