@@ -103,6 +103,13 @@ func replayServer(b *testing.B, contentType string, bodies [2][]byte) string {
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
+		if r.Method != http.MethodPost {
+			// The openai adapter's context-size questions (/props, LM
+			// Studio's lists): not served, as on mlx-lm; they must not
+			// take a chat's body.
+			http.NotFound(w, r)
+			return
+		}
 		mu.Lock()
 		body := bodies[n%2]
 		n++
