@@ -247,6 +247,14 @@ func (a *Agent) ensureLocal(ctx context.Context) error {
 	if a.o.AllowCloudModels {
 		return nil
 	}
+	if rt := a.runtimeOf(); rt != nil {
+		// An OpenAI-compatible server serves what it has; only where it
+		// runs tells whether requests leave the machine.
+		if remote := rt.RemoteHost(); remote != "" {
+			return serverCloudError(rt.RuntimeName(), a.o.Host, a.o.Model, remote)
+		}
+		return nil
+	}
 	if remote := RemoteHost(a.o.Model, nil); remote != "" {
 		return cloudError(a.o.Host, a.o.Model, remote)
 	}
@@ -421,11 +429,18 @@ func (a *Agent) Preload(ctx context.Context) error {
 	if err := a.ensureLocal(ctx); err != nil {
 		return err
 	}
+	if a.runtimeOf() != nil {
+		// OpenAI-compatible servers have no load endpoint: LM Studio and
+		// mlx-lm load on the first chat, llama-server at its start. The
+		// model is not marked warm, so the first turn says "loading
+		// model…" until its first word, as for a cold Ollama.
+		return nil
+	}
 	stream := false
 	err := a.o.Client.Chat(ctx, &api.ChatRequest{Model: a.o.Model, Stream: &stream, KeepAlive: a.o.KeepAlive, Options: a.modelOptions},
 		func(api.ChatResponse) error { return nil })
 	if err != nil {
-		return classify(ctx, err, a.o.Host, a.o.Model)
+		return a.classify(ctx, err)
 	}
 	a.markWarm()
 	return nil

@@ -149,7 +149,7 @@ func (r *run) requestMessages() ([]api.Message, error) {
 		view = append(view, m)
 	}
 
-	budget := a.o.ContextLength - a.o.NumPredict
+	budget := r.contextLength - a.o.NumPredict
 	fixed := a.toolTokens + estimateTokens(r.system) + messageOverheadTokens
 	total := fixed
 	for _, m := range view[1:] {
@@ -193,7 +193,7 @@ func (r *run) requestMessages() ([]api.Message, error) {
 		total += messageTokens(cur[i]) - before
 	}
 	if total > budget {
-		return nil, contextOverflowError(a.o.Model, total+a.o.NumPredict, a.o.ContextLength)
+		return nil, contextOverflowError(a.o.Model, total+a.o.NumPredict, r.contextLength)
 	}
 	out := make([]api.Message, 0, 1+len(hist)+len(cur))
 	out = append(out, view[0])

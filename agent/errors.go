@@ -59,6 +59,12 @@ func (e *Error) Unwrap() []error {
 // classify turns whatever the Ollama client returned into an *Error with
 // an actionable message.
 func classify(ctx context.Context, err error, host, model string) *Error {
+	return classifyOn(ctx, err, host, model, nil)
+}
+
+// classifyOn is classify for the server rt describes (nil: Ollama): the
+// same kinds and the same next steps, in that server's words.
+func classifyOn(ctx context.Context, err error, host, model string, rt Runtime) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
@@ -69,6 +75,7 @@ func classify(ctx context.Context, err error, host, model string) *Error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return mk(ErrCancelled, 0, "cancelled; the conversation so far is saved")
 	}
+	w := wordsFor(rt, model)
 	var se api.StatusError
 	if errors.As(err, &se) {
 		text := se.ErrorMessage
@@ -79,45 +86,46 @@ func classify(ctx context.Context, err error, host, model string) *Error {
 		switch {
 		case isOverflow(low):
 			return mk(ErrContextOverflow, se.StatusCode,
-				"the conversation no longer fits the model's context (Ollama at %s refused it rather than cut the instructions); raise contextLength in settings or start a new conversation", host)
+				"the conversation no longer fits the model's context (%s at %s refused it rather than cut the instructions); %s or start a new conversation", w.name, host, w.context)
 		case strings.Contains(low, "does not support tools"):
 			return mk(ErrToolsUnsupported, se.StatusCode,
-				"model %q cannot call tools, which Hark needs to run commands; choose a tool-capable model such as %s (for example `ollama pull %s`), then pass --model or set ollamaModel in settings",
-				model, strings.Join(ToolCapableModels, ", "), ToolCapableModels[0])
+				"model %q cannot call tools, which Hark needs to run commands; %s", model, w.tools(model))
 		case se.StatusCode == 404 || strings.Contains(low, "not found"):
 			return mk(ErrModelNotFound, se.StatusCode,
-				"model %q is not installed in Ollama at %s; run `ollama pull %s`, or pick an installed model with --model or the ollamaModel setting (`ollama list` shows them)",
-				model, host, model)
+				"model %q is not installed in %s at %s; %s", model, w.name, host, w.model(model))
 		case se.StatusCode >= 500:
 			return mk(ErrOllamaServer, se.StatusCode,
-				"Ollama at %s failed with %d (%s); check its log (~/.ollama/logs/server.log, or the Ollama app's logs) and try again — restarting Ollama often helps",
-				host, se.StatusCode, strings.TrimSpace(text))
+				"%s at %s failed with %d (%s); %s and try again — restarting %s often helps",
+				w.name, host, se.StatusCode, strings.TrimSpace(text), w.logs, w.name)
 		default:
-			return mk(ErrOllama, se.StatusCode, "Ollama at %s refused the request with %d (%s); check the model name and that Ollama is up to date",
-				host, se.StatusCode, strings.TrimSpace(text))
+			return mk(ErrOllama, se.StatusCode, "%s at %s refused the request with %d (%s); check the model name and that %s is up to date",
+				w.name, host, se.StatusCode, strings.TrimSpace(text), w.name)
 		}
 	}
 	if isUnreachable(err) {
-		return mk(ErrOllamaUnreachable, 0,
-			"Ollama is not running at %s; start it with `ollama serve` or open the Ollama app (or point OLLAMA_HOST / the ollamaHost setting at where it runs)", host)
+		return mk(ErrOllamaUnreachable, 0, "%s is not running at %s; %s", w.name, host, w.start)
 	}
 	if errors.Is(err, ErrStreamCut) || isTransport(err) {
 		return mk(ErrStreamCut, 0,
-			"the reply from Ollama at %s stopped before it was complete (Ollama may have crashed or run out of memory); check its log and try again — the conversation so far is saved", host)
+			"the reply from %s at %s stopped before it was complete (%s may have crashed or run out of memory); check its log and try again — the conversation so far is saved", w.name, host, w.name)
 	}
 	if isServerLine(err) {
 		return mk(ErrOllamaServer, 0,
-			"Ollama at %s failed while the model was answering (%v); check its log (~/.ollama/logs/server.log, or the Ollama app's logs) and try again — restarting Ollama often helps", host, err)
+			"%s at %s failed while the model was answering (%v); %s and try again — restarting %s often helps", w.name, host, err, w.logs, w.name)
 	}
-	return mk(ErrOllama, 0, "Ollama at %s failed: %v; check that it is running and up to date, then try again", host, err)
+	return mk(ErrOllama, 0, "%s at %s failed: %v; check that it is running and up to date, then try again", w.name, host, err)
 }
 
 // isOverflow spots a prompt refused for not fitting the context, in the
 // runner's words (v0.12.6–v0.29: "the input length exceeds the context
 // length") and in llama-server's, which v0.30+ forwards as its raw JSON
-// body ("exceeds the available context size", exceed_context_size_error).
+// body ("exceeds the available context size", exceed_context_size_error),
+// and OpenAI-compatible servers' (context_length_exceeded; LM Studio's
+// "the model is loaded with context length of only N tokens", and since
+// 0.4 "… is greater than the context length").
 func isOverflow(low string) bool {
-	for _, s := range []string{"exceeds the context length", "exceed_context_size_error", "exceeds the available context", "context size"} {
+	for _, s := range []string{"exceeds the context length", "exceed_context_size_error", "exceeds the available context", "context size",
+		"context_length_exceeded", "the model is loaded with context length", "greater than the context length"} {
 		if strings.Contains(low, s) {
 			return true
 		}
@@ -249,11 +257,14 @@ func isParserError(err error) bool {
 // gpt-oss and others), ministral ("tool '%s' not found"), cogito and
 // deepseek3 ("invalid format"), glm46 ("failed to parse XML"), olmo3
 // ("failed to parse function call", "invalid function call format"), and
-// llama-server's own parser on the v0.30+ native path.
+// llama-server's own parser on the v0.30+ native path, and that parser
+// seen directly through the OpenAI-compatible adapter (a 500, or an error
+// event after a 200, "Failed to parse input at pos N": common/chat.cpp's
+// strict parser meeting text its grammar cannot place).
 var parserTexts = []string{
 	"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character",
 	"invalid format", "failed to parse xml", "failed to parse function call", "invalid function call format",
-	"llama-server chat error", "invalid tool call arguments",
+	"llama-server chat error", "invalid tool call arguments", "failed to parse input at pos",
 }
 
 // looksLikeCommand spots a reply that wrote a tool call or a shell command

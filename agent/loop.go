@@ -45,10 +45,13 @@ type run struct {
 	turn           int
 	start          time.Time
 
-	latestUser int  // index in c.Messages of this request's user message
-	corrected  bool // the last turn was a corrective one
-	nudged     bool // the model was told once that text is never run
-	denials    denials
+	// contextLength is this request's budget: the setting, or the size
+	// the server loaded the model with when it fixes one (ContextSizer).
+	contextLength int
+	latestUser    int  // index in c.Messages of this request's user message
+	corrected     bool // the last turn was a corrective one
+	nudged        bool // the model was told once that text is never run
+	denials       denials
 	// saidNo is the last command of this request the user denied, so the
 	// next approval can say it comes after a no.
 	saidNo string
@@ -158,6 +161,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 	if err := a.ensureLocal(ctx); err != nil {
 		return "", err
 	}
+	r.contextLength = a.contextLength(ctx)
 	for {
 		if r.turn >= a.o.MaxTurns {
 			return "", turnLimitError(a.o.MaxTurns)
@@ -181,7 +185,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 			if strings.TrimSpace(msg.Content) != "" {
 				r.c.Messages = append(r.c.Messages, api.Message{Role: "assistant", Content: msg.Content})
 			}
-			return "", classify(ctx, err, a.o.Host, a.o.Model)
+			return "", a.classify(ctx, err)
 		}
 		switch {
 		case t.repeated:
@@ -224,7 +228,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		}
 		invalid, err := r.handleCalls(ctx, msg.ToolCalls)
 		if err != nil {
-			return "", classify(ctx, err, a.o.Host, a.o.Model)
+			return "", a.classify(ctx, err)
 		}
 		if invalid {
 			// The results already tell the model what was wrong; a second
@@ -283,7 +287,7 @@ func (r *run) correct(ctx context.Context, t turn, why string) error {
 	r.m.Corrections++
 	r.emit(Event{Kind: EventRetry, ConversationID: r.c.ID, Turn: r.turn, Text: why})
 	if err := ctx.Err(); err != nil {
-		return classify(ctx, err, r.a.o.Host, r.a.o.Model)
+		return r.a.classify(ctx, err)
 	}
 	return nil
 }

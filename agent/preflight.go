@@ -105,6 +105,14 @@ func cloudError(host, modelName, remote string) *Error {
 		modelName, remote)}
 }
 
+// serverCloudError refuses an OpenAI-compatible server on another
+// machine, with the same promise as for Ollama's cloud models.
+func serverCloudError(name, host, modelName, remote string) *Error {
+	return &Error{Kind: ErrCloudModel, Host: host, Model: modelName, msg: fmt.Sprintf(
+		"%s at %s is not on this machine: Hark would send what you say and every command's output to %s; point openaiBaseURL at a server on this machine (127.0.0.1), or set \"allowCloudModels\": true in settings if you accept that",
+		name, host, remote)}
+}
+
 // Preflight finds the common problems before a request is sent, with the
 // same errors Run would return: Ollama not running, the model not pulled,
 // the model unable to call tools.

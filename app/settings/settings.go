@@ -38,8 +38,17 @@ type Settings struct {
 	ModelBaseURL   string   `json:"modelBaseURL"`             // where `hark models download` fetches from
 
 	// The agent.
+	// LLMRuntime picks the server: "ollama", or "openai" for an
+	// OpenAI-compatible one (LM Studio, llama-server, mlx-lm, Jan) at
+	// OpenAIBaseURL.
+	LLMRuntime  string `json:"llmRuntime"`
 	OllamaHost  string `json:"ollamaHost,omitempty"` // OLLAMA_HOST in the environment wins over this
 	OllamaModel string `json:"ollamaModel"`          // a tool-capable model
+	// LLMModel names the model on either runtime; "" keeps ollamaModel
+	// for Ollama, and is required for "openai".
+	LLMModel      string `json:"llmModel,omitempty"`
+	OpenAIBaseURL string `json:"openaiBaseURL,omitempty"` // e.g. http://127.0.0.1:1234/v1 (LM Studio)
+	OpenAIAPIKey  string `json:"openaiAPIKey,omitempty"`  // a bearer key, for a server that wants one (Jan)
 	// AllowCloudModels lets ollamaModel be a model Ollama serves from
 	// another machine (ollama.com), which then receives what you say and
 	// every command's output; off, such a model is refused.
@@ -78,6 +87,7 @@ func Defaults() Settings {
 		Language:             "en",
 		InitialPrompt:        defaultVocabulary(runtime.GOOS),
 		ModelBaseURL:         "https://huggingface.co/ggerganov/whisper.cpp/resolve/main",
+		LLMRuntime:           "ollama",
 		OllamaModel:          "qwen3:4b-instruct-2507-q4_K_M",
 		MaxTurns:             12,
 		ContextLength:        8192,
@@ -322,6 +332,10 @@ func (s Settings) Validate() error {
 		return bad("whisperThreads", "must be 0 (automatic) to 64")
 	case !strings.HasPrefix(s.ModelBaseURL, "https://") && !strings.HasPrefix(s.ModelBaseURL, "http://"):
 		return bad("modelBaseURL", "must be an http(s) URL")
+	case s.LLMRuntime != "ollama" && s.LLMRuntime != "openai":
+		return bad("llmRuntime", "must be \"ollama\" or \"openai\" (LM Studio, llama-server, mlx-lm, Jan), not %q", s.LLMRuntime)
+	case s.OpenAIBaseURL != "" && !strings.HasPrefix(s.OpenAIBaseURL, "http://") && !strings.HasPrefix(s.OpenAIBaseURL, "https://"):
+		return bad("openaiBaseURL", "must be an http(s) URL such as \"http://127.0.0.1:1234/v1\"")
 	case strings.TrimSpace(s.OllamaModel) == "":
 		return bad("ollamaModel", "must name a tool-capable model such as \"qwen3:4b-instruct-2507-q4_K_M\"")
 	case s.MaxTurns < 1 || s.MaxTurns > 100:
@@ -346,6 +360,35 @@ func (s Settings) Validate() error {
 		return bad("previewTimeout", "must be between 50ms and 10s")
 	}
 	return nil
+}
+
+// Model is the model of the chosen runtime: llmModel when set, else
+// ollamaModel on Ollama.
+func (s Settings) Model() string {
+	if m := strings.TrimSpace(s.LLMModel); m != "" {
+		return m
+	}
+	if s.LLMRuntime == "ollama" {
+		return s.OllamaModel
+	}
+	return ""
+}
+
+// RuntimeProblem says what is missing for the chosen runtime to work
+// ("" when nothing): the openai runtime needs a base URL and a model,
+// which no default can guess. It is not a Validate error, so a file
+// being written key by key still loads.
+func (s Settings) RuntimeProblem() string {
+	if s.LLMRuntime != "openai" {
+		return ""
+	}
+	switch {
+	case s.OpenAIBaseURL == "":
+		return "llmRuntime is \"openai\" but openaiBaseURL is not set; set it to the server's /v1 address, e.g. \"http://127.0.0.1:1234/v1\" (LM Studio), \"http://127.0.0.1:8080/v1\" (llama-server, mlx-lm) or \"http://127.0.0.1:1337/v1\" (Jan); `hark doctor` finds running ones"
+	case strings.TrimSpace(s.LLMModel) == "":
+		return "llmRuntime is \"openai\" but llmModel is not set; set it to a model id the server lists (`hark doctor` shows them)"
+	}
+	return ""
 }
 
 // Save validates s and writes it atomically to path.

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,5 +235,57 @@ func TestSavedFileIsReadable(t *testing.T) {
 	}
 	if _, err := Load(path); err != nil {
 		t.Errorf("saved file does not load: %v", err)
+	}
+}
+
+// The runtime keys: Ollama by default with ollamaModel; "openai" takes
+// llmModel, a base URL and an optional key, and says what is missing.
+func TestRuntimeKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	load := func(t *testing.T, body string) (Settings, error) {
+		t.Helper()
+		p := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".json")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return Load(p)
+	}
+	d := Defaults()
+	if d.LLMRuntime != "ollama" || d.Model() != d.OllamaModel || d.RuntimeProblem() != "" {
+		t.Errorf("defaults: runtime %q model %q problem %q", d.LLMRuntime, d.Model(), d.RuntimeProblem())
+	}
+	t.Run("llmModel wins on ollama", func(t *testing.T) {
+		s, err := load(t, `{"llmModel": "qwen3:8b"}`)
+		if err != nil || s.Model() != "qwen3:8b" {
+			t.Fatalf("%v %q", err, s.Model())
+		}
+	})
+	t.Run("openai", func(t *testing.T) {
+		s, err := load(t, `{"llmRuntime": "openai", "openaiBaseURL": "http://127.0.0.1:1337/v1", "llmModel": "qwen3-4b", "openaiAPIKey": "k"}`)
+		if err != nil || s.Model() != "qwen3-4b" || s.OpenAIAPIKey != "k" || s.RuntimeProblem() != "" {
+			t.Fatalf("%v %+v %q", err, s, s.RuntimeProblem())
+		}
+	})
+	t.Run("openai without a model", func(t *testing.T) {
+		s, err := load(t, `{"llmRuntime": "openai", "openaiBaseURL": "http://127.0.0.1:1234/v1"}`)
+		if err != nil || s.Model() != "" || !strings.Contains(s.RuntimeProblem(), "llmModel") {
+			t.Fatalf("%v %q %q", err, s.Model(), s.RuntimeProblem())
+		}
+	})
+	t.Run("openai without a URL", func(t *testing.T) {
+		s, _ := load(t, `{"llmRuntime": "openai", "llmModel": "m"}`)
+		if !strings.Contains(s.RuntimeProblem(), "openaiBaseURL") || !strings.Contains(s.RuntimeProblem(), "1234") {
+			t.Fatalf("%q", s.RuntimeProblem())
+		}
+	})
+	for _, bad := range []string{`{"llmRuntime": "lmstudio"}`, `{"openaiBaseURL": "127.0.0.1:1234"}`} {
+		t.Run("bad "+bad, func(t *testing.T) {
+			s, err := load(t, bad)
+			var ke *KeyError
+			if !errors.As(err, &ke) || s.LLMRuntime != "ollama" || s.OpenAIBaseURL != "" {
+				t.Fatalf("err %v settings %+v", err, s)
+			}
+		})
 	}
 }

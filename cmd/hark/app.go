@@ -291,11 +291,11 @@ func (w *wiring) buildCore(context.Context) error {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength, st.AllowCloudModels)
+				warnings, err := server.check(ctx, ag.Model(), st.ContextLength, st.AllowCloudModels)
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
-				return ollamaProblem(err)
+				return ollamaProblem(server.name(), err)
 			},
 			// The probe `hark doctor` shows on its Tray line.
 			"tray": probeCheck(tray.ProbeHost),
@@ -427,18 +427,19 @@ func probeCheck(p doctor.Probe) func(context.Context) error {
 	}
 }
 
-// ollamaProblem titles a failed Ollama check for its menu row: Ollama
-// itself down, or up without the model.
-func ollamaProblem(err error) error {
+// ollamaProblem titles a failed check of the model server (name: Ollama,
+// LM Studio, …) for its menu row: the server down, or up without the
+// model.
+func ollamaProblem(name string, err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
 	if errors.Is(err, agent.ErrCloudModel) {
-		return &app.TitledError{Title: "Ollama model is not on this machine", Err: err}
+		return &app.TitledError{Title: name + " model is not on this machine", Err: err}
 	}
 	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
-		return &app.TitledError{Title: "Ollama model not ready", Err: err}
+		return &app.TitledError{Title: name + " model not ready", Err: err}
 	}
 	return err
 }

@@ -70,7 +70,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		_ = a.Preload(ctx) // the request reports any failure itself
 	}()
 	defer func() { <-preloaded }()
-	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength, s.AllowCloudModels)
+	warnings, err := server.check(ctx, a.Model(), s.ContextLength, s.AllowCloudModels)
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)
 		return exitError

@@ -67,8 +67,14 @@ var importTable = map[string]deps{
 
 	// agent: the loop. Its tests borrow app/settings' atomic writer for the
 	// files the agent keeps; a test-only edge, so it links nothing into agent.
-	"agent":            {imports: "assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest app/settings"},
+	// Its scenarios run against each OpenAI-compatible runtime too, so its
+	// tests import the adapter, which therefore imports nothing of agent.
+	"agent":            {imports: "assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest agent/openai agent/openai/openaitest app/settings"},
 	"agent/ollamatest": {role: kit},
+	// agent/openai: the ChatClient for LM Studio, llama-server, mlx-lm and
+	// Jan; its tests check it against the agent's seams.
+	"agent/openai":            {tests: "agent agent/openai/openaitest"},
+	"agent/openai/openaitest": {role: kit},
 
 	// shell: running, classifying and undoing commands.
 	"shell":                  {imports: "shell/internal/sandbox shell/policy", tests: "shell/internal/abitest"},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/openai"
 	"github.com/hark-sh/hark/app/bundle"
 	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/desktop"
@@ -81,7 +82,7 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 // at login) and the probe each adapter exports.
 func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []doctor.Check {
 	goos := runtime.GOOS
-	server := newOllama(st)
+	server := newServer(st)
 	checks := []doctor.Check{
 		doctor.Settings(paths.Settings, loadErr),
 		doctor.Folders(paths),
@@ -95,12 +96,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.FromProbe("Voice activity model", false, func(ctx context.Context) (string, error) {
 			return models.ProbeVAD(ctx, paths.Models)
 		}),
-		doctor.FromProbe("Ollama", true, func(ctx context.Context) (string, error) {
-			return agent.ProbeServer(ctx, server.client, server.host, goos)
-		}),
-		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
-			return agent.ProbeModel(ctx, server.client, server.host, st.OllamaModel, goos, st.AllowCloudModels)
-		}),
+	}
+	checks = append(checks, modelChecks(st, server, goos)...)
+	checks = append(checks, []doctor.Check{
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
 		doctor.FromProbe("Tray", true, tray.ProbeHost),
@@ -114,11 +112,41 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 			}
 			return l.Status()
 		}),
-	}
+	}...)
 	if goos == "darwin" {
 		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
 	return checks
+}
+
+// modelChecks are the lines of the model server the settings choose:
+// Ollama and its model, or the OpenAI-compatible server with its model;
+// and, beside either, which such servers answer on this machine's usual
+// ports, with the settings lines to use them.
+func modelChecks(st settings.Settings, server server, goos string) []doctor.Check {
+	local := doctor.FromProbe("Local runtimes", false, func(ctx context.Context) (string, error) {
+		return openai.ProbeLocal(ctx, openai.Ports)
+	})
+	switch {
+	case server.err != nil:
+		return []doctor.Check{doctor.FromProbe("Model server", true, func(context.Context) (string, error) {
+			problem, next, _ := strings.Cut(server.err.Error(), "; ")
+			return "", &shell.ProbeError{Problem: problem, Next: next}
+		}), local}
+	case server.runtime != nil:
+		return []doctor.Check{doctor.FromProbe(server.runtime.RuntimeName(), true, func(ctx context.Context) (string, error) {
+			return agent.ProbeRuntime(ctx, server.runtime, server.host, st.Model(), st.AllowCloudModels)
+		}), local}
+	}
+	return []doctor.Check{
+		doctor.FromProbe("Ollama", true, func(ctx context.Context) (string, error) {
+			return agent.ProbeServer(ctx, server.ollama, server.host, goos)
+		}),
+		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
+			return agent.ProbeModel(ctx, server.ollama, server.host, st.Model(), goos, st.AllowCloudModels)
+		}),
+		local,
+	}
 }
 
 // codesignDisplay is what `codesign -dv` says about app (it prints to

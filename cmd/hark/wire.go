@@ -15,6 +15,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/openai"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
@@ -94,32 +95,88 @@ func newRunner(s settings.Settings) *shell.Runner {
 	return shell.NewRunner(shell.RunnerOptions{Timeout: s.CommandTimeout.D(), OutputLimit: s.OutputLimit, KeepEnv: s.KeepEnv})
 }
 
-// ollama is the server the agent talks to: its client and the address
-// shown in messages.
-type ollama struct {
-	client *api.Client
+// server is the model server the agent talks to, Ollama or an
+// OpenAI-compatible one (llmRuntime): its client, the address shown in
+// messages, and the start-up check of the model on it.
+type server struct {
+	client agent.ChatClient
 	host   string
+	// ollama is the Ollama client, nil on the openai runtime.
+	ollama *api.Client
+	// runtime is the OpenAI-compatible client, nil on Ollama.
+	runtime *openai.Client
+	err     error // the runtime cannot be used as set (no base URL, no model)
 }
 
-func newOllama(s settings.Settings) ollama {
-	host := agent.ResolveHost(s.OllamaHost)
-	return ollama{client: agent.NewOllamaClient(host), host: host.String()}
+// newServer builds the client the settings choose.
+func newServer(s settings.Settings) server {
+	if s.LLMRuntime != "openai" {
+		host := agent.ResolveHost(s.OllamaHost)
+		c := agent.NewOllamaClient(host)
+		return server{client: c, host: host.String(), ollama: c}
+	}
+	if p := s.RuntimeProblem(); p != "" {
+		return server{client: unusable{errors.New(p)}, host: openai.Redacted(s.OpenAIBaseURL), err: errors.New(p)}
+	}
+	c, err := openai.New(openai.Options{BaseURL: s.OpenAIBaseURL, APIKey: s.OpenAIAPIKey})
+	if err != nil {
+		// The address is shown in the menu and hark doctor: never with
+		// a key someone put in it.
+		return server{client: unusable{err}, host: openai.Redacted(s.OpenAIBaseURL), err: err}
+	}
+	return server{client: c, host: c.BaseURL(), runtime: c}
 }
+
+// check is the start-up check of model on the server: agent.Check on
+// Ollama, agent.CheckRuntime (reachable, the model served, tools) on an
+// OpenAI-compatible server.
+func (sv server) check(ctx context.Context, model string, contextLength int, allowCloud bool) ([]string, error) {
+	switch {
+	case sv.err != nil:
+		return nil, sv.err
+	case sv.runtime != nil:
+		return agent.CheckRuntime(ctx, sv.runtime, sv.host, model, allowCloud)
+	}
+	return agent.Check(ctx, sv.ollama, sv.host, model, contextLength, allowCloud)
+}
+
+// name is the server's name for menu rows and doctor lines.
+func (sv server) name() string {
+	if sv.runtime != nil {
+		return sv.runtime.RuntimeName()
+	}
+	if sv.err != nil {
+		return "Model server"
+	}
+	return "Ollama"
+}
+
+// unusable is the client of a runtime set up wrong: every request says
+// what to fix, so the app still starts and shows it.
+type unusable struct{ err error }
+
+func (u unusable) Chat(context.Context, *api.ChatRequest, api.ChatResponseFunc) error { return u.err }
 
 // newAgent builds the one agent of a process from the settings; model
-// overrides the ollamaModel setting when not empty. The caller may set the
-// confirmer and progress callback in tune first, or pass them per request.
-func newAgent(s settings.Settings, paths settings.Paths, model string, tune func(*agent.Options)) (*agent.Agent, ollama, error) {
+// overrides the llmModel (or ollamaModel) setting when not empty. The
+// caller may set the confirmer and progress callback in tune first, or
+// pass them per request.
+func newAgent(s settings.Settings, paths settings.Paths, model string, tune func(*agent.Options)) (*agent.Agent, server, error) {
 	if model == "" {
-		model = s.OllamaModel
+		model = s.Model()
 	}
-	o := newOllama(s)
-	opts := agentOptions(s, paths, model, o.client, o.host)
+	sv := newServer(s)
+	if model == "" {
+		// The openai runtime without llmModel: the agent needs a name,
+		// and every request reports the problem (sv.err).
+		model = "(llmModel not set)"
+	}
+	opts := agentOptions(s, paths, model, sv.client, sv.host)
 	if tune != nil {
 		tune(&opts)
 	}
 	a, err := agent.New(opts)
-	return a, o, err
+	return a, sv, err
 }
 
 // previewTimeout, when set, replaces the previewTimeout setting. Tests
