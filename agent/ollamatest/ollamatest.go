@@ -1,6 +1,7 @@
 // Package ollamatest is an in-process Ollama server for tests, named like
 // httptest. It speaks the parts of the HTTP API Hark uses (/api/chat as an
-// NDJSON stream, /api/show, /api/tags, /api/version) and, unlike a fake that
+// NDJSON stream, /api/show, /api/tags, /api/version, /api/pull with
+// progress, /api/ps) and, unlike a fake that
 // emits clean structured calls, it streams scripted raw model text piece by
 // piece through Ollama's own parsers from the module Hark already requires
 // (model/parsers, tools, thinking, template), in the order the server's
@@ -94,6 +95,8 @@ type Server struct {
 	loading      map[string]*loadJob
 	loadsServed  int
 	loadsAborted int
+	pulls        pullState
+	placement    map[string][2]int64 // model → size, size in GPU memory (/api/ps)
 }
 
 // loadJob is one model load in progress; ok tells the requests waiting on
@@ -123,6 +126,8 @@ func New(t testing.TB, models ...Model) *Server {
 	mux.HandleFunc("POST /api/chat", s.chat)
 	mux.HandleFunc("POST /api/show", s.show)
 	mux.HandleFunc("GET /api/tags", s.tags)
+	mux.HandleFunc("POST /api/pull", s.pull)
+	mux.HandleFunc("GET /api/ps", s.ps)
 	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
 		v := s.version
