@@ -27,6 +27,7 @@ var problemTitles = map[string]string{
 	"transcriber":   "Speech model not loaded",
 	"tray":          "Tray host problem",
 	"voice":         "Voice input unavailable",
+	"gpu":           "Model runs partly on the CPU",
 }
 
 // TitledError gives a check's error the short title its menu row shows
@@ -43,6 +44,12 @@ func titleOf(err error) string {
 	var t *TitledError
 	if errors.As(err, &t) {
 		return t.Title
+	}
+	// An adapter's error may carry its own row (agent.PartialGPUError):
+	// agent cannot import app to wrap it.
+	var own interface{ ProblemTitle() string }
+	if errors.As(err, &own) {
+		return own.ProblemTitle()
 	}
 	return ""
 }
@@ -121,6 +128,11 @@ func (a *App) checkFinished(ctx context.Context, e checkDone) {
 		delete(a.problems, e.source)
 	} else {
 		a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
+		if m := downloadOffer(e.err); m != "" && a.o.Puller != nil {
+			p := a.problems[e.source]
+			p.Download = m
+			a.problems[e.source] = p
+		}
 	}
 	a.scheduleRecheck(ctx)
 	a.renderNow()

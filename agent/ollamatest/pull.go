@@ -133,10 +133,17 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 		s.pulls.aborted++
 		s.mu.Unlock()
 	}
+	digests := make([]string, len(layers))
+	for i, size := range layers {
+		// The real server starts every layer's download at once, so each
+		// is named, with its size, before the first bytes arrive.
+		digests[i] = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(fmt.Sprintf("%s/%d", name, i))))
+		out.send(api.ProgressResponse{Status: "pulling " + strings.TrimPrefix(digests[i], "sha256:")[:12], Digest: digests[i], Total: size})
+	}
 	var done int64
 	held := false
 	for i, size := range layers {
-		digest := fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(fmt.Sprintf("%s/%d", name, i))))
+		digest := digests[i]
 		status := "pulling " + strings.TrimPrefix(digest, "sha256:")[:12]
 		step := p.Step
 		if step <= 0 {
