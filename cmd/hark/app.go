@@ -299,7 +299,11 @@ func (w *wiring) buildCore(context.Context) error {
 			},
 			// The probe `hark doctor` shows on its Tray line.
 			"tray": probeCheck(tray.ProbeHost),
+			"gpu":  (&agent.GPUWatch{Client: server.client, Model: st.OllamaModel}).Check,
 		},
+		Puller: app.PullFunc(func(ctx context.Context, model string, fn func(agent.PullProgress)) error {
+			return agent.Pull(ctx, server.client, server.host, model, fn)
+		}),
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
 		},

@@ -100,6 +100,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
 			return agent.ProbeModel(ctx, server.client, server.host, st.OllamaModel, goos, st.AllowCloudModels)
 		}),
+		doctor.FromProbe("Model in GPU memory", false, func(ctx context.Context) (string, error) {
+			return agent.ProbeGPU(ctx, server.client, server.host, st.OllamaModel)
+		}),
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
 		doctor.FromProbe("Tray", true, tray.ProbeHost),

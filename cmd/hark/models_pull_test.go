@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/agent/ollamatest"
+)
+
+// hark models pull has Ollama download the model with the whisper
+// download's bar on a terminal, Ollama's steps as lines, and a failure
+// that says what to do.
+func TestModelsPull(t *testing.T) {
+	srv, _ := askEnv(t)
+	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3("qwen3:8b"), Layers: []int64{50 << 20, 1 << 10}})
+
+	r := runAgentCLI(t, "", true, "models", "pull", "qwen3:8b")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !srv.Installed("qwen3:8b") {
+		t.Error("the model is not installed")
+	}
+	for _, want := range []string{"qwen3:8b: pulling manifest\n", "\rqwen3:8b [", "100.0% 50.0/50.0 MiB", "MiB/s", "qwen3:8b: verifying sha256 digest\n", "qwen3:8b: success\n"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%q", want, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stdout, "qwen3:8b: pulled into Ollama at ") || !strings.Contains(r.stdout, `Set "ollamaModel": "qwen3:8b"`) {
+		t.Errorf("stdout %q", r.stdout)
+	}
+
+	r = runAgentCLI(t, "", false, "models", "pull", "nosuch:1b")
+	if r.code != exitError || !strings.Contains(r.stderr, `no model "nosuch:1b" in the Ollama library`) {
+		t.Errorf("unknown model: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runAgentCLI(t, "", false, "models", "pull", "gpt-oss:120b-cloud")
+	if r.code != exitError || !strings.Contains(r.stderr, "refuses it") {
+		t.Errorf("cloud model: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
