@@ -167,7 +167,9 @@ type App struct {
 	turnSeq  int
 	pending  []*pendingEntry
 	problems map[string]ProblemInfo
-	// checking marks checks under way, so a slow one is never run twice.
+	// checking marks checks under way, so a slow one is never run twice
+	// at once; true means it was asked for again meanwhile and runs once
+	// more when it ends (see runCheck).
 	checking    map[string]bool
 	recheckStop func() bool // the pending re-check timer, nil when none
 	// countdownStop is the timer that redraws the approval countdown

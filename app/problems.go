@@ -120,8 +120,16 @@ func (a *App) reportProblem(ctx context.Context, p Problem) {
 
 // checkFinished records what a check found.
 func (a *App) checkFinished(ctx context.Context, e checkDone) {
+	again := a.checking[e.source]
 	delete(a.checking, e.source)
 	if ctx.Err() != nil {
+		return
+	}
+	if again {
+		// Asked for again while it ran: what it found may predate what
+		// prompted the ask (a load it looked too early to see), and the
+		// run that follows will say.
+		a.runCheck(ctx, e.source)
 		return
 	}
 	if e.err == nil {
@@ -147,12 +155,21 @@ func (a *App) recheckDue(ctx context.Context) {
 	a.scheduleRecheck(ctx)
 }
 
+// runCheck starts the named check unless it is running already. A check
+// asked for while it runs is not dropped but runs once more when the
+// first ends: the ask may follow news the running one started too early
+// to see, such as the model's first load for the "gpu" check, which
+// otherwise would be reported only at the next request.
 func (a *App) runCheck(ctx context.Context, name string) {
 	check := a.o.Checks[name]
-	if check == nil || a.checking[name] {
+	if check == nil {
 		return
 	}
-	a.checking[name] = true
+	if _, running := a.checking[name]; running {
+		a.checking[name] = true
+		return
+	}
+	a.checking[name] = false
 	go func() {
 		err := check(ctx)
 		if ctx.Err() == nil {

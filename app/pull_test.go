@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,30 +144,47 @@ func TestMenuDownloadFails(t *testing.T) {
 	h.views.wait(t, "the note", hasNote("download failed"))
 }
 
+// gpuServer is a test Ollama that has model and, once it is loaded,
+// reports it 3.4 of 6.1 GB in GPU memory; real is the agent that loads it.
+func gpuServer(t *testing.T, model string) (*ollamatest.Server, *agent.GPUWatch, *agent.Agent) {
+	t.Helper()
+	srv := ollamatest.New(t, ollamatest.Qwen3(model))
+	srv.SetPlacement(model, 6_100_000_000, 3_400_000_000)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := agent.NewOllamaClient(u)
+	real, err := agent.New(agent.Options{Client: c, Model: model, Host: srv.URL, Classifier: nothingRuns{}, Executor: nothingRuns{}, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, &agent.GPUWatch{Client: c, Model: model}, real
+}
+
 // After the first load, a model that /api/ps shows partly outside GPU
 // memory is a problem row with the numbers, whose detail names a smaller
 // model.
 func TestMenuSaysTheModelIsPartlyOnTheCPU(t *testing.T) {
 	t.Parallel()
 	model := "qwen3:8b"
-	srv := ollamatest.New(t, ollamatest.Qwen3(model))
-	srv.SetPlacement(model, 6_100_000_000, 3_400_000_000)
-	u, _ := url.Parse(srv.URL)
-	c := agent.NewOllamaClient(u)
-	real, err := agent.New(agent.Options{Client: c, Model: model, Host: srv.URL, Classifier: nothingRuns{}, Executor: nothingRuns{}, Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, watch, real := gpuServer(t, model)
+	// Each verdict of the check, in order, so the test knows what the
+	// start-up check said without guessing which render it caused.
+	verdicts := make(chan error, 16)
 	fake := answerAgent("ok")
-	watch := &agent.GPUWatch{Client: c, Model: model}
 	h := start(t, fake, func(o *Options) {
 		o.Agent = loadingAgent{fakeAgent: fake, real: real}
-		o.Checks = map[string]func(context.Context) error{"gpu": watch.Check}
+		o.Checks = map[string]func(context.Context) error{"gpu": func(ctx context.Context) error {
+			err := watch.Check(ctx)
+			verdicts <- err
+			return err
+		}}
 		o.RecheckFirst = time.Hour
 	})
-	// Nothing is loaded at start: no problem yet.
-	if v := h.views.waitNow(t, "start", func(View) bool { return true }); len(v.Problems) != 0 {
-		t.Fatalf("problems before any load: %v", v.Problems)
+	// Nothing is loaded at start: the start-up check finds no problem.
+	if err := recv(t, "the start-up check", verdicts); err != nil {
+		t.Fatalf("the check before any load: %v", err)
 	}
 	h.app.Post(KeyDown{})
 	h.app.Post(KeyUp{})
@@ -184,6 +202,57 @@ func TestMenuSaysTheModelIsPartlyOnTheCPU(t *testing.T) {
 	}
 	if iconFor(v) == "degraded" {
 		t.Error("a slow model is not a missing part")
+	}
+}
+
+// A placement check that looked before the load and answers after it
+// must not use up the look the load asked for: the check asked for while
+// it ran runs again, and the problem shows without waiting for another
+// request.
+func TestGPUCheckAskedWhileRunningRunsAgain(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	srv, watch, real := gpuServer(t, model)
+	looked, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	// The agent loads the model itself and answers once it is loaded; it
+	// has no Preload, so the answer is the only news of the load.
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		if err := real.Preload(ctx); err != nil {
+			return "", err
+		}
+		return "ok", nil
+	})
+	h := start(t, ag, func(o *Options) {
+		o.Checks = map[string]func(context.Context) error{"gpu": func(ctx context.Context) error {
+			err := watch.Check(ctx)
+			if calls.Add(1) == 1 {
+				// The start-up check has seen nothing loaded; it answers
+				// only after the request below has finished.
+				close(looked)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+			}
+			return err
+		}}
+		o.RecheckFirst = time.Hour
+	})
+	recv(t, "the start-up check's look", looked)
+	h.app.Post(KeyDown{})
+	h.app.Post(KeyUp{})
+	h.views.wait(t, "the answer", func(v View) bool { return v.State == Idle && v.Stream == "ok" })
+	if !srv.Loaded(model) {
+		t.Fatal("the request did not load the model")
+	}
+	close(release)
+	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
+	if got := v.Problems["gpu"].Title; !strings.Contains(got, "44% on the CPU") {
+		t.Errorf("row %q", got)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("the check ran %d times, want the start-up run and one more", n)
 	}
 }
 
