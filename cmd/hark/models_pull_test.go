@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hark-sh/hark/agent/ollamatest"
 )
@@ -11,7 +14,7 @@ import (
 // download's bar on a terminal, Ollama's steps as lines, and a failure
 // that says what to do.
 func TestModelsPull(t *testing.T) {
-	srv, _ := askEnv(t)
+	srv, home := askEnv(t)
 	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3("qwen3:8b"), Layers: []int64{50 << 20, 1 << 10}})
 
 	r := runAgentCLI(t, "", true, "models", "pull", "qwen3:8b")
@@ -28,6 +31,23 @@ func TestModelsPull(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "qwen3:8b: pulled into Ollama at ") || !strings.Contains(r.stdout, `Set "ollamaModel": "qwen3:8b"`) {
 		t.Errorf("stdout %q", r.stdout)
+	}
+
+	// No name: the ollamaModel setting, which needs no advice to set it;
+	// a pull that takes a while says how long it has left.
+	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3("tiny:1b"), Layers: []int64{20 << 20}, Pace: 2 * time.Millisecond})
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"ollamaModel": "tiny:1b"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runAgentCLI(t, "", true, "models", "pull")
+	if r.code != exitOK || !srv.Installed("tiny:1b") {
+		t.Fatalf("default model: exit %d, installed %v: %s", r.code, srv.Installed("tiny:1b"), r.stderr)
+	}
+	if !strings.Contains(r.stderr, " left ") {
+		t.Errorf("the bar never said the time left:\n%q", r.stderr)
+	}
+	if !strings.Contains(r.stdout, "tiny:1b: pulled into Ollama at ") || strings.Contains(r.stdout, "Set ") {
+		t.Errorf("default model: stdout %q", r.stdout)
 	}
 
 	r = runAgentCLI(t, "", false, "models", "pull", "nosuch:1b")
