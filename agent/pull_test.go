@@ -14,7 +14,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 )
 
-func pullServer(t *testing.T, p ...ollamatest.Pull) (*ollamatest.Server, *api.Client) {
+func pullServer(t *testing.T, p ...ollamatest.Pull) (*ollamatest.Server, *OllamaClient) {
 	t.Helper()
 	srv := ollamatest.New(t)
 	for _, o := range p {

@@ -97,7 +97,7 @@ func newRunner(s settings.Settings) *shell.Runner {
 // ollama is the server the agent talks to: its client and the address
 // shown in messages.
 type ollama struct {
-	client *api.Client
+	client *agent.OllamaClient
 	host   string
 }
 
