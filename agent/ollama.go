@@ -57,8 +57,9 @@ func parseHost(s string) *url.URL {
 // NewOllamaClient returns a client for host. Its HTTP client has no overall
 // timeout on purpose: a slow model may take minutes for a reply, and the
 // caller's context is what stops it.
-func NewOllamaClient(host *url.URL) *api.Client {
-	return api.NewClient(host, &http.Client{})
+func NewOllamaClient(host *url.URL) *OllamaClient {
+	hc := &http.Client{}
+	return &OllamaClient{Client: api.NewClient(host, hc), base: host, http: hc}
 }
 
 // Checker is the part of *api.Client that Preflight uses.

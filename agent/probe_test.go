@@ -142,7 +142,7 @@ func TestProbesHangingServer(t *testing.T) {
 func TestProbesVersionHostAndCloud(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	server := func(t *testing.T, version string) (*api.Client, string) {
+	server := func(t *testing.T, version string) (*OllamaClient, string) {
 		srv := ollamatest.New(t, ollamatest.Qwen3(DefaultModel), ollamatest.Cloud("gpt-oss:120b-cloud"))
 		srv.SetVersion(version)
 		u, _ := url.Parse(srv.URL)
@@ -151,28 +151,28 @@ func TestProbesVersionHostAndCloud(t *testing.T) {
 	cases := []struct {
 		name    string
 		version string
-		probe   func(c *api.Client, host string) (string, error)
+		probe   func(c *OllamaClient, host string) (string, error)
 		want    probeWant
 	}{
-		{"current", "0.33.0", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+		{"current", "0.33.0", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
 			probeWant{ok: true, detail: " (0.12.6 or later needed: before 0.12.6 Ollama ignores truncate:false"}},
-		{"too old", "0.12.4", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+		{"too old", "0.12.4", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
 			probeWant{detail: "Ollama 0.12.4 at", fix: "update Ollama"}},
-		{"source build", "0.0.0", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+		{"source build", "0.0.0", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
 			probeWant{ok: true, detail: " (unknown: a source build"}},
-		{"elsewhere", "0.33.0", func(c *api.Client, _ string) (string, error) {
+		{"elsewhere", "0.33.0", func(c *OllamaClient, _ string) (string, error) {
 			return ProbeServer(ctx, c, "http://192.168.1.20:11434", "linux")
 		}, probeWant{detail: "requests go to 192.168.1.20", fix: "127.0.0.1:11434", limited: true}},
-		{"localhost is here", "0.33.0", func(c *api.Client, _ string) (string, error) {
+		{"localhost is here", "0.33.0", func(c *OllamaClient, _ string) (string, error) {
 			return ProbeServer(ctx, c, "http://localhost:11434", "linux")
 		}, probeWant{ok: true, detail: "version 0.33.0"}},
-		{"cloud stub", "0.33.0", func(c *api.Client, host string) (string, error) {
+		{"cloud stub", "0.33.0", func(c *OllamaClient, host string) (string, error) {
 			return ProbeModel(ctx, c, host, "gpt-oss:120b-cloud", "linux", false)
 		}, probeWant{detail: "sends what you say and every command's output to ollama.com", fix: `"allowCloudModels": true`}},
-		{"cloud tag", "0.33.0", func(c *api.Client, host string) (string, error) {
+		{"cloud tag", "0.33.0", func(c *OllamaClient, host string) (string, error) {
 			return ProbeModel(ctx, c, host, "qwen3:cloud", "linux", false)
 		}, probeWant{detail: "to ollama.com", fix: `"allowCloudModels": true`}},
-		{"cloud allowed", "0.33.0", func(c *api.Client, host string) (string, error) {
+		{"cloud allowed", "0.33.0", func(c *OllamaClient, host string) (string, error) {
 			return ProbeModel(ctx, c, host, "gpt-oss:120b-cloud", "linux", true)
 		}, probeWant{detail: "allowCloudModels is on", fix: "local model", limited: true}},
 	}

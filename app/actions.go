@@ -56,6 +56,15 @@ func (a *App) view() View {
 	if a.turn != nil {
 		v.Request = a.turn.text
 	}
+	for k, p := range v.Problems {
+		if p.Download != "" {
+			p.DownloadSize = a.offerSize(p.Download)
+			v.Problems[k] = p
+		}
+	}
+	if a.pull != nil {
+		v.Pull = &PullView{Model: a.pull.model, Progress: a.pull.progress}
+	}
 	return v
 }
 
@@ -123,6 +132,10 @@ func (a *App) click(ctx context.Context, id string) {
 		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
 	case id == IDCancel:
 		a.cancel()
+	case strings.HasPrefix(id, PrefixDownload):
+		a.startPull(ctx, strings.TrimPrefix(id, PrefixDownload))
+	case id == IDCancelDownload:
+		a.cancelPull()
 	case id == IDConfirm:
 		if a.settings.ConfirmBeforeExecute {
 			a.askConfirmOff(ctx)

@@ -89,6 +89,10 @@ type Options struct {
 	// Home is written ~ in approvals, as commands and previews write it;
 	// empty: the user's home folder.
 	Home string
+	// Puller downloads the Ollama model when the "ollama" check finds it
+	// not pulled: the problem row offers "Download MODEL (SIZE)". Nil: no
+	// offer. A "gpu" check, when given, runs again after the first load.
+	Puller ModelPuller
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -163,7 +167,9 @@ type App struct {
 	turnSeq  int
 	pending  []*pendingEntry
 	problems map[string]ProblemInfo
-	// checking marks checks under way, so a slow one is never run twice.
+	// checking marks checks under way, so a slow one is never run twice
+	// at once; true means it was asked for again meanwhile and runs once
+	// more when it ends (see runCheck).
 	checking    map[string]bool
 	recheckStop func() bool // the pending re-check timer, nil when none
 	// countdownStop is the timer that redraws the approval countdown
@@ -185,6 +191,10 @@ type App struct {
 	throttle     *throttle
 	lastRender   *Menu
 	keys         keyState
+	// pull is the download under way, nil when none; pullSizes the
+	// totals downloads have learnt, for the offer's "(SIZE)".
+	pull      *pullJob
+	pullSizes map[string]int64
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -258,13 +268,14 @@ func New(o Options) *App {
 		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	a := &App{
-		o:        o,
-		log:      o.Logger,
-		events:   make(chan Event, 64),
-		done:     make(chan struct{}),
-		settings: o.Settings,
-		problems: map[string]ProblemInfo{},
-		checking: map[string]bool{},
+		o:         o,
+		log:       o.Logger,
+		events:    make(chan Event, 64),
+		done:      make(chan struct{}),
+		settings:  o.Settings,
+		problems:  map[string]ProblemInfo{},
+		checking:  map[string]bool{},
+		pullSizes: map[string]int64{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
@@ -276,6 +287,13 @@ func New(o Options) *App {
 	}
 	if o.Agent == nil {
 		a.setProblem(Problem{Source: "agent", Message: "no agent configured — requests cannot run"})
+	}
+	for k, f := range o.Checks {
+		if f == nil {
+			// A check the wiring has none of (the "gpu" check on a runtime
+			// that reports no placement) is no check at all.
+			delete(o.Checks, k)
+		}
 	}
 	if w, ok := o.Transcriber.(Warmer); ok && o.Checks["transcriber"] == nil {
 		// Loading the model is the transcriber's check: a model file put
@@ -469,6 +487,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.confirmSaved(e)
 	case loginSaved:
 		a.loginChanged(e)
+	case pullProgress:
+		a.pullMoved(e)
+	case pullDone:
+		a.pullFinished(ctx, e)
+	case modelLoaded:
+		a.modelAnswered(ctx)
 	default:
 		a.log.Warn("unknown event", "type", fmt.Sprintf("%T", e))
 	}
@@ -585,7 +609,9 @@ func (a *App) preload(ctx context.Context) {
 		defer a.preloading.Store(false)
 		pctx, cancel := context.WithTimeout(ctx, PreloadTimeout)
 		defer cancel()
-		_ = p.Preload(pctx)
+		if p.Preload(pctx) == nil {
+			a.post(modelLoaded{})
+		}
 	}()
 }
 
@@ -778,6 +804,7 @@ func (a *App) finish(d turnDone) {
 		// it is running now.
 		if d.answer != "" {
 			delete(a.problems, "ollama")
+			a.modelAnswered(t.ctxParent)
 		}
 	}
 	if t.reply != nil {

@@ -508,7 +508,7 @@ func start(t *testing.T, agent *fakeAgent, edit func(*Options)) *harness {
 	return h
 }
 
-func recv[T any](t *testing.T, what string, ch <-chan T) T {
+func recv[T any](t testing.TB, what string, ch <-chan T) T {
 	t.Helper()
 	select {
 	case v := <-ch:

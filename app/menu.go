@@ -46,6 +46,8 @@ type View struct {
 	// Home is written ~ in an approval's folder, as its command and
 	// preview write it.
 	Home string
+	// Pull is the model download under way, nil when none.
+	Pull *PullView
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -53,6 +55,10 @@ type View struct {
 type ProblemInfo struct {
 	Title  string
 	Detail string
+	// Download is the Ollama model the problem row offers to pull, and
+	// DownloadSize its size when known (0 keeps "(SIZE)" out of the row).
+	Download     string
+	DownloadSize int64
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
@@ -114,6 +120,12 @@ func BuildMenu(v View) Menu {
 	for _, src := range srcs {
 		p := v.Problems[src]
 		add(MenuItem{ID: PrefixProblem + src, Kind: ItemLabel, Label: "⚠ " + clip(p.Title, reasonWidth), Tooltip: p.Detail, Disabled: true})
+		if p.Download != "" && v.Pull == nil {
+			add(downloadRow(p))
+		}
+	}
+	if v.Pull != nil {
+		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; what is downloaded is kept for the next try"})
 	}
 	if len(srcs) > 0 {
 		add(MenuItem{ID: IDProblems, Kind: ItemAction, Label: "Problems…", Tooltip: "What is wrong and how to fix it"})
@@ -357,6 +369,17 @@ func partRows(part string) []string {
 	return append(rows[:partRowsMax-1:partRowsMax-1], fmt.Sprintf("… %s more of this part (Show full command…)", plural(rest, "character", "characters")))
 }
 
+// downloadRow offers to pull the model a problem names, with its size
+// when Hark knows it before asking the registry.
+func downloadRow(p ProblemInfo) MenuItem {
+	label := "    Download " + clip(Visible(p.Download), 40)
+	if p.DownloadSize > 0 {
+		label += " (" + agent.SizeText(p.DownloadSize) + ")"
+	}
+	return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction, Label: label,
+		Tooltip: "Pull it through Ollama now; progress shows in the status line"}
+}
+
 // ruleText is a rule without its "always allow" in front, for a label
 // that already says it: "touch in ~/proj".
 func ruleText(r rules.Rule) string {
@@ -447,6 +470,8 @@ func StatusLine(v View) string {
 	switch {
 	case v.Cancelling:
 		s = "Cancelling…"
+	case v.Pull != nil && !v.State.Busy():
+		s = "Downloading " + v.Pull.Model + ": " + v.Pull.Progress.String()
 	case v.State == Idle:
 		s = readyLine(v)
 	case v.State == Listening && v.Detail != "":

@@ -69,6 +69,7 @@ const (
 	IDProblems        = "problems"
 	IDAutoRun         = "auto-run"
 	IDUndoTrash       = "undo-trash"
+	IDCancelDownload  = "cancel-download"
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
@@ -80,4 +81,5 @@ const (
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
 	PrefixShowFull     = "show-full:"    // + Pending.ID
 	PrefixProblem      = "problem:"      // + the problem's source
+	PrefixDownload     = "download:"     // + the Ollama model a problem offers to pull
 )

@@ -27,6 +27,7 @@ var problemTitles = map[string]string{
 	"transcriber":   "Speech model not loaded",
 	"tray":          "Tray host problem",
 	"voice":         "Voice input unavailable",
+	"gpu":           "Model runs partly on the CPU",
 }
 
 // TitledError gives a check's error the short title its menu row shows
@@ -43,6 +44,12 @@ func titleOf(err error) string {
 	var t *TitledError
 	if errors.As(err, &t) {
 		return t.Title
+	}
+	// An adapter's error may carry its own row (agent.PartialGPUError):
+	// agent cannot import app to wrap it.
+	var own interface{ ProblemTitle() string }
+	if errors.As(err, &own) {
+		return own.ProblemTitle()
 	}
 	return ""
 }
@@ -113,14 +120,27 @@ func (a *App) reportProblem(ctx context.Context, p Problem) {
 
 // checkFinished records what a check found.
 func (a *App) checkFinished(ctx context.Context, e checkDone) {
+	again := a.checking[e.source]
 	delete(a.checking, e.source)
 	if ctx.Err() != nil {
+		return
+	}
+	if again {
+		// Asked for again while it ran: what it found may predate what
+		// prompted the ask (a load it looked too early to see), and the
+		// run that follows will say.
+		a.runCheck(ctx, e.source)
 		return
 	}
 	if e.err == nil {
 		delete(a.problems, e.source)
 	} else {
 		a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
+		if m := downloadOffer(e.err); m != "" && a.o.Puller != nil {
+			p := a.problems[e.source]
+			p.Download = m
+			a.problems[e.source] = p
+		}
 	}
 	a.scheduleRecheck(ctx)
 	a.renderNow()
@@ -135,12 +155,21 @@ func (a *App) recheckDue(ctx context.Context) {
 	a.scheduleRecheck(ctx)
 }
 
+// runCheck starts the named check unless it is running already. A check
+// asked for while it runs is not dropped but runs once more when the
+// first ends: the ask may follow news the running one started too early
+// to see, such as the model's first load for the "gpu" check, which
+// otherwise would be reported only at the next request.
 func (a *App) runCheck(ctx context.Context, name string) {
 	check := a.o.Checks[name]
-	if check == nil || a.checking[name] {
+	if check == nil {
 		return
 	}
-	a.checking[name] = true
+	if _, running := a.checking[name]; running {
+		a.checking[name] = true
+		return
+	}
+	a.checking[name] = false
 	go func() {
 		err := check(ctx)
 		if ctx.Err() == nil {

@@ -1,6 +1,7 @@
 // Package ollamatest is an in-process Ollama server for tests, named like
 // httptest. It speaks the parts of the HTTP API Hark uses (/api/chat as an
-// NDJSON stream, /api/show, /api/tags, /api/version) and, unlike a fake that
+// NDJSON stream, /api/show, /api/tags, /api/version, /api/pull with
+// progress, /api/ps) and, unlike a fake that
 // emits clean structured calls, it streams scripted raw model text piece by
 // piece through Ollama's own parsers from the module Hark already requires
 // (model/parsers, tools, thinking, template), in the order the server's
@@ -68,6 +69,9 @@ type Reply struct {
 	Drop  bool
 	Hang  bool          // after the text, wait until the client goes away
 	Delay time.Duration // wait this long (or until the client goes away) first
+	// Pace is the wait before each piece: a model producing tokens at a
+	// fixed rate. The time spent waiting is counted in ModelTime.
+	Pace time.Duration
 }
 
 // Server is the test server.
@@ -94,6 +98,9 @@ type Server struct {
 	loading      map[string]*loadJob
 	loadsServed  int
 	loadsAborted int
+	pulls        pullState
+	modelTime    time.Duration
+	placement    map[string][2]int64 // model → size, size in GPU memory (/api/ps)
 }
 
 // loadJob is one model load in progress; ok tells the requests waiting on
@@ -123,6 +130,8 @@ func New(t testing.TB, models ...Model) *Server {
 	mux.HandleFunc("POST /api/chat", s.chat)
 	mux.HandleFunc("POST /api/show", s.show)
 	mux.HandleFunc("GET /api/tags", s.tags)
+	mux.HandleFunc("POST /api/pull", s.pull)
+	mux.HandleFunc("GET /api/ps", s.ps)
 	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
 		v := s.version
@@ -474,11 +483,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	if rep.Delay > 0 {
+		t0 := time.Now()
 		select {
 		case <-time.After(rep.Delay):
 		case <-r.Context().Done():
 			return
 		}
+		s.addModelTime(time.Since(t0))
 	}
 	if rep.Status != 0 {
 		writeJSON(w, rep.Status, map[string]string{"error": rep.Error})
@@ -550,6 +561,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, b Behaviour, m M
 	}
 	var held []api.ToolCall // native path: calls wait for the final line
 	for i, piece := range pieces {
+		if rep.Pace > 0 {
+			t0 := time.Now()
+			select {
+			case <-time.After(rep.Pace):
+			case <-r.Context().Done():
+				return
+			}
+			s.addModelTime(time.Since(t0))
+		}
 		done := !cut && i == len(pieces)-1
 		res := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Content: piece}, Done: done}
 		if done {
@@ -699,6 +719,21 @@ func modelfile(m Model) string {
 		s += "PARSER " + m.Parser + "\n"
 	}
 	return s
+}
+
+// ModelTime is the time the server spent as the model: every Delay and
+// Pace wait, as long as each really took. A benchmark subtracts it to
+// find the client's own cost.
+func (s *Server) ModelTime() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modelTime
+}
+
+func (s *Server) addModelTime(d time.Duration) {
+	s.mu.Lock()
+	s.modelTime += d
+	s.mu.Unlock()
 }
 
 // Loading says whether a load of name is in progress.

@@ -299,12 +299,34 @@ func (w *wiring) buildCore(context.Context) error {
 			},
 			// The probe `hark doctor` shows on its Tray line.
 			"tray": probeCheck(tray.ProbeHost),
+			"gpu":  gpuCheck(server, st.Model()),
 		},
+		Puller: modelPuller(server),
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
 		},
 	})
 	return nil
+}
+
+// gpuCheck is the "gpu" check of Ollama's model placement; other runtimes
+// report no placement, so they get none.
+func gpuCheck(server server, model string) func(context.Context) error {
+	if server.ollama == nil {
+		return nil
+	}
+	return (&agent.GPUWatch{Client: server.ollama, Model: model}).Check
+}
+
+// modelPuller lets the menu download a missing model through Ollama; other
+// runtimes download models their own way, so the menu offers none.
+func modelPuller(server server) app.ModelPuller {
+	if server.ollama == nil {
+		return nil
+	}
+	return app.PullFunc(func(ctx context.Context, model string, fn func(agent.PullProgress)) error {
+		return agent.Pull(ctx, server.ollama, server.host, model, fn)
+	})
 }
 
 // run starts the core and everything that feeds it, then the tray on this

@@ -145,6 +145,9 @@ func modelChecks(st settings.Settings, server server, goos string) []doctor.Chec
 		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
 			return agent.ProbeModel(ctx, server.ollama, server.host, st.Model(), goos, st.AllowCloudModels)
 		}),
+		doctor.FromProbe("Model in GPU memory", false, func(ctx context.Context) (string, error) {
+			return agent.ProbeGPU(ctx, server.ollama, server.host, st.Model())
+		}),
 		local,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/hotkey"
 	"github.com/hark-sh/hark/speech/whisper"
@@ -28,13 +29,18 @@ func TestDoctorCLI(t *testing.T) {
 	mux.HandleFunc("/api/show", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"capabilities": []string{"completion", "tools"}})
 	})
+	// The model is loaded, 3.4 of its 6.1 GB in GPU memory.
+	mux.HandleFunc("/api/ps", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"models": []map[string]any{
+			{"name": "qwen3:8b", "model": "qwen3:8b", "size": 6_100_000_000, "size_vram": 3_400_000_000}}})
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	home := t.TempDir()
 	t.Setenv("HARK_HOME", home)
 	// A model path, not a catalog name: -first-run must not start a download
 	// in builds that have whisper.cpp.
-	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"whisperModel": "/nonexistent/ggml-test.bin"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"whisperModel": "/nonexistent/ggml-test.bin", "ollamaModel": "qwen3:8b"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", t.TempDir())
@@ -67,6 +73,9 @@ func TestDoctorCLI(t *testing.T) {
 	}
 	if l := find("Ollama model"); !strings.HasPrefix(l, "✓") || !strings.Contains(l, "supports tools") {
 		t.Errorf("Ollama model line %q", l)
+	}
+	if l := find("Model in GPU memory"); strings.HasPrefix(l, "✓") || !strings.Contains(l, "runs partly on the CPU: 3.4 GB of 6.1 GB in GPU memory (44% on the CPU)") || !strings.Contains(l, agent.DefaultModel) {
+		t.Errorf("GPU line %q, want the numbers and a smaller model", l)
 	}
 	if l := find("Settings"); !strings.HasPrefix(l, "✓") {
 		t.Errorf("Settings line %q", l)

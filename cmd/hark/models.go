@@ -9,16 +9,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/speech/models"
 )
 
 func init() {
 	register(&command{
 		name:    "models",
-		usage:   "list | download [NAME]",
-		summary: "List the whisper models and which are installed, or download one (default: the whisperModel setting).",
-		about: `list shows every model of the catalog, which are installed and where; download fetches one
-(resuming an interrupted download) and checks its published checksum.`,
+		usage:   "list | download [NAME] | pull [NAME]",
+		summary: "List the whisper models and which are installed, or download one (default: the whisperModel setting); pull has Ollama download the language model (default: the ollamaModel setting).",
+		about: `list shows every whisper model of the catalog, which are installed and where; download fetches one
+(resuming an interrupted download) and checks its published checksum. pull has Ollama download
+the language model, with the same progress bar.`,
 		run: runModels,
 	})
 }
@@ -41,6 +43,8 @@ func runModels(ctx context.Context, e *env, args []string) int {
 		return modelsList(e)
 	case "download":
 		return modelsDownload(ctx, e, args[1:])
+	case "pull":
+		return modelsPull(ctx, e, args[1:])
 	}
 	showf(e.stderr, "hark models: unknown subcommand %q\n", args[0])
 	usage()
@@ -154,6 +158,67 @@ func modelsDownload(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// modelsPull has Ollama download a language model, drawing its progress
+// as download draws a whisper model's.
+func modelsPull(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("models pull", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(e.stderr, "Usage: hark models pull [NAME]")
+		return exitUsage
+	}
+	paths, st, err := voiceSettings()
+	if err != nil {
+		showln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	name := fs.Arg(0)
+	if name == "" {
+		name = st.OllamaModel
+	}
+	if remote := agent.RemoteHost(name, nil); remote != "" && !st.AllowCloudModels {
+		showf(e.stderr, "hark models: %s is served by %s, not this machine, and Hark refuses it; pick a local model such as %s, or set \"allowCloudModels\": true if you accept that\n", name, remote, agent.DefaultModel)
+		return exitError
+	}
+	if st.LLMRuntime == "openai" {
+		showf(e.stderr, "hark models: pull has Ollama download a model, but llmRuntime is \"openai\": load %s in that server the way it offers (LM Studio's search, llama-server's -m, …)\n", name)
+		return exitError
+	}
+	server := newServer(st)
+	pr := newProgressPrinter(e.stderr, e.isTerminal)
+	status, resumed := "", int64(-1)
+	err = agent.Pull(ctx, server.ollama, server.host, name, func(p agent.PullProgress) {
+		layer := strings.HasPrefix(p.Status, "pulling ") && p.Status != "pulling manifest"
+		if !layer && p.Status != status {
+			// Ollama's own steps (manifest, verifying, writing) get a
+			// line each, after the bar.
+			pr.finish()
+			status = p.Status
+			showf(e.stderr, "%s: %s\n", name, p.Status)
+		}
+		if !layer || p.Total <= 0 {
+			return
+		}
+		if resumed < 0 {
+			resumed = p.Done
+		}
+		pr.report(models.Progress{Model: name, Done: p.Done, Total: p.Total, Resumed: resumed})
+	})
+	pr.finish()
+	if err != nil {
+		showln(e.stderr, "hark models:", err)
+		return exitError
+	}
+	showf(e.stdout, "%s: pulled into Ollama at %s\n", name, server.host)
+	if name != st.OllamaModel {
+		showf(e.stdout, "Set \"ollamaModel\": %q in %s to use it.\n", name, paths.Settings)
+	}
+	return exitOK
+}
+
 // progressPrinter draws a bar that redraws itself on a terminal, and plain
 // lines every 10% elsewhere (logs, CI), so neither fills up with noise.
 type progressPrinter struct {
@@ -180,9 +245,14 @@ func (p *progressPrinter) report(pr models.Progress) {
 		const width = 30
 		n := int(frac * width)
 		rate := float64(pr.Done-pr.Resumed) / (1 << 20) / max(time.Since(p.start).Seconds(), 0.001)
-		showf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s ", pr.Model,
+		left := ""
+		if rate > 0 && pr.Done < pr.Total {
+			secs := int(float64(pr.Total-pr.Done) / (1 << 20) / rate)
+			left = fmt.Sprintf("%d:%02d left ", secs/60, secs%60)
+		}
+		showf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s %s", pr.Model,
 			strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac,
-			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate)
+			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate, left)
 		p.drawn = true
 		if pr.Done == pr.Total {
 			fmt.Fprintln(p.w)
@@ -196,5 +266,14 @@ func (p *progressPrinter) report(pr models.Progress) {
 		}
 		p.lastTen = ten
 		showf(p.w, "%s: %d%% (%.1f of %.1f MiB)\n", pr.Model, ten*10, float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20))
+	}
+}
+
+// finish ends a bar left half drawn (a pull that stopped, or one whose
+// steps follow), so the next line starts clean.
+func (p *progressPrinter) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
 	}
 }

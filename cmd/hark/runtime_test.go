@@ -25,7 +25,7 @@ func TestRuntimeChoice(t *testing.T) {
 		return out
 	}
 	d := settings.Defaults()
-	if sv := newServer(d); sv.ollama == nil || sv.runtime != nil || strings.Join(names(d), ",") != "Ollama,Ollama model,Local runtimes" {
+	if sv := newServer(d); sv.ollama == nil || sv.runtime != nil || strings.Join(names(d), ",") != "Ollama,Ollama model,Model in GPU memory,Local runtimes" {
 		t.Errorf("default: %+v %q", sv, names(d))
 	}
 
@@ -41,6 +41,14 @@ func TestRuntimeChoice(t *testing.T) {
 	}
 	if n := names(st); len(n) != 2 || n[1] != "Local runtimes" {
 		t.Errorf("doctor lines %q", n)
+	}
+	// Placement and downloads are Ollama's: the openai runtime gets
+	// neither the "gpu" check nor the menu's Download row.
+	if gpuCheck(sv, st.Model()) != nil || modelPuller(sv) != nil {
+		t.Errorf("openai runtime has Ollama's gpu check or puller")
+	}
+	if od := newServer(d); gpuCheck(od, d.Model()) == nil || modelPuller(od) == nil {
+		t.Errorf("Ollama lost its gpu check or puller")
 	}
 
 	st.LLMModel = ""

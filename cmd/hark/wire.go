@@ -102,7 +102,7 @@ type server struct {
 	client agent.ChatClient
 	host   string
 	// ollama is the Ollama client, nil on the openai runtime.
-	ollama *api.Client
+	ollama *agent.OllamaClient
 	// runtime is the OpenAI-compatible client, nil on Ollama.
 	runtime *openai.Client
 	err     error // the runtime cannot be used as set (no base URL, no model)

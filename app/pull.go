@@ -1,0 +1,159 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+)
+
+// ModelPuller downloads an Ollama model, reporting progress as it goes;
+// cancelling ctx stops the download. cmd/hark backs it with agent.Pull.
+type ModelPuller interface {
+	Pull(ctx context.Context, model string, progress func(agent.PullProgress)) error
+}
+
+// PullFunc is a ModelPuller made of a function.
+type PullFunc func(ctx context.Context, model string, progress func(agent.PullProgress)) error
+
+// Pull calls f.
+func (f PullFunc) Pull(ctx context.Context, model string, progress func(agent.PullProgress)) error {
+	return f(ctx, model, progress)
+}
+
+// PullView is a download under way, for the status line.
+type PullView struct {
+	Model    string
+	Progress agent.PullProgress
+}
+
+// pullJob is the loop's record of the one download that may run.
+type pullJob struct {
+	model    string
+	cancel   context.CancelFunc
+	progress agent.PullProgress
+	started  time.Time
+}
+
+type (
+	pullProgress struct{ p agent.PullProgress }
+	pullDone     struct {
+		model string
+		last  agent.PullProgress
+		err   error
+	}
+	// modelLoaded says the model answered for the first time (a preload
+	// or a request), which is when /api/ps can tell where it sits.
+	modelLoaded struct{}
+)
+
+func (pullProgress) isEvent() {}
+func (pullDone) isEvent()     {}
+func (modelLoaded) isEvent()  {}
+
+// downloadOffer is the model a not-pulled error names, "" for any other
+// error: the ollama check's error is then the menu's offer to download it.
+func downloadOffer(err error) string {
+	var e *agent.Error
+	if errors.As(err, &e) && errors.Is(err, agent.ErrModelNotFound) {
+		return e.Model
+	}
+	return ""
+}
+
+// offerSize is what "Download MODEL (SIZE)" says: the built-in size of a
+// recommended model, or the total an earlier attempt learnt; 0 leaves the
+// size out.
+func (a *App) offerSize(model string) int64 {
+	if n := a.pullSizes[model]; n > 0 {
+		return n
+	}
+	return agent.KnownSize(model)
+}
+
+// startPull downloads model on a goroutine of its own, under the loop's
+// context (quitting stops it), posting progress as it changes by a tenth
+// of a percent or says something new, so a fast download does not flood
+// the loop.
+func (a *App) startPull(ctx context.Context, model string) {
+	if a.o.Puller == nil || a.pull != nil || model == "" {
+		return
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	a.pull = &pullJob{model: model, cancel: cancel, started: a.o.now(),
+		progress: agent.PullProgress{Model: model, Total: a.offerSize(model), Status: "starting"}}
+	puller, loop := a.o.Puller, a.loop
+	go func() {
+		defer cancel()
+		var last agent.PullProgress
+		shown := -1
+		err := puller.Pull(pctx, model, func(p agent.PullProgress) {
+			permille := int(1000 * p.Fraction())
+			if permille != shown || p.Status != last.Status {
+				shown = permille
+				loop.post(pullProgress{p: p})
+			}
+			last = p
+		})
+		loop.post(pullDone{model: model, last: last, err: err})
+	}()
+	a.renderNow()
+}
+
+func (a *App) pullMoved(e pullProgress) {
+	if a.pull == nil {
+		return
+	}
+	a.pull.progress = e.p
+	if e.p.Total > 0 {
+		a.pullSizes[a.pull.model] = e.p.Total
+	}
+	a.renderThrottled()
+}
+
+func (a *App) cancelPull() {
+	if a.pull != nil {
+		a.pull.cancel()
+	}
+}
+
+// pullFinished tells the user how the download ended: a notification for
+// success and failure (they may have stopped watching the menu), a
+// remark for a cancel they chose. A success re-runs the ollama check, so
+// the problem row goes away by itself.
+func (a *App) pullFinished(ctx context.Context, e pullDone) {
+	job := a.pull
+	a.pull = nil
+	if e.last.Total > 0 {
+		a.pullSizes[e.model] = e.last.Total
+	}
+	switch {
+	case e.err == nil:
+		took := a.o.now().Sub(job.started).Round(time.Second)
+		size := ""
+		if e.last.Total > 0 {
+			size = agent.SizeText(e.last.Total) + " "
+		}
+		a.note = e.model + " downloaded"
+		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("Downloaded %sin %s. Hold %s and speak.", size, took, a.hotkeyName()))
+		a.runCheck(ctx, "ollama")
+	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
+		a.note = "download cancelled"
+	default:
+		a.note = "download failed — see the notification"
+		a.notify("Hark — could not download "+e.model, e.err.Error())
+	}
+	a.renderNow()
+}
+
+// modelAnswered runs the placement check after a load or an answer: only
+// once the model is loaded does /api/ps know how much of it found GPU
+// memory, and a request that ends before the load (a tap) must not use
+// up the look. It is one local GET per request.
+func (a *App) modelAnswered(ctx context.Context) {
+	if a.o.Checks["gpu"] != nil {
+		a.runCheck(ctx, "gpu")
+	}
+}

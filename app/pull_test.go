@@ -1,0 +1,278 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/ollamatest"
+)
+
+// pullHarness is the app against a test Ollama that lacks the model the
+// settings name: the ollama check is the real agent.Check and the puller
+// the real agent.Pull.
+type pullHarness struct {
+	*harness
+	srv   *ollamatest.Server
+	model string
+}
+
+func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
+	t.Helper()
+	srv := ollamatest.New(t, ollamatest.Qwen3("other:1b"))
+	offer.Model = ollamatest.Qwen3(model)
+	srv.Offer(offer)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := agent.NewOllamaClient(u)
+	h := start(t, answerAgent("ok"), func(o *Options) {
+		o.Checks = map[string]func(context.Context) error{"ollama": func(ctx context.Context) error {
+			_, err := agent.Check(ctx, c, srv.URL, model, 0, false)
+			if err != nil {
+				// As cmd/hark gives the row its title: the offer must
+				// still find the model under the wrapping.
+				err = &TitledError{Title: "Ollama model not ready", Err: err}
+			}
+			return err
+		}}
+		o.RecheckFirst = time.Hour // the tests re-check by what they do, not by the clock
+		o.Puller = PullFunc(func(ctx context.Context, m string, fn func(agent.PullProgress)) error {
+			return agent.Pull(ctx, c, srv.URL, m, fn)
+		})
+	})
+	return &pullHarness{harness: h, srv: srv, model: model}
+}
+
+func itemWithID(m Menu, id string) (MenuItem, bool) {
+	for _, it := range m.Items {
+		if it.ID == id {
+			return it, true
+		}
+	}
+	return MenuItem{}, false
+}
+
+func (h *pullHarness) offered(t *testing.T, what string, label string) {
+	t.Helper()
+	v := h.views.wait(t, what, func(v View) bool {
+		it, ok := itemWithID(BuildMenu(v), PrefixDownload+h.model)
+		return ok && it.Label == label && v.Pull == nil
+	})
+	if _, ok := itemWithID(BuildMenu(v), IDCancelDownload); ok {
+		t.Errorf("%s: Cancel download shown with no download under way", what)
+	}
+}
+
+// A model that is not pulled is offered for download with its size; the
+// download shows its progress on the status line, can be cancelled from
+// the menu while it runs, ends with a notification, and the problem goes
+// away once Ollama has the model.
+func TestMenuDownloadsTheModel(t *testing.T) {
+	t.Parallel()
+	model := agent.DefaultModel
+	h := startPull(t, model, ollamatest.Pull{Layers: []int64{2_400_000_000, 100_000_000}, Pace: time.Millisecond, HoldAt: 1_000_000_000})
+	h.offered(t, "the offer", "    Download "+model+" (2.5 GB)")
+
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	for !h.srv.Held(model) {
+		time.Sleep(time.Millisecond)
+	}
+	v := h.views.wait(t, "progress on the status line", func(v View) bool {
+		s := StatusLine(v)
+		return strings.HasPrefix(s, "Downloading "+model+": 48% of 2.5 GB · ") && strings.Contains(s, "B/s · ") && strings.HasSuffix(s, " left")
+	})
+	m := BuildMenu(v)
+	if _, ok := itemWithID(m, IDCancelDownload); !ok {
+		t.Error("no Cancel download while downloading")
+	}
+	if _, ok := itemWithID(m, PrefixDownload+model); ok {
+		t.Error("the download is still offered while it runs")
+	}
+	h.srv.ReleasePulls()
+	n := recv(t, "the end's notification", h.notifier.got)
+	if n.title != "Hark — "+model+" is ready" || !strings.Contains(n.body, "Downloaded 2.5 GB in ") {
+		t.Errorf("notification %+v", n)
+	}
+	h.views.wait(t, "the problem gone", func(v View) bool {
+		_, ok := v.Problems["ollama"]
+		return !ok && v.Pull == nil && strings.Contains(v.Note, "downloaded")
+	})
+	if !h.srv.Installed(model) {
+		t.Error("the model is not installed")
+	}
+}
+
+// Cancel download stops the pull itself (the server sees the client go
+// away), installs nothing and offers the download again.
+func TestMenuCancelsTheDownload(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	h := startPull(t, model, ollamatest.Pull{Layers: []int64{5_200_000_000}, HoldAt: 1_000_000_000})
+	h.offered(t, "the offer", "    Download "+model+" (5.2 GB)")
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	for !h.srv.Held(model) {
+		time.Sleep(time.Millisecond)
+	}
+	m := h.views.mark()
+	h.app.Post(MenuClick{ID: IDCancelDownload})
+	h.views.waitFrom(t, m, "cancelled", func(v View) bool { return v.Pull == nil && v.Note == "download cancelled" })
+	h.offered(t, "the offer again", "    Download "+model+" (5.2 GB)")
+	for h.srv.PullsAborted() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if h.srv.Installed(model) {
+		t.Error("a cancelled download installed the model")
+	}
+}
+
+// A failed download is a notification that says why; the offer comes
+// back, and for a model outside Hark's table it now carries the size the
+// attempt learnt, which it could not show before.
+func TestMenuDownloadFails(t *testing.T) {
+	t.Parallel()
+	model := "tiny:1b"
+	h := startPull(t, model, ollamatest.Pull{Layers: []int64{900_000, 100_000}, FailAt: 300_000,
+		Error: "max retries exceeded: connection reset by peer"})
+	h.offered(t, "the offer without a size", "    Download "+model)
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	n := recv(t, "the failure's notification", h.notifier.got)
+	if n.title != "Hark — could not download "+model || !strings.Contains(n.body, "connection reset") || !strings.Contains(n.body, "resumes") {
+		t.Errorf("notification %+v", n)
+	}
+	h.offered(t, "the offer with the learnt size", "    Download "+model+" (1.0 MB)")
+	h.views.wait(t, "the note", hasNote("download failed"))
+}
+
+// gpuServer is a test Ollama that has model and, once it is loaded,
+// reports it 3.4 of 6.1 GB in GPU memory; real is the agent that loads it.
+func gpuServer(t *testing.T, model string) (*ollamatest.Server, *agent.GPUWatch, *agent.Agent) {
+	t.Helper()
+	srv := ollamatest.New(t, ollamatest.Qwen3(model))
+	srv.SetPlacement(model, 6_100_000_000, 3_400_000_000)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := agent.NewOllamaClient(u)
+	real, err := agent.New(agent.Options{Client: c, Model: model, Host: srv.URL, Classifier: nothingRuns{}, Executor: nothingRuns{}, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, &agent.GPUWatch{Client: c, Model: model}, real
+}
+
+// After the first load, a model that /api/ps shows partly outside GPU
+// memory is a problem row with the numbers, whose detail names a smaller
+// model.
+func TestMenuSaysTheModelIsPartlyOnTheCPU(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	_, watch, real := gpuServer(t, model)
+	// Each verdict of the check, in order, so the test knows what the
+	// start-up check said without guessing which render it caused.
+	verdicts := make(chan error, 16)
+	fake := answerAgent("ok")
+	h := start(t, fake, func(o *Options) {
+		o.Agent = loadingAgent{fakeAgent: fake, real: real}
+		o.Checks = map[string]func(context.Context) error{"gpu": func(ctx context.Context) error {
+			err := watch.Check(ctx)
+			verdicts <- err
+			return err
+		}}
+		o.RecheckFirst = time.Hour
+	})
+	// Nothing is loaded at start: the start-up check finds no problem.
+	if err := recv(t, "the start-up check", verdicts); err != nil {
+		t.Fatalf("the check before any load: %v", err)
+	}
+	h.app.Post(KeyDown{})
+	h.app.Post(KeyUp{})
+	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
+	p := v.Problems["gpu"]
+	if p.Title != "Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)" {
+		t.Errorf("row %q", p.Title)
+	}
+	if !strings.Contains(p.Detail, "runs partly on the CPU") || !strings.Contains(p.Detail, agent.DefaultModel) {
+		t.Errorf("detail %q", p.Detail)
+	}
+	it, ok := itemWithID(BuildMenu(v), PrefixProblem+"gpu")
+	if !ok || it.Label != "⚠ "+p.Title {
+		t.Errorf("menu row %+v", it)
+	}
+	if iconFor(v) == "degraded" {
+		t.Error("a slow model is not a missing part")
+	}
+}
+
+// A placement check that looked before the load and answers after it
+// must not use up the look the load asked for: the check asked for while
+// it ran runs again, and the problem shows without waiting for another
+// request.
+func TestGPUCheckAskedWhileRunningRunsAgain(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	srv, watch, real := gpuServer(t, model)
+	looked, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	// The agent loads the model itself and answers once it is loaded; it
+	// has no Preload, so the answer is the only news of the load.
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		if err := real.Preload(ctx); err != nil {
+			return "", err
+		}
+		return "ok", nil
+	})
+	h := start(t, ag, func(o *Options) {
+		o.Checks = map[string]func(context.Context) error{"gpu": func(ctx context.Context) error {
+			err := watch.Check(ctx)
+			if calls.Add(1) == 1 {
+				// The start-up check has seen nothing loaded; it answers
+				// only after the request below has finished.
+				close(looked)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+			}
+			return err
+		}}
+		o.RecheckFirst = time.Hour
+	})
+	recv(t, "the start-up check's look", looked)
+	h.app.Post(KeyDown{})
+	h.app.Post(KeyUp{})
+	h.views.wait(t, "the answer", func(v View) bool { return v.State == Idle && v.Stream == "ok" })
+	if !srv.Loaded(model) {
+		t.Fatal("the request did not load the model")
+	}
+	close(release)
+	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
+	if got := v.Problems["gpu"].Title; !strings.Contains(got, "44% on the CPU") {
+		t.Errorf("row %q", got)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("the check ran %d times, want the start-up run and one more", n)
+	}
+}
+
+// The size a built-in table gives and the offer's row text.
+func TestDownloadRowSize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		p    ProblemInfo
+		want string
+	}{
+		{ProblemInfo{Download: "qwen2.5:7b", DownloadSize: agent.KnownSize("qwen2.5:7b")}, "    Download qwen2.5:7b (4.7 GB)"},
+		{ProblemInfo{Download: "mine:3b"}, "    Download mine:3b"},
+	} {
+		if got := downloadRow(tc.p).Label; got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
