@@ -126,6 +126,43 @@ func TestPortalShortcuts(t *testing.T) {
 	})
 }
 
+// kglobalaccel on X11 (KDE Plasma 5.27's, Debian 12's) stamps a release
+// with the press's own time: the hold is then measured by arrival, so a
+// 700 ms hold stays a hold instead of reading as a 0 ms tap.
+func TestPortalReleaseStampedAsPress(t *testing.T) {
+	p, conn := portalBus(t)
+	combo, _ := Parse("ctrl+alt+space")
+	var mu sync.Mutex
+	arrival := time.Now()
+	l, err := RegisterPortal(combo, PortalOptions{Conn: conn, RepeatWindow: time.Millisecond, now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrival
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	const stamp = uint64(508011)
+	if err := p.Activate(PortalListen, stamp); err != nil {
+		t.Fatal(err)
+	}
+	down := portalNext(t, l)
+	mu.Lock()
+	arrival = arrival.Add(700 * time.Millisecond)
+	mu.Unlock()
+	if err := p.Deactivate(PortalListen, stamp); err != nil {
+		t.Fatal(err)
+	}
+	up := portalNext(t, l)
+	if down.Kind != Down || up.Kind != Up {
+		t.Fatalf("events %v, %v; want down, up", down.Kind, up.Kind)
+	}
+	if held := up.At.Sub(down.At); held != 700*time.Millisecond {
+		t.Errorf("held %v, want the 700 ms between arrivals", held)
+	}
+}
+
 // Closing the desktop's dialog is ErrDeclined; a bus without the portal
 // is ErrNoPortal.
 func TestPortalRefusals(t *testing.T) {
