@@ -159,11 +159,15 @@ func RegisterPortal(c Combo, o PortalOptions) (*PortalListener, error) {
 	}
 	l.session = dbus.ObjectPath(sh)
 
-	res, err = l.request("BindShortcuts", func(opts map[string]dbus.Variant) []any {
-		return []any{l.session, shortcuts, "", opts}
-	})
-	if err != nil {
-		return fail(err)
+	if !boundAll(res["shortcuts"], shortcuts) {
+		// Plasma 5.27's BindShortcuts opens System Settings each time, so
+		// it is called only when CreateSession left something to bind.
+		res, err = l.request("BindShortcuts", func(opts map[string]dbus.Variant) []any {
+			return []any{l.session, shortcuts, "", opts}
+		})
+		if err != nil {
+			return fail(err)
+		}
 	}
 	l.setTriggers(res["shortcuts"])
 	if l.Trigger(PortalListen) == "" {
@@ -186,6 +190,32 @@ func RegisterPortal(c Combo, o PortalOptions) (*PortalListener, error) {
 type shortcut struct {
 	ID   string
 	Info map[string]dbus.Variant
+}
+
+// boundAll says whether the shortcut list v (a(sa{sv}), from the portal)
+// has every one of want, with a trigger for listen: then the desktop bound
+// them at CreateSession, as KDE Plasma 5.27 and 6.0 do behind portals
+// before 1.18, and BindShortcuts would add nothing.
+func boundAll(v dbus.Variant, want []shortcut) bool {
+	var list []shortcut
+	if v.Value() == nil || dbus.Store([]any{v.Value()}, &list) != nil {
+		return false
+	}
+	got := map[string]string{}
+	for _, s := range list {
+		t := ""
+		if d, ok := s.Info["trigger_description"]; ok {
+			t, _ = d.Value().(string)
+		}
+		got[s.ID] = t
+	}
+	for _, s := range want {
+		t, ok := got[s.ID]
+		if !ok || (s.ID == PortalListen && t == "") {
+			return false
+		}
+	}
+	return true
 }
 
 // probe checks that the portal is there and has GlobalShortcuts.
