@@ -62,6 +62,7 @@ type PortalListener struct {
 	triggers map[string]string // shortcut ID → the trigger the desktop assigned
 	changed  chan struct{}
 	clock    clockMap
+	pressTS  uint64 // the desktop's stamp on listen's last Activated
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -124,8 +125,21 @@ func RegisterPortal(c Combo, o PortalOptions) (*PortalListener, error) {
 	l.pump = newPump(Options{RepeatWindow: o.RepeatWindow})
 	go l.dispatch()
 
+	shortcuts := []shortcut{{PortalListen, map[string]dbus.Variant{
+		"description":       dbus.MakeVariant("Talk to Hark (hold, or tap to start and tap to send)"),
+		"preferred_trigger": dbus.MakeVariant(Trigger(c)),
+	}}}
+	cancel := map[string]dbus.Variant{"description": dbus.MakeVariant("Cancel what Hark is doing")}
+	if o.Cancel.Key != "" {
+		cancel["preferred_trigger"] = dbus.MakeVariant(Trigger(o.Cancel))
+	}
+	shortcuts = append(shortcuts, shortcut{PortalCancel, cancel})
 	res, err := l.request("CreateSession", func(opts map[string]dbus.Variant) []any {
-		opts["session_handle_token"] = dbus.MakeVariant(token())
+		opts["session_handle_token"] = dbus.MakeVariant(sessionToken)
+		// KDE Plasma 5.27 and 6.0 bind the shortcuts named here and
+		// ignore BindShortcuts' list; portals from 1.18 on drop the
+		// option before the desktop sees it.
+		opts["shortcuts"] = dbus.MakeVariant(shortcuts)
 		return []any{opts}
 	})
 	if err != nil {
@@ -145,20 +159,15 @@ func RegisterPortal(c Combo, o PortalOptions) (*PortalListener, error) {
 	}
 	l.session = dbus.ObjectPath(sh)
 
-	shortcuts := []shortcut{{PortalListen, map[string]dbus.Variant{
-		"description":       dbus.MakeVariant("Talk to Hark (hold, or tap to start and tap to send)"),
-		"preferred_trigger": dbus.MakeVariant(Trigger(c)),
-	}}}
-	cancel := map[string]dbus.Variant{"description": dbus.MakeVariant("Cancel what Hark is doing")}
-	if o.Cancel.Key != "" {
-		cancel["preferred_trigger"] = dbus.MakeVariant(Trigger(o.Cancel))
-	}
-	shortcuts = append(shortcuts, shortcut{PortalCancel, cancel})
-	res, err = l.request("BindShortcuts", func(opts map[string]dbus.Variant) []any {
-		return []any{l.session, shortcuts, "", opts}
-	})
-	if err != nil {
-		return fail(err)
+	if !boundAll(res["shortcuts"], shortcuts) {
+		// Plasma 5.27's BindShortcuts opens System Settings each time, so
+		// it is called only when CreateSession left something to bind.
+		res, err = l.request("BindShortcuts", func(opts map[string]dbus.Variant) []any {
+			return []any{l.session, shortcuts, "", opts}
+		})
+		if err != nil {
+			return fail(err)
+		}
 	}
 	l.setTriggers(res["shortcuts"])
 	if l.Trigger(PortalListen) == "" {
@@ -181,6 +190,32 @@ func RegisterPortal(c Combo, o PortalOptions) (*PortalListener, error) {
 type shortcut struct {
 	ID   string
 	Info map[string]dbus.Variant
+}
+
+// boundAll says whether the shortcut list v (a(sa{sv}), from the portal)
+// has every one of want, with a trigger for listen: then the desktop bound
+// them at CreateSession, as KDE Plasma 5.27 and 6.0 do behind portals
+// before 1.18, and BindShortcuts would add nothing.
+func boundAll(v dbus.Variant, want []shortcut) bool {
+	var list []shortcut
+	if v.Value() == nil || dbus.Store([]any{v.Value()}, &list) != nil {
+		return false
+	}
+	got := map[string]string{}
+	for _, s := range list {
+		t := ""
+		if d, ok := s.Info["trigger_description"]; ok {
+			t, _ = d.Value().(string)
+		}
+		got[s.ID] = t
+	}
+	for _, s := range want {
+		t, ok := got[s.ID]
+		if !ok || (s.ID == PortalListen && t == "") {
+			return false
+		}
+	}
+	return true
 }
 
 // probe checks that the portal is there and has GlobalShortcuts.
@@ -305,8 +340,18 @@ func (l *PortalListener) handle(sig *dbus.Signal) {
 		if len(sig.Body) > 2 {
 			ts, _ = sig.Body[2].(uint64)
 		}
-		at := l.clock.at(ts, l.now())
 		down := sig.Name == shortcutsIface+".Activated"
+		if id == PortalListen {
+			// kglobalaccel on X11 stamps a release with the time of the
+			// last press, so a hold would read as a tap; a release that
+			// is not later than its press is measured on arrival.
+			if down {
+				l.pressTS = ts
+			} else if ts != 0 && ts <= l.pressTS {
+				ts = 0
+			}
+		}
+		at := l.clock.at(ts, l.now())
 		switch {
 		case id == PortalListen && down:
 			l.pump.Press(at)
@@ -403,6 +448,15 @@ func objectPath(conn *dbus.Conn, kind, tok string) dbus.ObjectPath {
 	}
 	return dbus.ObjectPath("/org/freedesktop/portal/desktop/" + kind + "/" + sender + "/" + tok)
 }
+
+// sessionToken ends the session's path. It is the same on every launch
+// because KDE names the keys' owner after it (kglobalaccel's component
+// "token_hark" on Plasma 6, "hark" on 5.27): a fresh token each launch
+// would leave the last launch's component holding the trigger, so the
+// key would be "already taken" and never fire, and what the user chose in
+// System Settings would be forgotten. The bus's unique name in the path
+// keeps it apart from any other session.
+const sessionToken = "hark"
 
 func token() string {
 	b := make([]byte, 8)

@@ -126,6 +126,86 @@ func TestPortalShortcuts(t *testing.T) {
 	})
 }
 
+// KDE Plasma 5.27 behind xdg-desktop-portal 1.16 binds at CreateSession and
+// opens System Settings on every BindShortcuts: Hark binds there and calls
+// BindShortcuts only when the listen shortcut came back without a key,
+// where the settings page is what the user needs.
+func TestPortalBindOnCreate(t *testing.T) {
+	combo, _ := Parse("ctrl+alt+space")
+	t.Run("bound at CreateSession", func(t *testing.T) {
+		p, conn := portalBus(t)
+		p.BindOnCreate()
+		p.Assign(PortalListen, "Ctrl+Alt+Space")
+		l, err := RegisterPortal(combo, PortalOptions{Conn: conn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if got := l.Trigger(PortalListen); got != "Ctrl+Alt+Space" {
+			t.Errorf("trigger %q, want the one bound at CreateSession", got)
+		}
+		if got := p.Preferred(PortalListen); got != "CTRL+ALT+space" {
+			t.Errorf("preferred trigger %q at CreateSession, want CTRL+ALT+space", got)
+		}
+		if calls := p.Calls(); len(calls) != 1 || calls[0] != "CreateSession" {
+			t.Errorf("calls %v, want CreateSession alone", calls)
+		}
+	})
+	t.Run("no key at CreateSession", func(t *testing.T) {
+		p, conn := portalBus(t)
+		p.BindOnCreate()
+		p.Assign(PortalListen, "")
+		l, err := RegisterPortal(combo, PortalOptions{Conn: conn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if calls := p.Calls(); len(calls) < 2 || calls[1] != "BindShortcuts" {
+			t.Errorf("calls %v, want BindShortcuts after CreateSession", calls)
+		}
+		if got := l.Trigger(PortalListen); got != "" {
+			t.Errorf("trigger %q, want none", got)
+		}
+	})
+}
+
+// kglobalaccel on X11 (KDE Plasma 5.27's, Debian 12's) stamps a release
+// with the press's own time: the hold is then measured by arrival, so a
+// 700 ms hold stays a hold instead of reading as a 0 ms tap.
+func TestPortalReleaseStampedAsPress(t *testing.T) {
+	p, conn := portalBus(t)
+	combo, _ := Parse("ctrl+alt+space")
+	var mu sync.Mutex
+	arrival := time.Now()
+	l, err := RegisterPortal(combo, PortalOptions{Conn: conn, RepeatWindow: time.Millisecond, now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrival
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	const stamp = uint64(508011)
+	if err := p.Activate(PortalListen, stamp); err != nil {
+		t.Fatal(err)
+	}
+	down := portalNext(t, l)
+	mu.Lock()
+	arrival = arrival.Add(700 * time.Millisecond)
+	mu.Unlock()
+	if err := p.Deactivate(PortalListen, stamp); err != nil {
+		t.Fatal(err)
+	}
+	up := portalNext(t, l)
+	if down.Kind != Down || up.Kind != Up {
+		t.Fatalf("events %v, %v; want down, up", down.Kind, up.Kind)
+	}
+	if held := up.At.Sub(down.At); held != 700*time.Millisecond {
+		t.Errorf("held %v, want the 700 ms between arrivals", held)
+	}
+}
+
 // Closing the desktop's dialog is ErrDeclined; a bus without the portal
 // is ErrNoPortal.
 func TestPortalRefusals(t *testing.T) {

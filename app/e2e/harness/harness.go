@@ -89,11 +89,13 @@ func tail(b []byte, n int) []byte {
 }
 
 // Xvfb starts a virtual X server on a display it picks itself (-displayfd,
-// so parallel suites never collide) and returns the DISPLAY value.
-func Xvfb(t testing.TB) string {
+// so parallel suites never collide) and returns the DISPLAY value. extra
+// are more of Xvfb's options.
+func Xvfb(t testing.TB, extra ...string) string {
 	t.Helper()
 	Need(t, "Xvfb")
-	n := startReporting(t, "Xvfb", "its display number", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "800x600x24")
+	args := append([]string{"-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "800x600x24"}, extra...)
+	n := startReporting(t, "Xvfb", "its display number", args...)
 	return ":" + n
 }
 

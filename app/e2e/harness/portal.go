@@ -26,6 +26,8 @@ type Portal struct {
 	// Decline makes the next BindShortcuts answer "cancelled by the user",
 	// as closing the desktop's dialog does.
 	decline bool
+	// bindOnCreate: KDE Plasma 5.27's way (see BindOnCreate).
+	bindOnCreate bool
 	// Assign maps a shortcut ID to the trigger description the "user"
 	// chose; an ID missing from it gets its preferred trigger.
 	assign   map[string]string
@@ -80,6 +82,17 @@ func (p *Portal) Decline() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.decline = true
+}
+
+// BindOnCreate makes the portal behave as KDE Plasma 5.27 and 6.0 do
+// behind xdg-desktop-portal 1.16 (Debian 12): CreateSession binds the
+// shortcuts of its "shortcuts" option and answers with them, and
+// BindShortcuts only opens the desktop's shortcut settings, answering
+// with what is bound.
+func (p *Portal) BindOnCreate() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bindOnCreate = true
 }
 
 // Assign sets the trigger the "user" picks for a shortcut ID in the next
@@ -158,7 +171,17 @@ func (p *Portal) createSession(sender dbus.Sender, opts map[string]dbus.Variant)
 		}
 	}
 	session := dbus.ObjectPath("/org/freedesktop/portal/desktop/session/" + senderPart(sender) + "/" + stok)
-	p.sessions[session] = &portalSession{owner: string(sender), preferred: map[string]string{}}
+	s := &portalSession{owner: string(sender), preferred: map[string]string{}}
+	p.sessions[session] = s
+	results := map[string]dbus.Variant{}
+	if p.bindOnCreate {
+		var list []portalShortcut
+		if v, ok := opts["shortcuts"]; ok {
+			dbus.Store([]any{v.Value()}, &list)
+		}
+		p.bindLocked(s, list)
+		results["shortcuts"] = dbus.MakeVariant(s.bound)
+	}
 	p.mu.Unlock()
 	p.conn.ExportMethodTable(map[string]any{"Close": func() *dbus.Error {
 		p.mu.Lock()
@@ -171,7 +194,8 @@ func (p *Portal) createSession(sender dbus.Sender, opts map[string]dbus.Variant)
 	req := dbus.ObjectPath("/org/freedesktop/portal/desktop/request/" + senderPart(sender) + "/" + tokenOf(opts, "c1"))
 	p.exportRequest(req)
 	// The specification's own wart: session_handle is a string.
-	p.respond(req, 0, map[string]dbus.Variant{"session_handle": dbus.MakeVariant(string(session))})
+	results["session_handle"] = dbus.MakeVariant(string(session))
+	p.respond(req, 0, results)
 	return req, nil
 }
 
@@ -191,7 +215,20 @@ func (p *Portal) bindShortcuts(sender dbus.Sender, session dbus.ObjectPath, shor
 		p.respond(req, 1, map[string]dbus.Variant{})
 		return req, nil
 	}
-	s.bound = nil
+	if !p.bindOnCreate {
+		p.bindLocked(s, shortcuts)
+	}
+	bound := s.bound
+	p.mu.Unlock()
+	p.exportRequest(req)
+	p.respond(req, 0, map[string]dbus.Variant{"shortcuts": dbus.MakeVariant(bound)})
+	return req, nil
+}
+
+// bindLocked binds shortcuts in s, each with the trigger Assign gave it or
+// else its preferred one.
+func (p *Portal) bindLocked(s *portalSession, shortcuts []portalShortcut) {
+	s.bound = []portalShortcut{}
 	for _, sc := range shortcuts {
 		pref := ""
 		if v, ok := sc.Info["preferred_trigger"]; ok {
@@ -207,11 +244,6 @@ func (p *Portal) bindShortcuts(sender dbus.Sender, session dbus.ObjectPath, shor
 			"trigger_description": dbus.MakeVariant(trig),
 		}})
 	}
-	bound := s.bound
-	p.mu.Unlock()
-	p.exportRequest(req)
-	p.respond(req, 0, map[string]dbus.Variant{"shortcuts": dbus.MakeVariant(bound)})
-	return req, nil
 }
 
 func (p *Portal) listShortcuts(sender dbus.Sender, session dbus.ObjectPath, opts map[string]dbus.Variant) (dbus.ObjectPath, *dbus.Error) {
