@@ -77,8 +77,12 @@ $(WHISPER_SHIMDIR)/lib%.a:
 help: ## List the targets with what they do
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# build records the tags it built with beside the binary, so that a bundle
+# made later says (and is) the binary that was really built, with or
+# without voice input.
 build: ## Build bin/hark for this machine
 	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hark
+	@printf '%s\n' '$(TAGS)' > $(BIN).tags
 
 test: fmt-check vet darwin-check ## Run every check and test (what CI runs)
 	$(GO) test -race -count=1 -tags '$(TAGS)' ./...
@@ -116,9 +120,9 @@ UNAME   := $(shell uname -s)
 APP     := dist/Hark.app
 PREFIX  ?= $(HOME)/.local
 COMMITS := $(shell git rev-list --count HEAD 2>/dev/null || echo 0)
-MKAPP   := $(GO) run ./cmd/mkapp
+MKAPP   ?= $(GO) run ./cmd/mkapp
 
-.PHONY: run build-any app install prereqs
+.PHONY: run build-any app bundle install prereqs
 
 # PREREQS_TTY decides whether prereqs may ask before installing: only when
 # both stdin and stdout are a terminal. Tests set it to true or false.
@@ -179,7 +183,10 @@ endif
 run: prereqs build-any ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app
 	@$(BIN) doctor -first-run
 ifeq ($(UNAME),Darwin)
-	@$(MAKE) --no-print-directory app
+	@$(MAKE) --no-print-directory bundle
+	@# open only brings a running Hark to the front: quit it first so that
+	@# the build just made is the one that starts.
+	@$(BIN) quit
 	open $(APP)
 else
 	$(BIN)
@@ -201,15 +208,38 @@ build-any:
 	  $(MAKE) --no-print-directory build TAGS=; }
 
 app: build ## Build dist/Hark.app (version from git in Info.plist, hark.icns); on macOS sign it, with a stable identity when the keychain has one
-	$(MKAPP) app -bin $(BIN) -o $(APP) -plist Info.plist -version '$(VERSION)' -commits $(COMMITS)
+	@$(MAKE) --no-print-directory bundle
+
+# On macOS the bundle is assembled and signed in APP_STAGE, outside the
+# checkout: in a Desktop or Documents folder that iCloud syncs, File
+# Provider keeps adding extended attributes to a fresh bundle and codesign
+# refuses it ("resource fork, Finder information, or similar detritus not
+# allowed"). The signed bundle is then copied to dist/ without them.
+APP_STAGE    ?= $(if $(filter Darwin,$(UNAME)),$(HOME)/Library/Caches/Hark/build/Hark.app,$(APP))
+APPLICATIONS ?= /Applications
+
+# bundle makes the app from the binary already built, whatever tags that
+# build used (build-any may have fallen back to no voice input): it never
+# rebuilds, so a fallback build is what reaches dist/ and /Applications.
+bundle:
+	@test -x $(BIN) || { echo "$(BIN) is missing: run 'make build' first."; exit 1; }
+	@tags=$$(cat $(BIN).tags 2>/dev/null); \
+	case " $$tags " in *" whisper "*) echo "Bundling $(BIN) (tags: $$tags).";; \
+	*) echo "Bundling $(BIN), built without voice input (tags: $${tags:-none}).";; esac
+	$(MKAPP) app -bin $(BIN) -o $(APP_STAGE) -plist Info.plist -version '$(VERSION)' -commits $(COMMITS)
 ifeq ($(UNAME),Darwin)
-	$(MKAPP) sign -identity '$(CODESIGN_IDENTITY)' $(APP)
+	$(MKAPP) sign -identity '$(CODESIGN_IDENTITY)' $(APP_STAGE)
+	rm -rf $(APP)
+	@mkdir -p $(dir $(APP))
+	ditto --noextattr --norsrc $(APP_STAGE) $(APP)
 endif
 
-install: $(if $(filter Darwin,$(UNAME)),app,build) ## Install Hark: /Applications/Hark.app on macOS; ~/.local/bin/hark, a launcher and icons on Linux
+install: $(if $(filter Darwin,$(UNAME)),build-any,build) ## Install Hark: /Applications/Hark.app on macOS; ~/.local/bin/hark, a launcher and icons on Linux
 ifeq ($(UNAME),Darwin)
-	rm -rf /Applications/Hark.app
-	ditto $(APP) /Applications/Hark.app
+	@$(MAKE) --no-print-directory bundle
+	@$(BIN) quit
+	rm -rf $(APPLICATIONS)/Hark.app
+	ditto --noextattr --norsrc $(APP_STAGE) $(APPLICATIONS)/Hark.app
 	@echo "Installed /Applications/Hark.app: open it from Spotlight; 'hark login-item on' inside it starts it at login."
 else
 	$(MKAPP) linux-install -bin $(BIN) -prefix '$(PREFIX)'

@@ -13,8 +13,7 @@ require (
 	github.com/jezek/xgb v1.1.1
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/ollama/ollama v0.17.4
-	golang.design/x/hotkey v0.5.0
+	github.com/ollama/ollama v0.33.0
 	golang.org/x/image v0.22.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.45.0

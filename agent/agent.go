@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -101,6 +102,10 @@ type Pending struct {
 	// TrashOffered: the command is a plain deletion under home, so the
 	// user may answer Move to Trash instead (offer it as the default).
 	TrashOffered bool
+	// AfterNo is the command the user denied earlier in this request, when
+	// there was one: this proposal is the model trying again after a no,
+	// and the approval says so.
+	AfterNo string
 	// Client is the program that asked over MCP ("Claude Desktop"), for
 	// the approval to name it; "" for the local model's own calls.
 	Client string `json:",omitempty"`
@@ -136,6 +141,7 @@ const (
 	ByTimeout      = "timeout"      // nobody answered within the confirmation timeout
 	ByCancel       = "cancel"       // the request was cancelled while waiting
 	ByRule         = "rule"         // one of the user's rules in rules.json
+	ByDenial       = "denial"       // the user denied the same command earlier in the request
 )
 
 // Tool and purpose names the model sees.
@@ -203,6 +209,12 @@ type Options struct {
 	// Move to Trash; nil: never offered.
 	Trash *trash.Bin
 
+	// AllowCloudModels lets the agent use a model that Ollama serves from
+	// another machine (a cloud model: a :cloud or -cloud tag, or one whose
+	// /api/show names a remote_host). Off, such a model is refused before
+	// any chat request, preloads included, because Ollama would forward
+	// the system prompt, every request and every command's output there.
+	AllowCloudModels bool
 	// OnEvent receives progress for a UI. It is called synchronously from the
 	// goroutine running the request, in order, so it must return quickly.
 	OnEvent func(Event)
@@ -219,6 +231,46 @@ type Agent struct {
 	modelOptions map[string]any // ModelOptions with num_ctx and num_predict
 	facts        *Facts         // nil when Options.SystemPrompt is fixed
 	warmUntil    atomic.Int64   // unix nanoseconds until which the model is believed loaded
+
+	localMu sync.Mutex
+	local   bool // the model was shown to be served here; checked once
+}
+
+// shower is the part of *api.Client that tells where a model is served;
+// a ChatClient without it (a test fake, an OpenAI-compatible client) is
+// judged by the model's name alone.
+type shower interface {
+	Show(ctx context.Context, req *api.ShowRequest) (*api.ShowResponse, error)
+}
+
+// ensureLocal refuses a model served from another machine unless the user
+// allowed cloud models. The name is judged at once; /api/show is asked
+// once per Agent, and a show that fails is left to the chat to report.
+func (a *Agent) ensureLocal(ctx context.Context) error {
+	if a.o.AllowCloudModels {
+		return nil
+	}
+	if remote := RemoteHost(a.o.Model, nil); remote != "" {
+		return cloudError(a.o.Host, a.o.Model, remote)
+	}
+	a.localMu.Lock()
+	defer a.localMu.Unlock()
+	if a.local {
+		return nil
+	}
+	sc, ok := a.o.Client.(shower)
+	if !ok {
+		return nil
+	}
+	show, err := sc.Show(ctx, &api.ShowRequest{Model: a.o.Model})
+	if err != nil {
+		return nil
+	}
+	if remote := RemoteHost(a.o.Model, show); remote != "" {
+		return cloudError(a.o.Host, a.o.Model, remote)
+	}
+	a.local = true
+	return nil
 }
 
 // New checks the options and fills defaults.
@@ -369,6 +421,9 @@ type Call struct {
 // It always asks, even when the model was used recently: the server may
 // have unloaded it for another model, and a loaded model answers at once.
 func (a *Agent) Preload(ctx context.Context) error {
+	if err := a.ensureLocal(ctx); err != nil {
+		return err
+	}
 	stream := false
 	err := a.o.Client.Chat(ctx, &api.ChatRequest{Model: a.o.Model, Stream: &stream, KeepAlive: a.o.KeepAlive, Options: a.modelOptions},
 		func(api.ChatResponse) error { return nil })

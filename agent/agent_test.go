@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -53,7 +54,7 @@ func TestReadOnlyCommandRunsAtOnceAndResultReachesModel(t *testing.T) {
 		t.Errorf("events = %v", got)
 	}
 	m := out.Metrics
-	if m.Turns != 2 || m.ToolCalls != 1 || m.Commands != 1 || !m.Success || m.Outcome != OutcomeCompleted || m.ConfirmationsAsked != 0 {
+	if m.Turns != 2 || m.ToolCalls != 1 || m.Commands != 1 || m.ReadOnly != 1 || !m.Success || m.Outcome != OutcomeCompleted || m.ConfirmationsAsked != 0 {
 		t.Errorf("metrics = %+v", m)
 	}
 	es := h.auditEntries(t)
@@ -83,7 +84,7 @@ func TestConfirmTierApprovedRuns(t *testing.T) {
 	if got := h.events.decisions(); !slices.Equal(got, []string{"mkdir /tmp/new=approved", "ls -d /tmp/new=auto"}) {
 		t.Errorf("decisions %v", got)
 	}
-	if out.Metrics.ConfirmationsAsked != 1 || out.Metrics.Approved != 1 || out.Metrics.Denied != 0 {
+	if out.Metrics.ConfirmationsAsked != 1 || out.Metrics.Approved != 1 || out.Metrics.Denied != 0 || out.Metrics.ReadOnly != 1 {
 		t.Errorf("metrics %+v", out.Metrics)
 	}
 	es := h.auditEntries(t)
@@ -602,7 +603,9 @@ func TestOllamaErrorsAreActionableAndConversationSaved(t *testing.T) {
 		{"model not pulled", reply{err: api.StatusError{StatusCode: 404, Status: "404 Not Found", ErrorMessage: `model "qwen3:4b" not found, try pulling it first`}}, ErrModelNotFound, []string{"ollama pull qwen3:4b"}},
 		{"no tools", reply{err: api.StatusError{StatusCode: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"}}, ErrToolsUnsupported, []string{"cannot call tools", "qwen3", "llama3.1", "mistral-nemo"}},
 		{"server error", reply{err: api.StatusError{StatusCode: 500, Status: "500 Internal Server Error", ErrorMessage: "llama runner process has terminated"}}, ErrOllamaServer, []string{"failed with 500", "llama runner process has terminated", "log"}},
-		{"stream cut", reply{chunks: []api.ChatResponse{{Message: api.Message{Role: "assistant", Content: "Half a"}}}, noDone: true}, ErrStreamCut, []string{"stopped before it was complete", "saved"}},
+		{"stream cut", reply{chunks: []api.ChatResponse{{Message: api.Message{Role: "assistant", Content: "Half a"}}}, err: io.ErrUnexpectedEOF}, ErrStreamCut, []string{"stopped before it was complete", "saved"}},
+		{"runner crashed mid-reply", reply{chunks: []api.ChatResponse{{Message: api.Message{Role: "assistant", Content: "Half a"}}}, err: errors.New("an error was encountered while running the model: CUDA error")}, ErrOllamaServer, []string{"CUDA error", "log"}},
+		{"runner reply unreadable", reply{err: errors.New("error unmarshalling llama-server response: invalid character 'x'")}, ErrOllamaServer, []string{"error unmarshalling", "log"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

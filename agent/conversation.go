@@ -74,7 +74,9 @@ type RunMetrics struct {
 	Denied             int       `json:"denied"`             // includes timeouts
 	TimedOut           int       `json:"timedOut,omitempty"` // approvals nobody answered in time
 	Refused            int       `json:"refused"`
-	Failed             int       `json:"failed,omitempty"`      // commands run that exited with an error
+	Failed             int       `json:"failed,omitempty"`   // commands run that exited with an error
+	ReadOnly           int       `json:"readOnly,omitempty"` // of Commands, those in the read-only tier
+	ReadOnlyFailed     int       `json:"readOnlyFailed,omitempty"`
 	Trashed            int       `json:"trashed,omitempty"`     // deletions answered with Move to Trash, all moved
 	TrashFailed        int       `json:"trashFailed,omitempty"` // Move to Trash chosen, not everything moved
 	ModelTimeMs        int64     `json:"modelTimeMs"`           // waiting for the model
@@ -94,9 +96,31 @@ type Outcome struct {
 	Metrics RunMetrics
 }
 
+// Deeds is what the conversation did: the first request that changed
+// something (titleFrom-shortened; "" when none did) and the sum of every
+// request's tally.
+func (c *Conversation) Deeds() (headline string, total Tally) {
+	for _, m := range c.Runs {
+		t := m.Tally()
+		if headline == "" && t.CouldChange() {
+			headline = titleFrom(m.Request)
+		}
+		total.Ran += t.Ran
+		total.Failed += t.Failed
+		total.ReadOnly += t.ReadOnly
+		total.ReadOnlyFailed += t.ReadOnlyFailed
+		total.Denied += t.Denied
+		total.TimedOut += t.TimedOut
+		total.Refused += t.Refused
+		total.Trashed += t.Trashed
+		total.TrashFailed += t.TrashFailed
+	}
+	return headline, total
+}
+
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
-	return Tally{Ran: m.Commands, Failed: m.Failed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
+	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
 		Trashed: m.Trashed, TrashFailed: m.TrashFailed}
 }

@@ -40,10 +40,16 @@ type approval struct {
 // off, and confirmation off only ever skips the question for a call that
 // would otherwise be asked about.
 //
+// deniedBefore says the user already denied this very command, in the
+// same folder, earlier in the request: it is refused without asking again,
+// since asking twice turns a denial into a matter of persistence. Only the
+// policy's and the user's standing refusals come before it, because their
+// message says more.
+//
 // The protected paths need no case here: rules.Store reports an allow
 // rule they block as no rule at all (rd.Kind "" with rd.Floor set), so
 // the call falls back to its tier like any call no rule matched.
-func decide(v shell.Verdict, rd rules.Decision, confirmOn bool) approval {
+func decide(v shell.Verdict, rd rules.Decision, confirmOn, deniedBefore bool) approval {
 	switch {
 	case v.Tier == shell.Forbidden:
 		return approval{Action: actRefuse, Decision: DecisionRefused, By: ByPolicy,
@@ -55,6 +61,9 @@ func decide(v shell.Verdict, rd rules.Decision, confirmOn bool) approval {
 		}
 		return approval{Action: actRefuse, Decision: DecisionRefused, By: ByRule,
 			Why: "Refused by the user's rule " + rule + ": Hark will not run this. Do not try another way to do the same; say what you would have done."}
+	case deniedBefore:
+		return approval{Action: actRefuse, Decision: DecisionDenied, By: ByDenial,
+			Why: "Not run: the user already denied this exact command in this request, so Hark did not ask again. Do not propose it again; say what you would have done and stop."}
 	case rd.Kind == rules.Allow:
 		// A confirm-tier command writes by nature, so an allowed one runs
 		// as an approved one does: outside the read-only sandbox.

@@ -89,7 +89,7 @@ func TestDecideTable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			v := shell.Verdict{Command: "x", Tier: c.tier, Reasons: []shell.Reason{{Command: "x", Why: "reason one"}}}
-			got := decide(v, c.rd, c.confirmOn)
+			got := decide(v, c.rd, c.confirmOn, false)
 			why := got.Why
 			got.Why = ""
 			if got != c.want {
@@ -114,11 +114,11 @@ func TestDecideForbiddenNamesReasons(t *testing.T) {
 	t.Parallel()
 	v := shell.Verdict{Command: "sudo rm x", Tier: shell.Forbidden, Reasons: []shell.Reason{
 		{Command: "sudo", Why: "sudo: privilege escalation"}, {Command: "rm", Why: "deletes"}}}
-	if got := decide(v, noRule, true).Why; !strings.Contains(got, "(sudo: privilege escalation; deletes)") {
+	if got := decide(v, noRule, true, false).Why; !strings.Contains(got, "(sudo: privilege escalation; deletes)") {
 		t.Fatalf("refusal %q does not list the reasons", got)
 	}
 	v.Reasons = nil
-	if got := decide(v, noRule, true).Why; !strings.Contains(got, "(forbidden by policy)") {
+	if got := decide(v, noRule, true, false).Why; !strings.Contains(got, "(forbidden by policy)") {
 		t.Fatalf("refusal without reasons says %q", got)
 	}
 }
@@ -127,7 +127,7 @@ func TestDecideForbiddenNamesReasons(t *testing.T) {
 // makes one, but a Decision is a plain value) is still a refusal.
 func TestDecideNeverWithoutRule(t *testing.T) {
 	t.Parallel()
-	got := decide(shell.Verdict{Tier: shell.Safe}, rules.Decision{Kind: rules.Never}, true)
+	got := decide(shell.Verdict{Tier: shell.Safe}, rules.Decision{Kind: rules.Never}, true, false)
 	if got.Action != actRefuse || got.By != ByRule || !strings.Contains(got.Why, "a never rule") {
 		t.Fatalf("decide = %+v", got)
 	}
@@ -142,21 +142,29 @@ func TestDecideInvariants(t *testing.T) {
 	for _, tier := range tiers {
 		for _, rd := range rds {
 			for _, on := range []bool{true, false} {
-				name := fmt.Sprintf("%s/%q/floor=%q/confirmOn=%v", tier, rd.Kind, rd.Floor, on)
-				got := decide(shell.Verdict{Tier: tier}, rd, on)
-				switch {
-				case tier == shell.Forbidden && (got.Action != actRefuse || got.By != ByPolicy):
-					t.Errorf("%s: forbidden gave %+v", name, got)
-				case rd.Kind == rules.Never && got.Action != actRefuse:
-					t.Errorf("%s: never rule gave %+v", name, got)
-				case tier != shell.Forbidden && rd.Kind == rules.Ask && got.Action != actAsk:
-					t.Errorf("%s: ask rule gave %+v", name, got)
-				case got.Action == actRun && got.Decision == DecisionAuto && tier != shell.Safe:
-					t.Errorf("%s: ran as read-only without the safe tier: %+v", name, got)
-				case got.Action == actRun && got.Decision == DecisionUnconfirmedRun && on:
-					t.Errorf("%s: ran unconfirmed with confirmation on: %+v", name, got)
-				case got.Action == actAsk && (got.Decision != "" || got.By != ""):
-					t.Errorf("%s: ask carries an audit decision: %+v", name, got)
+				for _, denied := range []bool{false, true} {
+					name := fmt.Sprintf("%s/%q/floor=%q/confirmOn=%v/denied=%v", tier, rd.Kind, rd.Floor, on, denied)
+					got := decide(shell.Verdict{Tier: tier}, rd, on, denied)
+					switch {
+					// A command the user denied in this request is never run
+					// nor asked about again, whatever the rules say.
+					case denied && got.Action != actRefuse:
+						t.Errorf("%s: a denied command gave %+v", name, got)
+					case denied && tier != shell.Forbidden && rd.Kind != rules.Never && got.By != ByDenial:
+						t.Errorf("%s: the refusal does not name the denial: %+v", name, got)
+					case tier == shell.Forbidden && (got.Action != actRefuse || got.By != ByPolicy):
+						t.Errorf("%s: forbidden gave %+v", name, got)
+					case rd.Kind == rules.Never && got.Action != actRefuse:
+						t.Errorf("%s: never rule gave %+v", name, got)
+					case !denied && tier != shell.Forbidden && rd.Kind == rules.Ask && got.Action != actAsk:
+						t.Errorf("%s: ask rule gave %+v", name, got)
+					case got.Action == actRun && got.Decision == DecisionAuto && tier != shell.Safe:
+						t.Errorf("%s: ran as read-only without the safe tier: %+v", name, got)
+					case got.Action == actRun && got.Decision == DecisionUnconfirmedRun && on:
+						t.Errorf("%s: ran unconfirmed with confirmation on: %+v", name, got)
+					case got.Action == actAsk && (got.Decision != "" || got.By != ""):
+						t.Errorf("%s: ask carries an audit decision: %+v", name, got)
+					}
 				}
 			}
 		}

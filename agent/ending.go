@@ -12,12 +12,17 @@ import (
 // notification, its Recent conversations and every transcript state it
 // the same way.
 type Tally struct {
-	Ran      int // commands that were executed
-	Failed   int // of those, how many exited with an error
-	Denied   int // the user said no
-	TimedOut int // nobody answered in time
-	Refused  int // forbidden by policy, nobody was asked
-	Trashed  int // deletions answered with Move to Trash, all moved
+	Ran    int // commands that were executed
+	Failed int // of those, how many exited with an error
+	// ReadOnly and ReadOnlyFailed count the executed commands the policy
+	// proved read-only (they ran in the read-only sandbox): they cannot
+	// have changed anything, whatever the model says.
+	ReadOnly       int
+	ReadOnlyFailed int
+	Denied         int // the user said no
+	TimedOut       int // nobody answered in time
+	Refused        int // forbidden by policy, nobody was asked
+	Trashed        int // deletions answered with Move to Trash, all moved
 	// TrashFailed: Move to Trash chosen, but not everything moved (the
 	// tool result says what did).
 	TrashFailed int
@@ -31,6 +36,9 @@ func (o Tally) Facts() string {
 	var parts []string
 	if o.Ran > 0 {
 		s := countOf(o.Ran, "command ran", "commands ran")
+		if o.ReadOnly == o.Ran {
+			s = countOf(o.Ran, "read-only command ran", "read-only commands ran")
+		}
 		if o.Failed > 0 {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
 		}
@@ -62,16 +70,33 @@ func (o Tally) Facts() string {
 		return ""
 	}
 	s := strings.Join(parts, ", ")
-	if o.Ran == 0 && o.Trashed == 0 && o.TrashFailed == 0 {
+	if !o.CouldChange() {
 		s += " — nothing changed"
 	}
 	return s
 }
 
+// CouldChange reports whether anything ran that could have changed the
+// machine: a command outside the read-only tier, or a Move to Trash.
+func (o Tally) CouldChange() bool {
+	return o.Ran-o.ReadOnly > 0 || o.Trashed > 0 || o.TrashFailed > 0
+}
+
+// changed reports whether something surely changed: a command outside
+// the read-only tier that exited 0, or a completed Move to Trash.
+func (o Tally) changed() bool {
+	return (o.Ran-o.ReadOnly)-(o.Failed-o.ReadOnlyFailed) > 0 || o.Trashed > 0 || o.TrashFailed > 0
+}
+
 // Ending is the text of a final notification or transcript entry: Hark's
-// facts first, then the model's answer as plain text.
+// facts first, then the model's answer as plain text. When the answer
+// claims a change the record contradicts (Contradiction), the answer comes
+// first and Hark has the last word: the flagged claim, then its facts.
 func Ending(o Tally, answer string) string {
 	facts, plain := o.Facts(), PlainText(answer)
+	if flag := o.Contradiction(plain); flag != "" {
+		return plain + "\n\n" + flag + "\n" + o.Summary()
+	}
 	switch {
 	case facts == "":
 		return plain
@@ -79,6 +104,105 @@ func Ending(o Tally, answer string) string {
 		return facts + "."
 	}
 	return facts + ".\n\n" + plain
+}
+
+// Did is the tally in a few words for a list row: what changed first
+// ("2 moved to the Trash, 1 ran"), then what did not ("3 denied, 1 timed
+// out"); read-only commands only as "looked only" when nothing else
+// happened, and "" when no command was proposed.
+func (o Tally) Did() string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(o.Trashed+o.TrashFailed, "moved to the Trash")
+	add(o.Ran-o.ReadOnly, "ran")
+	add(o.Failed-o.ReadOnlyFailed, "failed")
+	add(o.Denied, "denied")
+	add(o.TimedOut, "timed out")
+	add(o.Refused, "refused")
+	if len(parts) == 0 && o.Ran > 0 {
+		return "looked only, nothing changed"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Summary is Hark's own closing line: "Hark: " and the facts, or that no
+// command ran at all.
+func (o Tally) Summary() string {
+	f := o.Facts()
+	if f == "" {
+		f = "no command ran — nothing changed"
+	}
+	return "Hark: " + f + "."
+}
+
+// claimWords are what a model writes when it says it changed something.
+var claimWords = regexp.MustCompile(`(?i)\b(removed|deleted|erased|moved|trashed|archived|renamed|created|copied|cleaned|cleared|wrote|written|saved|installed|uninstalled|updated|changed|compressed|extracted|killed|freed|emptied|added|appended|overwritten|replaced|done|no longer)\b`)
+
+// hedgeWords mark a sentence that denies, doubts or only proposes a
+// change ("I did not delete it", "I would have removed", "if you want").
+var hedgeWords = regexp.MustCompile(`(?i)\b(not|never|nothing|no|none|would|could|can|cannot|will|should|shall|if|want|wanted|may|might|instead|unless|denied|declined|refused|cancel(l)?ed|timed|failed|try|tried|please|let me)\b|n't\b|\?`)
+
+// sentenceEnd splits an answer into sentences and lines.
+var sentenceEnd = regexp.MustCompile(`[.!]\s+|\n+`)
+
+// Contradiction flags an answer that claims a change when the record
+// says nothing changed: every command that could change anything was
+// denied, timed out, refused or failed, or no command ran at all. It returns
+// the flag line ("⚠ The model says “Removed the originals.”, but that
+// command was denied and did not run.") or "" when the answer claims
+// nothing or something did change. It judges words, so it errs on the
+// quiet side: a sentence that hedges or negates is never a claim.
+func (o Tally) Contradiction(answer string) string {
+	blocked := o.Denied+o.TimedOut+o.Refused+(o.Failed-o.ReadOnlyFailed) > 0
+	// Read-only commands alone are a question answered: "created
+	// yesterday" there describes files, it claims nothing.
+	if o.changed() || (!blocked && o.Ran > 0) {
+		return ""
+	}
+	claim := ""
+	for _, s := range sentenceEnd.Split(PlainText(answer), -1) {
+		s = strings.TrimSpace(strings.TrimLeft(s, "•-* "))
+		if claimWords.MatchString(s) && !hedgeWords.MatchString(strings.ReplaceAll(strings.ToLower(s), "no longer", "")) {
+			claim = s
+			break
+		}
+	}
+	if claim == "" {
+		return ""
+	}
+	claim = strings.TrimRight(claim, ".!")
+	if r := []rune(claim); len(r) > 80 {
+		claim = strings.TrimSpace(string(r[:79])) + "…"
+	}
+	return "⚠ The model says “" + claim + "”, but " + o.whyNot() + "."
+}
+
+// whyNot says why nothing the model claims can have happened.
+func (o Tally) whyNot() string {
+	var why []string
+	if o.Denied > 0 {
+		why = append(why, "you denied it")
+	}
+	if o.TimedOut > 0 {
+		why = append(why, "its approval timed out")
+	}
+	if o.Refused > 0 {
+		why = append(why, "Hark refused it")
+	}
+	failed := o.Failed - o.ReadOnlyFailed
+	switch {
+	case len(why) > 0 && failed > 0:
+		return "that command did not run (" + strings.Join(why, ", ") + ") or failed"
+	case len(why) > 0:
+		return "that command did not run (" + strings.Join(why, ", ") + ")"
+	case failed > 0:
+		return "that command failed"
+	}
+	return "Hark ran no command for this request"
 }
 
 func countOf(n int, one, many string) string {

@@ -21,6 +21,10 @@ func TestTallyFacts(t *testing.T) {
 		{"odd timeout", Tally{TimedOut: 1, Timeout: 90 * time.Second}, "approval timed out after 1 min 30 s — nothing changed"},
 		{"trashed", Tally{Trashed: 1, Denied: 1}, "1 deletion moved to the Trash instead (Undo last trash puts it back), 1 command denied"},
 		{"trash incomplete", Tally{TrashFailed: 1}, "1 Move to Trash not complete"},
+		{"read-only and timed out", Tally{Ran: 2, ReadOnly: 2, TimedOut: 1, Timeout: 25 * time.Second},
+			"2 read-only commands ran, approval timed out after 25 s — nothing changed"},
+		{"read-only only", Tally{Ran: 1, ReadOnly: 1}, "1 read-only command ran — nothing changed"},
+		{"read-only and a change", Tally{Ran: 2, ReadOnly: 1}, "2 commands ran"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -34,8 +38,8 @@ func TestTallyFacts(t *testing.T) {
 
 func TestEndingLeadsWithFacts(t *testing.T) {
 	t.Parallel()
-	got := Ending(Tally{Denied: 1}, "**Deleted it.**")
-	if want := "1 command denied — nothing changed.\n\nDeleted it."; got != want {
+	got := Ending(Tally{Denied: 1}, "**Nothing was deleted.**")
+	if want := "1 command denied — nothing changed.\n\nNothing was deleted."; got != want {
 		t.Errorf("Ending = %q, want %q", got, want)
 	}
 	if got := Ending(Tally{}, "hello"); got != "hello" {
@@ -58,5 +62,49 @@ func TestPlainText(t *testing.T) {
 		if got := PlainText(c.in); got != c.want {
 			t.Errorf("PlainText(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestEndingFlagsFalseClaims: when the model's closing words claim a change
+// the record contradicts, the claim is quoted and flagged and Hark's own
+// summary is the last line; an answer that claims nothing, hedges, or
+// follows a real change is left as it was.
+func TestEndingFlagsFalseClaims(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		o      Tally
+		answer string
+		want   string // the whole ending
+	}{
+		{"denied", Tally{Denied: 1}, "Archived 4 log files into logs.tar.gz and removed the originals.",
+			"Archived 4 log files into logs.tar.gz and removed the originals.\n\n" +
+				"⚠ The model says “Archived 4 log files into logs.tar.gz and removed the originals”, but that command did not run (you denied it).\n" +
+				"Hark: 1 command denied — nothing changed."},
+		{"timed out after read-only", Tally{Ran: 2, ReadOnly: 2, TimedOut: 1, Timeout: 25 * time.Second},
+			"I checked the folder. The old_builds folder is no longer in your Downloads.",
+			"I checked the folder. The old_builds folder is no longer in your Downloads.\n\n" +
+				"⚠ The model says “The old_builds folder is no longer in your Downloads”, but that command did not run (its approval timed out).\n" +
+				"Hark: 2 read-only commands ran, approval timed out after 25 s — nothing changed."},
+		{"failed", Tally{Ran: 1, Failed: 1}, "**Deleted** `old_builds`.",
+			"Deleted old_builds.\n\n⚠ The model says “Deleted old_builds”, but that command failed.\nHark: 1 command ran (1 failed)."},
+		{"nothing run", Tally{}, "Done!",
+			"Done!\n\n⚠ The model says “Done”, but Hark ran no command for this request.\nHark: no command ran — nothing changed."},
+		{"hedged", Tally{Denied: 1}, "I did not delete it. I would have removed old_builds; say if you want that.",
+			"1 command denied — nothing changed.\n\nI did not delete it. I would have removed old_builds; say if you want that."},
+		{"real change", Tally{Ran: 1}, "Deleted it.", "1 command ran.\n\nDeleted it."},
+		{"trashed", Tally{Trashed: 1, Denied: 1}, "Moved it to the Trash.",
+			"1 deletion moved to the Trash instead (Undo last trash puts it back), 1 command denied.\n\nMoved it to the Trash."},
+		{"a question", Tally{Ran: 1, ReadOnly: 1}, "Three files were created yesterday.",
+			"1 read-only command ran — nothing changed.\n\nThree files were created yesterday."},
+		{"no claim", Tally{}, "Hello there.", "Hello there."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Ending(c.o, c.answer); got != c.want {
+				t.Errorf("Ending =\n%s\nwant\n%s", got, c.want)
+			}
+		})
 	}
 }

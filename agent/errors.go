@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"regexp"
@@ -27,6 +28,8 @@ var (
 	ErrCancelled         = errors.New("cancelled")
 	ErrContextOverflow   = errors.New("request does not fit the context")
 	ErrModelOutput       = errors.New("model produced no usable reply")
+	ErrCloudModel        = errors.New("model is not served on this machine")
+	ErrDenials           = errors.New("stopped after repeated denials")
 )
 
 // ToolCapableModels are suggested when a model cannot call tools.
@@ -74,7 +77,7 @@ func classify(ctx context.Context, err error, host, model string) *Error {
 		}
 		low := strings.ToLower(text)
 		switch {
-		case strings.Contains(low, "exceeds the context length"):
+		case isOverflow(low):
 			return mk(ErrContextOverflow, se.StatusCode,
 				"the conversation no longer fits the model's context (Ollama at %s refused it rather than cut the instructions); raise contextLength in settings or start a new conversation", host)
 		case strings.Contains(low, "does not support tools"):
@@ -98,11 +101,73 @@ func classify(ctx context.Context, err error, host, model string) *Error {
 		return mk(ErrOllamaUnreachable, 0,
 			"Ollama is not running at %s; start it with `ollama serve` or open the Ollama app (or point OLLAMA_HOST / the ollamaHost setting at where it runs)", host)
 	}
-	if errors.Is(err, ErrStreamCut) {
+	if errors.Is(err, ErrStreamCut) || isTransport(err) {
 		return mk(ErrStreamCut, 0,
 			"the reply from Ollama at %s stopped before it was complete (Ollama may have crashed or run out of memory); check its log and try again — the conversation so far is saved", host)
 	}
+	if isServerLine(err) {
+		return mk(ErrOllamaServer, 0,
+			"Ollama at %s failed while the model was answering (%v); check its log (~/.ollama/logs/server.log, or the Ollama app's logs) and try again — restarting Ollama often helps", host, err)
+	}
 	return mk(ErrOllama, 0, "Ollama at %s failed: %v; check that it is running and up to date, then try again", host, err)
+}
+
+// isOverflow spots a prompt refused for not fitting the context, in the
+// runner's words (v0.12.6–v0.29: "the input length exceeds the context
+// length") and in llama-server's, which v0.30+ forwards as its raw JSON
+// body ("exceeds the available context size", exceed_context_size_error).
+func isOverflow(low string) bool {
+	for _, s := range []string{"exceeds the context length", "exceed_context_size_error", "exceeds the available context", "context size"} {
+		if strings.Contains(low, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverLines are the starts of error lines that Ollama writes into a 200
+// stream when the runner itself failed, not the model's text: a crash
+// (llm/server.go, llm/llama_server.go: "an error was encountered while
+// running the model", "model runner has unexpectedly stopped") or a reply
+// from the runner that Ollama could not read ("error unmarshalling llm
+// prediction response", "error unmarshalling llama-server response").
+var serverLines = []string{
+	"an error was encountered while running the model",
+	"model runner has unexpectedly stopped",
+	"error unmarshalling",
+	"llama runner process has terminated",
+}
+
+func isServerLine(err error) bool {
+	low := strings.ToLower(err.Error())
+	for _, s := range serverLines {
+		if strings.HasPrefix(low, s) || strings.Contains(low, ": "+s) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTransport says err is the connection failing mid-reply (the server
+// died, a proxy dropped it), which the client reports as a plain error
+// like an error line's, but is not one.
+func isTransport(err error) bool {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// isStreamLine says err is an {"error":…} line inside a 200 stream: the
+// client turns it into a plain error, unlike a status (api.StatusError),
+// a transport failure or a cancellation.
+func isStreamLine(err error) bool {
+	var se api.StatusError
+	var ae api.AuthorizationError
+	var e *Error
+	return err != nil && !errors.As(err, &se) && !errors.As(err, &ae) && !errors.As(err, &e) &&
+		!isTransport(err) && !isUnreachable(err) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 func isUnreachable(err error) bool {
@@ -142,21 +207,53 @@ func modelOutputError(model, why, raw string) *Error {
 		model, why, shown)}
 }
 
-// isParserError tells Ollama's tool-call parsers failing on the model's text
-// (an {"error":…} line inside a 200 stream, or a 500, ollama#14570 and
-// #14492) from a server that is really broken.
+// repeatError ends a request whose model looped twice, each time until
+// the runner stopped it: the model's fault, never a crash.
+func repeatError(model string) *Error {
+	return &Error{Kind: ErrModelOutput, Model: model, msg: fmt.Sprintf(
+		"the model kept repeating itself; try again or pick another model (%q looped twice until Ollama stopped it; see docs/models.md)", model)}
+}
+
+// isParserError says whether a failed chat was Ollama's parser failing on
+// the model's text, which the model gets one corrective turn for. The
+// source decides first: an error line after a 200 is the model's output
+// unless its words say the runner failed; a status before any byte is the
+// server, except the 500 a parser's failure becomes when it hits the very
+// first piece (server/routes.go streamResponse: nothing written yet), which
+// only its words tell apart.
 func isParserError(err error) bool {
-	var se api.StatusError
-	if errors.As(err, &se) && se.StatusCode < 500 {
+	if isServerLine(err) {
 		return false
 	}
-	low := strings.ToLower(err.Error())
-	for _, s := range []string{"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character"} {
+	if isStreamLine(err) {
+		return true
+	}
+	var se api.StatusError
+	if !errors.As(err, &se) || se.StatusCode < 500 {
+		return false
+	}
+	low := strings.ToLower(se.ErrorMessage)
+	if strings.HasPrefix(low, "tool '") && strings.HasSuffix(low, "' not found") {
+		return true
+	}
+	for _, s := range parserTexts {
 		if strings.Contains(low, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// parserTexts are what Ollama's built-in parsers (model/parsers) say when
+// a model's call cannot be read: the JSON-based ones (qwen3, qwen3-coder,
+// gpt-oss and others), ministral ("tool '%s' not found"), cogito and
+// deepseek3 ("invalid format"), glm46 ("failed to parse XML"), olmo3
+// ("failed to parse function call", "invalid function call format"), and
+// llama-server's own parser on the v0.30+ native path.
+var parserTexts = []string{
+	"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character",
+	"invalid format", "failed to parse xml", "failed to parse function call", "invalid function call format",
+	"llama-server chat error", "invalid tool call arguments",
 }
 
 // looksLikeCommand spots a reply that wrote a tool call or a shell command

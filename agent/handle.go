@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -35,6 +36,9 @@ type CallRequest struct {
 	NoConfirm bool
 	// OnEvent sees the call's progress; nil: none.
 	OnEvent func(Event)
+	// ConfirmTimeout, when positive, is how long the approval waits;
+	// zero: Options.ConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
 
 // ErrInvalidCall wraps every problem with a CallRequest's arguments; the
@@ -78,8 +82,13 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 		onEvent = func(Event) {}
 	}
 	c := &Conversation{ID: id}
-	r := &run{a: a, c: c, start: a.o.now(), confirmer: req.Confirmer, onEvent: onEvent, noConfirm: req.NoConfirm, client: req.Client}
-	return r.handleOne(ctx, int(n-1), ta), nil
+	r := &run{a: a, c: c, start: a.o.now(), confirmer: req.Confirmer, onEvent: onEvent, noConfirm: req.NoConfirm,
+		client: req.Client, confirmTimeout: a.o.ConfirmTimeout}
+	if req.ConfirmTimeout > 0 {
+		r.confirmTimeout = req.ConfirmTimeout
+	}
+	res, _ := r.handleOne(ctx, int(n-1), ta)
+	return res, nil
 }
 
 // externalArgs checks an external call's arguments with the model's rules,

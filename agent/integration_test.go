@@ -244,7 +244,8 @@ func TestWireErrors(t *testing.T) {
 		{name: "no tools", model: "gemma:2b", kind: ErrToolsUnsupported, want: []string{`"gemma:2b" cannot call tools`, "qwen3", "llama3.1"}},
 		{name: "server error", reply: ollamatest.Reply{Status: 500, Error: "out of memory"}, kind: ErrOllamaServer, want: []string{"500", "out of memory"}},
 		{name: "unavailable", reply: ollamatest.Reply{Status: 503, Error: "server busy, please try again.  maximum pending requests exceeded"}, kind: ErrOllamaServer, want: []string{"503", "server busy"}},
-		{name: "stream cut", reply: ollamatest.Reply{Text: "I will now ", Cut: true}, kind: ErrStreamCut, want: []string{"stopped before it was complete"}},
+		{name: "stream cut", reply: ollamatest.Reply{Text: "I will now ", Drop: true}, kind: ErrStreamCut, want: []string{"stopped before it was complete"}},
+		{name: "runner crashed mid-reply", reply: ollamatest.Reply{Text: "I will now ", ErrorLine: "an error was encountered while running the model: out of memory"}, kind: ErrOllamaServer, want: []string{"out of memory", "log"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -291,7 +292,7 @@ func TestWirePreflight(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.model, func(t *testing.T) {
 			t.Parallel()
-			err := Preflight(context.Background(), client, u.String(), c.model)
+			err := Preflight(context.Background(), client, u.String(), c.model, false)
 			if c.kind == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -308,7 +309,7 @@ func TestWirePreflight(t *testing.T) {
 		down := ollamatest.New(t)
 		du, _ := url.Parse(down.URL)
 		down.Close()
-		if err := Preflight(context.Background(), NewOllamaClient(du), du.String(), "qwen3:4b"); !errors.Is(err, ErrOllamaUnreachable) {
+		if err := Preflight(context.Background(), NewOllamaClient(du), du.String(), "qwen3:4b", false); !errors.Is(err, ErrOllamaUnreachable) {
 			t.Errorf("err %v", err)
 		}
 	})

@@ -23,6 +23,7 @@ const (
 	// not an obstacle to route around.
 	msgDenied    = "The user denied this command. Do not try the same change another way; say what you would have done and stop."
 	msgCancelled = "The request was cancelled; the command did not run."
+	msgStopped   = "Not run: the request stopped after the user denied 3 commands in a row."
 	// msgDeniedWhy starts a denial that carries the user's reason; the
 	// model is meant to act on the reason, so nothing tells it to stop.
 	msgDeniedWhy = "The user denied this command: "
@@ -36,16 +37,22 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
-	client    string // who asked, for a call from outside (Handle); "" for the model
-	c         *Conversation
-	m         RunMetrics
-	system    string
-	turn      int
-	start     time.Time
+	// confirmTimeout is how long an approval waits in this request.
+	confirmTimeout time.Duration
+	client         string // who asked, for a call from outside (Handle); "" for the model
+	c              *Conversation
+	m              RunMetrics
+	system         string
+	turn           int
+	start          time.Time
 
 	latestUser int  // index in c.Messages of this request's user message
 	corrected  bool // the last turn was a corrective one
 	nudged     bool // the model was told once that text is never run
+	denials    denials
+	// saidNo is the last command of this request the user denied, so the
+	// next approval can say it comes after a no.
+	saidNo string
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -57,7 +64,9 @@ type run struct {
 //
 // The error, when not nil, is an *Error: branch on it with errors.Is and
 // ErrOllamaUnreachable, ErrModelNotFound, ErrToolsUnsupported,
-// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit or ErrCancelled.
+// ErrOllamaServer, ErrOllama, ErrStreamCut, ErrTurnLimit, ErrCancelled,
+// ErrContextOverflow, ErrModelOutput, ErrCloudModel (refused before any
+// chat) or ErrDenials (the user denied three commands in a row).
 func (a *Agent) Run(ctx context.Context, c *Conversation, request string) (Outcome, error) {
 	return a.RunWith(ctx, c, request, RequestOptions{})
 }
@@ -69,6 +78,9 @@ type RequestOptions struct {
 	Confirmer Confirmer   // nil: Options.Confirmer
 	OnEvent   func(Event) // nil: Options.OnEvent
 	NoConfirm *bool       // nil: Options.NoConfirm
+	// ConfirmTimeout, when positive, is this request's approval timeout
+	// (the app passes its live setting); zero: Options.ConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
 
 // RunWith is Run with per-request overrides.
@@ -97,6 +109,10 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	}
 	if ro.OnEvent != nil {
 		r.onEvent = ro.OnEvent
+	}
+	r.confirmTimeout = a.o.ConfirmTimeout
+	if ro.ConfirmTimeout > 0 {
+		r.confirmTimeout = ro.ConfirmTimeout
 	}
 	if ro.NoConfirm != nil {
 		r.noConfirm = *ro.NoConfirm
@@ -140,6 +156,9 @@ func (r *run) emit(e Event) { r.onEvent(e) }
 
 func (r *run) loop(ctx context.Context) (string, error) {
 	a := r.a
+	if err := a.ensureLocal(ctx); err != nil {
+		return "", err
+	}
 	for {
 		if r.turn >= a.o.MaxTurns {
 			return "", turnLimitError(a.o.MaxTurns)
@@ -167,7 +186,10 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		}
 		switch {
 		case t.repeated:
-			if cerr := r.correct(ctx, t, "Your reply kept repeating the same text and Ollama stopped it."); cerr != nil {
+			if r.corrected {
+				return "", repeatError(a.o.Model)
+			}
+			if cerr := r.correct(ctx, t, "You repeated yourself; Ollama stopped your reply because the same text kept coming."); cerr != nil {
 				return "", cerr
 			}
 			continue
@@ -278,12 +300,14 @@ type turn struct {
 	raw        string      // content as received, for error messages
 	doneReason string
 	thought    bool // thinking arrived (in the thinking field or as tags)
-	repeated   bool // the stream ended without a done line after one piece repeated
+	// repeated: the stream ended cleanly without a done line while the
+	// request was alive. Only the runner's repeat abort does that (it
+	// counts raw tokens, thinking and parser-held calls included, and
+	// ends with neither a done nor an error line: llm/server.go in
+	// v0.17.4, llm/llama_server.go in v0.33); a crash sends an error
+	// line, and a lost connection is a transport error.
+	repeated bool
 }
-
-// repeatLimit is how many identical pieces in a row make the runner end a
-// stream without a done line (llm/server.go in v0.17.4: more than 30).
-const repeatLimit = 30
 
 // chat runs one model turn, streaming text to OnEvent.
 func (r *run) chat(ctx context.Context) (turn, error) {
@@ -312,8 +336,6 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 	var calls []api.ToolCall
 	var t turn
 	var f thinkFilter
-	var last string
-	repeats := 0
 	done, thinkingShown := false, false
 	start := a.o.now()
 	err = a.o.Client.Chat(ctx, req, func(resp api.ChatResponse) error {
@@ -328,11 +350,6 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 			}
 		}
 		if c := resp.Message.Content; c != "" {
-			if c == last {
-				repeats++
-			} else {
-				last, repeats = c, 1
-			}
 			raw.WriteString(c)
 			show, reset, thinking := f.add(c)
 			if thinking {
@@ -366,11 +383,7 @@ func (r *run) chat(ctx context.Context) (turn, error) {
 		a.markWarm()
 	}
 	if err == nil && !done {
-		if repeats > repeatLimit {
-			t.repeated = true
-			return t, nil
-		}
-		err = ErrStreamCut
+		t.repeated = true
 	}
 	return t, err
 }
@@ -423,30 +436,52 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 		return true, nil
 	}
 
+	stopped := false
 	for i, tc := range calls {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			answer(tc, cancelledJSON(args[i]))
 			continue
+		case stopped:
+			answer(tc, string(shell.Result{Command: args[i].Command, WorkingDirectory: args[i].WorkingDirectory, Purpose: args[i].Purpose,
+				ExitCode: -1, Error: msgStopped}.JSON()))
+			continue
 		}
-		res := r.handleOne(ctx, i, args[i])
+		res, stop := r.handleOne(ctx, i, args[i])
+		stopped = stopped || stop
 		answer(tc, string(forModel(res, a.o.ToolOutputLimit).JSON()))
 	}
-	return false, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if stopped {
+		return false, denialsError()
+	}
+	return false, nil
 }
 
-// handleOne classifies, decides, confirms, runs and records one valid call.
-func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Result {
+// handleOne classifies, decides, confirms, runs and records one valid
+// call; stop says the user's denials have ended the request.
+func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Result, stop bool) {
 	v, rd := r.classifyCall(ta)
 	call := r.newCall(index, ta, v)
 	r.emit(r.callEvent(EventProposed, call))
 
-	ap := decide(v, rd, !r.noConfirm)
+	key := commandKey(ta.Command, ta.WorkingDirectory)
+	ap := decide(v, rd, !r.noConfirm, r.denials.deniedBefore(key))
 	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
 	switch ap.Action {
 	case actRefuse:
 		r.m.Refused++
 		f.res = notRun(ta, v, ap.Why)
 	case actRun:
+		if ap.Decision != DecisionAuto && r.trashOffered(ta, v) {
+			// Nobody is asked, so nobody can choose the Trash: a plain
+			// deletion that a rule or confirmation-off lets through goes
+			// to the Trash as Move to Trash would have sent it.
+			r.trashUnasked(ctx, ta, ap.Decision, &f)
+			break
+		}
 		f.runIt = true
 	case actAsk:
 		r.ask(ctx, call, ta, v, rd, &f)
@@ -455,11 +490,17 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) shell.Resul
 	d.Decision = f.decision
 	r.emit(d)
 
+	switch {
+	case f.runIt || f.decision == DecisionTrashed:
+		r.denials.ran()
+	case f.decision == DecisionDenied || f.decision == DecisionTimeout:
+		stop = r.denials.denied(key)
+	}
 	if f.runIt {
 		f.res = r.execute(ctx, call, ta, v)
 	}
 	r.record(ctx, call, ta, v, &f)
-	return f.res
+	return f.res, stop
 }
 
 // callFate is what became of one call: the decision and who made it, and
@@ -501,7 +542,7 @@ func (r *run) newCall(index int, ta toolArgs, v shell.Verdict) *Call {
 		WorkingDirectory: ta.WorkingDirectory,
 		Purpose:          ta.Purpose,
 		Tier:             v.Tier,
-		Reasons:          v.Reasons,
+		Reasons:          OrderReasons(v.Reasons),
 	}
 }
 
@@ -526,6 +567,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p := r.pending(call, v, rd)
 	p.Preview = f.preview
 	p.TrashOffered = r.trashOffered(ta, v)
+	p.AfterNo = r.saidNo
 	var d Decision
 	var notAsked string
 	f.decision, f.by, d, notAsked = r.confirm(ctx, p)
@@ -555,9 +597,12 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTimeout:
 		r.m.Denied++
 		r.m.TimedOut++
-		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.a.o.ConfirmTimeout))
+		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.confirmTimeout))
 	default:
 		r.m.Denied++
+		if f.by != ByPolicy {
+			r.saidNo = ta.Command
+		}
 		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
 			f.res = notRun(ta, v, msgDeniedWhy+f.denyReason)
 		} else {
@@ -584,6 +629,14 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		r.m.Commands++
 		if res.ExitCode != 0 {
 			r.m.Failed++
+		}
+		// Old records lack these, so they count every command as one
+		// that could change something: the safe reading.
+		if v.Tier == shell.Safe {
+			r.m.ReadOnly++
+			if res.ExitCode != 0 {
+				r.m.ReadOnlyFailed++
+			}
 		}
 	}
 	if res.ExecutionTimeMs == 0 && elapsed >= time.Millisecond {
@@ -649,6 +702,10 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 		p.NoProposal = "Always allow is not offered: there is no rules file"
 	case rd.Kind == rules.Ask:
 		p.NoProposal = "Always allow is not offered: " + rd.Why
+	case AnyDestructive(call.Reasons):
+		// A rule would allow every later deletion or overwrite by the
+		// same program in the folder, past the Trash: each one is asked.
+		p.NoProposal = NoProposalDestructive
 	default:
 		if prop, err := r.a.o.Rules.Propose(call.Command, call.WorkingDirectory, v); err != nil {
 			p.NoProposal = err.Error()
@@ -705,11 +762,10 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
 func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision, notAsked string) {
-	a := r.a
 	if r.confirmer == nil {
 		return DecisionDenied, ByPolicy, Decision{}, ""
 	}
-	cctx, cancel := context.WithTimeout(ctx, a.o.ConfirmTimeout)
+	cctx, cancel := context.WithTimeout(ctx, r.confirmTimeout)
 	defer cancel()
 	type answer struct {
 		d   Decision
@@ -783,3 +839,7 @@ func deadlineOf(ctx context.Context) time.Time {
 	d, _ := ctx.Deadline()
 	return d
 }
+
+// NoProposalDestructive is why a deletion or overwrite is never offered
+// an Always allow rule.
+const NoProposalDestructive = "Always allow is not offered for deletions and overwrites: Hark asks about each one, so it can go to the Trash"

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,26 +12,36 @@ import (
 	"github.com/ollama/ollama/types/model"
 )
 
-// minVersions is the Ollama version from which tool calls of each model
-// family arrive parsed while streaming, with the source. Before v0.8.0
-// (the incremental, template-driven tool parser: release notes of v0.8.0,
-// ollama.com/blog/streaming-tool) a streamed call came back as text; the
-// built-in qwen3 parser and the thinking field that Hark relies on for the
-// qwen3 family are the ones read in v0.17.4, the version Hark pins.
-var minVersions = []struct {
-	family, version, source string
-}{
-	{"qwen3", "0.17.4", "built-in qwen3 parser and thinking field as read in ollama v0.17.4 (model/parsers/qwen3.go)"},
-	{"qwen2", "0.8.0", "template tool parser, ollama v0.8.0 release"},
-	{"llama", "0.8.0", "template tool parser, ollama v0.8.0 release"},
-	{"mistral", "0.8.0", "template tool parser, ollama v0.8.0 release"},
+// MinVersion is the oldest Ollama Hark works with, for every model
+// family, and MinVersionWhy says why. Hark sends truncate:false so that an
+// overflow is refused instead of silently cutting the system prompt and
+// the tools; the field exists only from v0.12.6 (ollama commit 6544e1473,
+// #12582), and an older server ignores it. And v0.12.4 refused any think
+// value, false included, for a model that cannot think (#12533, fixed in
+// v0.12.5), so every request to llama3.1 or qwen2.5 failed there.
+const (
+	MinVersion    = "0.12.6"
+	MinVersionWhy = "before 0.12.6 Ollama ignores truncate:false and silently cuts the instructions off a long conversation, and 0.12.4 refuses every request to a model that cannot think"
+)
+
+// VersionUnknown says a version tells nothing about age: a source build
+// of Ollama reports 0.0.0 (version/version.go), and a server may report
+// something unparsable.
+func VersionUnknown(v string) bool {
+	p, ok := parseVersion(v)
+	return !ok || slices.Equal(p, []int{0, 0, 0})
 }
 
+// VersionTooOld says v is a known version older than MinVersion.
+func VersionTooOld(v string) bool { return !VersionUnknown(v) && versionLess(v, MinVersion) }
+
 // Check is Preflight with warnings: problems that do not stop a request but
-// make it worse — an Ollama older than the version that parses this
-// family's tool calls reliably, a model whose own context is shorter than
-// contextLength, a model that only thinks.
-func Check(ctx context.Context, c Checker, host, modelName string, contextLength int) (warnings []string, _ error) {
+// make it worse — an Ollama older than MinVersion, a model whose own
+// context is shorter than contextLength, a model that only thinks, a cloud
+// model the user allowed. A model served from another machine is an error
+// unless allowCloud (the allowCloudModels setting) says the user accepts
+// that.
+func Check(ctx context.Context, c Checker, host, modelName string, contextLength int, allowCloud bool) (warnings []string, _ error) {
 	version, err := c.Version(ctx)
 	if err != nil {
 		return nil, classify(ctx, err, host, modelName)
@@ -39,12 +50,14 @@ func Check(ctx context.Context, c Checker, host, modelName string, contextLength
 	if err != nil {
 		return nil, err
 	}
-	family := show.Details.Family
-	for _, mv := range minVersions {
-		if (family == mv.family || slices.Contains(show.Details.Families, mv.family)) && versionLess(version, mv.version) {
-			warnings = append(warnings, fmt.Sprintf("Ollama %s is older than %s, the first version that parses %s tool calls reliably (%s); update Ollama", version, mv.version, mv.family, mv.source))
-			break
+	if remote := RemoteHost(modelName, show); remote != "" {
+		if !allowCloud {
+			return nil, cloudError(host, modelName, remote)
 		}
+		warnings = append(warnings, fmt.Sprintf("model %q runs on %s, not this machine: what you say and every command's output go there (allowCloudModels is on)", modelName, remote))
+	}
+	if VersionTooOld(version) {
+		warnings = append(warnings, fmt.Sprintf("Ollama %s is older than %s, which Hark needs: %s; update Ollama", version, MinVersion, MinVersionWhy))
 	}
 	if contextLength <= 0 {
 		contextLength = DefaultContextLength
@@ -58,11 +71,45 @@ func Check(ctx context.Context, c Checker, host, modelName string, contextLength
 	return warnings, nil
 }
 
+// CloudHost is where Ollama sends a model whose tag names the cloud.
+const CloudHost = "ollama.com"
+
+// IsCloudName says whether a model name's tag sends it to ollama.com:
+// "cloud" or anything ending in "-cloud" (gpt-oss:120b-cloud). Since
+// v0.33 such a name needs no local stub (internal/modelref).
+func IsCloudName(name string) bool {
+	_, tag, ok := strings.Cut(name, ":")
+	return ok && (tag == "cloud" || strings.HasSuffix(tag, "-cloud"))
+}
+
+// RemoteHost is the host that serves modelName when that is not the
+// Ollama Hark talks to: show's remote_host (a cloud stub, which Ollama
+// forwards every chat to), or ollama.com for a cloud tag. "" for a local
+// model; show may be nil.
+func RemoteHost(modelName string, show *api.ShowResponse) string {
+	if show != nil && show.RemoteHost != "" {
+		if u, err := url.Parse(show.RemoteHost); err == nil && u.Hostname() != "" {
+			return u.Hostname()
+		}
+		return show.RemoteHost
+	}
+	if IsCloudName(modelName) {
+		return CloudHost
+	}
+	return ""
+}
+
+func cloudError(host, modelName, remote string) *Error {
+	return &Error{Kind: ErrCloudModel, Host: host, Model: modelName, msg: fmt.Sprintf(
+		"model %q is not on this machine: Ollama would send what you say and every command's output to %s; pick a local model (ollamaModel in settings, `ollama list`), or set \"allowCloudModels\": true in settings if you accept that",
+		modelName, remote)}
+}
+
 // Preflight finds the common problems before a request is sent, with the
 // same errors Run would return: Ollama not running, the model not pulled,
 // the model unable to call tools.
-func Preflight(ctx context.Context, c Checker, host, modelName string) error {
-	_, err := Check(ctx, c, host, modelName, 0)
+func Preflight(ctx context.Context, c Checker, host, modelName string, allowCloud bool) error {
+	_, err := Check(ctx, c, host, modelName, 0, allowCloud)
 	return err
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -19,9 +20,13 @@ func TestCheckWarnings(t *testing.T) {
 		want                 []string // one warning containing each, in order
 	}{
 		{"all good", "0.17.4", DefaultModel, 8192, nil},
-		{"old ollama for qwen3", "0.9.0", DefaultModel, 8192, []string{"older than 0.17.4"}},
-		{"old ollama for llama", "0.7.1", "llama3.1:8b", 8192, []string{"older than 0.8.0"}},
-		{"new enough for llama", "0.8.0", "llama3.1:8b", 8192, nil},
+		{"current", "0.33.0", DefaultModel, 8192, nil},
+		{"the floor itself", "0.12.6", "llama3.1:8b", 8192, nil},
+		{"no truncate field yet", "0.12.5", DefaultModel, 8192, []string{"older than 0.12.6"}},
+		{"think refused for llama", "0.12.4", "llama3.1:8b", 8192, []string{"refuses every request to a model that cannot think"}},
+		{"old for every family", "0.8.0", "llama3.1:8b", 8192, []string{"older than 0.12.6"}},
+		// A source build says 0.0.0: unknown, not too old.
+		{"source build", "0.0.0", DefaultModel, 8192, nil},
 		{"model context too short", "0.17.4", "qwen3-small:1b", 8192, []string{"at most 4096 tokens"}},
 		{"thinking-only model", "0.17.4", "qwen3:4b", 8192, []string{"always thinks"}},
 	}
@@ -31,7 +36,7 @@ func TestCheckWarnings(t *testing.T) {
 			srv := ollamatest.New(t, ollamatest.Qwen3(DefaultModel), ollamatest.Qwen3Thinking("qwen3:4b"), ollamatest.LlamaStyle("llama3.1:8b"), small)
 			srv.SetVersion(c.version)
 			u, _ := url.Parse(srv.URL)
-			warnings, err := Check(context.Background(), NewOllamaClient(u), u.String(), c.model, c.contextLength)
+			warnings, err := Check(context.Background(), NewOllamaClient(u), u.String(), c.model, c.contextLength, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,5 +65,43 @@ func TestVersionLess(t *testing.T) {
 		if got := versionLess(c.a, c.b); got != c.less {
 			t.Errorf("versionLess(%q, %q) = %v", c.a, c.b, got)
 		}
+	}
+}
+
+func TestVersionUnknown(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{"0.0.0": true, "garbage": true, "": true, "0.12.6": false, "0.0.1": false} {
+		if got := VersionUnknown(v); got != want {
+			t.Errorf("VersionUnknown(%q) = %v", v, got)
+		}
+	}
+	if VersionTooOld("0.0.0") || !VersionTooOld("0.12.5") || VersionTooOld("0.12.6") {
+		t.Error("VersionTooOld misjudges the floor or a source build")
+	}
+}
+
+// A model Ollama serves from elsewhere is refused by name or by its
+// remote_host, with what would leave the machine and where; allowed, it
+// is a warning that says the same.
+func TestCheckCloudModels(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ model, host string }{
+		{"gpt-oss:120b-cloud", "ollama.com"}, // a stub with remote_host
+		{"qwen3:cloud", "ollama.com"},        // a tag alone (v0.33 needs no stub)
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			t.Parallel()
+			srv := ollamatest.New(t, ollamatest.Cloud("gpt-oss:120b-cloud"), ollamatest.Cloud("qwen3:cloud"))
+			u, _ := url.Parse(srv.URL)
+			_, err := Check(context.Background(), NewOllamaClient(u), u.String(), c.model, 8192, false)
+			if !errors.Is(err, ErrCloudModel) || !strings.Contains(err.Error(), "would send what you say and every command's output to "+c.host) ||
+				!strings.Contains(err.Error(), `"allowCloudModels": true`) {
+				t.Fatalf("err %v", err)
+			}
+			warnings, err := Check(context.Background(), NewOllamaClient(u), u.String(), c.model, 8192, true)
+			if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "runs on "+c.host) {
+				t.Fatalf("allowed: warnings %q err %v", warnings, err)
+			}
+		})
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -21,13 +23,56 @@ type ProbeClient interface {
 }
 
 // ProbeServer is Ollama's line in `hark doctor`: the server answers at host,
-// and which version it is. goos picks the fix (how Ollama is started there).
+// which version it is and whether that is new enough, and whether host is
+// this machine (when it is not, every request goes there). goos picks the
+// fix (how Ollama is started there).
 func ProbeServer(ctx context.Context, c ProbeClient, host, goos string) (string, error) {
 	v, err := c.Version(ctx)
 	if err != nil {
 		return "", serverDown(host, goos, err)
 	}
-	return fmt.Sprintf("version %s at %s", v, host), nil
+	where := ""
+	if h := hostName(host); h != "" && !isLoopback(h) {
+		where = fmt.Sprintf("; %s is not this machine: requests go to %s, with what you say and every command's output", h, h)
+	}
+	switch {
+	case VersionTooOld(v):
+		return "", &shell.ProbeError{Problem: fmt.Sprintf("Ollama %s at %s is older than %s: %s%s", v, host, MinVersion, MinVersionWhy, where),
+			Next: "update Ollama (https://ollama.com/download)"}
+	case where != "":
+		return "", &shell.ProbeError{Problem: fmt.Sprintf("version %s at %s%s%s", v, host, versionNote(v), where),
+			Next: "set \"ollamaHost\" (or OLLAMA_HOST) to 127.0.0.1:11434 to keep everything on this machine", Minor: true}
+	}
+	return fmt.Sprintf("version %s at %s%s", v, host, versionNote(v)), nil
+}
+
+// versionNote says why the version matters, and when it tells nothing.
+func versionNote(v string) string {
+	if VersionUnknown(v) {
+		return fmt.Sprintf(" (unknown: a source build, so Hark cannot tell whether it is %s or later)", MinVersion)
+	}
+	return fmt.Sprintf(" (%s or later needed: %s)", MinVersion, MinVersionWhy)
+}
+
+// hostName is the host part of an Ollama address.
+func hostName(host string) string {
+	if u, err := url.Parse(host); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		return h
+	}
+	return host
+}
+
+// isLoopback says whether h names this machine: localhost or a loopback
+// address. A name is not resolved, since a DNS answer can change.
+func isLoopback(h string) bool {
+	if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 func serverDown(host, goos string, err error) error {
@@ -53,9 +98,13 @@ func shortError(err error) string {
 	return s
 }
 
-// ProbeModel is the model's line in `hark doctor`: it is pulled and can
-// call tools, which Hark's one tool needs.
-func ProbeModel(ctx context.Context, c ProbeClient, host, model, goos string) (string, error) {
+// ProbeModel is the model's line in `hark doctor`: it is pulled, it can
+// call tools, which Hark's one tool needs, and it runs on this machine
+// (a cloud model is a problem unless allowCloud, and named even then).
+func ProbeModel(ctx context.Context, c ProbeClient, host, model, goos string, allowCloud bool) (string, error) {
+	if remote := RemoteHost(model, nil); remote != "" {
+		return cloudProbe(model, remote, allowCloud)
+	}
 	show, err := c.Show(ctx, &api.ShowRequest{Model: model})
 	var status api.StatusError
 	switch {
@@ -71,6 +120,9 @@ func ProbeModel(ctx context.Context, c ProbeClient, host, model, goos string) (s
 		}
 		return "", &shell.ProbeError{Problem: fmt.Sprintf("cannot read %s: %s", model, shortError(err)), Next: fmt.Sprintf("ollama pull %s", model)}
 	}
+	if remote := RemoteHost(model, show); remote != "" {
+		return cloudProbe(model, remote, allowCloud)
+	}
 	if len(show.Capabilities) == 0 {
 		return "", &shell.ProbeError{Problem: fmt.Sprintf("%s is pulled, but this Ollama does not report capabilities", model),
 			Next: "update Ollama so Hark can confirm the model supports tools", Minor: true}
@@ -84,4 +136,13 @@ func ProbeModel(ctx context.Context, c ProbeClient, host, model, goos string) (s
 			Next: fmt.Sprintf("set \"ollamaModel\" to a tool-capable model such as %s, then `ollama pull %s`", DefaultModel, DefaultModel)}
 	}
 	return fmt.Sprintf("%s is pulled and supports tools", model), nil
+}
+
+func cloudProbe(model, remote string, allowCloud bool) (string, error) {
+	what := fmt.Sprintf("%s is served by %s, not this machine: using it sends what you say and every command's output to %s", model, remote, remote)
+	if allowCloud {
+		return "", &shell.ProbeError{Problem: what + " (allowCloudModels is on)", Next: "set \"ollamaModel\" to a local model to keep everything here", Minor: true}
+	}
+	return "", &shell.ProbeError{Problem: what + "; Hark refuses it",
+		Next: fmt.Sprintf("set \"ollamaModel\" to a local model such as %s (`ollama pull %s`), or set \"allowCloudModels\": true if you accept that", DefaultModel, DefaultModel)}
 }

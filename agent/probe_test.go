@@ -13,6 +13,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -107,11 +108,11 @@ func TestProbes(t *testing.T) {
 		{"answers", func() (string, error) { return ProbeServer(ctx, client, host, "linux") }, probeWant{ok: true, detail: "version 0.17.4 at " + host}},
 		{"down", func() (string, error) { return ProbeServer(ctx, down, downSrv.URL, "linux") }, probeWant{detail: "not answering at " + downSrv.URL, fix: "ollama serve"}},
 		{"down on macOS", func() (string, error) { return ProbeServer(ctx, down, downSrv.URL, "darwin") }, probeWant{detail: "not answering", fix: "open the Ollama app"}},
-		{"model with tools", func() (string, error) { return ProbeModel(ctx, client, host, "qwen3:4b", "linux") }, probeWant{ok: true, detail: "supports tools"}},
-		{"model not pulled", func() (string, error) { return ProbeModel(ctx, client, host, "llama3.2:3b", "linux") }, probeWant{detail: "not pulled", fix: "ollama pull llama3.2:3b"}},
-		{"model without tools", func() (string, error) { return ProbeModel(ctx, client, host, "gemma3:1b", "linux") }, probeWant{detail: "cannot call tools (it offers: completion)", fix: `"ollamaModel"`}},
-		{"old server", func() (string, error) { return ProbeModel(ctx, client, host, "old:1b", "linux") }, probeWant{detail: "does not report capabilities", fix: "update Ollama", limited: true}},
-		{"model with server down", func() (string, error) { return ProbeModel(ctx, down, downSrv.URL, "qwen3:4b", "linux") }, probeWant{detail: "cannot check qwen3:4b until Ollama answers at " + downSrv.URL, fix: "ollama pull qwen3:4b"}},
+		{"model with tools", func() (string, error) { return ProbeModel(ctx, client, host, "qwen3:4b", "linux", false) }, probeWant{ok: true, detail: "supports tools"}},
+		{"model not pulled", func() (string, error) { return ProbeModel(ctx, client, host, "llama3.2:3b", "linux", false) }, probeWant{detail: "not pulled", fix: "ollama pull llama3.2:3b"}},
+		{"model without tools", func() (string, error) { return ProbeModel(ctx, client, host, "gemma3:1b", "linux", false) }, probeWant{detail: "cannot call tools (it offers: completion)", fix: `"ollamaModel"`}},
+		{"old server", func() (string, error) { return ProbeModel(ctx, client, host, "old:1b", "linux", false) }, probeWant{detail: "does not report capabilities", fix: "update Ollama", limited: true}},
+		{"model with server down", func() (string, error) { return ProbeModel(ctx, down, downSrv.URL, "qwen3:4b", "linux", false) }, probeWant{detail: "cannot check qwen3:4b until Ollama answers at " + downSrv.URL, fix: "ollama pull qwen3:4b"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -131,6 +132,56 @@ func TestProbesHangingServer(t *testing.T) {
 	defer cancel()
 	_, err := ProbeServer(ctx, client, host, "linux")
 	probeWant{detail: "no answer in time", fix: "ollama serve"}.check(t, "", err)
-	_, err = ProbeModel(ctx, client, host, "qwen3:4b", "linux")
+	_, err = ProbeModel(ctx, client, host, "qwen3:4b", "linux", false)
 	probeWant{detail: "did not answer in time", fix: "restart it"}.check(t, "", err)
+}
+
+// Doctor names the version and why the floor is 0.12.6, calls a source
+// build unknown rather than old, names a host that is not this machine,
+// and says where a cloud model would send everything.
+func TestProbesVersionHostAndCloud(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	server := func(t *testing.T, version string) (*api.Client, string) {
+		srv := ollamatest.New(t, ollamatest.Qwen3(DefaultModel), ollamatest.Cloud("gpt-oss:120b-cloud"))
+		srv.SetVersion(version)
+		u, _ := url.Parse(srv.URL)
+		return NewOllamaClient(u), srv.URL
+	}
+	cases := []struct {
+		name    string
+		version string
+		probe   func(c *api.Client, host string) (string, error)
+		want    probeWant
+	}{
+		{"current", "0.33.0", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+			probeWant{ok: true, detail: " (0.12.6 or later needed: before 0.12.6 Ollama ignores truncate:false"}},
+		{"too old", "0.12.4", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+			probeWant{detail: "Ollama 0.12.4 at", fix: "update Ollama"}},
+		{"source build", "0.0.0", func(c *api.Client, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
+			probeWant{ok: true, detail: " (unknown: a source build"}},
+		{"elsewhere", "0.33.0", func(c *api.Client, _ string) (string, error) {
+			return ProbeServer(ctx, c, "http://192.168.1.20:11434", "linux")
+		}, probeWant{detail: "requests go to 192.168.1.20", fix: "127.0.0.1:11434", limited: true}},
+		{"localhost is here", "0.33.0", func(c *api.Client, _ string) (string, error) {
+			return ProbeServer(ctx, c, "http://localhost:11434", "linux")
+		}, probeWant{ok: true, detail: "version 0.33.0"}},
+		{"cloud stub", "0.33.0", func(c *api.Client, host string) (string, error) {
+			return ProbeModel(ctx, c, host, "gpt-oss:120b-cloud", "linux", false)
+		}, probeWant{detail: "sends what you say and every command's output to ollama.com", fix: `"allowCloudModels": true`}},
+		{"cloud tag", "0.33.0", func(c *api.Client, host string) (string, error) {
+			return ProbeModel(ctx, c, host, "qwen3:cloud", "linux", false)
+		}, probeWant{detail: "to ollama.com", fix: `"allowCloudModels": true`}},
+		{"cloud allowed", "0.33.0", func(c *api.Client, host string) (string, error) {
+			return ProbeModel(ctx, c, host, "gpt-oss:120b-cloud", "linux", true)
+		}, probeWant{detail: "allowCloudModels is on", fix: "local model", limited: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			client, host := server(t, c.version)
+			d, err := c.probe(client, host)
+			c.want.check(t, d, err)
+		})
+	}
 }

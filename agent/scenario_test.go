@@ -16,7 +16,10 @@ import (
 // These scenarios run the agent against ollamatest, which streams raw model
 // text through Ollama's own parsers, for each way a real small model fails.
 // Each runs with a qwen-style template, a llama-style template and the
-// built-in qwen3 parser, because the same slip looks different through each.
+// built-in qwen3 parser, because the same slip looks different through each,
+// and against both backends (ollamatest.Behaviours): v0.17.4's runner and
+// v0.30+'s llama-server, where template-only models get their calls on the
+// final line and no repeat abort.
 
 type scenario struct {
 	*harness
@@ -25,7 +28,13 @@ type scenario struct {
 
 func newScenario(t *testing.T, m ollamatest.Model, mod func(*Options), replies ...ollamatest.Reply) *scenario {
 	t.Helper()
-	srv := ollamatest.New(t, m).Script(replies...)
+	return newScenarioOn(t, ollamatest.Runner, m, mod, replies...)
+}
+
+// newScenarioOn is newScenario against the backend b.
+func newScenarioOn(t *testing.T, b ollamatest.Behaviour, m ollamatest.Model, mod func(*Options), replies ...ollamatest.Reply) *scenario {
+	t.Helper()
+	srv := ollamatest.New(t, m).SetBehaviour(b).Script(replies...)
 	u, err := url.Parse(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -88,55 +97,62 @@ func TestScenarioMistakesGetOneCorrection(t *testing.T) {
 		{"only thinking", func(ollamatest.Model) ollamatest.Reply {
 			return ollamatest.Reply{Raw: "<think>The user wants a listing.</think>"}
 		}},
-		{"repeating until the runner stops it", func(ollamatest.Model) ollamatest.Reply {
-			return ollamatest.Reply{Raw: strings.Repeat("again", 40), Cut: true}
+		// The runner stops it past 30 repeats; on llama-server's native
+		// path only num_predict does, which the loop sees as "length".
+		{"repeating until the server stops it", func(ollamatest.Model) ollamatest.Reply {
+			return ollamatest.Reply{Raw: strings.Repeat("again", 40)}
+		}},
+		{"an error line from the parser", func(ollamatest.Model) ollamatest.Reply {
+			return ollamatest.Reply{Text: "Let me look. ", ErrorLine: "llama-server chat error: Failed to parse input at pos 12"}
 		}},
 	}
-	for _, m := range families() {
-		for _, mk := range mistakes {
-			t.Run(m.Family+"/"+mk.name+"/recovers", func(t *testing.T) {
-				t.Parallel()
-				s := newScenario(t, m, nil, mk.reply(m), ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed /tmp."})
-				out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
-				if err != nil {
-					t.Fatalf("err %v", err)
-				}
-				if out.Answer != "Listed /tmp." || !slices.Equal(s.exec.commands(), []string{"ls /tmp"}) {
-					t.Errorf("answer %q, ran %v", out.Answer, s.exec.commands())
-				}
-				// The model was told what was wrong: a correction or a tool
-				// result that explains the invalid call.
-				second := s.srv.Requests()[1].Messages
-				told := false
-				for _, msg := range second[1:] {
-					if (msg.Role == "user" || msg.Role == "tool") && strings.Contains(msg.Content, "call the tool "+ToolName) {
-						told = true
+	for _, b := range ollamatest.Behaviours {
+		for _, m := range families() {
+			for _, mk := range mistakes {
+				t.Run(b.String()+"/"+m.Family+"/"+mk.name+"/recovers", func(t *testing.T) {
+					t.Parallel()
+					s := newScenarioOn(t, b, m, nil, mk.reply(m), ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed /tmp."})
+					out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
+					if err != nil {
+						t.Fatalf("err %v", err)
 					}
-				}
-				if !told {
-					t.Errorf("second request carries no correction: %+v", second)
-				}
-			})
-			t.Run(m.Family+"/"+mk.name+"/twice", func(t *testing.T) {
-				t.Parallel()
-				s := newScenario(t, m, nil, mk.reply(m), mk.reply(m), ollamatest.Reply{Text: "never reached"})
-				out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
-				if !errors.Is(err, ErrModelOutput) {
-					t.Fatalf("err %v, want ErrModelOutput", err)
-				}
-				// A model's mistake is never blamed on the server.
-				for _, wrong := range []string{"restart", "ollama serve", "not running"} {
-					if strings.Contains(strings.ToLower(err.Error()), wrong) {
-						t.Errorf("error %q mentions %q", err, wrong)
+					if out.Answer != "Listed /tmp." || !slices.Equal(s.exec.commands(), []string{"ls /tmp"}) {
+						t.Errorf("answer %q, ran %v", out.Answer, s.exec.commands())
 					}
-				}
-				if !strings.Contains(err.Error(), m.Name) || out.Answer != "" || out.Metrics.Success || len(s.exec.ran) != 0 {
-					t.Errorf("err %q, outcome %+v, ran %v", err, out, s.exec.commands())
-				}
-				if n := len(s.srv.Requests()); n != 2 {
-					t.Errorf("%d requests, want the reply and one correction", n)
-				}
-			})
+					// The model was told what was wrong: a correction or a tool
+					// result that explains the invalid call.
+					second := s.srv.Requests()[1].Messages
+					told := false
+					for _, msg := range second[1:] {
+						if (msg.Role == "user" || msg.Role == "tool") && strings.Contains(msg.Content, "call the tool "+ToolName) {
+							told = true
+						}
+					}
+					if !told {
+						t.Errorf("second request carries no correction: %+v", second)
+					}
+				})
+				t.Run(b.String()+"/"+m.Family+"/"+mk.name+"/twice", func(t *testing.T) {
+					t.Parallel()
+					s := newScenarioOn(t, b, m, nil, mk.reply(m), mk.reply(m), ollamatest.Reply{Text: "never reached"})
+					out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
+					if !errors.Is(err, ErrModelOutput) {
+						t.Fatalf("err %v, want ErrModelOutput", err)
+					}
+					// A model's mistake is never blamed on the server.
+					for _, wrong := range []string{"restart", "ollama serve", "not running"} {
+						if strings.Contains(strings.ToLower(err.Error()), wrong) {
+							t.Errorf("error %q mentions %q", err, wrong)
+						}
+					}
+					if !strings.Contains(err.Error(), m.Name) || out.Answer != "" || out.Metrics.Success || len(s.exec.ran) != 0 {
+						t.Errorf("err %q, outcome %+v, ran %v", err, out, s.exec.commands())
+					}
+					if n := len(s.srv.Requests()); n != 2 {
+						t.Errorf("%d requests, want the reply and one correction", n)
+					}
+				})
+			}
 		}
 	}
 }
@@ -152,27 +168,29 @@ func TestScenarioCommandWrittenAsText(t *testing.T) {
 		{"prose before a JSON call", `I'll list it. {"name": "execute_terminal_command", "parameters": {"command": "ls /tmp"}}`},
 		{"fenced shell block", "Run this:\n```bash\nls /tmp\n```"},
 	}
-	for _, m := range families() {
-		for _, tx := range texts {
-			t.Run(m.Family+"/"+tx.name, func(t *testing.T) {
-				t.Parallel()
-				s := newScenario(t, m, nil, ollamatest.Reply{Raw: tx.raw}, ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed /tmp."})
-				out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
-				if err != nil || out.Answer != "Listed /tmp." || !slices.Equal(s.exec.commands(), []string{"ls /tmp"}) {
-					t.Fatalf("err %v answer %q ran %v", err, out.Answer, s.exec.commands())
-				}
-				if last := s.srv.Requests()[1].Messages; last[len(last)-1].Content != CorrectionPrefix+nudgeText {
-					t.Errorf("no nudge: %+v", last[len(last)-1])
-				}
-			})
-			t.Run(m.Family+"/"+tx.name+"/again", func(t *testing.T) {
-				t.Parallel()
-				s := newScenario(t, m, nil, ollamatest.Reply{Raw: tx.raw}, ollamatest.Reply{Raw: tx.raw})
-				out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
-				if err != nil || out.Answer == "" || len(s.exec.ran) != 0 {
-					t.Fatalf("err %v answer %q ran %v", err, out.Answer, s.exec.commands())
-				}
-			})
+	for _, b := range ollamatest.Behaviours {
+		for _, m := range families() {
+			for _, tx := range texts {
+				t.Run(b.String()+"/"+m.Family+"/"+tx.name, func(t *testing.T) {
+					t.Parallel()
+					s := newScenarioOn(t, b, m, nil, ollamatest.Reply{Raw: tx.raw}, ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed /tmp."})
+					out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
+					if err != nil || out.Answer != "Listed /tmp." || !slices.Equal(s.exec.commands(), []string{"ls /tmp"}) {
+						t.Fatalf("err %v answer %q ran %v", err, out.Answer, s.exec.commands())
+					}
+					if last := s.srv.Requests()[1].Messages; last[len(last)-1].Content != CorrectionPrefix+nudgeText {
+						t.Errorf("no nudge: %+v", last[len(last)-1])
+					}
+				})
+				t.Run(b.String()+"/"+m.Family+"/"+tx.name+"/again", func(t *testing.T) {
+					t.Parallel()
+					s := newScenarioOn(t, b, m, nil, ollamatest.Reply{Raw: tx.raw}, ollamatest.Reply{Raw: tx.raw})
+					out, err := s.agent.Run(context.Background(), NewConversation(), "list tmp")
+					if err != nil || out.Answer == "" || len(s.exec.ran) != 0 {
+						t.Fatalf("err %v answer %q ran %v", err, out.Answer, s.exec.commands())
+					}
+				})
+			}
 		}
 	}
 }
@@ -185,36 +203,38 @@ func TestScenarioThinkingIsNeverTheAnswer(t *testing.T) {
 		{"think block", "<think>The user wants tmp. I will answer.</think>\n\nTmp is empty."},
 		{"lone closing tag", "The user wants tmp. I will answer.</think>\n\nTmp is empty."},
 	}
-	for _, m := range []ollamatest.Model{ollamatest.Qwen3Thinking("qwen3:4b"), ollamatest.QwenStyle("qwen2.5:7b")} {
-		for _, c := range cases {
-			t.Run(m.Name+"/"+c.name, func(t *testing.T) {
-				t.Parallel()
-				s := newScenario(t, m, nil, ollamatest.Reply{Raw: c.raw})
-				out, err := s.agent.Run(context.Background(), NewConversation(), "what is in tmp")
-				if err != nil || out.Answer != "Tmp is empty." {
-					t.Fatalf("err %v answer %q", err, out.Answer)
-				}
-				// What the UI streamed, after any reset, holds no reasoning.
-				var shown strings.Builder
-				thinking := false
-				for _, e := range s.events.events {
-					switch e.Kind {
-					case EventText:
-						if e.Reset {
-							shown.Reset()
-						}
-						shown.WriteString(e.Text)
-					case EventThinking:
-						thinking = true
+	for _, b := range ollamatest.Behaviours {
+		for _, m := range []ollamatest.Model{ollamatest.Qwen3Thinking("qwen3:4b"), ollamatest.QwenStyle("qwen2.5:7b")} {
+			for _, c := range cases {
+				t.Run(b.String()+"/"+m.Name+"/"+c.name, func(t *testing.T) {
+					t.Parallel()
+					s := newScenarioOn(t, b, m, nil, ollamatest.Reply{Raw: c.raw})
+					out, err := s.agent.Run(context.Background(), NewConversation(), "what is in tmp")
+					if err != nil || out.Answer != "Tmp is empty." {
+						t.Fatalf("err %v answer %q", err, out.Answer)
 					}
-				}
-				if strings.Contains(shown.String(), "I will answer") || strings.TrimSpace(shown.String()) != "Tmp is empty." {
-					t.Errorf("streamed %q", shown.String())
-				}
-				if c.name == "think block" && !thinking {
-					t.Errorf("no thinking progress in %v", s.events.kinds())
-				}
-			})
+					// What the UI streamed, after any reset, holds no reasoning.
+					var shown strings.Builder
+					thinking := false
+					for _, e := range s.events.events {
+						switch e.Kind {
+						case EventText:
+							if e.Reset {
+								shown.Reset()
+							}
+							shown.WriteString(e.Text)
+						case EventThinking:
+							thinking = true
+						}
+					}
+					if strings.Contains(shown.String(), "I will answer") || strings.TrimSpace(shown.String()) != "Tmp is empty." {
+						t.Errorf("streamed %q", shown.String())
+					}
+					if c.name == "think block" && !thinking {
+						t.Errorf("no thinking progress in %v", s.events.kinds())
+					}
+				})
+			}
 		}
 	}
 }
@@ -237,27 +257,29 @@ func TestScenarioThinkingField(t *testing.T) {
 // The server gives every call an id; each tool result answers its call.
 func TestScenarioCallIDsAreAnswered(t *testing.T) {
 	t.Parallel()
-	for _, m := range families() {
-		t.Run(m.Family, func(t *testing.T) {
-			t.Parallel()
-			s := newScenario(t, m, nil, ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed."})
-			if _, err := s.agent.Run(context.Background(), NewConversation(), "list"); err != nil {
-				t.Fatal(err)
-			}
-			msgs := s.srv.Requests()[1].Messages
-			var ids, answered []string
-			for _, msg := range msgs {
-				for _, tc := range msg.ToolCalls {
-					ids = append(ids, tc.ID)
+	for _, b := range ollamatest.Behaviours {
+		for _, m := range families() {
+			t.Run(b.String()+"/"+m.Family, func(t *testing.T) {
+				t.Parallel()
+				s := newScenarioOn(t, b, m, nil, ollamatest.Reply{Calls: []api.ToolCall{goodCall}}, ollamatest.Reply{Text: "Listed."})
+				if _, err := s.agent.Run(context.Background(), NewConversation(), "list"); err != nil {
+					t.Fatal(err)
 				}
-				if msg.Role == "tool" {
-					answered = append(answered, msg.ToolCallID)
+				msgs := s.srv.Requests()[1].Messages
+				var ids, answered []string
+				for _, msg := range msgs {
+					for _, tc := range msg.ToolCalls {
+						ids = append(ids, tc.ID)
+					}
+					if msg.Role == "tool" {
+						answered = append(answered, msg.ToolCallID)
+					}
 				}
-			}
-			if len(ids) != 1 || !strings.HasPrefix(ids[0], "call_") || !slices.Equal(ids, answered) {
-				t.Errorf("call ids %v, answered %v", ids, answered)
-			}
-		})
+				if len(ids) != 1 || !strings.HasPrefix(ids[0], "call_") || !slices.Equal(ids, answered) {
+					t.Errorf("call ids %v, answered %v", ids, answered)
+				}
+			})
+		}
 	}
 }
 

@@ -59,6 +59,11 @@ type Summary struct {
 	Requests int       `json:"requests"`
 	// Last is how the latest request went; nil before the first one.
 	Last *RunMetrics `json:"last,omitempty"`
+	// Headline is the first request that changed something (moved to the
+	// Trash, or ran a command outside the read-only tier); "" when none
+	// did. Total is what all its requests' commands came to.
+	Headline string `json:"headline,omitempty"`
+	Total    Tally  `json:"total"`
 }
 
 // ErrNoConversation is returned by Load and Latest when there is none.
@@ -196,6 +201,7 @@ func (s *Store) List() ([]Summary, error) {
 		if n := len(c.Runs); n > 0 {
 			sum.Last = &c.Runs[n-1]
 		}
+		sum.Headline, sum.Total = c.Deeds()
 		out = append(out, sum)
 	}
 	return out, nil

@@ -96,12 +96,14 @@ func finalAnswer(ms []api.Message, i int) bool {
 }
 
 // resultLine says in words what came of one command, from its result JSON.
-func resultLine(content string) string {
+func resultLine(content string) (line string) {
 	var r struct {
 		Executed bool   `json:"executed"`
+		Success  bool   `json:"success"`
 		ExitCode int    `json:"exitCode"`
 		Output   string `json:"output"`
 		Error    string `json:"error"`
+		Rule     string `json:"rule"`
 	}
 	if json.Unmarshal([]byte(content), &r) != nil {
 		return "→ " + firstLine(content)
@@ -110,7 +112,22 @@ func resultLine(content string) string {
 	if strings.TrimSpace(r.Output) != "" {
 		out = firstLine(r.Output)
 	}
+	if r.Executed && r.Rule != "" {
+		// Nobody was asked: say which rule let it run.
+		defer func() { line += " — run without asking: " + r.Rule }()
+	}
+	// Move to Trash answers in the command's place: not executed, with
+	// what moved in its output.
+	if moved, ok := trashedNames(r.Output); !r.Executed && ok {
+		line := "↩ moved to the Trash (undo: Undo last trash in the menu, or `hark undo`): " + moved
+		if !r.Success {
+			line += "; not all of it: " + firstSentence(r.Error)
+		}
+		return line
+	}
 	switch {
+	case !r.Executed && r.Success && strings.HasPrefix(r.Output, "Nothing to move"):
+		return "✓ not run: the deletion would have removed nothing"
 	case r.Executed && r.ExitCode == 0 && out == "":
 		return "✓ ran"
 	case r.Executed && r.ExitCode == 0:
@@ -125,6 +142,21 @@ func resultLine(content string) string {
 		return "✗ not run: refused (Hark never runs this)"
 	}
 	return "✗ not run: " + firstSentence(r.Error)
+}
+
+// trashedNames is the list of what a Move to Trash moved, from the
+// result's output (agent/trash.go writes it).
+func trashedNames(output string) (string, bool) {
+	rest, ok := strings.CutPrefix(output, "Moved ")
+	if !ok {
+		return "", false
+	}
+	_, names, ok := strings.Cut(rest, " to the Trash instead of deleting: ")
+	if !ok {
+		return "", false
+	}
+	names, _, _ = strings.Cut(names, ". The command itself did not run.")
+	return names, true
 }
 
 func firstLine(s string) string {
@@ -146,8 +178,11 @@ func firstSentence(s string) string {
 // dateOnly is how the Recent conversations label a day other than today.
 const dateOnly = "Jan 2 15:04"
 
-// Label tells apart conversations that share a title: when it was and how
-// its last request ended ("list my downloads · 14:02 · 1 command ran").
+// Label names a conversation by what it did: the first request that
+// changed something (else the first request), how many followed, when,
+// and what all its commands came to ("remove the build folder (+9 more)
+// · 19:31 · 2 moved to the Trash, 1 ran, 3 denied"). A conversation of
+// questions alone says how its last request ended.
 func (s Summary) Label(now time.Time) string {
 	updated := s.Updated.Local()
 	when := updated.Format("15:04")
@@ -158,7 +193,16 @@ func (s Summary) Label(now time.Time) string {
 	if title == "" {
 		title = s.ID
 	}
+	if h := strings.TrimSpace(s.Headline); h != "" {
+		title = h
+	}
+	if s.Requests > 1 {
+		title += fmt.Sprintf(" (+%d more)", s.Requests-1)
+	}
 	label := title + " · " + when
+	if did := s.Total.Did(); did != "" {
+		return label + " · " + did
+	}
 	r := s.Last
 	switch {
 	case r == nil:
@@ -167,9 +211,6 @@ func (s Summary) Label(now time.Time) string {
 		return label + " · cancelled"
 	case r.Outcome == OutcomeError:
 		return label + " · failed"
-	}
-	if f := r.Tally().Facts(); f != "" {
-		return label + " · " + strings.TrimSuffix(f, " — nothing changed")
 	}
 	return label
 }

@@ -44,7 +44,7 @@ func (t TrashInstead) Offered(command, wd string, v shell.Verdict) bool {
 // runs. It returns the result for the model and the original paths moved,
 // for the audit log.
 func (t TrashInstead) Move(ctx context.Context, command, wd, purpose string) (shell.Result, []string) {
-	res, moved, _ := t.move(ctx, command, wd, purpose)
+	res, moved, _ := t.move(ctx, command, wd, purpose, "The user chose Move to Trash")
 	return res, moved
 }
 
@@ -58,20 +58,46 @@ func (r *run) trashOffered(ta toolArgs, v shell.Verdict) bool {
 }
 
 func (r *run) moveToTrash(ctx context.Context, ta toolArgs) (shell.Result, []string) {
-	res, moved, listing := r.trashInstead().move(ctx, ta.Command, ta.WorkingDirectory, ta.Purpose)
+	return r.moveToTrashAs(ctx, ta, "The user chose Move to Trash")
+}
+
+func (r *run) moveToTrashAs(ctx context.Context, ta toolArgs, who string) (shell.Result, []string) {
+	res, moved, listing := r.trashInstead().move(ctx, ta.Command, ta.WorkingDirectory, ta.Purpose, who)
 	r.m.CommandTimeMs += listing.Milliseconds()
 	return res, moved
 }
 
+// trashUnasked handles a plain deletion under home that runs without a
+// question (decision is DecisionAllowed or DecisionUnconfirmedRun): its
+// targets go to the Trash, never away for good, and the result says why,
+// so the model and the user read "moved to the Trash", not "ran".
+func (r *run) trashUnasked(ctx context.Context, ta toolArgs, decision string, f *callFate) {
+	why := "Confirmation is off, so Hark did not ask; it moves deletions it runs without asking to the Trash"
+	if decision == DecisionAllowed {
+		why = "One of the user's rules allows this deletion without asking; Hark moves such deletions to the Trash"
+	}
+	f.res, f.trashed = r.moveToTrashAs(ctx, ta, why)
+	if f.res.Success {
+		r.m.Trashed++
+		if f.res.Output != "" {
+			f.res.Output = why + ". " + f.res.Output
+		}
+	} else {
+		r.m.TrashFailed++
+	}
+}
+
 // move is Move, also returning how long find's listing ran.
-func (t TrashInstead) move(ctx context.Context, command, wd, purpose string) (res shell.Result, moved []string, listing time.Duration) {
+// who starts the sentence of a failure ("The user chose Move to Trash"),
+// since a rule's deletion goes this way too.
+func (t TrashInstead) move(ctx context.Context, command, wd, purpose, who string) (res shell.Result, moved []string, listing time.Duration) {
 	now := t.now
 	if now == nil {
 		now = time.Now
 	}
 	res = shell.Result{Command: command, WorkingDirectory: wd, Purpose: purpose, ExitCode: -1, Sandbox: shell.SandboxNotApplied}
 	fail := func(why string) (shell.Result, []string, time.Duration) {
-		res.Error = "The user chose Move to Trash, but nothing was moved or deleted: " + why + ". Tell the user; do not delete the files another way."
+		res.Error = who + ", but nothing was moved or deleted: " + why + ". Tell the user; do not delete the files another way."
 		return res, nil, listing
 	}
 	if t.Bin == nil {
@@ -127,6 +153,17 @@ func (t TrashInstead) move(ctx context.Context, command, wd, purpose string) (re
 	if len(moved) > 0 {
 		res.Output = fmt.Sprintf("Moved %s to the Trash instead of deleting: %s. The command itself did not run. "+
 			"The user can put them back with Undo last trash in Hark's menu or `hark undo`.", items(len(moved)), nameList(moved))
+	}
+	var plain []string
+	why := ""
+	for _, it := range rec.Items {
+		if it.NoPutBack != "" {
+			plain, why = append(plain, it.Original), it.NoPutBack
+		}
+	}
+	if len(plain) > 0 {
+		res.Output += fmt.Sprintf(" %s moved into the Trash folder directly, not through Finder (%s), so Finder's Put Back "+
+			"does not know where they came from; Undo last trash and `hark undo` still do: %s.", items(len(plain)), why, nameList(plain))
 	}
 	if len(problems) == 0 {
 		res.Success, res.ExitCode = true, 0

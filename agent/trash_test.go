@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,11 +88,11 @@ func TestMoveToTrashInsteadOfDeleting(t *testing.T) {
 func TestTrashOnlyOfferedForPlainDeletionsUnderHome(t *testing.T) {
 	t.Parallel()
 	cmds := []string{"rm /tmp/elsewhere", "rm ~/a; ls", "rm ~/$NAME", "mv ~/a ~/b", "rm ~/a"}
+	// One request each: three denials in a row would end a request.
 	var replies []reply
 	for _, c := range cmds {
-		replies = append(replies, tools(cmd(c, "executing")))
+		replies = append(replies, tools(cmd(c, "executing")), text("done"))
 	}
-	replies = append(replies, text("done"))
 	var bin *trash.Bin
 	h := newHarness(t, replies, withTrash(t, &bin))
 	writeFile(t, filepath.Join(h.home, "a"))
@@ -99,8 +100,10 @@ func TestTrashOnlyOfferedForPlainDeletionsUnderHome(t *testing.T) {
 	for range cmds {
 		h.confirmer.decisions = append(h.confirmer.decisions, Decision{Trash: true, By: ByNotification})
 	}
-	if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
-		t.Fatal(err)
+	for range cmds {
+		if _, err := h.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var offered []bool
 	for _, p := range h.confirmer.asked {
@@ -182,5 +185,42 @@ func TestTrashReportsWhatDidNotMove(t *testing.T) {
 	}
 	if present(filepath.Join(h.home, "a")) || !present(filepath.Join(h.home, "folder", "x")) {
 		t.Fatal("moved the wrong things")
+	}
+}
+
+// On macOS, when Finder does not take an item and Hark moves it into
+// ~/.Trash itself, the result says plainly that Put Back will not work for
+// it, and why, so the model can tell the user.
+func TestMoveToTrashSaysWhenPutBackIsLost(t *testing.T) {
+	t.Parallel()
+	var bin *trash.Bin
+	h := newHarness(t, []reply{
+		tools(cmd("rm ~/Downloads/a.txt", "executing")),
+		text("Moved it to the Trash."),
+	}, func(o *Options) {
+		b, err := trash.New(trash.Options{GOOS: "darwin", Home: o.Home, State: filepath.Join(o.Home, "state", "last-trash.json"),
+			Finder: func(context.Context, string) (string, error) {
+				return "", errors.New("Not authorized to send Apple events to Finder. (-1743)")
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Trash, bin = b, b
+	})
+	a := filepath.Join(h.home, "Downloads", "a.txt")
+	writeFile(t, a)
+	h.confirmer.decisions = []Decision{{Trash: true, By: ByMenu}}
+	if _, err := h.agent.Run(context.Background(), NewConversation(), "delete a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if bin == nil || present(a) || !present(filepath.Join(h.home, ".Trash", "a.txt")) {
+		t.Fatal("a.txt is not in ~/.Trash")
+	}
+	tm := toolMessages(t, h.client.request(t, 1).Messages)
+	out, _ := tm[0]["output"].(string)
+	for _, w := range []string{"not through Finder", "-1743", "Put Back", "hark undo", a} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the result lacks %q: %s", w, out)
+		}
 	}
 }

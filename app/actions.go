@@ -35,6 +35,7 @@ func (a *App) view() View {
 		Hotkey:    a.hotkeyName(),
 		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 		UndoTrash: a.trashLast,
+		Home:      a.o.Home,
 	}
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
@@ -131,8 +132,7 @@ func (a *App) click(ctx context.Context, id string) {
 	case strings.HasPrefix(id, PrefixShowFull):
 		for _, e := range a.pending {
 			if e.p.ID == strings.TrimPrefix(id, PrefixShowFull) {
-				a.openText(filepath.Join("commands", unsafeName.ReplaceAllString(e.p.ID, "_")+".txt"), "Hark — the full command",
-					fmt.Sprintf("The command waiting for your approval (%d characters):\n\n%s\n", len([]rune(e.p.Command)), e.p.Command))
+				a.showFull(ctx, e.p)
 			}
 		}
 	case id == IDProblems:
@@ -286,9 +286,12 @@ func (a *App) openTranscript(id string) {
 	})
 }
 
-// denyWhy asks for the reason of a denial in the text prompt; the answer
+// denyWhy asks for the reason of a denial in the reason prompt; the answer
 // arrives as a Decision like any other, so the first answer still wins.
-// Cancelling the prompt leaves the approval open.
+// Cancelling the prompt leaves the approval open (its countdown still
+// runs, and the prompt says so): Cancel in a dialog means "not this", and
+// a terminal window closed without a line cannot be told from one still
+// open, so keeping the approval is the one answer every path can give.
 func (a *App) denyWhy(ctx context.Context, pendingID string) {
 	p := a.o.Prompter
 	if p == nil {
@@ -304,7 +307,7 @@ func (a *App) denyWhy(ctx context.Context, pendingID string) {
 		return
 	}
 	go func() {
-		text, ok, err := p.Prompt(ctx, "Hark — deny", "Why not run “"+clip(Visible(command), 80)+"”? Hark tells the model, and it goes on.")
+		text, ok, err := p.Reason(ctx, pendingID, "Hark — deny", "Why not run “"+clip(Visible(command), 80)+"”? Hark denies it and tells the model why. Cancel keeps it waiting.")
 		switch {
 		case err != nil:
 			a.post(noteEvent{text: fmt.Sprintf("the text prompt failed: %v — use Deny", err)})
@@ -312,6 +315,18 @@ func (a *App) denyWhy(ctx context.Context, pendingID string) {
 			a.post(answered{Decision{PendingID: pendingID, By: ByMenu, Reason: strings.TrimSpace(text)}})
 		}
 	}()
+}
+
+// denyRequested answers a reason that came over the control socket.
+func (a *App) denyRequested(r DenyRequest) {
+	for _, e := range a.pending {
+		if e.p.ID == r.PendingID {
+			a.decide(Decision{PendingID: r.PendingID, By: ByMenu, Reason: strings.TrimSpace(r.Reason)})
+			r.Reply <- SendReply{OK: true}
+			return
+		}
+	}
+	r.Reply <- SendReply{Error: "that approval is no longer waiting: it was answered, timed out or cancelled"}
 }
 
 func (a *App) typeRequest(ctx context.Context) {

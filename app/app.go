@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -81,6 +82,13 @@ type Options struct {
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
 	Trash       Trash         // nil: no "Undo last trash"
+	// Viewer shows Show full command… in a window that wraps long lines
+	// (zenity --text-info, a terminal's less); nil or failing: the
+	// Opener, then a notification.
+	Viewer TextViewer
+	// Home is written ~ in approvals, as commands and previews write it;
+	// empty: the user's home folder.
+	Home string
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -99,6 +107,10 @@ type Options struct {
 	// 4 min. Nothing is timed while no checked problem stands, so an idle
 	// healthy Hark wakes for nothing.
 	RecheckFirst, RecheckMax time.Duration
+	// WatchEvery is how often settings.json and the Trash record (a Trash
+	// with a StateFile) are looked at for changes made outside the app;
+	// zero: 2 s, negative: never.
+	WatchEvery time.Duration
 
 	// YesNo, when set, asks before confirmation is switched off (a native
 	// dialog). Nil: the switch happens at once, and the menu, tooltip and
@@ -136,6 +148,9 @@ type App struct {
 	loop   inbox         // events and done, for goroutines other than Run
 	turns  sync.WaitGroup
 	ids    atomic.Int64 // pending IDs
+	// preloading is set while a preload runs, so key presses in quick
+	// succession start one load, not one each.
+	preloading atomic.Bool
 
 	// Everything below is owned by the Run goroutine.
 	settings settings.Settings
@@ -158,15 +173,18 @@ type App struct {
 	// launchAtLogin mirrors the login item, for the checkbox.
 	launchAtLogin bool
 	trashLast     string // View.UndoTrash
-	note          string // transient remark, cleared by the next state change
-	detail        string // the command being run or proposed, or a status such as "loading model…"
-	statusDetail  bool   // detail is a status that the first streamed text replaces
-	stream        string // streamed words of the current reply
-	lastError     string
-	recent        []RecentItem
-	throttle      *throttle
-	lastRender    *Menu
-	keys          keyState
+	// restartNoted is the list of settings last announced as waiting for a
+	// restart, so a later save of the same file does not say it again.
+	restartNoted string
+	note         string // transient remark, cleared by the next state change
+	detail       string // the command being run or proposed, or a status such as "loading model…"
+	statusDetail bool   // detail is a status that the first streamed text replaces
+	stream       string // streamed words of the current reply
+	lastError    string
+	recent       []RecentItem
+	throttle     *throttle
+	lastRender   *Menu
+	keys         keyState
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -232,6 +250,9 @@ func New(o Options) *App {
 	}
 	if o.now == nil {
 		o.now = time.Now
+	}
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
 	}
 	if o.afterFunc == nil {
 		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
@@ -350,6 +371,8 @@ func (a *App) shutdown() {
 			e.Reply <- SendReply{Error: "Hark is quitting; start it again with `hark`"}
 		case ListenRequest:
 			e.Reply <- SendReply{Error: listenQuitting}
+		case DenyRequest:
+			e.Reply <- SendReply{Error: "Hark is quitting; the command was not run"}
 		case ApprovalRequest:
 			e.Reply <- Decision{PendingID: e.Pending.ID, By: ByCancel}
 		}
@@ -389,6 +412,7 @@ func (a *App) startBackground(ctx context.Context) {
 	}
 	a.loadRecent()
 	a.loadTrash()
+	a.startWatching(ctx)
 }
 
 // handle dispatches one event; what each means lives in its method.
@@ -416,6 +440,10 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.askExternal(e)
 	case HotkeyAssigned:
 		a.hotkeyAssigned(e)
+	case DenyRequest:
+		a.denyRequested(e)
+	case filesChanged:
+		a.filesChanged(e)
 	case typedText:
 		a.startText(ctx, e.text, "typed", nil)
 	case Problem:
@@ -501,6 +529,7 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 		conv:              a.conv,
 		stop:              stop,
 		noConfirm:         !a.settings.ConfirmBeforeExecute,
+		confirmTimeout:    a.settings.ConfirmTimeout.D(),
 		maxRecording:      a.settings.MaxRecording.D(),
 		cues:              a.settings.SoundCues,
 		agent:             a.o.Agent,
@@ -542,13 +571,31 @@ func (a *App) startVoice(ctx context.Context) {
 	r := a.newTurn(ctx, "voice", "", nil)
 	a.setState(Listening)
 	a.startTurn(r)
-	if p, ok := a.o.Agent.(Preloader); ok {
-		a.turns.Add(1)
-		go func() {
-			defer a.turns.Done()
-			r.preload(p)
-		}()
+	a.preload(ctx)
+}
+
+// PreloadTimeout bounds a preload once it runs on its own: long enough for
+// a large model to load from a slow disk, short enough that a hung Ollama
+// does not keep a request open for ever.
+const PreloadTimeout = 5 * time.Minute
+
+// preload loads the model while the user speaks, so loading overlaps
+// speech and transcription instead of following them. The load belongs to
+// the app, not to the turn: Ollama throws a load away when the request that
+// started it goes away (server/sched.go), so a turn that ends early — a
+// tap, "didn't catch that", Escape — would otherwise cost the next press
+// the whole load again. ctx is the loop's, which ends only at shutdown.
+func (a *App) preload(ctx context.Context) {
+	p, ok := a.o.Agent.(Preloader)
+	if !ok || !a.preloading.CompareAndSwap(false, true) {
+		return
 	}
+	go func() {
+		defer a.preloading.Store(false)
+		pctx, cancel := context.WithTimeout(ctx, PreloadTimeout)
+		defer cancel()
+		_ = p.Preload(pctx)
+	}()
 }
 
 func (a *App) startText(ctx context.Context, text, source string, reply chan<- SendReply) {
@@ -728,7 +775,13 @@ func (a *App) finish(d turnDone) {
 		a.stream = d.answer
 		a.setState(Idle)
 		if ending != "" {
-			a.notify("Hark", ending)
+			title := "Hark"
+			if tally.Contradiction(d.answer) != "" {
+				// The model's words claim what the record contradicts; the
+				// title is what a glance at the notification takes in.
+				title = "Hark — that did not happen"
+			}
+			a.notify(title, ending)
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.

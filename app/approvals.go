@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
 )
 
 // pendingEntry is one approval waiting for its answer. The turn's
@@ -233,4 +237,196 @@ func (c turnConfirmer) settle(entry *pendingEntry, by string) Decision {
 	default:
 		return Decision{PendingID: entry.p.ID, By: ByCancel}
 	}
+}
+
+// AnswerKind is one way to answer an approval.
+type AnswerKind int
+
+// The answers, in no particular order; Answers orders them.
+const (
+	AnswerTrash   AnswerKind = iota // move what it would delete to the Trash instead
+	AnswerDeny                      // do not run it
+	AnswerDenyWhy                   // do not run it, and tell the model why
+	AnswerApprove                   // run it as written ("Delete" when the Trash is offered)
+)
+
+// Answer is one button or menu entry of an approval.
+type Answer struct {
+	Kind  AnswerKind
+	Label string
+	// Safe marks the safe choice, which comes first and is the default
+	// where a surface has one.
+	Safe bool
+}
+
+// safeMark follows the label of the safe choice on every surface.
+const safeMark = " (safe choice)"
+
+// Answers are the answers to p in the one order every surface uses: the
+// safe choice first and marked (Move to Trash where it is offered, else
+// Deny), then Deny, then running it. Running it is never next to the safe
+// choice when the Trash is offered, so a slip past the default denies
+// instead of deleting. withWhy adds "Deny and say why…" after Deny, where
+// a text prompt exists.
+func Answers(p Pending, withWhy bool) []Answer {
+	var as []Answer
+	if p.TrashOffered {
+		as = append(as, Answer{Kind: AnswerTrash, Label: "Move to Trash" + safeMark, Safe: true},
+			Answer{Kind: AnswerDeny, Label: "Deny"})
+	} else {
+		as = append(as, Answer{Kind: AnswerDeny, Label: "Deny" + safeMark, Safe: true})
+	}
+	if withWhy {
+		as = append(as, Answer{Kind: AnswerDenyWhy, Label: "Deny and say why…"})
+	}
+	if p.TrashOffered {
+		return append(as, Answer{Kind: AnswerApprove, Label: "Delete"})
+	}
+	return append(as, Answer{Kind: AnswerApprove, Label: "Approve"})
+}
+
+// ApprovalTitle is the heading of an approval's notification or dialog:
+// what is asked, and whether the model is trying again after a no. The
+// model's purpose tag ("executing") is not shown; it means nothing to
+// the user.
+func ApprovalTitle(p Pending) string {
+	if c := strings.Join(strings.Fields(p.Client), " "); c != "" {
+		// Another program asks through hark mcp: say which, so that the
+		// user never approves it as if Hark's own model had asked. The
+		// name is the client's own claim, so it is shown escaped and cut.
+		return clip(Visible(c), 40) + " wants to run:"
+	}
+	if p.AfterNo != "" {
+		return "Hark — after you said no, the model proposes another command"
+	}
+	return "Hark wants to run a command"
+}
+
+// AfterNoLine says which no a retry follows, for the approval's details.
+func AfterNoLine(p Pending) string {
+	if p.AfterNo == "" {
+		return ""
+	}
+	return "After you said no to “" + clip(Visible(p.AfterNo), 60) + "”, the model proposes this instead:"
+}
+
+// Tilde writes path with home as ~, as commands and previews do.
+func Tilde(path, home string) string {
+	if home == "" || home == "/" {
+		return path
+	}
+	home = strings.TrimRight(home, "/")
+	switch {
+	case path == home:
+		return "~"
+	case strings.HasPrefix(path, home+"/"):
+		return "~" + path[len(home):]
+	}
+	return path
+}
+
+// DestructiveParts are the parts of p's command that delete or overwrite,
+// with what they do ("rm a.log b.log", "rm: deletes files"), in the order
+// of p.Reasons (most harmful first). A surface that elides a long command
+// shows these in full, so the deletion is never what is hidden.
+func DestructiveParts(p Pending) []shell.Reason {
+	var out []shell.Reason
+	for _, r := range p.Reasons {
+		if agent.Destructive(r) && strings.TrimSpace(r.Command) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fullWidth is the width Show full command… wraps to: any viewer shows
+// it without a horizontal scroll.
+const fullWidth = 76
+
+// FullCommandText is what Show full command… shows: the command wrapped
+// for reading, every reason with the part it is about, the folder and
+// the preview, then the command exactly as it runs, on one line, to copy.
+func FullCommandText(p Pending, home string) string {
+	var b strings.Builder
+	if line := AfterNoLine(p); line != "" {
+		b.WriteString(line + "\n\n")
+	}
+	cmd := Visible(p.Command)
+	fmt.Fprintf(&b, "The command waiting for your approval (%s),\nwrapped at spaces for reading:\n\n", plural(len([]rune(p.Command)), "character", "characters"))
+	for _, row := range wrap(cmd, fullWidth-4) {
+		b.WriteString("    " + row + "\n")
+	}
+	if len(p.Reasons) > 0 {
+		b.WriteString("\nWhy it needs your approval, most harmful first:\n")
+		for _, r := range p.Reasons {
+			mark := "  • "
+			if agent.Destructive(r) {
+				mark = "  ⚠ "
+			}
+			b.WriteString(mark + Visible(r.Why) + "\n")
+			if c := strings.TrimSpace(r.Command); c != "" {
+				for _, row := range wrap(Visible(c), fullWidth-8) {
+					b.WriteString("        " + row + "\n")
+				}
+			}
+		}
+	}
+	if p.WorkingDirectory != "" {
+		b.WriteString("\nIn: " + Visible(Tilde(p.WorkingDirectory, home)) + "\n")
+	}
+	if pv := p.Preview; pv != nil {
+		b.WriteString("\nPreview: " + Visible(pv.Summary) + "\n")
+		for _, l := range pv.Lines {
+			for i, row := range wrap(Visible(strings.TrimSpace(l)), fullWidth-6) {
+				indent := "    "
+				if i > 0 {
+					indent = "      "
+				}
+				b.WriteString(indent + row + "\n")
+			}
+		}
+	}
+	b.WriteString("\nThe command exactly as it will run, on one line:\n\n" + p.Command + "\n")
+	return b.String()
+}
+
+// fullCommandNote is Show full command… as a notification, the last
+// fallback: servers cut long bodies, so the destructive parts come first.
+func fullCommandNote(p Pending) string {
+	var b strings.Builder
+	for _, r := range DestructiveParts(p) {
+		b.WriteString("⚠ " + Visible(r.Why) + ": " + Visible(strings.TrimSpace(r.Command)) + "\n")
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(Visible(p.Command))
+	return b.String()
+}
+
+// showFull opens Show full command…: in the text viewer, which wraps it;
+// else in the default viewer; else, as a last resort, a notification that
+// leads with what the command deletes or overwrites.
+func (a *App) showFull(ctx context.Context, p Pending) {
+	path := filepath.Join(a.o.Paths.Runtime, "commands", unsafeName.ReplaceAllString(p.ID, "_")+".txt")
+	text := FullCommandText(p, a.o.Home)
+	viewer, opener := a.o.Viewer, a.o.Opener
+	const title = "Hark — the full command"
+	go func() {
+		err := settings.WriteFileAtomic(path, []byte(text), 0o600)
+		if err == nil && viewer != nil {
+			verr := viewer.ShowText(ctx, title, path)
+			if verr == nil {
+				return
+			}
+			a.log.Warn("showing the full command", "viewer", fmt.Sprintf("%T", viewer), "err", verr)
+		}
+		if err == nil {
+			err = opener.Open(path)
+		}
+		if err != nil {
+			a.log.Warn("opening the full command", "path", path, "err", err)
+			a.notify(title, clip(fullCommandNote(p), 1500))
+		}
+	}()
 }

@@ -31,6 +31,16 @@ type SendRequest struct {
 	Reply chan<- SendReply
 }
 
+// DenyRequest denies the open approval PendingID with Reason, as "Deny and
+// say why…" does; `hark send --deny-why`, which that entry opens in a
+// terminal where no dialog tool exists, sends it. The core answers on
+// Reply (room for one) at once: OK, or that the approval no longer waits.
+type DenyRequest struct {
+	PendingID string
+	Reason    string
+	Reply     chan<- SendReply
+}
+
 // SendReply is the core's answer to a SendRequest.
 type SendReply struct {
 	OK     bool   `json:"ok"`
@@ -59,5 +69,6 @@ func (KeyDown) isEvent()     {}
 func (KeyUp) isEvent()       {}
 func (MenuClick) isEvent()   {}
 func (SendRequest) isEvent() {}
+func (DenyRequest) isEvent() {}
 func (Problem) isEvent()     {}
 func (Quit) isEvent()        {}

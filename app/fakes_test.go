@@ -96,6 +96,7 @@ func (f *fakeTranscriber) Transcribe(ctx context.Context, a speech.Audio) (strin
 type request struct {
 	Text                 string
 	ConfirmBeforeExecute bool
+	ConfirmTimeout       time.Duration
 	Conv                 *agent.Conversation
 }
 
@@ -113,7 +114,7 @@ func newFakeAgent(run func(ctx context.Context, r request, c agent.Confirmer, on
 }
 
 func (f *fakeAgent) RunWith(ctx context.Context, conv *agent.Conversation, text string, o agent.RequestOptions) (agent.Outcome, error) {
-	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, Conv: conv}
+	r := request{Text: text, ConfirmBeforeExecute: o.NoConfirm == nil || !*o.NoConfirm, ConfirmTimeout: o.ConfirmTimeout, Conv: conv}
 	f.mu.Lock()
 	f.requests = append(f.requests, r)
 	f.mu.Unlock()
@@ -317,13 +318,29 @@ func (f *fakeOpener) Open(path string) error {
 	return nil
 }
 
+// fakePrompter answers the request prompt with text and the reason
+// prompt with reason, each with its own ok, so a test tells them apart.
 type fakePrompter struct {
-	text string
-	ok   bool
+	text        string
+	ok          bool
+	reason      string
+	reasonOK    bool
+	reasonFor   chan string // when set, receives each Reason's pendingID
+	reasonAsked chan string // when set, receives each Reason's message
 }
 
 func (f fakePrompter) Prompt(ctx context.Context, title, message string) (string, bool, error) {
 	return f.text, f.ok, nil
+}
+
+func (f fakePrompter) Reason(ctx context.Context, pendingID, title, message string) (string, bool, error) {
+	if f.reasonFor != nil {
+		f.reasonFor <- pendingID
+	}
+	if f.reasonAsked != nil {
+		f.reasonAsked <- message
+	}
+	return f.reason, f.reasonOK, nil
 }
 
 // views collects every View the loop renders, so tests wait for a state

@@ -15,8 +15,15 @@ import (
 // answer: to Hark that is a command that prints nothing until its timeout.
 // FolderPromptWatcher notices such a command and says what to allow.
 
-// protectedFolders are the home folders behind a macOS privacy prompt.
-var protectedFolders = []string{"Desktop", "Documents", "Downloads"}
+// protectedFolders are the home folders behind a macOS privacy prompt:
+// the three of Files and Folders, then (macOS 14 and later) other apps'
+// containers, whose prompt "would like to access data from other apps" is
+// granted only for the life of the process, so it returns at every launch.
+var protectedFolders = []string{"Desktop", "Documents", "Downloads", "Library/Containers", "Library/Group Containers"}
+
+// volumesFolder stands for removable and network volumes, which have
+// prompts of their own; it is the one entry outside the home folder.
+const volumesFolder = "/Volumes"
 
 // ProtectedFolders lists the prompt-guarded folders that a command run in
 // dir may touch: dir inside one of them, a word naming one (~/Documents,
@@ -42,14 +49,22 @@ func ProtectedFolders(command, dir, home string) []string {
 			}
 			return
 		}
-		first, _, _ := strings.Cut(rel, string(filepath.Separator))
 		for _, f := range protectedFolders {
-			if first == strings.ToLower(f) {
+			lf := strings.ToLower(f)
+			// Inside f, or above it (a walk of ~/Library reaches the
+			// containers).
+			if rel == lf || strings.HasPrefix(rel, lf+"/") || strings.HasPrefix(lf, rel+"/") {
 				found[f] = true
 			}
 		}
 	}
+	volumes := func(p string) {
+		if l := strings.ToLower(filepath.Clean(p)); l == "/volumes" || strings.HasPrefix(l, "/volumes/") {
+			found[volumesFolder] = true
+		}
+	}
 	if dir != "" {
+		volumes(dir)
 		under(dir)
 		if len(found) == len(protectedFolders) {
 			// A command run in the home folder touches the three only
@@ -74,6 +89,7 @@ func ProtectedFolders(command, dir, home string) []string {
 				under(home + rest)
 			}
 		case filepath.IsAbs(w):
+			volumes(w)
 			under(w)
 		case w == "." || w == "*" || w == "./":
 			under(cwd)
@@ -82,7 +98,7 @@ func ProtectedFolders(command, dir, home string) []string {
 			// A relative path: only a folder's own name, so "Desktop" in a
 			// grep pattern run elsewhere is not taken for the folder.
 			first, _, _ := strings.Cut(strings.TrimPrefix(w, "./"), "/")
-			for _, f := range protectedFolders {
+			for _, f := range protectedFolders[:3] {
 				if strings.EqualFold(first, f) {
 					under(filepath.Join(cwd, f))
 				}
@@ -90,7 +106,7 @@ func ProtectedFolders(command, dir, home string) []string {
 		}
 	}
 	var out []string
-	for _, f := range protectedFolders {
+	for _, f := range append(protectedFolders, volumesFolder) {
 		if found[f] {
 			out = append(out, f)
 		}
@@ -165,13 +181,33 @@ func (w *FolderPromptWatcher) Run(ctx context.Context, req shell.Request) shell.
 	}
 }
 
-// FolderPromptHint says what to do about a command held up by macOS's
-// folder prompt.
+// FolderPromptHint says what to do about a command held up by one of
+// macOS's privacy prompts, each kind with its own advice.
 func FolderPromptHint(folders []string) string {
-	names := make([]string, len(folders))
-	for i, f := range folders {
-		names[i] = "~/" + f
+	var files, containers []string
+	volumes := false
+	for _, f := range folders {
+		switch {
+		case f == volumesFolder:
+			volumes = true
+		case strings.HasPrefix(f, "Library/"):
+			containers = append(containers, "~/"+f)
+		default:
+			files = append(files, "~/"+f)
+		}
 	}
-	return "the command went quiet while touching " + strings.Join(names, ", ") +
-		": macOS may be asking whether Hark may open it. Answer the prompt, or allow Hark in System Settings › Privacy & Security › Files and Folders, then ask again"
+	var parts []string
+	if len(files) > 0 {
+		parts = append(parts, "macOS may be asking whether Hark may open "+strings.Join(files, ", ")+
+			": answer the prompt, or allow Hark in System Settings › Privacy & Security › Files and Folders")
+	}
+	if len(containers) > 0 {
+		parts = append(parts, "macOS may be asking whether Hark may access data from other apps ("+strings.Join(containers, ", ")+
+			"): answer the prompt, which comes back after each start of Hark, or leave those folders out (find … -not -path '*/Library/Containers/*')")
+	}
+	if volumes {
+		parts = append(parts, "macOS may be asking whether Hark may open a removable or network volume (/Volumes): answer the prompt, "+
+			"or allow Removable Volumes or Network Volumes for Hark in System Settings › Privacy & Security › Files and Folders")
+	}
+	return "the command went quiet; " + strings.Join(parts, "; ") + ", then ask again"
 }

@@ -22,16 +22,20 @@ func TestProtectedFolders(t *testing.T) {
 		{"$HOME", "find $HOME/Desktop -name '*.png'", "", "Desktop"},
 		{"${HOME}", "ls ${HOME}/Documents", "", "Documents"},
 		{"absolute, other case", "ls /users/jane/downloads/x", "", "Downloads"},
-		{"the home itself walks into all three", "du -sh ~", "", "Desktop Documents Downloads"},
-		{"$HOME alone", "find $HOME -name x", "", "Desktop Documents Downloads"},
+		{"the home itself walks into all of them", "du -sh ~", "", "Desktop Documents Downloads Library/Containers Library/Group Containers"},
+		{"$HOME alone", "find $HOME -name x", "", "Desktop Documents Downloads Library/Containers Library/Group Containers"},
+		{"a walk of ~/Library reaches the containers", "du -sh ~/Library", "", "Library/Containers Library/Group Containers"},
+		{"another app's container", "ls ~/Library/Containers/com.apple.mail/Data", "", "Library/Containers"},
+		{"a removable volume", "ls /Volumes/USB/photos", "", "/Volumes"},
+		{"run on a volume", "du -sh .", "/Volumes/Backup", "/Volumes"},
 		{"run inside one", "ls -la", "/Users/jane/Documents/taxes", "Documents"},
 		{"relative from home", "ls Downloads | wc -l", "", "Downloads"},
 		{"relative with ./", "cat ./Desktop/notes.txt", home, "Desktop"},
-		{"dot in home", "du -sh .", home, "Desktop Documents Downloads"},
+		{"dot in home", "du -sh .", home, "Desktop Documents Downloads Library/Containers Library/Group Containers"},
 		{"two named", "cp ~/Downloads/a.pdf ~/Documents/", "", "Documents Downloads"},
 		{"redirect target", "sort >~/Desktop/x.txt", "", "Desktop"},
 		{"plain ls in home touches none", "ls -la", home, ""},
-		{"other folders", "ls ~/Library/Caches /tmp", "", ""},
+		{"other folders", "ls ~/Library/Caches /tmp /VolumesX", "", ""},
 		{"a longer word is not the folder", "grep -r DesktopEntry /usr/share/applications", "", ""},
 		{"$HOMEBREW is not $HOME", "ls $HOMEBREW_PREFIX/bin", "", ""},
 		{"elsewhere, a relative Desktop", "ls Desktop", "/tmp/project", ""},
@@ -160,4 +164,32 @@ func TestFolderPromptWatcherIgnoresOtherCommands(t *testing.T) {
 	default:
 	}
 	var _ agent.Executor = w
+}
+
+// Each kind of prompt gets its own advice: Files and Folders for the three,
+// the per-launch grant for other apps' data, the volumes' own switches.
+func TestFolderPromptHintPerKind(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		folders []string
+		want    []string
+		not     []string
+	}{
+		{[]string{"Documents"}, []string{"~/Documents", "Files and Folders"}, []string{"other apps", "Volumes"}},
+		{[]string{"Library/Containers"}, []string{"data from other apps", "~/Library/Containers", "after each start", "-not -path"}, []string{"Removable"}},
+		{[]string{"/Volumes"}, []string{"removable or network volume", "Removable Volumes"}, []string{"other apps"}},
+		{[]string{"Desktop", "Library/Group Containers", "/Volumes"}, []string{"~/Desktop", "~/Library/Group Containers", "Network Volumes"}, nil},
+	} {
+		h := FolderPromptHint(c.folders)
+		for _, w := range c.want {
+			if !strings.Contains(h, w) {
+				t.Errorf("%v: hint lacks %q: %s", c.folders, w, h)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(h, w) {
+				t.Errorf("%v: hint has %q: %s", c.folders, w, h)
+			}
+		}
+	}
 }

@@ -90,14 +90,27 @@ type Opener interface {
 	Open(path string) error
 }
 
-// Prompter asks the user to type a request: in a native dialog
-// (desktop.ExecPrompter), or in a terminal window whose `hark send
-// --prompt` delivers the text over the control socket itself
-// (desktop.TerminalPrompter). ok is false when the user cancelled or the
-// text went the other way; the core then does nothing. When neither
-// exists Options.Prompter is nil and "Type a request…" is hidden.
+// TextViewer shows a text file in a window that wraps its lines and
+// scrolls, and returns once the window is open or closed; an error means
+// it could not show it, and the caller falls back to the Opener.
+type TextViewer interface {
+	ShowText(ctx context.Context, title, path string) error
+}
+
+// Prompter asks the user to type a request, or the reason for a denial:
+// in a native dialog (desktop.ExecPrompter), or in a terminal window whose
+// `hark send` delivers the text over the control socket itself
+// (desktop.TerminalPrompter: a request as a SendRequest, a reason as a
+// DenyRequest naming the approval). ok is false when the user cancelled or
+// the text went the other way; the core then does nothing, and an approval
+// whose reason prompt was cancelled keeps waiting. When neither exists
+// Options.Prompter is nil and both entries are hidden.
 type Prompter interface {
 	Prompt(ctx context.Context, title, message string) (text string, ok bool, err error)
+	// Reason asks why the approval pendingID is denied. It is its own
+	// prompt, never the request prompt: a reason typed there must deny
+	// that approval, not arrive as a new request.
+	Reason(ctx context.Context, pendingID, title, message string) (text string, ok bool, err error)
 }
 
 // Agent runs one spoken or typed request as part of conv, which the core

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/rules"
 	"github.com/hark-sh/hark/shell/visible"
 )
@@ -41,6 +43,9 @@ type View struct {
 	// UndoTrash names the last set Move to Trash moved ("3 items"), for
 	// Undo last trash; empty: nothing to undo.
 	UndoTrash string
+	// Home is written ~ in an approval's folder, as its command and
+	// preview write it.
+	Home string
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -89,7 +94,7 @@ func BuildMenu(v View) Menu {
 	if n := len(v.Pending); n > 0 {
 		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
 		for _, p := range v.Pending {
-			pendingRows(p, v.Request, v.Deadlines, v.CanType, add)
+			pendingRows(p, v, add)
 		}
 		sep("pending")
 	}
@@ -103,7 +108,7 @@ func BuildMenu(v View) Menu {
 	}
 	if !v.Confirm {
 		add(MenuItem{ID: IDAutoRun, Kind: ItemLabel, Label: "⚠ Confirmation is off: " + autoRunWarning, Disabled: true,
-			Tooltip: "Tick Confirm before executing to be asked again"})
+			Tooltip: "Plain deletions in your home folder go to the Trash; other deletions and overwrites are permanent. Tick Confirm before executing to be asked again"})
 	}
 	srcs := problemSources(v.Problems)
 	for _, src := range srcs {
@@ -164,12 +169,21 @@ func BuildMenu(v View) Menu {
 }
 
 // pendingRows adds the rows of one pending command: the command itself in
-// at most commandRows rows, why it needs approval, and the answers.
-func pendingRows(p Pending, request string, deadlines map[string]time.Duration, canType bool, add func(MenuItem)) {
+// at most commandRows rows, with every destructive part in full when the
+// rest is elided; why it needs approval, most harmful first; what it would
+// touch; then Show full command… and the answers, the safe choice first.
+// The rows to read are ItemText, not greyed out: they are what the user
+// decides on.
+func pendingRows(p Pending, v View, add func(MenuItem)) {
 	row := 0
 	label := func(text string) {
-		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemLabel, Label: text, Disabled: true})
+		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemText, Label: text})
 		row++
+	}
+	if line := AfterNoLine(p); line != "" {
+		for _, r := range wrap(line, reasonWidth) {
+			label("  " + r)
+		}
 	}
 	visible := Visible(p.Command)
 	lines, long := CommandRows(visible)
@@ -180,18 +194,47 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		}
 		label(prefix + line)
 	}
-	if p.WorkingDirectory != "" {
-		label("    In: " + clip(Visible(p.WorkingDirectory), reasonWidth))
-	}
-	for i, r := range p.Reasons {
-		if i == 2 {
-			label(fmt.Sprintf("    and %s", plural(len(p.Reasons)-2, "more reason", "more reasons")))
-			break
+	if long {
+		// The middle of a long command is where an `&& rm …` hides: the
+		// parts that delete or overwrite are shown whatever is elided.
+		shown := strings.Join(lines, " ")
+		for _, r := range DestructiveParts(p) {
+			part := Visible(strings.TrimSpace(r.Command))
+			if strings.Contains(shown, part) {
+				continue
+			}
+			label("    ⚠ The part that " + partAction(r) + ":")
+			for _, line := range partRows(part) {
+				label("      " + line)
+			}
 		}
-		label("    Why: " + clip(Visible(r.Why), reasonWidth))
+	}
+	if p.WorkingDirectory != "" {
+		for i, r := range wrap(Visible(Tilde(p.WorkingDirectory, v.Home)), reasonWidth) {
+			prefix := "      "
+			if i == 0 {
+				prefix = "    In: "
+			}
+			label(prefix + r)
+		}
+	}
+	for _, r := range shownReasons(p.Reasons) {
+		for i, line := range wrap(Visible(r.Why), reasonWidth) {
+			prefix := "         "
+			if i == 0 {
+				prefix = "    Why: "
+			}
+			label(prefix + line)
+		}
+	}
+	if n := len(p.Reasons) - len(shownReasons(p.Reasons)); n > 0 {
+		label(fmt.Sprintf("    and %s (Show full command… lists them)", plural(n, "more reason", "more reasons")))
+		long = true
 	}
 	if p.Rule != "" {
-		label("    " + clip(Visible(p.Rule), reasonWidth))
+		for _, r := range wrap(Visible(p.Rule), reasonWidth) {
+			label("    " + r)
+		}
 	}
 	previewRows(p, label)
 	var about []string
@@ -203,37 +246,119 @@ func pendingRows(p Pending, request string, deadlines map[string]time.Duration, 
 		// Spoken: what Hark heard is what the command came from, so a
 		// misheard word shows where it matters.
 		about = append(about, "Heard “"+clip(Visible(h), 40)+"”")
-	} else if r := strings.Join(strings.Fields(request), " "); r != "" {
+	} else if r := strings.Join(strings.Fields(v.Request), " "); r != "" {
 		about = append(about, "For “"+clip(Visible(r), 40)+"”")
 	}
-	if left, ok := deadlines[p.ID]; ok {
+	if left, ok := v.Deadlines[p.ID]; ok {
 		about = append(about, fmt.Sprintf("auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second)))
 	}
 	if len(about) > 0 {
 		label("    " + strings.Join(about, " · "))
 	}
-	if p.TrashOffered {
-		// A plain deletion under home: the Trash comes first, and the
-		// approval is labelled by what it does.
-		add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    Move to Trash",
-			Tooltip: "Move what it would delete to the Trash instead; Undo last trash puts it back"})
-		add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Delete", Tooltip: "Run: " + clip(visible, 400)})
-	} else {
-		add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    Approve", Tooltip: "Run: " + clip(visible, 400)})
+	if long {
+		// Above the answers: read it before choosing.
+		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
+			Tooltip: fmt.Sprintf("Open all %d characters, wrapped, with every reason", utf8.RuneCountInString(p.Command))})
+	}
+	for _, ans := range Answers(p, v.CanType) {
+		switch ans.Kind {
+		case AnswerTrash:
+			add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    " + ans.Label,
+				Tooltip: "Move what it would delete to the Trash instead; Undo last trash puts it back"})
+		case AnswerDeny:
+			add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: "Do not run it; the model is told you said no"})
+		case AnswerDenyWhy:
+			add(MenuItem{ID: PrefixDenyWhy + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: "Do not run it, and tell the model why so it can try something else"})
+		case AnswerApprove:
+			tip := "Run: " + clip(visible, 400)
+			if p.TrashOffered {
+				tip = "Delete for good, not to the Trash: " + clip(visible, 400)
+			}
+			add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: tip})
+		}
 	}
 	if p.Proposal != nil {
-		// The label is the rule itself: what is saved is what was shown.
-		add(MenuItem{ID: PrefixAlwaysAllow + p.ID, Kind: ItemAction, Label: "    Always allow: " + clip(Visible(ruleText(*p.Proposal)), reasonWidth),
-			Tooltip: "Run it, and save the rule “" + p.Proposal.String() + "” so commands like it run without asking. Still asks, e.g.: " + strings.Join(p.Proposal.Examples.NoMatch, " · ")})
+		add(alwaysAllowItem(p))
 	}
-	add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    Deny", Tooltip: "Do not run it; the model is told you said no"})
-	if canType {
-		add(MenuItem{ID: PrefixDenyWhy + p.ID, Kind: ItemAction, Label: "    Deny and say why…", Tooltip: "Do not run it, and tell the model why so it can try something else"})
+}
+
+// alwaysAllowItem is Always allow… as a submenu: the second step that
+// shows what the rule will and will not match, with the one entry that
+// saves it. A click on the parent saves nothing.
+func alwaysAllowItem(p Pending) MenuItem {
+	r := *p.Proposal
+	kid := 0
+	text := func(s string) MenuItem {
+		kid++
+		return MenuItem{ID: fmt.Sprintf("%s%s:rule:%d", PrefixPending, p.ID, kid), Kind: ItemText, Label: s}
 	}
-	if long {
-		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
-			Tooltip: fmt.Sprintf("Open all %d characters in a text viewer", utf8.RuneCountInString(p.Command))})
+	it := MenuItem{ID: PrefixPending + p.ID + ":always", Kind: ItemSubmenu, Label: "    Always allow…"}
+	it.Children = append(it.Children, text("Saves the rule: "+clip(Visible(r.String()), reasonWidth)))
+	for _, m := range r.Examples.Match {
+		it.Children = append(it.Children, text("  runs without asking, e.g.: "+clip(Visible(m), reasonWidth)))
 	}
+	for _, m := range r.Examples.NoMatch {
+		it.Children = append(it.Children, text("  still asks, e.g.: "+clip(Visible(m), reasonWidth)))
+	}
+	it.Children = append(it.Children,
+		MenuItem{ID: PrefixSeparator + "always:" + p.ID, Kind: ItemSeparator},
+		MenuItem{ID: PrefixAlwaysAllow + p.ID, Kind: ItemAction, Label: "Save this rule and run",
+			Tooltip: "Run it now, and run commands the rule matches without asking from now on (hark rules list; hark rules remove)"})
+	return it
+}
+
+// reasonsShown is how many reasons that do not destroy anything an
+// approval lists before folding the rest; the destructive ones are always
+// all listed.
+const reasonsShown = 2
+
+// shownReasons are the reasons an approval lists, in their order: every
+// destructive one, and the others up to reasonsShown. Folding a single
+// reason would take the row it needs, so it is listed instead.
+func shownReasons(rs []shell.Reason) []shell.Reason {
+	others := 0
+	for _, r := range rs {
+		if !agent.Destructive(r) {
+			others++
+		}
+	}
+	room := others
+	if others > reasonsShown+1 {
+		room = reasonsShown
+	}
+	var out []shell.Reason
+	for _, r := range rs {
+		switch {
+		case agent.Destructive(r):
+			out = append(out, r)
+		case room > 0:
+			out = append(out, r)
+			room--
+		}
+	}
+	return out
+}
+
+// partAction is what a destructive part does, from its reason
+// ("rm: deletes files" → "deletes files").
+func partAction(r shell.Reason) string {
+	if _, what, ok := strings.Cut(r.Why, ": "); ok && what != "" {
+		return Visible(what)
+	}
+	return "deletes or overwrites files"
+}
+
+// partRowsMax bounds the rows one destructive part of a long command
+// takes; a longer part ends with where to read the rest.
+const partRowsMax = 12
+
+func partRows(part string) []string {
+	rows := wrap(part, commandWidth)
+	if len(rows) <= partRowsMax {
+		return rows
+	}
+	rest := utf8.RuneCountInString(strings.Join(rows[partRowsMax-1:], " "))
+	return append(rows[:partRowsMax-1:partRowsMax-1], fmt.Sprintf("… %s more of this part (Show full command…)", plural(rest, "character", "characters")))
 }
 
 // ruleText is a rule without its "always allow" in front, for a label
@@ -242,25 +367,36 @@ func ruleText(r rules.Rule) string {
 	return strings.TrimPrefix(r.String(), "always allow ")
 }
 
-// previewRows is what the command would touch: the summary in up to two
-// rows, then a few of the preview's lines.
+// previewRows is what the command would touch: the summary, then a few
+// of the preview's lines. Lines wrap rather than being cut, so a path and
+// the word after it ("…, replaced") are never lost; folding a single line
+// would take the row it needs, so it is shown instead.
 func previewRows(p Pending, label func(string)) {
 	if p.Preview == nil {
 		return
 	}
-	for i, row := range limitRows(wrap(Visible(p.Preview.Summary), reasonWidth), previewSummaryRows, reasonWidth) {
+	for i, row := range wrap(Visible(p.Preview.Summary), reasonWidth) {
 		prefix := "      "
 		if i == 0 {
 			prefix = "    Preview: "
 		}
 		label(prefix + row)
 	}
-	for i, l := range p.Preview.Lines {
-		if i == previewLineRows {
-			label(fmt.Sprintf("        … %s", plural(len(p.Preview.Lines)-previewLineRows, "more line", "more lines")))
-			break
+	n := len(p.Preview.Lines)
+	if n > previewLineRows+1 {
+		n = previewLineRows
+	}
+	for _, l := range p.Preview.Lines[:n] {
+		for i, row := range wrap(Visible(strings.TrimSpace(l)), reasonWidth-2) {
+			prefix := "          "
+			if i == 0 {
+				prefix = "        "
+			}
+			label(prefix + row)
 		}
-		label("        " + clip(Visible(strings.TrimSpace(l)), reasonWidth-2))
+	}
+	if rest := len(p.Preview.Lines) - n; rest > 0 {
+		label(fmt.Sprintf("        … %s (the audit log has them all)", plural(rest, "more line", "more lines")))
 	}
 }
 
@@ -437,7 +573,8 @@ func clip(s string, n int) string {
 }
 
 // wrap splits s into rows of at most width characters, breaking at spaces
-// where it can and inside long words where it must. Newlines in s start a
+// where it can, after a slash in a long path, and inside long words where
+// it must. Newlines in s start a
 // new row, so a multi-line command keeps its shape.
 func wrap(s string, width int) []string {
 	var rows []string
@@ -456,8 +593,17 @@ func wrap(s string, width int) []string {
 				}
 			}
 			if cut < 0 {
-				rows = append(rows, string(r[:width]))
-				r = r[width:]
+				// No space: break after a slash, so a path splits between
+				// its folders, not inside a name.
+				at := width
+				for i := width - 1; i > width/3; i-- {
+					if r[i] == '/' {
+						at = i + 1
+						break
+					}
+				}
+				rows = append(rows, string(r[:at]))
+				r = r[at:]
 				continue
 			}
 			rows = append(rows, string(r[:cut]))

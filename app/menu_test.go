@@ -27,7 +27,7 @@ func outline(items []MenuItem, indent string) []string {
 				flags += "_"
 			}
 		}
-		kind := [...]string{"label", "action", "check", "sep", "sub"}[it.Kind]
+		kind := [...]string{"label", "action", "check", "sep", "sub", "text"}[it.Kind]
 		out = append(out, fmt.Sprintf("%s%s|%s|%s|%s", indent, it.ID, kind, it.Label, flags))
 		out = append(out, outline(it.Children, indent+"  ")...)
 	}
@@ -67,7 +67,7 @@ func TestMenuPendingApproval(t *testing.T) {
 	t.Parallel()
 	long := "find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 | xargs -0 rm -f -- && echo removed old disk images from Downloads"
 	v := View{
-		State: AwaitingApproval, Confirm: true, Hotkey: "ctrl+alt+space",
+		State: AwaitingApproval, Confirm: true, Hotkey: "ctrl+alt+space", Home: "/Users/ana",
 		Problems: map[string]ProblemInfo{"ollama": {Title: "Ollama not running", Detail: "start it with `ollama serve`"}},
 		Pending: []Pending{
 			{ID: "p1", Command: long, WorkingDirectory: "/Users/ana", Purpose: "executing", Tier: shell.Confirm,
@@ -78,17 +78,17 @@ func TestMenuPendingApproval(t *testing.T) {
 	m := BuildMenu(v)
 	want := []string{
 		"pending|label|Pending approval (2)|D",
-		"pending:p1:0|label|  $ find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 ||D",
-		"pending:p1:1|label|    xargs -0 rm -f -- && echo removed old disk images from|D",
-		"pending:p1:2|label|    Downloads|D",
-		"pending:p1:3|label|    In: /Users/ana|D",
-		"pending:p1:4|label|    Why: rm: deletes files|D",
-		"pending:p1:5|label|    Why: xargs: runs another program|D",
+		"pending:p1:0|text|  $ find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 ||",
+		"pending:p1:1|text|    xargs -0 rm -f -- && echo removed old disk images from|",
+		"pending:p1:2|text|    Downloads|",
+		"pending:p1:3|text|    In: ~|",
+		"pending:p1:4|text|    Why: rm: deletes files|",
+		"pending:p1:5|text|    Why: xargs: runs another program|",
+		"deny:p1|action|    Deny (safe choice)|",
 		"approve:p1|action|    Approve|",
-		"deny:p1|action|    Deny|",
-		"pending:p2:0|label|  $ mkdir /tmp/x|D",
+		"pending:p2:0|text|  $ mkdir /tmp/x|",
+		"deny:p2|action|    Deny (safe choice)|",
 		"approve:p2|action|    Approve|",
-		"deny:p2|action|    Deny|",
 		"sep:pending|sep||",
 		"status|label|Waiting for your approval (2)|D",
 		"problem:ollama|label|⚠ Ollama not running|D",
@@ -405,7 +405,7 @@ func TestMenuApprovalShowsPreviewAndWhatWasHeard(t *testing.T) {
 		"|    Preview: Deletes 3 folders, 1,204 files, 3.2 GB|",
 		"|        old-builds: folder with 2 folders, 1,204 files, 3.2 GB|",
 		"|        d|",
-		"|        … 2 more lines|",
+		"|        … 2 more lines (the audit log has them all)|",
 		"|    Heard “delete the old bills”|",
 	} {
 		if !strings.Contains(rows, want) {

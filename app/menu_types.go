@@ -30,6 +30,10 @@ const (
 	ItemSeparator
 	// ItemSubmenu opens Children.
 	ItemSubmenu
+	// ItemText is text to read that does nothing when clicked: an
+	// approval's command, reasons and preview. Unlike ItemLabel it is not
+	// greyed out, because it is what the user decides on.
+	ItemText
 )
 
 // MenuItem is one row of the menu.

@@ -2,9 +2,14 @@ package app
 
 import (
 	"context"
-	"github.com/hark-sh/hark/agent"
-	"github.com/hark-sh/hark/shell"
+	"fmt"
+	"net/url"
 	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/agent/ollamatest"
+	"github.com/hark-sh/hark/shell"
 )
 
 // preloadingAgent is a fakeAgent that also loads its model on request.
@@ -84,5 +89,71 @@ func TestAgentEventsReachTheMenu(t *testing.T) {
 	step <- struct{}{}
 	if r := recv(t, "reply", reply); r.Answer != "1 command ran (1 failed).\n\nIt is not there." {
 		t.Errorf("answer %q should count the failed command", r.Answer)
+	}
+}
+
+// loadingAgent is a fakeAgent whose preload is the real agent's, against
+// ollamatest, which throws a load away when its request goes away as
+// Ollama does.
+type loadingAgent struct {
+	*fakeAgent
+	real *agent.Agent
+}
+
+func (l loadingAgent) Preload(ctx context.Context) error { return l.real.Preload(ctx) }
+
+type nothingRuns struct{}
+
+func (nothingRuns) ClassifyIn(string, string) shell.Verdict {
+	return shell.Verdict{Tier: shell.Confirm}
+}
+func (nothingRuns) Run(context.Context, shell.Request) shell.Result {
+	return shell.Result{ExitCode: -1, Error: "not run"}
+}
+
+// A turn that ends while the model is still loading leaves the load to
+// finish: the preload belongs to the app, so the next press finds the
+// model in memory. Presses while it loads start no second load.
+func TestPreloadOutlivesItsTurn(t *testing.T) {
+	t.Parallel()
+	const model = "qwen2.5:7b"
+	srv := ollamatest.New(t, ollamatest.QwenStyle(model))
+	release := srv.HoldLoads()
+	defer release()
+	u, _ := url.Parse(srv.URL)
+	real, err := agent.New(agent.Options{Client: agent.NewOllamaClient(u), Model: model, Host: srv.URL,
+		Classifier: nothingRuns{}, Executor: nothingRuns{}, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		return "ok", nil
+	})
+	ag := loadingAgent{fakeAgent: fake, real: real}
+	h := start(t, fake, func(o *Options) { o.Agent = ag })
+
+	for i := range 2 {
+		m := h.views.mark()
+		h.app.Post(KeyDown{})
+		h.views.waitFrom(t, m, "listening", stateIs(Listening))
+		for !srv.Loading(model) {
+			time.Sleep(time.Millisecond)
+		}
+		m = h.views.mark()
+		h.app.Post(MenuClick{ID: IDCancel})
+		h.views.waitFrom(t, m, fmt.Sprintf("idle after cancel %d", i+1), stateIs(Idle))
+	}
+	if n := srv.LoadsAborted(); n != 0 {
+		t.Fatalf("%d loads thrown away with their turn", n)
+	}
+	release()
+	for !srv.Loaded(model) {
+		time.Sleep(time.Millisecond)
+	}
+	for srv.Loads() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if n, aborted := srv.Loads(), srv.LoadsAborted(); n != 1 || aborted != 0 {
+		t.Errorf("%d preloads answered, %d aborted; want one shared load", n, aborted)
 	}
 }

@@ -214,7 +214,7 @@ func (a *App) askConfirmOff(ctx context.Context) {
 	}
 	go func() {
 		yes, err := q.Ask(ctx, "Hark — run commands without asking?",
-			"With confirmation off, Hark runs every command the model proposes that policy does not forbid — including ones that delete or change files — without asking you first.\n\nTurn confirmation off?")
+			confirmOffQuestion)
 		if err != nil {
 			a.post(noteEvent{text: fmt.Sprintf("could not ask (%v); confirmation stays on", err)})
 			return
@@ -229,3 +229,12 @@ func (a *App) confirmAnswered(off bool) {
 		a.saveConfirm(false)
 	}
 }
+
+// confirmOffQuestion is asked before confirmation goes off. It says what
+// happens to deletions, since that is what the user most needs to know:
+// plain deletions in the home folder still go to the Trash, anything else
+// is as permanent as the command makes it.
+const confirmOffQuestion = "With confirmation off, Hark runs every command the model proposes that policy does not forbid — including ones that delete, overwrite or change files — without asking you first.\n\n" +
+	"Deletions: a plain deletion in your home folder (rm, or find … -delete) goes to the Trash instead (Undo last trash puts it back). " +
+	"Other deletions and overwrites — outside your home, in a longer command, git clean, > or mv over a file — are permanent.\n\n" +
+	"Turn confirmation off?"

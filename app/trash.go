@@ -14,10 +14,10 @@ type Trash interface {
 	UndoLast() (trash.Record, error)
 }
 
-// loadTrash refreshes the Undo last trash entry: at start and after each
-// turn (the only times the app itself trashes), and after an undo. A small
-// file is read; `hark undo` run meanwhile is noticed at the next refresh,
-// and a stale entry only answers that there is nothing to undo.
+// loadTrash refreshes the Undo last trash entry: at start, after each turn
+// and after an undo, and whenever the record file changes (watch.go), so
+// `hark undo` and a Move to Trash in `hark ask` show in the menu within
+// moments.
 func (a *App) loadTrash() {
 	if a.o.Trash == nil {
 		return

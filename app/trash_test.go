@@ -18,10 +18,11 @@ func TestMenuOffersTheTrash(t *testing.T) {
 		{ID: "p1", Command: "rm -r ~/Downloads/old", Purpose: "executing", Tier: shell.Confirm, TrashOffered: true},
 	}}
 	got := strings.Join(outline(BuildMenu(v).Items, ""), "\n")
-	want := "pending:p1:0|label|  $ rm -r ~/Downloads/old|D\n" +
-		"trash:p1|action|    Move to Trash|\n" +
-		"approve:p1|action|    Delete|\n" +
-		"deny:p1|action|    Deny|\n"
+	// The safe choice first and marked, and Delete never next to it.
+	want := "pending:p1:0|text|  $ rm -r ~/Downloads/old|\n" +
+		"trash:p1|action|    Move to Trash (safe choice)|\n" +
+		"deny:p1|action|    Deny|\n" +
+		"approve:p1|action|    Delete|\n"
 	if !strings.Contains(got, want) {
 		t.Fatalf("menu:\n%s\n\nwant the answers:\n%s", got, want)
 	}

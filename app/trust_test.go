@@ -14,8 +14,9 @@ import (
 )
 
 // TestEndingSaysWhatHarkKnows: after a denial the final notification and
-// the `hark send --wait` answer lead with Hark's own fact, whatever the
-// model claims, and the model's Markdown arrives as plain text.
+// the `hark send --wait` answer end with Hark's own fact when the model
+// claims otherwise, the claim flagged and the title saying so, and the
+// model's Markdown arrives as plain text.
 func TestEndingSaysWhatHarkKnows(t *testing.T) {
 	t.Parallel()
 	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
@@ -30,13 +31,13 @@ func TestEndingSaysWhatHarkKnows(t *testing.T) {
 	h.app.Post(SendRequest{Text: "delete old builds", Wait: true, Reply: reply})
 	p := recv(t, "approval", h.approver.asked)
 	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
-	want := "1 command denied — nothing changed.\n\nDeleted it."
+	want := "Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\nHark: 1 command denied — nothing changed."
 	if r := recv(t, "reply", reply); r.Answer != want {
 		t.Errorf("send answer %q, want %q", r.Answer, want)
 	}
 	n := recv(t, "final notification", h.notifier.got)
-	if n.body != want {
-		t.Errorf("notification body %q, want %q", n.body, want)
+	if n.body != want || n.title != "Hark — that did not happen" {
+		t.Errorf("notification %q: %q, want %q", n.title, n.body, want)
 	}
 }
 
@@ -50,7 +51,7 @@ func TestEndingAfterTimeout(t *testing.T) {
 		defer cancel()
 		dl, _ := ctx.Deadline()
 		c.Confirm(ctx, Pending{Command: "rm x", Deadline: dl})
-		return "Deleted it.", nil
+		return "I left it alone.", nil
 	})
 	// The setting is not what counts: the agent's deadline is.
 	h := start(t, ag, func(o *Options) { o.Settings.ConfirmTimeout = settings.Duration(5 * time.Minute) })
@@ -208,8 +209,9 @@ func TestConfirmOffAsksFirst(t *testing.T) {
 		q := fakeYesNo{answer: yes, asked: make(chan string, 2)}
 		h := start(t, answerAgent("ok"), func(o *Options) { o.YesNo = q })
 		h.app.Post(MenuClick{ID: IDConfirm})
-		if msg := recv(t, "question", q.asked); !strings.Contains(msg, "without asking") {
-			t.Errorf("question %q does not say what changes", msg)
+		if msg := recv(t, "question", q.asked); !strings.Contains(msg, "without asking") ||
+			!strings.Contains(msg, "goes to the Trash") || !strings.Contains(msg, "are permanent") {
+			t.Errorf("question %q does not say what changes, and what happens to deletions", msg)
 		}
 		if !yes {
 			// A later event is handled after the answer: confirmation stays.

@@ -53,9 +53,12 @@ type turnRun struct {
 	stop <-chan time.Time
 
 	// Copies of the settings when the turn started.
-	noConfirm    bool
-	maxRecording time.Duration
-	cues         bool
+	noConfirm bool
+	// confirmTimeout is the setting when the turn began, so an edit of
+	// settings.json applies from the next request on.
+	confirmTimeout time.Duration
+	maxRecording   time.Duration
+	cues           bool
 
 	agent             Agent
 	recorder          Recorder
@@ -108,10 +111,6 @@ func (r *turnRun) run() {
 	r.loop.post(turnDone{turn: r.id, answer: out.Answer, tally: out.Metrics.Tally(), err: err, cancelled: cancelled})
 }
 
-// preload loads the model while the user speaks, so loading overlaps
-// speech and transcription instead of following them.
-func (r *turnRun) preload(p Preloader) { _ = p.Preload(r.ctx) }
-
 func (r *turnRun) body() (agent.Outcome, error) {
 	text := r.text
 	if r.source == "voice" {
@@ -132,9 +131,10 @@ func (r *turnRun) body() (agent.Outcome, error) {
 		c.heard = text
 	}
 	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
-		Confirmer: c,
-		NoConfirm: &noConfirm,
-		OnEvent:   func(ev agent.Event) { r.loop.post(agentEvent{turn: r.id, ev: ev}) },
+		Confirmer:      c,
+		NoConfirm:      &noConfirm,
+		ConfirmTimeout: r.confirmTimeout,
+		OnEvent:        func(ev agent.Event) { r.loop.post(agentEvent{turn: r.id, ev: ev}) },
 	})
 }
 

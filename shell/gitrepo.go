@@ -1,8 +1,10 @@
 package shell
 
 import (
-	"bufio"
+	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +16,9 @@ import (
 // The sandbox's environment switches off hooks, fsmonitor, the pager and
 // signing and credential programs (gitGuards), but not an external diff or
 // the textconv, diff and filter drivers a repository names for its files,
-// nor what an include pulls in. Such a repository makes the command ask.
+// in its config or a file it includes. Such a repository makes the
+// command ask, and so does one whose configuration the scan cannot read
+// whole.
 // Relative directories, like the runner's, are under home.
 func repoPrograms(home string) func(dir string) string {
 	return func(dir string) string {
@@ -23,7 +27,7 @@ func repoPrograms(home string) func(dir string) string {
 			return "" // ~user: the runner refuses it anyway
 		}
 		for _, cfg := range repoConfigFiles(filepath.Clean(dir)) {
-			if what := configNamesProgram(cfg); what != "" {
+			if what := configNamesProgram(cfg, home); what != "" {
 				return what
 			}
 		}
@@ -70,52 +74,325 @@ func repoConfigFiles(dir string) []string {
 	}
 }
 
-// configNamesProgram scans one git config file for the keys that name
-// programs, and returns the first as git would write it, or "".
-func configNamesProgram(path string) string {
+// maxConfigSize bounds what the scan reads of one configuration file; a
+// larger one asks rather than being read in part.
+const maxConfigSize = 4 << 20
+
+// maxIncludeDepth is git's own limit on nested includes.
+const maxIncludeDepth = 10
+
+// configNamesProgram reads one git config file whole, and every file it
+// includes, for the keys that name programs, and returns the first as git
+// would write it, or "". What it cannot read as git would (a file too
+// large, unreadable or malformed, an include it cannot follow or one that
+// comes round again) it reports too: a scan that stops early could miss
+// the key git would act on. A file that does not exist is no configuration.
+func configNamesProgram(path, home string) string {
+	return scanConfig(path, home, nil)
+}
+
+func scanConfig(path, home string, seen []string) string {
+	if len(seen) > maxIncludeDepth {
+		return "includes nested deeper than git follows"
+	}
+	abs := filepath.Clean(path)
+	for _, s := range seen {
+		if s == abs {
+			return "an include that includes itself (" + path + ")"
+		}
+	}
+	seen = append(seen, abs)
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		if errors.Is(err, fs.ErrNotExist) && len(seen) == 1 {
+			return ""
+		}
+		return "configuration that cannot be read (" + path + ")"
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
-	section, sub := "", ""
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return "configuration that cannot be read (" + path + ")"
+	}
+	if len(b) > maxConfigSize {
+		return "configuration too large to check (" + path + ")"
+	}
+	entries, ok := parseGitConfig(b)
+	if !ok {
+		return "configuration that cannot be parsed as git parses it (" + path + ")"
+	}
+	for _, e := range entries {
+		if what := programKey(e.name); what != "" {
+			return what
+		}
+		if e.name != "include.path" && !(strings.HasPrefix(e.name, "includeif.") && strings.HasSuffix(e.name, ".path")) {
 			continue
 		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			section, sub = head, ""
-			if i := strings.IndexAny(head, " \t"); i >= 0 { // [diff "x"]
-				section, sub = head[:i], strings.Trim(strings.TrimSpace(head[i:]), `"`)
-			} else if i := strings.IndexByte(head, '.'); i >= 0 { // [diff.x], the old form
-				section, sub = head[:i], head[i+1:]
-			}
-			section = strings.ToLower(section)
-			if section == "include" || section == "includeif" {
-				return "an include of other configuration"
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
+		inc, ok := includePath(e, path, home)
+		if !ok {
+			return "an include that cannot be followed (" + e.value + ")"
 		}
-		key, _, _ := strings.Cut(line, "=")
-		key = strings.ToLower(strings.TrimSpace(key))
-		switch {
-		case section == "diff" && sub == "" && key == "external":
-			return "diff.external"
-		case section == "diff" && sub != "" && (key == "textconv" || key == "command"):
-			return "diff." + sub + "." + key
-		case section == "filter" && (key == "clean" || key == "smudge" || key == "process"):
-			return "filter." + sub + "." + key
+		if what := scanConfig(inc, home, seen); what != "" {
+			return what
 		}
 	}
 	return ""
+}
+
+// programKey returns name when it is a key whose value is a program that
+// git diff, log or status run: an external diff, a diff driver's textconv
+// or command, a filter's clean, smudge or process.
+func programKey(name string) string {
+	if name == "diff.external" {
+		return name
+	}
+	for _, k := range []struct{ section, key string }{
+		{"diff.", ".textconv"}, {"diff.", ".command"},
+		{"filter.", ".clean"}, {"filter.", ".smudge"}, {"filter.", ".process"},
+	} {
+		if strings.HasPrefix(name, k.section) && strings.HasSuffix(name, k.key) && len(name) > len(k.section)+len(k.key) {
+			return name
+		}
+	}
+	return ""
+}
+
+// includePath resolves an include's path as git does: ~/ under home,
+// relative to the including file's folder. ~user, %(prefix) and a key
+// without a value are not followed.
+func includePath(e configEntry, from, home string) (string, bool) {
+	p := e.value
+	if !e.hasValue || p == "" {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home == "" {
+			return "", false
+		}
+		p = filepath.Join(home, rest)
+	} else if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "%(") {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(from), p)
+	}
+	return p, true
+}
+
+// configEntry is one key of a git config file: its full name (section,
+// subsection and key, as git names it: lower case but for the
+// subsection) and its value.
+type configEntry struct {
+	name     string
+	value    string
+	hasValue bool
+}
+
+// parseGitConfig reads a git config file by git's own grammar, character
+// by character rather than by lines (a lone carriage return separates
+// entries, a backslash continues a value on the next line, a section
+// header can share a line with a key), and reports false where git would
+// refuse the file.
+func parseGitConfig(b []byte) ([]configEntry, bool) {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	r := &configReader{b: b}
+	var out []configEntry
+	base := ""
+	comment := false
+	for {
+		c, eof := r.next()
+		switch {
+		case c == '\n':
+			if eof {
+				return out, true
+			}
+			comment = false
+			continue
+		case comment || configSpace(c):
+			continue
+		case c == '#' || c == ';':
+			comment = true
+			continue
+		case c == '[':
+			var ok bool
+			if base, ok = r.section(); !ok || base == "" {
+				return nil, false
+			}
+			continue
+		case !configAlpha(c):
+			return nil, false
+		}
+		e, ok := r.entry(base, c)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, e)
+	}
+}
+
+type configReader struct {
+	b []byte
+	i int
+}
+
+// next returns the next character, with CR LF read as LF and the end of
+// the file as a final LF.
+func (r *configReader) next() (c byte, eof bool) {
+	if r.i >= len(r.b) {
+		return '\n', true
+	}
+	c = r.b[r.i]
+	r.i++
+	if c == '\r' && r.i < len(r.b) && r.b[r.i] == '\n' {
+		r.i++
+		c = '\n'
+	}
+	return c, false
+}
+
+func configSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func configAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func configKeyChar(c byte) bool { return configAlpha(c) || c >= '0' && c <= '9' || c == '-' }
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// section reads a section header after its '[': [name], [name.sub] (the
+// old form, all lower case) or [name "sub"] (the subsection as written).
+func (r *configReader) section() (string, bool) {
+	var name []byte
+	for {
+		c, eof := r.next()
+		switch {
+		case eof:
+			return "", false
+		case c == ']':
+			return string(name), true
+		case configSpace(c):
+			for configSpace(c) {
+				if c == '\n' {
+					return "", false
+				}
+				c, _ = r.next()
+			}
+			if c != '"' {
+				return "", false
+			}
+			name = append(name, '.')
+			for {
+				c, _ = r.next()
+				if c == '\n' {
+					return "", false
+				}
+				if c == '"' {
+					break
+				}
+				if c == '\\' {
+					if c, _ = r.next(); c == '\n' {
+						return "", false
+					}
+				}
+				name = append(name, c)
+			}
+			if c, _ = r.next(); c != ']' {
+				return "", false
+			}
+			return string(name), true
+		case !configKeyChar(c) && c != '.':
+			return "", false
+		}
+		name = append(name, lowerByte(c))
+	}
+}
+
+// entry reads a key, whose first letter is first, and its value if any.
+func (r *configReader) entry(base string, first byte) (configEntry, bool) {
+	key := []byte{lowerByte(first)}
+	var c byte
+	for {
+		var eof bool
+		c, eof = r.next()
+		if eof || !configKeyChar(c) {
+			break
+		}
+		key = append(key, lowerByte(c))
+	}
+	for c == ' ' || c == '\t' {
+		c, _ = r.next()
+	}
+	e := configEntry{name: base + "." + string(key)}
+	if c == '\n' {
+		return e, true
+	}
+	if c != '=' {
+		return e, false
+	}
+	v, ok := r.value()
+	e.value, e.hasValue = v, true
+	return e, ok
+}
+
+// value reads a value after its '=': quotes, escapes, a backslash before
+// the end of a line, comments, and the spaces git trims.
+func (r *configReader) value() (string, bool) {
+	var v []byte
+	quote, comment := false, false
+	trim := 0
+	for {
+		c, _ := r.next()
+		if c == '\n' {
+			if quote {
+				return "", false
+			}
+			if trim > 0 {
+				v = v[:trim]
+			}
+			return string(v), true
+		}
+		if comment {
+			continue
+		}
+		if configSpace(c) && !quote {
+			if trim == 0 {
+				trim = len(v)
+			}
+			if len(v) > 0 {
+				v = append(v, c)
+			}
+			continue
+		}
+		if !quote && (c == ';' || c == '#') {
+			comment = true
+			continue
+		}
+		trim = 0
+		switch c {
+		case '\\':
+			c, _ = r.next()
+			switch c {
+			case '\n':
+				continue
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'n':
+				c = '\n'
+			case '\\', '"':
+			default:
+				return "", false
+			}
+			v = append(v, c)
+		case '"':
+			quote = !quote
+		default:
+			v = append(v, c)
+		}
+	}
 }

@@ -266,6 +266,10 @@ func TestSeatbeltOnMac(t *testing.T) {
 			"codesign -dv /bin/ls", "codesign -v /bin/ls", "plutil -p /System/Library/CoreServices/SystemVersion.plist",
 			"otool -L /bin/ls", "xattr -l /Applications", "lsof -nP -iTCP -sTCP:LISTEN | head -3", "pstree | head -2",
 			"git --version", "git -C " + repo + " status --short | head -1", "brew list | head -1", "jq --version", "rg --version",
+			// Marked as needing macOS services (they ask under Seatbelt);
+			// the survey says whether they really fail sandboxed.
+			"tmutil status", "spctl --status", "dscl . -list /Users | head -1", "nvram -p | head -1",
+			"timeout 5 log stream | head -1",
 		} {
 			res := run(t, c)
 			status := "ok"

@@ -126,7 +126,7 @@ func TestRepoProgramsFindsDrivers(t *testing.T) {
 	rp := repoPrograms(home)
 	for dir, want := range map[string]string{
 		"~/clean": "", "~/ext": "diff.external", filepath.Join(home, "ext/deep/er"): "diff.external",
-		"textconv": "diff.pdf.textconv", "~/oldform": "filter.lfs.smudge", "~/include": "an include of other configuration",
+		"textconv": "diff.pdf.textconv", "~/oldform": "filter.lfs.smudge", "~/include": "configuration that cannot be read (/elsewhere)",
 		"~/wt": "filter.x.process", "~": "",
 	} {
 		if got := rp(dir); got != want {

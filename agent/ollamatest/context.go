@@ -19,15 +19,27 @@ func Tokens(s string) int { return (len(s) + BytesPerToken - 1) / BytesPerToken 
 // ErrInputTooLong is the runner's refusal when truncate is false.
 var ErrInputTooLong = errors.New("the input length exceeds the context length")
 
+// overflowError is a prompt refused for not fitting, with the sizes
+// llama-server's refusal names.
+type overflowError struct{ prompt, numCtx int }
+
+func (e *overflowError) Error() string { return ErrInputTooLong.Error() }
+func (e *overflowError) Unwrap() error { return ErrInputTooLong }
+
 // fitPrompt renders the prompt as server/prompt.go chatPrompt does — drop
 // whole messages from the front, keeping system messages and the last one,
 // until it fits num_ctx — then cuts what still overflows the way the
 // runner does: keep the first num_keep tokens, drop the ones after them.
-// With truncate false nothing is dropped and an overflow is refused.
-func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools api.Tools) (string, error) {
+// With truncate false nothing is dropped and an overflow is refused. A
+// num_ctx above the model's trained length is clamped to it, as the
+// server does when it starts the runner.
+func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools api.Tools, trained int) (string, error) {
 	numCtx, numKeep := DefaultNumCtx, DefaultNumKeep
 	if v, ok := intOption(req.Options, "num_ctx"); ok && v > 0 {
 		numCtx = v
+	}
+	if trained > 0 {
+		numCtx = min(numCtx, trained)
 	}
 	if v, ok := intOption(req.Options, "num_keep"); ok && v >= 0 {
 		numKeep = v
@@ -66,7 +78,7 @@ func (s *Server) fitPrompt(tmpl *template.Template, req *api.ChatRequest, tools 
 		return prompt, nil
 	}
 	if !truncate {
-		return "", ErrInputTooLong
+		return "", &overflowError{prompt: Tokens(prompt), numCtx: numCtx}
 	}
 	keepBytes := min(numKeep, numCtx-1) * BytesPerToken
 	tail := (numCtx - min(numKeep, numCtx-1)) * BytesPerToken

@@ -30,6 +30,9 @@ type Model struct {
 	// a script can say Calls and the raw text still goes through the
 	// parsers. Nil: the qwen style.
 	FormatCall func(api.ToolCall) string
+	// RemoteHost and RemoteModel make this a cloud model: /api/show and
+	// /api/tags report them, and a chat would be forwarded there.
+	RemoteHost, RemoteModel string
 }
 
 // QwenTemplate is a ChatML template in the style of Ollama's qwen2.5 and
@@ -189,4 +192,12 @@ func NamedCall(name string, kv ...any) api.ToolCall {
 		args.Set(kv[i].(string), kv[i+1])
 	}
 	return api.ToolCall{Function: api.ToolCallFunction{Name: name, Arguments: args}}
+}
+
+// Cloud is a stub of a model served by ollama.com, as `ollama pull
+// gpt-oss:120b-cloud` installs: /api/show reports its remote host.
+func Cloud(name string) Model {
+	m := Qwen3(name)
+	m.RemoteHost, m.RemoteModel = "https://ollama.com:443", name
+	return m
 }

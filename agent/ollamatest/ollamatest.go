@@ -13,6 +13,7 @@ package ollamatest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -52,9 +53,19 @@ type Reply struct {
 	DoneReason string
 	Status     int    // answer with this HTTP status and Error instead
 	Error      string //
-	// Cut ends the stream without a done line, as the runner does when a
-	// model repeats one piece more than 30 times (llm/server.go).
-	Cut   bool
+	// Cut ends the stream cleanly without a done line or an error line,
+	// which is how the runner's repeat abort looks to a client. A Raw
+	// that repeats one token more than RepeatLimit times is cut there
+	// without it, as the runner would.
+	Cut bool
+	// ErrorLine, after the text, ends the stream with this error the way
+	// the server reports a failure once the stream has begun: one
+	// {"error":…} line in the 200 stream (or a 500 when nothing was
+	// written yet).
+	ErrorLine string
+	// Drop closes the connection after the text, without ending the HTTP
+	// response: a server that died mid-reply.
+	Drop  bool
 	Hang  bool          // after the text, wait until the client goes away
 	Delay time.Duration // wait this long (or until the client goes away) first
 }
@@ -69,16 +80,27 @@ type Server struct {
 	mux  *http.ServeMux
 
 	loadDelay time.Duration
+	loadGate  chan struct{} // when set, loads finish only once it is closed
 	version   string
+	behaviour Behaviour
 
-	mu          sync.Mutex
-	models      map[string]Model
-	replies     []Reply
-	requests    []api.ChatRequest
-	prompts     []string
-	loaded      map[string]time.Time // model → unloaded after
-	loading     map[string]chan struct{}
-	loadsServed int
+	mu           sync.Mutex
+	models       map[string]Model
+	replies      []Reply
+	requests     []api.ChatRequest
+	remote       []api.ChatRequest // chats that would have been sent to a remote host
+	prompts      []string
+	loaded       map[string]time.Time // model → unloaded after
+	loading      map[string]*loadJob
+	loadsServed  int
+	loadsAborted int
+}
+
+// loadJob is one model load in progress; ok tells the requests waiting on
+// done whether it finished or was thrown away.
+type loadJob struct {
+	done chan struct{}
+	ok   bool
 }
 
 // New starts a server with the given models installed (none: a qwen3
@@ -90,7 +112,7 @@ func New(t testing.TB, models ...Model) *Server {
 	if len(models) == 0 {
 		models = []Model{Qwen3("qwen3:4b-instruct-2507-q4_K_M"), Qwen3Thinking("qwen3:4b"), NoTools("gemma:2b")}
 	}
-	s := &Server{version: Version, models: map[string]Model{}, loaded: map[string]time.Time{}, loading: map[string]chan struct{}{}}
+	s := &Server{models: map[string]Model{}, loaded: map[string]time.Time{}, loading: map[string]*loadJob{}}
 	for _, m := range models {
 		if _, err := template.Parse(m.Template); err != nil {
 			t.Fatalf("ollamatest: template of %s: %v", m.Name, err)
@@ -104,6 +126,9 @@ func New(t testing.TB, models ...Model) *Server {
 	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
 		v := s.version
+		if v == "" {
+			v = s.behaviour.version()
+		}
 		s.mu.Unlock()
 		writeJSON(w, 200, map[string]string{"version": v})
 	})
@@ -123,7 +148,16 @@ func (s *Server) Script(replies ...Reply) *Server {
 	return s
 }
 
-// SetVersion sets what /api/version reports (default Version).
+// SetBehaviour picks the backend the server imitates (default Runner).
+func (s *Server) SetBehaviour(b Behaviour) *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.behaviour = b
+	return s
+}
+
+// SetVersion sets what /api/version reports (default: Version for Runner,
+// LlamaServerVersion for LlamaServer).
 func (s *Server) SetVersion(v string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -136,6 +170,18 @@ func (s *Server) SetLoadDelay(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loadDelay = d
+}
+
+// HoldLoads makes every model load wait, however long the load delay,
+// until release is called: a test can then do what it likes while a load
+// is surely in progress.
+func (s *Server) HoldLoads() (release func()) {
+	gate := make(chan struct{})
+	s.mu.Lock()
+	s.loadGate = gate
+	s.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { close(gate) }) }
 }
 
 // Close stops the server early (an Ollama that went away).
@@ -193,6 +239,31 @@ func (s *Server) Loads() int {
 	return s.loadsServed
 }
 
+// LoadsAborted counts model loads thrown away because the request that
+// started them went away first.
+func (s *Server) LoadsAborted() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loadsAborted
+}
+
+// Loaded says whether name is in memory now.
+func (s *Server) Loaded(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, ok := s.loaded[name]
+	return ok && time.Now().Before(until)
+}
+
+// RemoteRequests returns the chats the server would have forwarded to a
+// model's remote host (a cloud model), which a local-only client must
+// never send.
+func (s *Server) RemoteRequests() []api.ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.remote)
+}
+
 // Unload forgets that any model is in memory, as after the keep-alive.
 func (s *Server) Unload() {
 	s.mu.Lock()
@@ -238,6 +309,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, api.ShowResponse{
 		Template: m.Template, Capabilities: m.Capabilities, ModelInfo: info, Modelfile: modelfile(m),
 		Details: api.ModelDetails{Family: m.Family, Families: []string{m.Family}},
+		Parser:  m.Parser, RemoteHost: m.RemoteHost, RemoteModel: m.RemoteModel,
 	})
 }
 
@@ -245,7 +317,7 @@ func (s *Server) tags(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	var list []api.ListModelResponse
 	for name := range s.models {
-		list = append(list, api.ListModelResponse{Name: name, Model: name, Size: 1})
+		list = append(list, api.ListModelResponse{Name: name, Model: name, Size: 1, RemoteHost: s.models[name].RemoteHost, RemoteModel: s.models[name].RemoteModel})
 	}
 	s.mu.Unlock()
 	slices.SortFunc(list, func(a, b api.ListModelResponse) int { return strings.Compare(a.Name, b.Name) })
@@ -253,34 +325,59 @@ func (s *Server) tags(w http.ResponseWriter, _ *http.Request) {
 }
 
 // load waits for m to be in memory, sharing one load between concurrent
-// requests, and keeps it loaded for keepAlive.
+// requests, and keeps it loaded for keepAlive. As in Ollama's scheduler
+// (server/sched.go: the load waits on the triggering request's context),
+// the request that starts a load owns it: when that request goes away
+// before the model is in memory, the load is thrown away, and a request
+// still waiting starts over with a load of its own.
 func (s *Server) load(r *http.Request, name string, keepAlive time.Duration) bool {
-	s.mu.Lock()
-	if until, ok := s.loaded[name]; ok && time.Now().Before(until) {
-		s.loaded[name] = time.Now().Add(keepAlive)
-		s.mu.Unlock()
-		return true
-	}
-	ch, busy := s.loading[name]
-	if !busy {
-		ch = make(chan struct{})
-		s.loading[name] = ch
-		delay := s.loadDelay
-		go func() {
-			time.Sleep(delay)
-			s.mu.Lock()
+	for {
+		s.mu.Lock()
+		if until, ok := s.loaded[name]; ok && time.Now().Before(until) {
 			s.loaded[name] = time.Now().Add(keepAlive)
-			delete(s.loading, name)
 			s.mu.Unlock()
-			close(ch)
-		}()
-	}
-	s.mu.Unlock()
-	select {
-	case <-ch:
-		return true
-	case <-r.Context().Done():
-		return false
+			return true
+		}
+		job, busy := s.loading[name]
+		if !busy {
+			job = &loadJob{done: make(chan struct{})}
+			s.loading[name] = job
+			delay, gate := s.loadDelay, s.loadGate
+			owner := r.Context()
+			go func() {
+				t := time.NewTimer(delay)
+				defer t.Stop()
+				select {
+				case <-t.C:
+					if gate != nil {
+						select {
+						case <-gate:
+						case <-owner.Done():
+						}
+					}
+					job.ok = owner.Err() == nil
+				case <-owner.Done():
+				}
+				s.mu.Lock()
+				if job.ok {
+					s.loaded[name] = time.Now().Add(keepAlive)
+				} else {
+					s.loadsAborted++
+				}
+				delete(s.loading, name)
+				s.mu.Unlock()
+				close(job.done)
+			}()
+		}
+		s.mu.Unlock()
+		select {
+		case <-job.done:
+			if job.ok {
+				return true
+			}
+		case <-r.Context().Done():
+			return false
+		}
 	}
 }
 
@@ -291,6 +388,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, ok := s.installed(req.Model)
+	if isCloudName(req.Model) || ok && m.RemoteHost != "" {
+		// The real server forwards the whole request to the remote host
+		// (server/routes.go ChatHandler); the test server only records
+		// that it would have.
+		s.mu.Lock()
+		s.remote = append(s.remote, req)
+		s.mu.Unlock()
+		writeJSON(w, 200, api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), RemoteHost: m.RemoteHost,
+			Message: api.Message{Role: "assistant", Content: "(answered remotely)"}, Done: true, DoneReason: "stop"})
+		return
+	}
 	if !ok {
 		writeJSON(w, 404, map[string]string{"error": fmt.Sprintf("model '%s' not found", req.Model)})
 		return
@@ -335,8 +443,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			processed = builtin.Init(req.Tools, last, req.Think)
 		}
 	}
-	prompt, err := s.fitPrompt(tmpl, &req, processed)
-	if err != nil {
+	s.mu.Lock()
+	b := s.behaviour
+	s.mu.Unlock()
+	prompt, err := s.fitPrompt(tmpl, &req, processed, m.ContextLength)
+	var tooLong *overflowError
+	switch {
+	case errors.As(err, &tooLong):
+		status, text := b.overflow(tooLong.prompt, tooLong.numCtx)
+		writeJSON(w, status, map[string]string{"error": text})
+		return
+	case err != nil:
 		writeJSON(w, 400, map[string]string{"error": err.Error()})
 		return
 	}
@@ -367,12 +484,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, rep.Status, map[string]string{"error": rep.Error})
 		return
 	}
-	s.stream(w, r, m, tmpl, builtin, &req, rep)
+	s.stream(w, r, b, m, tmpl, builtin, &req, rep)
+}
+
+// isCloudName says whether a model name's tag sends it to ollama.com
+// without a local stub (v0.33: a tag of "cloud" or ending in "-cloud").
+func isCloudName(name string) bool {
+	_, tag, ok := strings.Cut(name, ":")
+	return ok && (tag == "cloud" || strings.HasSuffix(tag, "-cloud"))
 }
 
 // stream runs rep's raw text through the parsers piece by piece, as the
 // ChatHandler callback does for each piece the runner produces.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *template.Template, builtin parsers.Parser, req *api.ChatRequest, rep Reply) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, b Behaviour, m Model, tmpl *template.Template, builtin parsers.Parser, req *api.ChatRequest, rep Reply) {
 	raw := rep.Raw + rep.Text
 	format := m.FormatCall
 	if format == nil {
@@ -381,6 +505,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *t
 	for _, c := range rep.Calls {
 		raw += format(c)
 	}
+	native := b.native(m)
 
 	var thinkState *thinking.Parser
 	if open, closing := thinking.InferTags(tmpl.Template); builtin == nil && req.Think != nil && req.Think.Bool() && open != "" && closing != "" {
@@ -391,26 +516,41 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *t
 		toolParser = tools.NewParser(tmpl.Template, req.Tools)
 	}
 
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(200)
-	flusher, _ := w.(http.Flusher)
-	enc := json.NewEncoder(w)
-	send := func(v any) {
-		_ = enc.Encode(v)
-		if flusher != nil {
-			flusher.Flush()
+	out := &lines{w: w}
+	// fail reports an error the way streamResponse does: an HTTP status
+	// when nothing was written yet, one more JSON line after that.
+	fail := func(msg string) {
+		if !out.started {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": msg})
+			return
 		}
+		out.send(map[string]string{"error": msg})
 	}
 	reason := rep.DoneReason
 	if reason == "" {
 		reason = "stop"
 	}
 	pieces := Pieces(raw)
-	if !rep.Cut && !rep.Hang {
+	cut := rep.Cut || rep.Hang || rep.ErrorLine != "" || rep.Drop
+	var rp repeats
+	for i, p := range pieces {
+		if rp.add(p) {
+			if native {
+				// Nothing on llama-server's native path stops a loop but
+				// num_predict: the reply ends as cut by the length limit.
+				pieces, reason, cut = pieces[:i], "length", false
+			} else {
+				pieces, cut = pieces[:i], true
+			}
+			break
+		}
+	}
+	if !cut {
 		pieces = append(pieces, "") // the runner's final, done piece
 	}
+	var held []api.ToolCall // native path: calls wait for the final line
 	for i, piece := range pieces {
-		done := !rep.Cut && !rep.Hang && i == len(pieces)-1
+		done := !cut && i == len(pieces)-1
 		res := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Content: piece}, Done: done}
 		if done {
 			res.DoneReason = reason
@@ -419,9 +559,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *t
 		if builtin != nil {
 			content, think, calls, err := builtin.Add(piece, done)
 			if err != nil {
-				// streamResponse: an error after the first line is one more
-				// JSON line in the 200 stream.
-				send(map[string]string{"error": err.Error()})
+				fail(err.Error())
 				return
 			}
 			res.Message.Content, res.Message.Thinking = content, think
@@ -430,7 +568,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *t
 			}
 			res.Message.ToolCalls = calls
 			if content != "" || think != "" || len(calls) > 0 || done {
-				send(res)
+				out.send(res)
 			}
 			continue
 		}
@@ -450,23 +588,74 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, m Model, tmpl *t
 				for j := range calls {
 					calls[j].ID = callID()
 				}
-				res.Message.ToolCalls, res.Message.Content = calls, ""
+				res.Message.Content = ""
+				if native {
+					held = append(held, calls...)
+				} else {
+					res.Message.ToolCalls = calls
+				}
 			case res.Message.Thinking != "":
 			default:
 				if done {
 					res.Message.Content = toolParser.Content()
-					send(res)
+					res.Message.ToolCalls = held
+					out.send(res)
 				}
 				continue
 			}
 		}
-		send(res)
+		if done {
+			res.Message.ToolCalls = append(res.Message.ToolCalls, held...)
+		}
+		if res.Message.Content != "" || res.Message.Thinking != "" || len(res.Message.ToolCalls) > 0 || done {
+			out.send(res)
+		}
 	}
-	if rep.Hang {
+	switch {
+	case rep.ErrorLine != "":
+		fail(rep.ErrorLine)
+	case rep.Drop:
+		out.start()
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+			}
+		}
+	case rep.Hang:
+		out.start()
 		select {
 		case <-r.Context().Done():
 		case <-time.After(30 * time.Second):
 		}
+	}
+}
+
+// lines writes an NDJSON stream whose 200 header goes out with the first
+// line, so an error before it can still be a real HTTP status.
+type lines struct {
+	w       http.ResponseWriter
+	enc     *json.Encoder
+	started bool
+}
+
+func (l *lines) start() {
+	if l.started {
+		return
+	}
+	l.started = true
+	l.w.Header().Set("Content-Type", "application/x-ndjson")
+	l.w.WriteHeader(200)
+	l.enc = json.NewEncoder(l.w)
+	if f, ok := l.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (l *lines) send(v any) {
+	l.start()
+	_ = l.enc.Encode(v)
+	if f, ok := l.w.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 
@@ -510,4 +699,12 @@ func modelfile(m Model) string {
 		s += "PARSER " + m.Parser + "\n"
 	}
 	return s
+}
+
+// Loading says whether a load of name is in progress.
+func (s *Server) Loading(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.loading[name]
+	return ok
 }

@@ -2,10 +2,12 @@ package ollamatest
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
@@ -82,5 +84,146 @@ func TestPreloadAndKeepAlive(t *testing.T) {
 		func(r api.ChatResponse) error { reason = r.DoneReason; return nil })
 	if err != nil || reason != "load" || srv.Loads() != 1 || len(srv.Requests()) != 0 {
 		t.Errorf("err %v reason %q loads %d requests %d", err, reason, srv.Loads(), len(srv.Requests()))
+	}
+}
+
+func client(t *testing.T, srv *Server) *api.Client {
+	t.Helper()
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.NewClient(u, http.DefaultClient)
+}
+
+// The request that starts a load owns it (server/sched.go): when it goes
+// away first, the load is thrown away and the model is not in memory.
+func TestLoadDiesWithItsRequest(t *testing.T) {
+	t.Parallel()
+	srv := New(t, QwenStyle("q"))
+	srv.SetLoadDelay(time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		errc <- client(t, srv).Chat(ctx, &api.ChatRequest{Model: "q"}, func(api.ChatResponse) error { return nil })
+	}()
+	for !srv.Loading("q") {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("a cancelled preload succeeded")
+	}
+	for srv.LoadsAborted() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if srv.Loaded("q") || srv.Loads() != 0 {
+		t.Errorf("loaded %v, loads %d after the owner left", srv.Loaded("q"), srv.Loads())
+	}
+}
+
+// The runner ends a stream cleanly, with neither a done line nor an error,
+// once one token repeats more than RepeatLimit times; llama-server's native
+// path has no such stop and runs into num_predict instead.
+func TestRepeatAbort(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		b      Behaviour
+		m      Model
+		done   bool
+		reason string
+	}{
+		{Runner, QwenStyle("q"), false, ""},
+		{Runner, Qwen3("q"), false, ""},
+		{LlamaServer, Qwen3("q"), false, ""},
+		{LlamaServer, QwenStyle("q"), true, "length"},
+	} {
+		t.Run(c.b.String()+"/"+c.m.Family, func(t *testing.T) {
+			t.Parallel()
+			// Whitespace variants count as one token, as the runner trims.
+			raw := "ok " + strings.Repeat("again\n", 5) + strings.Repeat("again", 60)
+			srv := New(t, c.m).SetBehaviour(c.b).Script(Reply{Raw: raw})
+			var done bool
+			var reason, content string
+			err := client(t, srv).Chat(context.Background(), &api.ChatRequest{Model: "q", Messages: []api.Message{{Role: "user", Content: "hi"}}},
+				func(r api.ChatResponse) error {
+					content += r.Message.Content
+					if r.Done {
+						done, reason = true, r.DoneReason
+					}
+					return nil
+				})
+			if err != nil || done != c.done || reason != c.reason {
+				t.Fatalf("err %v done %v reason %q", err, done, reason)
+			}
+			// 65 were scripted; the stop comes just past the limit.
+			if n := strings.Count(content, "again"); n < RepeatLimit || n > 5+RepeatLimit+2 {
+				t.Errorf("%d of 65 repeats reached the client", n)
+			}
+		})
+	}
+}
+
+// Overflow with truncate false: the runner's text, or llama-server's own
+// error body forwarded as the message.
+func TestOverflowText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		b    Behaviour
+		want string
+	}{
+		{Runner, "the input length exceeds the context length"},
+		{LlamaServer, "exceed_context_size_error"},
+	} {
+		t.Run(c.b.String(), func(t *testing.T) {
+			t.Parallel()
+			srv := New(t, QwenStyle("q")).SetBehaviour(c.b).Script(Reply{Text: "ok"})
+			f := false
+			err := client(t, srv).Chat(context.Background(), &api.ChatRequest{Model: "q", Truncate: &f, Options: map[string]any{"num_ctx": 2048},
+				Messages: []api.Message{{Role: "user", Content: strings.Repeat("words ", 4000)}}}, func(api.ChatResponse) error { return nil })
+			var se api.StatusError
+			if !errors.As(err, &se) || se.StatusCode != 400 || !strings.Contains(se.ErrorMessage, c.want) {
+				t.Errorf("err %#v, want 400 with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// A parser failure before anything was written is a real 500; after the
+// first line it is an error line in the 200 stream.
+func TestParserErrorStatus(t *testing.T) {
+	t.Parallel()
+	bad := "<tool_call>\n{\"name\": \"x\", \"arguments\": {\"a\": \"b\"c}}\n</tool_call>"
+	for _, c := range []struct {
+		name, raw string
+		status    bool
+	}{
+		{"before any line", bad, true},
+		{"after text", "Let me look. " + bad, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := New(t, Qwen3("q")).Script(Reply{Raw: c.raw})
+			err := client(t, srv).Chat(context.Background(), &api.ChatRequest{Model: "q", Tools: api.Tools{{Type: "function", Function: api.ToolFunction{Name: "x"}}},
+				Messages: []api.Message{{Role: "user", Content: "hi"}}}, func(api.ChatResponse) error { return nil })
+			var se api.StatusError
+			if err == nil || errors.As(err, &se) != c.status {
+				t.Errorf("err %#v, want a status error: %v", err, c.status)
+			}
+		})
+	}
+}
+
+// A cloud model's chat would leave the machine: the server records it.
+func TestCloudModels(t *testing.T) {
+	t.Parallel()
+	srv := New(t, Cloud("gpt-oss:120b-cloud"))
+	show, err := client(t, srv).Show(context.Background(), &api.ShowRequest{Model: "gpt-oss:120b-cloud"})
+	if err != nil || show.RemoteHost == "" {
+		t.Fatalf("show %+v err %v", show, err)
+	}
+	_ = client(t, srv).Chat(context.Background(), &api.ChatRequest{Model: "other:cloud", Messages: []api.Message{{Role: "user", Content: "hi"}}}, func(api.ChatResponse) error { return nil })
+	if len(srv.RemoteRequests()) != 1 || len(srv.Requests()) != 0 {
+		t.Errorf("remote %d local %d", len(srv.RemoteRequests()), len(srv.Requests()))
 	}
 }

@@ -49,9 +49,13 @@ func CheckInfoPlist(d *Dict) error {
 	str("CFBundleVersion", bundleVersion.MatchString, "up to three numbers such as 42")
 	str("CFBundleIconFile", func(s string) bool { return strings.HasSuffix(s, ".icns") }, "a .icns file name")
 	str("LSMinimumSystemVersion", bundleVersion.MatchString, "a macOS version such as 12.0")
-	str("NSMicrophoneUsageDescription", func(s string) bool {
+	sentence := func(s string) bool {
 		return len(strings.Fields(s)) >= 6 && strings.HasSuffix(strings.TrimSpace(s), ".")
-	}, "a full sentence telling people why Hark needs the microphone")
+	}
+	str("NSMicrophoneUsageDescription", sentence, "a full sentence telling people why Hark needs the microphone")
+	str("NSAppleEventsUsageDescription", sentence, "a full sentence telling people why Hark asks Finder to move files to the Trash (without it macOS denies the Apple event silently)")
+	str("NSAppDataUsageDescription", sentence, "a full sentence telling people why a command may read another app's data")
+	str("NSUserNotificationAlertStyle", func(s string) bool { return s == "alert" }, "alert (approvals must stay on screen until answered)")
 	str("NSHumanReadableCopyright", nonEmpty, "a copyright line")
 	switch v, found := d.Get("LSUIElement"); {
 	case !found:

@@ -68,6 +68,11 @@ func TestCheckInfoPlistFindsProblems(t *testing.T) {
 		{"version with a hash", func(d *Dict) { d.Set("CFBundleShortVersionString", "1fccd07") }, "CFBundleShortVersionString"},
 		{"version as integer", func(d *Dict) { d.Set("CFBundleVersion", int64(3)) }, "CFBundleVersion is a int64"},
 		{"icon not icns", func(d *Dict) { d.Set("CFBundleIconFile", "hark.png") }, ".icns"},
+		// Without it Finder's Move to Trash is denied with no prompt (-1743).
+		{"no Apple events reason", func(d *Dict) { remove(d, "NSAppleEventsUsageDescription") }, "NSAppleEventsUsageDescription is missing"},
+		{"no app data reason", func(d *Dict) { remove(d, "NSAppDataUsageDescription") }, "NSAppDataUsageDescription is missing"},
+		{"banners, not alerts", func(d *Dict) { d.Set("NSUserNotificationAlertStyle", "banner") }, "NSUserNotificationAlertStyle is \"banner\", want alert"},
+		{"no alert style", func(d *Dict) { remove(d, "NSUserNotificationAlertStyle") }, "NSUserNotificationAlertStyle is missing"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

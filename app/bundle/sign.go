@@ -81,6 +81,13 @@ const AdHocWarning = "warning: signed ad hoc: no code-signing identity in the ke
 	"so it may ask for the microphone again or deny it while System Settings shows Hark allowed. " +
 	"Create a stable identity once (docs/troubleshooting.md › Permissions after a rebuild), then `make app` again"
 
+// DetritusHint is what a refusal over extended attributes means: the
+// bundle sits in a folder File Provider manages (iCloud's Desktop and
+// Documents sync adds com.apple.FinderInfo and fpfs attributes faster than
+// they can be stripped).
+const DetritusHint = "The bundle carries extended attributes that codesign refuses, which happens in a folder iCloud syncs (Desktop, Documents). " +
+	"make app assembles and signs it under ~/Library/Caches/Hark/build for this reason; if you set APP_STAGE, point it outside any synced folder"
+
 // Sign signs the bundle at app with the identity ChooseIdentity picks.
 // run executes a program and returns its combined output (exec in
 // cmd/mkapp, a fake in tests). It returns what it did in words, and a
@@ -99,7 +106,11 @@ func Sign(app, want string, run func(name string, args ...string) ([]byte, error
 		return "", "", err
 	}
 	if out, err := run("codesign", CodesignArgs(app, id, !ok)...); err != nil {
-		return "", "", fmt.Errorf("codesign: %v: %s", err, strings.TrimSpace(string(out)))
+		msg := strings.TrimSpace(string(out))
+		if strings.Contains(msg, "detritus") {
+			return "", "", fmt.Errorf("codesign: %v: %s\n%s", err, msg, DetritusHint)
+		}
+		return "", "", fmt.Errorf("codesign: %v: %s", err, msg)
 	}
 	if !ok {
 		if want == "-" {

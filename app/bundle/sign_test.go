@@ -144,3 +144,25 @@ func TestParseCodesignDisplay(t *testing.T) {
 		t.Error("output without details parsed as a signature")
 	}
 }
+
+// codesign's refusal in an iCloud-synced folder names what to do, and an
+// unrelated failure does not blame iCloud.
+func TestSignExplainsDetritus(t *testing.T) {
+	t.Parallel()
+	refuse := func(out string) func(string, ...string) ([]byte, error) {
+		return func(name string, args ...string) ([]byte, error) {
+			if name == "security" {
+				return nil, nil
+			}
+			return []byte(out), errors.New("exit status 1")
+		}
+	}
+	_, _, err := Sign("dist/Hark.app", "", refuse("dist/Hark.app: resource fork, Finder information, or similar detritus not allowed"))
+	if err == nil || !strings.Contains(err.Error(), "iCloud") || !strings.Contains(err.Error(), "~/Library/Caches/Hark/build") {
+		t.Errorf("detritus: %v, want the iCloud explanation", err)
+	}
+	_, _, err = Sign("dist/Hark.app", "", refuse("dist/Hark.app: bundle format unrecognized"))
+	if err == nil || strings.Contains(err.Error(), "iCloud") {
+		t.Errorf("another failure: %v, want no iCloud explanation", err)
+	}
+}

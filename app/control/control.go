@@ -57,6 +57,14 @@ type controlRequest struct {
 	// Listen is `hark listen`'s action (app.ListenAction): the hotkey,
 	// pressed from outside.
 	Listen string `json:"listen,omitempty"`
+	// Quit asks the running app to shut down as its menu's Quit does:
+	// `hark quit`, which `make run` uses so that a rebuilt Hark.app starts
+	// instead of the old one being brought to the front.
+	Quit bool `json:"quit,omitempty"`
+	// Deny names an open approval to deny with Reason (Deny and say why…
+	// typed in a terminal); Text is then empty.
+	Deny   string `json:"deny,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	// Approval is a command another program wants to run (`hark mcp`),
 	// for the app to put to the user. The connection stays open until
 	// the answer; closing it withdraws the approval.
@@ -80,7 +88,18 @@ type Server struct {
 	mu       sync.Mutex
 	conns    map[net.Conn]struct{}
 	onLaunch func()
+	onQuit   func()
 	wg       sync.WaitGroup
+}
+
+// OnQuit sets how the app shuts down when `hark quit` asks. fn runs on the
+// connection's goroutine after the reply is sent, and must not block for
+// long: it should start the shutdown (cancel the app's context), not wait
+// for it.
+func (s *Server) OnQuit(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onQuit = fn
 }
 
 // OnAnotherLaunch sets what the app does when a second launch announces
@@ -258,6 +277,18 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		respond(app.SendReply{OK: true})
 		return
 	}
+	if req.Quit {
+		s.mu.Lock()
+		fn := s.onQuit
+		s.mu.Unlock()
+		if fn == nil {
+			respond(app.SendReply{Error: "this Hark cannot be quit from outside; use Quit in its menu"})
+			return
+		}
+		respond(app.SendReply{OK: true})
+		fn()
+		return
+	}
 	if req.Approval != nil {
 		s.approval(ctx, c, *req.Approval, post, respond)
 		return
@@ -266,6 +297,9 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 	var ev app.Event = app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}
 	if req.Listen != "" {
 		ev = app.ListenRequest{Action: app.ListenAction(req.Listen), Reply: reply}
+	}
+	if req.Deny != "" {
+		ev = app.DenyRequest{PendingID: req.Deny, Reason: req.Reason, Reply: reply}
 	}
 	if !post(ev) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
@@ -348,6 +382,43 @@ func Send(ctx context.Context, runtimeDir, text string, wait bool) (app.SendRepl
 // means no app listens; PressHotkey never starts one.
 func PressHotkey(ctx context.Context, runtimeDir string, action app.ListenAction) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Listen: string(action)})
+}
+
+// Quit asks the app running for this user to shut down, and returns once
+// its control socket no longer answers (the app is gone or nearly so), or
+// when ctx ends. ErrNotRunning means nothing listened in the first place.
+func Quit(ctx context.Context, runtimeDir string) error {
+	r, err := exchange(ctx, runtimeDir, controlRequest{Quit: true})
+	if err != nil {
+		return err
+	}
+	if !r.OK {
+		return fmt.Errorf("the running Hark did not quit: %s", r.Error)
+	}
+	// The socket is removed when the app closes it; until then a dial
+	// still connects (or is refused once the listener is gone).
+	path := SocketPath(runtimeDir)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			return nil
+		}
+		c.Close()
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("Hark was asked to quit but still answers at %s: %w", path, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// Deny denies the running app's open approval pendingID with reason, the
+// answer to Deny and say why… typed in a terminal window. A reply with OK
+// false says why not (the approval was answered or timed out meanwhile).
+func Deny(ctx context.Context, runtimeDir, pendingID, reason string) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Deny: pendingID, Reason: reason})
 }
 
 // Ask puts p to the user through the running app (the menu and a

@@ -399,3 +399,69 @@ func TestPressHotkey(t *testing.T) {
 		}
 	}
 }
+
+// Quit reaches the running app's OnQuit, never the core, and returns only
+// once the socket stops answering; without an OnQuit the app refuses, and
+// with no app it is ErrNotRunning.
+func TestQuitStopsTheRunningApp(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	if err := Quit(ctx, shortDir(t)); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Quit with no app = %v, want ErrNotRunning", err)
+	}
+
+	dir := shortDir(t)
+	posted := make(chan app.Event, 1)
+	s := serve(t, dir, func(ev app.Event) bool { posted <- ev; return true })
+	if err := Quit(ctx, dir); err == nil || !strings.Contains(err.Error(), "Quit in its menu") {
+		t.Fatalf("Quit without OnQuit = %v, want a refusal", err)
+	}
+	// The app's shutdown closes the socket a moment after the reply, as
+	// cancelling its context does; Quit must wait for that.
+	quitting := make(chan struct{})
+	s.OnQuit(func() {
+		close(quitting)
+		go s.Close()
+	})
+	if err := Quit(ctx, dir); err != nil {
+		t.Fatalf("Quit = %v", err)
+	}
+	recv(t, "the quit callback", quitting)
+	if c, err := net.Dial("unix", SocketPath(dir)); err == nil {
+		c.Close()
+		t.Error("Quit returned while the socket still answered")
+	}
+	select {
+	case ev := <-posted:
+		t.Errorf("a quit reached the core as %T", ev)
+	default:
+	}
+}
+
+// TestDenyReachesTheAppAsADenial: a reason typed in the terminal window
+// reaches the core as a DenyRequest naming the approval, never as a
+// request to run, and the core's answer comes back.
+func TestDenyReachesTheAppAsADenial(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	dir := shortDir(t)
+	posted := make(chan app.Event, 1)
+	serve(t, dir, func(ev app.Event) bool {
+		posted <- ev
+		if d, ok := ev.(app.DenyRequest); ok {
+			d.Reply <- app.SendReply{OK: true}
+		}
+		return true
+	})
+	r, err := Deny(ctx, dir, "p7", "use the other folder")
+	if err != nil || !r.OK {
+		t.Fatalf("Deny = %+v, %v", r, err)
+	}
+	ev := recv(t, "posted", posted)
+	d, ok := ev.(app.DenyRequest)
+	if !ok || d.PendingID != "p7" || d.Reason != "use the other folder" {
+		t.Fatalf("the core got %#v, want a DenyRequest for p7", ev)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/hark-sh/hark/app"
-	"github.com/hark-sh/hark/shell/rules"
 )
 
 // The freedesktop notification interface (Desktop Notifications spec 1.2).
@@ -21,7 +20,6 @@ const (
 
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
-	actionAlways  = "hark-always" // only when the approval carries a proposed rule
 	actionTrash   = "hark-trash"
 )
 
@@ -46,7 +44,13 @@ type DBus struct {
 type ask struct {
 	pendingID string
 	answer    func(app.Decision)
-	rule      *rules.Rule // the Always allow rule the notification offered
+}
+
+// actionFor is the notification action key of each answer.
+var actionFor = map[app.AnswerKind]string{
+	app.AnswerTrash:   actionTrash,
+	app.AnswerDeny:    actionDeny,
+	app.AnswerApprove: actionApprove,
 }
 
 // DBusOptions configure NewDBus.
@@ -203,26 +207,22 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	if d.closed {
 		return errors.New("notifications are shut down")
 	}
-	actions := []string{actionApprove, "Approve", actionDeny, "Deny"}
-	if p.TrashOffered {
-		// Servers that show fewer buttons keep the first ones: the Trash
-		// and Deny, so the irreversible choice is the one that may go.
-		actions = []string{actionTrash, "Move to Trash", actionDeny, "Deny", actionApprove, "Delete"}
+	// One order on every surface: the safe choice first and marked.
+	// Servers that show fewer buttons keep the first ones, so what may go
+	// is running it. Always allow is no button: one click would save a
+	// rule unseen, so it is in the menu, behind what the rule matches.
+	var actions []string
+	for _, a := range app.Answers(p, false) {
+		actions = append(actions, actionFor[a.Kind], a.Label)
 	}
 	var id uint32
 	body := approvalBody(p)
-	if p.Proposal != nil {
-		// Servers that show fewer buttons drop the last; the menu always
-		// offers Always allow too.
-		actions = append(actions, actionAlways, "Always allow")
-		body += "\n\nAlways allow saves: " + p.Proposal.String()
-	}
 	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, uint32(0), appIcon, approvalTitle(p), d.textLocked(body),
 		actions, withAppHints(hints), int32(0)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
-	d.asks[id] = &ask{pendingID: p.ID, answer: answer, rule: p.Proposal}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer}
 	d.byPend[p.ID] = id
 	return nil
 }
@@ -266,14 +266,13 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
-			if key != actionApprove && key != actionDeny && key != actionAlways && key != actionTrash {
-				continue // "default" (a click on the body) decides nothing
+			if key != actionApprove && key != actionDeny && key != actionTrash {
+				// "default" (a click on the body) decides nothing, nor
+				// does a key this notification never had.
+				continue
 			}
 			d.mu.Lock()
 			a := d.asks[id]
-			if a != nil && key == actionAlways && a.rule == nil {
-				a = nil // a button this notification never had
-			}
 			if a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)
@@ -282,11 +281,7 @@ func (d *DBus) handleSignals() {
 			if a == nil {
 				continue
 			}
-			dec := app.Decision{PendingID: a.pendingID, Approved: key == actionApprove || key == actionAlways, Trash: key == actionTrash, By: app.ByNotification}
-			if key == actionAlways {
-				dec.Rule = a.rule
-			}
-			a.answer(dec)
+			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, Trash: key == actionTrash, By: app.ByNotification})
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":

@@ -54,8 +54,9 @@ func TestDBusApproval(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := latest(t, fake, 1)
-		if !n.HasAction("hark-approve") || !n.HasAction("hark-deny") || n.ActionKey("Approve") == "" || n.ActionKey("Deny") == "" {
-			t.Fatalf("actions = %v, want Approve and Deny", n.Actions)
+		// The safe choice first and marked, as on every surface.
+		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+			t.Fatalf("actions = %q, want %q", n.Actions, want)
 		}
 		if !strings.Contains(n.Body, "rm -rf build &amp;&amp; echo &lt;done&gt;") || !strings.Contains(n.Body, "rm: deletes files") {
 			t.Errorf("body = %q, want the escaped command and its reason", n.Body)
@@ -66,7 +67,7 @@ func TestDBusApproval(t *testing.T) {
 		fake.Invoke(n.ID+1000, "hark-approve") // another program's notification
 		fake.Invoke(n.ID, "default")           // a click on the body decides nothing
 		fake.Invoke(n.ID, n.ActionKey("Approve"))
-		fake.Invoke(n.ID, n.ActionKey("Deny")) // too late: already answered
+		fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)")) // too late: already answered
 		select {
 		case dec := <-answers:
 			if dec != (app.Decision{PendingID: "p1", Approved: true, By: app.ByNotification}) {
@@ -91,7 +92,7 @@ func TestDBusApproval(t *testing.T) {
 	t.Run("deny button", func(t *testing.T) {
 		d.Ask(pending("p2", "touch /tmp/x"), answer)
 		n := latest(t, fake, 2)
-		fake.Invoke(n.ID, n.ActionKey("Deny"))
+		fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)"))
 		select {
 		case dec := <-answers:
 			if dec.Approved || dec.PendingID != "p2" || dec.By != app.ByNotification {
@@ -133,7 +134,7 @@ func TestDBusApproval(t *testing.T) {
 		}
 	})
 
-	t.Run("always allow is a third button carrying the shown rule", func(t *testing.T) {
+	t.Run("always allow is never a button", func(t *testing.T) {
 		rule := &rules.Rule{Kind: rules.Allow, Program: "touch", Folder: "~/proj",
 			Examples: rules.Examples{Match: []string{"touch a"}, NoMatch: []string{"touch ../a"}}}
 		p := pending("p5", "touch a")
@@ -142,30 +143,29 @@ func TestDBusApproval(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := latest(t, fake, 5)
-		if !n.HasAction("hark-always") || n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "Always allow saves: always allow touch in ~/proj") {
+		// One click would save the rule unseen: the menu has it, behind
+		// what the rule matches.
+		if n.HasAction("hark-always") || len(n.Actions) != 4 || !strings.Contains(n.Body, "Always allow… is in the Hark menu") {
 			t.Fatalf("actions %v, body %q", n.Actions, n.Body)
 		}
-		fake.Invoke(n.ID, n.ActionKey("Always allow"))
+		// A forged invocation of the old key answers nothing and leaves
+		// the others working.
+		fake.Invoke(n.ID, "hark-always")
+		fake.Invoke(n.ID, n.ActionKey("Approve"))
 		select {
 		case dec := <-answers:
-			if !dec.Approved || dec.Rule != rule || dec.PendingID != "p5" || dec.By != app.ByNotification {
-				t.Errorf("decision = %+v", dec)
+			if !dec.Approved || dec.Rule != nil || dec.PendingID != "p5" {
+				t.Errorf("decision = %+v, want p5 approved once, no rule", dec)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatal("no answer after Always allow")
+			t.Fatal("no answer after Approve")
 		}
-		// Without a proposal there is no third button, and a forged
-		// invocation of it answers nothing and leaves the others working.
 		d.Ask(pending("p6", "rm z"), answer)
 		n = latest(t, fake, 6)
-		if n.HasAction("hark-always") {
-			t.Fatalf("Always allow offered without a rule: %v", n.Actions)
-		}
-		fake.Invoke(n.ID, "hark-always")
-		fake.Invoke(n.ID, n.ActionKey("Deny"))
+		fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)"))
 		select {
 		case dec := <-answers:
-			if dec.Approved || dec.Rule != nil || dec.PendingID != "p6" {
+			if dec.Approved || dec.PendingID != "p6" {
 				t.Errorf("decision = %+v, want p6 denied", dec)
 			}
 		case <-time.After(5 * time.Second):
@@ -235,7 +235,9 @@ func TestApprovalBodyKeepsHeadAndTail(t *testing.T) {
 	t.Parallel()
 	cmd := "echo " + strings.Repeat("a", 2000) + " ; rm -rf ~"
 	body := approvalBody(app.Pending{Command: cmd})
-	if !strings.HasPrefix(body, cmd[:excerptHead]) || !strings.Contains(body, "; rm -rf ~") || !strings.Contains(body, "more characters") {
+	// Broken into short lines at spaces (a server cuts a long line), the
+	// head is still the exact start of the command.
+	if !strings.HasPrefix(strings.ReplaceAll(body, "\n", " "), cmd[:excerptHead]) || !strings.Contains(body, "; rm -rf ~") || !strings.Contains(body, "more characters") {
 		t.Errorf("body lacks the head, the tail or the count:\n%s", body)
 	}
 	if len(body) > 600 {
@@ -277,11 +279,11 @@ func TestDBusMoveToTrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := latest(t, fake, 1)
-	want := []string{"hark-trash", "Move to Trash", "hark-deny", "Deny", "hark-approve", "Delete"}
+	want := []string{"hark-trash", "Move to Trash (safe choice)", "hark-deny", "Deny", "hark-approve", "Delete"}
 	if strings.Join(n.Actions, "|") != strings.Join(want, "|") {
 		t.Fatalf("actions = %q, want %q", n.Actions, want)
 	}
-	fake.Invoke(n.ID, n.ActionKey("Move to Trash"))
+	fake.Invoke(n.ID, n.ActionKey("Move to Trash (safe choice)"))
 	select {
 	case dec := <-answers:
 		if dec != (app.Decision{PendingID: "t1", Trash: true, By: app.ByNotification}) {

@@ -8,6 +8,7 @@ package desktop
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -26,22 +27,28 @@ type Result struct {
 
 // approvalTitle and approvalBody are the words of an approval request,
 // shared by every platform so the user sees the same thing everywhere.
-func approvalTitle(p app.Pending) string {
-	if c := strings.Join(strings.Fields(p.Client), " "); c != "" {
-		// Another program asks through hark mcp: say which, so that the
-		// user never approves it as if Hark's own model had asked.
-		return clipRunes(c, 40) + " wants to run:"
-	}
-	if p.Purpose != "" {
-		return "Hark wants to run a command (" + p.Purpose + ")"
-	}
-	return "Hark wants to run a command"
-}
+// The title says whether the model is trying again after a no.
+func approvalTitle(p app.Pending) string { return app.ApprovalTitle(p) }
+
+// homeDir is written ~ in an approval's folder, as commands write it.
+var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 
 func approvalBody(p app.Pending) string {
 	var b strings.Builder
-	b.WriteString(commandExcerpt(p.Command))
+	if line := app.AfterNoLine(p); line != "" {
+		b.WriteString(line + "\n")
+	}
+	excerpt, elided := commandExcerpt(p.Command)
+	b.WriteString(excerpt)
+	if elided {
+		// The middle of a long command is cut: what deletes or overwrites
+		// there is shown whole, so it is never the part that is hidden.
+		for _, r := range app.DestructiveParts(p) {
+			b.WriteString("\n⚠ " + r.Why + ":\n" + shortLines(strings.TrimSpace(r.Command)))
+		}
+	}
 	if len(p.Reasons) > 0 {
+		// Most harmful first, as the agent orders them; all of them.
 		b.WriteString("\n\n")
 		for i, r := range p.Reasons {
 			if i > 0 {
@@ -57,7 +64,7 @@ func approvalBody(p app.Pending) string {
 	}
 	if p.WorkingDirectory != "" {
 		b.WriteString("\n\nin ")
-		b.WriteString(p.WorkingDirectory)
+		b.WriteString(app.Tilde(p.WorkingDirectory, homeDir))
 	}
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// The request was spoken: a misheard word shows here, before
@@ -66,13 +73,22 @@ func approvalBody(p app.Pending) string {
 	}
 	if pv := p.Preview; pv != nil {
 		b.WriteString("\n\n" + pv.Summary)
-		for i, l := range pv.Lines {
-			if i == previewLines {
-				fmt.Fprintf(&b, "\n… %d more in the audit log", len(pv.Lines)-previewLines)
-				break
-			}
+		n := len(pv.Lines)
+		if n > previewLines+1 {
+			// One more line fits where "1 more" would go.
+			n = previewLines
+		}
+		for _, l := range pv.Lines[:n] {
 			b.WriteString("\n" + l)
 		}
+		if rest := len(pv.Lines) - n; rest > 0 {
+			fmt.Fprintf(&b, "\n… %d more in the audit log", rest)
+		}
+	}
+	if p.Proposal != nil {
+		// A button would save the rule in one click; the menu shows what
+		// it matches first.
+		b.WriteString("\n\nAlways allow… is in the Hark menu, with what the rule would match.")
 	}
 	if !p.Deadline.IsZero() {
 		// A notification cannot count down; the menu does. Say when.
@@ -107,18 +123,57 @@ func roundMinutes(d time.Duration) string {
 
 // Notification bodies are cut by the desktop after a few lines, and the
 // end of a command is where a trailing `; rm -rf ~` would hide: a long
-// command is shown as its head and its tail around how much was left out.
+// command is shown as its head and its tail around how much was left out,
+// and approvalBody adds its destructive parts whole.
 const (
-	excerptHead = 240
-	excerptTail = 160
+	excerptHead = 200
+	excerptTail = 120
 )
 
-func commandExcerpt(cmd string) string {
+func commandExcerpt(cmd string) (string, bool) {
 	r := []rune(cmd)
 	if len(r) <= excerptHead+excerptTail+40 {
-		return cmd
+		return cmd, false
 	}
-	hidden := len(r) - excerptHead - excerptTail
+	// Cut between words where one is near, so neither end shows half a
+	// file name.
+	head, tail := excerptHead, len(r)-excerptTail
+	for i := head; i > head-30; i-- {
+		if r[i] == ' ' {
+			head = i
+			break
+		}
+	}
+	for i := tail; i < tail+30; i++ {
+		if r[i-1] == ' ' {
+			tail = i
+			break
+		}
+	}
 	return fmt.Sprintf("%s\n… %d more characters (Show full command… in the Hark menu) …\n%s",
-		string(r[:excerptHead]), hidden, string(r[len(r)-excerptTail:]))
+		shortLines(string(r[:head])), tail-head, shortLines(string(r[tail:]))), true
+}
+
+// lineWidth bounds the lines shortLines makes: some servers
+// (xfce4-notifyd) show only a few wrapped lines of each line of a body
+// and cut the rest with "…", so a long line would lose its end.
+const lineWidth = 56
+
+// shortLines breaks s at spaces into lines of at most lineWidth
+// characters; a longer word stays whole on its own line.
+func shortLines(s string) string {
+	var out []string
+	line := ""
+	for _, w := range strings.Split(s, " ") {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= lineWidth:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	return strings.Join(append(out, line), "\n")
 }

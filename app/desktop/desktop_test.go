@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 )
 
@@ -44,6 +45,62 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 	}
 }
 
+// TestApprovalBodyShowsTheDeletionOfALongCommand: the notification elides
+// the middle of a long command, where its `&& rm …` sits; the deletion is
+// shown whole below it and its reason leads the list.
+func TestApprovalBodyShowsTheDeletionOfALongCommand(t *testing.T) {
+	t.Parallel()
+	logs := strings.Repeat("~/Projects/webapp/logs/server-access-2024-11.log ", 4)
+	cmd := "mkdir -p ~/Projects/webapp/archive/2024-11 && tar -czf ~/Projects/webapp/archive/2024-11/logs.tgz " + logs +
+		"&& rm " + strings.TrimSpace(logs) + " && echo archived the November logs into ~/Projects/webapp/archive/2024-11"
+	rm := "rm " + strings.TrimSpace(logs)
+	p := app.Pending{Command: cmd, WorkingDirectory: homeDir + "/Projects/webapp", Reasons: []shell.Reason{
+		{Command: rm, Why: "rm: deletes files", Category: "delete"},
+		{Command: "mkdir -p ~/Projects/webapp/archive/2024-11", Why: "mkdir: creates directories", Category: "write"},
+		{Command: "tar -czf …", Why: "tar: creates or extracts archives", Category: "write"},
+	}}
+	body := approvalBody(p)
+	excerpt, elided := commandExcerpt(cmd)
+	if !elided || strings.Contains(excerpt, rm) {
+		t.Fatalf("the excerpt shows the rm part whole, so this test shows nothing:\n%s", excerpt)
+	}
+	i := strings.Index(body, "\n⚠ rm: deletes files:\n")
+	if i < 0 {
+		t.Fatalf("no deletion in\n%s", body)
+	}
+	// In short lines (servers cut a long one), and whole.
+	part, _, _ := strings.Cut(body[i+len("\n⚠ rm: deletes files:\n"):], "\n\n")
+	if strings.ReplaceAll(part, "\n", " ") != rm {
+		t.Errorf("the deletion shows as %q, want %q", part, rm)
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if n := len([]rune(l)); n > lineWidth && strings.Contains(l, " ") && !strings.HasPrefix(l, "… ") {
+			t.Errorf("line of %d characters: %q", n, l)
+		}
+	}
+	if !strings.Contains(body, "\n\n• rm: deletes files\n• mkdir") {
+		t.Errorf("the deletion's reason does not lead:\n%s", body)
+	}
+	if homeDir != "" && !strings.Contains(body, "\n\nin ~/Projects/webapp") {
+		t.Errorf("the folder is not written with ~:\n%s", body)
+	}
+}
+
+func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
+	t.Parallel()
+	p := app.Pending{Command: "rm -r ~/old/*", Purpose: "executing"}
+	if got := approvalTitle(p); got != "Hark wants to run a command" {
+		t.Errorf("title %q", got)
+	}
+	p.AfterNo = "rm -r ~/old"
+	if got := approvalTitle(p); !strings.Contains(got, "after you said no") {
+		t.Errorf("a retry's title %q does not say so", got)
+	}
+	if body := approvalBody(p); !strings.HasPrefix(body, "After you said no to “rm -r ~/old”") {
+		t.Errorf("a retry's body %q does not say which no", body)
+	}
+}
+
 // TestApprovalTitleNamesTheClient: a command another program asks for
 // over hark mcp is never shown as Hark's own.
 func TestApprovalTitleNamesTheClient(t *testing.T) {
@@ -52,5 +109,10 @@ func TestApprovalTitleNamesTheClient(t *testing.T) {
 	}
 	if got := approvalTitle(app.Pending{Command: "rm x"}); strings.Contains(got, "wants to run:") {
 		t.Errorf("the model's own approval is titled %q", got)
+	}
+	// The name is the client's own claim: what it smuggles in shows.
+	sly := approvalTitle(app.Pending{Command: "rm x", Client: "Hark\x1b[2K\u202e" + strings.Repeat("x", 80)})
+	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 60 {
+		t.Errorf("a client's name reaches the title raw or whole: %q", sly)
 	}
 }

@@ -13,11 +13,12 @@ import (
 )
 
 // dialogScript shows the approval dialog. The text to show comes in as
-// argv, so nothing a command contains can change the script. Deny is both
-// the default and the cancel button: Return or Escape never approve.
+// argv, so nothing a command contains can change the script. Deny, the
+// safe choice, is both the default and the cancel button: Return or
+// Escape never approve. The labels are app.Answers'.
 var dialogScript = []string{
 	"on run argv",
-	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Deny", "Approve"} default button "Deny" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after (item 3 of argv) as integer`,
 	"if gave up of r then return \"gave-up\"",
 	"return button returned of r",
 	"end run",
@@ -25,10 +26,11 @@ var dialogScript = []string{
 
 // trashDialogScript is dialogScript for a plain deletion under home: Move
 // to Trash is the default (it can be undone), Deny still the cancel
-// button, and Delete takes a deliberate click.
+// button beside it, and Delete, at the far end from the default, takes a
+// deliberate click.
 var trashDialogScript = []string{
 	"on run argv",
-	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Deny", "Delete", "Move to Trash"} default button "Move to Trash" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Delete", "Deny", "Move to Trash (safe choice)"} default button "Move to Trash (safe choice)" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
 	"if gave up of r then return \"gave-up\"",
 	"return button returned of r",
 	"end run",
@@ -97,11 +99,11 @@ func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
 		switch reply := strings.TrimSpace(out.String()); {
 		case err == nil && (reply == "Approve" && !p.TrashOffered || reply == "Delete" && p.TrashOffered):
 			answer(app.Decision{PendingID: p.ID, Approved: true, By: app.ByNotification})
-		case err == nil && reply == "Move to Trash" && p.TrashOffered:
+		case err == nil && reply == "Move to Trash (safe choice)" && p.TrashOffered:
 			answer(app.Decision{PendingID: p.ID, Trash: true, By: app.ByNotification})
 		case err == nil && reply == "gave-up":
 			// Nobody answered; the core's timeout decides.
-		case err == nil && reply == "Deny", strings.Contains(errb.String(), "-128"):
+		case err == nil && (reply == "Deny" || reply == "Deny (safe choice)"), strings.Contains(errb.String(), "-128"):
 			// Deny is the cancel button: osascript reports "User canceled (-128)".
 			answer(app.Decision{PendingID: p.ID, Approved: false, By: app.ByNotification})
 		}

@@ -32,7 +32,7 @@ func TestDialog(t *testing.T) {
 		want      *app.Decision
 	}{
 		{"approve", `echo Approve`, &app.Decision{PendingID: "p1", Approved: true, By: app.ByNotification}},
-		{"deny button", `echo Deny`, &app.Decision{PendingID: "p1", Approved: false, By: app.ByNotification}},
+		{"deny button", `echo 'Deny (safe choice)'`, &app.Decision{PendingID: "p1", Approved: false, By: app.ByNotification}},
 		{"cancelled dialog is a denial", `echo "execution error: User canceled. (-128)" >&2; exit 1`, &app.Decision{PendingID: "p1", Approved: false, By: app.ByNotification}},
 		{"gave up answers nothing", `echo gave-up`, nil},
 		{"osascript failure answers nothing", `echo "some other error" >&2; exit 1`, nil},
@@ -92,13 +92,15 @@ func TestDialogTrash(t *testing.T) {
 		reply string
 		want  *app.Decision
 	}{
-		{"Move to Trash", &app.Decision{PendingID: "t1", Trash: true, By: app.ByNotification}},
+		{"Move to Trash (safe choice)", &app.Decision{PendingID: "t1", Trash: true, By: app.ByNotification}},
 		{"Delete", &app.Decision{PendingID: "t1", Approved: true, By: app.ByNotification}},
 		{"Deny", &app.Decision{PendingID: "t1", By: app.ByNotification}},
 		{"Approve", nil}, // not a button of this dialog
 	}
 	for _, tc := range cases {
-		t.Run(tc.reply, func(t *testing.T) {
+		// The first word names the case: a temp folder named with
+		// parentheses would break the fake's shell script.
+		t.Run(strings.Fields(tc.reply)[0], func(t *testing.T) {
 			t.Parallel()
 			bin, argsFile := fakeOsascript(t, "echo '"+tc.reply+"'")
 			d := &Dialog{Osascript: bin}
@@ -119,7 +121,8 @@ func TestDialogTrash(t *testing.T) {
 				}
 			}
 			raw, _ := os.ReadFile(argsFile)
-			if !strings.Contains(string(raw), `buttons {"Deny", "Delete", "Move to Trash"} default button "Move to Trash" cancel button "Deny"`) {
+			// Delete at the far end from the default, never beside it.
+			if !strings.Contains(string(raw), `buttons {"Delete", "Deny", "Move to Trash (safe choice)"} default button "Move to Trash (safe choice)" cancel button "Deny"`) {
 				t.Errorf("script args %q lack the Trash buttons", raw)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"unicode"
 
 	"github.com/hark-sh/hark/app"
 )
@@ -45,9 +46,9 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 			message, title,
 		}
 	case "zenity":
-		args = []string{"--entry", "--title", title, "--text", message}
+		args = []string{"--entry", "--title", title, "--text", zenityEntryText(message)}
 	case "kdialog":
-		args = []string{"--title", title, "--inputbox", message}
+		args = []string{"--title", title, "--inputbox", kdialogLabel(message)}
 	default:
 		return "", false, fmt.Errorf("unknown prompt tool %q", p.Tool)
 	}
@@ -60,6 +61,43 @@ func (p *ExecPrompter) Prompt(ctx context.Context, title, message string) (strin
 		return "", false, fmt.Errorf("%s: %w", p.Tool, err)
 	}
 	return strings.TrimRight(string(out), "\r\n"), true, nil
+}
+
+// Reason asks for a denial's reason in the same kind of dialog as Prompt:
+// its own dialog, whose answer comes back here, so the core denies the
+// approval with it.
+func (p *ExecPrompter) Reason(ctx context.Context, pendingID, title, message string) (string, bool, error) {
+	return p.Prompt(ctx, title, message)
+}
+
+// zenityEntryText keeps message as it is in zenity's --entry label, which
+// (zenity 3.44, Debian 12; checked on screen under Xvfb) is plain text
+// with mnemonics, after g_strcompress: "_" marks the next letter as the
+// shortcut and vanishes, so big_video_backup.mp4 showed as
+// bigvideobackup.mp4, and a backslash starts an escape (\t is a tab).
+// Markup is not interpreted there: & and < show as they are.
+func zenityEntryText(message string) string {
+	return strings.NewReplacer(`\`, `\\`, "_", "__").Replace(message)
+}
+
+// kdialogLabel keeps message as it is in kdialog's --inputbox label, a Qt
+// label: "&" marks a shortcut (doubled, it shows), and a "<" that starts a
+// tag would switch the label to rich text; a word joiner after it, which
+// shows as nothing, keeps the label plain.
+func kdialogLabel(message string) string {
+	var b strings.Builder
+	rs := []rune(message)
+	for i, r := range rs {
+		switch {
+		case r == '&':
+			b.WriteString("&&")
+		case r == '<' && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || rs[i+1] == '/' || rs[i+1] == '!'):
+			b.WriteString("<\u2060")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Ask puts a yes/no question in the same dialog tool; No is the default

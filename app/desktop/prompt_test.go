@@ -101,3 +101,28 @@ func TestExecPrompterAsk(t *testing.T) {
 		})
 	}
 }
+
+// TestExecPrompterReasonKeepsTheCommand: the deny-reason dialog is asked
+// with its label escaped for the tool, so the command shows as it is:
+// zenity's --entry label eats "_" (a mnemonic) and reads "\" as an escape;
+// kdialog's Qt label eats "&" and takes a leading tag as rich text.
+func TestExecPrompterReasonKeepsTheCommand(t *testing.T) {
+	t.Parallel()
+	msg := `Why not run “rm ~/Videos/big_video_backup.mp4 a&b <b>x</b> C:\tmp”?`
+	cases := []struct{ tool, body, want string }{
+		{"zenity", `[ "$1" = --entry ] && [ "$4" = --text ] && printf '%s\n' "$5"`,
+			`Why not run “rm ~/Videos/big__video__backup.mp4 a&b <b>x</b> C:\\tmp”?`},
+		{"kdialog", `[ "$3" = --inputbox ] && printf '%s\n' "$4"`,
+			"Why not run “rm ~/Videos/big_video_backup.mp4 a&&b <\u2060b>x<\u2060/b> C:\\tmp”?"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			t.Parallel()
+			p := &ExecPrompter{Tool: c.tool, Path: fakeTool(t, c.body)}
+			got, ok, err := p.Reason(context.Background(), "p1", "Hark — deny", msg)
+			if err != nil || !ok || got != c.want {
+				t.Errorf("%s was given the label\n  %q (ok %v, err %v)\nwant\n  %q", c.tool, got, ok, err, c.want)
+			}
+		})
+	}
+}

@@ -111,6 +111,10 @@ func (t Terminal) Args(title string, argv []string) []string {
 type TerminalPrompter struct {
 	Terminal Terminal
 	Command  []string // the program and its arguments to run in the window
+	// ReasonCommand asks for a denial's reason instead (cmd/hark passes
+	// `hark send`); Reason appends --question MESSAGE --deny-why ID, and
+	// the line typed there goes back as that approval's denial.
+	ReasonCommand []string
 
 	// start runs the terminal; tests replace it.
 	start func(ctx context.Context, path string, args []string) error
@@ -128,14 +132,29 @@ func (p *TerminalPrompter) Prompt(ctx context.Context, title, message string) (s
 	if len(p.Command) == 0 {
 		return "", false, errors.New("no command to run in the terminal")
 	}
+	return p.open(ctx, title, p.Command)
+}
+
+func (p *TerminalPrompter) open(ctx context.Context, title string, argv []string) (string, bool, error) {
 	start := p.start
 	if start == nil {
 		start = runTerminal
 	}
-	if err := start(ctx, p.Terminal.Path, p.Terminal.Args(title, p.Command)); err != nil && ctx.Err() == nil {
+	if err := start(ctx, p.Terminal.Path, p.Terminal.Args(title, argv)); err != nil && ctx.Err() == nil {
 		return "", false, fmt.Errorf("could not open %s (%v) — set $TERMINAL to your terminal emulator, or run  hark send \"your request\"  in one", p.Terminal.Name, err)
 	}
 	return "", false, nil
+}
+
+// Reason opens a window that asks why the approval pendingID is denied;
+// the answer goes over the control socket as its denial, never as a new
+// request, so Reason returns ok false once the window has closed.
+func (p *TerminalPrompter) Reason(ctx context.Context, pendingID, title, message string) (string, bool, error) {
+	if len(p.ReasonCommand) == 0 {
+		return "", false, errors.New("no command to ask for the reason in the terminal — use Deny")
+	}
+	argv := append(append([]string(nil), p.ReasonCommand...), "--question", message, "--deny-why", pendingID)
+	return p.open(ctx, title, argv)
 }
 
 func runTerminal(ctx context.Context, path string, args []string) error {

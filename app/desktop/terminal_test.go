@@ -112,6 +112,32 @@ func TestTerminalPrompter(t *testing.T) {
 	}
 }
 
+// TestTerminalPrompterReason: the deny-reason window runs its own
+// command, naming the approval and carrying the question, never the
+// request prompt, so what is typed there denies that approval.
+func TestTerminalPrompterReason(t *testing.T) {
+	t.Parallel()
+	var gotArgs []string
+	p := NewTerminalPrompter(Terminal{Name: "xterm", Path: "/usr/bin/xterm", style: styleTitleE}, []string{"/bin/hark", "send", "--prompt"})
+	p.ReasonCommand = []string{"/bin/hark", "send"}
+	p.start = func(ctx context.Context, path string, args []string) error {
+		gotArgs = args
+		return nil
+	}
+	text, ok, err := p.Reason(context.Background(), "p3", "Hark — deny", "Why not run “rm a_b”?")
+	if text != "" || ok || err != nil {
+		t.Errorf("Reason = %q, %v, %v; want nothing, the reason goes through hark send", text, ok, err)
+	}
+	want := []string{"-T", "Hark — deny", "-e", "/bin/hark", "send", "--question", "Why not run “rm a_b”?", "--deny-why", "p3"}
+	if !reflect.DeepEqual(gotArgs, want) {
+		t.Errorf("ran xterm %q\nwant %q", gotArgs, want)
+	}
+	p.ReasonCommand = nil
+	if _, _, err := p.Reason(context.Background(), "p3", "Hark — deny", ""); err == nil {
+		t.Error("a prompter without a reason command opened something")
+	}
+}
+
 // The real runner starts the emulator with the arguments as given and
 // stops it when the context ends.
 func TestRunTerminalForReal(t *testing.T) {

@@ -63,6 +63,8 @@ var (
 	selSetTitleUN             = objc.RegisterName("setTitle:")
 	selSetBody                = objc.RegisterName("setBody:")
 	selSetCategoryIdentifier  = objc.RegisterName("setCategoryIdentifier:")
+	selSetInterruptionLevel   = objc.RegisterName("setInterruptionLevel:")
+	selRespondsToSelector     = objc.RegisterName("respondsToSelector:")
 	selRequestWithIdentifier  = objc.RegisterName("requestWithIdentifier:content:trigger:")
 	selAddRequest             = objc.RegisterName("addNotificationRequest:withCompletionHandler:")
 	selRemoveDelivered        = objc.RegisterName("removeDeliveredNotificationsWithIdentifiers:")
@@ -82,6 +84,9 @@ var (
 	errNotBundled             = errors.New("not running from an app bundle with a bundle identifier")
 	errNotificationsForbidden = errors.New("notifications are not allowed for Hark (System Settings → Notifications → Hark)")
 )
+
+// UNNotificationInterruptionLevelTimeSensitive (UNNotificationContent.h).
+const unInterruptionTimeSensitive uint = 2
 
 func nsStr(s string) objc.ID {
 	return objc.ID(objc.GetClass("NSString")).Send(selStringWithUTF8, s)
@@ -214,13 +219,14 @@ func newUserNotifications(log *slog.Logger, stillAsking time.Duration) (*UserNot
 		center.Send(selSetDelegate, u.delegate)
 
 		actionClass := objc.ID(objc.GetClass("UNNotificationAction"))
+		// The order and words of app.Answers: the safe choice first.
 		approve := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Approve"), uint(0))
-		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(unActionDestruct))
+		deny := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny (safe choice)"), uint(0))
 		category := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
-			nsStr(unCategory), nsArray(approve, deny), nsArray(), uint(0))
+			nsStr(unCategory), nsArray(deny, approve), nsArray(), uint(0))
 		// A plain deletion under home: Move to Trash leads, and Delete is
-		// the destructive choice, shown in red.
-		trashAction := actionClass.Send(selActionWithID, nsStr(actionTrash), nsStr("Move to Trash"), uint(0))
+		// the destructive choice, shown in red, never next to it.
+		trashAction := actionClass.Send(selActionWithID, nsStr(actionTrash), nsStr("Move to Trash (safe choice)"), uint(0))
 		del := actionClass.Send(selActionWithID, nsStr(actionApprove), nsStr("Delete"), uint(unActionDestruct))
 		denyTrash := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(0))
 		trashCategory := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
@@ -287,6 +293,13 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 			cat = unCategoryTrash
 		}
 		content.Send(selSetCategoryIdentifier, nsStr(cat))
+		// An approval waits on the user: time-sensitive, so that it can
+		// break through a Focus where the app holds the Time Sensitive
+		// entitlement; without it macOS treats the level as active, the
+		// default, so asking costs nothing.
+		if objc.Send[bool](content, selRespondsToSelector, selSetInterruptionLevel) {
+			content.Send(selSetInterruptionLevel, unInterruptionTimeSensitive)
+		}
 		req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
 		u.center.Send(selAddRequest, req, block)
 	})

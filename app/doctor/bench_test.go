@@ -39,7 +39,7 @@ func BenchmarkRun(b *testing.B) {
 		FromProbe("Whisper model", true, func(ctx context.Context) (string, error) { return models.ProbeModel(ctx, "base.en", paths.Models) }),
 		FromProbe("Ollama", true, func(ctx context.Context) (string, error) { return agent.ProbeServer(ctx, client, host, "linux") }),
 		FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
-			return agent.ProbeModel(ctx, client, host, "qwen3:4b", "linux")
+			return agent.ProbeModel(ctx, client, host, "qwen3:4b", "linux", false)
 		}),
 		LoginItem(li.Status),
 	}

@@ -72,6 +72,9 @@ type desktop struct {
 type rule struct {
 	when, command, purpose, answer string
 	dir                            string // the workingDirectory argument; "": none (home)
+	// retry is proposed once after command is denied, as a small model
+	// tries another way after a no.
+	retry string
 }
 
 func rules(work string) []rule {
@@ -87,7 +90,21 @@ func rules(work string) []rule {
 		{when: "underscore files", command: underscoreCommand(work), answer: "**Deleted it.** Removed `old_builds`."},
 		{when: "long command", command: longCommand(work), answer: "ran the long one"},
 		{when: "trash the old report", command: "rm ~/old_report.txt", answer: "handled the old report"},
+		{when: "archive the logs", command: archiveCommand(work), answer: "archived the logs"},
+		{when: "remove the build folder", command: "rm -r " + filepath.Join(work, "old_builds"), retry: "rm -r " + filepath.Join(work, "old_builds") + "/*", answer: "left the builds"},
 	}
+}
+
+// archiveCommand is a long command with its deletion in the middle, where
+// a long command is elided.
+func archiveCommand(work string) string {
+	var logs []string
+	for i := 1; i <= 4; i++ {
+		logs = append(logs, filepath.Join(work, fmt.Sprintf("server-2024-11-0%d_access_webapp.log", i)))
+	}
+	archive := filepath.Join(work, "archive", "2024-11")
+	return "mkdir -p " + archive + " && tar -czf " + filepath.Join(archive, "server-logs.tar.gz") + " " + strings.Join(logs, " ") +
+		" && rm " + strings.Join(logs, " ") + " && echo archived the November logs into " + archive
 }
 
 // fakeModel serves rules as raw model text through Ollama's own parsers.
@@ -112,6 +129,15 @@ func fakeModel(t *testing.T, rs []rule) *ollamatest.Server {
 			return ollamatest.Reply{Text: "I do not know how to do that."}
 		}
 		last := req.Messages[len(req.Messages)-1]
+		tools := 0
+		for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != "user"; i-- {
+			if req.Messages[i].Role == "tool" {
+				tools++
+			}
+		}
+		if last.Role == "tool" && r.retry != "" && tools == 1 && strings.Contains(last.Content, "denied") {
+			return ollamatest.Reply{Text: "Let me try another way. ", Calls: []api.ToolCall{ollamatest.Call("command", r.retry, "purpose", "executing")}}
+		}
 		if last.Role == "user" && r.command != "" {
 			purpose := r.purpose
 			if purpose == "" {
@@ -334,10 +360,11 @@ func (h *hark) waitIdle() {
 }
 
 type auditEntry struct {
-	Command   string `json:"command"`
-	Decision  string `json:"decision"`
-	DecidedBy string `json:"decidedBy"`
-	Executed  bool   `json:"executed"`
+	Command   string   `json:"command"`
+	Decision  string   `json:"decision"`
+	DecidedBy string   `json:"decidedBy"`
+	Executed  bool     `json:"executed"`
+	Trashed   []string `json:"trashed"`
 }
 
 func (h *hark) audit(command string) []auditEntry {
@@ -437,9 +464,12 @@ func TestDesktop(t *testing.T) {
 			t.Errorf("the approval notification does not say what Hark heard:\n%s", n.Body)
 		}
 		h.menu.WaitFor(t, 5*time.Second, "Approve")
-		h.menu.WaitFor(t, 5*time.Second, "Deny")
+		h.menu.WaitFor(t, 5*time.Second, "Deny (safe choice)")
+		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+			t.Errorf("notification actions %q, want %q: the safe choice first", n.Actions, want)
+		}
 
-		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny")); err != nil {
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny (safe choice)")); err != nil {
 			t.Fatal(err)
 		}
 		e := h.waitAudit(marker, "denied")
@@ -497,15 +527,22 @@ func TestDesktop(t *testing.T) {
 			t.Fatalf("hark send: exit %d: %s", code, out)
 		}
 		n := approvalFor(t, d.notes, "touch always-marker")
-		if n.ActionKey("Always allow") == "" || !strings.Contains(n.Body, "always allow touch always-marker in "+d.work) {
-			t.Fatalf("no Always allow on the notification: actions %v, body %q", n.Actions, n.Body)
+		// No one-click rule: the notification points to the menu, whose
+		// Always allow… shows what the rule matches before saving it.
+		if n.HasAction("hark-always") || !strings.Contains(n.Body, "Always allow… is in the Hark menu") {
+			t.Fatalf("the notification offers a one-click rule: actions %v, body %q", n.Actions, n.Body)
 		}
-		h.menu.WaitFor(t, 20*time.Second, "Always allow: touch always-marker in")
-		if err := d.notes.Invoke(n.ID, n.ActionKey("Always allow")); err != nil {
-			t.Fatal(err)
-		}
-		if e := h.waitAudit("touch always-marker", "approved"); e.DecidedBy != "notification" || !e.Executed {
-			t.Errorf("audit = %+v, want approved from the notification and executed", e)
+		h.menu.WaitFor(t, 20*time.Second, "Always allow…")
+		h.menu.WaitFor(t, 5*time.Second, "Saves the rule: always allow touch always-marker in")
+		h.menu.WaitFor(t, 5*time.Second, "still asks, e.g.:")
+		h.menu.ClickUntil(t, 30*time.Second, "Save this rule and run", func() error {
+			if len(h.audit("touch always-marker")) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
+		if e := h.waitAudit("touch always-marker", "approved"); e.DecidedBy != "menu" || !e.Executed {
+			t.Errorf("audit = %+v, want approved from the menu and executed", e)
 		}
 		h.waitIdle()
 		b, err := os.ReadFile(filepath.Join(h.home, "rules.json"))
@@ -533,7 +570,7 @@ func TestDesktop(t *testing.T) {
 
 		h.send(false, "make the other folder marker")
 		n = approvalFor(t, d.notes, "mkdir other-folder-marker")
-		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny")); err != nil {
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny (safe choice)")); err != nil {
 			t.Fatal(err)
 		}
 		h.waitAudit("mkdir other-folder-marker", "denied")
@@ -632,13 +669,28 @@ func TestDesktop(t *testing.T) {
 		if out, code := h.send(false, "trash the old report"); code != 0 {
 			t.Fatalf("hark send: exit %d: %s", code, out)
 		}
-		n := approvalWith(t, d.notes, "rm ~/old_report.txt", "Move to Trash")
-		if want := []string{"hark-trash", "Move to Trash", "hark-deny", "Deny", "hark-approve", "Delete"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+		n := approvalWith(t, d.notes, "rm ~/old_report.txt", "Move to Trash (safe choice)")
+		// The safe choice first and marked, Delete never next to it.
+		if want := []string{"hark-trash", "Move to Trash (safe choice)", "hark-deny", "Deny", "hark-approve", "Delete"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
 			t.Errorf("notification actions %q, want %q", n.Actions, want)
 		}
-		h.menu.WaitFor(t, 20*time.Second, "Move to Trash")
+		h.menu.WaitFor(t, 20*time.Second, "Move to Trash (safe choice)")
 		h.menu.WaitFor(t, 5*time.Second, "Delete")
-		if err := d.notes.Invoke(n.ID, n.ActionKey("Move to Trash")); err != nil {
+		root, err := h.menu.Layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answers []string
+		for _, r := range root.Rows() {
+			switch l := strings.TrimSpace(r); l {
+			case "Move to Trash (safe choice)", "Deny", "Deny and say why…", "Delete":
+				answers = append(answers, l)
+			}
+		}
+		if got := strings.Join(answers, " · "); got != "Move to Trash (safe choice) · Deny · Deny and say why… · Delete" && got != "Move to Trash (safe choice) · Deny · Delete" {
+			t.Errorf("menu answers %q: not the notification's order\n%s", got, root.Labels())
+		}
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Move to Trash (safe choice)")); err != nil {
 			t.Fatal(err)
 		}
 		if e := h.waitAudit("rm ~/old_report.txt", "trashed"); e.Executed || e.DecidedBy != "notification" {
@@ -718,6 +770,31 @@ func TestDesktop(t *testing.T) {
 			}
 		}
 		h.waitAudit(marker, "unconfirmed-run")
+
+		// A deletion with confirmation off still goes to the Trash, and
+		// says so: in the tool result and in Hark's own summary.
+		report := filepath.Join(h.home, "old_report.txt")
+		if err := os.WriteFile(report, []byte("q4 figures"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before = len(d.notes.All())
+		out, code = h.send(true, "trash the old report")
+		trashed := filepath.Join(h.home, ".local", "share", "Trash", "files", "old_report.txt")
+		if code != 0 || exists(report) || !exists(trashed) || !strings.Contains(out, "Moved 1 item to the Trash") {
+			t.Fatalf("confirmation off, rm: exit %d, %q; report exists %v, in the Trash %v", code, out, exists(report), exists(trashed))
+		}
+		if e := h.waitAudit("rm ~/old_report.txt", "unconfirmed-run"); e.Executed || len(e.Trashed) != 1 {
+			t.Errorf("audit = %+v, want unconfirmed-run, not executed, one item trashed", e)
+		}
+		harness.Eventually(t, 20*time.Second, "the summary says moved to the Trash", func() error {
+			for _, n := range d.notes.All()[before:] {
+				if strings.HasPrefix(n.Body, "1 deletion moved to the Trash") {
+					return nil
+				}
+			}
+			return fmt.Errorf("notifications:\n%s", d.notes)
+		})
+		h.waitIdle()
 	})
 
 	t.Run("5c quit exits cleanly", func(t *testing.T) {

@@ -4,8 +4,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +65,73 @@ func TestTypeInTerminal(t *testing.T) {
 		}
 		return nil
 	})
+	h.waitIdle()
+}
+
+// TestDenyWhyInTerminal is the same desktop: Deny and say why… opens a
+// terminal window of its own (not the request prompt), and the reason
+// typed there denies the waiting approval, reaches the model, and is in
+// the audit log.
+func TestDenyWhyInTerminal(t *testing.T) {
+	harness.Need(t, "xterm", "xdotool")
+	for _, dialog := range []string{"zenity", "kdialog"} {
+		if _, err := exec.LookPath(dialog); err == nil {
+			t.Skipf("%s is installed, so Deny and say why… opens its dialog; this test is for desktops without one", dialog)
+		}
+	}
+	d := newDesktop(t, true, true)
+	d.env = []string{"TERMINAL=xterm"}
+	h := startHark(t, d)
+	h.waitIdle()
+	if out, code := h.send(false, "make the deny marker"); code != 0 {
+		t.Fatalf("hark send: %d %s", code, out)
+	}
+	h.menu.WaitFor(t, 30*time.Second, "Deny and say why…")
+
+	var win string
+	h.menu.ClickUntil(t, 30*time.Second, "Deny and say why…", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		out, err := harness.Run(ctx, d.display, "xdotool", "search", "--onlyvisible", "--class", "xterm")
+		if f := strings.Fields(out); err == nil && len(f) > 0 {
+			win = f[0]
+			return nil
+		}
+		return errors.New("no terminal window yet")
+	})
+	harness.Xdotool(t, d.display, "windowfocus", "--sync", win)
+	harness.Xdotool(t, d.display, "type", "--delay", "30", "use the other_folder")
+	harness.Xdotool(t, d.display, "key", "Return")
+
+	h.waitAudit("denied-marker", "denied")
+	var reason string
+	harness.Eventually(t, 30*time.Second, "the reason in the audit log", func() error {
+		b, _ := os.ReadFile(filepath.Join(h.home, "audit.jsonl"))
+		for _, line := range strings.Split(string(b), "\n") {
+			var e struct {
+				Command    string `json:"command"`
+				DenyReason string `json:"denyReason"`
+			}
+			if json.Unmarshal([]byte(line), &e) == nil && strings.Contains(e.Command, "denied-marker") && e.DenyReason != "" {
+				reason = e.DenyReason
+				return nil
+			}
+		}
+		return errors.New("no reason yet")
+	})
+	if reason != "use the other_folder" {
+		t.Errorf("audit reason %q, want the line typed in the terminal", reason)
+	}
+	harness.Eventually(t, 30*time.Second, "the model told why", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(n.Body, "tried the deny marker") && strings.Contains(n.Body, "use the other_folder") {
+				return nil
+			}
+		}
+		return errors.New("not yet:\n" + d.notes.String())
+	})
+	if _, err := os.Stat(filepath.Join(d.work, "denied-marker")); err == nil {
+		t.Error("the denied command ran")
+	}
 	h.waitIdle()
 }

@@ -6,7 +6,8 @@
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-assets/screenshots/tray-linux.png}
-W=580 H=800
+# HARK_SCREEN_W and HARK_SCREEN_H make room for a taller menu.
+W=${HARK_SCREEN_W:-580} H=${HARK_SCREEN_H:-800}
 cfg=$(mktemp -d)
 mkdir -p "$cfg/xfce4/xfconf/xfce-perchannel-xml"
 # One top panel holding only a spacer and the status tray, so the tray icon

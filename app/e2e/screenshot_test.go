@@ -25,9 +25,28 @@ func TestTrayScreenshot(t *testing.T) {
 	}
 	width, _ := strconv.Atoi(os.Getenv("HARK_SCREEN_WIDTH"))
 	d := &desktop{work: t.TempDir(), bus: os.Getenv("DBUS_SESSION_BUS_ADDRESS"), display: os.Getenv("DISPLAY"), pulse: &harness.Pulse{}}
-	d.ollama = fakeModel(t, []rule{{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."}})
+	d.ollama = fakeModel(t, []rule{
+		{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."},
+		{when: "archive the logs", command: longArchive, answer: "Archived them."},
+	})
 	h := startHark(t, d)
 	h.waitIdle()
+	if os.Getenv("HARK_SCREENSHOT_SCENE") == "long-deletion" {
+		// A long command whose deletion sits in the middle, where the
+		// menu and the notification elide a long command.
+		logs := filepath.Join(h.home, "Projects", "webapp", "logs")
+		if err := os.MkdirAll(logs, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 4; i++ {
+			if err := os.WriteFile(filepath.Join(logs, fmt.Sprintf("server-2024-11-0%d.log", i)), make([]byte, 108<<10), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.send(false, "archive the logs")
+		shoot(t, d, h, width, out)
+		return
+	}
 	// Real files to delete, so the approval shows what a preview looks
 	// like when there is something to lose.
 	builds := filepath.Join(h.home, "Downloads", "old_builds")
@@ -44,11 +63,28 @@ func TestTrayScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send(false, "delete my old builds")
+	shoot(t, d, h, width, out)
+}
+
+// longArchive is the walk's long command: mkdir, tar, then the rm that
+// a long command's elided middle used to hide.
+const longArchive = "mkdir -p ~/Projects/webapp/archive/2024-11 && tar -czf ~/Projects/webapp/archive/2024-11/server-logs.tar.gz -C ~/Projects/webapp/logs " +
+	"server-2024-11-01.log server-2024-11-02.log server-2024-11-03.log server-2024-11-04.log && " +
+	"rm ~/Projects/webapp/logs/server-2024-11-01.log ~/Projects/webapp/logs/server-2024-11-02.log ~/Projects/webapp/logs/server-2024-11-03.log ~/Projects/webapp/logs/server-2024-11-04.log && " +
+	"echo archived the November logs into ~/Projects/webapp/archive/2024-11"
+
+// shoot opens the tray menu over the pending approval and its
+// notification, and saves the screen to out.
+func shoot(t *testing.T, d *desktop, h *hark, width int, out string) {
 	h.menu.WaitFor(t, 30*time.Second, "Pending approval (1)")
 	time.Sleep(2 * time.Second) // the notification slides in
 	// The status tray sits at the right end of the top panel.
-	harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12", "click", "1")
-	time.Sleep(1500 * time.Millisecond)
+	// HARK_SCREENSHOT_MENU=0 leaves the menu shut, to see the whole
+	// notification.
+	if os.Getenv("HARK_SCREENSHOT_MENU") != "0" {
+		harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12", "click", "1")
+		time.Sleep(1500 * time.Millisecond)
+	}
 	if b, err := exec.Command("import", "-display", d.display, "-window", "root", out).CombinedOutput(); err != nil {
 		t.Fatalf("import: %v: %s", err, b)
 	}

@@ -41,7 +41,7 @@ func commandRows(root harness.MenuItem) []string {
 // isAnswer tells an approval's answer rows from the command's own rows.
 func isAnswer(label string) bool {
 	switch label {
-	case "Approve", "Move to Trash", "Delete":
+	case "Approve", "Move to Trash (safe choice)", "Delete", "Deny", "Deny (safe choice)", "Deny and say why…", "Show full command…":
 		return true
 	}
 	return false
@@ -109,8 +109,10 @@ func TestTrustAtAGlance(t *testing.T) {
 			}
 			return fmt.Errorf("notifications:\n%s", d.notes)
 		})
-		if !strings.HasPrefix(final.Body, "1 command denied — nothing changed.") {
-			t.Errorf("final notification does not lead with Hark's facts: %q", final.Body)
+		// The model claims the deletion; Hark flags it and has the last word.
+		if !strings.HasSuffix(final.Body, "but that command did not run (you denied it).\nHark: 1 command denied — nothing changed.") ||
+			!strings.Contains(final.Body, "⚠ The model says “") || final.Summary != "Hark — that did not happen" {
+			t.Errorf("final notification does not end with Hark's flag and facts: %q: %q", final.Summary, final.Body)
 		}
 		if strings.ContainsAny(final.Body, "*`") || !strings.Contains(final.Body, "old_builds") {
 			t.Errorf("final notification is not the plain answer: %q", final.Body)
@@ -124,7 +126,9 @@ func TestTrustAtAGlance(t *testing.T) {
 		cmd := longCommand(d.work)
 		h.send(false, "run the long command")
 		n := approvalFor(t, d.notes, "padding_padding")
-		if !strings.Contains(n.Body, "long-tail-marker") || !strings.HasPrefix(n.Body, "echo padding_") {
+		// The excerpt is broken into short lines at spaces, so that a
+		// server showing a few lines of each does not cut it.
+		if !strings.Contains(n.Body, "long-tail-marker") || !strings.HasPrefix(strings.ReplaceAll(n.Body, "\n", " "), "echo padding_") {
 			t.Errorf("approval notification lacks the head or the tail:\n%s", n.Body)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Show full command…")
@@ -162,6 +166,105 @@ func TestTrustAtAGlance(t *testing.T) {
 			t.Errorf("menu after the long command: %d hidden rows, %d visible (idle had %d):\n%s", hidden, len(after.Rows()), len(idle.Rows()), after.Labels())
 		}
 	})
+}
+
+// TestLongDeletionAndRetry: a long command's deletion is never what is
+// hidden, in the menu or the notification; the answers come safe choice
+// first with Show full command… above them; and a proposal after a no
+// says it is one (issue 21, points 3, 10).
+func TestLongDeletionAndRetry(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	h.waitIdle()
+
+	t.Run("the deletion of a long command is shown in full", func(t *testing.T) {
+		h.t = t
+		cmd := archiveCommand(d.work)
+		rm := cmd[strings.Index(cmd, "&& rm ")+3 : strings.LastIndex(cmd, " && echo")]
+		h.send(false, "archive the logs")
+		n := approvalFor(t, d.notes, "mkdir -p")
+		if !strings.Contains(n.Body, "more characters") || !strings.Contains(strings.ReplaceAll(n.Body, "\n", " "), " ⚠ rm: deletes files: "+rm+" ") {
+			t.Errorf("the notification hides the deletion:\n%s", n.Body)
+		}
+		if !strings.Contains(n.Body, "\n\n• rm: deletes files\n") || strings.Contains(n.Summary, "(executing)") {
+			t.Errorf("the deletion's reason does not lead, or the title has jargon: %q\n%s", n.Summary, n.Body)
+		}
+		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+			t.Errorf("actions %q, want %q", n.Actions, want)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "⚠ The part that deletes files:")
+		root := stableLayout(t, h.menu)
+		var part []string
+		in, show, deny := false, -1, -1
+		for i, c := range root.Children {
+			l := c.Label
+			switch {
+			case strings.TrimSpace(l) == "⚠ The part that deletes files:":
+				in = true
+				if !c.Enabled {
+					t.Errorf("the deletion's heading is greyed out")
+				}
+				continue
+			case strings.TrimSpace(l) == "Show full command…":
+				show = i
+			case strings.TrimSpace(l) == "Deny (safe choice)":
+				deny = i
+			}
+			if in && strings.HasPrefix(l, "      ") {
+				part = append(part, strings.TrimSpace(l))
+			} else {
+				in = false
+			}
+		}
+		if got := strings.Join(part, " "); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(rm, " ", "") {
+			t.Errorf("menu shows the deletion as %q, want %q\n%s", got, rm, root.Labels())
+		}
+		if _, ok := root.Find("Why: rm: deletes files"); !ok {
+			t.Errorf("the deletion's reason is folded:\n%s", root.Labels())
+		}
+		if _, ok := root.Find("and 1 more reason"); ok {
+			t.Errorf("a reason folded into a row of its own:\n%s", root.Labels())
+		}
+		if show < 0 || deny < 0 || show > deny {
+			t.Errorf("Show full command… (row %d) is not above the answers (Deny at %d):\n%s", show, deny, root.Labels())
+		}
+		h.menu.ClickUntil(t, 30*time.Second, "Deny (safe choice)", func() error {
+			if len(h.audit("archive")) == 0 {
+				return errors.New("not decided yet")
+			}
+			return nil
+		})
+		h.waitIdle()
+	})
+
+	t.Run("a retry after a no says so", func(t *testing.T) {
+		h.t = t
+		builds := filepath.Join(d.work, "old_builds")
+		if err := os.MkdirAll(filepath.Join(builds, "b1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h.send(false, "remove the build folder")
+		first := approvalFor(t, d.notes, "rm -r "+builds)
+		if strings.Contains(first.Summary, "said no") {
+			t.Errorf("a first proposal is titled as a retry: %q", first.Summary)
+		}
+		if err := d.notes.Invoke(first.ID, first.ActionKey("Deny (safe choice)")); err != nil {
+			t.Fatal(err)
+		}
+		second := approvalFor(t, d.notes, builds+"/*")
+		if !strings.Contains(second.Summary, "after you said no") || !strings.HasPrefix(second.Body, "After you said no to “rm -r "+builds+"”") {
+			t.Errorf("the retry is not marked: %q\n%s", second.Summary, second.Body)
+		}
+		h.menu.WaitFor(t, 20*time.Second, "After you said no to")
+		if err := d.notes.Invoke(second.ID, second.ActionKey("Deny (safe choice)")); err != nil {
+			t.Fatal(err)
+		}
+		h.waitIdle()
+		if !exists(builds) {
+			t.Fatal("the builds are gone after two denials")
+		}
+	})
+	h.quit()
 }
 
 // TestOllamaStartsLate: Hark started before Ollama (as at login) shows the

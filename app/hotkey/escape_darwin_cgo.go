@@ -3,10 +3,9 @@
 package hotkey
 
 import (
+	"fmt"
 	"sync"
 	"time"
-
-	"golang.design/x/hotkey"
 )
 
 // EscapeKey is plain Escape, registered as a Carbon hot key only while
@@ -18,7 +17,6 @@ type EscapeKey struct {
 	out   chan Event
 	done  chan struct{}
 	exit  chan struct{}
-	fwd   sync.WaitGroup
 	once  sync.Once
 	onErr func(error)
 }
@@ -51,12 +49,15 @@ func (e *EscapeKey) SetGrabbed(on bool) {
 
 func (e *EscapeKey) apply() {
 	defer close(e.exit)
-	var hk *hotkey.Hotkey
+	var id uint32 // the registered Escape, 0 when none
 	release := func() {
-		if hk != nil {
-			// Unregister closes hk's Keydown channel, which ends its forwarder.
-			_ = hk.Unregister()
-			hk = nil
+		if id != 0 {
+			// Once remove returns no press is delivered any more, so the
+			// channel may be closed after it (Close).
+			if err := carbonKeys.remove(id); err != nil {
+				e.onErr(fmt.Errorf("hotkey: releasing Escape: %w", err))
+			}
+			id = 0
 		}
 	}
 	defer release()
@@ -67,29 +68,25 @@ func (e *EscapeKey) apply() {
 				release()
 				continue
 			}
-			if hk != nil {
+			if id != 0 {
 				continue
 			}
-			k := hotkey.New(nil, hotkey.KeyEscape)
-			if err := k.Register(); err != nil {
+			k, err := carbonKeys.add(macKeys["escape"], 0, func(down bool, at time.Time) {
+				if !down {
+					return
+				}
+				select {
+				case e.out <- Event{Kind: Down, At: at}:
+				default: // a cancel is already on its way
+				}
+			})
+			if err != nil {
 				e.onErr(escapeTaken(err))
 				continue
 			}
-			hk = k
-			e.fwd.Add(1)
-			go e.forward(k.Keydown())
+			id = k
 		case <-e.done:
 			return
-		}
-	}
-}
-
-func (e *EscapeKey) forward(down <-chan hotkey.Event) {
-	defer e.fwd.Done()
-	for range down {
-		select {
-		case e.out <- Event{Kind: Down, At: time.Now()}:
-		default: // a cancel is already on its way
 		}
 	}
 }
@@ -99,7 +96,6 @@ func (e *EscapeKey) Close() error {
 	e.once.Do(func() {
 		close(e.done)
 		<-e.exit
-		e.fwd.Wait()
 		close(e.out)
 	})
 	return nil

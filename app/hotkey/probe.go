@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/hark-sh/hark/app/doctor"
 )
@@ -27,9 +28,29 @@ func Probe(_ context.Context, combo string) (string, error) {
 		return l.Close()
 	}
 	if runtime.GOOS == "darwin" {
-		grab = nil
+		s, err := probe(combo, nil)
+		if err == nil {
+			if c, perr := Parse(combo); perr == nil {
+				s += USPositionNote(c)
+			}
+		}
+		return s, err
 	}
 	return probe(combo, grab)
+}
+
+// USPositionNote is what macOS users of a letter or digit hotkey must
+// know: Carbon hot keys name physical keys by their place on a US
+// keyboard (kVK_ANSI_*), so on AZERTY "ctrl+option+a" is the key labelled
+// Q. Other keys (space, return, F-keys) are the same everywhere: "".
+func USPositionNote(c Combo) string {
+	if len(c.Key) != 1 {
+		return ""
+	}
+	if k := c.Key[0]; !('a' <= k && k <= 'z' || '0' <= k && k <= '9') {
+		return ""
+	}
+	return "; " + strings.ToUpper(c.Key) + " means the key in that place on a US keyboard, whatever your layout prints on it"
 }
 
 // probeWayland is the doctor's line on a Wayland desktop: the portal lends

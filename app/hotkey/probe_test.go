@@ -68,3 +68,26 @@ func TestProbeWayland(t *testing.T) {
 		}
 	}
 }
+
+// On macOS a letter or digit hotkey follows US key positions, and the
+// doctor's line says so; keys that sit in the same place on every layout
+// get no note.
+func TestUSPositionNote(t *testing.T) {
+	t.Parallel()
+	for combo, want := range map[string]string{
+		"ctrl+option+a":         "A means the key in that place on a US keyboard",
+		"cmd+shift+7":           "7 means the key in that place on a US keyboard",
+		"ctrl+option+cmd+space": "",
+		"ctrl+f5":               "",
+		"ctrl+return":           "",
+	} {
+		c, err := Parse(combo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := USPositionNote(c)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", combo, got, want)
+		}
+	}
+}

@@ -33,10 +33,14 @@ type Settings struct {
 	ModelBaseURL   string   `json:"modelBaseURL"`             // where `hark models download` fetches from
 
 	// The agent.
-	OllamaHost     string   `json:"ollamaHost,omitempty"` // OLLAMA_HOST in the environment wins over this
-	OllamaModel    string   `json:"ollamaModel"`          // a tool-capable model
-	MaxTurns       int      `json:"maxTurns"`             // model turns per request
-	ConfirmTimeout Duration `json:"confirmTimeout"`       // an unanswered approval is a denial after this long
+	OllamaHost  string `json:"ollamaHost,omitempty"` // OLLAMA_HOST in the environment wins over this
+	OllamaModel string `json:"ollamaModel"`          // a tool-capable model
+	// AllowCloudModels lets ollamaModel be a model Ollama serves from
+	// another machine (ollama.com), which then receives what you say and
+	// every command's output; off, such a model is refused.
+	AllowCloudModels bool     `json:"allowCloudModels,omitempty"`
+	MaxTurns         int      `json:"maxTurns"`       // model turns per request
+	ConfirmTimeout   Duration `json:"confirmTimeout"` // an unanswered approval is a denial after this long
 	// The model's context window (options.num_ctx) and what fits in it.
 	ContextLength    int      `json:"contextLength"`    // tokens; Ollama's own default is 4096 on most machines
 	NumPredict       int      `json:"numPredict"`       // tokens per reply at most, so a looping model stops

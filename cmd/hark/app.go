@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
@@ -88,9 +89,10 @@ func (x exitNow) Error() string { return fmt.Sprintf("exit %d", x.code) }
 // wiring is what runApp builds, one step at a time; close undoes it in
 // reverse.
 type wiring struct {
-	e       *env
-	verbose bool
-	closers []func()
+	e         *env
+	verbose   bool
+	closers   []func()
+	closeOnce sync.Once
 
 	paths       settings.Paths
 	st          settings.Settings
@@ -110,10 +112,41 @@ type wiring struct {
 
 func (w *wiring) onClose(f func()) { w.closers = append(w.closers, f) }
 
+// close runs the closers once, in reverse: both the AppKit quit path
+// (shutdown, from the tray's onExit) and runApp's defer call it.
 func (w *wiring) close() {
-	for i := len(w.closers) - 1; i >= 0; i-- {
-		w.closers[i]()
+	w.closeOnce.Do(func() {
+		for i := len(w.closers) - 1; i >= 0; i-- {
+			w.closers[i]()
+		}
+	})
+}
+
+// exitGrace bounds how long a quit waits for the core to stop (end the
+// turn, signal a running command's process group, record the approval as
+// cancelled) before the closers run anyway: macOS ends the process as soon
+// as onExit returns, and a logout must not hang on Hark.
+const exitGrace = 2 * time.Second
+
+// shutdown is the one way out of the app however the quit came: the menu,
+// `hark quit`, or AppKit's terminate (logout, restart, Activity Monitor,
+// `osascript -e 'quit app "Hark"'`), which calls the tray's onExit and then
+// exit(), so that runApp's deferred cleanup never runs. It cancels the
+// core, waits up to grace for done, then runs closeAll. It reports whether
+// the core stopped in time.
+func shutdown(stop func(), done <-chan struct{}, grace time.Duration, closeAll func(), log *slog.Logger) bool {
+	stop()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	stopped := true
+	select {
+	case <-done:
+	case <-t.C:
+		stopped = false
+		log.Warn("quit: the core did not stop in time; closing anyway", "waited", grace)
 	}
+	closeAll()
+	return stopped
 }
 
 // files makes Hark's folders, takes the single-instance lock and reads the
@@ -232,7 +265,7 @@ func (w *wiring) buildCore(context.Context) error {
 		w.problems["voice"] = v + " (" + missing + ")"
 	}
 	st, log, paths := w.st, w.log, w.paths
-	w.escape = &escapeProxy{}
+	w.escape = &escapeProxy{begin: desktop.BeginActivity}
 	w.core = app.New(app.Options{
 		Settings:      st,
 		Paths:         paths,
@@ -245,6 +278,7 @@ func (w *wiring) buildCore(context.Context) error {
 		Menu:          menu,
 		Prompter:      prompter,
 		YesNo:         yesNo,
+		Viewer:        desktop.DetectTextViewer(runtime.GOOS, os.Getenv, exec.LookPath),
 		History:       newStore(paths.History),
 		LoginItem:     loginItem{},
 		Trash:         appTrash(bin),
@@ -257,7 +291,7 @@ func (w *wiring) buildCore(context.Context) error {
 			"ollama": func(ctx context.Context) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength)
+				warnings, err := agent.Check(ctx, server.client, server.host, st.OllamaModel, st.ContextLength, st.AllowCloudModels)
 				for _, w := range warnings {
 					log.Warn("ollama", "warning", w)
 				}
@@ -304,6 +338,12 @@ func (w *wiring) run(ctx context.Context) int {
 		}()
 		if w.ctl != nil {
 			w.ctl.OnAnotherLaunch(alreadyRunningNotice(w.note.Notifier, w.log))
+			// Cancelling is the whole quit: the core stops, its goroutine
+			// above quits the tray, and the tray's onExit finishes.
+			w.ctl.OnQuit(func() {
+				w.log.Info("quit asked through the control socket")
+				stop()
+			})
 			go func() {
 				if err := w.ctl.Serve(ctx, core.Post); err != nil {
 					w.log.Warn("control socket stopped", "err", err)
@@ -335,7 +375,7 @@ func (w *wiring) run(ctx context.Context) int {
 		}
 		start()
 		<-core.Done()
-	} else if err := tray.Run(start, func() {}); err != nil {
+	} else if err := tray.Run(start, func() { shutdown(stop, core.Done(), exitGrace, w.close, w.log) }); err != nil {
 		showf(e.stderr, "hark: %v\n", err)
 		return exitError
 	}
@@ -368,7 +408,9 @@ func choosePrompter(goos string, getenv func(string) string, lookPath func(strin
 	if err != nil {
 		return nil, nil, fmt.Sprintf("Type a request… cannot find this program to run in %s: %v", t.Name, err)
 	}
-	return desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"}), nil, ""
+	tp := desktop.NewTerminalPrompter(t, []string{exe, "send", "--prompt"})
+	tp.ReasonCommand = []string{exe, "send"}
+	return tp, nil, ""
 }
 
 // probeCheck is an adapter's doctor probe as one of the core's re-checks:
@@ -391,6 +433,9 @@ func ollamaProblem(err error) error {
 		return nil
 	}
 	msg := err.Error()
+	if errors.Is(err, agent.ErrCloudModel) {
+		return &app.TitledError{Title: "Ollama model is not on this machine", Err: err}
+	}
 	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
 		return &app.TitledError{Title: "Ollama model not ready", Err: err}
 	}

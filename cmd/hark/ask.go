@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name:    "ask",
 		usage:   `[--model M] [--new] "request"`,
-		summary: "Ask the model to do something; commands that change anything ask Run this? [y/N] first (deletions under home offer the Trash).",
+		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
 		run:     runAsk,
 	})
 }
@@ -35,7 +35,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, `Usage: hark ask [--model M] [--new] "request"`)
 		fmt.Fprintln(e.stderr, "\nSends the request to the local Ollama model. Read-only commands it proposes run at once")
-		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [y/N] here (without a terminal it is not run).")
+		fmt.Fprintln(e.stderr, "in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).")
 		fmt.Fprintf(e.stderr, "Follow-ups within %s continue the same conversation unless --new is given.\n\n", continueWindow)
 		fs.PrintDefaults()
 	}
@@ -73,7 +73,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		_ = a.Preload(ctx) // the request reports any failure itself
 	}()
 	defer func() { <-preloaded }()
-	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength)
+	warnings, err := agent.Check(ctx, server.client, server.host, a.Model(), s.ContextLength, s.AllowCloudModels)
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)
 		return exitError
@@ -91,13 +91,30 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	_, err = a.Run(ctx, conv, request)
+	out, err := a.Run(ctx, conv, request)
 	p.endLine()
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
+	p.summary(out)
 	return exitOK
+}
+
+// summary ends the transcript with Hark's own account of the request, as
+// the app's notification does, so the model's words are never the last
+// ones when they claim what did not happen: the claim is flagged first.
+func (p *printer) summary(out agent.Outcome) {
+	t := out.Metrics.Tally()
+	flag := t.Contradiction(out.Answer)
+	if flag == "" && t.Facts() == "" {
+		return // a plain answer, no command proposed: nothing to add
+	}
+	p.write("\n")
+	if flag != "" {
+		p.write(p.paint(red, visible.Line(flag)) + "\n")
+	}
+	p.write(t.Summary() + "\n")
 }
 
 // printer shows a request's progress as a readable transcript: the model's

@@ -86,7 +86,7 @@ func TestAskRunsReadOnlyCommandAndAnswers(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"Looking.", "$ ls " + dir, "checking · safe", "✓ exit 0", "marker.txt", "Found marker.txt."} {
+	for _, want := range []string{"Looking.", "$ ls " + dir, "checking · safe", "✓ exit 0", "marker.txt", "Found marker.txt.\n\nHark: 1 read-only command ran — nothing changed.\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
@@ -147,7 +147,7 @@ func TestAskConfirmTierCommand(t *testing.T) {
 			if !strings.Contains(r.stdout, c.shows) || !strings.Contains(r.stdout, "executing · confirm") {
 				t.Errorf("stdout lacks %q:\n%s", c.shows, r.stdout)
 			}
-			if c.terminal && !strings.Contains(r.stderr, "Run this? [y/N]") {
+			if c.terminal && !strings.Contains(r.stderr, "Run this? [N]o (safe choice) / [y]es") {
 				t.Errorf("no prompt on stderr: %q", r.stderr)
 			}
 			if !c.terminal && !strings.Contains(r.stderr, "no terminal") {
@@ -190,7 +190,7 @@ func TestAskErrors(t *testing.T) {
 		{name: "model not pulled", args: []string{"ask", "--model", "llama3.1:8b", "hi"}, code: exitError, want: "ollama pull llama3.1:8b"},
 		{name: "model without tools", args: []string{"ask", "--model", "gemma:2b", "hi"}, code: exitError, want: "cannot call tools"},
 		{name: "server error", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Status: 500, Error: "boom"}, code: exitError, want: "failed with 500"},
-		{name: "stream cut", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Text: "Half ", Cut: true}, code: exitError, want: "stopped before it was complete"},
+		{name: "stream cut", args: []string{"ask", "hi"}, reply: ollamatest.Reply{Text: "Half ", Drop: true}, code: exitError, want: "stopped before it was complete"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -333,7 +333,7 @@ func TestAskShowsPreview(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [y/N]"
+	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [N]o (safe choice) / [y]es"
 	if ok, _ := shell.SandboxStatus(); !ok {
 		want = "    preview: Preview unavailable"
 	}
@@ -343,5 +343,24 @@ func TestAskShowsPreview(t *testing.T) {
 	es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
 	if len(es) != 1 || es[0].Preview == nil || !strings.Contains(r.stderr, "preview: "+es[0].Preview.Summary+"\n") {
 		t.Errorf("audit %+v", es)
+	}
+}
+
+// TestAskEndsWithHarksSummary: after a denial the model's false "done" is
+// flagged and Hark's own summary is the last line printed.
+func TestAskEndsWithHarksSummary(t *testing.T) {
+	dir := t.TempDir()
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm "+filepath.Join(dir, "a.log"), "purpose", "executing", "workingDirectory", dir)}},
+		ollamatest.Reply{Text: "Removed the log file."},
+	)
+	r := runAgentCLI(t, "n\n", true, "ask", "--new", "remove the log")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "Removed the log file.\n\n⚠ The model says “Removed the log file”, but that command did not run (you denied it).\n" +
+		"Hark: 1 command denied — nothing changed.\n"
+	if !strings.HasSuffix(r.stdout, want) {
+		t.Errorf("stdout does not end with Hark's flag and summary:\n%s", r.stdout)
 	}
 }

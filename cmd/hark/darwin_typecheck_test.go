@@ -25,12 +25,15 @@ import (
 // then checks the sources with FakeImportC, so a Go-side mistake (a wrong
 // field, a missing method, a type mismatch) fails here, while the C side
 // (`C.…`) stays unchecked: only a Mac's compiler can check that.
+// The whisper tag is on, as make sets it where libwhisper is found, so
+// speech/whisper's cgo (which CI, lacking libwhisper, compiles on no OS)
+// is checked as well.
 func TestDarwinTypeCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the whole module and its dependencies for macOS; skipped with -short")
 	}
 	t.Parallel()
-	cmd := exec.Command("go", "list", "-deps", "-json", "github.com/hark-sh/hark/...")
+	cmd := exec.Command("go", "list", "-deps", "-json", "-tags", "whisper", "github.com/hark-sh/hark/...")
 	cmd.Env = append(cmd.Environ(), "GOOS=darwin", "GOARCH=arm64", "CGO_ENABLED=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -63,6 +66,15 @@ func TestDarwinTypeCheck(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := map[string]*types.Package{"unsafe": types.Unsafe}
 	ours, withCgo := 0, 0
+	// The cgo files this check exists for: each must have been reached.
+	mustReach := map[string]bool{
+		"speech/whisper/transcriber.go":        false,
+		"speech/portaudio/recorder_cgo.go":     false,
+		"app/hotkey/darwin_cgo.go":             false,
+		"app/hotkey/escape_darwin_cgo.go":      false,
+		"speech/portaudio/coreaudio_darwin.go": false,
+		"app/hotkey/carbon_darwin_cgo.go":      false,
+	}
 	for _, p := range pkgs {
 		if p.ImportPath == "unsafe" {
 			continue
@@ -71,6 +83,11 @@ func TestDarwinTypeCheck(t *testing.T) {
 		var files []*ast.File
 		cgoOnly := 0 // files built only with cgo: what the cgo-less cross-build never sees
 		for _, name := range append(append([]string{}, p.GoFiles...), p.CgoFiles...) {
+			if rel, ok := strings.CutPrefix(p.ImportPath+"/"+name, "github.com/hark-sh/hark/"); ok {
+				if _, want := mustReach[rel]; want {
+					mustReach[rel] = true
+				}
+			}
 			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution|parser.ParseComments)
 			if err != nil {
 				t.Fatal(err)
@@ -118,6 +135,11 @@ func TestDarwinTypeCheck(t *testing.T) {
 		}
 	}
 	// The check must have reached the cgo files it exists for.
+	for rel, reached := range mustReach {
+		if !reached {
+			t.Errorf("%s was not type-checked (a build tag or a constraint left it out)", rel)
+		}
+	}
 	if ours < 10 || withCgo < 3 {
 		t.Errorf("checked %d packages of Hark, %d with cgo files; want the whole module and its cgo adapters", ours, withCgo)
 	}

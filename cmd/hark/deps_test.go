@@ -53,7 +53,7 @@ var importTable = map[string]deps{
 	"cmd/mkapp": {imports: "app/bundle"},
 
 	// app: the menu-bar core and the pieces around it.
-	"app":             {imports: "agent app/settings shell shell/rules shell/trash shell/visible speech", tests: "shell/preview"},
+	"app":             {imports: "agent app/settings shell shell/rules shell/trash shell/visible speech", tests: "agent/ollamatest shell/preview"},
 	"app/bundle":      {imports: "app/settings assets"},
 	"app/control":     {imports: "app", tests: "agent app/settings"},
 	"app/desktop":     {imports: "app app/doctor app/settings shell/rules speech", tests: "app/e2e/harness shell shell/preview"},
@@ -67,7 +67,7 @@ var importTable = map[string]deps{
 
 	// agent: the loop. Its tests borrow app/settings' atomic writer for the
 	// files the agent keeps; a test-only edge, so it links nothing into agent.
-	"agent":            {imports: "assets shell shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest app/settings"},
+	"agent":            {imports: "assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest app/settings"},
 	"agent/ollamatest": {role: kit},
 
 	// shell: running, classifying and undoing commands.

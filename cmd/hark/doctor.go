@@ -98,7 +98,7 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 			return agent.ProbeServer(ctx, server.client, server.host, goos)
 		}),
 		doctor.FromProbe("Ollama model", true, func(ctx context.Context) (string, error) {
-			return agent.ProbeModel(ctx, server.client, server.host, st.OllamaModel, goos)
+			return agent.ProbeModel(ctx, server.client, server.host, st.OllamaModel, goos, st.AllowCloudModels)
 		}),
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),

@@ -33,7 +33,7 @@ const needsConfirmation = "not run: needs confirmation: re-run with --yes or fro
 func execUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "Usage: hark exec [--dir DIR] [--timeout DUR] [--sandbox auto|read-only|off] [--yes] -- COMMAND")
 	fmt.Fprintln(w, "Classifies COMMAND like `hark check`, then: forbidden is never run; confirm asks")
-	fmt.Fprintln(w, "`Run this? [y/N]` on the terminal (or needs --yes); safe runs at once, in the read-only,")
+	fmt.Fprintln(w, "`Run this? [N]o / [y]es` on the terminal (or needs --yes); safe runs at once, in the read-only,")
 	fmt.Fprintln(w, "no-network sandbox under --sandbox auto. Prints one JSON result on stdout and exits 0")
 	fmt.Fprintln(w, "whenever Hark did its job, even if the command failed; 2 on usage errors.")
 	fmt.Fprintln(w, "Your rules (hark rules list) apply: allowed commands run without asking, never rules refuse.")
@@ -180,7 +180,7 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 	fmt.Fprintf(e.stderr, "Command: %s\n", commandBlock(v.Command, "  > "))
 	if len(v.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
-		for _, r := range v.Reasons {
+		for _, r := range agent.OrderReasons(v.Reasons) {
 			showf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
@@ -190,20 +190,21 @@ func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, r
 	}
 	var prop *rules.Rule
 	noProp := "Always allow is not offered: there is no rules file"
-	if rs != nil && rd.Kind != rules.Ask {
+	if agent.AnyDestructive(v.Reasons) {
+		// As in the app: a rule for a deleting or overwriting program
+		// would allow far more than this command.
+		noProp = agent.NoProposalDestructive
+	} else if rs != nil && rd.Kind != rules.Ask {
 		if r, err := rs.Propose(v.Command, wd, v); err == nil {
 			prop = &r
 		} else {
 			noProp = err.Error()
 		}
 	}
-	question := "Run this? [y/N] (a: always allow) "
-	saveRule := "Save this rule and run? [y/N] "
+	question := runQuestion(prop != nil, false, "")
+	saveRule := "Save this rule and run? [N]o / [y]es "
 	if offerTrash {
-		// a still works here, but a rule runs the deletion as written from
-		// then on: the question after it says so.
-		question = "Move to Trash instead? [T]rash / [d]elete / [n]o "
-		saveRule = "Save this rule and delete for good? Matching commands will then delete without asking. [y/N] "
+		question = trashQuestion(false, "")
 	}
 	q := newYesNo(e)
 	for {

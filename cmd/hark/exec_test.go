@@ -129,7 +129,7 @@ func TestExecTiers(t *testing.T) {
 			terminal:   true,
 			args:       []string{"--", "touch " + marker},
 			wantRun:    true,
-			wantStderr: "Run this? [y/N]",
+			wantStderr: "Run this? [N]o (safe choice) / [y]es",
 			wantResult: func(t *testing.T, r shell.Result) {
 				if !r.Executed || !r.Success {
 					t.Errorf("%+v", r)

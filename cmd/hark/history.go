@@ -65,9 +65,19 @@ func historyList(e *env, store *agent.Store) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tREQUESTS\tTITLE")
+	fmt.Fprintln(tw, "ID\tUPDATED\tREQUESTS\tWHAT IT DID\tTITLE")
 	for _, c := range list {
-		showf(tw, "%s\t%s\t%d\t%s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Requests, c.Title)
+		// Named by what it did, as the menu's Recent conversations are:
+		// the first request that changed something, else the first one.
+		title := c.Title
+		if c.Headline != "" {
+			title = c.Headline
+		}
+		did := c.Total.Did()
+		if did == "" {
+			did = "-"
+		}
+		showf(tw, "%s\t%s\t%d\t%s\t%s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Requests, did, title)
 	}
 	tw.Flush()
 	return exitOK

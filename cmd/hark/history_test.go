@@ -33,13 +33,13 @@ func seedHistory(t *testing.T) string {
 func TestHistoryCommands(t *testing.T) {
 	home := seedHistory(t)
 	list := runAgentCLI(t, "", false, "history")
-	if list.code != exitOK || !strings.Contains(list.stdout, "tidy up the folder") {
+	if list.code != exitOK || !strings.Contains(list.stdout, "tidy up the folder") || !strings.Contains(list.stdout, "WHAT IT DID") || !strings.Contains(list.stdout, "1 denied") {
 		t.Fatalf("list: %d\n%s%s", list.code, list.stdout, list.stderr)
 	}
 	id := strings.Fields(strings.Split(list.stdout, "\n")[1])[0]
 
 	show := runAgentCLI(t, "", false, "history", "show", id)
-	for _, want := range []string{"You: tidy up the folder", "$ ls ", "(checking)", "✓ ran", "(executing)", "✗ not run: The user denied this command.", "Hark: 1 command ran, 1 command denied.\n\nListed it"} {
+	for _, want := range []string{"You: tidy up the folder", "$ ls ", "(checking)", "✓ ran", "(executing)", "✗ not run: The user denied this command.", "Hark: 1 read-only command ran, 1 command denied — nothing changed.\n\nListed it"} {
 		if !strings.Contains(show.stdout, want) {
 			t.Errorf("show lacks %q:\n%s", want, show.stdout)
 		}

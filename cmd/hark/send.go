@@ -9,6 +9,7 @@ import (
 
 	"github.com/hark-sh/hark/app/control"
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 func init() {
@@ -27,6 +28,8 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	wait := fs.Bool("wait", false, "wait until the request has finished and print the answer")
 	prompt := fs.Bool("prompt", false, "read the request as one line typed here (what the tray's Type a request… opens in a terminal)")
+	denyWhy := fs.String("deny-why", "", "read a reason typed here and deny the waiting approval with this ID (what the tray's Deny and say why… opens in a terminal)")
+	question := fs.String("question", "", "with --deny-why: the question to show")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, `Usage: hark send [--wait] "request" | hark send [--wait] --prompt`)
 		fmt.Fprintln(e.stderr, "\nHands the request to the running Hark app, as if you had said it. Commands that")
@@ -38,6 +41,13 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if *denyWhy != "" {
+		if text != "" || *prompt {
+			fmt.Fprintln(e.stderr, `hark send: --deny-why reads the reason from the terminal; give no request with it`)
+			return exitUsage
+		}
+		return sendReason(ctx, e, *denyWhy, *question)
+	}
 	if *prompt {
 		if text != "" {
 			fmt.Fprintln(e.stderr, `hark send: --prompt reads the request from the terminal; give it either as text or with --prompt, not both`)
@@ -95,6 +105,44 @@ func sendPrompted(ctx context.Context, e *env, wait bool) int {
 	}
 	code := deliver(ctx, e, text, wait)
 	if (code != exitOK || wait) && e.isTerminal {
+		fmt.Fprint(e.stderr, "\nPress Enter to close this window. ")
+		_, _ = in.ReadString('\n')
+	}
+	return code
+}
+
+// sendReason reads the reason for denying the approval id and hands it to
+// the running app as that approval's denial. Like sendPrompted it runs in
+// a window the tray opened; an empty line leaves the approval waiting, as
+// Cancel does in a dialog.
+func sendReason(ctx context.Context, e *env, id, question string) int {
+	in := bufio.NewReader(e.stdin)
+	if question = strings.TrimSpace(question); question == "" {
+		question = "Why not run it?"
+	}
+	fmt.Fprintf(e.stderr, "%s\n(Enter denies it with this reason; an empty line or Ctrl-D keeps it waiting in the Hark menu)\n> ", visible.Line(question))
+	line, err := in.ReadString('\n')
+	reason := strings.TrimSpace(line)
+	if reason == "" {
+		if err != nil {
+			fmt.Fprintln(e.stderr)
+		}
+		fmt.Fprintln(e.stderr, "hark send: nothing denied — the approval is still waiting in the Hark menu")
+		return exitOK
+	}
+	code := exitOK
+	paths, perr := settings.DefaultPaths()
+	if perr != nil {
+		showln(e.stderr, "hark send:", perr)
+		code = exitError
+	} else if reply, err := control.Deny(ctx, paths.Runtime, id, reason); err != nil {
+		showln(e.stderr, "hark send:", err)
+		code = exitError
+	} else if !reply.OK {
+		showln(e.stderr, "hark send:", reply.Error)
+		code = exitError
+	}
+	if code != exitOK && e.isTerminal {
 		fmt.Fprint(e.stderr, "\nPress Enter to close this window. ")
 		_, _ = in.ReadString('\n')
 	}

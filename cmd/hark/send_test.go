@@ -187,6 +187,63 @@ func TestSendPrompt(t *testing.T) {
 	}
 }
 
+// TestSendDenyWhy is the terminal window of Deny and say why…: the typed
+// line reaches the app as the denial of the approval it names, never as a
+// request; an empty line denies nothing; a refusal stays on screen.
+func TestSendDenyWhy(t *testing.T) {
+	paths := sendEnv(t)
+	srv, err := control.Listen(paths.Runtime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan app.Event, 4)
+	go srv.Serve(ctx, func(e app.Event) bool {
+		got <- e
+		switch r := e.(type) {
+		case app.DenyRequest:
+			if r.PendingID == "gone" {
+				r.Reply <- app.SendReply{Error: "that approval is no longer waiting"}
+			} else {
+				r.Reply <- app.SendReply{OK: true}
+			}
+		case app.SendRequest:
+			r.Reply <- app.SendReply{Error: "Hark is busy with another request"}
+		}
+		return true
+	})
+	run := func(stdin, id string) cliResult {
+		var out, errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, isTerminal: true}
+		code := dispatch(ctx, e, []string{"send", "--question", "Why not run “rm a_b”?", "--deny-why", id})
+		return cliResult{code, out.String(), errb.String()}
+	}
+	r := run("  wrong folder \n", "p1")
+	if r.code != exitOK || !strings.Contains(r.stderr, "Why not run “rm a_b”?") || !strings.Contains(r.stderr, "keeps it waiting") {
+		t.Errorf("typed reason: code %d stderr %q", r.code, r.stderr)
+	}
+	select {
+	case e := <-got:
+		if d, ok := e.(app.DenyRequest); !ok || d.PendingID != "p1" || d.Reason != "wrong folder" {
+			t.Errorf("the app received %#v, want the denial of p1", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the app received nothing")
+	}
+	if r := run("\n", "p1"); r.code != exitOK || !strings.Contains(r.stderr, "still waiting") {
+		t.Errorf("empty line: code %d stderr %q", r.code, r.stderr)
+	}
+	select {
+	case e := <-got:
+		t.Errorf("an empty line was delivered as %#v", e)
+	default:
+	}
+	if r := run("late\n\n", "gone"); r.code != exitError || !strings.Contains(r.stderr, "no longer waiting") || !strings.Contains(r.stderr, "Press Enter") {
+		t.Errorf("refusal: code %d stderr %q", r.code, r.stderr)
+	}
+}
+
 // TestChoosePrompter: a dialog tool when there is one, else on Linux the
 // terminal, else a sentence saying what to install.
 func TestChoosePrompter(t *testing.T) {
@@ -210,7 +267,8 @@ func TestChoosePrompter(t *testing.T) {
 	}
 	p, yn, missing = choosePrompter("linux", noEnv, look("xterm"), exe)
 	tp, ok := p.(*desktop.TerminalPrompter)
-	if !ok || yn != nil || missing != "" || tp.Terminal.Name != "xterm" || strings.Join(tp.Command, " ") != "/opt/hark/hark send --prompt" {
+	if !ok || yn != nil || missing != "" || tp.Terminal.Name != "xterm" || strings.Join(tp.Command, " ") != "/opt/hark/hark send --prompt" ||
+		strings.Join(tp.ReasonCommand, " ") != "/opt/hark/hark send" {
 		t.Errorf("with xterm only: %#v, %v, %q", p, yn, missing)
 	}
 	p, _, missing = choosePrompter("linux", noEnv, look(), exe)

@@ -12,7 +12,7 @@ import (
 // Nothing a command, a path, a file name, a rule or a command's output holds
 // may reach the terminal raw: a terminal obeys escape sequences, carriage
 // returns and backspaces, so a command could paint a harmless one over
-// itself at Run this? [y/N]. Every print of such text goes through the
+// itself at the Run this? prompt. Every print of such text goes through the
 // helpers below, which render hidden characters as ⟨U+XXXX⟩ (package
 // visible). Hark's own format strings, and its own colours, are not text
 // from outside and pass as they are.

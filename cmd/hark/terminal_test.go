@@ -98,7 +98,7 @@ func disguised(seq string) string {
 // The emulator obeys the attack when it is printed raw, so the tests below
 // would see it if Hark printed a command as it is.
 func TestTerminalEmulatorObeysTheAttack(t *testing.T) {
-	rows := screen("Command: " + disguised("\x1b[2J\x1b[H") + "\nRun this? [y/N] ")
+	rows := screen("Command: " + disguised("\x1b[2J\x1b[H") + "\nRun this? [N]o (safe choice) / [y]es ")
 	if rowWith(rows, "rm -rf") >= 0 || rowWith(rows, "Command: ls -la ~/Documents") < 0 {
 		t.Fatalf("the raw attack did not hide the deletion; screen:\n%s", strings.Join(rows, "\n"))
 	}
@@ -144,7 +144,7 @@ func TestExecPromptShowsHiddenCharacters(t *testing.T) {
 				t.Fatalf("exit %d\n%s", code, tty.String())
 			}
 			rows := screen(tty.String())
-			checkApproval(t, rows, "Command: "+visible.Text(command), "Run this? [y/N]")
+			checkApproval(t, rows, "Command: "+visible.Text(command), "Run this? [N]o (safe choice) / [y]es")
 			if rowWith(rows, `"executed":false`) < 0 {
 				t.Errorf("the declined command ran, or no result was printed")
 			}
@@ -174,7 +174,7 @@ func TestExecPromptWithoutHiddenCharacters(t *testing.T) {
 				t.Errorf("%q: a line of the command passes for Hark's:\n%s", command, strings.Join(rows, "\n"))
 			}
 		}
-		if rowWith(rows, "Run this? [y/N]") < 0 {
+		if rowWith(rows, "Run this? [N]o (safe choice) / [y]es") < 0 {
 			t.Errorf("%q: no question:\n%s", command, strings.Join(rows, "\n"))
 		}
 	}
@@ -198,7 +198,7 @@ func TestAskApprovalShowsHiddenCharacters(t *testing.T) {
 				t.Fatalf("Confirm = %+v, %v", d, err)
 			}
 			rows := screen(tty.String())
-			checkApproval(t, rows, "$ "+visible.Text(command), "Run this? [y/N]")
+			checkApproval(t, rows, "$ "+visible.Text(command), "Run this? [N]o (safe choice) / [y]es")
 			for _, want := range []string{"why: rm deletes files" + visible.Line(c.seq), "your rule 2 asks" + visible.Line(c.seq)} {
 				if rowWith(rows, want) < 0 {
 					t.Errorf("the screen lacks %q:\n%s", want, strings.Join(rows, "\n"))
@@ -222,7 +222,7 @@ func TestAskCLIShowsHiddenCharacters(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, tty.String())
 	}
 	rows := screen(tty.String())
-	question := "Run this? [y/N]"
+	question := "Run this? [N]o (safe choice) / [y]es"
 	if rowWith(rows, "Move to Trash instead?") >= 0 {
 		question = "Move to Trash instead?"
 	}

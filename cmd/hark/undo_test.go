@@ -36,7 +36,7 @@ func checkTrashPrompt(t *testing.T, code int, stdout, stderr, home, target strin
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "Move to Trash instead? [T]rash / [d]elete / [n]o") {
+	if !strings.Contains(stderr, "Move to Trash instead? [T]rash (safe choice) / [n]o / [d]elete") {
 		t.Fatalf("no Trash prompt: %q", stderr)
 	}
 	trashed := filepath.Join(home, ".local", "share", "Trash", "files", "old notes.txt")
@@ -229,7 +229,7 @@ func TestExecTrashOnlyForDeletions(t *testing.T) {
 		{"--dir", "~root", "--", "rm -f x"},
 	} {
 		r := runExecCLI(t, "\n", true, args...)
-		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [y/N]") || r.result.Executed {
+		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [N]o (safe choice) / [y]es") || r.result.Executed {
 			t.Errorf("%q: exit %d, stderr %q, result %+v", args, r.code, r.stderr, r.result)
 		}
 	}
@@ -238,12 +238,15 @@ func TestExecTrashOnlyForDeletions(t *testing.T) {
 	}
 }
 
-// a at the Trash prompt proposes a rule that deletes as written, and says so.
-func TestExecTrashPromptRuleSaysItDeletes(t *testing.T) {
+// a at the Trash prompt saves no rule: a rule for rm would let every later
+// rm in the folder delete without asking, past the Trash. It says why and
+// asks again.
+func TestExecTrashPromptOffersNoRule(t *testing.T) {
 	execHome(t)
 	_, target := trashHome(t)
-	r := runExecCLI(t, "a\nn\nn\n", true, "--dir", "~/Downloads", "--", "rm 'old notes.txt'")
-	if r.code != exitOK || !strings.Contains(r.stderr, "Save this rule and delete for good? Matching commands will then delete without asking.") {
+	r := runExecCLI(t, "a\nn\n", true, "--dir", "~/Downloads", "--", "rm 'old notes.txt'")
+	if r.code != exitOK || !strings.Contains(r.stderr, agent.NoProposalDestructive) || strings.Contains(r.stderr, "Save this rule") ||
+		strings.Count(r.stderr, "Move to Trash instead?") != 2 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if _, err := os.Stat(target); err != nil || r.result.Executed {

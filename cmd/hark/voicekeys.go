@@ -20,6 +20,11 @@ type escapeProxy struct {
 	mu   sync.Mutex
 	key  *hotkey.EscapeKey
 	want bool
+	// begin holds off App Nap while Escape is wanted, which is while a
+	// turn runs (listening, transcribing, thinking): desktop.BeginActivity
+	// on macOS, nil in tests that do not care. end lets it back in.
+	begin func(reason string) (end func())
+	end   func()
 }
 
 func (p *escapeProxy) SetGrabbed(on bool) {
@@ -28,6 +33,13 @@ func (p *escapeProxy) SetGrabbed(on bool) {
 	p.want = on
 	if p.key != nil {
 		p.key.SetGrabbed(on)
+	}
+	switch {
+	case on && p.end == nil && p.begin != nil:
+		p.end = p.begin("Hark is answering a spoken request")
+	case !on && p.end != nil:
+		p.end()
+		p.end = nil
 	}
 }
 

@@ -55,7 +55,7 @@ func rulesProblems(st *rules.Store) []string {
 
 // This file is the wiring `hark run`, `hark ask` and `hark exec` share: the
 // settings, the agent and its Ollama client, the runner, and the terminal's
-// Run this? [y/N] prompt.
+// Run this? prompt.
 
 // loadSettings finds Hark's files and reads the settings. A settings file
 // that does not load is a *badSettings error: the returned Settings are
@@ -169,6 +169,8 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		Audit:           agent.NewAuditLog(paths.Audit),
 		Rules:           openRules(paths, pol),
 		Trash:           newTrash(paths),
+
+		AllowCloudModels: s.AllowCloudModels,
 	}
 }
 
@@ -246,8 +248,9 @@ func (y *yesNo) ask(ctx context.Context, question string) (yes, ok bool, err err
 	return answer == "y" || answer == "yes", true, nil
 }
 
-// terminalConfirmer asks Run this? [y/N] on the terminal for `hark ask`,
-// with a for Always allow and n REASON to deny and tell the model why.
+// terminalConfirmer asks Run this? [N]o / [y]es on the terminal for `hark
+// ask`, with a for Always allow (where a rule is offered) and n REASON to
+// deny and tell the model why.
 // Without a terminal nobody can answer, so nothing is approved.
 type terminalConfirmer struct {
 	e *env
@@ -268,9 +271,12 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	if p.Rule != "" {
 		showf(c.e.stderr, "    %s\n", p.Rule)
 	}
-	question := "    Run this? [y/N] (a: always allow · n REASON: deny and say why) "
+	if p.AfterNo != "" {
+		showf(c.e.stderr, "    (the model proposes this after you said no to: %s)\n", p.AfterNo)
+	}
+	question := runQuestion(p.Proposal != nil, true, "    ")
 	if p.TrashOffered {
-		question = "    Move to Trash instead? [T]rash / [d]elete / [n]o (n REASON: deny and say why) "
+		question = trashQuestion(true, "    ")
 	}
 	for {
 		line, err := c.q.line(ctx, question)
@@ -300,10 +306,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 			continue
 		}
 		fmt.Fprint(c.e.stderr, describeRule(*p.Proposal, "    "))
-		save := "    Save this rule and run? [y/N] "
-		if p.TrashOffered {
-			save = "    Save this rule and delete for good? Matching commands will then delete without asking. [y/N] "
-		}
+		save := "    Save this rule and run? [N]o / [y]es "
 		line, err = c.q.line(ctx, save)
 		if err != nil {
 			return c.stopped(ctx, p)
@@ -385,6 +388,33 @@ func previewText(pv *preview.Preview, indent string) string {
 		b.WriteString(indent + "  " + visible.Line(l) + "\n")
 	}
 	return b.String()
+}
+
+// runQuestion and trashQuestion are the terminal's approval prompts, in
+// the order of every surface (app.Answers): the safe choice first and
+// marked as the default, and Delete never beside it. a is mentioned only
+// where a rule is offered; it always shows the rule before saving it.
+func runQuestion(always, why bool, indent string) string {
+	var extra []string
+	if why {
+		extra = append(extra, "n REASON: deny and say why")
+	}
+	if always {
+		extra = append(extra, "a: always allow…")
+	}
+	q := indent + "Run this? [N]o (safe choice) / [y]es"
+	if len(extra) > 0 {
+		q += " (" + strings.Join(extra, " · ") + ")"
+	}
+	return q + " "
+}
+
+func trashQuestion(why bool, indent string) string {
+	q := indent + "Move to Trash instead? [T]rash (safe choice) / [n]o / [d]elete"
+	if why {
+		q += " (n REASON: deny and say why)"
+	}
+	return q + " "
 }
 
 // newGuard is the agent whose tool handler answers commands that arrive

@@ -21,7 +21,12 @@ func (c *classifier) call(x *syntax.CallExpr) {
 		return
 	}
 	c.cwd = c.callDirs(x)
-	c.run(text, "", c.words(x), false)
+	args, overflow := c.wordsWithin(x)
+	if overflow {
+		c.add(Forbidden, Code, text, "a brace expansion too large to check (more than 10,000 words): Hark does not run words it cannot read")
+		return
+	}
+	c.run(text, "", args, false)
 }
 
 // run classifies the program args[0] with its arguments. prefix labels the

@@ -197,3 +197,145 @@ func firstOf(a, b check) check {
 		}
 	}
 }
+
+// optionSpec is what a program's parser knows about its options, so that an
+// option's value is never read as an operand or a verb: in `systemctl -p
+// status stop ssh`, status is the property -p shows and stop is the verb.
+// Only options that take a value need listing; the others are flags.
+type optionSpec struct {
+	short string   // letters that take a value: -pVALUE, -p VALUE, -ap VALUE
+	stuck string   // letters whose value, if any, is the rest of the word (git tag -n3)
+	long  []string // long options that take a value: --opt=VALUE, --opt VALUE
+	// flags are the long options that take none. With them listed, an
+	// abbreviation (getopt_long and git accept any unambiguous prefix)
+	// resolves as the program would resolve it; without them, one that
+	// could stand for a value-taking option is left unsure.
+	flags  []string
+	abbrev bool // long options may be abbreviated
+	stop   bool // options end at the first operand (no GNU permutation)
+}
+
+// parsedOption is one option as the program's parser reads it.
+type parsedOption struct {
+	name     string // "-p" or "--property" once resolved; an unknown one as written, before any "="
+	value    string
+	hasValue bool
+	word     arg // the word that held the option (for -ap, the cluster)
+}
+
+// parsedArgs are a program's arguments split as its parser splits them.
+type parsedArgs struct {
+	opts []parsedOption
+	ops  []arg
+	// unsure is the first option whose meaning the spec cannot settle (an
+	// abbreviation of both a flag and a value-taking option, or of one the
+	// spec does not list as a flag): whatever follows could be its value.
+	unsure string
+}
+
+// resolveLong returns the long option name stands for and whether it takes
+// a value; ok is false when the spec cannot tell.
+func (s optionSpec) resolveLong(name string) (full string, takes, ok bool) {
+	if contains(s.long, name) {
+		return name, true, true
+	}
+	if contains(s.flags, name) || !s.abbrev {
+		return name, false, true
+	}
+	var values, flags []string
+	for _, l := range s.long {
+		if strings.HasPrefix(l, name) {
+			values = append(values, l)
+		}
+	}
+	for _, l := range s.flags {
+		if strings.HasPrefix(l, name) {
+			flags = append(flags, l)
+		}
+	}
+	switch {
+	case len(values) == 0 && len(flags) > 0:
+		return flags[0], false, true
+	case len(values) == 0:
+		return name, false, true // no option of this spelling: the program refuses it
+	case len(values) == 1 && len(flags) == 0 && s.flags != nil:
+		return values[0], true, true
+	}
+	return name, false, false
+}
+
+// parse splits args as the program's option parser would.
+func (s optionSpec) parse(args []arg) parsedArgs {
+	var p parsedArgs
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.val
+		if v == "--" {
+			p.ops = append(p.ops, args[i+1:]...)
+			break
+		}
+		if !a.option() {
+			p.ops = append(p.ops, a)
+			if s.stop {
+				p.ops = append(p.ops, args[i+1:]...)
+				break
+			}
+			continue
+		}
+		next := func() (string, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i].val, true
+			}
+			return "", false
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, eq := strings.Cut(v, "=")
+			full, takes, ok := s.resolveLong(name)
+			if !ok {
+				if p.unsure == "" {
+					p.unsure = v
+				}
+				if !eq {
+					continue
+				}
+			}
+			o := parsedOption{name: full, word: a, value: val, hasValue: eq}
+			if takes && !eq {
+				o.value, o.hasValue = next()
+			}
+			p.opts = append(p.opts, o)
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			o := parsedOption{name: "-" + v[j:j+1], word: a}
+			if strings.IndexByte(s.stuck, v[j]) >= 0 {
+				o.value, o.hasValue = v[j+1:], j+1 < len(v)
+				p.opts = append(p.opts, o)
+				break
+			}
+			if strings.IndexByte(s.short, v[j]) >= 0 {
+				if j+1 < len(v) {
+					o.value, o.hasValue = v[j+1:], true
+				} else {
+					o.value, o.hasValue = next()
+				}
+				p.opts = append(p.opts, o)
+				break
+			}
+			p.opts = append(p.opts, o)
+		}
+	}
+	return p
+}
+
+// has reports whether an option of one of the names was given, and how
+// it was written.
+func (p parsedArgs) has(names ...string) (string, bool) {
+	for _, o := range p.opts {
+		if contains(names, o.name) {
+			return o.word.val, true
+		}
+	}
+	return "", false
+}

@@ -7,8 +7,18 @@ import "strings"
 var diskutilForbidden = []string{"erasedisk", "erasevolume", "zerodisk", "secureerase", "partitiondisk", "reformat", "randomdisk", "erasecd", "splitpartition", "mergepartitions", "deletecontainer", "deletevolume", "deletevolumegroup", "deletesnapshot", "delete", "deletelvg", "deletelv", "addpartition", "resizevolume", "resizecontainer"}
 
 func diskutilCheck(in *invocation) {
+	args := in.args
+	if len(args) > 0 && args[0].val == "quiet" {
+		args = args[1:]
+	}
+	// The verb comes first: an option before it is no verb diskutil
+	// knows, and could only hide which one runs.
+	if len(args) > 0 && args[0].option() && !versionQuery(args) {
+		in.confirmOpt(args[0].val, "cannot tell what diskutil does")
+		return
+	}
 	var words []string
-	for _, a := range in.args {
+	for _, a := range args {
 		if a.expanded {
 			in.confirmOpt(a.val, "cannot tell what diskutil does")
 			return

@@ -296,3 +296,70 @@ func tarCheck(in *invocation) {
 		}
 	}
 }
+
+// sortOptions are GNU and BSD sort's options.
+var sortOptions = optionSpec{
+	short: "ktSTo",
+	long: []string{"--key", "--field-separator", "--buffer-size", "--temporary-directory", "--output", "--batch-size",
+		"--compress-program", "--files0-from", "--random-source", "--parallel", "--sort"},
+	flags: []string{"--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort",
+		"--ignore-nonprinting", "--month-sort", "--human-numeric-sort", "--numeric-sort", "--random-sort", "--reverse",
+		"--version-sort", "--check", "--merge", "--stable", "--unique", "--zero-terminated", "--debug", "--help", "--version"},
+	abbrev: true,
+}
+
+// sortCheck: sort writes its output to the file -o names, its temporary
+// files to the folder -T names (GNU sort leaves them there when killed),
+// and runs the program --compress-program names on them.
+func sortCheck(in *invocation) {
+	p := sortOptions.parse(in.args)
+	if p.unsure != "" {
+		in.confirmOpt(p.unsure, "cannot tell whether the abbreviated option writes a file")
+		return
+	}
+	if f, ok := p.has("--compress-program"); ok {
+		in.confirmAs(Code, f, "runs a program to compress its temporary files")
+		return
+	}
+	if f, ok := p.has("-o", "--output"); ok {
+		in.confirmOpt(f, "writes its output to a file")
+		return
+	}
+	if f, ok := p.has("-T", "--temporary-directory"); ok {
+		in.confirmOpt(f, "writes temporary files to the folder it names")
+	}
+}
+
+// xxdValue are xxd's options that take a value: written alone (-s) they
+// take the next word; in the same word (-s10) the rest is the value.
+const xxdValue = "cglnosR"
+
+// xxdCheck: xxd reads options only up to its first operand, and then
+// takes the operands as [infile [outfile]], so in `xxd in.txt -pwned` the
+// second is the file it writes, whatever it looks like ("-" alone is
+// standard output). A long spelling (-len 16) is counted as if it took no
+// value, which can only make xxd ask.
+func xxdCheck(in *invocation) {
+	i := 0
+	for ; i < len(in.args); i++ {
+		v := in.args[i].val
+		if v == "--" {
+			i++
+			break
+		}
+		if !in.args[i].option() {
+			break
+		}
+		o := strings.TrimPrefix(v, "-")
+		if len(o) > 1 && o[0] == '-' {
+			o = o[1:]
+		}
+		if len(o) == 1 && strings.IndexByte(xxdValue, o[0]) >= 0 {
+			i++
+		}
+	}
+	ops := in.args[min(i, len(in.args)):]
+	if len(ops) > 1 && ops[1].val != "-" {
+		in.confirmOpt(ops[1].val, "writes its output to a file")
+	}
+}

@@ -181,8 +181,9 @@ func fromPlan(v string) arg {
 }
 
 // maxBraceWords bounds the words brace expansion may add to one command;
-// past it a word stays one, marked as a brace expansion, and the command
-// is judged as before (a name or a wrapper's option so marked asks).
+// past it a word stays one, marked as a brace expansion, and call refuses
+// the command: the floor cannot be judged on words it did not read, so
+// `rm -rf {/,{1..20000}}` must not run with --yes or an allow rule.
 const maxBraceWords = 10000
 
 // words are x's words as bash would pass them after brace expansion, so
@@ -190,12 +191,21 @@ const maxBraceWords = 10000
 // `rm -rf ~`. A word plan cannot expand (a variable only known when the
 // command runs) stays as written, with its brace flag.
 func (c *classifier) words(x *syntax.CallExpr) []arg {
-	args := make([]arg, 0, len(x.Args))
+	args, _ := c.wordsWithin(x)
+	return args
+}
+
+// wordsWithin is words, and whether some brace expansion was past the
+// bound and left unread.
+func (c *classifier) wordsWithin(x *syntax.CallExpr) (args []arg, overflow bool) {
+	args = make([]arg, 0, len(x.Args))
 	budget := maxBraceWords
 	for _, w := range x.Args {
 		a := decodeWord(w)
 		if a.brace {
-			if n := braceCount(w, budget); n <= budget {
+			n := braceCount(w, budget)
+			overflow = overflow || n > budget
+			if n <= budget {
 				if fs, ok := c.braceWords(x, w, a); ok {
 					budget -= len(fs)
 					args = append(args, fs...)
@@ -205,7 +215,7 @@ func (c *classifier) words(x *syntax.CallExpr) []arg {
 		}
 		args = append(args, a)
 	}
-	return args
+	return args, overflow
 }
 
 // braceCount is how many words brace expansion makes of w, or more than

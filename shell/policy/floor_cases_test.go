@@ -28,6 +28,12 @@ var floorCases = []floorCase{
 	{"brace-name", "", "{mkfs.ext4,} /dev/sda1", Forbidden, "mkfs"},
 	{"brace-name", "", "{nice,rm} -rf /", Forbidden, "recursive deletion of /"},
 	{"brace-name", "", "{echo,hi}", Safe, ""},
+	// Past the bound the words are not read, so the floor could not be
+	// judged: refused, whatever the program.
+	{"brace-overflow", "", "rm -rf {/,{1..20000}}", Forbidden, "a brace expansion too large to check"},
+	{"brace-overflow", "", "chmod -R 777 {{1..200}{1..200},/}", Forbidden, "a brace expansion too large to check"},
+	{"brace-overflow", "", "echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", Forbidden, "a brace expansion too large to check"},
+	{"brace-overflow", "", "echo {1..9000}", Safe, ""},
 	{"brace-name", "", "{ls,-la}", Safe, ""},
 
 	// Brace expansion into the options.

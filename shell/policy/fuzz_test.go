@@ -69,6 +69,24 @@ func FuzzClassify(f *testing.F) {
 	})
 }
 
+// FuzzClassifyNoSandbox: without a sandbox no input hides a lookup of a
+// name on the network before or after it.
+func FuzzClassifyNoSandbox(f *testing.F) {
+	for _, s := range append(append([]string{}, noSandboxTails...), "netstat -an", "ss -tn", "lsof -n", "hostname") {
+		f.Add(s)
+	}
+	p := New(Options{NoSandbox: true})
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tail := range noSandboxTails {
+			for _, cmd := range []string{s + "; " + tail, s + "\n" + tail, tail + "\n" + s} {
+				if w := p.Classify(cmd); w.Tier == Safe {
+					t.Fatalf("NoSandbox Classify(%q) is safe: the lookup %q was hidden", cmd, tail)
+				}
+			}
+		}
+	})
+}
+
 // familyTails are one member of each family of holes, each a complete
 // command that is never safe.
 var familyTails = []string{
@@ -85,4 +103,17 @@ var familyTails = []string{
 	"nvram -xf x",
 	"git --git-dir=x.git log",
 	"find ~ -delete -name x",
+	"systemctl -p status stop ssh",
+	"git config -f get user.name x",
+	"watch -x find . '#' -delete",
+	"xxd in.txt -pwned",
+	"sort -T /tmp/x f",
+}
+
+// noSandboxTails are members of the families that ask only without a
+// sandbox (FuzzClassifyNoSandbox).
+var noSandboxTails = []string{
+	"lsof -i @example.com",
+	"ss -tn dst example.com",
+	"getent hosts example.com",
 }

@@ -15,8 +15,8 @@ var gitReadOnly = map[string]func(args []arg) string{
 	"diff-tree": nil, "diff-files": nil, "diff-index": nil, "range-diff": nil, "show-branch": nil,
 	"verify-commit": nil, "verify-tag": nil, "grep": gitGrep,
 	"branch": gitBranch, "tag": gitTag, "remote": gitRemote, "config": gitConfig,
-	"stash": gitStash, "worktree": gitVerbs("list"), "notes": gitVerbs("list", "show"),
-	"reflog": gitReflog, "submodule": gitVerbs("status", "summary"), "symbolic-ref": gitSymbolicRef,
+	"stash": gitStash, "worktree": gitVerbs(optionSpec{}, "list"), "notes": gitVerbs(gitNotesOptions, "list", "show"),
+	"reflog": gitReflog, "submodule": gitVerbs(optionSpec{}, "status", "summary"), "symbolic-ref": gitSymbolicRef,
 }
 
 // gitRunsDrivers are the subcommands that may run programs a repository's
@@ -123,7 +123,7 @@ func gitCheck(in *invocation) {
 		}
 		for _, dir := range dirs {
 			if what := in.c.p.repoPrograms(dir); what != "" {
-				in.confirmAs(Code, "git "+sub, "this repository's configuration names a program git would run ("+what+")")
+				in.confirmAs(Code, "git "+sub, "this repository's configuration can make git run a program ("+what+")")
 				return
 			}
 		}
@@ -173,29 +173,39 @@ func gitSymbolicRef(args []arg) string {
 	return ""
 }
 
-// gitVerbs is read-only when the first argument is absent or a listed verb.
-func gitVerbs(verbs ...string) func([]arg) string {
+// gitNotesOptions: the one option git notes takes before its verb.
+var gitNotesOptions = optionSpec{long: []string{"--ref"}, abbrev: true}
+
+// gitVerbs is read-only when the verb, the first operand once the values
+// of the options in spec are set aside, is absent or listed: in `git notes
+// --ref list add`, list names the notes and add is the verb.
+func gitVerbs(spec optionSpec, verbs ...string) func([]arg) string {
 	return func(args []arg) string {
-		ops := operands(args)
-		if len(ops) == 0 || contains(verbs, ops[0].val) {
+		p := spec.parse(args)
+		if p.unsure != "" {
+			return "mutates"
+		}
+		if len(p.ops) == 0 || contains(verbs, p.ops[0].val) {
 			return ""
 		}
 		return "mutates"
 	}
 }
 
-// gitStash: a bare `git stash` stashes changes away, so only list and show read.
+// gitStash: a bare `git stash` stashes changes away, and so does one whose
+// first argument is an option (`git stash -m list` stashes with the
+// message "list"), so only list and show, first, read.
 func gitStash(args []arg) string {
-	ops := operands(args)
-	if len(ops) > 0 && (ops[0].val == "list" || ops[0].val == "show") {
+	if len(args) > 0 && (args[0].val == "list" || args[0].val == "show") {
 		return ""
 	}
 	return "mutates"
 }
 
+// gitReflog: git reflog takes its verb only as the first argument; after
+// an option everything is given to reflog show.
 func gitReflog(args []arg) string {
-	ops := operands(args)
-	if len(ops) > 0 && (ops[0].val == "expire" || ops[0].val == "delete" || ops[0].val == "drop") {
+	if len(args) > 0 && (args[0].val == "expire" || args[0].val == "delete" || args[0].val == "drop") {
 		return "mutates"
 	}
 	return ""
@@ -211,19 +221,29 @@ func gitGrep(args []arg) string {
 	return ""
 }
 
+// gitBranchOptions and gitTagOptions are the options of git branch and
+// git tag that take a value (--column, --color, --abbrev and tag's -n take
+// one only written in the same word).
+var (
+	gitBranchOptions = optionSpec{short: "u", long: []string{"--set-upstream-to", "--contains", "--no-contains", "--merged",
+		"--no-merged", "--sort", "--points-at", "--format"}, abbrev: true}
+	gitTagOptions = optionSpec{short: "muF", stuck: "n", long: []string{"--message", "--file", "--cleanup", "--local-user", "--contains",
+		"--no-contains", "--merged", "--no-merged", "--sort", "--points-at", "--format"}, abbrev: true}
+)
+
 // gitBranch and gitTag read only when they list: a listing option, or no
 // name at all; any other option, or a name without listing, changes refs.
 func gitBranch(args []arg) string {
-	return gitListing(args, "creates a branch", func(v string) bool {
+	return gitListing(gitBranchOptions.parse(args), "creates a branch", func(v string) bool {
 		return v == "-a" || v == "-r" || longMatch(v, "--all") || longMatch(v, "--remotes")
 	}, func(v string) bool {
-		return v == "-vv" || longMatch(v, "--verbose") || longMatch(v, "--show-current") || longMatch(v, "--no-color") ||
+		return longMatch(v, "--verbose") || longMatch(v, "--show-current") || longMatch(v, "--no-color") ||
 			longMatch(v, "--abbrev") || longMatch(v, "--no-abbrev")
 	})
 }
 
 func gitTag(args []arg) string {
-	return gitListing(args, "creates a tag", func(v string) bool {
+	return gitListing(gitTagOptions.parse(args), "creates a tag", func(v string) bool {
 		return strings.HasPrefix(v, "-n")
 	}, func(v string) bool {
 		return longMatch(v, "--verify")
@@ -232,25 +252,29 @@ func gitTag(args []arg) string {
 
 // gitListing is the check behind gitBranch and gitTag: listing options
 // they share or that extraList accepts make a listing; the shared display
-// options and those extraHarmless accepts change nothing.
-func gitListing(args []arg, creates string, extraList, extraHarmless func(string) bool) string {
+// options and those extraHarmless accepts change nothing. A value is never
+// an option: `git branch --sort -l new` creates the branch new.
+func gitListing(p parsedArgs, creates string, extraList, extraHarmless func(string) bool) string {
+	if p.unsure != "" {
+		return "mutates"
+	}
 	listing := false
-	for _, a := range args {
-		v := a.val
-		if !a.option() {
-			continue
+	for _, o := range p.opts {
+		v := o.name
+		if o.name == "-n" && o.hasValue {
+			v = "-n" + o.value // tag's -n3
 		}
 		switch {
-		case v == "-l" || longMatch(v, "--list") || longMatch(v, "--contains") || longMatch(v, "--no-contains") ||
-			longMatch(v, "--merged") || longMatch(v, "--no-merged") || longMatch(v, "--points-at") || extraList(v):
+		case v == "-l" || longMatch(v, "--list") || v == "--contains" || v == "--no-contains" ||
+			v == "--merged" || v == "--no-merged" || v == "--points-at" || extraList(v):
 			listing = true
-		case v == "-v" || longMatch(v, "--sort") || longMatch(v, "--format") || longMatch(v, "--color") ||
+		case v == "-v" || v == "--sort" || v == "--format" || longMatch(v, "--color") ||
 			longMatch(v, "--column") || longMatch(v, "--no-column") || v == "-i" || longMatch(v, "--ignore-case") || extraHarmless(v):
 		default:
 			return "mutates"
 		}
 	}
-	if !listing && len(operands(args)) > 0 {
+	if !listing && len(p.ops) > 0 {
 		return creates
 	}
 	return ""
@@ -269,25 +293,33 @@ func gitRemote(args []arg) string {
 	return "mutates"
 }
 
+// gitConfigOptions are git config's options that take a value.
+var gitConfigOptions = optionSpec{short: "ft", long: []string{"--file", "--blob", "--type", "--default", "--comment", "--value", "--url"}, abbrev: true}
+
+// gitConfig: git 2.46 and later take a subcommand, but only as the very
+// first argument (after any option git config keeps the old syntax, in
+// which `git config -f get user.name x` sets user.name in the file get);
+// the old syntax reads only with a reading option.
 func gitConfig(args []arg) string {
-	ops := operands(args)
-	if len(ops) > 0 && (ops[0].val == "get" || ops[0].val == "list") {
+	if len(args) > 0 && (args[0].val == "get" || args[0].val == "list") {
 		return ""
 	}
+	p := gitConfigOptions.parse(args)
+	if p.unsure != "" {
+		return "mutates"
+	}
 	reading := false
-	for _, a := range args {
-		v := a.val
-		if !a.option() {
-			continue
-		}
+	for _, o := range p.opts {
+		v := o.name
 		switch {
 		case longMatch(v, "--get") || longMatch(v, "--get-all") || longMatch(v, "--get-regexp") || longMatch(v, "--get-urlmatch") ||
 			longMatch(v, "--get-color") || longMatch(v, "--get-colorbool") || v == "-l" || longMatch(v, "--list"):
 			reading = true
 		case longMatch(v, "--global") || longMatch(v, "--local") || longMatch(v, "--system") || longMatch(v, "--worktree") ||
 			longMatch(v, "--show-origin") || longMatch(v, "--show-scope") || longMatch(v, "--name-only") || longMatch(v, "--null") ||
-			v == "-z" || longMatch(v, "--includes") || longMatch(v, "--no-includes") || strings.HasPrefix(v, "--type") ||
-			strings.HasPrefix(v, "--default") || v == "--bool" || v == "--int" || v == "--path" || v == "-f" || longMatch(v, "--file") || longMatch(v, "--blob"):
+			v == "-z" || longMatch(v, "--includes") || longMatch(v, "--no-includes") || v == "--type" || v == "-t" ||
+			v == "--default" || v == "--bool" || v == "--int" || v == "--path" || v == "--bool-or-int" || v == "--bool-or-str" ||
+			v == "--expiry-date" || v == "--fixed-value" || v == "-f" || v == "--file" || v == "--blob":
 		default:
 			return "mutates"
 		}

@@ -58,7 +58,8 @@ type Options struct {
 	// followed by a literal cd and -C; "" when unknown). It answers with
 	// the configuration that names a program git would run there and the
 	// sandbox's environment cannot switch off (diff.external, a textconv,
-	// diff or filter driver, an include), or "" for none. The policy stays
+	// diff or filter driver, in the file or one it includes), or with
+	// what it could not read in full, or "" for none. The policy stays
 	// pure: whoever may read files supplies this.
 	RepoPrograms func(dir string) string
 }

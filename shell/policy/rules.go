@@ -110,6 +110,12 @@ func wrapper(w wrapSpec) rule {
 	return rule{check: w.check, category: cat, anyArgs: true, runsOthers: true}
 }
 
+// wrapperChecked is the rule of a program that runs another one with an
+// option syntax of its own, which f parses (watch).
+func wrapperChecked(f check) rule {
+	return rule{check: f, category: Code, anyArgs: true, runsOthers: true}
+}
+
 // prefixRule handles families of programs named by a prefix.
 func prefixRule(name string) (rule, bool) {
 	switch {

@@ -218,26 +218,58 @@ func launchctlCheck(in *invocation) {
 	in.confirmOpt(in.args[0].val, "controls services")
 }
 
+// systemctlOptions are systemctl's options (systemd 252 and later; one a
+// later version adds is refused by an older one, so listing it is harmless).
+var systemctlOptions = optionSpec{
+	short: "HMtpPsnoC",
+	long: []string{"--host", "--machine", "--type", "--state", "--property", "--job-mode", "--check-inhibitors", "--kill-whom",
+		"--kill-value", "--signal", "--what", "--legend", "--preset-mode", "--root", "--image", "--image-policy", "--lines",
+		"--output", "--boot-loader-menu", "--boot-loader-entry", "--reboot-argument", "--timestamp", "--message", "--when",
+		"--drop-in", "--capsule", "--root-shift"},
+	flags: []string{"--help", "--version", "--system", "--user", "--failed", "--all", "--full", "--recursive", "--reverse",
+		"--after", "--before", "--with-dependencies", "--show-transaction", "--show-types", "--value", "--now", "--dry-run",
+		"--quiet", "--wait", "--no-block", "--no-wall", "--no-reload", "--no-pager", "--no-ask-password", "--global",
+		"--runtime", "--force", "--firmware-setup", "--plain", "--read-only", "--mkdir", "--marked", "--no-legend",
+		"--no-warn", "--ignore-inhibitors", "--kill-subgroup"},
+	abbrev: true,
+}
+
 func systemctlCheck(in *invocation) {
-	if f, ok := hasFlag(in.args, "HM", "--host", "--machine"); ok {
-		in.confirmAs(Network, f, "acts on another machine, over ssh for -H")
-		return
-	}
+	// The verb is the first operand once option values are set aside; an
+	// argument known only at run time up to it could be any option.
+	p := systemctlOptions.parse(in.args)
 	var verb string
+	if len(p.ops) > 0 {
+		verb = p.ops[0].val
+	}
 	for _, a := range in.args {
-		if a.expanded {
+		if !a.plain() {
 			in.confirmOpt(a.val, "cannot tell what systemctl does")
 			return
 		}
-		if !a.option() {
-			verb = a.val
+		if len(p.ops) > 0 && a.val == verb {
 			break
 		}
+	}
+	if p.unsure != "" {
+		in.confirmOpt(p.unsure, "cannot tell whether the abbreviated option takes the next word as its value")
+		return
+	}
+	if f, ok := p.has("-H", "--host", "-M", "--machine"); ok {
+		in.confirmAs(Network, f, "acts on another machine, over ssh for -H")
+		return
 	}
 	switch verb {
 	case "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies",
 		"list-jobs", "list-machines", "list-automounts", "list-paths", "is-active", "is-enabled", "is-failed",
 		"is-system-running", "get-default", "help":
+		for _, a := range in.args {
+			if !a.plain() {
+				// Later, a run-time argument could still be -H.
+				in.confirmOpt(a.val, "argument is only known at run time and could be an option")
+				return
+			}
+		}
 		return
 	case "show-environment":
 		// The manager's environment is what every service it starts
@@ -248,7 +280,7 @@ func systemctlCheck(in *invocation) {
 		in.forbidOpt(verb, "shutting down or restarting the machine is never run")
 		return
 	case "start", "isolate", "restart", "reload-or-restart", "try-restart":
-		for _, a := range operands(in.args) {
+		for _, a := range p.ops[1:] {
 			switch strings.TrimSuffix(a.val, ".target") {
 			case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "shutdown", "rescue", "emergency":
 				in.forbidOpt(verb+" "+a.val, "shutting down or restarting the machine is never run")
@@ -259,9 +291,18 @@ func systemctlCheck(in *invocation) {
 	in.confirmOpt(verb, "controls services")
 }
 
+// loginctlOptions are loginctl's options that take a value.
+var loginctlOptions = optionSpec{
+	short: "HMpPsno",
+	long:  []string{"--host", "--machine", "--property", "--kill-whom", "--signal", "--lines", "--output"},
+	flags: []string{"--help", "--version", "--no-pager", "--no-legend", "--no-ask-password", "--all", "--value", "--full",
+		"--no-wall", "--dry-run", "--ignore-inhibitors", "--check-inhibitors"},
+	abbrev: true,
+}
+
 // loginctlCheck: loginctl can power the machine off like systemctl.
 func loginctlCheck(in *invocation) {
-	if ops := operands(in.args); len(ops) > 0 {
+	if ops := loginctlOptions.parse(in.args).ops; len(ops) > 0 {
 		switch ops[0].val {
 		case "poweroff", "reboot", "halt", "kexec":
 			in.forbidOpt(ops[0].val, "shutting down or restarting the machine is never run")

@@ -10,7 +10,6 @@ type wrapSpec struct {
 	assigns    bool     // NAME=value words may precede the command (env)
 	extra      bool     // the command gets more arguments at run time (xargs)
 	bare       []string // the command run when none is given (xargs runs echo)
-	joined     bool     // the words are joined into a shell string (watch)
 	optArg     string   // short options whose value, if any, is the rest of the word (xargs -i{})
 	// replace returns the strings the wrapper replaces in the command's
 	// words with input (xargs -I {}); such words are known only at run time.
@@ -136,18 +135,6 @@ func (w wrapSpec) check(in *invocation) {
 		if w.bare != nil {
 			in.runs([]arg{{val: w.bare[0]}}, w.extra)
 		}
-		return
-	}
-	if w.joined {
-		words := make([]string, len(rest))
-		for k, a := range rest {
-			if a.expanded {
-				in.confirm("runs a command computed at run time")
-				return
-			}
-			words[k] = a.val
-		}
-		in.source(strings.Join(words, " "))
 		return
 	}
 	in.runs(rest, w.extra)
@@ -342,4 +329,57 @@ func (w wrapSpec) chdir(name string, opts []arg) (dir arg, ok bool) {
 		}
 	}
 	return dir, ok
+}
+
+// watchOptions are watch's options (procps-ng); it stops at the first
+// operand, and -d takes its value only written in the same word.
+var watchOptions = optionSpec{
+	short: "nq",
+	stuck: "d",
+	long:  []string{"--interval", "--equexit"},
+	flags: []string{"--beep", "--color", "--no-color", "--differences", "--errexit", "--chgexit", "--precise", "--no-title",
+		"--no-wrap", "--exec", "--no-rerun", "--help", "--version"},
+	abbrev: true,
+	stop:   true,
+}
+
+// watchCheck: watch runs its command again and again, with -x as the
+// argument list it is given, and otherwise as the shell text its words
+// make joined by spaces (it hands them to sh -c), where a quoted '#' or
+// ';' becomes shell syntax.
+func watchCheck(in *invocation) {
+	p := watchOptions.parse(in.args)
+	for _, a := range in.args[:len(in.args)-len(p.ops)] {
+		if !a.plain() {
+			in.confirmOpt(a.val, "cannot tell which command runs")
+			return
+		}
+	}
+	if p.unsure != "" {
+		in.confirmOpt(p.unsure, "cannot tell which command runs")
+		return
+	}
+	_, exec := p.has("-x", "--exec")
+	if in.extra && (!exec || len(p.ops) == 0) {
+		// Under xargs or find -exec more words arrive at run time, and
+		// without -x they become shell text.
+		in.confirm("runs a command made of arguments that arrive at run time")
+		return
+	}
+	if len(p.ops) == 0 {
+		return
+	}
+	if exec {
+		in.runs(p.ops, false)
+		return
+	}
+	words := make([]string, len(p.ops))
+	for k, a := range p.ops {
+		if a.expanded {
+			in.confirm("runs a command computed at run time")
+			return
+		}
+		words[k] = a.val
+	}
+	in.source(strings.Join(words, " "))
 }

@@ -27,6 +27,10 @@ func (b *Bin) trashMac(ctx context.Context, it Item) (Item, error) {
 	}
 	// Finder resolves a symbolic link to what it points at, which would
 	// trash the target instead of the link.
+	noPutBack := "Hark is set to move files itself"
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		noPutBack = "Finder would have trashed what the link points to"
+	}
 	if b.o.Finder != nil && fi.Mode()&fs.ModeSymlink == 0 {
 		fctx, cancel := context.WithTimeout(ctx, finderTimeout)
 		dst, ferr := b.o.Finder(fctx, it.Original)
@@ -43,6 +47,10 @@ func (b *Bin) trashMac(ctx context.Context, it Item) (Item, error) {
 		// for; if the file is still in place, the plain move is truthful.
 		if _, err := os.Lstat(it.Original); err != nil {
 			return Item{}, fmt.Errorf("%s: Finder moved it, but Hark cannot tell where (%v); look in the Trash", it.Original, ferr)
+		}
+		noPutBack = "Finder did not take it"
+		if ferr != nil {
+			noPutBack += " (" + ferr.Error() + ")"
 		}
 	}
 	trash := filepath.Join(b.o.Home, ".Trash")
@@ -68,6 +76,7 @@ func (b *Bin) trashMac(ctx context.Context, it Item) (Item, error) {
 			return Item{}, fmt.Errorf("%s: could not move it to the Trash (%v); nothing was deleted", it.Original, unwrapPath(err))
 		}
 		it.Trashed = dst
+		it.NoPutBack = noPutBack
 		return it, nil
 	}
 	return Item{}, fmt.Errorf("%s: the Trash holds too many items of this name; empty it and try again", it.Original)

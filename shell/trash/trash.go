@@ -34,6 +34,10 @@ type Item struct {
 	Trashed  string `json:"trashed"`        // where it is now
 	Info     string `json:"info,omitempty"` // its .trashinfo file (freedesktop only)
 	Dir      bool   `json:"dir,omitempty"`
+	// NoPutBack, on macOS, says why the item was moved into ~/.Trash by a
+	// plain rename rather than by Finder, whose Put Back then does not
+	// know where it came from ("" when Finder took it, or elsewhere).
+	NoPutBack string `json:"noPutBack,omitempty"`
 }
 
 // Record is one trashed set: what one Move to Trash moved.
@@ -337,6 +341,11 @@ func (b *Bin) wayBack(original string) error {
 	}
 	return nil
 }
+
+// StateFile is the file that records the last trashed set ("" when none
+// is kept). The app watches it, since `hark undo` and `hark ask` change it
+// too.
+func (b *Bin) StateFile() string { return b.o.State }
 
 // Last is the recorded last trashed set, if any.
 func (b *Bin) Last() (Record, bool, error) {

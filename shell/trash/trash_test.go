@@ -452,6 +452,13 @@ func TestMacFinder(t *testing.T) {
 	if got[plain] != "F plain" || got[busy] != "busy" || got[link] != "link" {
 		t.Fatalf("trashed as %v: want Finder's name for plain, the plain move for busy and link", got)
 	}
+	// Only the plain moves lack Put Back, and each says why.
+	for _, it := range rec.Items {
+		want := map[string]string{plain: "", busy: "Finder did not take it (Finder got an error", link: "what the link points to"}[it.Original]
+		if (want == "") != (it.NoPutBack == "") || !strings.Contains(it.NoPutBack, want) {
+			t.Errorf("%s: NoPutBack %q, want %q", it.Original, it.NoPutBack, want)
+		}
+	}
 	if _, err := b.UndoLast(); err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,9 @@ type Stats struct {
 }
 
 // deniedPermission recognises how macOS answers an app that may not use the
-// microphone: the stream opens, then delivers exact zeros. Real microphones
+// microphone: the stream opens, then delivers exact zeros. A microphone that
+// is there but disconnected (a closed lid, an unplugged headset) looks the
+// same, so the message names both. Real microphones
 // always carry some noise, so a quarter second of digital silence on macOS
 // means the permission is missing. Elsewhere silence is just silence (a
 // muted input), and the speech gate deals with it.
@@ -114,5 +116,7 @@ func deniedPermission(goos, device string, a speech.Audio) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: %q delivered only digital silence; allow Hark (or the terminal you run it from) in System Settings → Privacy & Security → Microphone, then try again", ErrPermission, device)
+	return fmt.Errorf("%q delivered only digital silence: either %w (allow Hark, or the terminal you run it from, in System Settings → Privacy & Security → Microphone), "+
+		"or the microphone is off: a MacBook's built-in microphone is disconnected while its lid is closed, and a headset or USB microphone may have been unplugged "+
+		"(choose another input in System Settings → Sound); then try again", device, ErrPermission)
 }

@@ -33,8 +33,12 @@ func TestDeniedPermission(t *testing.T) {
 			if got := errors.Is(err, ErrPermission); got != tc.denied {
 				t.Fatalf("denied = %v (%v), want %v", got, err, tc.denied)
 			}
-			if tc.denied && !strings.Contains(err.Error(), "System Settings → Privacy & Security → Microphone") {
-				t.Fatalf("message lacks the fix: %v", err)
+			if tc.denied {
+				for _, w := range []string{"System Settings → Privacy & Security → Microphone", "lid is closed", "unplugged", "System Settings → Sound"} {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("message lacks %q: %v", w, err)
+					}
+				}
 			}
 		})
 	}

@@ -170,10 +170,11 @@ type Recorder struct {
 	// resampling path on a server that would accept 16 kHz.
 	forceDeviceRate bool
 
-	mu     sync.Mutex
-	cur    *capture
-	stats  Stats
-	inited bool
+	mu       sync.Mutex
+	cur      *capture
+	stats    Stats
+	inited   bool
+	defaults defaultTracker // the system default input PortAudio listed devices with
 }
 
 // NewRecorder returns an idle Recorder. PortAudio is initialised at the first
@@ -253,10 +254,17 @@ func (r *Recorder) Start(ctx context.Context) error {
 		}
 		r.inited = true
 	}
+	// PortAudio keeps the default it saw when it initialised; when the
+	// system's default input has moved since (a headset connected), list
+	// the devices again so that the recording uses the new one.
+	if id, ok := systemDefaultInput(); r.opts.Device == "" && r.defaults.changed(id, ok) && rescan() {
+		r.defaults.scanned(id, ok)
+	}
 	c, err := r.open(t0)
 	if errors.Is(err, ErrNoDevice) && rescan() {
 		// PortAudio lists devices once, when it initialises: a microphone
 		// plugged in (or back in) since then is only found after a rescan.
+		r.defaults.scanned(systemDefaultInput())
 		c, err = r.open(t0)
 	}
 	if err != nil {

@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hark-sh/hark/shell/plan"
+)
+
+// maxDenials is how many denials in a row end a request: a model that
+// keeps proposing what the user keeps refusing is not going to stop on
+// its own, and each question costs the user a decision.
+const maxDenials = 3
+
+// denials is what one request remembers of the user's "no": the commands
+// denied so far, and how many denials came in a row. A new request starts
+// with none, so the user can ask for the same thing again.
+type denials struct {
+	seen  map[string]bool
+	inRow int
+}
+
+// commandKey is a command as the shell reads it, in its folder: two
+// proposals that parse alike (spacing, redundant quoting aside) in the
+// same folder are one command. A line that does not parse is compared by
+// its words.
+func commandKey(command, workingDirectory string) string {
+	text := strings.Join(strings.Fields(command), " ")
+	if s, err := plan.Parse(command); err == nil {
+		// Quoting that changes nothing is dropped: a word whose value is
+		// plain text becomes that text, quoted one canonical way.
+		syntax.Walk(s.File, func(n syntax.Node) bool {
+			if w, ok := n.(*syntax.Word); ok {
+				if v, ok := literal(w); ok {
+					if q, err := syntax.Quote(v, syntax.LangBash); err == nil {
+						w.Parts = []syntax.WordPart{&syntax.Lit{Value: q}}
+					}
+				}
+				return false
+			}
+			return true
+		})
+		var b strings.Builder
+		if syntax.NewPrinter(syntax.Minify(true)).Print(&b, s.File) == nil {
+			text = strings.TrimSpace(b.String())
+		}
+	}
+	return filepath.Clean(workingDirectory) + "\x00" + text
+}
+
+// literal is a word's value when it is plain text under any quoting: no
+// expansion, glob or brace in it. Lit values keep backslash escapes, so a
+// word with one is left as written.
+func literal(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	var add func(parts []syntax.WordPart) bool
+	add = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "\\*?[{~") {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				if p.Dollar || !add(p.Parts) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	ok := add(w.Parts)
+	return b.String(), ok
+}
+
+func (d *denials) deniedBefore(key string) bool { return d.seen[key] }
+
+// denied records a denial of key and says whether the request must stop.
+func (d *denials) denied(key string) (stop bool) {
+	if d.seen == nil {
+		d.seen = map[string]bool{}
+	}
+	d.seen[key] = true
+	d.inRow++
+	return d.inRow >= maxDenials
+}
+
+// ran breaks a run of denials: the user let something happen.
+func (d *denials) ran() { d.inRow = 0 }
+
+func denialsError() *Error {
+	return &Error{Kind: ErrDenials, msg: "stopped after 3 denials in a row; nothing you denied ran — say what you want done differently, and your next request starts fresh"}
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/shell/trash"
+)
+
+// watchFast looks at the shared files every few milliseconds, so a test
+// waits for a view rather than for the real period.
+func watchFast(o *Options) { o.WatchEvery = 5 * time.Millisecond }
+
+// TestTrashRecordIsSharedLive: a Move to Trash made by another process
+// (hark ask) shows Undo last trash in the menu without a restart, and an
+// undo made elsewhere (hark undo) takes the entry away, so the menu never
+// offers an undo that does nothing.
+func TestTrashRecordIsSharedLive(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	state := filepath.Join(home, "state", "last-trash.json")
+	newBin := func() *trash.Bin {
+		b, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	target := filepath.Join(home, "notes.txt")
+	if err := os.WriteFile(target, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, answerAgent("ok"), func(o *Options) { o.Trash = newBin(); watchFast(o) })
+	h.views.waitFrom(t, 0, "an idle menu with nothing to undo", func(v View) bool { return v.State == Idle && v.UndoTrash == "" })
+
+	other := newBin() // the terminal's own Bin, same record file
+	m := h.views.mark()
+	if _, err := other.Trash(context.Background(), "rm notes.txt", []string{target}); err != nil {
+		t.Fatal(err)
+	}
+	h.views.waitFrom(t, m, "Undo last trash after a Move to Trash in the terminal", func(v View) bool { return v.UndoTrash == "notes.txt" })
+
+	m = h.views.mark()
+	if _, err := other.UndoLast(); err != nil {
+		t.Fatal(err)
+	}
+	h.views.waitFrom(t, m, "no Undo last trash after hark undo", func(v View) bool { return v.UndoTrash == "" })
+}
+
+// TestSettingsEditsApplyLive: a bad value saved in settings.json shows as
+// a problem at once, fixing it clears the problem (and a stale "could not
+// save" line), live keys apply from the next request, and a key read only
+// at start is named as waiting for a restart.
+func TestSettingsEditsApplyLive(t *testing.T) {
+	t.Parallel()
+	h := start(t, answerAgent("ok"), watchFast)
+	path := h.paths.Settings
+	h.views.waitFrom(t, 0, "idle", func(v View) bool { return v.State == Idle })
+	write := func(body string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// The app's own writer renames into place; an editor may too.
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	m := h.views.mark()
+	write(`{"confirmTimeout": "2 minutes", "soundCues": false}`)
+	v := h.views.waitFrom(t, m, "the bad value as a problem", func(v View) bool { _, ok := v.Problems["settings"]; return ok })
+	if p := v.Problems["settings"]; !strings.Contains(p.Detail, `"confirmTimeout"`) || !strings.Contains(p.Detail, "line 1") {
+		t.Errorf("the problem does not name the key and its line: %+v", p)
+	}
+	if v.Cues {
+		t.Error("soundCues:false, a valid key beside the bad one, did not apply")
+	}
+	n := recv(t, "notification", h.notifier.got)
+	if n.title != "Hark — settings.json has a problem" || !strings.Contains(n.body, "confirmTimeout") {
+		t.Errorf("notification %+v", n)
+	}
+
+	m = h.views.mark()
+	write(`{"confirmTimeout": "90s", "soundCues": false}`)
+	v = h.views.waitFrom(t, m, "the problem cleared", func(v View) bool { _, ok := v.Problems["settings"]; return !ok })
+	if !strings.Contains(v.Note, "confirmTimeout") || !strings.Contains(v.Note, "applied") {
+		t.Errorf("note %q does not say the change applied", v.Note)
+	}
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "hi", Wait: true, Reply: reply})
+	recv(t, "reply", reply)
+	if r := recv(t, "request", h.agent.calls); r.ConfirmTimeout != 90*time.Second {
+		t.Errorf("the next request's approval timeout is %v, want the edited 90s", r.ConfirmTimeout)
+	}
+
+	m = h.views.mark()
+	write(`{"confirmTimeout": "90s", "soundCues": false, "ollamaModel": "llama3.2:3b"}`)
+	v = h.views.waitFrom(t, m, "a restart named", func(v View) bool { return strings.Contains(v.Note, "ollamaModel") })
+	if !strings.Contains(v.Note, "restarts") {
+		t.Errorf("note %q does not say the key needs a restart", v.Note)
+	}
+	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
+		if strings.HasPrefix(n.title, "Hark — restart to apply") {
+			if n.title != "Hark — restart to apply ollamaModel" {
+				t.Errorf("restart notification %+v", n)
+			}
+			break
+		}
+	}
+	// Saving again (a menu toggle rewrites the file) does not repeat it.
+	m = h.views.mark()
+	write(`{"confirmTimeout": "90s", "soundCues": true, "ollamaModel": "llama3.2:3b"}`)
+	h.views.waitFrom(t, m, "sound cues back on", func(v View) bool { return v.Cues })
+	h.notifier.mu.Lock()
+	restarts := 0
+	for _, n := range h.notifier.sent {
+		if strings.HasPrefix(n.title, "Hark — restart to apply") {
+			restarts++
+		}
+	}
+	h.notifier.mu.Unlock()
+	if restarts != 1 {
+		t.Errorf("the restart was announced %d times, want once", restarts)
+	}
+}
