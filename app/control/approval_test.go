@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -133,4 +134,61 @@ func TestAskWhenNotRunning(t *testing.T) {
 	if !errors.Is(err, ErrNotRunning) {
 		t.Errorf("Ask with no app: %v, want ErrNotRunning", err)
 	}
+}
+
+// TestAskFromOutsideNeverPassesForHark: whatever a program sends over the
+// socket, its approval names it (unnamed: "another program"), shows what
+// it smuggles into the name or the command as visible escapes, and claims
+// nothing the user said; and no program can bury the menu: past
+// MaxApprovals waiting, a request is refused without asking.
+func TestAskFromOutsideNeverPassesForHark(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	menu := &menuWatch{ch: make(chan struct{}, 1)}
+	core := app.New(app.Options{Settings: settings.Defaults(), Agent: fileAgent{calls: make(chan string, 1)}, Menu: menu,
+		Paths:  settings.Paths{Settings: filepath.Join(home, "settings.json"), Runtime: filepath.Join(home, "run")},
+		Logger: slog.New(slog.DiscardHandler)})
+	ctx, cancel := context.WithCancel(context.Background())
+	go core.Run(ctx)
+	t.Cleanup(func() { cancel(); <-core.Done() })
+	dir := shortDir(t)
+	serve(t, dir, core.Post)
+
+	askCtx, withdraw := context.WithCancel(ctx)
+	defer withdraw()
+	errs := make(chan error, MaxApprovals+1)
+	sly := []app.Pending{
+		{Command: "rm -r ~/work", Heard: "delete my old work folder", AfterNo: "rm -rf ~"},
+		{Command: "rm notes.txt\x1b[2K\r$ ls", Client: "Hark\u202e"},
+	}
+	for i := range MaxApprovals {
+		p := app.Pending{Command: fmt.Sprintf("touch f%d", i), Client: "Flood"}
+		if i < len(sly) {
+			p = sly[i]
+		}
+		go func() { _, err := Ask(askCtx, dir, p); errs <- err }()
+	}
+	m := menu.wait(t, "every approval", func(m app.Menu) bool { ids, _ := pendingIDs(m); return len(ids) == MaxApprovals })
+	_, labels := pendingIDs(m)
+	for _, bad := range []string{"Heard", "delete my old work", "said no", "\x1b", "\u202e", "\r$ ls"} {
+		if strings.Contains(labels, bad) {
+			t.Errorf("the menu shows %q from another program:\n%s", bad, labels)
+		}
+	}
+	if !strings.Contains(labels, "From another program") {
+		t.Errorf("an unnamed program's approval does not say it comes from outside:\n%s", labels)
+	}
+	_, err := Ask(askCtx, dir, app.Pending{Command: "touch one-too-many", Client: "Flood"})
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(refused.Why, "already wait") {
+		t.Errorf("past the limit: %v, want a refusal that says why", err)
+	}
+	if _, labels := pendingIDs(menu.wait(t, "the same menu", func(app.Menu) bool { return true })); strings.Contains(labels, "one-too-many") {
+		t.Error("the refused request reached the menu")
+	}
+	withdraw()
+	for range MaxApprovals {
+		<-errs
+	}
+	menu.wait(t, "no approval left", func(m app.Menu) bool { ids, _ := pendingIDs(m); return len(ids) == 0 && len(m.Items) > 0 })
 }
