@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hark-sh/hark/agent"
@@ -41,17 +43,35 @@ const mcpToolDescription = "Run one shell command on the user's machine through 
 
 // appConfirmer puts a client's command to the user through the running
 // app; the only thing that differs from a spoken request's approval is the
-// way there.
+// way there. waiting counts this session's approvals in the menu, so that
+// one client cannot fill the menu with its requests.
 type appConfirmer struct {
 	runtime string
 	client  string
+	waiting *atomic.Int32
 }
 
+// maxClientApprovals is how many approvals one hark mcp session may have
+// waiting in the menu at once; more is a client asking faster than a
+// person can read, and each further call is refused without asking.
+const maxClientApprovals = 4
+
 func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if c.waiting != nil {
+		if n := c.waiting.Add(1); n > maxClientApprovals {
+			c.waiting.Add(-1)
+			return agent.Decision{}, &agent.NotAsked{Why: fmt.Sprintf("not run: %d commands from %s already wait for the user's approval; "+
+				"wait for their results before asking for more", maxClientApprovals, c.client)}
+		}
+		defer c.waiting.Add(-1)
+	}
 	d, err := control.Ask(ctx, c.runtime, p)
+	var refused *control.RefusedError
 	switch {
 	case errors.Is(err, control.ErrNotRunning):
 		return agent.Decision{}, &agent.NotAsked{Why: "not run: this command needs your approval and Hark is not running; start Hark to approve commands from " + c.client}
+	case errors.As(err, &refused):
+		return agent.Decision{}, &agent.NotAsked{Why: "not run: " + refused.Why}
 	case err != nil && ctx.Err() == nil:
 		return agent.Decision{}, &agent.NotAsked{Why: "not run: could not ask for approval (" + err.Error() + "); start Hark to approve commands from " + c.client}
 	}
@@ -63,6 +83,15 @@ type mcpServer struct {
 	guard     *agent.Agent
 	runtime   string // Hark's runtime folder, where the app's socket is
 	noConfirm bool   // confirmation off, and mcpConfirmOff says so for clients too
+
+	// stop ends every call when the session ends (stdin closed, SIGTERM):
+	// the SDK cancels its calls on a closed stdin but not on its own
+	// context, and a call may wait minutes for an approval. calls counts
+	// the calls still running, which serveMCP waits for, so that no
+	// process and no approval outlives hark mcp.
+	stop    context.Context
+	calls   sync.WaitGroup
+	waiting atomic.Int32 // approvals of this session waiting in the menu
 }
 
 // newMCPServer is the SDK server with Hark's one tool.
@@ -103,6 +132,14 @@ func clipText(s string, n int) string {
 // call answers tools/call: bad arguments are an error result the model
 // can act on; everything else is the result JSON that hark exec prints.
 func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	m.calls.Add(1)
+	defer m.calls.Done()
+	if m.stop != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(m.stop, cancel)()
+	}
 	client := clientName(req.Session)
 	var args json.RawMessage
 	if req.Params != nil {
@@ -111,7 +148,7 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	res, err := m.guard.Handle(ctx, agent.CallRequest{
 		Arguments: args,
 		Client:    client,
-		Confirmer: appConfirmer{runtime: m.runtime, client: client},
+		Confirmer: appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
 		NoConfirm: m.noConfirm,
 	})
 	if err != nil {
@@ -173,20 +210,25 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	m := &mcpServer{guard: guard, runtime: paths.Runtime, noConfirm: !st.ConfirmBeforeExecute && st.MCPConfirmOff}
-	return serveMCP(ctx, e, newMCPServer(m))
+	return serveMCP(ctx, e, m)
 }
 
-// serveMCP runs s on e's stdin and stdout until the client closes stdin
+// serveMCP runs m on e's stdin and stdout until the client closes stdin
 // or ctx ends. Every call still running then is cancelled, which kills
-// its process group and withdraws its approval: a client that goes away
-// leaves nothing behind.
-func serveMCP(ctx context.Context, e *env, s *mcp.Server) int {
+// its process group and withdraws its approval, and serveMCP returns only
+// once they have ended: a client that goes away leaves nothing behind.
+func serveMCP(ctx context.Context, e *env, m *mcpServer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	m.stop = ctx
+	s := newMCPServer(m)
 	out := &lineWriter{w: e.stdout}
 	in := screenLines(e.stdin, out, cancel)
 	t := &mcp.IOTransport{Reader: in, Writer: out}
-	if err := s.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+	err := s.Run(ctx, t)
+	cancel()
+	m.calls.Wait()
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		showln(e.stderr, "hark mcp:", err)
 		return exitError
 	}
@@ -197,10 +239,10 @@ func serveMCP(ctx context.Context, e *env, s *mcp.Server) int {
 // error and skipped, so that one bad client line never costs the session.
 const maxMCPLine = 4 << 20
 
-// screenLines passes the lines of r that are JSON to the SDK and answers
-// the others itself with a JSON-RPC parse error, since the SDK ends the
-// connection on a line it cannot parse. At the end of r (the client has
-// gone) it calls gone.
+// screenLines passes the lines of r that are JSON-RPC messages to the SDK
+// and answers the others itself with a JSON-RPC error, since the SDK ends
+// the connection on a line it cannot decode. At the end of r (the client
+// has gone) it calls gone.
 func screenLines(r io.Reader, out *lineWriter, gone func()) io.ReadCloser {
 	pr, pw := io.Pipe()
 	go func() {
@@ -211,11 +253,19 @@ func screenLines(r io.Reader, out *lineWriter, gone func()) io.ReadCloser {
 			line, tooLong, err := readLine(br)
 			switch t := bytes.TrimSpace(line); {
 			case tooLong:
-				out.parseError(fmt.Sprintf("message larger than %d bytes; nothing was run", maxMCPLine))
+				out.rpcError(nil, jsonrpc.CodeParseError, fmt.Sprintf("message larger than %d bytes; nothing was run", maxMCPLine))
 			case len(t) == 0:
 			case !json.Valid(t):
-				out.parseError("not JSON: send one JSON-RPC 2.0 message per line")
+				out.rpcError(nil, jsonrpc.CodeParseError, "not JSON: send one JSON-RPC 2.0 message per line; nothing was run")
+			case t[0] == '[':
+				// The protocol versions the SDK speaks have no batches, and
+				// the SDK would end the session on one.
+				out.rpcError(nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not accepted: send one message per line; nothing was run")
 			default:
+				if _, derr := jsonrpc.DecodeMessage(t); derr != nil {
+					out.rpcError(messageID(t), jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message ("+derr.Error()+"); nothing was run")
+					break
+				}
 				if _, werr := pw.Write(append(t, '\n')); werr != nil {
 					return
 				}
@@ -226,6 +276,22 @@ func screenLines(r io.Reader, out *lineWriter, gone func()) io.ReadCloser {
 		}
 	}()
 	return pr
+}
+
+// messageID is the id of a message that is no valid request, when it has
+// a usable one, so that the error answers it.
+func messageID(line []byte) any {
+	var m struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	switch m.ID.(type) {
+	case string, float64:
+		return m.ID
+	}
+	return nil
 }
 
 // readLine reads up to a newline, keeping at most maxMCPLine bytes.
@@ -260,8 +326,8 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 
 func (*lineWriter) Close() error { return nil }
 
-func (l *lineWriter) parseError(msg string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg}})
+func (l *lineWriter) rpcError(id any, code int, msg string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 	_, _ = l.Write(append(b, '\n'))
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,6 +55,14 @@ func mcpHome(t *testing.T) settings.Paths {
 // returned channel receives the subcommand's exit code.
 func startMCP(t *testing.T, clientName string) (*mcp.ClientSession, <-chan int) {
 	t.Helper()
+	cs, done, _ := startMCPPipe(t, clientName)
+	return cs, done
+}
+
+// startMCPPipe is startMCP that also returns the pipe to the server's
+// stdin, for a test to close as a client that dies does.
+func startMCPPipe(t *testing.T, clientName string) (*mcp.ClientSession, <-chan int, io.Closer) {
+	t.Helper()
 	inR, inW := io.Pipe()   // client → server
 	outR, outW := io.Pipe() // server → client
 	var stderr lockedBuffer
@@ -69,8 +80,8 @@ func startMCP(t *testing.T, clientName string) (*mcp.ClientSession, <-chan int) 
 	if err != nil {
 		t.Fatalf("connect: %v (stderr: %s)", err, stderr.String())
 	}
-	t.Cleanup(func() { cs.Close(); inW.Close() })
-	return cs, done
+	t.Cleanup(func() { inW.Close(); cs.Close() })
+	return cs, done, inW
 }
 
 type lockedBuffer struct {
@@ -507,5 +518,240 @@ func TestMcpPrintConfig(t *testing.T) {
 	var errb strings.Builder
 	if code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb}, []string{"mcp", "--print-config", "emacs"}); code != exitUsage {
 		t.Errorf("an unknown client: exit %d", code)
+	}
+}
+
+// rawMCP is `hark mcp` in this process on pipes, spoken to line by line
+// without the SDK's client, for what a real client would never send.
+type rawMCP struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	done chan int
+}
+
+func startRawMCP(t *testing.T) *rawMCP {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &rawMCP{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan int, 1)}
+	r.out.Buffer(nil, 8<<20)
+	go func() {
+		code := dispatch(context.Background(), &env{stdin: inR, stdout: outW, stderr: io.Discard}, []string{"mcp"})
+		outW.Close()
+		r.done <- code
+	}()
+	t.Cleanup(func() { inW.Close() })
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if m := r.read(); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+func (r *rawMCP) send(line string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
+		r.t.Fatalf("writing %q: %v", line, err)
+	}
+}
+
+// read is the server's next message, decoded.
+func (r *rawMCP) read() map[string]any {
+	r.t.Helper()
+	if !r.out.Scan() {
+		r.t.Fatalf("the server closed its output (%v)", r.out.Err())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(r.out.Bytes(), &m); err != nil {
+		r.t.Fatalf("the server wrote no JSON: %q", r.out.Text())
+	}
+	return m
+}
+
+// TestMcpInvalidMessages: a line that is no JSON, or JSON that is no
+// JSON-RPC message, or a call whose params or arguments have the wrong
+// shape, is answered with a JSON-RPC error (or an error result) that says
+// what is wrong, nothing runs, and the same session goes on serving.
+func TestMcpInvalidMessages(t *testing.T) {
+	mcpHome(t)
+	r := startRawMCP(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	touch := strconv.Quote("touch " + marker)
+	for _, tc := range []struct {
+		name, line string
+		code       float64 // the JSON-RPC error code; 0: an error result
+		id         any
+		want       string
+	}{
+		{"not JSON", `{"jsonrpc":"2.0","id":1,"method":"tools/call",`, -32700, nil, "not JSON"},
+		{"binary", "\x00\xff\xfe", -32700, nil, "not JSON"},
+		{"empty batch", `[]`, -32600, nil, "batches"},
+		{"batch", `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_terminal_command","arguments":{"command":` + touch + `}}}]`, -32600, nil, "batches"},
+		{"no version", `{"id":3,"method":"ping"}`, -32600, 3.0, "not a JSON-RPC 2.0 message"},
+		{"a number", `42`, -32600, nil, "not a JSON-RPC 2.0 message"},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, nil, "not a JSON-RPC 2.0 message"},
+		{"params not an object", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"ls"}`, -32602, 4.0, ""},
+		{"arguments a string", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"execute_terminal_command","arguments":"ls"}}`, 0, 5.0, "one JSON object"},
+		{"arguments an array", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"execute_terminal_command","arguments":[` + touch + `]}}`, 0, 6.0, "one JSON object"},
+		{"command an array", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_terminal_command","arguments":{"command":[` + touch + `]}}}`, 0, 7.0, "must be a string"},
+		{"unknown method", `{"jsonrpc":"2.0","id":8,"method":"tools/run"}`, -32601, 8.0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.t = t
+			r.send(tc.line)
+			m := r.read()
+			if m["id"] != tc.id {
+				t.Errorf("answered id %v, want %v: %v", m["id"], tc.id, m)
+			}
+			if tc.code != 0 {
+				e, _ := m["error"].(map[string]any)
+				if e == nil || e["code"] != tc.code || !strings.Contains(fmt.Sprint(e["message"]), tc.want) {
+					t.Errorf("got %v, want error %v mentioning %q", m, tc.code, tc.want)
+				}
+				return
+			}
+			res, _ := m["result"].(map[string]any)
+			if res == nil || res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), tc.want) {
+				t.Errorf("got %v, want an error result mentioning %q", m, tc.want)
+			}
+		})
+	}
+	r.t = t
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a malformed call ran its command")
+	}
+	r.send(`{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"execute_terminal_command","arguments":{"command":"echo still here"}}}`)
+	m := r.read()
+	if m["id"] != "after" || !strings.Contains(fmt.Sprint(m["result"]), "still here") {
+		t.Errorf("after the bad lines: %v", m)
+	}
+}
+
+// TestMcpDisconnect: a client that closes stdin while one call runs and
+// another waits for approval leaves neither behind: the command's process
+// is killed, the approval leaves the menu, and hark mcp exits.
+func TestMcpDisconnect(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	cs, done, stdin := startMCPPipe(t, "test-client")
+	go func() { _, _ = callTool(context.Background(), t, cs, map[string]any{"command": "sleep 2718"}) }()
+	go func() {
+		_, _ = callTool(context.Background(), t, cs, map[string]any{"command": "touch " + filepath.Join(t.TempDir(), "x")})
+	}()
+	waitStarted(t, "sleep", "2718")
+	a.pending(t, 1)
+	stdin.Close()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("hark mcp exited %d", code)
+		}
+	case <-time.After(mcpWait):
+		t.Fatal("hark mcp did not exit when its client went away")
+	}
+	// hark mcp has returned, so nothing it started may still run.
+	if processWith("sleep", "2718") {
+		t.Error("the running command outlived hark mcp")
+	}
+	a.pending(t, 0)
+}
+
+// TestMcpKilledWithdrawsTheApproval: a hark mcp that dies at once (kill
+// -9) still withdraws its waiting approval: the app sees its socket close.
+// And SIGTERM, as a client sends when it quits, ends a running command
+// before hark mcp exits.
+func TestMcpKilledWithdrawsTheApproval(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(self, "mcp")
+			cmd.Env = append(os.Environ(), benchCLIEnv+"=1")
+			c := mcp.NewClient(&mcp.Implementation{Name: "doomed", Version: "1"}, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), mcpWait)
+			defer cancel()
+			cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			go func() {
+				_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: agent.ToolName, Arguments: map[string]any{"command": "rm -r " + t.TempDir()}})
+			}()
+			_, text := a.pending(t, 1)
+			if !strings.Contains(text, "From doomed") {
+				t.Errorf("the approval does not name the client:\n%s", text)
+			}
+			if sig == syscall.SIGTERM {
+				go func() {
+					_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: agent.ToolName, Arguments: map[string]any{"command": "sleep 1618"}})
+				}()
+				waitStarted(t, "sleep", "1618")
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			if sig == syscall.SIGTERM && processWith("sleep", "1618") {
+				t.Error("the running command outlived hark mcp")
+			}
+			a.pending(t, 0)
+		})
+	}
+}
+
+// TestMcpClientCannotDisguiseOrFlood: what a client puts in its name, its
+// command or its purpose reaches the menu only as visible text; the
+// purpose is one of the tool's three words, whatever was sent; and one
+// session never has more than maxClientApprovals waiting: a further call
+// is refused without asking, and says why.
+func TestMcpClientCannotDisguiseOrFlood(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	cs, _ := startMCP(t, "Hark\x1b[8m\u202e")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results := make(chan callResult, maxClientApprovals)
+	for i := range maxClientApprovals {
+		go func() {
+			r, err := callTool(ctx, t, cs, map[string]any{"command": fmt.Sprintf("touch f%d\x1b[2K\r$ ls", i), "workingDirectory": dir, "purpose": "\x1b]8;;https://evil\x07checking"})
+			if err == nil {
+				results <- r
+			}
+		}()
+	}
+	_, text := a.pending(t, maxClientApprovals)
+	for _, bad := range []string{"\x1b", "\u202e", "\r", "evil"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the menu shows %q raw:\n%s", bad, text)
+		}
+	}
+	if !strings.Contains(text, "From Hark") {
+		t.Errorf("the approvals do not name the client:\n%s", text)
+	}
+	r := mustCall(t, cs, map[string]any{"command": "touch one-more", "workingDirectory": dir})
+	if !r.isError || r.res.Executed || !strings.Contains(r.res.Error, "already wait") {
+		t.Errorf("past the limit: %s", r.text)
+	}
+	if _, text := a.pending(t, maxClientApprovals); strings.Contains(text, "one-more") {
+		t.Error("the refused call reached the menu")
+	}
+	cancel()
+	a.pending(t, 0)
+	es, _, _ := agent.ReadAudit(paths.Audit)
+	for _, e := range es {
+		if e.Purpose != agent.PurposeDefault && e.Purpose != agent.PurposeChecking {
+			t.Errorf("audit purpose %q", e.Purpose)
+		}
+	}
+	if r := mustCall(t, cs, map[string]any{"command": "ls", "purpose": "\x1b[31mchecking"}); r.res.Purpose != agent.PurposeDefault {
+		t.Errorf("the result's purpose is %q, want %q", r.res.Purpose, agent.PurposeDefault)
 	}
 }
