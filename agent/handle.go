@@ -36,6 +36,11 @@ type CallRequest struct {
 	NoConfirm bool
 	// OnEvent sees the call's progress; nil: none.
 	OnEvent func(Event)
+	// PrivateDirs are folders a call may not name as its workingDirectory,
+	// nor any folder inside them, symlinks resolved: credentials and
+	// Hark's own settings, rules and audit log, which another program has
+	// no business running commands in.
+	PrivateDirs []string
 	// ConfirmTimeout, when positive, is how long the approval waits;
 	// zero: Options.ConfirmTimeout.
 	ConfirmTimeout time.Duration
@@ -71,7 +76,7 @@ var externalCalls atomic.Int64
 // folder that exists: it has its own idea of a current folder, and
 // guessing another one would run the command somewhere it did not mean.
 func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, error) {
-	ta, err := externalArgs(req.Arguments, a.o.Home)
+	ta, err := externalArgs(req.Arguments, a.o.Home, req.PrivateDirs)
 	if err != nil {
 		return shell.Result{}, fmt.Errorf("%w: %v", ErrInvalidCall, err)
 	}
@@ -93,7 +98,7 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 
 // externalArgs checks an external call's arguments with the model's rules,
 // and then the stricter folder rules of Handle.
-func externalArgs(raw json.RawMessage, home string) (toolArgs, error) {
+func externalArgs(raw json.RawMessage, home string, private []string) (toolArgs, error) {
 	if len(raw) > maxArgumentBytes {
 		return toolArgs{}, fmt.Errorf("the arguments are %d bytes; at most %d are accepted", len(raw), maxArgumentBytes)
 	}
@@ -122,9 +127,33 @@ func externalArgs(raw json.RawMessage, home string) (toolArgs, error) {
 			case !fi.IsDir():
 				return ta, fmt.Errorf("argument \"workingDirectory\": %s is not a folder", ta.WorkingDirectory)
 			}
+			if p := privateDir(ta.WorkingDirectory, private); p != "" {
+				return ta, fmt.Errorf("argument \"workingDirectory\": %s is inside %s, which holds credentials or Hark's own settings; commands from other programs do not run there", ta.WorkingDirectory, p)
+			}
 		}
 	}
 	return ta, nil
+}
+
+// privateDir is the folder of private that holds dir (both with symlinks
+// resolved, so that a link elsewhere does not lead in), or "".
+func privateDir(dir string, private []string) string {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	for _, p := range private {
+		rp, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			rp = filepath.Clean(p)
+		}
+		for _, d := range []string{filepath.Clean(dir), real} {
+			if d == rp || strings.HasPrefix(d, rp+string(filepath.Separator)) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // sanitizeID keeps an ID to letters, digits and dashes, whatever a client

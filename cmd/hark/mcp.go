@@ -20,6 +20,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -81,8 +82,9 @@ func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decis
 // mcpServer answers one client's tool calls.
 type mcpServer struct {
 	guard     *agent.Agent
-	runtime   string // Hark's runtime folder, where the app's socket is
-	noConfirm bool   // confirmation off, and mcpConfirmOff says so for clients too
+	runtime   string   // Hark's runtime folder, where the app's socket is
+	noConfirm bool     // confirmation off, and mcpConfirmOff says so for clients too
+	private   []string // folders no call may run in (mcpPrivateDirs)
 
 	// stop ends every call when the session ends (stdin closed, SIGTERM):
 	// the SDK cancels its calls on a closed stdin but not on its own
@@ -92,6 +94,25 @@ type mcpServer struct {
 	stop    context.Context
 	calls   sync.WaitGroup
 	waiting atomic.Int32 // approvals of this session waiting in the menu
+}
+
+// mcpPrivateDirs are the folders a client's command may not name as its
+// folder: where credentials usually live, and Hark's own.
+func mcpPrivateDirs(paths settings.Paths) []string {
+	var dirs []string
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, d := range []string{".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store",
+			".config/gcloud", ".config/gh", ".config/hark", ".local/state/hark", "Library/Keychains",
+			"Library/Application Support/Hark"} {
+			dirs = append(dirs, filepath.Join(home, d))
+		}
+	}
+	for _, p := range []string{paths.Settings, paths.Audit, paths.History} {
+		if p != "" {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+	}
+	return dirs
 }
 
 // newMCPServer is the SDK server with Hark's one tool.
@@ -146,10 +167,11 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		args = req.Params.Arguments
 	}
 	res, err := m.guard.Handle(ctx, agent.CallRequest{
-		Arguments: args,
-		Client:    client,
-		Confirmer: appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
-		NoConfirm: m.noConfirm,
+		Arguments:   args,
+		Client:      client,
+		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
+		NoConfirm:   m.noConfirm,
+		PrivateDirs: m.private,
 	})
 	if err != nil {
 		res = shell.Result{ExitCode: -1, Error: err.Error() + ". Nothing was run; send {\"command\": \"…\"} with an optional absolute workingDirectory."}
@@ -209,7 +231,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		showln(e.stderr, "hark mcp:", err)
 		return exitError
 	}
-	m := &mcpServer{guard: guard, runtime: paths.Runtime, noConfirm: !st.ConfirmBeforeExecute && st.MCPConfirmOff}
+	m := &mcpServer{guard: guard, runtime: paths.Runtime, noConfirm: !st.ConfirmBeforeExecute && st.MCPConfirmOff,
+		private: mcpPrivateDirs(paths)}
 	return serveMCP(ctx, e, m)
 }
 

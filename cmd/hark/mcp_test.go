@@ -435,10 +435,19 @@ func TestMcpCancellation(t *testing.T) {
 // TestMcpBadInput: each bad call is answered, with an error result or a
 // JSON-RPC error that says what is wrong, and the server keeps serving.
 func TestMcpBadInput(t *testing.T) {
-	mcpHome(t)
+	paths := mcpHome(t)
 	cs, _ := startMCP(t, "test-client")
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	home, _ := os.UserHomeDir()
+	ssh := filepath.Join(home, ".ssh", "keys")
+	link := filepath.Join(home, "innocent")
+	if err := os.MkdirAll(ssh, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".ssh"), link); err != nil {
 		t.Fatal(err)
 	}
 	for name, tc := range map[string]struct {
@@ -451,6 +460,10 @@ func TestMcpBadInput(t *testing.T) {
 		"missing folder":     {map[string]any{"command": "ls", "workingDirectory": "/no/such/dir"}, "does not exist"},
 		"file as folder":     {map[string]any{"command": "ls", "workingDirectory": file}, "is not a folder"},
 		"huge argument":      {map[string]any{"command": "echo " + strings.Repeat("a", 1<<20)}, "at most"},
+		"credentials folder": {map[string]any{"command": "ls", "workingDirectory": ssh}, "holds credentials"},
+		"link into them":     {map[string]any{"command": "ls", "workingDirectory": link}, "holds credentials"},
+		"hark's own folder":  {map[string]any{"command": "ls", "workingDirectory": filepath.Dir(paths.Settings)}, "Hark's own settings"},
+		"dot dot into them":  {map[string]any{"command": "ls", "workingDirectory": home + "/x/../.ssh"}, "holds credentials"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := mustCall(t, cs, tc.args)
