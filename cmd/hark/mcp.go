@@ -107,10 +107,16 @@ func mcpPrivateDirs(paths settings.Paths) []string {
 			dirs = append(dirs, filepath.Join(home, d))
 		}
 	}
+	home, _ := os.UserHomeDir()
 	for _, p := range []string{paths.Settings, paths.Audit, paths.History} {
-		if p != "" {
-			dirs = append(dirs, filepath.Dir(p))
+		d := filepath.Dir(p)
+		// HARK_HOME may be home itself (or above it): that cannot close
+		// home to every client, so only Hark's own files stay private
+		// there, through the classifier and the approval.
+		if p == "" || home == d || strings.HasPrefix(home, d+string(filepath.Separator)) || d == string(filepath.Separator) {
+			continue
 		}
+		dirs = append(dirs, d)
 	}
 	return dirs
 }
@@ -179,7 +185,9 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	text := string(safeJSON(agent.ShownResult(res).JSON()))
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
-		IsError: !res.Executed || !res.Success,
+		// Not run, or failed: an error. Moved to the Trash as the user
+		// chose is the request done (Success), not a failure to retry.
+		IsError: !res.Success || (!res.Executed && res.Error != ""),
 	}, nil
 }
 
