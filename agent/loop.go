@@ -521,9 +521,19 @@ func (r *run) classifyCall(ta toolArgs) (shell.Verdict, rules.Decision) {
 	a := r.a
 	// The policy judges the folder the command will really run in; it knows
 	// home by name, and the tool arguments arrive resolved to a path.
+	// A folder under home is written from ~ too, or `cd .. && rm -rf *`
+	// in ~/src would not be seen as the deletion of home it is.
 	wd := ta.WorkingDirectory
-	if wd == "" || filepath.Clean(wd) == filepath.Clean(a.o.Home) {
+	if wd == "" {
 		wd = "~"
+	} else if h := filepath.Clean(a.o.Home); a.o.Home != "" && h != "/" {
+		switch rel, err := filepath.Rel(h, filepath.Clean(wd)); {
+		case err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)):
+		case rel == ".":
+			wd = "~"
+		default:
+			wd = "~/" + filepath.ToSlash(rel)
+		}
 	}
 	v := a.o.Classifier.ClassifyIn(ta.Command, wd)
 	var rd rules.Decision
@@ -587,6 +597,8 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTrashed:
 		r.m.Approved++
 		f.res, f.trashed = r.moveToTrash(ctx, ta)
+		// What the policy said of the command stays in its result.
+		f.res.Tier, f.res.Reasons = v.Tier, v.Reasons
 		if f.res.Success {
 			r.m.Trashed++
 		} else {

@@ -768,3 +768,33 @@ func TestMcpClientCannotDisguiseOrFlood(t *testing.T) {
 		t.Errorf("the result's purpose is %q, want %q", r.res.Purpose, agent.PurposeDefault)
 	}
 }
+
+// TestMcpFloorInAFolderUnderHome: the policy's floor sees a folder under
+// home as ~/…, so that `cd .. && rm -rf *` in ~/src is the deletion of
+// home it is: refused, never put to the user. (The voice loop classifies
+// through the same agent code.)
+func TestMcpFloorInAFolderUnderHome(t *testing.T) {
+	a := startApp(t, mcpHome(t))
+	cs, _ := startMCP(t, "test-client")
+	home, _ := os.UserHomeDir()
+	src := filepath.Join(home, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(home, "keep")
+	if err := os.WriteFile(keep, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"cd .. && rm -rf *", "env -C .. rm -rf *", "rm -rf ../*"} {
+		r := mustCall(t, cs, map[string]any{"command": cmd, "workingDirectory": src})
+		if r.res.Tier != shell.Forbidden || r.res.Executed || !r.isError {
+			t.Errorf("%s in ~/src: %s", cmd, r.text)
+		}
+	}
+	if _, text := a.pending(t, 0); strings.Contains(text, "rm -rf") {
+		t.Errorf("a floor case was put to the user:\n%s", text)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Error("home lost a file")
+	}
+}
