@@ -234,7 +234,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		showln(e.stderr, "hark mcp:", err)
 		return exitError
 	}
-	guard, err := newGuard(st, paths)
+	guard, err := newGuard(st, paths, true)
 	if err != nil {
 		showln(e.stderr, "hark mcp:", err)
 		return exitError
