@@ -27,7 +27,7 @@ import (
 func init() {
 	register(&command{
 		name:    "mcp",
-		usage:   "[--print-config claude|cursor|zed|goose]",
+		usage:   "[--print-config claude|claude-code|cursor|zed|goose|codex]",
 		summary: "Serve MCP over stdio: other agents run shell commands through Hark's policy, sandbox and approvals.",
 		run:     runMCP,
 	})
@@ -192,7 +192,7 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 }
 
 func mcpUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "Usage: hark mcp [--print-config claude|cursor|zed|goose]")
+	fmt.Fprintln(w, "Usage: hark mcp [--print-config claude|claude-code|cursor|zed|goose|codex]")
 	fmt.Fprintln(w, "Serves the Model Context Protocol on stdin/stdout, for an MCP client (Claude Desktop, Cursor,")
 	fmt.Fprintln(w, "Zed, Goose …) to start. Its one tool, execute_terminal_command, takes the path a spoken request")
 	fmt.Fprintln(w, "takes: read-only commands run at once in the sandbox, forbidden ones never, and anything else")
@@ -205,7 +205,7 @@ func mcpUsage(w io.Writer, fs *flag.FlagSet) {
 func runMCP(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	printConfig := fs.String("print-config", "", "print the snippet for `client`'s config file (claude, cursor, zed, goose) and exit")
+	printConfig := fs.String("print-config", "", "print the snippet for `client`'s config file ("+mcpClientList+") and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			mcpUsage(e.stdout, fs)
@@ -375,6 +375,9 @@ func harkPath() (string, error) {
 	return filepath.Abs(p)
 }
 
+// mcpClientList names the clients --print-config knows.
+const mcpClientList = "claude, claude-code, cursor, zed, goose or codex"
+
 // mcpConfigs are the config snippets per client, for the path of hark.
 var mcpConfigs = map[string]struct {
 	where   string
@@ -389,11 +392,21 @@ var mcpConfigs = map[string]struct {
 	"zed": {"Zed: settings.json (zed: open settings), under \"context_servers\"", func(p string) string {
 		return jsonSnippet(map[string]any{"context_servers": map[string]any{"hark": map[string]any{"source": "custom", "command": p, "args": []string{"mcp"}}}})
 	}},
+	"claude-code": {"Claude Code: run this once in a shell (--scope user: in every project)", func(p string) string {
+		return "claude mcp add --scope user hark -- " + shellQuote(p) + " mcp\n"
+	}},
+	"codex": {"Codex: ~/.codex/config.toml", func(p string) string {
+		q, _ := json.Marshal(p) // a JSON string of a path is a valid TOML string
+		return "[mcp_servers.hark]\ncommand = " + string(q) + "\nargs = [\"mcp\"]\n"
+	}},
 	"goose": {"Goose: ~/.config/goose/config.yaml, under extensions:", func(p string) string {
 		q, _ := json.Marshal(p) // a JSON string is a valid YAML string
 		return "extensions:\n  hark:\n    name: hark\n    type: stdio\n    cmd: " + string(q) + "\n    args: [mcp]\n    enabled: true\n    timeout: 300\n"
 	}},
 }
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func jsonSnippet(v any) string {
 	b, _ := json.MarshalIndent(v, "", "  ")
@@ -403,7 +416,7 @@ func jsonSnippet(v any) string {
 func printMCPConfig(e *env, client string) int {
 	c, ok := mcpConfigs[strings.ToLower(client)]
 	if !ok {
-		showf(e.stderr, "hark mcp: --print-config takes claude, cursor, zed or goose, not %q\n", client)
+		showf(e.stderr, "hark mcp: --print-config takes %s, not %q\n", mcpClientList, client)
 		return exitUsage
 	}
 	p, err := harkPath()

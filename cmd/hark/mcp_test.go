@@ -343,6 +343,11 @@ func TestMcpSafeForbiddenAndNoApp(t *testing.T) {
 			t.Errorf("audit entry %d: client %q decision %q, want Claude Desktop and %s", i, es[i].Client, es[i].Decision, want)
 		}
 	}
+	var table strings.Builder
+	writeAuditTable(&table, es)
+	if strings.Count(table.String(), ", from Claude Desktop)") != 3 {
+		t.Errorf("hark audit does not name the client:\n%s", table.String())
+	}
 }
 
 // TestMcpApprovalsFromTheApp: two calls at once queue two approvals in
@@ -518,19 +523,26 @@ func TestMcpPrintConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, client := range []string{"claude", "cursor", "zed", "goose"} {
+	for _, client := range []string{"claude", "claude-code", "cursor", "zed", "goose", "codex"} {
 		var out, errb strings.Builder
 		code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"mcp", "--print-config", client})
-		if code != exitOK || !strings.Contains(out.String(), strconv.Quote(self)) || !strings.Contains(out.String(), "mcp") {
+		path := strconv.Quote(self)
+		if client == "claude-code" {
+			path = shellQuote(self)
+		}
+		if code != exitOK || !strings.Contains(out.String(), path) || !strings.Contains(out.String(), "mcp") {
 			t.Errorf("%s: exit %d, %s", client, code, out.String())
 		}
-		if client != "goose" && !json.Valid([]byte(out.String())) {
+		if (client == "claude" || client == "cursor" || client == "zed") && !json.Valid([]byte(out.String())) {
 			t.Errorf("%s: not JSON: %s", client, out.String())
 		}
 	}
 	var errb strings.Builder
-	if code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb}, []string{"mcp", "--print-config", "emacs"}); code != exitUsage {
-		t.Errorf("an unknown client: exit %d", code)
+	if code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb}, []string{"mcp", "--print-config", "emacs"}); code != exitUsage || !strings.Contains(errb.String(), mcpClientList) {
+		t.Errorf("an unknown client: exit %d, %s", code, errb.String())
+	}
+	if got := shellQuote("/a b/it's/hark"); got != `'/a b/it'\''s/hark'` {
+		t.Errorf("shellQuote: %s", got)
 	}
 }
 
