@@ -810,3 +810,57 @@ func TestMcpFloorInAFolderUnderHome(t *testing.T) {
 		t.Error("home lost a file")
 	}
 }
+
+// TestMcpConfirmOffAndTimeout: confirmation off in the app does not reach
+// MCP clients; with mcpConfirmOff too their commands run unasked, and a
+// plain deletion under home then goes to the Trash; confirmTimeout bounds
+// a client's approval as a spoken one's, and the timeout is a denial that
+// leaves the menu.
+func TestMcpConfirmOffAndTimeout(t *testing.T) {
+	paths := mcpHome(t)
+	home, _ := os.UserHomeDir()
+	dir := t.TempDir()
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(paths.Settings, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	write(`{"confirmBeforeExecute": false}`)
+	cs, _ := startMCP(t, "Cursor")
+	if r := mustCall(t, cs, map[string]any{"command": "touch " + filepath.Join(dir, "a")}); r.res.Executed || !strings.Contains(r.res.Error, "start Hark") {
+		t.Errorf("confirmation off alone: %s", r.text)
+	}
+
+	write(`{"confirmBeforeExecute": false, "mcpConfirmOff": true}`)
+	cs, _ = startMCP(t, "Cursor")
+	if r := mustCall(t, cs, map[string]any{"command": "touch " + filepath.Join(dir, "b")}); !r.res.Executed || r.isError {
+		t.Errorf("with mcpConfirmOff: %s", r.text)
+	}
+	doomed := filepath.Join(home, "old.txt")
+	if err := os.WriteFile(doomed, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustCall(t, cs, map[string]any{"command": "rm ~/old.txt"}); r.res.Executed || !strings.Contains(r.res.Output, "Trash") {
+		t.Errorf("an unasked deletion under home: %s", r.text)
+	}
+	if _, err := os.Stat(doomed); err == nil {
+		t.Error("the file is still there")
+	}
+
+	write(`{"confirmTimeout": "5s"}`)
+	a := startApp(t, paths)
+	cs, _ = startMCP(t, "Cursor")
+	res := make(chan callResult, 1)
+	go func() { res <- mustCall(t, cs, map[string]any{"command": "touch " + filepath.Join(dir, "c")}) }()
+	a.pending(t, 1)
+	if r := <-res; r.res.Executed || !r.isError {
+		t.Errorf("an unanswered approval: %s", r.text)
+	}
+	a.pending(t, 0)
+	es, _, _ := agent.ReadAudit(paths.Audit)
+	if last := es[len(es)-1]; last.Decision != agent.DecisionTimeout {
+		t.Errorf("the unanswered approval is recorded as %q, want %q", last.Decision, agent.DecisionTimeout)
+	}
+}
