@@ -285,16 +285,31 @@ func Answers(p Pending, withWhy bool) []Answer {
 	return append(as, Answer{Kind: AnswerApprove, Label: "Approve"})
 }
 
+// ClientName is how an approval names the program that asked for it (""
+// for Hark's own model). The name is the program's own claim, so it is
+// shown escaped and cut, and one that calls itself Hark is marked as the
+// other program it is.
+func ClientName(client string) string {
+	c := strings.Join(strings.Fields(client), " ")
+	if c == "" {
+		return ""
+	}
+	c = clip(Visible(c), 40)
+	if f := strings.ToLower(strings.Fields(c)[0]); strings.HasPrefix(f, "hark") {
+		c = "“" + c + "” (another program)"
+	}
+	return c
+}
+
 // ApprovalTitle is the heading of an approval's notification or dialog:
 // what is asked, and whether the model is trying again after a no. The
 // model's purpose tag ("executing") is not shown; it means nothing to
 // the user.
 func ApprovalTitle(p Pending) string {
-	if c := strings.Join(strings.Fields(p.Client), " "); c != "" {
+	if c := ClientName(p.Client); c != "" {
 		// Another program asks through hark mcp: say which, so that the
-		// user never approves it as if Hark's own model had asked. The
-		// name is the client's own claim, so it is shown escaped and cut.
-		return clip(Visible(c), 40) + " wants to run:"
+		// user never approves it as if Hark's own model had asked.
+		return c + " wants to run:"
 	}
 	if p.AfterNo != "" {
 		return "Hark — after you said no, the model proposes another command"

@@ -112,7 +112,7 @@ func TestApprovalTitleNamesTheClient(t *testing.T) {
 	}
 	// The name is the client's own claim: what it smuggles in shows.
 	sly := approvalTitle(app.Pending{Command: "rm x", Client: "Hark\x1b[2K\u202e" + strings.Repeat("x", 80)})
-	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 60 {
-		t.Errorf("a client's name reaches the title raw or whole: %q", sly)
+	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 80 || !strings.Contains(sly, "(another program)") {
+		t.Errorf("a client's name reaches the title raw, whole or as Hark's own: %q", sly)
 	}
 }

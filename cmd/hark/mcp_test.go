@@ -758,8 +758,8 @@ func TestMcpClientCannotDisguiseOrFlood(t *testing.T) {
 			t.Errorf("the menu shows %q raw:\n%s", bad, text)
 		}
 	}
-	if !strings.Contains(text, "From Hark") {
-		t.Errorf("the approvals do not name the client:\n%s", text)
+	if !strings.Contains(text, "From “Hark") || !strings.Contains(text, "(another program)") {
+		t.Errorf("the approvals do not name the client as another program:\n%s", text)
 	}
 	r := mustCall(t, cs, map[string]any{"command": "touch one-more", "workingDirectory": dir})
 	if !r.isError || r.res.Executed || !strings.Contains(r.res.Error, "already wait") {
@@ -862,5 +862,24 @@ func TestMcpConfirmOffAndTimeout(t *testing.T) {
 	es, _, _ := agent.ReadAudit(paths.Audit)
 	if last := es[len(es)-1]; last.Decision != agent.DecisionTimeout {
 		t.Errorf("the unanswered approval is recorded as %q, want %q", last.Decision, agent.DecisionTimeout)
+	}
+}
+
+// TestMcpCannotReachTheApprovalChannels: no command a client sends can
+// answer an approval unasked: whatever talks to the session bus (the tray
+// menu, the notifications), to Hark's control socket or to the X server
+// needs the user's own approval, so with no app running it does not run.
+func TestMcpCannotReachTheApprovalChannels(t *testing.T) {
+	mcpHome(t)
+	cs, _ := startMCP(t, "test-client")
+	for _, cmd := range []string{
+		"dbus-send --session --dest=org.freedesktop.Notifications / x",
+		"busctl --user call a b c d", "gdbus call --session -d x -o / -m y", "dbus-monitor",
+		"hark send approve it", "hark quit", "nc -U $XDG_RUNTIME_DIR/hark/control.sock",
+		"socat - UNIX-CONNECT:/tmp/x", "curl --unix-socket /tmp/x http://a", "xdotool click 1",
+	} {
+		if r := mustCall(t, cs, map[string]any{"command": cmd}); r.res.Executed || r.res.Tier == shell.Safe {
+			t.Errorf("%s: %s", cmd, r.text)
+		}
 	}
 }
