@@ -116,3 +116,23 @@ func TestApprovalTitleNamesTheClient(t *testing.T) {
 		t.Errorf("a client's name reaches the title raw, whole or as Hark's own: %q", sly)
 	}
 }
+
+// TestApprovalBodyShowsWhatIsHidden: whatever the command, its folder,
+// its reasons or its preview hide (escape sequences, a carriage return,
+// bidirectional overrides), the notification shows it, as the menu does;
+// another program can put any text there.
+func TestApprovalBodyShowsWhatIsHidden(t *testing.T) {
+	t.Parallel()
+	sly := "\x1b[2K\r\u202e"
+	p := app.Pending{Command: "rm -rf ~/work" + sly + " ls", WorkingDirectory: "/tmp/x" + sly,
+		Reasons: []shell.Reason{{Command: "rm -rf ~/work" + sly, Why: "rm: deletes files" + sly, Category: "delete"}},
+		Rule:    "rule" + sly, Heard: "heard" + sly,
+		Preview: &preview.Preview{Summary: "deletes 1 file" + sly, Lines: []string{"~/work" + sly}}}
+	body := approvalBody(p)
+	if strings.ContainsAny(body, "\x1b\r\u202e") {
+		t.Errorf("the body carries hidden characters raw: %q", body)
+	}
+	if !strings.Contains(body, "rm -rf ~/work") {
+		t.Errorf("the command is not shown: %q", body)
+	}
+}
