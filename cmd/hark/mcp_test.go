@@ -557,6 +557,22 @@ type rawMCP struct {
 
 func startRawMCP(t *testing.T) *rawMCP {
 	t.Helper()
+	r := startRawMCPVersion(t, "2025-06-18")
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+// startRawMCPVersion starts the server and sends initialize asking for
+// protocol version v; the reply is left to read.
+func startRawMCPVersion(t *testing.T, v string) *rawMCP {
+	t.Helper()
+	return startRawMCPAnswered(t, v, v)
+}
+
+// startRawMCPAnswered is startRawMCPVersion where the server is to answer
+// with version want.
+func startRawMCPAnswered(t *testing.T, v, want string) *rawMCP {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r := &rawMCP{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan int, 1)}
@@ -567,12 +583,43 @@ func startRawMCP(t *testing.T) *rawMCP {
 		r.done <- code
 	}()
 	t.Cleanup(func() { inW.Close() })
-	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if m := r.read(); m["result"] == nil {
-		t.Fatalf("initialize: %v", m)
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	m := r.read()
+	res, _ := m["result"].(map[string]any)
+	if res == nil || res["protocolVersion"] != want {
+		t.Fatalf("initialize for %s: %v, want %s", v, m, want)
 	}
-	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
+}
+
+// TestMcpEveryProtocolVersion: initialize is answered in each protocol
+// version the SDK supports, and the tool is listed in each. Versions from
+// 2026-07-28 on have no initialize (the SDK discovers them otherwise), so
+// an initialize asking for one gets the newest version that has it, as
+// the specification's negotiation says.
+func TestMcpEveryProtocolVersion(t *testing.T) {
+	mcpHome(t)
+	const stateless = "2026-07-28"
+	newest := ""
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if v < stateless && v > newest {
+			newest = v
+		}
+	}
+	for _, v := range mcp.SupportedProtocolVersions() {
+		t.Run(v, func(t *testing.T) {
+			want := v
+			if v >= stateless {
+				want = newest
+			}
+			r := startRawMCPAnswered(t, v, want)
+			r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			if m := r.read(); !strings.Contains(fmt.Sprint(m["result"]), agent.ToolName) {
+				t.Errorf("tools/list in %s: %v", v, m)
+			}
+		})
+	}
 }
 
 func (r *rawMCP) send(line string) {
