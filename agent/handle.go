@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,9 +43,23 @@ type CallRequest struct {
 	// Hark's own settings, rules and audit log, which another program has
 	// no business running commands in.
 	PrivateDirs []string
+	// Session, when set, is shared by all calls of one caller (one hark
+	// mcp session): a command the user denied in it is refused when asked
+	// for again, without asking the user a second time.
+	Session *Session
 	// ConfirmTimeout, when positive, is how long the approval waits;
 	// zero: Options.ConfirmTimeout.
 	ConfirmTimeout time.Duration
+}
+
+// Session is what the calls of one outside caller share: the commands
+// the user denied (or left unanswered), by command and folder, as one
+// request of the voice loop remembers them. A caller that asks again for
+// what the user refused is answered at once and the user is not asked
+// again. The zero Session is ready; it is safe for concurrent calls.
+type Session struct {
+	mu     sync.Mutex
+	denied map[string]bool
 }
 
 // ErrInvalidCall wraps every problem with a CallRequest's arguments; the
@@ -92,7 +108,20 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	if req.ConfirmTimeout > 0 {
 		r.confirmTimeout = req.ConfirmTimeout
 	}
+	if s := req.Session; s != nil {
+		s.mu.Lock()
+		r.denials.seen = maps.Clone(s.denied)
+		s.mu.Unlock()
+	}
 	res, _ := r.handleOne(ctx, int(n-1), ta)
+	if s := req.Session; s != nil && len(r.denials.seen) > 0 {
+		s.mu.Lock()
+		if s.denied == nil {
+			s.denied = map[string]bool{}
+		}
+		maps.Copy(s.denied, r.denials.seen)
+		s.mu.Unlock()
+	}
 	return res, nil
 }
 

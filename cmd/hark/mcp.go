@@ -94,6 +94,9 @@ type mcpServer struct {
 	stop    context.Context
 	calls   sync.WaitGroup
 	waiting atomic.Int32 // approvals of this session waiting in the menu
+	// session remembers what the user denied this client, so that it is
+	// not put to the user again.
+	session agent.Session
 }
 
 // mcpPrivateDirs are the folders a client's command may not name as its
@@ -178,6 +181,7 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
 		NoConfirm:   m.noConfirm,
 		PrivateDirs: m.private,
+		Session:     &m.session,
 	})
 	if err != nil {
 		res = shell.Result{ExitCode: -1, Error: err.Error() + ". Nothing was run; send {\"command\": \"…\"} with an optional absolute workingDirectory."}

@@ -930,3 +930,35 @@ func TestMcpCannotReachTheApprovalChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestMcpDeniedIsNotAskedAgain: a command the user denied is refused when
+// the same client asks for it again, without a second approval; another
+// command still asks.
+func TestMcpDeniedIsNotAskedAgain(t *testing.T) {
+	a := startApp(t, mcpHome(t))
+	cs, _ := startMCP(t, "Cursor")
+	dir := t.TempDir()
+	args := map[string]any{"command": "touch  " + filepath.Join(dir, "x"), "workingDirectory": dir}
+	res := make(chan callResult, 1)
+	go func() { res <- mustCall(t, cs, args) }()
+	ids, _ := a.pending(t, 1)
+	a.click(t, app.PrefixDeny+ids[0])
+	if r := <-res; r.res.Executed || !strings.Contains(r.res.Error, "denied") {
+		t.Fatalf("the denied call: %s", r.text)
+	}
+	args["command"] = "touch " + filepath.Join(dir, "x") // the same command, spaced otherwise
+	if r := mustCall(t, cs, args); r.res.Executed || !strings.Contains(r.res.Error, "already denied") {
+		t.Errorf("asked again: %s", r.text)
+	}
+	if _, text := a.pending(t, 0); strings.Contains(text, "touch") {
+		t.Errorf("the denied command was put to the user again:\n%s", text)
+	}
+	go func() {
+		res <- mustCall(t, cs, map[string]any{"command": "touch " + filepath.Join(dir, "y"), "workingDirectory": dir})
+	}()
+	ids, _ = a.pending(t, 1)
+	a.click(t, app.PrefixApprove+ids[0])
+	if r := <-res; !r.res.Executed {
+		t.Errorf("another command: %s", r.text)
+	}
+}
