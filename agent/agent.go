@@ -106,6 +106,9 @@ type Pending struct {
 	// there was one: this proposal is the model trying again after a no,
 	// and the approval says so.
 	AfterNo string
+	// Client is the program that asked over MCP ("Claude Desktop"), for
+	// the approval to name it; "" for the local model's own calls.
+	Client string `json:",omitempty"`
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app

@@ -56,6 +56,9 @@ type AuditEntry struct {
 	Preview *preview.Preview `json:"preview,omitempty"`
 	// Trashed lists what Move to Trash moved, by original path.
 	Trashed []string `json:"trashed,omitempty"`
+	// Client is the program that asked over MCP ("Claude Desktop"); empty
+	// for the local model's calls.
+	Client string `json:"client,omitempty"`
 }
 
 // AuditLog appends entries to a JSON-lines file. Each entry is written with

@@ -39,6 +39,7 @@ type run struct {
 	noConfirm bool
 	// confirmTimeout is how long an approval waits in this request.
 	confirmTimeout time.Duration
+	client         string // who asked, for a call from outside (Handle); "" for the model
 	c              *Conversation
 	m              RunMetrics
 	system         string
@@ -524,9 +525,19 @@ func (r *run) classifyCall(ta toolArgs) (shell.Verdict, rules.Decision) {
 	a := r.a
 	// The policy judges the folder the command will really run in; it knows
 	// home by name, and the tool arguments arrive resolved to a path.
+	// A folder under home is written from ~ too, or `cd .. && rm -rf *`
+	// in ~/src would not be seen as the deletion of home it is.
 	wd := ta.WorkingDirectory
-	if wd == "" || filepath.Clean(wd) == filepath.Clean(a.o.Home) {
+	if wd == "" {
 		wd = "~"
+	} else if h := filepath.Clean(a.o.Home); a.o.Home != "" && h != "/" {
+		switch rel, err := filepath.Rel(h, filepath.Clean(wd)); {
+		case err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)):
+		case rel == ".":
+			wd = "~"
+		default:
+			wd = "~/" + filepath.ToSlash(rel)
+		}
 	}
 	v := a.o.Classifier.ClassifyIn(ta.Command, wd)
 	var rd rules.Decision
@@ -572,7 +583,14 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p.TrashOffered = r.trashOffered(ta, v)
 	p.AfterNo = r.saidNo
 	var d Decision
-	f.decision, f.by, d = r.confirm(ctx, p)
+	var notAsked string
+	f.decision, f.by, d, notAsked = r.confirm(ctx, p)
+	if notAsked != "" {
+		// Nobody was asked, so this is no denial by the user: the result
+		// says why and what to do.
+		f.res = notRun(ta, v, notAsked)
+		return
+	}
 	switch f.decision {
 	case DecisionApproved:
 		r.m.Approved++
@@ -583,6 +601,8 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTrashed:
 		r.m.Approved++
 		f.res, f.trashed = r.moveToTrash(ctx, ta)
+		// What the policy said of the command stays in its result.
+		f.res.Tier, f.res.Reasons = v.Tier, v.Reasons
 		if f.res.Success {
 			r.m.Trashed++
 		} else {
@@ -670,7 +690,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 		Rule:      f.rule, DenyReason: f.denyReason,
-		Preview: f.preview, Trashed: f.trashed,
+		Preview: f.preview, Trashed: f.trashed, Client: r.client,
 	}
 	if res.Executed {
 		code := res.ExitCode
@@ -688,7 +708,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	p := Pending{
 		ID: call.ID, ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons,
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Client: r.client,
 	}
 	if rd.Kind == rules.Ask || rd.Floor != "" {
 		p.Rule = rd.Why
@@ -757,9 +777,9 @@ func (r *run) preview(ctx context.Context, call *Call) *preview.Preview {
 // confirm asks the Confirmer under the confirmation timeout and maps the
 // answer to an audit decision and who made it. Anything but a clear,
 // in-time approval is a denial.
-func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision) {
+func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ Decision, notAsked string) {
 	if r.confirmer == nil {
-		return DecisionDenied, ByPolicy, Decision{}
+		return DecisionDenied, ByPolicy, Decision{}, ""
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.confirmTimeout)
 	defer cancel()
@@ -783,13 +803,16 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 	case <-cctx.Done():
 		err = cctx.Err()
 	}
+	var na *NotAsked
 	switch {
 	case ctx.Err() != nil || d.By == ByCancel:
-		return DecisionCancelled, ByCancel, Decision{}
+		return DecisionCancelled, ByCancel, Decision{}, ""
+	case errors.As(err, &na):
+		return DecisionDenied, ByPolicy, Decision{}, na.Why
 	case cctx.Err() != nil || d.By == ByTimeout:
-		return DecisionTimeout, ByTimeout, Decision{}
+		return DecisionTimeout, ByTimeout, Decision{}, ""
 	case err == nil && d.Trash && p.TrashOffered:
-		return DecisionTrashed, d.By, d
+		return DecisionTrashed, d.By, d, ""
 	case err != nil || !d.Approved || d.Trash:
 		by := d.By
 		if by == "" {
@@ -800,9 +823,9 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 		if err != nil {
 			d.Reason = ""
 		}
-		return DecisionDenied, by, Decision{Reason: d.Reason}
+		return DecisionDenied, by, Decision{Reason: d.Reason}, ""
 	default:
-		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}
+		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}, ""
 	}
 }
 

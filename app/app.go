@@ -359,6 +359,11 @@ func (a *App) shutdown() {
 		a.turn.cancel()
 	}
 	a.releaseEscape()
+	for _, e := range a.pending {
+		if e.turn == externalTurn {
+			e.cancel() // no turn's cancel reaches another program's approval
+		}
+	}
 	a.throttle.stop()
 	if a.recheckStop != nil {
 		a.recheckStop()
@@ -386,6 +391,8 @@ func (a *App) shutdown() {
 			e.Reply <- SendReply{Error: listenQuitting}
 		case DenyRequest:
 			e.Reply <- SendReply{Error: "Hark is quitting; the command was not run"}
+		case ApprovalRequest:
+			e.Reply <- Decision{PendingID: e.Pending.ID, By: ByCancel}
 		}
 	}
 	for {
@@ -447,6 +454,8 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.send(ctx, e)
 	case ListenRequest:
 		a.listenRequest(ctx, e)
+	case ApprovalRequest:
+		a.askExternal(e)
 	case HotkeyAssigned:
 		a.hotkeyAssigned(e)
 	case DenyRequest:
@@ -721,7 +730,7 @@ func (a *App) agentProgress(e agentEvent) {
 		a.renderNow()
 	case agent.EventAwaiting:
 		a.detail, a.statusDetail = command, false
-		if len(a.pending) > 0 {
+		if a.turnPending() {
 			a.setState(AwaitingApproval)
 		}
 	case agent.EventRunning:

@@ -56,7 +56,8 @@ func (countdown) isEvent()  {}
 // addPending takes the approval a confirmer asks for into the menu, or
 // cancels it when its turn is gone or going.
 func (a *App) addPending(e pendingAdd) {
-	if a.turn == nil || a.turn.id != e.turn || a.turn.cancelling {
+	external := e.turn == externalTurn
+	if !external && (a.turn == nil || a.turn.id != e.turn || a.turn.cancelling) {
 		e.entry.cancel()
 		return
 	}
@@ -73,7 +74,24 @@ func (a *App) addPending(e pendingAdd) {
 	}
 	a.pending = append(a.pending, e.entry)
 	a.armCountdown()
+	if external {
+		// Another program's approval changes no turn's state; the menu
+		// and the notification show it.
+		a.renderNow()
+		return
+	}
 	a.setState(AwaitingApproval)
+}
+
+// turnPending says whether an approval of the current turn still waits,
+// as opposed to other programs' approvals (ApprovalRequest).
+func (a *App) turnPending() bool {
+	for _, e := range a.pending {
+		if e.turn != externalTurn {
+			return true
+		}
+	}
+	return false
 }
 
 // decide delivers d to its pending entry if d is the first answer to it.
@@ -87,7 +105,7 @@ func (a *App) decide(d Decision) {
 		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
 			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
-		if a.state == AwaitingApproval && len(a.pending) == 0 {
+		if a.state == AwaitingApproval && e.turn != externalTurn && !a.turnPending() {
 			if d.Approved || d.Trash {
 				a.setState(Running)
 			} else {
@@ -105,10 +123,15 @@ func (a *App) decide(d Decision) {
 // ends. A turn never leaves an entry behind (Confirm removes its own);
 // any left here belong to a confirmer that has not been scheduled yet.
 func (a *App) cancelPending() {
+	kept := a.pending[:0]
 	for _, e := range a.pending {
+		if e.turn == externalTurn {
+			kept = append(kept, e) // another program's: its own ctx ends it
+			continue
+		}
 		e.cancel()
 	}
-	a.pending = nil
+	a.pending = kept
 }
 
 // armCountdown redraws the menu in a second, for the approval countdown.
@@ -262,11 +285,32 @@ func Answers(p Pending, withWhy bool) []Answer {
 	return append(as, Answer{Kind: AnswerApprove, Label: "Approve"})
 }
 
+// ClientName is how an approval names the program that asked for it (""
+// for Hark's own model). The name is the program's own claim, so it is
+// shown escaped and cut, and one that calls itself Hark is marked as the
+// other program it is.
+func ClientName(client string) string {
+	c := strings.Join(strings.Fields(client), " ")
+	if c == "" {
+		return ""
+	}
+	c = clip(Visible(c), 40)
+	if f := strings.ToLower(strings.Fields(c)[0]); strings.HasPrefix(f, "hark") {
+		c = "“" + c + "” (another program)"
+	}
+	return c
+}
+
 // ApprovalTitle is the heading of an approval's notification or dialog:
 // what is asked, and whether the model is trying again after a no. The
 // model's purpose tag ("executing") is not shown; it means nothing to
 // the user.
 func ApprovalTitle(p Pending) string {
+	if c := ClientName(p.Client); c != "" {
+		// Another program asks through hark mcp: say which, so that the
+		// user never approves it as if Hark's own model had asked.
+		return c + " wants to run:"
+	}
 	if p.AfterNo != "" {
 		return "Hark — after you said no, the model proposes another command"
 	}

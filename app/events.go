@@ -46,6 +46,9 @@ type SendReply struct {
 	OK     bool   `json:"ok"`
 	Answer string `json:"answer,omitempty"` // the final answer (Wait only)
 	Error  string `json:"error,omitempty"`  // what went wrong and what to do
+	// Decision answers an approval asked over the control socket
+	// (ApprovalRequest): the user's answer, or a timeout or cancel.
+	Decision *Decision `json:"decision,omitempty"`
 }
 
 // Problem reports a condition that keeps Hark from working fully, shown in

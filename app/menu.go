@@ -250,7 +250,11 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	}
 	previewRows(p, label)
 	var about []string
-	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+	if c := ClientName(p.Client); c != "" {
+		// Another program asks (hark mcp): the spoken request, if any,
+		// is not what this command came from.
+		about = append(about, "From "+c)
+	} else if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// Spoken: what Hark heard is what the command came from, so a
 		// misheard word shows where it matters.
 		about = append(about, "Heard “"+clip(Visible(h), 40)+"”")

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -65,6 +66,10 @@ type controlRequest struct {
 	// typed in a terminal); Text is then empty.
 	Deny   string `json:"deny,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Approval is a command another program wants to run (`hark mcp`),
+	// for the app to put to the user. The connection stays open until
+	// the answer; closing it withdraws the approval.
+	Approval *app.Pending `json:"approval,omitempty"`
 }
 
 // requestLimit bounds a request so a stuck or hostile client cannot make
@@ -86,6 +91,8 @@ type Server struct {
 	onLaunch func()
 	onQuit   func()
 	wg       sync.WaitGroup
+	// approvals counts the approvals asked over the socket still waiting.
+	approvals int
 }
 
 // OnQuit sets how the app shuts down when `hark quit` asks. fn runs on the
@@ -285,6 +292,10 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 		fn()
 		return
 	}
+	if req.Approval != nil {
+		s.approval(ctx, c, *req.Approval, post, respond)
+		return
+	}
 	reply := make(chan app.SendReply, 1)
 	var ev app.Event = app.SendRequest{Text: req.Text, Wait: req.Wait, Reply: reply}
 	if req.Listen != "" {
@@ -303,6 +314,59 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 	case <-ctx.Done():
 		respond(app.SendReply{Error: "Hark is quitting; the request did not finish"})
 	}
+}
+
+// approval puts p to the user through the app and answers with the
+// decision. The client has nothing more to send, so a read that returns
+// means it left (cancelled, or gone): the approval is then withdrawn.
+func (s *Server) approval(ctx context.Context, c *net.UnixConn, p app.Pending, post func(app.Event) bool, respond func(app.SendReply)) {
+	s.mu.Lock()
+	full := s.approvals >= MaxApprovals
+	if !full {
+		s.approvals++
+	}
+	s.mu.Unlock()
+	if full {
+		respond(app.SendReply{Error: fmt.Sprintf("%d commands from other programs already wait for the user's approval; wait for their results before asking for more", MaxApprovals)})
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		s.approvals--
+		s.mu.Unlock()
+	}()
+	p = fromOutside(p)
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		cancel()
+	}()
+	reply := make(chan app.Decision, 1)
+	if !post(app.ApprovalRequest{Ctx: actx, Pending: p, Reply: reply}) {
+		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
+		return
+	}
+	d := <-reply // the app always answers, at the latest with a cancel
+	respond(app.SendReply{OK: true, Decision: &d})
+}
+
+// MaxApprovals bounds the approvals other programs may have waiting in
+// the menu at once, whoever connects: beyond it a request is refused, not
+// queued, so that no program can bury the user's own approvals.
+const MaxApprovals = 8
+
+// fromOutside is p as the app may show it: whatever another program
+// sends, its approval names it and never passes for Hark's own, so what
+// only the app knows (what was heard, a no said earlier) is dropped.
+func fromOutside(p app.Pending) app.Pending {
+	p.Client = strings.Join(strings.Fields(p.Client), " ")
+	if p.Client == "" {
+		p.Client = "another program"
+	}
+	p.Heard, p.AfterNo, p.ConversationID = "", "", ""
+	return p
 }
 
 // limitedReader fails instead of ending quietly when the limit is hit, so
@@ -391,6 +455,30 @@ func Quit(ctx context.Context, runtimeDir string) error {
 // false says why not (the approval was answered or timed out meanwhile).
 func Deny(ctx context.Context, runtimeDir, pendingID, reason string) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Deny: pendingID, Reason: reason})
+}
+
+// RefusedError is the running app's refusal to ask (too many approvals
+// from other programs wait already, or it is quitting); Why says so in
+// words for the caller's result.
+type RefusedError struct{ Why string }
+
+func (e *RefusedError) Error() string { return "the running Hark did not ask: " + e.Why }
+
+// Ask puts p to the user through the running app (the menu and a
+// notification) and waits for the answer; cancelling ctx withdraws it.
+// ErrNotRunning means no app listens, so nobody can be asked; Ask never
+// starts one.
+func Ask(ctx context.Context, runtimeDir string, p app.Pending) (app.Decision, error) {
+	r, err := exchange(ctx, runtimeDir, controlRequest{Approval: &p, Wait: true})
+	switch {
+	case err != nil:
+		return app.Decision{}, err
+	case !r.OK:
+		return app.Decision{}, &RefusedError{Why: r.Error}
+	case r.Decision == nil:
+		return app.Decision{}, errors.New("the running Hark answered without a decision; update it (quit and start Hark again)")
+	}
+	return *r.Decision, nil
 }
 
 // exchange sends one request and reads its reply.

@@ -38,13 +38,17 @@ func approvalBody(p app.Pending) string {
 	if line := app.AfterNoLine(p); line != "" {
 		b.WriteString(line + "\n")
 	}
-	excerpt, elided := commandExcerpt(p.Command)
+	// Every field is shown with its hidden and control characters made
+	// visible, as in the menu: the text may come from another program,
+	// and what the user reads must be what runs.
+	v := app.Visible
+	excerpt, elided := commandExcerpt(v(p.Command))
 	b.WriteString(excerpt)
 	if elided {
 		// The middle of a long command is cut: what deletes or overwrites
 		// there is shown whole, so it is never the part that is hidden.
 		for _, r := range app.DestructiveParts(p) {
-			b.WriteString("\n⚠ " + r.Why + ":\n" + shortLines(strings.TrimSpace(r.Command)))
+			b.WriteString("\n⚠ " + v(r.Why) + ":\n" + shortLines(v(strings.TrimSpace(r.Command))))
 		}
 	}
 	if len(p.Reasons) > 0 {
@@ -55,31 +59,31 @@ func approvalBody(p app.Pending) string {
 				b.WriteString("\n")
 			}
 			b.WriteString("• ")
-			b.WriteString(r.Why)
+			b.WriteString(v(r.Why))
 		}
 	}
 	if p.Rule != "" {
 		b.WriteString("\n\n")
-		b.WriteString(p.Rule)
+		b.WriteString(v(p.Rule))
 	}
 	if p.WorkingDirectory != "" {
 		b.WriteString("\n\nin ")
-		b.WriteString(app.Tilde(p.WorkingDirectory, homeDir))
+		b.WriteString(v(app.Tilde(p.WorkingDirectory, homeDir)))
 	}
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// The request was spoken: a misheard word shows here, before
 		// anyone approves what came of it.
-		b.WriteString("\n\nHeard: “" + clipRunes(h, heardLimit) + "”")
+		b.WriteString("\n\nHeard: “" + clipRunes(v(h), heardLimit) + "”")
 	}
 	if pv := p.Preview; pv != nil {
-		b.WriteString("\n\n" + pv.Summary)
+		b.WriteString("\n\n" + v(pv.Summary))
 		n := len(pv.Lines)
 		if n > previewLines+1 {
 			// One more line fits where "1 more" would go.
 			n = previewLines
 		}
 		for _, l := range pv.Lines[:n] {
-			b.WriteString("\n" + l)
+			b.WriteString("\n" + v(l))
 		}
 		if rest := len(pv.Lines) - n; rest > 0 {
 			fmt.Fprintf(&b, "\n… %d more in the audit log", rest)

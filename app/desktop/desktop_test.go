@@ -112,3 +112,39 @@ func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
 		t.Errorf("a retry's body %q does not say which no", body)
 	}
 }
+
+// TestApprovalTitleNamesTheClient: a command another program asks for
+// over hark mcp is never shown as Hark's own.
+func TestApprovalTitleNamesTheClient(t *testing.T) {
+	if got := approvalTitle(app.Pending{Command: "rm x", Client: "Claude Desktop", Purpose: "executing"}); got != "Claude Desktop wants to run:" {
+		t.Errorf("title %q, want %q", got, "Claude Desktop wants to run:")
+	}
+	if got := approvalTitle(app.Pending{Command: "rm x"}); strings.Contains(got, "wants to run:") {
+		t.Errorf("the model's own approval is titled %q", got)
+	}
+	// The name is the client's own claim: what it smuggles in shows.
+	sly := approvalTitle(app.Pending{Command: "rm x", Client: "Hark\x1b[2K\u202e" + strings.Repeat("x", 80)})
+	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 80 || !strings.Contains(sly, "(another program)") {
+		t.Errorf("a client's name reaches the title raw, whole or as Hark's own: %q", sly)
+	}
+}
+
+// TestApprovalBodyShowsWhatIsHidden: whatever the command, its folder,
+// its reasons or its preview hide (escape sequences, a carriage return,
+// bidirectional overrides), the notification shows it, as the menu does;
+// another program can put any text there.
+func TestApprovalBodyShowsWhatIsHidden(t *testing.T) {
+	t.Parallel()
+	sly := "\x1b[2K\r\u202e"
+	p := app.Pending{Command: "rm -rf ~/work" + sly + " ls", WorkingDirectory: "/tmp/x" + sly,
+		Reasons: []shell.Reason{{Command: "rm -rf ~/work" + sly, Why: "rm: deletes files" + sly, Category: "delete"}},
+		Rule:    "rule" + sly, Heard: "heard" + sly,
+		Preview: &preview.Preview{Summary: "deletes 1 file" + sly, Lines: []string{"~/work" + sly}}}
+	body := approvalBody(p)
+	if strings.ContainsAny(body, "\x1b\r\u202e") {
+		t.Errorf("the body carries hidden characters raw: %q", body)
+	}
+	if !strings.Contains(body, "rm -rf ~/work") {
+		t.Errorf("the command is not shown: %q", body)
+	}
+}

@@ -62,12 +62,17 @@ type Settings struct {
 	ModelOutputLimit int      `json:"modelOutputLimit"` // bytes of stdout and of stderr each result sends to the model
 
 	// Commands.
-	ConfirmBeforeExecute bool     `json:"confirmBeforeExecute"` // ask before anything that is not read-only
-	CommandTimeout       Duration `json:"commandTimeout"`
-	OutputLimit          int      `json:"outputLimit"`       // bytes kept of stdout and of stderr each
-	Sandbox              string   `json:"sandbox"`           // "auto", "read-only" or "off"
-	PreviewTimeout       Duration `json:"previewTimeout"`    // how long an approval waits to say what a command would touch
-	KeepEnv              []string `json:"keepEnv,omitempty"` // secret-looking variables to pass to commands anyway
+	ConfirmBeforeExecute bool `json:"confirmBeforeExecute"` // ask before anything that is not read-only
+	// MCPConfirmOff lets confirmation off reach commands from MCP clients
+	// (hark mcp) too; without it they are always asked about, whatever
+	// confirmBeforeExecute says, since another agent's commands are not
+	// the ones the user chose to stop reviewing.
+	MCPConfirmOff  bool     `json:"mcpConfirmOff,omitempty"`
+	CommandTimeout Duration `json:"commandTimeout"`
+	OutputLimit    int      `json:"outputLimit"`       // bytes kept of stdout and of stderr each
+	Sandbox        string   `json:"sandbox"`           // "auto", "read-only" or "off"
+	PreviewTimeout Duration `json:"previewTimeout"`    // how long an approval waits to say what a command would touch
+	KeepEnv        []string `json:"keepEnv,omitempty"` // secret-looking variables to pass to commands anyway
 }
 
 // Defaults returns the settings used for every key a file leaves out.

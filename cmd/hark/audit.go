@@ -84,8 +84,12 @@ func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
 		case en.ExitCode != nil:
 			exit = fmt.Sprint(*en.ExitCode)
 		}
+		where := en.WorkingDirectory
+		if en.Client != "" {
+			where += ", from " + en.Client // asked over MCP
+		}
 		showf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
-			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), en.WorkingDirectory)
+			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), where)
 	}
 	tw.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,8 +14,6 @@ import (
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
-	"github.com/hark-sh/hark/shell/preview"
-	"github.com/hark-sh/hark/shell/rules"
 )
 
 func init() {
@@ -77,170 +76,112 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 
-	// The policy sees where the command runs (home when --dir is not given,
-	// as for the runner), so that `rm -rf *` at home is refused, not asked.
-	where := *dir
-	if where == "" {
-		where = "~"
-	}
-	pol := shell.NewPolicyFor(mode)
-	verdict := pol.ClassifyIn(command, where)
-	req := shell.Request{Command: command, WorkingDirectory: *dir, Verdict: verdict, Sandbox: mode, Timeout: *timeout}
-	// The user's rules decide here as they do for the model's commands.
-	var rd rules.Decision
-	var rs *rules.Store
-	wd := ""
+	// The command takes the path every command from outside the voice
+	// loop takes (agent.Handle, as hark mcp's do): the policy sees where
+	// it runs, the user's rules and the floor decide, deletions go to the
+	// Trash, and the decision goes to the audit log.
+	xs := st
+	xs.Sandbox, xs.CommandTimeout = string(mode), settings.Duration(*timeout)
 	if paths.Settings != "" { // empty when Hark's folders are unknown
-		if rs = openRules(paths, pol); rs != nil {
+		if rs := openRules(paths, shell.NewPolicyFor(mode)); rs != nil {
 			for _, w := range rulesProblems(rs) {
-				showln(e.stderr, "hark exec: warning:", w)
+				showln(e.stderr, "hark exec:", w)
 			}
-			wd = execDir(*dir)
-			rd = rs.Decide(command, wd, verdict)
 		}
 	}
-	asks := (verdict.Tier == shell.Confirm && rd.Kind != rules.Allow) || (verdict.Tier == shell.Safe && rd.Kind == rules.Ask)
-	runner := newRunner(st)
-	var res shell.Result
-	switch {
-	case verdict.Tier != shell.Forbidden && rd.Kind == rules.Never:
-		res = shell.NotRun(req, "not run: refused by "+rd.Label()+" (hark rules list)")
-	case asks && !*yes && !e.isTerminal:
-		res = shell.NotRun(req, needsConfirmation)
-	case asks && !*yes:
-		ti, xd := execTrash(paths, pol, runner, mode, *dir)
-		switch askToRun(ctx, e, verdict, rd, rs, wd, execPreview(ctx, st, command, *dir), ti.Offered(command, xd, verdict)) {
-		case answerRun:
-			res = runner.Run(ctx, req)
-		case answerTrash:
-			var moved []string
-			res, moved = ti.Move(ctx, command, xd, "")
-			res.Tier, res.Reasons = verdict.Tier, verdict.Reasons
-			if !res.Success && len(moved) == 0 {
-				fmt.Fprintln(e.stderr, "Nothing was moved to the Trash or deleted (the result says why). Run it again and answer d to delete for good, or n.")
-			}
-		default:
-			res = shell.NotRun(req, "not run: declined at the terminal")
-		}
-	default: // the runner itself refuses forbidden commands
-		res = runner.Run(ctx, req)
+	guard, err := newGuard(xs, paths, false)
+	if err != nil {
+		showln(e.stderr, "hark exec:", err)
+		return exitError
 	}
-	if rd.Kind != "" || rd.Floor != "" {
-		res.Rule = rd.Label()
+	wd := execDir(*dir)
+	callArgs, _ := json.Marshal(map[string]string{"command": command, "workingDirectory": wd})
+	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e}, NoConfirm: *yes})
+	if err != nil {
+		res = shell.Result{Command: command, WorkingDirectory: wd, ExitCode: -1, Error: "not run: " + strings.TrimPrefix(err.Error(), agent.ErrInvalidCall.Error()+": ")}
 	}
 	// The result is shown as the model would get it, and its JSON escapes
 	// what encoding/json leaves raw, so a terminal showing it obeys nothing.
 	if _, err := fmt.Fprintf(e.stdout, "%s\n", safeJSON(agent.ShownResult(res).JSON())); err != nil {
-		showln(e.stderr, "hark exec: cannot write the result:", err)
+		showln(e.stderr, "hark exec:", err)
 		return exitError
 	}
 	return exitOK
 }
 
-// execTrash is what Move to Trash needs at hark exec's prompt, and the
-// folder the command runs in as the runner resolves it. The Trash is not
-// offered (a zero TrashInstead) without Hark's folders, for a folder the
-// runner would refuse, or under --sandbox read-only: moving files is a
-// write, and Hark moves them itself, outside any sandbox.
-func execTrash(paths settings.Paths, pol agent.Classifier, runner agent.Executor, mode shell.SandboxMode, dir string) (agent.TrashInstead, string) {
-	home, err := os.UserHomeDir()
-	if paths.Settings == "" || mode == shell.SandboxReadOnly || err != nil {
-		return agent.TrashInstead{}, ""
+// execConfirmer asks at hark exec's terminal; without one nobody can
+// answer, and the result says how to run it anyway.
+type execConfirmer struct{ e *env }
+
+func (c execConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if !c.e.isTerminal {
+		return agent.Decision{}, &agent.NotAsked{Why: needsConfirmation}
 	}
-	xd, err := shell.ResolveDir(dir, home)
-	if err != nil {
-		return agent.TrashInstead{}, ""
-	}
-	return agent.TrashInstead{Bin: newTrash(paths), Classifier: pol, Executor: runner, Home: home}, xd
+	return askToRun(ctx, c.e, p), nil
 }
-
-// execAnswer is what the user answered at askToRun's prompt.
-type execAnswer int
-
-const (
-	answerNo execAnswer = iota
-	answerRun
-	answerTrash
-)
 
 // askToRun shows the command, why it needs confirmation and what it would
 // touch on stderr, so that stdout stays pure JSON, and reads the answer.
 // Only y or yes runs it; a, when a rule can be proposed, shows the rule and
-// saves it after a second yes. When offerTrash is set (a plain deletion
-// under home) Move to Trash is the default answer and d deletes.
-func askToRun(ctx context.Context, e *env, v shell.Verdict, rd rules.Decision, rs *rules.Store, wd string, pv *preview.Preview, offerTrash bool) execAnswer {
+// answers with it after a second yes (the agent saves it). When the Trash
+// is offered (a plain deletion under home) Move to Trash is the default
+// answer and d deletes.
+func askToRun(ctx context.Context, e *env, p agent.Pending) agent.Decision {
 	// The warning comes first: what follows may be long, and the command
 	// itself is shown with its hidden characters as code points.
-	fmt.Fprint(e.stderr, hiddenWarning(v.Command, ""))
-	fmt.Fprintf(e.stderr, "Command: %s\n", commandBlock(v.Command, "  > "))
-	if len(v.Reasons) > 0 {
+	fmt.Fprint(e.stderr, hiddenWarning(p.Command, ""))
+	fmt.Fprintf(e.stderr, "Command: %s\n", commandBlock(p.Command, "  > "))
+	if len(p.Reasons) > 0 {
 		fmt.Fprintln(e.stderr, "Needs confirmation because:")
-		for _, r := range agent.OrderReasons(v.Reasons) {
+		for _, r := range agent.OrderReasons(p.Reasons) {
 			showf(e.stderr, "  - %s\n", r.Why)
 		}
 	}
-	fmt.Fprint(e.stderr, previewText(pv, ""))
-	if rd.Kind == rules.Ask || rd.Floor != "" {
-		showln(e.stderr, rd.Why)
+	fmt.Fprint(e.stderr, previewText(p.Preview, ""))
+	if p.Rule != "" {
+		showln(e.stderr, p.Rule)
 	}
-	var prop *rules.Rule
-	noProp := "Always allow is not offered: there is no rules file"
-	if agent.AnyDestructive(v.Reasons) {
-		// As in the app: a rule for a deleting or overwriting program
-		// would allow far more than this command.
-		noProp = agent.NoProposalDestructive
-	} else if rs != nil && rd.Kind != rules.Ask {
-		if r, err := rs.Propose(v.Command, wd, v); err == nil {
-			prop = &r
-		} else {
-			noProp = err.Error()
-		}
-	}
-	question := runQuestion(prop != nil, false, "")
+	no := agent.Decision{PendingID: p.ID, By: agent.ByTerminal}
+	question := runQuestion(p.Proposal != nil, false, "")
 	saveRule := "Save this rule and run? [N]o / [y]es "
-	if offerTrash {
+	if p.TrashOffered {
 		question = trashQuestion(false, "")
 	}
 	q := newYesNo(e)
 	for {
 		line, err := q.line(ctx, question)
 		if err != nil {
-			return answerNo
+			return no
 		}
 		a := parseAnswer(line)
-		if offerTrash {
+		if p.TrashOffered {
 			switch t := strings.ToLower(strings.TrimSpace(line)); {
 			case t == "" || t == "t" || t == "trash":
-				return answerTrash
+				return agent.Decision{PendingID: p.ID, Trash: true, By: agent.ByTerminal}
 			case t == "d" || t == "delete":
-				return answerRun
+				return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal}
 			case !a.always:
-				return answerNo
+				return no
 			}
 		}
 		switch {
 		case a.approve:
-			return answerRun
+			return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal}
 		case !a.always:
-			return answerNo
-		case prop == nil:
-			showln(e.stderr, noProp)
+			return no
+		case p.Proposal == nil:
+			showln(e.stderr, p.NoProposal)
 			continue
 		}
-		fmt.Fprint(e.stderr, describeRule(*prop, ""))
+		fmt.Fprint(e.stderr, describeRule(*p.Proposal, ""))
 		if line, err = q.line(ctx, saveRule); err != nil {
-			return answerNo
+			return no
 		}
 		if !parseAnswer(line).approve {
 			fmt.Fprintln(e.stderr, "no rule saved")
 			continue
 		}
-		if n, err := rs.Add(*prop); err != nil {
-			showln(e.stderr, "hark exec:", err, "— running it once")
-		} else {
-			showf(e.stderr, "saved rule %d: %s\n", n, prop)
-		}
-		return answerRun
+		return agent.Decision{PendingID: p.ID, Approved: true, By: agent.ByTerminal, Rule: p.Proposal}
 	}
 }
 
@@ -260,12 +201,4 @@ func execDir(dir string) string {
 		return filepath.Clean(dir)
 	}
 	return filepath.Join(home, dir)
-}
-
-// execPreview is what command would touch, looked at in the read-only
-// sandbox before the question is asked.
-func execPreview(ctx context.Context, st settings.Settings, command, dir string) *preview.Preview {
-	p := newPreviewer(st)
-	defer p.Close()
-	return p.Preview(ctx, command, dir)
 }

@@ -92,7 +92,7 @@ func TestExecYesRefusesFloor(t *testing.T) {
 			if r.code != exitOK {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
-			if r.result.Executed || r.result.Tier != shell.Forbidden || !strings.Contains(r.result.Error, "the policy forbids this command") {
+			if r.result.Executed || r.result.Tier != shell.Forbidden || !strings.Contains(r.result.Error, "Hark never runs this kind of command") {
 				t.Errorf("%+v", r.result)
 			}
 		})

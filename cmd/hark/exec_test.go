@@ -143,7 +143,7 @@ func TestExecTiers(t *testing.T) {
 			args:       []string{"--", "touch " + marker},
 			wantStderr: "touch: creates or updates files",
 			wantResult: func(t *testing.T, r shell.Result) {
-				if r.Executed || !strings.Contains(r.Error, "declined") {
+				if r.Executed || !strings.Contains(r.Error, "The user denied this command") {
 					t.Errorf("%+v", r)
 				}
 			},
@@ -304,7 +304,7 @@ func TestExecRules(t *testing.T) {
 	hh := execHome(t)
 	dir := t.TempDir()
 	first := runExecCLI(t, "a\ny\n", true, "--dir", dir, "--", "touch m1.txt")
-	if first.code != exitOK || !first.result.Executed || !strings.Contains(first.stderr, "saved rule 1: always allow touch in "+dir) {
+	if first.code != exitOK || !first.result.Executed || first.result.Rule != "added rule 1: always allow touch in "+dir {
 		t.Fatalf("always allow at the prompt: %+v", first)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m1.txt")); err != nil {
@@ -327,7 +327,7 @@ func TestExecRules(t *testing.T) {
 		t.Fatalf("add never rule: %s", errb.String())
 	}
 	never := runExecCLI(t, "", false, "--yes", "--dir", dir, "--", "mkdir sub")
-	if never.result.Executed || !strings.Contains(never.result.Error, "refused by rule 2: never run mkdir") || never.result.Rule == "" {
+	if never.result.Executed || !strings.Contains(never.result.Error, "Refused by the user's rule \"never run mkdir") || never.result.Rule == "" {
 		t.Fatalf("never rule: %+v", never)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "sub")); err == nil {

@@ -183,8 +183,8 @@ func TestExecOffersTheTrash(t *testing.T) {
 		{"enter moves to the Trash", "\n", true, false, "Moved 1 item to the Trash instead of deleting", ""},
 		{"trash moves to the Trash", "trash\n", true, false, "Moved 1 item to the Trash", ""},
 		{"d deletes", "d\n", false, true, "", ""},
-		{"n declines", "n\n", false, false, "", "declined at the terminal"},
-		{"y is not an answer here", "y\n", false, false, "", "declined at the terminal"},
+		{"n declines", "n\n", false, false, "", "The user denied this command"},
+		{"y is not an answer here", "y\n", false, false, "", "The user denied this command"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -226,12 +226,15 @@ func TestExecTrashOnlyForDeletions(t *testing.T) {
 		{"--", "touch ~/new-file"},
 		{"--", "rm " + outside},
 		{"--sandbox", "read-only", "--", "rm ~/Downloads/'old notes.txt'"},
-		{"--dir", "~root", "--", "rm -f x"},
 	} {
 		r := runExecCLI(t, "\n", true, args...)
 		if r.code != exitOK || strings.Contains(r.stderr, "Move to Trash") || !strings.Contains(r.stderr, "Run this? [N]o (safe choice) / [y]es") || r.result.Executed {
 			t.Errorf("%q: exit %d, stderr %q, result %+v", args, r.code, r.stderr, r.result)
 		}
+	}
+	// A folder that is not there is refused before anyone is asked.
+	if r := runExecCLI(t, "\n", true, "--dir", "~root", "--", "rm -f x"); r.result.Executed || strings.Contains(r.stderr, "Run this?") || !strings.Contains(r.result.Error, "does not exist") {
+		t.Errorf("--dir ~root: stderr %q, result %+v", r.stderr, r.result)
 	}
 	if _, err := os.Stat(target); err != nil {
 		t.Errorf("the file is gone: %v", err)

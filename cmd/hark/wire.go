@@ -171,7 +171,7 @@ func newAgent(s settings.Settings, paths settings.Paths, model string, tune func
 		// and every request reports the problem (sv.err).
 		model = "(llmModel not set)"
 	}
-	opts := agentOptions(s, paths, model, sv.client, sv.host)
+	opts := agentOptions(s, paths, model, sv.client, sv.host, true)
 	if tune != nil {
 		tune(&opts)
 	}
@@ -198,13 +198,19 @@ func newPreviewer(s settings.Settings) *preview.Previewer {
 }
 
 // agentOptions are the agent settings shared by `hark run` and `hark ask`.
-func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string) agent.Options {
+//
+// warm starts the preview server at once, for a caller that will ask
+// soon; hark exec, which mostly runs safe commands, starts it only when a
+// command needs it.
+func agentOptions(s settings.Settings, paths settings.Paths, model string, client agent.ChatClient, host string, warm bool) agent.Options {
 	keepAlive := api.Duration{Duration: s.KeepAlive.D()}
 	pol := shell.NewPolicyFor(shell.SandboxMode(s.Sandbox))
 	// The preview server starts now, while the user speaks and the model
 	// thinks, so that even the first approval finds it ready.
 	pv := newPreviewer(s)
-	pv.Warm()
+	if warm {
+		pv.Warm()
+	}
 	return agent.Options{
 		Client:          client,
 		Model:           model,
@@ -472,4 +478,26 @@ func trashQuestion(why bool, indent string) string {
 		q += " (n REASON: deny and say why)"
 	}
 	return q + " "
+}
+
+// newGuard is the agent whose tool handler answers commands that arrive
+// from outside a conversation (hark mcp, hark exec): the same policy,
+// rules, preview, Trash, runner limits and audit log as a spoken
+// request's. Its Ollama client is never called: no model is involved.
+func newGuard(s settings.Settings, paths settings.Paths, warm bool) (*agent.Agent, error) {
+	sv := newServer(s)
+	none := unusable{errors.New("commands from outside a conversation ask no model")}
+	opts := agentOptions(s, paths, s.Model(), none, sv.host, warm)
+	opts.History = nil // a call is no conversation
+	if paths.Settings == "" {
+		// Hark's folders are unknown: no rules, no audit log, no Trash
+		// to keep an undo in.
+		opts.Rules, opts.Audit, opts.Trash = nil, nil, nil
+	}
+	if shell.SandboxMode(s.Sandbox) == shell.SandboxReadOnly {
+		// Moving files is a write, and Hark moves them itself, outside
+		// any sandbox: read-only means no Trash either.
+		opts.Trash = nil
+	}
+	return agent.New(opts)
 }

@@ -1,0 +1,429 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/control"
+	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell"
+)
+
+func init() {
+	register(&command{
+		name:    "mcp",
+		usage:   "[--print-config claude|claude-code|cursor|zed|goose|codex]",
+		summary: "Serve MCP over stdio: other agents run shell commands through Hark's policy, sandbox and approvals.",
+		about: `Serves the Model Context Protocol on stdin/stdout, for an MCP client (Claude Desktop, Cursor,
+Zed, Goose …) to start. Its one tool, execute_terminal_command, takes the path a spoken request
+takes: read-only commands run at once in the sandbox, forbidden ones never, and anything else
+waits for your approval in the running Hark app (not running: not run). See docs/mcp.md.`,
+		run: runMCP,
+	})
+}
+
+// mcpToolDescription tells the calling model what happens to its command,
+// so that it neither retries a refusal nor takes a wait for a failure.
+const mcpToolDescription = "Run one shell command on the user's machine through Hark and get back one JSON object " +
+	"(success, exitCode, output, error, tier, executed, sandbox …). Read-only commands (ls, cat, du, git status …) run at once " +
+	"in a read-only, no-network sandbox. Anything that changes something waits until the user approves it in Hark's menu or " +
+	"notification, and may be denied or time out: then it did not run, and the result's error says why. Forbidden commands " +
+	"(sudo, disk erasure, deleting home …) never run; do not try another way to do the same. The command runs in a fresh " +
+	"shell with no input, in workingDirectory (an absolute path; default: the user's home), with a time limit."
+
+// appConfirmer puts a client's command to the user through the running
+// app; the only thing that differs from a spoken request's approval is the
+// way there. waiting counts this session's approvals in the menu, so that
+// one client cannot fill the menu with its requests.
+type appConfirmer struct {
+	runtime string
+	client  string
+	waiting *atomic.Int32
+}
+
+// maxClientApprovals is how many approvals one hark mcp session may have
+// waiting in the menu at once; more is a client asking faster than a
+// person can read, and each further call is refused without asking.
+const maxClientApprovals = 4
+
+func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
+	if c.waiting != nil {
+		if n := c.waiting.Add(1); n > maxClientApprovals {
+			c.waiting.Add(-1)
+			return agent.Decision{}, &agent.NotAsked{Why: fmt.Sprintf("not run: %d commands from %s already wait for the user's approval; "+
+				"wait for their results before asking for more", maxClientApprovals, c.client)}
+		}
+		defer c.waiting.Add(-1)
+	}
+	d, err := control.Ask(ctx, c.runtime, p)
+	var refused *control.RefusedError
+	switch {
+	case errors.Is(err, control.ErrNotRunning):
+		return agent.Decision{}, &agent.NotAsked{Why: "not run: this command needs your approval and Hark is not running; start Hark to approve commands from " + c.client}
+	case errors.As(err, &refused):
+		return agent.Decision{}, &agent.NotAsked{Why: "not run: " + refused.Why}
+	case err != nil && ctx.Err() == nil:
+		return agent.Decision{}, &agent.NotAsked{Why: "not run: could not ask for approval (" + err.Error() + "); start Hark to approve commands from " + c.client}
+	}
+	return d, err
+}
+
+// mcpServer answers one client's tool calls.
+type mcpServer struct {
+	guard     *agent.Agent
+	runtime   string   // Hark's runtime folder, where the app's socket is
+	noConfirm bool     // confirmation off, and mcpConfirmOff says so for clients too
+	private   []string // folders no call may run in (mcpPrivateDirs)
+
+	// stop ends every call when the session ends (stdin closed, SIGTERM):
+	// the SDK cancels its calls on a closed stdin but not on its own
+	// context, and a call may wait minutes for an approval. calls counts
+	// the calls still running, which serveMCP waits for, so that no
+	// process and no approval outlives hark mcp.
+	stop    context.Context
+	calls   sync.WaitGroup
+	waiting atomic.Int32 // approvals of this session waiting in the menu
+	// session remembers what the user denied this client, so that it is
+	// not put to the user again.
+	session agent.Session
+}
+
+// mcpPrivateDirs are the folders a client's command may not name as its
+// folder: where credentials usually live, and Hark's own.
+func mcpPrivateDirs(paths settings.Paths) []string {
+	var dirs []string
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, d := range []string{".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store",
+			".config/gcloud", ".config/gh", ".config/hark", ".local/state/hark", "Library/Keychains",
+			"Library/Application Support/Hark"} {
+			dirs = append(dirs, filepath.Join(home, d))
+		}
+	}
+	home, _ := os.UserHomeDir()
+	for _, p := range []string{paths.Settings, paths.Audit, paths.History} {
+		d := filepath.Dir(p)
+		// HARK_HOME may be home itself (or above it): that cannot close
+		// home to every client, so only Hark's own files stay private
+		// there, through the classifier and the approval.
+		if p == "" || home == d || strings.HasPrefix(home, d+string(filepath.Separator)) || d == string(filepath.Separator) {
+			continue
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// newMCPServer is the SDK server with Hark's one tool.
+func newMCPServer(m *mcpServer) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "hark", Title: "Hark", Version: version}, nil)
+	s.AddTool(&mcp.Tool{
+		Name:        agent.ToolName,
+		Title:       "Run a terminal command (guarded by Hark)",
+		Description: mcpToolDescription,
+		InputSchema: agent.ToolParameters(),
+	}, m.call)
+	return s
+}
+
+// clientName is how the approval and the audit log name a client: its
+// title or name from initialize, or a plain word when it gave none.
+func clientName(ss *mcp.ServerSession) string {
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			for _, n := range []string{p.ClientInfo.Title, p.ClientInfo.Name} {
+				if n = strings.Join(strings.Fields(n), " "); n != "" {
+					return clipText(n, 60)
+				}
+			}
+		}
+	}
+	return "an MCP client"
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// call answers tools/call: bad arguments are an error result the model
+// can act on; everything else is the result JSON that hark exec prints.
+func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	m.calls.Add(1)
+	defer m.calls.Done()
+	if m.stop != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(m.stop, cancel)()
+	}
+	client := clientName(req.Session)
+	var args json.RawMessage
+	if req.Params != nil {
+		args = req.Params.Arguments
+	}
+	res, err := m.guard.Handle(ctx, agent.CallRequest{
+		Arguments:   args,
+		Client:      client,
+		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
+		NoConfirm:   m.noConfirm,
+		PrivateDirs: m.private,
+		Session:     &m.session,
+	})
+	if err != nil {
+		res = shell.Result{ExitCode: -1, Error: err.Error() + ". Nothing was run; send {\"command\": \"…\"} with an optional absolute workingDirectory."}
+	}
+	text := string(safeJSON(agent.ShownResult(res).JSON()))
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		// Not run, or failed: an error. Moved to the Trash as the user
+		// chose is the request done (Success), not a failure to retry.
+		IsError: !res.Success || (!res.Executed && res.Error != ""),
+	}, nil
+}
+
+func mcpUsage(w io.Writer, fs *flag.FlagSet) { writeUsage(w, "mcp", fs) }
+
+func runMCP(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	printConfig := fs.String("print-config", "", "print the snippet for `client`'s config file ("+mcpClientList+") and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			mcpUsage(e.stdout, fs)
+			return exitOK
+		}
+		showln(e.stderr, "hark mcp:", err)
+		mcpUsage(e.stderr, fs)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		showf(e.stderr, "hark mcp: unexpected argument %q\n", fs.Arg(0))
+		mcpUsage(e.stderr, fs)
+		return exitUsage
+	}
+	if *printConfig != "" {
+		return printMCPConfig(e, *printConfig)
+	}
+	// stdout is the protocol: every word for a person goes to stderr,
+	// which MCP clients keep in their logs.
+	paths, st, err := loadSettings()
+	var bad *badSettings
+	switch {
+	case errors.As(err, &bad):
+		showln(e.stderr, "hark mcp: warning:", err)
+	case err != nil:
+		showln(e.stderr, "hark mcp:", err)
+		return exitError
+	}
+	guard, err := newGuard(st, paths, true)
+	if err != nil {
+		showln(e.stderr, "hark mcp:", err)
+		return exitError
+	}
+	m := &mcpServer{guard: guard, runtime: paths.Runtime, noConfirm: !st.ConfirmBeforeExecute && st.MCPConfirmOff,
+		private: mcpPrivateDirs(paths)}
+	return serveMCP(ctx, e, m)
+}
+
+// serveMCP runs m on e's stdin and stdout until the client closes stdin
+// or ctx ends. Every call still running then is cancelled, which kills
+// its process group and withdraws its approval, and serveMCP returns only
+// once they have ended: a client that goes away leaves nothing behind.
+func serveMCP(ctx context.Context, e *env, m *mcpServer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m.stop = ctx
+	s := newMCPServer(m)
+	out := &lineWriter{w: e.stdout}
+	in := screenLines(e.stdin, out, cancel)
+	t := &mcp.IOTransport{Reader: in, Writer: out}
+	err := s.Run(ctx, t)
+	cancel()
+	m.calls.Wait()
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		showln(e.stderr, "hark mcp:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// maxMCPLine bounds one JSON-RPC message; a longer line is answered with an
+// error and skipped, so that one bad client line never costs the session.
+const maxMCPLine = 4 << 20
+
+// screenLines passes the lines of r that are JSON-RPC messages to the SDK
+// and answers the others itself with a JSON-RPC error, since the SDK ends
+// the connection on a line it cannot decode. At the end of r (the client
+// has gone) it calls gone.
+func screenLines(r io.Reader, out *lineWriter, gone func()) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		defer gone()
+		defer pw.Close()
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, tooLong, err := readLine(br)
+			switch t := bytes.TrimSpace(line); {
+			case tooLong:
+				out.rpcError(nil, jsonrpc.CodeParseError, fmt.Sprintf("message larger than %d bytes; nothing was run", maxMCPLine))
+			case len(t) == 0:
+			case !json.Valid(t):
+				out.rpcError(nil, jsonrpc.CodeParseError, "not JSON: send one JSON-RPC 2.0 message per line; nothing was run")
+			case t[0] == '[':
+				// The protocol versions the SDK speaks have no batches, and
+				// the SDK would end the session on one.
+				out.rpcError(nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not accepted: send one message per line; nothing was run")
+			default:
+				if _, derr := jsonrpc.DecodeMessage(t); derr != nil {
+					out.rpcError(messageID(t), jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message ("+derr.Error()+"); nothing was run")
+					break
+				}
+				if _, werr := pw.Write(append(t, '\n')); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// messageID is the id of a message that is no valid request, when it has
+// a usable one, so that the error answers it.
+func messageID(line []byte) any {
+	var m struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	switch m.ID.(type) {
+	case string, float64:
+		return m.ID
+	}
+	return nil
+}
+
+// readLine reads up to a newline, keeping at most maxMCPLine bytes.
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxMCPLine {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
+}
+
+// lineWriter serialises whole messages on the client's stdout: the SDK's
+// and screenLines' own error replies.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (*lineWriter) Close() error { return nil }
+
+func (l *lineWriter) rpcError(id any, code int, msg string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+	_, _ = l.Write(append(b, '\n'))
+}
+
+// harkPath is the absolute path of this hark, symlinks resolved, for a
+// client's config file.
+func harkPath() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Abs(p)
+}
+
+// mcpClientList names the clients --print-config knows.
+const mcpClientList = "claude, claude-code, cursor, zed, goose or codex"
+
+// mcpConfigs are the config snippets per client, for the path of hark.
+var mcpConfigs = map[string]struct {
+	where   string
+	snippet func(path string) string
+}{
+	"claude": {"Claude Desktop: Settings → Developer → Edit Config (claude_desktop_config.json), under \"mcpServers\"", func(p string) string {
+		return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
+	}},
+	"cursor": {"Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in a project), under \"mcpServers\"", func(p string) string {
+		return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
+	}},
+	"zed": {"Zed: settings.json (zed: open settings), under \"context_servers\"", func(p string) string {
+		return jsonSnippet(map[string]any{"context_servers": map[string]any{"hark": map[string]any{"source": "custom", "command": p, "args": []string{"mcp"}}}})
+	}},
+	"claude-code": {"Claude Code: run this once in a shell (--scope user: in every project)", func(p string) string {
+		return "claude mcp add --scope user hark -- " + shellQuote(p) + " mcp\n"
+	}},
+	"codex": {"Codex: ~/.codex/config.toml", func(p string) string {
+		q, _ := json.Marshal(p) // a JSON string of a path is a valid TOML string
+		return "[mcp_servers.hark]\ncommand = " + string(q) + "\nargs = [\"mcp\"]\n"
+	}},
+	"goose": {"Goose: ~/.config/goose/config.yaml, under extensions:", func(p string) string {
+		q, _ := json.Marshal(p) // a JSON string is a valid YAML string
+		return "extensions:\n  hark:\n    name: hark\n    type: stdio\n    cmd: " + string(q) + "\n    args: [mcp]\n    enabled: true\n    timeout: 300\n"
+	}},
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func jsonSnippet(v any) string {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b) + "\n"
+}
+
+func printMCPConfig(e *env, client string) int {
+	c, ok := mcpConfigs[strings.ToLower(client)]
+	if !ok {
+		showf(e.stderr, "hark mcp: --print-config takes %s, not %q\n", mcpClientList, client)
+		return exitUsage
+	}
+	p, err := harkPath()
+	if err != nil {
+		showln(e.stderr, "hark mcp: cannot find this hark's path:", err)
+		return exitError
+	}
+	fmt.Fprintln(e.stderr, "# "+c.where)
+	fmt.Fprint(e.stdout, c.snippet(p))
+	return exitOK
+}
