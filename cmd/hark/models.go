@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -208,6 +209,12 @@ func modelsPull(ctx context.Context, e *env, args []string) int {
 		pr.report(models.Progress{Model: name, Done: p.Done, Total: p.Total, Resumed: resumed})
 	})
 	pr.finish()
+	if err != nil && errors.Is(err, agent.ErrCancelled) && ctx.Err() != nil {
+		// Ctrl-C (or SIGTERM): Ollama ends a pull whose client left and
+		// keeps the finished parts, so the same command picks up there.
+		showf(e.stderr, "hark models: interrupted; Ollama keeps what it downloaded of %s — run `hark models pull %s` again to resume\n", name, name)
+		return exitInterrupted
+	}
 	if err != nil {
 		showln(e.stderr, "hark models:", err)
 		return exitError
