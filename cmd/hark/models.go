@@ -234,6 +234,7 @@ type progressPrinter struct {
 	lastTen  int64
 	start    time.Time
 	drawn    bool
+	wide     int // the longest bar drawn so far, in bytes
 }
 
 func newProgressPrinter(w io.Writer, terminal bool) *progressPrinter {
@@ -257,9 +258,14 @@ func (p *progressPrinter) report(pr models.Progress) {
 			secs := int(float64(pr.Total-pr.Done) / (1 << 20) / rate)
 			left = fmt.Sprintf("%d:%02d left ", secs/60, secs%60)
 		}
-		showf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s %s", pr.Model,
+		line := fmt.Sprintf("%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s %s", pr.Model,
 			strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac,
 			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate, left)
+		// \r only moves the cursor: a line shorter than the last (the
+		// final one has no time left) is padded to cover the old tail.
+		pad := max(p.wide-len(line), 0)
+		p.wide = max(p.wide, len(line))
+		showf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
 		p.drawn = true
 		if pr.Done == pr.Total {
 			fmt.Fprintln(p.w)
