@@ -187,10 +187,13 @@ type App struct {
 	statusDetail bool   // detail is a status that the first streamed text replaces
 	stream       string // streamed words of the current reply
 	lastError    string
-	recent       []RecentItem
-	throttle     *throttle
-	lastRender   *Menu
-	keys         keyState
+	// lastMissing is the model the last failed request found not pulled,
+	// so a download of it can retire that error.
+	lastMissing string
+	recent      []RecentItem
+	throttle    *throttle
+	lastRender  *Menu
+	keys        keyState
 	// pull is the download under way, nil when none; pullSizes the
 	// totals downloads have learnt, for the offer's "(SIZE)".
 	pull      *pullJob
@@ -790,6 +793,7 @@ func (a *App) finish(d turnDone) {
 		reply = SendReply{Error: d.err.Error()}
 	case d.err != nil:
 		a.lastError = d.err.Error()
+		a.lastMissing = downloadOffer(d.err)
 		a.setState(Error)
 		body := d.err.Error()
 		if f := tally.Facts(); f != "" {

@@ -136,6 +136,12 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 		if e.last.Total > 0 {
 			size = agent.SizeText(e.last.Total) + " "
 		}
+		if a.state == Error && a.lastMissing == e.model {
+			// The error on the status line says to pull this model;
+			// left there it would contradict the note.
+			a.lastError, a.lastMissing = "", ""
+			a.setState(Idle)
+		}
 		a.note = e.model + " downloaded"
 		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("Downloaded %sin %s. Hold %s and speak.", size, took, a.hotkeyName()))
 		a.runCheck(ctx, "ollama")

@@ -31,7 +31,15 @@ func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
 		t.Fatal(err)
 	}
 	c := agent.NewOllamaClient(u)
-	h := start(t, answerAgent("ok"), func(o *Options) {
+	// The agent fails as the real one does while the model is missing.
+	ag := newFakeAgent(func(ctx context.Context, _ request, _ agent.Confirmer, on func(agent.Event)) (string, error) {
+		if _, err := agent.Check(ctx, c, srv.URL, model, 0, false); err != nil {
+			return "", err
+		}
+		on(agent.Event{Kind: agent.EventFinal, Text: "ok"})
+		return "ok", nil
+	})
+	h := start(t, ag, func(o *Options) {
 		o.Checks = map[string]func(context.Context) error{"ollama": func(ctx context.Context) error {
 			_, err := agent.Check(ctx, c, srv.URL, model, 0, false)
 			if err != nil {
@@ -274,5 +282,34 @@ func TestDownloadRowSize(t *testing.T) {
 		if got := downloadRow(tc.p).Label; got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
 		}
+	}
+}
+
+// A request that failed because the model is missing leaves its error on
+// the status line; downloading that model retires it, so the line no
+// longer tells the user to pull what is now there, and the next request
+// runs.
+func TestDownloadClearsTheMissingModelError(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	h := startPull(t, model, ollamatest.Pull{Layers: []int64{1_000_000}})
+	h.offered(t, "the offer", "    Download "+model+" (5.2 GB)")
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "hello", Wait: true, Reply: reply})
+	if r := recv(t, "the failed request", reply); r.OK || !strings.Contains(r.Error, "not installed") {
+		t.Fatalf("request before the download: %+v", r)
+	}
+	h.views.wait(t, "the error shown", func(v View) bool {
+		return v.State == Error && strings.HasPrefix(StatusLine(v), "Error: ")
+	})
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	v := h.views.wait(t, "downloaded", func(v View) bool { return v.Pull == nil && strings.Contains(v.Note, "downloaded") })
+	if v.State != Idle || strings.Contains(StatusLine(v), "not installed") {
+		t.Errorf("after the download the status line says %q (state %v)", StatusLine(v), v.State)
+	}
+	reply = make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "hello", Wait: true, Reply: reply})
+	if r := recv(t, "the request after", reply); !r.OK {
+		t.Errorf("request after the download: %+v", r)
 	}
 }

@@ -57,6 +57,9 @@ const (
 	exitOK    = 0
 	exitError = 1 // Hark could not do its job; the message says why
 	exitUsage = 2
+	// exitInterrupted is the shell's code for a command ended by Ctrl-C
+	// (128 + SIGINT), so a script can tell "stopped" from "failed".
+	exitInterrupted = 130
 )
 
 func main() {

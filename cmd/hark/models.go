@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -208,6 +209,12 @@ func modelsPull(ctx context.Context, e *env, args []string) int {
 		pr.report(models.Progress{Model: name, Done: p.Done, Total: p.Total, Resumed: resumed})
 	})
 	pr.finish()
+	if err != nil && errors.Is(err, agent.ErrCancelled) && ctx.Err() != nil {
+		// Ctrl-C (or SIGTERM): Ollama ends a pull whose client left and
+		// keeps the finished parts, so the same command picks up there.
+		showf(e.stderr, "hark models: interrupted; Ollama keeps what it downloaded of %s — run `hark models pull %s` again to resume\n", name, name)
+		return exitInterrupted
+	}
 	if err != nil {
 		showln(e.stderr, "hark models:", err)
 		return exitError
@@ -227,6 +234,7 @@ type progressPrinter struct {
 	lastTen  int64
 	start    time.Time
 	drawn    bool
+	wide     int // the longest bar drawn so far, in bytes
 }
 
 func newProgressPrinter(w io.Writer, terminal bool) *progressPrinter {
@@ -250,9 +258,14 @@ func (p *progressPrinter) report(pr models.Progress) {
 			secs := int(float64(pr.Total-pr.Done) / (1 << 20) / rate)
 			left = fmt.Sprintf("%d:%02d left ", secs/60, secs%60)
 		}
-		showf(p.w, "\r%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s %s", pr.Model,
+		line := fmt.Sprintf("%s [%s%s] %5.1f%% %.1f/%.1f MiB %.1f MiB/s %s", pr.Model,
 			strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac,
 			float64(pr.Done)/(1<<20), float64(pr.Total)/(1<<20), rate, left)
+		// \r only moves the cursor: a line shorter than the last (the
+		// final one has no time left) is padded to cover the old tail.
+		pad := max(p.wide-len(line), 0)
+		p.wide = max(p.wide, len(line))
+		showf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
 		p.drawn = true
 		if pr.Done == pr.Total {
 			fmt.Fprintln(p.w)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +70,49 @@ func TestModelsPull(t *testing.T) {
 	r = runAgentCLI(t, "", false, "models", "pull", "fresh:1b")
 	if r.code != exitError || !strings.Contains(r.stderr, `llmRuntime is "openai"`) || srv.Installed("fresh:1b") {
 		t.Errorf("openai runtime: exit %d, installed %v, stderr %q", r.code, srv.Installed("fresh:1b"), r.stderr)
+	}
+}
+
+// Ctrl-C reaches commands as the cancelled context main makes with
+// signal.NotifyContext. A pull stopped that way ends the bar's line, exits
+// with the shell's interrupted code, leaves nothing installed, and says
+// that running it again resumes.
+func TestModelsPullInterrupted(t *testing.T) {
+	srv, _ := askEnv(t)
+	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3("qwen3:8b"), Layers: []int64{50 << 20}, HoldAt: 20 << 20})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for !srv.Held("qwen3:8b") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	code := dispatch(ctx, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, isTerminal: true}, []string{"models", "pull", "qwen3:8b"})
+	stderr := errb.String()
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d: %q", code, exitInterrupted, stderr)
+	}
+	bar := strings.LastIndex(stderr, "\rqwen3:8b [")
+	if bar < 0 || !strings.Contains(stderr[bar:], "40.0%") {
+		t.Fatalf("no bar drawn up to the hold:\n%q", stderr)
+	}
+	if end := strings.IndexByte(stderr[bar:], '\n'); end < 0 || strings.Contains(stderr[bar:bar+end], "hark models:") {
+		t.Errorf("the bar's line was not ended before the message:\n%q", stderr)
+	}
+	if !strings.HasSuffix(stderr, "run `hark models pull qwen3:8b` again to resume\n") || !strings.Contains(stderr, "hark models: interrupted;") {
+		t.Errorf("message:\n%q", stderr)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q", out.String())
+	}
+	if srv.Installed("qwen3:8b") {
+		t.Error("an interrupted pull installed the model")
+	}
+	for deadline := time.Now().Add(10 * time.Second); srv.PullsAborted() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server never saw the client leave")
+		}
 	}
 }

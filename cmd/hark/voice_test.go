@@ -109,6 +109,13 @@ func TestProgressPrinter(t *testing.T) {
 	if !strings.Contains(term.String(), "\rbase.en [") || !strings.HasSuffix(term.String(), "\n") {
 		t.Errorf("terminal output is not a redrawn bar ending in a newline: %q", term.String()[max(0, term.Len()-120):])
 	}
+	// Each redraw covers the one before: the last, which has no time
+	// left, must not leave the previous one's "0:00 left" showing.
+	draws := strings.Split(strings.TrimSuffix(term.String(), "\n"), "\r")
+	last, before := draws[len(draws)-1], draws[len(draws)-2]
+	if len(last) < len(before) || strings.Contains(last, "left") {
+		t.Errorf("the final bar %q does not cover the one before %q", last, before)
+	}
 }
 
 func TestRecordUsage(t *testing.T) {
