@@ -418,8 +418,16 @@ func previewRows(p Pending, label func(string)) {
 			label(prefix + row)
 		}
 	}
-	if rest := len(p.Preview.Lines) - n; rest > 0 {
-		label(fmt.Sprintf("        … %s (the audit log has them all)", plural(rest, "more line", "more lines")))
+	if n < len(p.Preview.Lines) {
+		// The lines left out are counted with their size, so that the
+		// rows shown and this one add up to the summary.
+		for i, row := range wrap("… "+p.Preview.More(n)+" (the audit log has them all)", reasonWidth-2) {
+			prefix := "          "
+			if i == 0 {
+				prefix = "        "
+			}
+			label(prefix + row)
+		}
 	}
 }
 

@@ -390,6 +390,29 @@ func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
 	}
 }
 
+// TestMenuApprovalCountsTheSizeOfWhatItLeavesOut: the preview lines the
+// menu leaves out are counted with their size, in the unit and decimals
+// of the summary, so the rows shown add up to it.
+func TestMenuApprovalCountsTheSizeOfWhatItLeavesOut(t *testing.T) {
+	t.Parallel()
+	pv := &preview.Preview{Status: preview.Shown, Summary: "Deletes 7 files, 774.1 KB",
+		Totals: []preview.Total{{Verb: "deletes", Files: 7, Bytes: 7 * 110_592, Scale: preview.Scale{Power: 1, Decimals: 1}}}}
+	for i := range 7 {
+		pv.Lines = append(pv.Lines, fmt.Sprintf("p%d.jpg: file, 110.6 KB", i))
+		pv.Counts = append(pv.Counts, preview.Count{Line: i, Files: 1, Bytes: 110_592, Shown: 1106})
+	}
+	m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Pending: []Pending{{ID: "p1", Command: "rm p*.jpg", Preview: pv}}})
+	rows := strings.Join(outline(m.Items, ""), "\n")
+	for _, want := range []string{
+		"|        p3.jpg: file, 110.6 KB|",
+		"|        … 3 more lines: 3 files, 331.8 KB (the audit log has them all)|",
+	} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("no row %q in\n%s", want, rows)
+		}
+	}
+}
+
 // TestMenuApprovalShowsPreviewAndWhatWasHeard: a pending command shows
 // what it would touch, and a spoken request shows its transcript instead
 // of the request line, so a misheard word is seen where it is approved.

@@ -85,8 +85,10 @@ func approvalBody(p app.Pending) string {
 		for _, l := range pv.Lines[:n] {
 			b.WriteString("\n" + v(l))
 		}
-		if rest := len(pv.Lines) - n; rest > 0 {
-			fmt.Fprintf(&b, "\n… %d more in the audit log", rest)
+		if n < len(pv.Lines) {
+			// Counted with their size: the lines shown and this one add
+			// up to the summary.
+			b.WriteString("\n… " + pv.More(n) + " (the audit log has them all)")
 		}
 	}
 	if p.Proposal != nil {

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 	for _, want := range []string{
 		"Heard: “delete my old builds”",
 		"\n\nDeletes 3 folders, 1,204 files, 3.2 GB\nold-builds: folder with 2 folders, 1,204 files, 3.2 GB\nl2",
-		"\nl5\n… 2 more in the audit log",
+		"\nl5\n… 2 more lines (the audit log has them all)",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("body lacks %q:\n%s", want, body)
@@ -40,7 +41,7 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 	// are all of them.
 	six := approvalBody(app.Pending{Command: "rm -r a", Preview: &preview.Preview{Status: preview.Shown, Summary: "Deletes 6 files, 6 B",
 		Lines: []string{"l1: file, 1 B", "l2: file, 1 B", "l3: file, 1 B", "l4: file, 1 B", "l5: file, 1 B", "l6: file, 1 B"}}})
-	if strings.Contains(six, "more in the audit log") || !strings.Contains(six, "\nl6: file, 1 B") {
+	if strings.Contains(six, "more line") || !strings.Contains(six, "\nl6: file, 1 B") {
 		t.Errorf("six preview lines, one more than fit, are not all shown:\n%s", six)
 	}
 	if got := strings.Count(body, "\nl") + strings.Count(body, "\nold-builds:") + 2; got != len(p.Preview.Lines) {
@@ -55,6 +56,31 @@ func TestApprovalBodyShowsPreviewAndWhatWasHeard(t *testing.T) {
 	if !strings.Contains(long, "…”") || len([]rune(long)) > 200 {
 		t.Errorf("a long transcript is not cut:\n%s", long)
 	}
+}
+
+// TestApprovalBodyCountsTheSizeOfWhatItLeavesOut: the lines a
+// notification leaves out are counted with their size, in the unit and
+// decimals of the summary, so what it shows adds up to the summary.
+func TestApprovalBodyCountsTheSizeOfWhatItLeavesOut(t *testing.T) {
+	t.Parallel()
+	pv := sevenPhotos()
+	body := approvalBody(app.Pending{Command: "rm p*.jpg", Preview: pv})
+	want := "\np4.jpg: file, 110.6 KB\n… 2 more lines: 2 files, 221.2 KB (the audit log has them all)"
+	if !strings.Contains(body, want) {
+		t.Errorf("body lacks %q:\n%s", want, body)
+	}
+}
+
+// sevenPhotos is the preview of rm of seven files of 110,592 bytes, as
+// shell/preview writes it.
+func sevenPhotos() *preview.Preview {
+	pv := &preview.Preview{Status: preview.Shown, Summary: "Deletes 7 files, 774.1 KB",
+		Totals: []preview.Total{{Verb: "deletes", Files: 7, Bytes: 7 * 110_592, Scale: preview.Scale{Power: 1, Decimals: 1}}}}
+	for i := range 7 {
+		pv.Lines = append(pv.Lines, fmt.Sprintf("p%d.jpg: file, 110.6 KB", i))
+		pv.Counts = append(pv.Counts, preview.Count{Line: i, Files: 1, Bytes: 110_592, Shown: 1106})
+	}
+	return pv
 }
 
 // TestApprovalBodyShowsTheDeletionOfALongCommand: the notification elides

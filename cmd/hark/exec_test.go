@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -363,6 +364,32 @@ func TestExecShowsPreviewBeforeAsking(t *testing.T) {
 		r = runExecCLI(t, "n\n", true, "--dir", dir, "--", "rm -rf old-builds")
 		if !strings.Contains(r.stderr, "preview: Nothing would happen") {
 			t.Errorf("stderr lacks the nothing-to-do preview:\n%s", r.stderr)
+		}
+	}
+	// Sizes add up as printed, through the sandboxed helper: four equal
+	// files read 110.6 KB each under 442.4 KB (not 111 KB under 442 KB),
+	// and past 12 lines the last one counts the rest with their size.
+	if ok, _ := shell.SandboxStatus(); ok {
+		photos := t.TempDir()
+		for i := range 15 {
+			f, err := os.Create(filepath.Join(photos, fmt.Sprintf("p%02d.jpg", i)))
+			if err == nil {
+				err = f.Truncate(110_592)
+				f.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		r = runExecCLI(t, "n\n", true, "--dir", photos, "--", "rm p00.jpg p01.jpg p02.jpg p03.jpg")
+		if want := "preview: Deletes 4 files, 442.4 KB\n  p00.jpg: file, 110.6 KB\n  p01.jpg: file, 110.6 KB\n  p02.jpg: file, 110.6 KB\n  p03.jpg: file, 110.6 KB\n"; !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+		r = runExecCLI(t, "n\n", true, "--dir", photos, "--", "rm p*.jpg")
+		for _, want := range []string{"preview: Deletes 15 files, 1,658,880 B\n", "  p10.jpg: file, 110,592 B\n  … and 4 more lines: 4 files, 442,368 B\n"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+			}
 		}
 	}
 }

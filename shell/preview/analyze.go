@@ -51,7 +51,7 @@ type analyzer struct {
 	redirs   map[*syntax.CallExpr][]*syntax.Redirect
 	probes   map[*syntax.CallExpr]bool // the `:` that stand for compound commands' redirections
 	parts    []*part
-	lines    []string // one or more per target, in the order of the command
+	lines    []line   // one or more per target, in the order of the command
 	missing  int      // targets that do not exist
 	refused  []string // lines of targets the program would refuse
 	unknowns []string // why some targets cannot be known
@@ -251,7 +251,7 @@ func (a *analyzer) call(c plan.Call) {
 			for i, d := range dirs {
 				shown[i] = a.shown(d)
 			}
-			a.lines = append(a.lines, a.what(c.Expr)+": runs in "+strings.Join(shown, " or ")+", depending on what ran before it")
+			a.say(a.what(c.Expr) + ": runs in " + strings.Join(shown, " or ") + ", depending on what ran before it")
 		}
 		st := &state{dir: p.Dir, several: several}
 		if rs, ok := a.redirs[c.Expr]; ok && rs == nil {
@@ -459,6 +459,11 @@ func (a *analyzer) unknown(what, why string) {
 
 // render turns what the walk found into a Preview; nil when the command
 // names nothing a preview covers.
+//
+// The sizes of each total are written in one Scale, chosen so that the
+// lines, as written, add up to the summary as written (see scaleFor);
+// when there are more lines than a preview keeps, the last one says what
+// the rest add up to, as one more part of that sum.
 func (a *analyzer) render() *Preview {
 	if len(a.lines) == 0 && len(a.unknowns) == 0 && a.skipped == 0 {
 		return nil
@@ -466,20 +471,60 @@ func (a *analyzer) render() *Preview {
 	if a.skipped > 0 {
 		a.unknowns = append(a.unknowns, count(int64(a.skipped), "more target", "more targets")+": cannot tell — the time ran out before Hark looked")
 	}
-	var phrases []string
+	all := slices.Clone(a.lines)
+	for _, u := range a.unknowns {
+		all = append(all, line{text: u})
+	}
+	kept, rest := all, []line(nil)
+	if len(all) > maxLines {
+		kept, rest = all[:maxLines-1], all[maxLines-1:]
+	}
+	p := &Preview{Status: Shown}
 	partial := a.skipped > 0
-	for _, p := range a.parts {
-		phrases = append(phrases, verbs[p.eff]+" "+p.t.String())
-		partial = partial || p.t.Partial
+	var phrases []string
+	for i, pt := range a.parts {
+		var parts []int64
+		for _, l := range kept {
+			if l.counts && l.eff == pt.eff {
+				parts = append(parts, l.t.Bytes)
+			}
+		}
+		var hidden tally
+		hides := false
+		for _, l := range rest {
+			if l.counts && l.eff == pt.eff {
+				hidden.add(l.t)
+				hides = true
+			}
+		}
+		if hides {
+			parts = append(parts, hidden.Bytes)
+		}
+		sc := scaleFor(pt.t.Bytes, parts)
+		p.Totals = append(p.Totals, Total{Verb: verbs[pt.eff], Folders: pt.t.Folders, Files: pt.t.Files, Bytes: pt.t.Bytes, Partial: pt.t.Partial, Scale: sc})
+		phrases = append(phrases, verbs[pt.eff]+" "+pt.t.words(sc.text(sc.steps(pt.t.Bytes), pt.t.Bytes)))
+		partial = partial || pt.t.Partial
+		if hides {
+			p.Counts = append(p.Counts, Count{Line: len(kept), Total: i, Folders: hidden.Folders, Files: hidden.Files, Bytes: hidden.Bytes, Shown: sc.steps(hidden.Bytes)})
+		}
 	}
-	var lines []string
-	for _, l := range append(append([]string(nil), a.lines...), a.unknowns...) {
-		lines = append(lines, clipPath(visible(l), maxLineRunes))
+	for n, l := range kept {
+		text := l.text
+		if l.counts {
+			i := slices.IndexFunc(a.parts, func(pt *part) bool { return pt.eff == l.eff })
+			sc := p.Totals[i].Scale
+			shown := sc.steps(l.t.Bytes)
+			text = l.sized(sc.text(shown, l.t.Bytes))
+			p.Counts = append(p.Counts, Count{Line: n, Total: i, Folders: l.t.Folders, Files: l.t.Files, Bytes: l.t.Bytes, Shown: shown})
+		}
+		p.Lines = append(p.Lines, clipPath(visible(text+l.after), maxLineRunes))
 	}
-	if len(lines) > maxLines {
-		lines = append(lines[:maxLines-1:maxLines-1], "… and "+count(int64(len(lines)-maxLines+1), "more line", "more lines"))
+	slices.SortStableFunc(p.Counts, func(x, y Count) int { return x.Line - y.Line })
+	if len(rest) > 0 {
+		p.Lines = append(p.Lines, "")
+		p.Omitted = len(rest)
+		p.Lines[len(kept)] = clipPath("… and "+p.More(len(kept)), maxLineRunes)
 	}
-	p := &Preview{Status: Shown, Lines: lines}
 	switch {
 	case len(phrases) > 0:
 		p.Summary = capitalize(strings.Join(phrases, "; "))

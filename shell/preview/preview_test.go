@@ -135,7 +135,7 @@ func TestDeletions(t *testing.T) {
 		{"missing beside existing", "rm notes.txt nope", want{status: Shown, summary: "Deletes 1 file, 1.2 KB",
 			lines: []string{"notes.txt: file, 1.2 KB", "nope: no such file or folder"}}},
 		{"link counts as itself", "rm -r tolink", want{status: Shown, summary: "Deletes 1 file, " + Size(int64(len(filepath.Join(outside, "big")))),
-			lines: []string{"tolink: link to " + filepath.Join(outside, "big") + " (only the link itself)"}}},
+			lines: []string{"tolink: link to " + filepath.Join(outside, "big") + ", " + Size(int64(len(filepath.Join(outside, "big")))) + " (only the link itself)"}}},
 		{"link inside is not followed", "rm -r build", want{status: Shown, summary: "Deletes " + build,
 			absent: []string{"300"}}},
 		{"trailing slash goes through the link, as rm does", "rm -r tolink/", want{status: Shown,

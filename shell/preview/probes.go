@@ -136,7 +136,7 @@ starts:
 			a.note("find: refuses to run, because -delete turns on -depth, under which -prune does nothing", false)
 			return
 		}
-		a.lines = append(a.lines, "find: -prune does nothing here, because -delete turns on -depth")
+		a.say("find: -prune does nothing here, because -delete turns on -depth")
 	}
 	argv := append(append(append(head, starts...), "-depth"), out...)
 	a.runFind(st.dir, argv, rm)
@@ -251,17 +251,17 @@ func (a *analyzer) runFind(dir string, argv []string, rm *findRm) {
 		a.note("find: matches nothing, so it deletes nothing", true)
 		return
 	}
-	a.add(effDelete, t, "find matches "+t.String())
+	a.add(effDelete, t, func(size string) string { return "find matches " + t.words(size) })
 	a.list(listed, int64(len(listed))+more)
 }
 
 // list adds up to maxListed paths as lines, and how many more there are.
 func (a *analyzer) list(paths []string, total int64) {
 	for _, p := range paths {
-		a.lines = append(a.lines, "  "+p)
+		a.say("  " + p)
 	}
 	if more := total - int64(len(paths)); more > 0 {
-		a.lines = append(a.lines, "  … and "+Thousands(more)+" more")
+		a.say("  … and " + Thousands(more) + " more")
 	}
 }
 
@@ -468,7 +468,7 @@ func (a *analyzer) gitClean(dir string, global []string, rest []field) {
 		a.note("git clean: nothing to remove", true)
 		return
 	}
-	a.add(effDelete, t, "git clean removes "+t.String()+" not tracked by git")
+	a.add(effDelete, t, func(size string) string { return "git clean removes " + t.words(size) + " not tracked by git" })
 	a.list(listed, int64(strings.Count(out, "Would remove ")))
 }
 
@@ -518,7 +518,7 @@ func (a *analyzer) gitLost(dir string, global []string, what string, againstHead
 		return
 	}
 	t := tally{Files: int64(len(names))}
-	a.add(effLose, t, what+" overwrites changes in "+t.String()+":")
+	a.add(effLose, t, func(size string) string { return what + " overwrites changes in " + t.words(size) + ":" })
 	if len(names) > maxListed {
 		a.list(names[:maxListed], int64(len(names)))
 	} else {

@@ -54,8 +54,21 @@ type part struct {
 	t   tally
 }
 
-// add counts t under eff and keeps line for the target list.
-func (a *analyzer) add(eff effect, t tally, line string) {
+// line is one line of the target list. One that counts toward a total
+// writes its size only when the preview is rendered, once the Scale of
+// that total is known.
+type line struct {
+	text   string                   // a line that counts nothing
+	sized  func(size string) string // a line that counts, given its size as written
+	after  string                   // words added to the line later (", to ~/x")
+	counts bool
+	eff    effect
+	t      tally
+}
+
+// add counts t under eff and keeps the line that sized writes for the
+// target list.
+func (a *analyzer) add(eff effect, t tally, sized func(size string) string) {
 	var p *part
 	for _, q := range a.parts {
 		if q.eff == eff {
@@ -67,19 +80,22 @@ func (a *analyzer) add(eff effect, t tally, line string) {
 		a.parts = append(a.parts, p)
 	}
 	p.t.add(t)
-	if line != "" {
-		a.lines = append(a.lines, line)
-	}
+	a.lines = append(a.lines, line{sized: sized, counts: true, eff: eff, t: t})
+}
+
+// say keeps a line that counts nothing.
+func (a *analyzer) say(text string) {
+	a.lines = append(a.lines, line{text: text})
 }
 
 // note keeps a line about a target that changes nothing: missing, or
 // refused by the program.
-func (a *analyzer) note(line string, missing bool) {
-	a.lines = append(a.lines, line)
+func (a *analyzer) note(text string, missing bool) {
+	a.say(text)
 	if missing {
 		a.missing++
 	} else {
-		a.refused = append(a.refused, line)
+		a.refused = append(a.refused, text)
 	}
 }
 
@@ -295,7 +311,7 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 			base := filepath.Base(strings.TrimSuffix(a.abs(st, s.val), "/"))
 			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
 		}
-		a.lines[len(a.lines)-1] += ", to " + a.display(st, landShown)
+		a.lines[len(a.lines)-1].after += ", to " + a.display(st, landShown)
 		a.landing(name, land, a.display(st, landShown), a.abs(st, s.val), keep)
 	}
 }
@@ -411,16 +427,18 @@ func (a *analyzer) landing(tool, land, shown, src string, keep bool) {
 	}
 	switch {
 	case keep:
-		a.lines = append(a.lines, shown+": exists and is kept ("+tool+" -n)")
+		a.say(shown + ": exists and is kept (" + tool + " -n)")
 	case fi.IsDir():
 		if tool == "mv" {
-			a.lines = append(a.lines, shown+": a folder is already there; mv replaces it only if it is empty")
+			a.say(shown + ": a folder is already there; mv replaces it only if it is empty")
 		} else {
-			a.lines = append(a.lines, shown+": a folder is already there; cp merges into it, replacing files with the same names")
+			a.say(shown + ": a folder is already there; cp merges into it, replacing files with the same names")
 		}
 	default:
-		t := tally{Files: 1, Bytes: fi.Size()}
-		a.add(effReplace, t, shown+": "+kindOf(fi)+" already there, "+Size(fi.Size())+", replaced")
+		kind := kindOf(fi)
+		a.add(effReplace, tally{Files: 1, Bytes: fi.Size()}, func(size string) string {
+			return shown + ": " + kind + " already there, " + size + ", replaced"
+		})
 	}
 }
 
@@ -504,17 +522,18 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		t := a.walk(p)
 		inner := t
 		inner.Folders--
-		desc := "empty folder"
-		if !inner.empty() {
-			desc = "folder with " + inner.String()
-		}
-		a.add(eff, t, shown+": "+desc)
+		a.add(eff, t, func(size string) string {
+			if inner.empty() {
+				return shown + ": empty folder"
+			}
+			return shown + ": folder with " + inner.words(size)
+		})
 	case fi.IsDir() && eff == effDelete:
 		empty := isEmptyDir(p)
 		switch {
 		case (tool == "rmdir" || emptyDirs) && empty:
 			a.touch(p, false)
-			a.add(eff, tally{Folders: 1}, shown+": empty folder")
+			a.add(eff, tally{Folders: 1}, func(string) string { return shown + ": empty folder" })
 		case tool == "rmdir" || emptyDirs:
 			a.note(shown+": folder that is not empty, so "+tool+" refuses it", false)
 		default:
@@ -526,24 +545,28 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		return false
 	case fi.IsDir():
 		a.touch(p, false)
-		a.add(eff, tally{Folders: 1}, shown+": folder (only the folder itself)")
+		a.add(eff, tally{Folders: 1}, func(string) string { return shown + ": folder (only the folder itself)" })
 	case fi.Mode()&fs.ModeSymlink != 0:
 		to, _ := os.Readlink(p)
+		// The link counts as itself: the bytes of the path it holds,
+		// which the line shows so that the lines add up to the total.
 		desc := "link to " + a.shown(to)
+		note := ""
 		switch eff {
 		case effDelete, effMove:
-			desc += " (only the link itself)"
+			note = " (only the link itself)"
 		case effMode, effOwner, effGroup:
-			desc += " (" + tool + " changes what it points to)"
+			note = " (" + tool + " changes what it points to)"
 			if real, err := filepath.EvalSymlinks(p); err == nil {
 				a.touch(real, false)
 			}
 		}
 		a.touch(p, false)
-		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+desc)
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, func(size string) string { return shown + ": " + desc + ", " + size + note })
 	default:
 		a.touch(p, false)
-		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": "+kindOf(fi)+", "+Size(fi.Size()))
+		kind := kindOf(fi)
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, func(size string) string { return shown + ": " + kind + ", " + size })
 	}
 	return true
 }
@@ -579,16 +602,16 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 			a.note(shown+": its folder does not exist, so this fails", false)
 			return
 		}
-		a.add(effCreate, tally{Files: 1}, shown+": new file")
+		a.add(effCreate, tally{Files: 1}, func(string) string { return shown + ": new file" })
 	case err != nil:
 		a.unknown(shown, "it cannot be read ("+errText(err)+")")
 	case fi.IsDir():
 		a.note(shown+": a folder, which cannot be written like a file", false)
 	case !fi.Mode().IsRegular():
-		a.lines = append(a.lines, shown+": "+kindOf(fi)+", written to")
+		a.say(shown + ": " + kindOf(fi) + ", written to")
 	default:
 		how := map[effect]string{effOverwrite: "overwritten", effAppend: "appended to", effWriteInto: "written into", effResize: "resized"}[eff]
-		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, shown+": existing file, "+Size(fi.Size())+", "+how)
+		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, func(size string) string { return shown + ": existing file, " + size + ", " + how })
 	}
 }
 
