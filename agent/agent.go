@@ -127,6 +127,9 @@ type Decision struct {
 	// targets to the Trash itself and the command never runs. Approved
 	// stays false; Trash on a Pending that did not offer it is a denial.
 	Trash bool
+	// Heard is the transcript of a spoken answer (By "voice"), so the
+	// audit log shows the words the decision was read from.
+	Heard string
 }
 
 // Who decided. The audit log records these in decidedBy.
@@ -139,6 +142,7 @@ const (
 	ByCancel       = "cancel"       // the request was cancelled while waiting
 	ByRule         = "rule"         // one of the user's rules in rules.json
 	ByDenial       = "denial"       // the user denied the same command earlier in the request
+	ByVoice        = "voice"        // a spoken answer while the approval waited (Decision.Heard has the words)
 )
 
 // Tool and purpose names the model sees.

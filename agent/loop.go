@@ -508,7 +508,8 @@ type callFate struct {
 	decision, by string
 	rule         string // the rule or floor that decided, or the rule an Always allow saved
 	denyReason   string
-	runIt        bool // run by the executor, as opposed to refused, denied or trashed
+	heardAnswer  string // the words of a spoken answer
+	runIt        bool   // run by the executor, as opposed to refused, denied or trashed
 	res          shell.Result
 	preview      *preview.Preview
 	trashed      []string
@@ -569,6 +570,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p.AfterNo = r.saidNo
 	var d Decision
 	f.decision, f.by, d = r.confirm(ctx, p)
+	f.heardAnswer = d.Heard
 	switch f.decision {
 	case DecisionApproved:
 		r.m.Approved++
@@ -665,7 +667,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: f.decision, DecidedBy: f.by,
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
-		Rule:      f.rule, DenyReason: f.denyReason,
+		Rule:      f.rule, DenyReason: f.denyReason, HeardAnswer: f.heardAnswer,
 		Preview: f.preview, Trashed: f.trashed,
 	}
 	if res.Executed {
@@ -796,9 +798,9 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 		if err != nil {
 			d.Reason = ""
 		}
-		return DecisionDenied, by, Decision{Reason: d.Reason}
+		return DecisionDenied, by, Decision{Reason: d.Reason, Heard: d.Heard}
 	default:
-		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}
+		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule, Heard: d.Heard}
 	}
 }
 
