@@ -106,6 +106,11 @@ type Pending struct {
 	// there was one: this proposal is the model trying again after a no,
 	// and the approval says so.
 	AfterNo string
+	// HeardDoubt, for a spoken request, says which words whisper was
+	// unsure of that end up in what the command deletes or overwrites
+	// ("Hark was not sure it heard “bills”, and the command deletes it");
+	// every surface shows it first. The caller's Confirmer fills it in.
+	HeardDoubt string
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app

@@ -81,7 +81,10 @@ type Options struct {
 	LoginItem   LoginItem     // nil: no "Launch at login" checkbox
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
-	Trash       Trash         // nil: no "Undo last trash"
+	// Speaker reads approvals and answers aloud when the speak setting
+	// is on; nil: Hark never speaks.
+	Speaker Speaker
+	Trash   Trash // nil: no "Undo last trash"
 	// Viewer shows Show full command… in a window that wraps long lines
 	// (zenity --text-info, a terminal's less); nil or failing: the
 	// Opener, then a notification.
@@ -185,6 +188,14 @@ type App struct {
 	throttle     *throttle
 	lastRender   *Menu
 	keys         keyState
+	// answer is a spoken answer to an approval being recorded, nil when
+	// none.
+	answer *answerRec
+	// speaking is speech under way, nil when silent; described[id] is
+	// whether approval id's spoken description was heard to its end
+	// (absent: it was not spoken).
+	speaking  *speechRun
+	described map[string]bool
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -258,13 +269,14 @@ func New(o Options) *App {
 		o.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	a := &App{
-		o:        o,
-		log:      o.Logger,
-		events:   make(chan Event, 64),
-		done:     make(chan struct{}),
-		settings: o.Settings,
-		problems: map[string]ProblemInfo{},
-		checking: map[string]bool{},
+		o:         o,
+		log:       o.Logger,
+		events:    make(chan Event, 64),
+		done:      make(chan struct{}),
+		settings:  o.Settings,
+		problems:  map[string]ProblemInfo{},
+		checking:  map[string]bool{},
+		described: map[string]bool{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
@@ -340,6 +352,8 @@ func (a *App) shutdown() {
 	if a.turn != nil {
 		a.turn.cancel()
 	}
+	a.bargeIn()
+	a.dropAnswer()
 	a.releaseEscape()
 	a.throttle.stop()
 	if a.recheckStop != nil {
@@ -455,6 +469,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.countdownTick()
 	case heard:
 		a.heardText(e)
+	case answerHeard:
+		a.answerHeardText(e)
+	case speechPart:
+		a.speechPartDone(e)
+	case speechEnded:
+		a.speechDone(e)
 	case partialHeard:
 		a.partialText(e)
 	case turnDone:
@@ -491,6 +511,10 @@ func (a *App) busyNote() {
 }
 
 func (a *App) stopRecording() {
+	if a.answer != nil {
+		a.stopAnswer()
+		return
+	}
 	t := a.turn
 	if t == nil || t.stopped {
 		return
@@ -734,6 +758,7 @@ func (a *App) finish(d turnDone) {
 	}
 	a.turn = nil
 	t.cancel()
+	a.dropAnswer()
 	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
@@ -773,6 +798,7 @@ func (a *App) finish(d turnDone) {
 				title = "Hark — that did not happen"
 			}
 			a.notify(title, ending)
+			a.say(SpokenAnswer(ending))
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.

@@ -180,6 +180,15 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemText, Label: text})
 		row++
 	}
+	if p.HeardDoubt != "" {
+		// Before the command: a misheard name is what it would delete.
+		for i, r := range wrap("⚠ "+Visible(p.HeardDoubt), reasonWidth) {
+			if i > 0 {
+				r = "  " + r
+			}
+			label("  " + r)
+		}
+	}
 	if line := AfterNoLine(p); line != "" {
 		for _, r := range wrap(line, reasonWidth) {
 			label("  " + r)
