@@ -224,6 +224,7 @@ func SpokenAnswer(text string) string {
 		}
 		return "(shown in the menu)"
 	})
+	text = strings.ReplaceAll(text, "⚠", "Warning:")
 	text = linkRe.ReplaceAllString(text, "$1")
 	text = markRe.ReplaceAllString(text, "")
 	text = emphRe.ReplaceAllString(text, "")

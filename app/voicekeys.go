@@ -145,6 +145,7 @@ func (a *App) escapable() bool {
 func (a *App) escape() {
 	if a.speaking != nil {
 		a.bargeIn()
+		a.renderNow()
 		return
 	}
 	if a.answer != nil {
