@@ -102,6 +102,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		}),
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
+		doctor.FromProbe("Spoken replies", false, func(context.Context) (string, error) {
+			return desktop.ProbeSpeaker(goos, st.Language, st.Speak)
+		}),
 		doctor.FromProbe("Tray", true, tray.ProbeHost),
 		doctor.FromProbe("Hotkey", true, func(ctx context.Context) (string, error) { return hotkey.Probe(ctx, st.Hotkey) }),
 		doctor.LoginItem(func() (bundle.Status, error) {
