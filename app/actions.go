@@ -40,6 +40,9 @@ func (a *App) view() View {
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
 	}
+	if a.answer != nil {
+		v.Answering, v.AnswerHeard = true, a.answer.stopped
+	}
 	if len(a.problems) > 0 {
 		v.Problems = make(map[string]ProblemInfo, len(a.problems))
 		for k, m := range a.problems {

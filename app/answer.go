@@ -62,7 +62,7 @@ func (a *App) startAnswer(ctx context.Context) {
 	actx, cancel := context.WithCancel(ctx)
 	rec := &answerRec{pendingID: e.p.ID, cancel: cancel, stop: make(chan time.Time, 1)}
 	a.answer = rec
-	a.note = "listening for your answer…"
+	a.note = ""
 	a.syncEscape()
 	a.renderNow()
 	recorder, transcriber, loop := a.o.Recorder, a.o.Transcriber, a.loop
@@ -131,7 +131,6 @@ func (a *App) stopAnswer() {
 	}
 	r.stopped = true
 	r.stop <- a.o.now()
-	a.note = "hearing your answer…"
 	a.syncEscape()
 	a.renderNow()
 }

@@ -179,6 +179,9 @@ func TestVoiceAnswerNeverMovesToAnotherApproval(t *testing.T) {
 	v := h.views.wait(t, "approval", func(v View) bool { return len(v.Pending) == 1 })
 	h.app.Post(KeyDown{})
 	<-h.rec.started
+	if line := StatusLine(h.views.wait(t, "answering", func(v View) bool { return v.Answering })); line != "Listening for your answer… release ctrl+alt+space when done" {
+		t.Errorf("status line %q", line)
+	}
 	h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
 	d := recv(t, "decision", decided)
 	if d.Approved || d.By != ByMenu {

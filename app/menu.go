@@ -18,22 +18,25 @@ import (
 type View struct {
 	State      State
 	Cancelling bool
-	Note       string                 // transient remark ("still busy…", "cancelled")
-	Problems   map[string]ProblemInfo // source → why Hark cannot work fully
-	Detail     string                 // command proposed or running
-	Stream     string                 // streamed words of the current reply
-	LastError  string
-	Pending    []Pending
-	Confirm    bool // confirm before executing
-	Recent     []RecentItem
-	CanType    bool // a text prompt tool exists
-	Hotkey     string
-	Toggle     bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
-	HasLogin   bool // a login item can be managed here
-	Login      bool // Hark starts at login
-	HasCues    bool // sound cues can play here
-	Cues       bool // settings.SoundCues
-	HasLog     bool // a log file exists to open
+	// Answering: a spoken answer to the waiting approval is being
+	// recorded (AnswerHeard: and is being transcribed).
+	Answering, AnswerHeard bool
+	Note                   string                 // transient remark ("still busy…", "cancelled")
+	Problems               map[string]ProblemInfo // source → why Hark cannot work fully
+	Detail                 string                 // command proposed or running
+	Stream                 string                 // streamed words of the current reply
+	LastError              string
+	Pending                []Pending
+	Confirm                bool // confirm before executing
+	Recent                 []RecentItem
+	CanType                bool // a text prompt tool exists
+	Hotkey                 string
+	Toggle                 bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
+	HasLogin               bool // a login item can be managed here
+	Login                  bool // Hark starts at login
+	HasCues                bool // sound cues can play here
+	Cues                   bool // settings.SoundCues
+	HasLog                 bool // a log file exists to open
 	// Request is what the user asked for in the current turn, so an
 	// approval shows what it belongs to.
 	Request string
@@ -476,6 +479,16 @@ func StatusLine(v View) string {
 		} else {
 			s = "Thinking…"
 		}
+	case v.State == AwaitingApproval && v.AnswerHeard:
+		s = "Hearing your answer…"
+	case v.State == AwaitingApproval && v.Answering && v.Toggle:
+		s = "Listening for your answer… press " + v.Hotkey + " again when done"
+	case v.State == AwaitingApproval && v.Answering:
+		s = "Listening for your answer… release " + v.Hotkey + " when done"
+	case v.State == AwaitingApproval && v.Note != "":
+		// The remark (what a spoken answer was heard as, and the words
+		// that work) needs the width; the header counts the approvals.
+		return v.Note
 	case v.State == AwaitingApproval:
 		s = fmt.Sprintf("Waiting for your approval (%d)", len(v.Pending))
 	case v.State == Running:

@@ -30,7 +30,7 @@ type spokenAnswer struct {
 
 // SpokenHelp names the words that answer an approval, for the status line
 // when something else was heard.
-const SpokenHelp = `say "yes", "no", or "no, because …"`
+const SpokenHelp = `say yes, no, or no because…`
 
 // Whole utterances that answer; anything longer or different is not an
 // answer, so "yes but no" and "not yet" never approve.
@@ -169,7 +169,7 @@ func spokenDecision(p Pending, heardText string, words []speech.Word) (d Decisio
 		return d, true, ""
 	}
 	if ans.kind == spokenNone {
-		return Decision{}, false, "heard “" + clip(Visible(heardText), 80) + "” — " + SpokenHelp
+		return Decision{}, false, "heard “" + clip(Visible(heardText), 30) + "” — " + SpokenHelp
 	}
 	if ans.kind == spokenTrash && !p.TrashOffered {
 		return Decision{}, false, `Move to Trash is not offered for this command — ` + SpokenHelp
