@@ -211,3 +211,31 @@ func spokenOutcome(d Decision) string {
 	}
 	return "denied"
 }
+
+// sayAgain drops the request whose approval id waits (it is cancelled,
+// so nothing of it runs) and listens for it again as soon as the turn has
+// let go of everything; the recording is latched, so the next press of
+// the hotkey ends it.
+func (a *App) sayAgain(id string) {
+	found := false
+	for _, e := range a.pending {
+		found = found || e.p.ID == id
+	}
+	if !found || a.turn == nil || a.o.Recorder == nil || a.o.Transcriber == nil {
+		return
+	}
+	a.bargeIn()
+	a.dropAnswer()
+	a.relisten = true
+	a.cancel()
+}
+
+// relistenNow starts the recording Say it again asked for.
+func (a *App) relistenNow(ctx context.Context) {
+	a.relisten = false
+	a.startVoice(ctx)
+	if a.listening() {
+		a.keyMachine().latched = true
+		a.renderNow()
+	}
+}

@@ -213,3 +213,40 @@ func TestVoiceAnswersOff(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
 	recv(t, "decision", decided)
 }
+
+// TestSayItAgain: Say it again drops the pending command (cancelled, so
+// nothing runs) and listens for the request again; the next press ends
+// that recording and the new words go to the agent.
+func TestSayItAgain(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 2)
+	tr := &scriptTranscriber{lines: []heardLine{{"delete the old bills", nil}, {"delete the old builds", nil}}}
+	h := start(t, askOnceAgent(Pending{Command: "rm -r ~/bills", Tier: shell.Confirm}, decided), func(o *Options) { o.Transcriber = tr; o.Approver = nil })
+	speakAnswer(h)
+	v := h.views.wait(t, "approval", func(v View) bool { return len(v.Pending) == 1 })
+	item := false
+	for _, it := range BuildMenu(v).Items {
+		item = item || it.ID == PrefixSayAgain+v.Pending[0].ID
+	}
+	if !item {
+		t.Fatal("no Say it again for a spoken request")
+	}
+	h.app.Post(MenuClick{ID: PrefixSayAgain + v.Pending[0].ID})
+	if d := recv(t, "decision", decided); d.Approved || d.Trash || d.By != ByCancel {
+		t.Fatalf("Say it again answered %+v", d)
+	}
+	<-h.rec.started // listening again, with no key held
+	v = h.views.wait(t, "listening", func(v View) bool { return v.State == Listening && v.Toggle })
+	if line := StatusLine(v); !strings.Contains(line, "again when done") {
+		t.Errorf("status line %q", line)
+	}
+	h.app.Post(KeyDown{}) // ends the latched recording
+	h.app.Post(KeyUp{})
+	if r := recv(t, "the first request", h.agent.calls); r.Text != "delete the old bills" {
+		t.Fatalf("first request %q", r.Text)
+	}
+	if r := recv(t, "the request said again", h.agent.calls); r.Text != "delete the old builds" {
+		t.Fatalf("second request %q", r.Text)
+	}
+	h.views.wait(t, "the new approval", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].Heard == "delete the old builds" })
+}

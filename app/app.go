@@ -196,6 +196,8 @@ type App struct {
 	// (absent: it was not spoken).
 	speaking  *speechRun
 	described map[string]bool
+	// relisten: Say it again cancelled the turn; listen when it ends.
+	relisten bool
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -813,6 +815,9 @@ func (a *App) finish(d turnDone) {
 	a.loadTrash()
 	a.renderNow()
 	a.loadRecent()
+	if a.relisten {
+		a.relistenNow(t.ctxParent)
+	}
 }
 
 func (a *App) notify(title, body string) {

@@ -21,22 +21,24 @@ type View struct {
 	// Answering: a spoken answer to the waiting approval is being
 	// recorded (AnswerHeard: and is being transcribed).
 	Answering, AnswerHeard bool
-	Note                   string                 // transient remark ("still busy…", "cancelled")
-	Problems               map[string]ProblemInfo // source → why Hark cannot work fully
-	Detail                 string                 // command proposed or running
-	Stream                 string                 // streamed words of the current reply
-	LastError              string
-	Pending                []Pending
-	Confirm                bool // confirm before executing
-	Recent                 []RecentItem
-	CanType                bool // a text prompt tool exists
-	Hotkey                 string
-	Toggle                 bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
-	HasLogin               bool // a login item can be managed here
-	Login                  bool // Hark starts at login
-	HasCues                bool // sound cues can play here
-	Cues                   bool // settings.SoundCues
-	HasLog                 bool // a log file exists to open
+	// CanListen: voice input works, so Say it again is offered.
+	CanListen bool
+	Note      string                 // transient remark ("still busy…", "cancelled")
+	Problems  map[string]ProblemInfo // source → why Hark cannot work fully
+	Detail    string                 // command proposed or running
+	Stream    string                 // streamed words of the current reply
+	LastError string
+	Pending   []Pending
+	Confirm   bool // confirm before executing
+	Recent    []RecentItem
+	CanType   bool // a text prompt tool exists
+	Hotkey    string
+	Toggle    bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
+	HasLogin  bool // a login item can be managed here
+	Login     bool // Hark starts at login
+	HasCues   bool // sound cues can play here
+	Cues      bool // settings.SoundCues
+	HasLog    bool // a log file exists to open
 	// Request is what the user asked for in the current turn, so an
 	// approval shows what it belongs to.
 	Request string
@@ -287,6 +289,11 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	}
 	if p.Proposal != nil {
 		add(alwaysAllowItem(p))
+	}
+	if strings.TrimSpace(p.Heard) != "" && v.CanListen {
+		// Misheard: drop what came of it and say the request again.
+		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    Say it again",
+			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
 	}
 }
 
