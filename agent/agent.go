@@ -109,6 +109,11 @@ type Pending struct {
 	// Client is the program that asked over MCP ("Claude Desktop"), for
 	// the approval to name it; "" for the local model's own calls.
 	Client string `json:",omitempty"`
+	// HeardDoubt, for a spoken request, says which words whisper was
+	// unsure of that end up in what the command deletes or overwrites
+	// ("Hark was not sure it heard “bills”, and the command deletes it");
+	// every surface shows it first. The caller's Confirmer fills it in.
+	HeardDoubt string
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app
@@ -130,6 +135,9 @@ type Decision struct {
 	// targets to the Trash itself and the command never runs. Approved
 	// stays false; Trash on a Pending that did not offer it is a denial.
 	Trash bool
+	// Heard is the transcript of a spoken answer (By "voice"), so the
+	// audit log shows the words the decision was read from.
+	Heard string
 }
 
 // Who decided. The audit log records these in decidedBy.
@@ -142,6 +150,7 @@ const (
 	ByCancel       = "cancel"       // the request was cancelled while waiting
 	ByRule         = "rule"         // one of the user's rules in rules.json
 	ByDenial       = "denial"       // the user denied the same command earlier in the request
+	ByVoice        = "voice"        // a spoken answer while the approval waited (Decision.Heard has the words)
 )
 
 // Tool and purpose names the model sees.

@@ -52,6 +52,9 @@ type AuditEntry struct {
 	Rule string `json:"rule,omitempty"`
 	// DenyReason is what the user said when denying.
 	DenyReason string `json:"denyReason,omitempty"`
+	// HeardAnswer is the transcript of a spoken answer (decidedBy
+	// "voice"): the words the decision was read from.
+	HeardAnswer string `json:"heardAnswer,omitempty"`
 	// Preview is what the approval showed the command would touch.
 	Preview *preview.Preview `json:"preview,omitempty"`
 	// Trashed lists what Move to Trash moved, by original path.

@@ -513,7 +513,8 @@ type callFate struct {
 	decision, by string
 	rule         string // the rule or floor that decided, or the rule an Always allow saved
 	denyReason   string
-	runIt        bool // run by the executor, as opposed to refused, denied or trashed
+	heardAnswer  string // the words of a spoken answer
+	runIt        bool   // run by the executor, as opposed to refused, denied or trashed
 	res          shell.Result
 	preview      *preview.Preview
 	trashed      []string
@@ -585,6 +586,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	var d Decision
 	var notAsked string
 	f.decision, f.by, d, notAsked = r.confirm(ctx, p)
+	f.heardAnswer = d.Heard
 	if notAsked != "" {
 		// Nobody was asked, so this is no denial by the user: the result
 		// says why and what to do.
@@ -689,7 +691,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Purpose: ta.Purpose, Tier: v.Tier, Reasons: v.Reasons, Decision: f.decision, DecidedBy: f.by,
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
-		Rule:      f.rule, DenyReason: f.denyReason,
+		Rule:      f.rule, DenyReason: f.denyReason, HeardAnswer: f.heardAnswer,
 		Preview: f.preview, Trashed: f.trashed, Client: r.client,
 	}
 	if res.Executed {
@@ -823,9 +825,9 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 		if err != nil {
 			d.Reason = ""
 		}
-		return DecisionDenied, by, Decision{Reason: d.Reason}, ""
+		return DecisionDenied, by, Decision{Reason: d.Reason, Heard: d.Heard}, ""
 	default:
-		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule}, ""
+		return DecisionApproved, d.By, Decision{Approved: true, By: d.By, Rule: d.Rule, Heard: d.Heard}, ""
 	}
 }
 

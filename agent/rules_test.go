@@ -195,3 +195,29 @@ func TestNeverAndAskRules(t *testing.T) {
 		t.Fatalf("audit %+v", es)
 	}
 }
+
+func TestSpokenAnswerIsAuditedWithItsWords(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		d        Decision
+		decision string
+	}{
+		"approve": {Decision{Approved: true, By: ByVoice, Heard: "Yes, run it."}, DecisionApproved},
+		"deny":    {Decision{By: ByVoice, Heard: "No, because it is the wrong folder.", Reason: "it is the wrong folder"}, DecisionDenied},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h, _, _ := rulesHarness(t, []reply{
+				tools(cmd("mkdir /tmp/x", "executing")),
+				text("ok"),
+			}, func(p Pending) Decision { return c.d })
+			if _, err := h.agent.Run(context.Background(), NewConversation(), "x"); err != nil {
+				t.Fatal(err)
+			}
+			es := h.auditEntries(t)
+			if len(es) != 1 || es[0].Decision != c.decision || es[0].DecidedBy != ByVoice || es[0].HeardAnswer != c.d.Heard {
+				t.Fatalf("audit %+v", es)
+			}
+		})
+	}
+}

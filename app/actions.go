@@ -40,6 +40,10 @@ func (a *App) view() View {
 	if a.turn != nil {
 		v.Cancelling = a.turn.cancelling
 	}
+	if a.answer != nil {
+		v.Answering, v.AnswerHeard = true, a.answer.stopped
+	}
+	v.CanListen = a.o.Recorder != nil && a.o.Transcriber != nil
 	if len(a.problems) > 0 {
 		v.Problems = make(map[string]ProblemInfo, len(a.problems))
 		for k, m := range a.problems {
@@ -113,6 +117,8 @@ func (a *App) click(ctx context.Context, id string) {
 	switch {
 	case strings.HasPrefix(id, PrefixApprove):
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixApprove), Approved: true, By: ByMenu})
+	case strings.HasPrefix(id, PrefixSayAgain):
+		a.sayAgain(strings.TrimPrefix(id, PrefixSayAgain))
 	case strings.HasPrefix(id, PrefixDeny):
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixDeny), Approved: false, By: ByMenu})
 	case strings.HasPrefix(id, PrefixAlwaysAllow):

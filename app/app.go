@@ -81,7 +81,10 @@ type Options struct {
 	LoginItem   LoginItem     // nil: no "Launch at login" checkbox
 	Escape      EscapeGrabber // nil: Escape does not cancel
 	Cues        CuePlayer     // nil: no sound cues
-	Trash       Trash         // nil: no "Undo last trash"
+	// Speaker reads approvals and answers aloud when the speak setting
+	// is on; nil: Hark never speaks.
+	Speaker Speaker
+	Trash   Trash // nil: no "Undo last trash"
 	// Viewer shows Show full command… in a window that wraps long lines
 	// (zenity --text-info, a terminal's less); nil or failing: the
 	// Opener, then a notification.
@@ -198,6 +201,16 @@ type App struct {
 	// totals downloads have learnt, for the offer's "(SIZE)".
 	pull      *pullJob
 	pullSizes map[string]int64
+	// answer is a spoken answer to an approval being recorded, nil when
+	// none.
+	answer *answerRec
+	// speaking is speech under way, nil when silent; described[id] is
+	// whether approval id's spoken description was heard to its end
+	// (absent: it was not spoken).
+	speaking  *speechRun
+	described map[string]bool
+	// relisten: Say it again cancelled the turn; listen when it ends.
+	relisten bool
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -279,6 +292,7 @@ func New(o Options) *App {
 		problems:  map[string]ProblemInfo{},
 		checking:  map[string]bool{},
 		pullSizes: map[string]int64{},
+		described: map[string]bool{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
@@ -361,6 +375,8 @@ func (a *App) shutdown() {
 	if a.turn != nil {
 		a.turn.cancel()
 	}
+	a.bargeIn()
+	a.dropAnswer()
 	a.releaseEscape()
 	for _, e := range a.pending {
 		if e.turn == externalTurn {
@@ -485,6 +501,12 @@ func (a *App) handle(ctx context.Context, e Event) {
 		a.countdownTick()
 	case heard:
 		a.heardText(e)
+	case answerHeard:
+		a.answerHeardText(e)
+	case speechPart:
+		a.speechPartDone(e)
+	case speechEnded:
+		a.speechDone(e)
 	case partialHeard:
 		a.partialText(e)
 	case turnDone:
@@ -527,6 +549,10 @@ func (a *App) busyNote() {
 }
 
 func (a *App) stopRecording() {
+	if a.answer != nil {
+		a.stopAnswer()
+		return
+	}
 	t := a.turn
 	if t == nil || t.stopped {
 		return
@@ -772,6 +798,7 @@ func (a *App) finish(d turnDone) {
 	}
 	a.turn = nil
 	t.cancel()
+	a.dropAnswer()
 	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
@@ -812,6 +839,7 @@ func (a *App) finish(d turnDone) {
 				title = "Hark — that did not happen"
 			}
 			a.notify(title, ending)
+			a.say(SpokenAnswer(ending))
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.
@@ -827,6 +855,9 @@ func (a *App) finish(d turnDone) {
 	a.loadTrash()
 	a.renderNow()
 	a.loadRecent()
+	if a.relisten {
+		a.relistenNow(t.ctxParent)
+	}
 }
 
 func (a *App) notify(title, body string) {

@@ -81,6 +81,10 @@ func (a *App) addPending(e pendingAdd) {
 		return
 	}
 	a.setState(AwaitingApproval)
+	if a.speakOn() {
+		desc, prompt := SpokenApproval(e.entry.p, a.o.Home)
+		a.sayFor(e.entry.p.ID, desc, prompt)
+	}
 }
 
 // turnPending says whether an approval of the current turn still waits,
@@ -102,6 +106,10 @@ func (a *App) decide(d Decision) {
 		}
 		a.pending = append(a.pending[:i:i], a.pending[i+1:]...)
 		e.reply <- d // capacity 1 and only ever sent here: never blocks
+		if a.speaking != nil && a.speaking.key == d.PendingID {
+			a.bargeIn() // answered: the rest of its description is moot
+		}
+		delete(a.described, d.PendingID)
 		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
 			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
 		}
@@ -163,13 +171,17 @@ type turnConfirmer struct {
 	approver Approver
 	log      *slog.Logger
 	turn     int
-	heard    string // the transcript of a spoken request, shown with its approvals
+	heard    string // the transcript of a spoken request, shown with its approvals, unsure words marked
+	unsure   []string
 }
 
 func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
 	p.ID = fmt.Sprintf("p%d", c.ids.Add(1))
 	if p.Heard == "" {
 		p.Heard = c.heard
+	}
+	if p.HeardDoubt == "" {
+		p.HeardDoubt = heardDoubt(p, c.unsure)
 	}
 	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
 	if !c.loop.post(pendingAdd{turn: c.turn, entry: entry}) {
@@ -218,6 +230,28 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		}
 	}
 	return d, nil
+}
+
+// heardDoubt says which of the words whisper was unsure of end up in
+// what p deletes or overwrites, or "".
+func heardDoubt(p Pending, unsure []string) string {
+	var hits []string
+	for _, w := range unsure {
+		if len([]rune(w)) < 2 {
+			continue
+		}
+		lw := strings.ToLower(w)
+		for _, r := range DestructiveParts(p) {
+			if strings.Contains(strings.ToLower(r.Command), lw) {
+				hits = append(hits, "“"+w+"”")
+				break
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return ""
+	}
+	return "Hark was not sure it heard " + strings.Join(hits, " and ") + ", and this command deletes or overwrites what it names"
 }
 
 // settle asks the loop to resolve entry with a denial by `by`, then returns

@@ -18,22 +18,27 @@ import (
 type View struct {
 	State      State
 	Cancelling bool
-	Note       string                 // transient remark ("still busy…", "cancelled")
-	Problems   map[string]ProblemInfo // source → why Hark cannot work fully
-	Detail     string                 // command proposed or running
-	Stream     string                 // streamed words of the current reply
-	LastError  string
-	Pending    []Pending
-	Confirm    bool // confirm before executing
-	Recent     []RecentItem
-	CanType    bool // a text prompt tool exists
-	Hotkey     string
-	Toggle     bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
-	HasLogin   bool // a login item can be managed here
-	Login      bool // Hark starts at login
-	HasCues    bool // sound cues can play here
-	Cues       bool // settings.SoundCues
-	HasLog     bool // a log file exists to open
+	// Answering: a spoken answer to the waiting approval is being
+	// recorded (AnswerHeard: and is being transcribed).
+	Answering, AnswerHeard bool
+	// CanListen: voice input works, so Say it again is offered.
+	CanListen bool
+	Note      string                 // transient remark ("still busy…", "cancelled")
+	Problems  map[string]ProblemInfo // source → why Hark cannot work fully
+	Detail    string                 // command proposed or running
+	Stream    string                 // streamed words of the current reply
+	LastError string
+	Pending   []Pending
+	Confirm   bool // confirm before executing
+	Recent    []RecentItem
+	CanType   bool // a text prompt tool exists
+	Hotkey    string
+	Toggle    bool // a press, not a release, ends the recording (toggle mode, or a hybrid tap)
+	HasLogin  bool // a login item can be managed here
+	Login     bool // Hark starts at login
+	HasCues   bool // sound cues can play here
+	Cues      bool // settings.SoundCues
+	HasLog    bool // a log file exists to open
 	// Request is what the user asked for in the current turn, so an
 	// approval shows what it belongs to.
 	Request string
@@ -192,6 +197,15 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemText, Label: text})
 		row++
 	}
+	if p.HeardDoubt != "" {
+		// Before the command: a misheard name is what it would delete.
+		for i, r := range wrap("⚠ "+Visible(p.HeardDoubt), reasonWidth) {
+			if i > 0 {
+				r = "  " + r
+			}
+			label("  " + r)
+		}
+	}
 	if line := AfterNoLine(p); line != "" {
 		for _, r := range wrap(line, reasonWidth) {
 			label("  " + r)
@@ -291,6 +305,11 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	}
 	if p.Proposal != nil {
 		add(alwaysAllowItem(p))
+	}
+	if strings.TrimSpace(p.Heard) != "" && v.CanListen {
+		// Misheard: drop what came of it and say the request again.
+		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    Say it again",
+			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
 	}
 }
 
@@ -504,6 +523,16 @@ func StatusLine(v View) string {
 		} else {
 			s = "Thinking…"
 		}
+	case v.State == AwaitingApproval && v.AnswerHeard:
+		s = "Hearing your answer…"
+	case v.State == AwaitingApproval && v.Answering && v.Toggle:
+		s = "Listening for your answer… press " + v.Hotkey + " again when done"
+	case v.State == AwaitingApproval && v.Answering:
+		s = "Listening for your answer… release " + v.Hotkey + " when done"
+	case v.State == AwaitingApproval && v.Note != "":
+		// The remark (what a spoken answer was heard as, and the words
+		// that work) needs the width; the header counts the approvals.
+		return v.Note
 	case v.State == AwaitingApproval:
 		s = fmt.Sprintf("Waiting for your approval (%d)", len(v.Pending))
 	case v.State == Running:

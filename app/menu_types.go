@@ -80,6 +80,7 @@ const (
 	PrefixConversation = "conversation:" // + RecentItem.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
 	PrefixShowFull     = "show-full:"    // + Pending.ID
+	PrefixSayAgain     = "say-again:"    // + Pending.ID: drop it and listen for the request again
 	PrefixProblem      = "problem:"      // + the problem's source
 	PrefixDownload     = "download:"     // + the Ollama model a problem offers to pull
 )

@@ -4,7 +4,11 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/visible"
+	"github.com/hark-sh/hark/speech"
 )
 
 // spokenKind is what a spoken answer to an approval asks for.
@@ -15,6 +19,7 @@ const (
 	spokenApprove                   // "yes", "approve", "run it"
 	spokenDeny                      // "no", "deny", "stop", optionally with a reason
 	spokenTrash                     // "trash it", "move to trash"
+	spokenDelete                    // "delete it": Delete where Move to Trash is offered
 )
 
 // spokenAnswer is a transcript read against the approval grammar.
@@ -25,7 +30,7 @@ type spokenAnswer struct {
 
 // SpokenHelp names the words that answer an approval, for the status line
 // when something else was heard.
-const SpokenHelp = `say "yes", "no", or "no, because …"`
+const SpokenHelp = `say yes, no, or no because…`
 
 // Whole utterances that answer; anything longer or different is not an
 // answer, so "yes but no" and "not yet" never approve.
@@ -33,7 +38,10 @@ var (
 	approvePhrases = []string{"yes", "approve", "run it", "yes run it", "yes approve", "yes approve it", "approve it"}
 	denyPhrases    = []string{"no", "deny", "stop", "no deny", "deny it", "no stop"}
 	trashPhrases   = []string{"trash it", "move to trash", "move to the trash", "move it to trash", "move it to the trash", "yes trash it"}
-	fillers        = map[string]bool{"um": true, "umm": true, "uh": true, "uhh": true, "er": true, "erm": true, "hmm": true, "please": true, "okay": true, "ok": true}
+	// Only these take Delete over Move to Trash: a plain "yes" to a
+	// deletion that offers the Trash takes the safe choice.
+	deletePhrases = []string{"delete", "delete it", "delete them", "yes delete", "yes delete it", "yes delete them"}
+	fillers       = map[string]bool{"um": true, "umm": true, "uh": true, "uhh": true, "er": true, "erm": true, "hmm": true, "please": true, "okay": true, "ok": true}
 )
 
 // parseSpoken reads text against the approval grammar. Case, punctuation
@@ -84,6 +92,8 @@ func parseSpoken(text string) spokenAnswer {
 		return spokenAnswer{kind: spokenDeny}
 	case in(phrase, trashPhrases):
 		return spokenAnswer{kind: spokenTrash}
+	case in(phrase, deletePhrases):
+		return spokenAnswer{kind: spokenDelete}
 	}
 	return spokenAnswer{}
 }
@@ -135,33 +145,114 @@ func in(s string, list []string) bool {
 	return false
 }
 
+// ApproveMinP is how sure the transcriber must be of every word of a
+// spoken answer that runs something (approve, Delete, Move to Trash); a
+// denial needs no such care, since it runs nothing.
+const ApproveMinP = 0.8
+
 // spokenDecision turns a spoken answer to p into a Decision, or says why
-// it is not one: ok is false and why names what to do instead. An approval
-// of a command with hidden characters needs a click, and Move to Trash
-// only answers where it is offered.
-func spokenDecision(p Pending, heardText string) (d Decision, ok bool, why string) {
+// it is not one: ok is false and why names what to do instead. words are
+// the transcriber's per-word probabilities, nil when it gives none.
+//
+// A spoken answer never runs a command the person may not have taken in
+// by ear or at a glance: one with hidden characters, one whose preview
+// cannot tell what it touches, a forbidden one (never asked anyway). A
+// "yes" to a deletion that offers Move to Trash takes the Trash; only
+// "delete it", heard clearly, deletes. A word heard with doubt never
+// approves.
+func spokenDecision(p Pending, heardText string, words []speech.Word) (d Decision, ok bool, why string) {
+	heardText = strings.TrimSpace(heardText)
 	ans := parseSpoken(heardText)
-	d = Decision{PendingID: p.ID, By: ByVoice}
-	switch ans.kind {
-	case spokenApprove:
-		if visible.Hidden(p.Command) {
-			return Decision{}, false, "this command holds hidden characters — approve it with a click, not by voice"
-		}
-		d.Approved = true
-		return d, true, ""
-	case spokenDeny:
+	d = Decision{PendingID: p.ID, By: ByVoice, Heard: heardText}
+	if ans.kind == spokenDeny {
 		d.Reason = ans.reason
 		return d, true, ""
-	case spokenTrash:
-		if !p.TrashOffered {
-			return Decision{}, false, `Move to Trash is not offered for this command — ` + SpokenHelp
-		}
-		d.Trash = true
-		return d, true, ""
 	}
-	return Decision{}, false, "heard “" + strings.TrimSpace(heardText) + "” — " + SpokenHelp
+	if ans.kind == spokenNone {
+		return Decision{}, false, "heard “" + clip(Visible(heardText), 30) + "” — " + SpokenHelp
+	}
+	if ans.kind == spokenTrash && !p.TrashOffered {
+		return Decision{}, false, `Move to Trash is not offered for this command — ` + SpokenHelp
+	}
+	if ans.kind == spokenDelete && !p.TrashOffered {
+		return Decision{}, false, `heard “` + clip(Visible(heardText), 80) + `” — to run it say "yes"; or say "no"`
+	}
+	if why := needsClick(p); why != "" {
+		return Decision{}, false, why
+	}
+	if unsure := unsureWords(heardText, words); unsure != "" {
+		return Decision{}, false, "not sure I heard “" + unsure + "” — say it again, or answer with a click"
+	}
+	switch ans.kind {
+	case spokenApprove:
+		if p.TrashOffered {
+			d.Trash = true // the safe choice: "delete it" deletes
+		} else {
+			d.Approved = true
+		}
+	case spokenTrash:
+		d.Trash = true
+	case spokenDelete:
+		d.Approved = true
+	}
+	return d, true, ""
+}
+
+// needsClick says why p cannot be run by a spoken answer, or "".
+func needsClick(p Pending) string {
+	switch {
+	case p.Tier == shell.Forbidden:
+		return "this command is forbidden and never runs"
+	case visible.Hidden(p.Command) || visible.Hidden(p.WorkingDirectory):
+		return "this command holds hidden characters — approve it with a click, not by voice"
+	case previewCannotTell(p.Preview):
+		return "Hark cannot tell what this command would touch — approve it with a click, not by voice"
+	}
+	return ""
+}
+
+// previewCannotTell reports a preview that does not know what the command
+// touches: the person cannot have heard it described.
+func previewCannotTell(pv *preview.Preview) bool {
+	if pv == nil {
+		return false
+	}
+	if pv.Status == preview.Unavailable {
+		return true
+	}
+	if strings.Contains(strings.ToLower(pv.Summary), "cannot tell") || strings.Contains(strings.ToLower(pv.Summary), "cannot be known") {
+		return true
+	}
+	for _, l := range pv.Lines {
+		if strings.Contains(strings.ToLower(l), "cannot tell") {
+			return true
+		}
+	}
+	return false
+}
+
+// unsureWords is the words of text heard with less than ApproveMinP, or
+// "" when all were clear (or the transcriber gives no probabilities).
+// A word no token matches counts as unsure: an answer that cannot be
+// checked does not run anything.
+func unsureWords(text string, words []speech.Word) string {
+	if words == nil {
+		return ""
+	}
+	var out []string
+	ps := speech.Confidence(text, words)
+	for i, f := range strings.Fields(text) {
+		w := strings.Join(normWords(f), " ")
+		if w == "" {
+			continue // punctuation or a filler word: it decides nothing
+		}
+		if ps[i] < ApproveMinP {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // ByVoice marks a Decision spoken while the approval waited; the audit
-// log records it in decidedBy like the other channels.
-const ByVoice = "voice"
+// log records it in decidedBy with the words heard.
+const ByVoice = agent.ByVoice

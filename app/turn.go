@@ -113,9 +113,10 @@ func (r *turnRun) run() {
 
 func (r *turnRun) body() (agent.Outcome, error) {
 	text := r.text
+	var words []speech.Word
 	if r.source == "voice" {
 		var err error
-		text, err = r.listen()
+		text, words, err = r.listen()
 		if err != nil || text == "" {
 			return agent.Outcome{}, err
 		}
@@ -128,7 +129,10 @@ func (r *turnRun) body() (agent.Outcome, error) {
 	noConfirm := r.noConfirm
 	c := r.confirmer
 	if r.source == "voice" {
-		c.heard = text
+		// The model gets the words as heard; the approvals show which
+		// of them whisper was unsure of.
+		c.heard = speech.MarkUnsure(text, words)
+		c.unsure = speech.Unsure(text, words)
 	}
 	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
 		Confirmer:      c,
@@ -139,10 +143,11 @@ func (r *turnRun) body() (agent.Outcome, error) {
 }
 
 // listen records until the loop sends on r.stop (key-up), the maximum
-// length passes, or the turn is cancelled, then transcribes.
-func (r *turnRun) listen() (string, error) {
+// length passes, or the turn is cancelled, then transcribes; words are nil
+// unless the transcriber gives them.
+func (r *turnRun) listen() (text string, words []speech.Word, err error) {
 	if err := r.recorder.Start(r.ctx); err != nil {
-		return "", fmt.Errorf("could not start recording: %w", err)
+		return "", nil, fmt.Errorf("could not start recording: %w", err)
 	}
 	live := r.beginStream()
 	if live != nil {
@@ -169,44 +174,45 @@ func (r *turnRun) listen() (string, error) {
 		r.loop.post(stageEvent{turn: r.id, state: Transcribing})
 	case <-r.ctx.Done():
 		_, _ = r.recorder.Stop()
-		return "", r.ctx.Err()
+		return "", nil, r.ctx.Err()
 	}
 	audio, err := r.recorder.Stop()
 	if r.ctx.Err() != nil {
-		return "", r.ctx.Err()
+		return "", nil, r.ctx.Err()
 	}
 	// After the tail, so the cue is not in the recording.
 	playCue(r.cuePlayer, r.loop, r.cues, speech.CueStop)
 	if err != nil {
-		return "", fmt.Errorf("recording failed: %w", err)
+		return "", nil, fmt.Errorf("recording failed: %w", err)
 	}
 	if audio.Duration() < MinRecording {
-		return "", errDidntCatch
+		return "", nil, errDidntCatch
 	}
 	if f := r.onTranscribeStart; f != nil && !keyUp.IsZero() {
 		f(r.now().Sub(keyUp))
 	}
-	var text string
 	if live != nil {
 		text, err = live.finish(r.ctx, audio)
 		live = nil
+	} else if wt, ok := r.transcriber.(WordTranscriber); ok {
+		text, words, err = wt.TranscribeWords(r.ctx, audio)
 	} else {
 		text, err = r.transcriber.Transcribe(r.ctx, audio)
 	}
 	if r.ctx.Err() != nil {
-		return "", r.ctx.Err()
+		return "", nil, r.ctx.Err()
 	}
 	if errors.Is(err, speech.ErrNoSpeech) {
-		return "", err
+		return "", nil, err
 	}
 	if err != nil {
-		return "", fmt.Errorf("transcription failed: %w", err)
+		return "", nil, fmt.Errorf("transcription failed: %w", err)
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return "", errDidntCatch
+		return "", nil, errDidntCatch
 	}
-	return text, nil
+	return text, words, nil
 }
 
 var errDidntCatch = errors.New("didn't catch that — hold the hotkey while you speak, then release it")

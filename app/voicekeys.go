@@ -61,6 +61,8 @@ type keyState struct {
 	m         *keyMachine
 	escapeOn  bool // what the grabber was last told
 	cueFailed bool // a cue failed once; later failures are not logged
+	// speakFailed: speech failed once; later failures are not logged.
+	speakFailed bool
 }
 
 func (a *App) keyMachine() *keyMachine {
@@ -73,6 +75,9 @@ func (a *App) keyMachine() *keyMachine {
 
 // listening reports whether a recording is under way that a key can stop.
 func (a *App) listening() bool {
+	if a.answer != nil {
+		return !a.answer.stopped
+	}
 	return a.state == Listening && a.turn != nil && !a.turn.stopped && !a.turn.cancelling
 }
 
@@ -80,10 +85,24 @@ func (a *App) keyDownAt(ctx context.Context, at time.Time) {
 	if at.IsZero() {
 		at = a.o.now()
 	}
+	// The press stops speech at once, whatever it goes on to do: the
+	// person wants to talk, not to hear the end of the sentence.
+	a.bargeIn()
 	switch a.keyMachine().down(at, a.listening()) {
 	case keyStop:
 		a.stopRecording()
 	case keyStart:
+		if ok, why := a.voiceAnswerable(); ok {
+			a.startAnswer(ctx)
+			return
+		} else if why != "" {
+			a.note = why
+			a.renderNow()
+			return
+		}
+		if a.answer != nil {
+			return // its transcript is on the way
+		}
 		if a.state.Busy() {
 			a.busyNote()
 			return
@@ -110,6 +129,9 @@ func (a *App) keyUpAt(at time.Time) {
 // a transcription or a model request. An approval is answered in the menu
 // or the notification, and the person may be typing elsewhere meanwhile.
 func (a *App) escapable() bool {
+	if a.answer != nil || a.speaking != nil {
+		return true // a spoken answer being recorded, or speech playing
+	}
 	if a.turn == nil || a.turn.cancelling {
 		return false
 	}
@@ -121,6 +143,17 @@ func (a *App) escapable() bool {
 }
 
 func (a *App) escape() {
+	if a.speaking != nil {
+		a.bargeIn()
+		a.renderNow()
+		return
+	}
+	if a.answer != nil {
+		a.dropAnswer()
+		a.note = "answer dropped — the approval still waits"
+		a.renderNow()
+		return
+	}
 	if !a.escapable() {
 		return
 	}

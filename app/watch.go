@@ -98,6 +98,8 @@ func (a *App) filesChanged(e filesChanged) {
 var liveKeys = map[string]bool{
 	"confirmBeforeExecute": true,
 	"soundCues":            true,
+	"voiceAnswers":         true,
+	"speak":                true,
 	"confirmTimeout":       true, // from the next request on
 	"maxRecording":         true,
 	"hotkeyMode":           true,
@@ -131,6 +133,8 @@ func (a *App) reloadSettings() {
 	applied := a.settings
 	applied.ConfirmBeforeExecute = s.ConfirmBeforeExecute
 	applied.SoundCues = s.SoundCues
+	applied.VoiceAnswers = s.VoiceAnswers
+	applied.Speak = s.Speak
 	applied.ConfirmTimeout = s.ConfirmTimeout
 	applied.MaxRecording = s.MaxRecording
 	if s.HotkeyMode != applied.HotkeyMode || s.TapThreshold != applied.TapThreshold {

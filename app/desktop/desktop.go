@@ -35,6 +35,9 @@ var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 
 func approvalBody(p app.Pending) string {
 	var b strings.Builder
+	if p.HeardDoubt != "" {
+		b.WriteString("⚠ " + app.Visible(p.HeardDoubt) + "\n")
+	}
 	if line := app.AfterNoLine(p); line != "" {
 		b.WriteString(line + "\n")
 	}

@@ -365,6 +365,9 @@ type auditEntry struct {
 	DecidedBy string   `json:"decidedBy"`
 	Executed  bool     `json:"executed"`
 	Trashed   []string `json:"trashed"`
+	// A spoken answer's words, and a denial's reason.
+	HeardAnswer string `json:"heardAnswer"`
+	DenyReason  string `json:"denyReason"`
 }
 
 func (h *hark) audit(command string) []auditEntry {

@@ -24,10 +24,16 @@ type Settings struct {
 	Help string `json:"_help,omitempty"`
 
 	// Voice input.
-	Hotkey         string   `json:"hotkey"`                   // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
-	HotkeyMode     string   `json:"hotkeyMode"`               // "hybrid", "push-to-talk" or "toggle"
-	TapThreshold   Duration `json:"tapThreshold"`             // hybrid: a press shorter than this latches recording until the next press
-	SoundCues      bool     `json:"soundCues"`                // short sounds when recording starts, stops or is cancelled
+	Hotkey       string   `json:"hotkey"`       // e.g. "ctrl+option+cmd+space" (macOS), "ctrl+alt+space" (Linux)
+	HotkeyMode   string   `json:"hotkeyMode"`   // "hybrid", "push-to-talk" or "toggle"
+	TapThreshold Duration `json:"tapThreshold"` // hybrid: a press shorter than this latches recording until the next press
+	SoundCues    bool     `json:"soundCues"`    // short sounds when recording starts, stops or is cancelled
+	// VoiceAnswers lets the hotkey answer a waiting approval by voice
+	// ("yes", "no, because …"); off, the hotkey is busy while one waits.
+	VoiceAnswers bool `json:"voiceAnswers"`
+	// Speak reads each approval and the final answer aloud (say on macOS,
+	// spd-say, espeak-ng or piper on Linux); the hotkey or Escape stops it.
+	Speak          bool     `json:"speak"`
 	Microphone     string   `json:"microphone,omitempty"`     // input device name; "" is the system default
 	RecordTail     Duration `json:"recordTail"`               // keep recording this long after release
 	MaxRecording   Duration `json:"maxRecording"`             // a recording stops by itself after this long
@@ -86,6 +92,7 @@ func Defaults() Settings {
 		HotkeyMode:           "hybrid",
 		TapThreshold:         Duration(400 * time.Millisecond),
 		SoundCues:            true,
+		VoiceAnswers:         true,
 		RecordTail:           Duration(300 * time.Millisecond),
 		MaxRecording:         Duration(60 * time.Second),
 		WhisperModel:         "base.en",

@@ -284,6 +284,7 @@ func (w *wiring) buildCore(context.Context) error {
 		Trash:         appTrash(bin),
 		Escape:        w.escape,
 		Cues:          cuePlayer(),
+		Speaker:       speaker(st.Language, log),
 		LogFile:       logs.File(paths),
 		AuditText:     func() (string, error) { return auditText(paths.Audit) },
 		Logger:        log,

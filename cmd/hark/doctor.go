@@ -101,6 +101,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 	checks = append(checks, []doctor.Check{
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
+		doctor.FromProbe("Spoken replies", false, func(context.Context) (string, error) {
+			return desktop.ProbeSpeaker(goos, st.Language, st.Speak)
+		}),
 		doctor.FromProbe("Tray", true, tray.ProbeHost),
 		doctor.FromProbe("Hotkey", true, func(ctx context.Context) (string, error) {
 			return hotkeyProbe(ctx, paths.Runtime, st.Hotkey, hotkey.Probe)

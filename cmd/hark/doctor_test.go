@@ -65,7 +65,7 @@ func TestDoctorCLI(t *testing.T) {
 		t.Errorf("no line for %q in:\n%s", name, r.stdout)
 		return ""
 	}
-	for _, name := range []string{"Settings", "Data folders", "Microphone", "Speech recognition", "Whisper model", "Voice activity model", "Sandbox", "Notifications", "Tray", "Hotkey", "Launch at login"} {
+	for _, name := range []string{"Settings", "Data folders", "Microphone", "Speech recognition", "Whisper model", "Voice activity model", "Sandbox", "Notifications", "Spoken replies", "Tray", "Hotkey", "Launch at login"} {
 		find(name)
 	}
 	if l := find("Ollama"); !strings.HasPrefix(l, "✓") || !strings.Contains(l, "9.9.9") {

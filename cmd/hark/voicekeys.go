@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 
 	"github.com/hark-sh/hark/app"
@@ -87,4 +89,17 @@ func cuePlayer() *desktop.CuePlayer {
 		dir = filepath.Join(c, "hark")
 	}
 	return &desktop.CuePlayer{Dir: dir}
+}
+
+// speaker finds the system's speech program for the speak setting; nil
+// (Hark stays silent, and says why in the log) when there is none. The
+// setting may be switched on later, so the program is looked for even
+// while it is off.
+func speaker(language string, log *slog.Logger) app.Speaker {
+	s, err := desktop.FindSpeaker(runtime.GOOS, language, exec.LookPath, os.Getenv)
+	if err != nil {
+		log.Info("spoken replies are unavailable", "err", err)
+		return nil
+	}
+	return s
 }

@@ -485,17 +485,43 @@ func (t *Transcriber) counters() (workCounters, error) {
 // (before an encoder window, after an encoder pass or a decoder step), and
 // Transcribe then returns ctx.Err().
 func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, error) {
-	return t.run(ctx, a, false)
+	text, _, err := t.runWords(ctx, a, false)
+	return text, err
+}
+
+// TranscribeWords is Transcribe with whisper's probability of each word
+// (the lowest of its tokens'), so Hark can mark the words it was unsure
+// of; it satisfies app.WordTranscriber.
+func (t *Transcriber) TranscribeWords(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
+	return t.runWords(ctx, a, false)
 }
 
 // transcribeChunk is Transcribe for one piece of a Stream: whisper.cpp
 // encodes a window fitted to the piece instead of the full 30 seconds, which
 // is what makes the tail left at key-up quick to transcribe.
 func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
-	return t.run(ctx, a, true)
+	return t.run(ctx, a, true, nil)
 }
 
-func (t *Transcriber) run(ctx context.Context, a speech.Audio, fitted bool) (string, error) {
+func (t *Transcriber) runWords(ctx context.Context, a speech.Audio, fitted bool) (text string, words []speech.Word, err error) {
+	text, err = t.run(ctx, a, fitted, func(m *bw.Context) {
+		var toks []speech.Token
+		for i, n := 0, m.Whisper_full_n_segments(); i < n; i++ {
+			for j, k := 0, m.Whisper_full_n_tokens(i); j < k; j++ {
+				toks = append(toks, speech.Token{Text: m.Whisper_full_get_token_text(i, j), P: float64(m.Whisper_full_get_token_p(i, j))})
+			}
+		}
+		words = speech.WordsFromTokens(toks)
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return text, words, nil
+}
+
+// run transcribes a; tokens, when set, reads the decoded tokens while the
+// model still holds them.
+func (t *Transcriber) run(ctx context.Context, a speech.Audio, fitted bool, tokens func(*bw.Context)) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -568,6 +594,9 @@ func (t *Transcriber) run(ctx context.Context, a speech.Audio, fitted bool) (str
 	var b strings.Builder
 	for i, n := 0, t.model.Whisper_full_n_segments(); i < n; i++ {
 		b.WriteString(t.model.Whisper_full_get_segment_text(i))
+	}
+	if tokens != nil {
+		tokens(t.model)
 	}
 	text := speech.CleanTranscript(b.String(), level)
 	if text == "" {

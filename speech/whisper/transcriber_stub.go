@@ -48,3 +48,8 @@ func (t *Transcriber) VADProblem() error { return nil }
 func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech.Span, error) {
 	return nil, ErrUnavailable
 }
+
+// TranscribeWords returns ErrUnavailable.
+func (t *Transcriber) TranscribeWords(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
+	return "", nil, ErrUnavailable
+}

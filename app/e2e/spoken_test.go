@@ -1,0 +1,83 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
+)
+
+// TestSpokenDenialWithReason: a spoken request proposes a command; while
+// its approval waits, "no, because it is the wrong folder", played into
+// the null sink and transcribed by the stand-in, denies it, the model is
+// told the reason, and the audit log records the spoken answer's words.
+func TestSpokenDenialWithReason(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	h.waitIdle()
+
+	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Listening")
+	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	marker := filepath.Join(d.work, "denied-marker")
+	h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+
+	const said = "No, because it is the wrong folder."
+	if err := os.WriteFile(h.transcript, []byte(said), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Listening for your answer… release ctrl+alt+space")
+	d.pulse.Play(t, harness.Speech(t, "no, because it is the wrong folder"))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+
+	e := h.waitAudit("denied-marker", "denied")
+	if e.DecidedBy != "voice" || e.HeardAnswer != said || e.DenyReason != "it is the wrong folder" {
+		t.Errorf("audit entry %+v, want decidedBy voice with the words heard and the reason", e)
+	}
+	harness.Eventually(t, 30*time.Second, "the model told why", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(n.Body, "tried the deny marker") && strings.Contains(n.Body, "it is the wrong folder") {
+				return nil
+			}
+		}
+		return errors.New("not yet:\n" + d.notes.String())
+	})
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the denied command ran")
+	}
+	h.waitIdle()
+
+	// A near miss leaves the approval waiting and says the words that work.
+	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Listening")
+	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
+	if err := os.WriteFile(h.transcript, []byte("yes, but not that one"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Listening for your answer… release ctrl+alt+space")
+	d.pulse.Play(t, harness.Speech(t, "yes, but not that one"))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "heard “yes, but not that one” — say yes, no, or no because…")
+	h.menu.WaitFor(t, 5*time.Second, "Pending approval (1)")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a yes inside a longer sentence ran the command")
+	}
+	h.quit()
+}

@@ -1,0 +1,243 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hark-sh/hark/shell/visible"
+)
+
+// Speaker reads text aloud (desktop.Speaker runs say, spd-say, espeak-ng
+// or piper). Speak blocks until the speech has finished or ctx ends; when
+// ctx ends it must stop the sound at once and return only once nothing
+// more will be heard, because the microphone opens right after. The core
+// calls it on a goroutine of its own, one text at a time.
+type Speaker interface {
+	Speak(ctx context.Context, text string) error
+}
+
+// speechRun is speech under way; the loop owns it.
+type speechRun struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when Speak has returned for the last part
+	key    string        // the pending ID it describes, "" for other speech
+}
+
+// Events from the speaking goroutine.
+type (
+	// speechPart: part i of the speech for key was heard to its end.
+	speechPart struct {
+		run  *speechRun
+		part int
+	}
+	speechEnded struct {
+		run *speechRun
+		err error
+	}
+)
+
+func (speechPart) isEvent()  {}
+func (speechEnded) isEvent() {}
+
+// bargeInWait bounds how long a press waits for speech to fall silent
+// before it opens the microphone; a Speaker that honours ctx takes
+// milliseconds.
+const bargeInWait = 500 * time.Millisecond
+
+// speakOn reports whether Hark reads things aloud now.
+func (a *App) speakOn() bool { return a.settings.Speak && a.o.Speaker != nil }
+
+// say reads parts aloud one after another, after stopping whatever was
+// being said. key names the approval the parts describe ("" for other
+// speech); the first part of an approval is its description, and a
+// spoken answer runs it only if that part was heard to its end. Nothing
+// is said while the microphone is open.
+func (a *App) say(parts ...string) { a.sayFor("", parts...) }
+
+func (a *App) sayFor(key string, parts ...string) {
+	if !a.speakOn() || a.answer != nil || a.listening() {
+		return
+	}
+	a.bargeIn()
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &speechRun{cancel: cancel, done: make(chan struct{}), key: key}
+	a.speaking = run
+	if key != "" {
+		a.described[key] = false
+	}
+	a.syncEscape()
+	sp, loop := a.o.Speaker, a.loop
+	go func() {
+		defer close(run.done)
+		defer cancel()
+		var err error
+		for i, p := range parts {
+			if strings.TrimSpace(p) == "" {
+				continue
+			}
+			if err = sp.Speak(ctx, p); err != nil {
+				break
+			}
+			loop.post(speechPart{run: run, part: i})
+		}
+		loop.post(speechEnded{run: run, err: err})
+	}()
+}
+
+// bargeIn stops speech at once and waits (briefly) until it is silent,
+// so what it said never reaches the microphone.
+func (a *App) bargeIn() {
+	run := a.speaking
+	if run == nil {
+		return
+	}
+	a.speaking = nil
+	run.cancel()
+	t := time.NewTimer(bargeInWait)
+	defer t.Stop()
+	select {
+	case <-run.done:
+	case <-t.C:
+		a.log.Warn("speech did not stop within the barge-in wait")
+	}
+	a.syncEscape()
+}
+
+func (a *App) speechPartDone(e speechPart) {
+	if e.part == 0 && e.run.key != "" {
+		a.described[e.run.key] = true
+	}
+}
+
+func (a *App) speechDone(e speechEnded) {
+	if a.speaking == e.run {
+		a.speaking = nil
+		a.syncEscape()
+	}
+	if e.err != nil && !errors.Is(e.err, context.Canceled) && !a.keys.speakFailed {
+		a.keys.speakFailed = true
+		a.log.Warn("speaking failed; no more speech errors are logged", "err", e.err)
+		a.note = "could not speak: " + e.err.Error()
+		a.renderNow()
+	}
+}
+
+// cutShort reports an approval whose spoken description was stopped
+// before its end: a spoken answer must not run what was not heard.
+func (a *App) cutShort(id string) bool {
+	heard, spoken := a.described[id]
+	return spoken && !heard
+}
+
+// SpokenApproval is what Hark says about p: what it deletes or overwrites
+// first, then the warnings that need a click, then how to answer. The
+// command itself is read only where nothing shorter says what it does.
+func SpokenApproval(p Pending, home string) (description, prompt string) {
+	var b []string
+	if p.AfterNo != "" {
+		b = append(b, "After your no, the model proposes another command.")
+	}
+	if p.HeardDoubt != "" {
+		b = append(b, p.HeardDoubt+".")
+	}
+	click := needsClick(p)
+	if visible.Hidden(p.Command) || visible.Hidden(p.WorkingDirectory) {
+		b = append(b, "Warning: this command holds hidden characters.")
+	}
+	if pv := p.Preview; pv != nil && pv.Summary != "" {
+		b = append(b, sentence(Visible(pv.Summary)))
+	}
+	parts := DestructiveParts(p)
+	for i, r := range parts {
+		if i == 3 {
+			b = append(b, plural(len(parts)-3, "more part deletes or overwrites", "more parts delete or overwrite")+".")
+			break
+		}
+		b = append(b, sentence(speakable(Visible(r.Why))+": "+speakable(Visible(strings.TrimSpace(r.Command)))))
+	}
+	if len(parts) == 0 {
+		b = append(b, "Run "+speakable(clip(Visible(p.Command), 120))+"?")
+	} else {
+		b = append(b, "Run it?")
+	}
+	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
+		b = append(b, "In "+speakable(Visible(wd))+".")
+	}
+	description = strings.Join(b, " ")
+	switch {
+	case click != "":
+		prompt = sentence(click) + " Or say no."
+	case p.TrashOffered:
+		prompt = "Say yes to move it to the Trash, delete it to delete, or no."
+	default:
+		prompt = "Say yes or no."
+	}
+	return description, prompt
+}
+
+// sentence ends s with a full stop unless it ends a sentence already.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".?!") {
+		return s
+	}
+	return s + "."
+}
+
+// speakable writes a path or command so a voice reads it: ~ as "home",
+// slashes as spaces.
+func speakable(s string) string {
+	s = strings.ReplaceAll(s, "~/", "home ")
+	if s == "~" {
+		return "home"
+	}
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "/", " / ")), " ")
+}
+
+// maxSpokenAnswer is about 30 seconds of speech at an ordinary pace.
+const maxSpokenAnswer = 450
+
+var (
+	fenceRe   = regexp.MustCompile("(?s)```.*?(```|$)")
+	codeRe    = regexp.MustCompile("`[^`\n]*`")
+	linkRe    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	markRe    = regexp.MustCompile(`(?m)^\s{0,3}(#{1,6}\s+|[-*+]\s+|>\s?|\d+[.)]\s+)`)
+	emphRe    = regexp.MustCompile(`(\*\*|__|\*|_|~~)`)
+	tableRe   = regexp.MustCompile(`(?m)^\s*\|.*\|\s*$`)
+	sentEndRe = regexp.MustCompile(`[.!?…](\s|$)`)
+)
+
+// SpokenAnswer is the final answer as Hark says it: Markdown stripped,
+// code and command output left out (a code block is said as "the output
+// is in the menu"), at most about 30 seconds, cut at a sentence.
+func SpokenAnswer(text string) string {
+	text = fenceRe.ReplaceAllString(text, " (the output is in the menu) ")
+	text = tableRe.ReplaceAllString(text, " (a table is in the menu) ")
+	text = codeRe.ReplaceAllStringFunc(text, func(c string) string {
+		inner := strings.Trim(c, "`")
+		if utf8.RuneCountInString(inner) <= 24 && !strings.ContainsAny(inner, "|;&<>$") {
+			return inner // a file name or short word reads fine
+		}
+		return "(shown in the menu)"
+	})
+	text = strings.ReplaceAll(text, "⚠", "Warning:")
+	text = linkRe.ReplaceAllString(text, "$1")
+	text = markRe.ReplaceAllString(text, "")
+	text = emphRe.ReplaceAllString(text, "")
+	text = Visible(strings.Join(strings.Fields(text), " "))
+	if len(text) <= maxSpokenAnswer {
+		return text
+	}
+	cut := text[:maxSpokenAnswer]
+	if locs := sentEndRe.FindAllStringIndex(cut, -1); len(locs) > 0 && locs[len(locs)-1][0] > maxSpokenAnswer/3 {
+		return cut[:locs[len(locs)-1][0]+1] + " The rest is in the menu."
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.ToValidUTF8(cut, "") + "… The rest is in the menu."
+}
