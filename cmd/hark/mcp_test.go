@@ -769,7 +769,9 @@ func TestMcpKilledWithdrawsTheApproval(t *testing.T) {
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			_ = cmd.Wait()
+			// The transport waits for the process itself (its Close runs
+			// once, whoever calls it): a Wait here would be a second one.
+			_ = cs.Close()
 			if sig == syscall.SIGTERM && processWith("sleep", "1618") {
 				t.Error("the running command outlived hark mcp")
 			}
