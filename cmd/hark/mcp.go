@@ -424,6 +424,11 @@ func printMCPConfig(e *env, client string) int {
 		return exitError
 	}
 	fmt.Fprintln(e.stderr, "# "+c.where)
+	if strings.Contains(p, string(filepath.Separator)+"go-build") {
+		// go run's binary is gone once it exits: a client told to
+		// start it would fail to.
+		fmt.Fprintln(e.stderr, "# warning: "+p+" is a temporary build that go run deletes; run bin/hark mcp --print-config "+client+" (make build) instead")
+	}
 	fmt.Fprint(e.stdout, c.snippet(p))
 	return exitOK
 }

@@ -536,6 +536,11 @@ func TestMcpPrintConfig(t *testing.T) {
 		if (client == "claude" || client == "cursor" || client == "zed") && !json.Valid([]byte(out.String())) {
 			t.Errorf("%s: not JSON: %s", client, out.String())
 		}
+		// A test binary, like go run's, lives in a go-build folder that
+		// is deleted: the snippet would name a program that is gone.
+		if temp := strings.Contains(self, string(filepath.Separator)+"go-build"); temp != strings.Contains(errb.String(), "temporary build") {
+			t.Errorf("%s: path %s, temporary %v, but stderr %q", client, self, temp, errb.String())
+		}
 	}
 	var errb strings.Builder
 	if code := dispatch(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errb}, []string{"mcp", "--print-config", "emacs"}); code != exitUsage || !strings.Contains(errb.String(), mcpClientList) {
