@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech/models"
 )
 
@@ -116,22 +117,31 @@ func sizeText(mib int) string {
 	return fmt.Sprintf("%d MiB", mib)
 }
 
-func modelsDownload(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("models download", flag.ContinueOnError)
+// modelArgs reads the arguments of `hark models SUB [NAME]` and the
+// settings: NAME ("" when not given), or ok false with the exit code.
+func modelArgs(e *env, sub string, args []string) (name string, paths settings.Paths, st settings.Settings, code int, ok bool) {
+	fs := flag.NewFlagSet("models "+sub, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	if code, ok := parseFlags(fs, args); !ok {
-		return code
+		return "", paths, st, code, false
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(e.stderr, "Usage: hark models download [NAME]")
-		return exitUsage
+		fmt.Fprintf(e.stderr, "Usage: hark models %s [NAME]\n", sub)
+		return "", paths, st, exitUsage, false
 	}
 	paths, st, err := voiceSettings()
 	if err != nil {
 		showln(e.stderr, "hark models:", err)
-		return exitError
+		return "", paths, st, exitError, false
 	}
-	name := fs.Arg(0)
+	return fs.Arg(0), paths, st, 0, true
+}
+
+func modelsDownload(ctx context.Context, e *env, args []string) int {
+	name, paths, st, code, ok := modelArgs(e, "download", args)
+	if !ok {
+		return code
+	}
 	if name == "" {
 		name = st.WhisperModel
 		if _, err := models.Lookup(models.Catalog, name); err != nil {
@@ -162,21 +172,10 @@ func modelsDownload(ctx context.Context, e *env, args []string) int {
 // modelsPull has Ollama download a language model, drawing its progress
 // as download draws a whisper model's.
 func modelsPull(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("models pull", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	if code, ok := parseFlags(fs, args); !ok {
+	name, paths, st, code, ok := modelArgs(e, "pull", args)
+	if !ok {
 		return code
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintln(e.stderr, "Usage: hark models pull [NAME]")
-		return exitUsage
-	}
-	paths, st, err := voiceSettings()
-	if err != nil {
-		showln(e.stderr, "hark models:", err)
-		return exitError
-	}
-	name := fs.Arg(0)
 	if name == "" {
 		name = st.OllamaModel
 	}
@@ -191,7 +190,7 @@ func modelsPull(ctx context.Context, e *env, args []string) int {
 	server := newServer(st)
 	pr := newProgressPrinter(e.stderr, e.isTerminal)
 	status, resumed := "", int64(-1)
-	err = agent.Pull(ctx, server.ollama, server.host, name, func(p agent.PullProgress) {
+	err := agent.Pull(ctx, server.ollama, server.host, name, func(p agent.PullProgress) {
 		layer := strings.HasPrefix(p.Status, "pulling ") && p.Status != "pulling manifest"
 		if !layer && p.Status != status {
 			// Ollama's own steps (manifest, verifying, writing) get a
