@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/policy"
 )
 
 // TestHandleMeetsTheLoopsPath: a call from outside is classified, decided,
@@ -92,5 +95,52 @@ func TestHandleRefusesBadArguments(t *testing.T) {
 	}
 	if got := h.exec.commands(); len(got) != 0 {
 		t.Errorf("ran %q on bad arguments", got)
+	}
+}
+
+// TestLinkedFolderIsJudgedWhereItLeads: a workingDirectory that is a
+// symlink to home (or /proc/self/cwd while the process sits in home) is
+// judged as home, so `rm -rf *` there is refused as it is in ~, never put
+// to the user as a deletion in some other folder; and the folder shown and
+// used is the real one.
+func TestLinkedFolderIsJudgedWhereItLeads(t *testing.T) {
+	h := newHarness(t, nil, func(o *Options) { o.Classifier = policy.New(policy.Options{}) })
+	h.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}, {Approved: true, By: ByMenu}}
+	link := filepath.Join(t.TempDir(), "looks-harmless")
+	if err := os.Symlink(h.home, link); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{"a symlink to home": link, "home itself": h.home}
+	if _, err := os.Stat("/proc/self/cwd"); err == nil {
+		t.Chdir(h.home)
+		dirs["/proc/self/cwd in home"] = "/proc/self/cwd"
+	}
+	for name, dir := range dirs {
+		t.Run(name, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"command": "rm -rf *", "workingDirectory": dir})
+			res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: h.confirmer, Client: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Executed || res.Tier != shell.Forbidden {
+				t.Errorf("rm -rf * in %s: tier %s, executed %v; want forbidden and not run", dir, res.Tier, res.Executed)
+			}
+		})
+	}
+	if len(h.confirmer.asked) != 0 || len(h.exec.commands()) != 0 {
+		t.Errorf("asked %d, ran %q: a deletion of home was put to the user", len(h.confirmer.asked), h.exec.commands())
+	}
+	// A harmless command through the link runs in, and shows, the real folder.
+	args, _ := json.Marshal(map[string]string{"command": "touch new.txt", "workingDirectory": link})
+	res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: h.confirmer, Client: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(h.home)
+	if len(h.confirmer.asked) != 1 || h.confirmer.asked[0].WorkingDirectory != h.home && h.confirmer.asked[0].WorkingDirectory != real {
+		t.Errorf("approval shows folder %q, want home %q", h.confirmer.asked[0].WorkingDirectory, h.home)
+	}
+	if res.WorkingDirectory != h.home && res.WorkingDirectory != real {
+		t.Errorf("ran in %q, want home %q", res.WorkingDirectory, h.home)
 	}
 }
