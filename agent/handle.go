@@ -165,7 +165,9 @@ func externalArgs(raw json.RawMessage, home string, private []string) (toolArgs,
 }
 
 // privateDir is the folder of private that holds dir (both with symlinks
-// resolved, so that a link elsewhere does not lead in), or "".
+// resolved, so that a link elsewhere does not lead in), or "". Case is
+// ignored: macOS file systems ignore it by default, so ~/.SSH there is
+// ~/.ssh; elsewhere such a name is only kept out too.
 func privateDir(dir string, private []string) string {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -176,8 +178,9 @@ func privateDir(dir string, private []string) string {
 		if err != nil {
 			rp = filepath.Clean(p)
 		}
+		rp = strings.ToLower(rp)
 		for _, d := range []string{filepath.Clean(dir), real} {
-			if d == rp || strings.HasPrefix(d, rp+string(filepath.Separator)) {
+			if d = strings.ToLower(d); d == rp || strings.HasPrefix(d, rp+string(filepath.Separator)) {
 				return p
 			}
 		}

@@ -144,3 +144,36 @@ func TestLinkedFolderIsJudgedWhereItLeads(t *testing.T) {
 		t.Errorf("ran in %q, want home %q", res.WorkingDirectory, h.home)
 	}
 }
+
+// A workingDirectory inside a private folder is refused however it is
+// spelled: directly, below it, through a symlink, or in other letter case
+// (macOS file systems ignore case by default, so ~/.SSH there is ~/.ssh).
+func TestPrivateFolderRefusedHoweverSpelled(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	ssh := filepath.Join(h.home, ".ssh")
+	for _, d := range []string{filepath.Join(ssh, "keys"), filepath.Join(h.home, ".SSH"), filepath.Join(h.home, "src")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "innocent")
+	if err := os.Symlink(ssh, link); err != nil {
+		t.Fatal(err)
+	}
+	call := func(dir string) error {
+		args, _ := json.Marshal(map[string]string{"command": "ls", "workingDirectory": dir})
+		_, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: h.confirmer, PrivateDirs: []string{ssh}})
+		return err
+	}
+	for _, dir := range []string{ssh, filepath.Join(ssh, "keys"), "~/.ssh", link, filepath.Join(h.home, ".SSH")} {
+		if err := call(dir); !errors.Is(err, ErrInvalidCall) || !strings.Contains(err.Error(), "credentials") {
+			t.Errorf("workingDirectory %s: %v, want refused as private", dir, err)
+		}
+	}
+	if err := call(filepath.Join(h.home, "src")); err != nil {
+		t.Errorf("a folder beside the private one: %v", err)
+	}
+	if got := h.exec.commands(); len(got) != 1 {
+		t.Errorf("ran %q, want only the call in ~/src", got)
+	}
+}
