@@ -177,3 +177,51 @@ func TestPrivateFolderRefusedHoweverSpelled(t *testing.T) {
 		t.Errorf("ran %q, want only the call in ~/src", got)
 	}
 }
+
+// One client's session: a call nobody could be asked about (Hark was not
+// running) is no denial, so it is asked once Hark runs; and after the
+// user denies maxDenials commands in a row, the session's further
+// approvals are refused without asking, as a spoken request stops, so a
+// client cannot wear the user down with one rewording after another.
+// Read-only commands still run.
+func TestSessionDenialsAcrossCalls(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	var s Session
+	call := func(c Confirmer, cmd string) (string, bool) {
+		t.Helper()
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: c, Session: &s, Client: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Error, res.Executed
+	}
+	notRunning := ConfirmerFunc(func(context.Context, Pending) (Decision, error) {
+		return Decision{}, &NotAsked{Why: "not run: start Hark"}
+	})
+	if why, _ := call(notRunning, "rm a.txt"); !strings.Contains(why, "start Hark") {
+		t.Fatalf("with Hark not running: %q", why)
+	}
+	h.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}}
+	if why, ran := call(h.confirmer, "rm a.txt"); !ran {
+		t.Errorf("once Hark runs, the command is refused as denied: %q", why)
+	}
+	// Denials in a row (the scripted confirmer denies past its script).
+	for _, cmd := range []string{"rm b.txt", "rm ./b.txt", "rm -- b.txt"} {
+		if _, ran := call(h.confirmer, cmd); ran {
+			t.Fatalf("%s ran, want denied", cmd)
+		}
+	}
+	asked := len(h.confirmer.asked)
+	why, ran := call(h.confirmer, "rm -f b.txt")
+	if ran || len(h.confirmer.asked) != asked || !strings.Contains(why, "in a row") {
+		t.Errorf("after %d denials in a row: ran %v, asked again %v, error %q", maxDenials, ran, len(h.confirmer.asked) != asked, why)
+	}
+	if _, ran := call(h.confirmer, "ls -la"); !ran {
+		t.Error("a read-only command no longer runs")
+	}
+	// A read-only command that ran by itself is no yes from the user.
+	if why, _ := call(h.confirmer, "rm -rf b.txt"); !strings.Contains(why, "in a row") || len(h.confirmer.asked) != asked {
+		t.Errorf("after a read-only command the user is asked again: %q", why)
+	}
+}
