@@ -338,14 +338,11 @@ func (l *PortalListener) fromPortal(sender string) bool {
 }
 
 func (l *PortalListener) handle(sig *dbus.Signal) {
-	if !l.fromPortal(sig.Sender) {
-		return // another program speaking for the portal
-	}
 	if sig.Name == requestIface+".Response" {
 		l.mu.Lock()
 		ch := l.waiting[sig.Path]
 		l.mu.Unlock()
-		if ch != nil {
+		if ch != nil && l.fromPortal(sig.Sender) {
 			select {
 			case ch <- sig:
 			default:
@@ -362,6 +359,9 @@ func (l *PortalListener) handle(sig *dbus.Signal) {
 	l.mu.Unlock()
 	if !ours {
 		return // another application's session
+	}
+	if !l.fromPortal(sig.Sender) {
+		return // another program speaking for the portal
 	}
 	switch sig.Name {
 	case shortcutsIface + ".ShortcutsChanged":
