@@ -20,6 +20,10 @@ const maxDenials = 3
 type denials struct {
 	seen  map[string]bool
 	inRow int
+	// byUser counts only the denials in a row the user gave (a no, or no
+	// answer in time), not the ones of nobody to ask: what a session of
+	// calls from another program carries from call to call.
+	byUser int
 }
 
 // commandKey is a command as the shell reads it, in its folder: two
@@ -86,17 +90,23 @@ func literal(w *syntax.Word) (string, bool) {
 func (d *denials) deniedBefore(key string) bool { return d.seen[key] }
 
 // denied records a denial of key and says whether the request must stop.
-func (d *denials) denied(key string) (stop bool) {
-	if d.seen == nil {
-		d.seen = map[string]bool{}
+// Only a denial the user gave (asked) is remembered as the user's: one
+// made because nobody could be asked (Hark was not running) must not
+// refuse the same command later, once someone can.
+func (d *denials) denied(key string, asked bool) (stop bool) {
+	if asked {
+		if d.seen == nil {
+			d.seen = map[string]bool{}
+		}
+		d.seen[key] = true
+		d.byUser++
 	}
-	d.seen[key] = true
 	d.inRow++
 	return d.inRow >= maxDenials
 }
 
 // ran breaks a run of denials: the user let something happen.
-func (d *denials) ran() { d.inRow = 0 }
+func (d *denials) ran() { d.inRow, d.byUser = 0, 0 }
 
 func denialsError() *Error {
 	return &Error{Kind: ErrDenials, msg: "stopped after 3 denials in a row; nothing you denied ran — say what you want done differently, and your next request starts fresh"}

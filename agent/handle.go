@@ -60,6 +60,9 @@ type CallRequest struct {
 type Session struct {
 	mu     sync.Mutex
 	denied map[string]bool
+	// inRow counts the user's denials in a row across the calls; at
+	// maxDenials the user is asked nothing more in this session.
+	inRow int
 }
 
 // ErrInvalidCall wraps every problem with a CallRequest's arguments; the
@@ -111,15 +114,37 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	if s := req.Session; s != nil {
 		s.mu.Lock()
 		r.denials.seen = maps.Clone(s.denied)
+		r.denials.byUser = s.inRow
 		s.mu.Unlock()
-	}
-	res, _ := r.handleOne(ctx, int(n-1), ta)
-	if s := req.Session; s != nil && len(r.denials.seen) > 0 {
-		s.mu.Lock()
-		if s.denied == nil {
-			s.denied = map[string]bool{}
+		if r.denials.byUser >= maxDenials && r.confirmer != nil {
+			// As a spoken request stops after so many denials: a client
+			// must not wear the user down with one rewording after
+			// another. What needs no approval still runs.
+			r.confirmer = ConfirmerFunc(func(context.Context, Pending) (Decision, error) {
+				return Decision{}, &NotAsked{Why: fmt.Sprintf("not run: the user denied %d commands from this client in a row, so Hark asks nothing more in this session; "+
+					"do not try again: ask the user what they want done instead (restarting the client's Hark server starts afresh)", maxDenials)}
+			})
 		}
-		maps.Copy(s.denied, r.denials.seen)
+	}
+	seed := r.denials.byUser
+	res, _ := r.handleOne(ctx, int(n-1), ta)
+	if s := req.Session; s != nil {
+		s.mu.Lock()
+		if len(r.denials.seen) > 0 {
+			if s.denied == nil {
+				s.denied = map[string]bool{}
+			}
+			maps.Copy(s.denied, r.denials.seen)
+		}
+		// Calls may overlap: each adds its own outcome to the count. Only
+		// the user's yes ends a run of denials; a read-only command that
+		// ran by itself does not.
+		switch {
+		case r.m.Approved > 0:
+			s.inRow = 0
+		case r.denials.byUser > seed:
+			s.inRow++
+		}
 		s.mu.Unlock()
 	}
 	return res, nil
@@ -165,7 +190,9 @@ func externalArgs(raw json.RawMessage, home string, private []string) (toolArgs,
 }
 
 // privateDir is the folder of private that holds dir (both with symlinks
-// resolved, so that a link elsewhere does not lead in), or "".
+// resolved, so that a link elsewhere does not lead in), or "". Case is
+// ignored: macOS file systems ignore it by default, so ~/.SSH there is
+// ~/.ssh; elsewhere such a name is only kept out too.
 func privateDir(dir string, private []string) string {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -176,8 +203,9 @@ func privateDir(dir string, private []string) string {
 		if err != nil {
 			rp = filepath.Clean(p)
 		}
+		rp = strings.ToLower(rp)
 		for _, d := range []string{filepath.Clean(dir), real} {
-			if d == rp || strings.HasPrefix(d, rp+string(filepath.Separator)) {
+			if d = strings.ToLower(d); d == rp || strings.HasPrefix(d, rp+string(filepath.Separator)) {
 				return p
 			}
 		}

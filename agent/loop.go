@@ -498,7 +498,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 	case f.runIt || f.decision == DecisionTrashed:
 		r.denials.ran()
 	case f.decision == DecisionDenied || f.decision == DecisionTimeout:
-		stop = r.denials.denied(key)
+		stop = r.denials.denied(key, f.by != ByPolicy)
 	}
 	if f.runIt {
 		f.res = r.execute(ctx, call, ta, v)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/internal/loopback"
 )
 
 // DefaultHost is where Ollama listens unless told otherwise.
@@ -56,9 +58,13 @@ func parseHost(s string) *url.URL {
 
 // NewOllamaClient returns a client for host. Its HTTP client has no overall
 // timeout on purpose: a slow model may take minutes for a reply, and the
-// caller's context is what stops it.
+// caller's context is what stops it. A host on this machine by its name is
+// only ever reached on loopback, never through a proxy.
 func NewOllamaClient(host *url.URL) *OllamaClient {
 	hc := &http.Client{}
+	if loopback.Is(host.Hostname()) {
+		hc.Transport = loopback.Transport()
+	}
 	return &OllamaClient{Client: api.NewClient(host, hc), base: host, http: hc}
 }
 

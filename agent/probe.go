@@ -12,6 +12,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/hark-sh/hark/agent/internal/loopback"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -32,7 +33,7 @@ func ProbeServer(ctx context.Context, c ProbeClient, host, goos string) (string,
 		return "", serverDown(host, goos, err)
 	}
 	where := ""
-	if h := hostName(host); h != "" && !isLoopback(h) {
+	if h := hostName(host); h != "" && !loopback.Is(h) {
 		where = fmt.Sprintf("; %s is not this machine: requests go to %s, with what you say and every command's output", h, h)
 	}
 	switch {
@@ -63,16 +64,6 @@ func hostName(host string) string {
 		return h
 	}
 	return host
-}
-
-// isLoopback says whether h names this machine: localhost or a loopback
-// address. A name is not resolved, since a DNS answer can change.
-func isLoopback(h string) bool {
-	if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 func serverDown(host, goos string, err error) error {

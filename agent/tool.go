@@ -93,17 +93,33 @@ func validateCall(tc api.ToolCall, home string) (toolArgs, error) {
 
 // resolveDir expands ~ and makes a relative folder absolute under home, the
 // same way the runner does, so the user approves the folder that is used.
+// Symlinks are resolved, so that the policy judges, and the approval
+// shows, where the command really runs: a link to home, or /proc/self/cwd
+// while Hark sits in home, is home, where `rm -rf *` is refused. A folder
+// in home stays written under home as given, even if home is a link.
 func resolveDir(dir, home string) string {
 	switch {
 	case dir == "~":
 		return home
 	case strings.HasPrefix(dir, "~/"):
-		return filepath.Join(home, dir[2:])
+		dir = filepath.Join(home, dir[2:])
 	case filepath.IsAbs(dir):
-		return filepath.Clean(dir)
+		dir = filepath.Clean(dir)
 	default:
-		return filepath.Join(home, dir)
+		dir = filepath.Join(home, dir)
 	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return dir // missing: the runner says so
+	}
+	if home != "" {
+		if realHome, err := filepath.EvalSymlinks(home); err == nil {
+			if rel, err := filepath.Rel(realHome, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return filepath.Join(home, rel)
+			}
+		}
+	}
+	return real
 }
 
 func jsonType(v any) string {

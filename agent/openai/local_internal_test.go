@@ -2,63 +2,11 @@ package openai
 
 import (
 	"context"
-	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
-
-type fakeResolver map[string][]string
-
-func (f fakeResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
-	ips, ok := f[host]
-	if !ok {
-		return nil, errors.New("no such host")
-	}
-	var out []net.IPAddr
-	for _, s := range ips {
-		out = append(out, net.IPAddr{IP: net.ParseIP(s)})
-	}
-	return out, nil
-}
-
-// A base URL judged local by its name may only ever reach loopback: a
-// name that resolves elsewhere (an /etc/hosts line, a DNS answer for
-// something under .localhost) is refused before any byte is sent, and of
-// several answers only a loopback one is dialled.
-func TestLoopbackAddr(t *testing.T) {
-	t.Parallel()
-	r := fakeResolver{
-		"localhost":          {"::1", "127.0.0.1"},
-		"lan.localhost":      {"192.168.1.20"},
-		"mixed.localhost":    {"10.0.0.5", "127.0.0.1"},
-		"rebound.localhost":  {"203.0.113.9"},
-		"v4mapped.localhost": {"::ffff:127.0.0.1"},
-	}
-	for _, tc := range []struct {
-		addr, want, err string
-	}{
-		{"127.0.0.1:1234", "127.0.0.1:1234", ""},
-		{"[::1]:8080", "[::1]:8080", ""},
-		{"localhost:1234", "[::1]:1234", ""},
-		{"mixed.localhost:1234", "127.0.0.1:1234", ""},
-		{"v4mapped.localhost:1234", "127.0.0.1:1234", ""},
-		{"lan.localhost:1234", "", "192.168.1.20, not this machine"},
-		{"rebound.localhost:1337", "", "203.0.113.9"},
-		{"192.168.1.20:1234", "", "not this machine"},
-		{"nowhere.localhost:1234", "", "no such host"},
-	} {
-		got, err := loopbackAddr(context.Background(), r, tc.addr)
-		switch {
-		case tc.err == "" && (err != nil || got != tc.want):
-			t.Errorf("%s: got %q, %v; want %q", tc.addr, got, err, tc.want)
-		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("%s: got %q, %v; want an error with %q", tc.addr, got, err, tc.err)
-		}
-	}
-}
 
 // Which base URLs are this machine decides whether allowCloudModels is
 // needed: only loopback addresses and localhost names are.

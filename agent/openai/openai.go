@@ -23,14 +23,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/internal/loopback"
 )
 
 // Kind is which server answers at the base URL; it only changes the words
@@ -108,8 +108,8 @@ func New(o Options) (*Client, error) {
 	hc := o.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
-		if isLoopback(u.Hostname()) {
-			hc.Transport = loopbackTransport()
+		if loopback.Is(u.Hostname()) {
+			hc.Transport = loopback.Transport()
 		}
 	}
 	c := &Client{base: u, root: &root, key: o.APIKey, hc: hc, kind: o.Kind, detected: o.Kind != Generic}
@@ -561,71 +561,6 @@ func isOverflowText(s string) bool {
 		}
 	}
 	return false
-}
-
-// isLoopback says whether h names this machine: a loopback address, or
-// localhost and its subdomains (RFC 6761). The name alone decides whether
-// requests may go there; loopbackTransport then makes sure a name's
-// answer cannot send them anywhere else.
-func isLoopback(h string) bool {
-	if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// loopbackTransport is the transport of a client whose base URL names
-// this machine. It never uses a proxy (HTTP_PROXY would otherwise carry a
-// "local" request, and its key, to another host: Go exempts only
-// localhost and loopback addresses, not other names under .localhost), and
-// it dials only loopback addresses, whatever a name resolves to, so an
-// /etc/hosts line or a DNS answer cannot turn a local server into a
-// remote one that allowCloudModels never allowed.
-func loopbackTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = nil
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		ip, err := loopbackAddr(ctx, net.DefaultResolver, addr)
-		if err != nil {
-			return nil, err
-		}
-		return d.DialContext(ctx, network, ip)
-	}
-	return t
-}
-
-// resolver is the part of *net.Resolver loopbackAddr uses.
-type resolver interface {
-	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
-}
-
-// loopbackAddr is addr with its host replaced by a loopback address it
-// resolves to, or an error naming where it points instead.
-func loopbackAddr(ctx context.Context, r resolver, addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", err
-	}
-	if ip := net.ParseIP(host); ip != nil {
-		if !ip.IsLoopback() {
-			return "", fmt.Errorf("%s is not this machine; Hark sends a local server's requests only to loopback", host)
-		}
-		return addr, nil
-	}
-	ips, err := r.LookupIPAddr(ctx, host)
-	if err != nil {
-		return "", err
-	}
-	var elsewhere []string
-	for _, ip := range ips {
-		if ip.IP.IsLoopback() {
-			return net.JoinHostPort(ip.IP.String(), port), nil
-		}
-		elsewhere = append(elsewhere, ip.IP.String())
-	}
-	return "", fmt.Errorf("%s resolves to %s, not this machine; point openaiBaseURL at 127.0.0.1, or at the server's real address with \"allowCloudModels\": true", host, strings.Join(elsewhere, ", "))
 }
 
 // Redacted is raw, an openaiBaseURL as the user wrote it, with what may

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/internal/loopback"
 )
 
 // RuntimeName names the server in messages.
@@ -71,7 +73,7 @@ func (c *Client) ToolsHint(model string) string {
 
 // RemoteHost is the server's host when it is not this machine.
 func (c *Client) RemoteHost() string {
-	if h := c.base.Hostname(); !isLoopback(h) {
+	if h := c.base.Hostname(); !loopback.Is(h) {
 		return h
 	}
 	return ""

@@ -43,6 +43,10 @@ type DBus struct {
 	byPend  map[string]uint32
 	closed  bool
 	signals chan *dbus.Signal
+	// server is the notification server's unique name, as last checked:
+	// any program on the bus can emit ActionInvoked with a guessed id,
+	// and only the sender the bus stamps on a signal tells them apart.
+	server string
 }
 
 type ask struct {
@@ -280,11 +284,29 @@ func (d *DBus) Withdraw(pendingID string) error {
 	return nil
 }
 
+// fromServer says whether sender is the notification server: the one
+// known, or else the current owner of its name (a server that was started
+// for the first notification, or restarted).
+func (d *DBus) fromServer(sender string) bool {
+	if sender == "" {
+		return false
+	}
+	if sender == d.server {
+		return true
+	}
+	var owner string
+	if d.conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, notifyName).Store(&owner) != nil || owner != sender {
+		return false
+	}
+	d.server = owner // only handleSignals reads and writes it
+	return true
+}
+
 // handleSignals answers for our own notifications only: other programs'
 // ids are ignored, and each ask is answered at most once.
 func (d *DBus) handleSignals() {
 	for sig := range d.signals {
-		if sig == nil || len(sig.Body) < 2 {
+		if sig == nil || len(sig.Body) < 2 || !d.fromServer(sig.Sender) {
 			continue
 		}
 		id, ok := sig.Body[0].(uint32)

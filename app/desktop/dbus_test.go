@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/e2e/harness"
 	"github.com/hark-sh/hark/shell"
@@ -352,5 +354,54 @@ func TestNotificationsCarryHarksIcon(t *testing.T) {
 	p2, err2 := CachedIcon("")
 	if err1 != nil || err2 != nil || p1 != p2 {
 		t.Errorf("CachedIcon twice = %q %v, %q %v", p1, err1, p2, err2)
+	}
+}
+
+// Any program on the session bus can emit ActionInvoked with the
+// notification's id (ids are small and counted up); only the notification
+// server's own answers an approval, so nobody else approves a command.
+func TestDBusIgnoresOtherSenders(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body")
+	d := connect(t, addr)
+	answers := make(chan app.Decision, 4)
+	if err := d.Ask(pending("p1", "rm -rf ~/project"), func(dec app.Decision) { answers <- dec }); err != nil {
+		t.Fatal(err)
+	}
+	n := latest(t, fake, 1)
+	spoofer, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoofer.Close()
+	for _, member := range []string{"ActionInvoked", "NotificationClosed"} {
+		var err error
+		if member == "ActionInvoked" {
+			err = spoofer.Emit(notifyPath, notifyIface+"."+member, n.ID, n.ActionKey("Approve"))
+		} else {
+			err = spoofer.Emit(notifyPath, notifyIface+"."+member, n.ID, uint32(closedByUser))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The bus handles one connection's messages in order: once this call
+	// returns, the spoofed signals have been routed ahead of the server's.
+	if err := spoofer.BusObject().Call("org.freedesktop.DBus.GetId", 0).Err; err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case dec := <-answers:
+		if dec.Approved || dec.PendingID != "p1" {
+			t.Errorf("decision %+v: another program's ActionInvoked approved the command", dec)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer after the server's Deny")
+	}
+	if got := len(fake.All()); got != 1 {
+		t.Errorf("%d notifications: another program's NotificationClosed brought it back", got)
 	}
 }

@@ -63,6 +63,10 @@ type PortalListener struct {
 	changed  chan struct{}
 	clock    clockMap
 	pressTS  uint64 // the desktop's stamp on listen's last Activated
+	// owner is the portal's unique name on the bus. Any program there
+	// can emit a signal with the portal's path and Hark's session handle
+	// (both predictable); only the bus sets a signal's sender truthfully.
+	owner string
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -227,6 +231,11 @@ func (l *PortalListener) probe() error {
 	if n, ok := v.Value().(uint32); !ok || n < 1 {
 		return fmt.Errorf("%w (version %v)", ErrNoPortal, v.Value())
 	}
+	// The portal answered, so it owns its name now (it may have been
+	// started for this call).
+	if err := l.conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, portalDest).Store(&l.owner); err != nil {
+		return fmt.Errorf("%w (%v)", ErrNoPortal, err)
+	}
 	return nil
 }
 
@@ -308,12 +317,32 @@ func (l *PortalListener) dispatch() {
 	}
 }
 
+// fromPortal says whether sender is the portal. A sender other than the
+// one known is checked once against the name's current owner, for a
+// portal that was restarted.
+func (l *PortalListener) fromPortal(sender string) bool {
+	l.mu.Lock()
+	owner := l.owner
+	l.mu.Unlock()
+	if sender == "" || sender == owner {
+		return sender != ""
+	}
+	var now string
+	if l.conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, portalDest).Store(&now) != nil || now != sender {
+		return false
+	}
+	l.mu.Lock()
+	l.owner = now
+	l.mu.Unlock()
+	return true
+}
+
 func (l *PortalListener) handle(sig *dbus.Signal) {
 	if sig.Name == requestIface+".Response" {
 		l.mu.Lock()
 		ch := l.waiting[sig.Path]
 		l.mu.Unlock()
-		if ch != nil {
+		if ch != nil && l.fromPortal(sig.Sender) {
 			select {
 			case ch <- sig:
 			default:
@@ -330,6 +359,9 @@ func (l *PortalListener) handle(sig *dbus.Signal) {
 	l.mu.Unlock()
 	if !ours {
 		return // another application's session
+	}
+	if !l.fromPortal(sig.Sender) {
+		return // another program speaking for the portal
 	}
 	switch sig.Name {
 	case shortcutsIface + ".ShortcutsChanged":

@@ -258,3 +258,44 @@ func TestWaylandSession(t *testing.T) {
 		}
 	}
 }
+
+// Another program on the session bus can emit the portal's signals with
+// Hark's session handle (it is predictable); only the portal's own are
+// obeyed, so nobody else starts or ends listening.
+func TestPortalIgnoresOtherSenders(t *testing.T) {
+	addr := harness.SessionBus(t)
+	p := harness.FakePortal(t, addr)
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	combo, _ := Parse("ctrl+alt+space")
+	l, err := RegisterPortal(combo, PortalOptions{Conn: conn, RepeatWindow: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.mu.Lock()
+	session := l.session
+	l.mu.Unlock()
+	spoofer, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoofer.Close()
+	if err := spoofer.Emit(portalPath, shortcutsIface+".Activated", session, PortalListen, uint64(1), map[string]dbus.Variant{}); err != nil {
+		t.Fatal(err)
+	}
+	// The bus handles one connection's messages in order: once this call
+	// returns, the spoofed signals have been routed ahead of the portal's.
+	if err := spoofer.BusObject().Call("org.freedesktop.DBus.GetId", 0).Err; err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Activate(PortalCancel, 2); err != nil {
+		t.Fatal(err)
+	}
+	if e := portalNext(t, l); e.Kind != Cancel {
+		t.Errorf("first event %v, want the portal's Cancel: another program's Activated was obeyed", e.Kind)
+	}
+}

@@ -69,11 +69,14 @@ var importTable = map[string]deps{
 	// files the agent keeps; a test-only edge, so it links nothing into agent.
 	// Its scenarios run against each OpenAI-compatible runtime too, so its
 	// tests import the adapter, which therefore imports nothing of agent.
-	"agent":            {imports: "assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest agent/openai agent/openai/openaitest app/settings"},
+	"agent":            {imports: "agent/internal/loopback assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest agent/openai agent/openai/openaitest app/settings"},
 	"agent/ollamatest": {role: kit},
+	// agent/internal/loopback: what keeps both model clients' "local"
+	// requests on this machine.
+	"agent/internal/loopback": {},
 	// agent/openai: the ChatClient for LM Studio, llama-server, mlx-lm and
 	// Jan; its tests check it against the agent's seams.
-	"agent/openai":            {tests: "agent agent/openai/openaitest"},
+	"agent/openai":            {imports: "agent/internal/loopback", tests: "agent agent/openai/openaitest"},
 	"agent/openai/openaitest": {role: kit},
 
 	// shell: running, classifying and undoing commands.

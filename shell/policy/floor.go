@@ -153,14 +153,37 @@ func rootName(root string) (string, bool) {
 	case root != "/" && strings.HasPrefix(startMark, root+"/"):
 		return "", false // some folder above a start nobody named
 	}
-	if k := paths[root]; k == systemRoot || k == homes {
+	if k := rootKind(root); k == systemRoot || k == homes {
 		return root, true
 	}
 	// Someone's whole home directory, named by path.
-	if paths[path.Dir(root)] == homes {
+	if rootKind(path.Dir(root)) == homes {
 		return root, true
 	}
 	return "", false
+}
+
+// foldedRoots are the system roots and home folders of paths by their
+// lower-case spelling: macOS file systems ignore case by default, so
+// /users/me and /LIBRARY there are /Users/me and /Library. Elsewhere a
+// differently cased name is only ever judged more strictly.
+var foldedRoots = func() map[string]pathKind {
+	m := map[string]pathKind{}
+	for p, k := range paths {
+		if k == systemRoot || k == homes {
+			m[strings.ToLower(p)] = k
+		}
+	}
+	return m
+}()
+
+// rootKind is the kind of p as a system root or home folder, whatever
+// its case.
+func rootKind(p string) pathKind {
+	if k, ok := paths[p]; ok {
+		return k
+	}
+	return foldedRoots[strings.ToLower(p)]
 }
 
 // under reports whether p is dir or inside it.

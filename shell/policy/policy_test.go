@@ -471,3 +471,31 @@ func TestSplitDeclWord(t *testing.T) {
 		}
 	}
 }
+
+// macOS file systems ignore case by default: /users/me is the home folder
+// and /LIBRARY the system's Library there, so a spelling in other case is
+// refused like the real one.
+func TestProtectedRootsIgnoreCase(t *testing.T) {
+	t.Parallel()
+	p := New(Options{})
+	for _, tc := range []struct{ cmd, dir string }{
+		{"rm -rf /users/me", "/tmp"},
+		{"rm -rf /USERS/ME/*", "/tmp"},
+		{"rm -rf /USR", "/tmp"},
+		{"rm -rf /library", "/tmp"},
+		{"rm -rf /SYSTEM", "/tmp"},
+		{"rm -rf /applications", "/tmp"},
+		{"chmod -R 777 /ETC", "/tmp"},
+		{"rm -rf /PRIVATE/VAR", "/tmp"},
+		{"rm -rf *", "/users/me"},
+		{"rm -rf *", "/USERS/me"},
+	} {
+		if got := p.ClassifyIn(tc.cmd, tc.dir).Tier; got != Forbidden {
+			t.Errorf("ClassifyIn(%q, %q) = %s, want forbidden", tc.cmd, tc.dir, got)
+		}
+	}
+	// A folder inside one is still only asked about, in any case.
+	if got := p.ClassifyIn("rm -rf /users/me/build", "/tmp").Tier; got != Confirm {
+		t.Errorf("rm -rf /users/me/build: %s, want confirm", got)
+	}
+}
