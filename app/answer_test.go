@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/speech"
@@ -249,4 +250,69 @@ func TestSayItAgain(t *testing.T) {
 		t.Fatalf("second request %q", r.Text)
 	}
 	h.views.wait(t, "the new approval", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].Heard == "delete the old builds" })
+}
+
+// TestHotkeyNeverAnswersAnotherProgram: with only an MCP client's approval
+// waiting, a spoken "yes" is a new request for Hark's own model, never an
+// answer to that approval, and the status line says so while it listens.
+func TestHotkeyNeverAnswersAnotherProgram(t *testing.T) {
+	t.Parallel()
+	tr := &scriptTranscriber{lines: []heardLine{{"yes", sure("yes")}}}
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		return "nothing to do", nil
+	})
+	h := start(t, ag, func(o *Options) { o.Transcriber = tr; o.Approver = nil })
+	reply := make(chan Decision, 1)
+	h.app.Post(ApprovalRequest{Ctx: context.Background(), Reply: reply,
+		Pending: Pending{Command: "rm -r ~/Projects", Tier: shell.Confirm, Client: "Claude Code"}})
+	v := h.views.wait(t, "the external approval", func(v View) bool { return len(v.Pending) == 1 })
+	id := v.Pending[0].ID
+
+	h.app.Post(KeyDown{})
+	<-h.rec.started
+	v = h.views.wait(t, "listening with a note", func(v View) bool { return v.State == Listening && v.Note != "" })
+	if v.Answering {
+		t.Fatal("the hotkey recorded an answer to another program's approval")
+	}
+	if line := StatusLine(v); !strings.Contains(line, "another program") || !strings.Contains(line, "new request") {
+		t.Errorf("status line %q does not say why the press is not an answer", line)
+	}
+	h.app.Post(KeyUp{})
+	if r := recv(t, "the new request", ag.calls); r.Text != "yes" {
+		t.Fatalf("the agent got %q", r.Text)
+	}
+	v = h.views.waitNow(t, "idle", stateIs(Idle))
+	select {
+	case d := <-reply:
+		t.Fatalf("the spoken yes answered the other program: %+v", d)
+	default:
+	}
+	if len(v.Pending) != 1 || v.Pending[0].ID != id {
+		t.Fatalf("the other program's approval left the menu: %+v", v.Pending)
+	}
+	h.app.Post(MenuClick{ID: PrefixDeny + id})
+	if d := recv(t, "the menu's answer", reply); d.Approved || d.By != ByMenu {
+		t.Fatalf("the menu's deny: %+v", d)
+	}
+}
+
+// TestVoiceAnswerableRefusesExternal checks the guard itself: even in the
+// state a turn's approval puts the app in, one waiting approval that
+// belongs to another program is not answerable by voice, and the reason
+// names it.
+func TestVoiceAnswerableRefusesExternal(t *testing.T) {
+	t.Parallel()
+	s := settings.Defaults()
+	a := New(Options{Settings: s, Paths: testPaths(t.TempDir()), Recorder: newFakeRecorder(), Transcriber: &scriptTranscriber{}})
+	a.state = AwaitingApproval
+	a.turn = &turn{id: 1}
+	a.pending = []*pendingEntry{{turn: 1, p: Pending{ID: "1", Command: "mkdir a"}}}
+	if ok, why := a.voiceAnswerable(); !ok {
+		t.Fatalf("the turn's own approval is not answerable: %q", why)
+	}
+	a.pending[0].turn = externalTurn
+	ok, why := a.voiceAnswerable()
+	if ok || !strings.Contains(why, "another program") {
+		t.Fatalf("another program's approval: answerable=%v why=%q", ok, why)
+	}
 }
