@@ -133,6 +133,7 @@ func (r *turnRun) body() (agent.Outcome, error) {
 		// of them whisper was unsure of.
 		c.heard = speech.MarkUnsure(text, words)
 		c.unsure = speech.Unsure(text, words)
+		c.again = true
 	}
 	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
 		Confirmer:      c,
