@@ -193,7 +193,7 @@ func (r *turnRun) listen() (text string, words []speech.Word, err error) {
 		f(r.now().Sub(keyUp))
 	}
 	if live != nil {
-		text, err = live.finish(r.ctx, audio)
+		text, words, err = live.finish(r.ctx, audio)
 		live = nil
 	} else if wt, ok := r.transcriber.(WordTranscriber); ok {
 		text, words, err = wt.TranscribeWords(r.ctx, audio)
