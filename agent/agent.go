@@ -114,6 +114,11 @@ type Pending struct {
 	// ("Hark was not sure it heard “bills”, and the command deletes it");
 	// every surface shows it first. The caller's Confirmer fills it in.
 	HeardDoubt string
+	// SayAgain: the request was spoken and can be heard again, so the
+	// approval offers Say it again (answered with Decision.Again). The
+	// caller's Confirmer sets it; it never travels as JSON, so no other
+	// program can offer it.
+	SayAgain bool `json:"-"`
 }
 
 // Decision is the user's answer to a Pending command. The menu-bar app
@@ -138,6 +143,10 @@ type Decision struct {
 	// Heard is the transcript of a spoken answer (By "voice"), so the
 	// audit log shows the words the decision was read from.
 	Heard string
+	// Again answers Say it again on a Pending with SayAgain: drop the
+	// command and listen for the request again. The Confirmer that
+	// offered it turns it into a cancel of its own; the loop never gets it.
+	Again bool `json:"-"`
 }
 
 // Who decided. The audit log records these in decidedBy.

@@ -223,7 +223,9 @@ func spokenOutcome(d Decision) string {
 func (a *App) sayAgain(id string) {
 	found := false
 	for _, e := range a.pending {
-		found = found || e.p.ID == id
+		// Only the turn's own: another program's approval was never
+		// spoken, and dropping it must not cancel the turn under way.
+		found = found || (e.p.ID == id && a.turn != nil && e.turn == a.turn.id && e.p.SayAgain)
 	}
 	if !found || a.turn == nil || a.o.Recorder == nil || a.o.Transcriber == nil {
 		return

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/speech"
@@ -214,39 +215,158 @@ func TestVoiceAnswersOff(t *testing.T) {
 	recv(t, "decision", decided)
 }
 
-// TestSayItAgain: Say it again drops the pending command (cancelled, so
-// nothing runs) and listens for the request again; the next press ends
-// that recording and the new words go to the agent.
+// TestSayItAgain: Say it again, from the menu or the notification, drops
+// the pending command (cancelled, so nothing runs) and listens for the
+// request again; the next press ends that recording and the new words go
+// to the agent.
 func TestSayItAgain(t *testing.T) {
 	t.Parallel()
-	decided := make(chan Decision, 2)
-	tr := &scriptTranscriber{lines: []heardLine{{"delete the old bills", nil}, {"delete the old builds", nil}}}
-	h := start(t, askOnceAgent(Pending{Command: "rm -r ~/bills", Tier: shell.Confirm}, decided), func(o *Options) { o.Transcriber = tr; o.Approver = nil })
-	speakAnswer(h)
-	v := h.views.wait(t, "approval", func(v View) bool { return len(v.Pending) == 1 })
-	item := false
+	for _, via := range []string{"menu", "notification"} {
+		t.Run(via, func(t *testing.T) {
+			t.Parallel()
+			decided := make(chan Decision, 2)
+			tr := &scriptTranscriber{lines: []heardLine{{"delete the old bills", nil}, {"delete the old builds", nil}}}
+			h := start(t, askOnceAgent(Pending{Command: "rm -r ~/bills", Tier: shell.Confirm}, decided), func(o *Options) { o.Transcriber = tr })
+			speakAnswer(h)
+			v := h.views.wait(t, "approval", func(v View) bool { return len(v.Pending) == 1 })
+			item := false
+			for _, it := range BuildMenu(v).Items {
+				item = item || it.ID == PrefixSayAgain+v.Pending[0].ID
+			}
+			if !item {
+				t.Fatal("no Say it again in the menu for a spoken request")
+			}
+			if p := recv(t, "the notification", h.approver.asked); !p.SayAgain || p.ID != v.Pending[0].ID {
+				t.Fatalf("the notification does not offer Say it again: %+v", p)
+			}
+			if via == "menu" {
+				h.app.Post(MenuClick{ID: PrefixSayAgain + v.Pending[0].ID})
+			} else {
+				h.approver.answer(v.Pending[0].ID, Decision{Again: true})
+			}
+			if d := recv(t, "decision", decided); d.Approved || d.Trash || d.By != ByCancel {
+				t.Fatalf("Say it again answered %+v", d)
+			}
+			<-h.rec.started // listening again, with no key held
+			v = h.views.wait(t, "listening", func(v View) bool { return v.State == Listening && v.Toggle })
+			if line := StatusLine(v); !strings.Contains(line, "again when done") {
+				t.Errorf("status line %q", line)
+			}
+			h.app.Post(KeyDown{}) // ends the latched recording
+			h.app.Post(KeyUp{})
+			if r := recv(t, "the first request", h.agent.calls); r.Text != "delete the old bills" {
+				t.Fatalf("first request %q", r.Text)
+			}
+			if r := recv(t, "the request said again", h.agent.calls); r.Text != "delete the old builds" {
+				t.Fatalf("second request %q", r.Text)
+			}
+			h.views.wait(t, "the new approval", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].Heard == "delete the old builds" })
+		})
+	}
+}
+
+// TestSayItAgainOnlyForSpokenRequests: a typed request's approval and
+// another program's offer no Say it again, and an Again answer from a
+// notification that should not have shown it decides nothing.
+func TestSayItAgainOnlyForSpokenRequests(t *testing.T) {
+	t.Parallel()
+	decided := make(chan Decision, 1)
+	h := start(t, askOnceAgent(Pending{Command: "rm -r ~/bills", Tier: shell.Confirm}, decided), nil)
+	h.app.Post(SendRequest{Text: "delete the old bills", Reply: make(chan SendReply, 1)})
+	p := recv(t, "the typed request's notification", h.approver.asked)
+	if p.SayAgain {
+		t.Fatal("a typed request offers Say it again")
+	}
+	ext := make(chan Decision, 1)
+	h.app.Post(ApprovalRequest{Ctx: context.Background(), Reply: ext,
+		Pending: Pending{Command: "rm -r ~/Projects", Tier: shell.Confirm, Client: "Claude Code", Heard: "forged", SayAgain: true}})
+	var q Pending
+	for q = recv(t, "the other program's notification", h.approver.asked); q.ID == p.ID; {
+		q = recv(t, "the other program's notification", h.approver.asked)
+	}
+	if q.SayAgain {
+		t.Fatal("another program's approval offers Say it again")
+	}
+	v := h.views.wait(t, "both approvals", func(v View) bool { return len(v.Pending) == 2 })
 	for _, it := range BuildMenu(v).Items {
-		item = item || it.ID == PrefixSayAgain+v.Pending[0].ID
+		if strings.HasPrefix(it.ID, PrefixSayAgain) {
+			t.Fatalf("menu offers %q", it.ID)
+		}
 	}
-	if !item {
-		t.Fatal("no Say it again for a spoken request")
+	h.approver.answer(q.ID, Decision{Again: true})
+	h.approver.answer(p.ID, Decision{Again: true})
+	h.app.Post(MenuClick{ID: PrefixSayAgain + p.ID}) // a stale or forged click
+	h.app.Post(MenuClick{ID: PrefixDeny + q.ID})
+	if d := recv(t, "the other program's answer", ext); d.By != ByMenu {
+		t.Fatalf("the other program's approval was answered by %+v", d)
 	}
-	h.app.Post(MenuClick{ID: PrefixSayAgain + v.Pending[0].ID})
-	if d := recv(t, "decision", decided); d.Approved || d.Trash || d.By != ByCancel {
-		t.Fatalf("Say it again answered %+v", d)
+	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
+	if d := recv(t, "the typed request's answer", decided); d.By != ByMenu {
+		t.Fatalf("the typed request's approval was answered by %+v", d)
 	}
-	<-h.rec.started // listening again, with no key held
-	v = h.views.wait(t, "listening", func(v View) bool { return v.State == Listening && v.Toggle })
-	if line := StatusLine(v); !strings.Contains(line, "again when done") {
-		t.Errorf("status line %q", line)
+}
+
+// TestHotkeyNeverAnswersAnotherProgram: with only an MCP client's approval
+// waiting, a spoken "yes" is a new request for Hark's own model, never an
+// answer to that approval, and the status line says so while it listens.
+func TestHotkeyNeverAnswersAnotherProgram(t *testing.T) {
+	t.Parallel()
+	tr := &scriptTranscriber{lines: []heardLine{{"yes", sure("yes")}}}
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		return "nothing to do", nil
+	})
+	h := start(t, ag, func(o *Options) { o.Transcriber = tr; o.Approver = nil })
+	reply := make(chan Decision, 1)
+	h.app.Post(ApprovalRequest{Ctx: context.Background(), Reply: reply,
+		Pending: Pending{Command: "rm -r ~/Projects", Tier: shell.Confirm, Client: "Claude Code"}})
+	v := h.views.wait(t, "the external approval", func(v View) bool { return len(v.Pending) == 1 })
+	id := v.Pending[0].ID
+
+	h.app.Post(KeyDown{})
+	<-h.rec.started
+	v = h.views.wait(t, "listening with a note", func(v View) bool { return v.State == Listening && v.Note != "" })
+	if v.Answering {
+		t.Fatal("the hotkey recorded an answer to another program's approval")
 	}
-	h.app.Post(KeyDown{}) // ends the latched recording
+	if line := StatusLine(v); !strings.Contains(line, "another program") || !strings.Contains(line, "new request") {
+		t.Errorf("status line %q does not say why the press is not an answer", line)
+	}
 	h.app.Post(KeyUp{})
-	if r := recv(t, "the first request", h.agent.calls); r.Text != "delete the old bills" {
-		t.Fatalf("first request %q", r.Text)
+	if r := recv(t, "the new request", ag.calls); r.Text != "yes" {
+		t.Fatalf("the agent got %q", r.Text)
 	}
-	if r := recv(t, "the request said again", h.agent.calls); r.Text != "delete the old builds" {
-		t.Fatalf("second request %q", r.Text)
+	v = h.views.waitNow(t, "idle", stateIs(Idle))
+	select {
+	case d := <-reply:
+		t.Fatalf("the spoken yes answered the other program: %+v", d)
+	default:
 	}
-	h.views.wait(t, "the new approval", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].Heard == "delete the old builds" })
+	if len(v.Pending) != 1 || v.Pending[0].ID != id {
+		t.Fatalf("the other program's approval left the menu: %+v", v.Pending)
+	}
+	h.app.Post(MenuClick{ID: PrefixDeny + id})
+	if d := recv(t, "the menu's answer", reply); d.Approved || d.By != ByMenu {
+		t.Fatalf("the menu's deny: %+v", d)
+	}
+}
+
+// TestVoiceAnswerableRefusesExternal checks the guard itself: even in the
+// state a turn's approval puts the app in, one waiting approval that
+// belongs to another program is not answerable by voice, and the reason
+// names it.
+func TestVoiceAnswerableRefusesExternal(t *testing.T) {
+	t.Parallel()
+	s := settings.Defaults()
+	a := New(Options{Settings: s, Paths: testPaths(t.TempDir()), Recorder: newFakeRecorder(), Transcriber: &scriptTranscriber{}})
+	a.state = AwaitingApproval
+	a.turn = &turn{id: 1}
+	a.pending = []*pendingEntry{{turn: 1, p: Pending{ID: "1", Command: "mkdir a"}}}
+	if ok, why := a.voiceAnswerable(); !ok {
+		t.Fatalf("the turn's own approval is not answerable: %q", why)
+	}
+	a.pending[0].turn = externalTurn
+	ok, why := a.voiceAnswerable()
+	if ok || !strings.Contains(why, "another program") {
+		t.Fatalf("another program's approval: answerable=%v why=%q", ok, why)
+	}
 }

@@ -173,6 +173,7 @@ type turnConfirmer struct {
 	turn     int
 	heard    string // the transcript of a spoken request, shown with its approvals, unsure words marked
 	unsure   []string
+	again    bool // the request was spoken: its approvals offer Say it again
 }
 
 func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
@@ -183,6 +184,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 	if p.HeardDoubt == "" {
 		p.HeardDoubt = heardDoubt(p, c.unsure)
 	}
+	p.SayAgain = c.again && c.turn != externalTurn && strings.TrimSpace(p.Heard) != ""
 	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
 	if !c.loop.post(pendingAdd{turn: c.turn, entry: entry}) {
 		return Decision{PendingID: p.ID, By: ByCancel}, ErrStopped
@@ -198,6 +200,15 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		id := p.ID
 		go func() {
 			err := ap.Ask(p, func(d Decision) {
+				if d.Again {
+					// Say it again from the notification: what the menu's
+					// entry does, which cancels this turn (and so this
+					// confirmation) and listens again.
+					if p.SayAgain {
+						c.loop.post(MenuClick{ID: PrefixSayAgain + id})
+					}
+					return
+				}
 				d.PendingID, d.By = id, ByNotification
 				c.loop.post(answered{d})
 			})

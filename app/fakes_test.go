@@ -272,6 +272,14 @@ func (f *fakeApprover) click(id string, approve bool) {
 	answer(Decision{Approved: approve})
 }
 
+// answer acts on the notification of pending id with d (Say it again).
+func (f *fakeApprover) answer(id string, d Decision) {
+	f.mu.Lock()
+	answer := f.answers[id]
+	f.mu.Unlock()
+	answer(d)
+}
+
 func (f *fakeApprover) withdrawals() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()

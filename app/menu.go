@@ -306,9 +306,9 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if p.Proposal != nil {
 		add(alwaysAllowItem(p))
 	}
-	if strings.TrimSpace(p.Heard) != "" && v.CanListen {
+	if p.SayAgain && v.CanListen {
 		// Misheard: drop what came of it and say the request again.
-		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    Say it again",
+		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    " + SayAgainLabel,
 			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
 	}
 }

@@ -84,3 +84,7 @@ const (
 	PrefixProblem      = "problem:"      // + the problem's source
 	PrefixDownload     = "download:"     // + the Ollama model a problem offers to pull
 )
+
+// SayAgainLabel is the menu entry and the notification button that drop a
+// misheard spoken request's command and listen for the request again.
+const SayAgainLabel = "Say it again"

@@ -73,16 +73,17 @@ func (r *turnRun) beginStream() *liveStream {
 }
 
 // finish stops following the recorder and transcribes what is left of all,
-// the recording Stop returned.
-func (l *liveStream) finish(ctx context.Context, all speech.Audio) (string, error) {
+// the recording Stop returned, with the words' probabilities where every
+// chunk had them.
+func (l *liveStream) finish(ctx context.Context, all speech.Audio) (string, []speech.Word, error) {
 	close(l.quit)
 	<-l.done
-	return l.s.Finish(ctx, all)
+	return l.s.FinishWords(ctx, all)
 }
 
 // abandon ends the stream without a transcript (cancel, a failed recording).
 func (l *liveStream) abandon() {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _ = l.finish(ctx, speech.Audio{})
+	_, _, _ = l.finish(ctx, speech.Audio{})
 }

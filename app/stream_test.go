@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -31,23 +32,32 @@ func (r *liveRecorder) capture(upTo int) {
 	r.mu.Unlock()
 }
 
-// streamingTranscriber answers each chunk with the next of its words.
+// streamingTranscriber answers each chunk with the next of its words, and
+// with probs set, with each word's probability as whisper's tokens give it.
 type streamingTranscriber struct {
 	*fakeTranscriber
 	mu     sync.Mutex
 	words  []string
+	probs  [][]float64 // per chunk, per word; nil: no probabilities
 	chunks chan speech.Audio
 }
 
 func (f *streamingTranscriber) BeginStream(ctx context.Context, partial func(string)) *speech.Stream {
 	return speech.NewStream(ctx, speech.StreamOptions{
-		Chunk: func(ctx context.Context, a speech.Audio) (string, error) {
+		ChunkWords: func(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.chunks <- a
-			w := f.words[0]
+			text := f.words[0]
 			f.words = f.words[1:]
-			return w, nil
+			var ws []speech.Word
+			if len(f.probs) > 0 {
+				for i, w := range strings.Fields(text) {
+					ws = append(ws, speech.Word{Text: w, P: f.probs[0][i]})
+				}
+				f.probs = f.probs[1:]
+			}
+			return text, ws, nil
 		},
 		Whole:   f.Transcribe,
 		Partial: partial,
@@ -105,6 +115,47 @@ func TestStreamingTurnShowsPartialText(t *testing.T) {
 		t.Error("the one-pass Transcribe ran although the stream had the text")
 	default:
 	}
+}
+
+// TestStreamingTurnMarksUnsureWords: a request transcribed while it was
+// spoken marks the words whisper was unsure of in its approval, as a
+// one-pass transcription does, and says first when one is what the command
+// deletes.
+func TestStreamingTurnMarksUnsureWords(t *testing.T) {
+	t.Parallel()
+	audio, ends := phrases(2.5, 1)
+	rec := &liveRecorder{fakeRecorder: newFakeRecorder()}
+	rec.audio = audio
+	tr := &streamingTranscriber{fakeTranscriber: newFakeTranscriber("one pass"), words: []string{"delete the old", "bills"},
+		probs: [][]float64{{0.98, 0.97, 0.9}, {0.31}}, chunks: make(chan speech.Audio, 4)}
+	decided := make(chan Decision, 1)
+	p := Pending{Command: "rm -r ~/bills", Tier: shell.Confirm,
+		Reasons: []shell.Reason{{Category: "delete", Why: "rm: deletes files", Command: "rm -r ~/bills"}}}
+	h := start(t, askOnceAgent(p, decided), func(o *Options) { o.Recorder, o.Transcriber = rec, tr })
+
+	h.app.Post(KeyDown{})
+	recv(t, "recorder start", rec.started)
+	rec.capture(ends[0])
+	recv(t, "first chunk", tr.chunks)
+	rec.capture(len(audio.Samples))
+	h.app.Post(KeyUp{})
+	if req := recv(t, "agent request", h.agent.calls); req.Text != "delete the old bills" {
+		t.Fatalf("agent got %q: the model gets the words as heard, unmarked", req.Text)
+	}
+	v := h.views.wait(t, "approval", func(v View) bool { return len(v.Pending) == 1 })
+	if got := v.Pending[0].Heard; got != "delete the old [bills?]" {
+		t.Errorf("Heard %q, want the unsure word marked", got)
+	}
+	if doubt := v.Pending[0].HeardDoubt; !strings.Contains(doubt, "bills") {
+		t.Errorf("HeardDoubt %q, want it to name the unsure target", doubt)
+	}
+	select {
+	case <-tr.called:
+		t.Error("the one-pass Transcribe ran although the stream had the text")
+	default:
+	}
+	h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
+	recv(t, "decision", decided)
 }
 
 func TestStatusLineDuringTranscription(t *testing.T) {

@@ -133,6 +133,7 @@ func (r *turnRun) body() (agent.Outcome, error) {
 		// of them whisper was unsure of.
 		c.heard = speech.MarkUnsure(text, words)
 		c.unsure = speech.Unsure(text, words)
+		c.again = true
 	}
 	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
 		Confirmer:      c,
@@ -192,7 +193,7 @@ func (r *turnRun) listen() (text string, words []speech.Word, err error) {
 		f(r.now().Sub(keyUp))
 	}
 	if live != nil {
-		text, err = live.finish(r.ctx, audio)
+		text, words, err = live.finish(r.ctx, audio)
 		live = nil
 	} else if wt, ok := r.transcriber.(WordTranscriber); ok {
 		text, words, err = wt.TranscribeWords(r.ctx, audio)

@@ -108,6 +108,14 @@ func (a *App) keyDownAt(ctx context.Context, at time.Time) {
 			return
 		}
 		a.startVoice(ctx)
+		if a.state == Listening && len(a.pending) > 0 {
+			// Only other programs' approvals wait (a turn's would have made
+			// this press an answer). What is said now is a new request:
+			// say so, so that a "yes" meant for one is not taken for an
+			// answer that was never given.
+			a.note = "a new request — the approval from another program is answered in this menu"
+			a.renderNow()
+		}
 	}
 }
 

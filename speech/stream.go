@@ -22,6 +22,10 @@ import (
 // wrapping ErrNoSpeech means the piece held no words.
 type ChunkFunc func(ctx context.Context, a Audio) (string, error)
 
+// WordsFunc is a ChunkFunc that also gives whisper's probability of each
+// word (see WordsFromTokens); words may be nil when it has none.
+type WordsFunc func(ctx context.Context, a Audio) (string, []Word, error)
+
 // StreamOptions tune where a Stream cuts. Zero fields mean the defaults.
 type StreamOptions struct {
 	// MinChunk: no cut before a chunk holds this much audio, so whisper
@@ -38,10 +42,15 @@ type StreamOptions struct {
 	Gate Gate
 	// Chunk transcribes each chunk, and the tail left at Finish.
 	Chunk ChunkFunc
+	// ChunkWords, when set, is used instead of Chunk and keeps each
+	// chunk's word probabilities, which FinishWords joins.
+	ChunkWords WordsFunc
 	// Whole, when set, transcribes the entire recording if a chunk failed
 	// for any reason other than ErrNoSpeech, so one bad chunk costs time
 	// but never words.
 	Whole ChunkFunc
+	// WholeWords is Whole with word probabilities, used instead of it.
+	WholeWords WordsFunc
 	// Partial, when set, is called from the Stream's goroutine with the
 	// text committed so far, each time a chunk adds to it.
 	Partial func(text string)
@@ -186,10 +195,11 @@ type Stream struct {
 	mu      sync.Mutex
 	settled *sync.Cond // signalled as each job is handled
 	texts   []string
-	failed  error // first chunk error other than ErrNoSpeech
-	chunks  int   // transcribed so far
-	queued  int   // jobs sent to the worker
-	handled int   // jobs the worker is done with
+	words   [][]Word // texts[i]'s word probabilities; nil where the chunk had none
+	failed  error    // first chunk error other than ErrNoSpeech
+	chunks  int      // transcribed so far
+	queued  int      // jobs sent to the worker
+	handled int      // jobs the worker is done with
 }
 
 // NewStream starts a Stream whose chunk transcriptions run under ctx.
@@ -275,7 +285,7 @@ func (s *Stream) work(jobs <-chan Audio) {
 			s.settle()
 			continue
 		}
-		text, err := s.transcribe(s.ctx, a)
+		text, words, err := s.transcribe(s.ctx, a)
 		s.mu.Lock()
 		s.handled++
 		s.settled.Broadcast()
@@ -286,6 +296,7 @@ func (s *Stream) work(jobs <-chan Audio) {
 			}
 		case text != "":
 			s.texts = append(s.texts, text)
+			s.words = append(s.words, words)
 		}
 		s.chunks++
 		joined := strings.Join(s.texts, " ")
@@ -296,21 +307,30 @@ func (s *Stream) work(jobs <-chan Audio) {
 	}
 }
 
-// transcribe runs Chunk on a, skipping a piece with no voiced frames at all
-// without waking the transcriber.
-func (s *Stream) transcribe(ctx context.Context, a Audio) (string, error) {
+// transcribe runs Chunk (or ChunkWords) on a, skipping a piece with no
+// voiced frames at all without waking the transcriber.
+func (s *Stream) transcribe(ctx context.Context, a Audio) (string, []Word, error) {
 	a16, err := a.To16k()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if s.o.Gate.Measure(a16).Voiced == 0 {
-		return "", nil
+		return "", nil, nil
 	}
-	text, err := s.o.Chunk(ctx, a16)
+	var text string
+	var words []Word
+	if s.o.ChunkWords != nil {
+		text, words, err = s.o.ChunkWords(ctx, a16)
+	} else {
+		text, err = s.o.Chunk(ctx, a16)
+	}
 	if errors.Is(err, ErrNoSpeech) {
-		return "", nil
+		return "", nil, nil
 	}
-	return strings.TrimSpace(text), err
+	if err != nil {
+		return "", nil, err
+	}
+	return strings.TrimSpace(text), words, nil
 }
 
 // Finish stops the stream and returns the transcript of all, the complete
@@ -320,6 +340,15 @@ func (s *Stream) transcribe(ctx context.Context, a Audio) (string, error) {
 // recording without speech gives an error wrapping ErrNoSpeech, as a
 // one-pass transcription would.
 func (s *Stream) Finish(ctx context.Context, all Audio) (string, error) {
+	text, _, err := s.FinishWords(ctx, all)
+	return text, err
+}
+
+// FinishWords is Finish with the word probabilities of the whole
+// transcript, the chunks' joined in order: nil unless every piece of the
+// text has them (ChunkWords, and WholeWords after a failed chunk), so a
+// word is never given another piece's probability.
+func (s *Stream) FinishWords(ctx context.Context, all Audio) (string, []Word, error) {
 	defer s.cancel()
 	stop := context.AfterFunc(ctx, s.cancel)
 	defer stop()
@@ -330,12 +359,12 @@ func (s *Stream) Finish(ctx context.Context, all Audio) (string, error) {
 	a16, err := all.To16k()
 	if err != nil {
 		<-s.done
-		return "", err
+		return "", nil, err
 	}
 	if _, err := s.o.Gate.Check(a16); err != nil {
 		s.cancel()
 		<-s.done
-		return "", err
+		return "", nil, err
 	}
 	from := 0
 	if s.rate > 0 {
@@ -345,33 +374,45 @@ func (s *Stream) Finish(ctx context.Context, all Audio) (string, error) {
 	tail := Audio{Samples: a16.Samples[from:], SampleRate: a16.SampleRate}
 	<-s.done
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	s.mu.Lock()
-	failed, texts := s.failed, s.texts
+	failed, texts, words := s.failed, s.texts, s.words
 	s.mu.Unlock()
 	if failed == nil && len(tail.Samples) > 0 {
-		text, err := s.transcribe(ctx, tail)
+		text, ws, err := s.transcribe(ctx, tail)
 		if err != nil {
 			failed = err
 		} else if text != "" {
 			texts = append(texts, text)
+			words = append(words, ws)
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if failed != nil {
-		if s.o.Whole == nil {
-			return "", failed
+		switch {
+		case s.o.WholeWords != nil:
+			return s.o.WholeWords(ctx, a16)
+		case s.o.Whole != nil:
+			text, err := s.o.Whole(ctx, a16)
+			return text, nil, err
 		}
-		return s.o.Whole(ctx, a16)
+		return "", nil, failed
 	}
 	text := strings.Join(texts, " ")
 	if text == "" {
-		return "", fmt.Errorf("%w: whisper heard no words, only non-speech sounds", ErrNoSpeech)
+		return "", nil, fmt.Errorf("%w: whisper heard no words, only non-speech sounds", ErrNoSpeech)
 	}
-	return text, nil
+	var joined []Word
+	for _, ws := range words {
+		if ws == nil {
+			return text, nil, nil
+		}
+		joined = append(joined, ws...)
+	}
+	return text, joined, nil
 }
 
 // Cut reports how much of the recording lies before the last cut: what

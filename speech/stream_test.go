@@ -359,3 +359,80 @@ func TestStreamCancel(t *testing.T) {
 		t.Fatalf("Finish after cancel: %v; want context.Canceled", err)
 	}
 }
+
+// toneWordsChunk gives each word of a tone transcript a probability of its
+// own (the first tone word is the unsure one), as whisper's tokens would.
+func toneWordsChunk(ctx context.Context, a Audio) (string, []Word, error) {
+	text, err := toneChunk(ctx, a)
+	if err != nil {
+		return "", nil, err
+	}
+	var ws []Word
+	for _, f := range strings.Fields(text) {
+		p := 0.95
+		if f == toneWords[0].name {
+			p = 0.4
+		}
+		ws = append(ws, Word{Text: f, P: p})
+	}
+	return text, ws, nil
+}
+
+// TestStreamWords: FinishWords joins the chunks' word probabilities in
+// the order of the text, one per word, each word keeping its own; a piece
+// without probabilities leaves the whole transcript without them, and the
+// one-pass fallback gives its own.
+func TestStreamWords(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(21, 22))
+	a := toneUtterance(rng, sentence(rng, 24), func(i int) time.Duration {
+		return time.Duration(150+400*(i%3/2)) * time.Millisecond
+	})
+	want, wantWords, _ := toneWordsChunk(context.Background(), a)
+
+	s := NewStream(context.Background(), StreamOptions{ChunkWords: toneWordsChunk})
+	feed(s, a)
+	s.Wait()
+	chunks := s.Chunks()
+	text, words, err := s.FinishWords(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunks == 0 {
+		t.Fatal("no chunk before Finish: the test streams nothing")
+	}
+	if text != want {
+		t.Fatalf("streamed %q\none pass %q", text, want)
+	}
+	if len(words) != len(wantWords) {
+		t.Fatalf("%d words for %d in the text", len(words), len(wantWords))
+	}
+	for i, w := range words {
+		if w != wantWords[i] {
+			t.Errorf("word %d = %+v, want %+v", i, w, wantWords[i])
+		}
+	}
+
+	calls := 0
+	s = NewStream(context.Background(), StreamOptions{ChunkWords: func(ctx context.Context, c Audio) (string, []Word, error) {
+		text, ws, err := toneWordsChunk(ctx, c)
+		if calls++; calls == 2 {
+			ws = nil // this piece has no probabilities
+		}
+		return text, ws, err
+	}})
+	feed(s, a)
+	if text, words, err := s.FinishWords(context.Background(), a); err != nil || text != want || words != nil {
+		t.Fatalf("a piece without probabilities: %q, %d words, %v; want the text and no words", text, len(words), err)
+	}
+
+	boom := errors.New("decoder failed")
+	s = NewStream(context.Background(), StreamOptions{
+		ChunkWords: func(context.Context, Audio) (string, []Word, error) { return "", nil, boom },
+		WholeWords: toneWordsChunk,
+	})
+	feed(s, a)
+	if text, words, err := s.FinishWords(context.Background(), a); err != nil || text != want || len(words) != len(wantWords) {
+		t.Fatalf("the fallback: %q, %d words, %v", text, len(words), err)
+	}
+}

@@ -158,7 +158,7 @@ func TestAskFromOutsideNeverPassesForHark(t *testing.T) {
 	defer withdraw()
 	errs := make(chan error, MaxApprovals+1)
 	sly := []app.Pending{
-		{Command: "rm -r ~/work", Heard: "delete my old work folder", AfterNo: "rm -rf ~"},
+		{Command: "rm -r ~/work", Heard: "delete my old work folder", AfterNo: "rm -rf ~", HeardDoubt: "Hark was not sure it heard “work”"},
 		{Command: "rm notes.txt\x1b[2K\r$ ls", Client: "Hark\u202e"},
 	}
 	for i := range MaxApprovals {
@@ -170,7 +170,7 @@ func TestAskFromOutsideNeverPassesForHark(t *testing.T) {
 	}
 	m := menu.wait(t, "every approval", func(m app.Menu) bool { ids, _ := pendingIDs(m); return len(ids) == MaxApprovals })
 	_, labels := pendingIDs(m)
-	for _, bad := range []string{"Heard", "delete my old work", "said no", "\x1b", "\u202e", "\r$ ls"} {
+	for _, bad := range []string{"Heard", "delete my old work", "said no", "not sure", "\x1b", "\u202e", "\r$ ls"} {
 		if strings.Contains(labels, bad) {
 			t.Errorf("the menu shows %q from another program:\n%s", bad, labels)
 		}

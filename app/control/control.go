@@ -359,13 +359,14 @@ const MaxApprovals = 8
 
 // fromOutside is p as the app may show it: whatever another program
 // sends, its approval names it and never passes for Hark's own, so what
-// only the app knows (what was heard, a no said earlier) is dropped.
+// only the app knows (what was heard and how sure, a no said earlier) is
+// dropped.
 func fromOutside(p app.Pending) app.Pending {
 	p.Client = strings.Join(strings.Fields(p.Client), " ")
 	if p.Client == "" {
 		p.Client = "another program"
 	}
-	p.Heard, p.AfterNo, p.ConversationID = "", "", ""
+	p.Heard, p.HeardDoubt, p.AfterNo, p.ConversationID = "", "", "", ""
 	return p
 }
 

@@ -22,6 +22,9 @@ const (
 	actionApprove = "hark-approve"
 	actionDeny    = "hark-deny"
 	actionTrash   = "hark-trash"
+	// actionSayAgain drops the command of a misheard spoken request and
+	// listens for the request again (Pending.SayAgain).
+	actionSayAgain = "hark-say-again"
 
 	closedByUser = 2 // NotificationClosed reason: dismissed by the user
 )
@@ -56,6 +59,8 @@ type ask struct {
 	// says it already came back once after a dismissal.
 	post func() (uint32, error)
 	back bool
+	// again: the notification carries Say it again.
+	again bool
 }
 
 // actionFor is the notification action key of each answer.
@@ -243,6 +248,10 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	for _, a := range app.Answers(p, false) {
 		actions = append(actions, actionFor[a.Kind], a.Label)
 	}
+	if p.SayAgain {
+		// Last: a server that shows fewer buttons keeps the answers.
+		actions = append(actions, actionSayAgain, app.SayAgainLabel)
+	}
 	body := approvalBody(p)
 	post := func() (uint32, error) {
 		var id uint32
@@ -254,7 +263,7 @@ func (d *DBus) Ask(p app.Pending, answer func(app.Decision)) error {
 	if err != nil {
 		return fmt.Errorf("posting the approval notification: %v", err)
 	}
-	d.asks[id] = &ask{pendingID: p.ID, answer: answer, post: post}
+	d.asks[id] = &ask{pendingID: p.ID, answer: answer, post: post, again: p.SayAgain}
 	d.byPend[p.ID] = id
 	return nil
 }
@@ -316,13 +325,16 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
-			if key != actionApprove && key != actionDeny && key != actionTrash {
+			if key != actionApprove && key != actionDeny && key != actionTrash && key != actionSayAgain {
 				// "default" (a click on the body) decides nothing, nor
 				// does a key this notification never had.
 				continue
 			}
 			d.mu.Lock()
 			a := d.asks[id]
+			if a != nil && key == actionSayAgain && !a.again {
+				a = nil // a button this notification never showed
+			}
 			if a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)
@@ -331,7 +343,8 @@ func (d *DBus) handleSignals() {
 			if a == nil {
 				continue
 			}
-			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, Trash: key == actionTrash, By: app.ByNotification})
+			a.answer(app.Decision{PendingID: a.pendingID, Approved: key == actionApprove, Trash: key == actionTrash,
+				Again: key == actionSayAgain, By: app.ByNotification})
 			// Resident notifications stay after an action; take it away.
 			go d.obj.Call(notifyIface+".CloseNotification", 0, id)
 		case notifyIface + ".NotificationClosed":

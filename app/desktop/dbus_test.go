@@ -318,6 +318,63 @@ func TestDBusMoveToTrash(t *testing.T) {
 	}
 }
 
+// TestDBusSayAgain: a spoken request's approval carries Say it again after
+// the answers, and the button answers Again (no approval, no denial); an
+// approval that does not offer it ignores the key, as it ignores any key
+// it never showed.
+func TestDBusSayAgain(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body")
+	d := connect(t, addr)
+	answers := make(chan app.Decision, 4)
+	answer := func(dec app.Decision) { answers <- dec }
+
+	p := pending("s1", "rm -r ~/bills")
+	p.TrashOffered, p.Heard, p.SayAgain = true, "delete the old [bills?]", true
+	if err := d.Ask(p, answer); err != nil {
+		t.Fatal(err)
+	}
+	n := latest(t, fake, 1)
+	want := []string{"hark-trash", "Move to Trash (safe choice)", "hark-deny", "Deny", "hark-approve", "Delete", "hark-say-again", "Say it again"}
+	if strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+		t.Fatalf("actions = %q, want %q", n.Actions, want)
+	}
+	fake.Invoke(n.ID, n.ActionKey("Say it again"))
+	fake.Invoke(n.ID, n.ActionKey("Delete")) // too late: already answered
+	select {
+	case dec := <-answers:
+		if dec != (app.Decision{PendingID: "s1", Again: true, By: app.ByNotification}) {
+			t.Errorf("decision = %+v, want Say it again by notification", dec)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer after Say it again")
+	}
+	harness.Eventually(t, 5*time.Second, "answered notification closed", func() error {
+		if !fake.All()[0].Closed {
+			return harness.Errorf("still open")
+		}
+		return nil
+	})
+
+	typed := pending("s2", "touch x")
+	typed.Heard = "make a file" // heard, but not offered: the core decides
+	d.Ask(typed, answer)
+	n = latest(t, fake, 2)
+	if n.HasAction("hark-say-again") {
+		t.Fatalf("Say it again shown where the Pending does not offer it: %q", n.Actions)
+	}
+	fake.Invoke(n.ID, "hark-say-again") // a key this notification never had
+	fake.Invoke(n.ID, n.ActionKey("Deny (safe choice)"))
+	select {
+	case dec := <-answers:
+		if dec != (app.Decision{PendingID: "s2", By: app.ByNotification}) {
+			t.Errorf("decision = %+v, want the deny, not Say it again", dec)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer after Deny")
+	}
+}
+
 // TestNotificationsCarryHarksIcon: app_icon is an absolute path to a PNG
 // that exists (a theme name showed "image missing" wherever Hark was not
 // installed), and the image-path hint names the same file.

@@ -36,6 +36,7 @@ type UserNotifications struct {
 const (
 	unCategory       = "hark.approval"
 	unCategoryTrash  = "hark.approval.trash" // a plain deletion: Move to Trash first
+	unAgainSuffix    = ".again"              // either, with Say it again last
 	unRequestPrefix  = "hark-"
 	unAuthAlertSound = 1<<2 | 1<<1 // UNAuthorizationOptionAlert | UNAuthorizationOptionSound
 	unActionDestruct = 1 << 1      // UNNotificationActionOptionDestructive
@@ -231,7 +232,15 @@ func newUserNotifications(log *slog.Logger, stillAsking time.Duration) (*UserNot
 		denyTrash := actionClass.Send(selActionWithID, nsStr(actionDeny), nsStr("Deny"), uint(0))
 		trashCategory := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
 			nsStr(unCategoryTrash), nsArray(trashAction, denyTrash, del), nsArray(), uint(0))
-		center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithArray, nsArray(category, trashCategory)))
+		// The same two for a spoken request, with Say it again after the
+		// answers.
+		again := actionClass.Send(selActionWithID, nsStr(actionSayAgain), nsStr(app.SayAgainLabel), uint(0))
+		categoryAgain := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
+			nsStr(unCategory+unAgainSuffix), nsArray(deny, approve, again), nsArray(), uint(0))
+		trashCategoryAgain := objc.ID(objc.GetClass("UNNotificationCategory")).Send(selCategoryWithID,
+			nsStr(unCategoryTrash+unAgainSuffix), nsArray(trashAction, denyTrash, del, again), nsArray(), uint(0))
+		center.Send(selSetCategories, objc.ID(objc.GetClass("NSSet")).Send(selSetWithArray,
+			nsArray(category, trashCategory, categoryAgain, trashCategoryAgain)))
 
 		block = objc.NewBlock(func(_ objc.Block, ok bool, errID objc.ID) {
 			if errID != 0 {
@@ -270,7 +279,7 @@ func (u *UserNotifications) Actions() bool { return true }
 func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error {
 	id := unRequestPrefix + p.ID
 	u.mu.Lock()
-	u.asks[id] = &ask{pendingID: p.ID, answer: answer}
+	u.asks[id] = &ask{pendingID: p.ID, answer: answer, again: p.SayAgain}
 	u.mu.Unlock()
 	posted := make(chan string, 1)
 	block := objc.NewBlock(func(_ objc.Block, err objc.ID) {
@@ -291,6 +300,9 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 		cat := unCategory
 		if p.TrashOffered {
 			cat = unCategoryTrash
+		}
+		if p.SayAgain {
+			cat += unAgainSuffix
 		}
 		content.Send(selSetCategoryIdentifier, nsStr(cat))
 		// An approval waits on the user: time-sensitive, so that it can
@@ -340,15 +352,21 @@ func (u *UserNotifications) forget(id string) bool {
 // answered handles a response: our identifiers and our actions only;
 // a dismissal or a click on the body decides nothing.
 func (u *UserNotifications) answered(id, action string) {
-	if action != actionApprove && action != actionDeny && action != actionTrash {
+	if action != actionApprove && action != actionDeny && action != actionTrash && action != actionSayAgain {
 		return
 	}
 	u.mu.Lock()
 	a := u.asks[id]
-	delete(u.asks, id)
+	if a != nil && action == actionSayAgain && !a.again {
+		a = nil // a button this notification never showed
+	}
+	if a != nil {
+		delete(u.asks, id)
+	}
 	u.mu.Unlock()
 	if a == nil {
 		return
 	}
-	a.answer(app.Decision{PendingID: a.pendingID, Approved: action == actionApprove, Trash: action == actionTrash, By: app.ByNotification})
+	a.answer(app.Decision{PendingID: a.pendingID, Approved: action == actionApprove, Trash: action == actionTrash,
+		Again: action == actionSayAgain, By: app.ByNotification})
 }

@@ -468,8 +468,8 @@ func TestDesktop(t *testing.T) {
 		}
 		h.menu.WaitFor(t, 5*time.Second, "Approve")
 		h.menu.WaitFor(t, 5*time.Second, "Deny (safe choice)")
-		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
-			t.Errorf("notification actions %q, want %q: the safe choice first", n.Actions, want)
+		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve", "hark-say-again", "Say it again"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+			t.Errorf("notification actions %q, want %q: the safe choice first, Say it again last", n.Actions, want)
 		}
 
 		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny (safe choice)")); err != nil {

@@ -81,3 +81,58 @@ func TestSpokenDenialWithReason(t *testing.T) {
 	}
 	h.quit()
 }
+
+// TestSayItAgainFromNotification: a spoken request's approval notification
+// carries Say it again; the button drops the command (audited as
+// cancelled, never run), the notification goes, Hark listens again at
+// once, and the request said again is asked about anew.
+func TestSayItAgainFromNotification(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	h.waitIdle()
+
+	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, "Listening")
+	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	marker := filepath.Join(d.work, "denied-marker")
+	n := approvalWith(t, d.notes, "touch "+marker, "Say it again")
+	if last := n.Actions[len(n.Actions)-2:]; last[0] != "hark-say-again" {
+		t.Errorf("Say it again is not the last button: %q", n.Actions)
+	}
+	h.menu.WaitFor(t, 5*time.Second, "Say it again")
+
+	if err := d.notes.Invoke(n.ID, n.ActionKey("Say it again")); err != nil {
+		t.Fatal(err)
+	}
+	if e := h.waitAudit(marker, "cancelled"); e.Executed {
+		t.Errorf("the dropped command ran: %+v", e)
+	}
+	closed(t, d.notes, n.ID)
+	h.menu.WaitFor(t, 20*time.Second, "Listening… press ctrl+alt+space again when done")
+	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space") // ends the latched recording
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+
+	var again harness.Notification
+	harness.Eventually(t, 30*time.Second, "the approval of the request said again", func() error {
+		for _, x := range d.notes.All() {
+			if x.ID != n.ID && !x.Closed && strings.Contains(x.Body, "touch "+marker) && x.ActionKey("Say it again") != "" {
+				again = x
+				return nil
+			}
+		}
+		return errors.New("notifications:\n" + d.notes.String())
+	})
+	if err := d.notes.Invoke(again.ID, again.ActionKey("Deny (safe choice)")); err != nil {
+		t.Fatal(err)
+	}
+	h.waitAudit(marker, "denied")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a command of the dropped or the denied request ran")
+	}
+	h.quit()
+}

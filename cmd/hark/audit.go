@@ -88,8 +88,14 @@ func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
 		if en.Client != "" {
 			where += ", from " + en.Client // asked over MCP
 		}
-		showf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
-			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), where)
+		// The words a spoken answer was read from, last: whisper's, so
+		// shown escaped like every other field.
+		heard := ""
+		if h := strings.Join(strings.Fields(en.HeardAnswer), " "); h != "" {
+			heard = " — heard “" + h + "”"
+		}
+		showf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s (in %s)%s\n", en.Time.Local().Format(time.DateTime), en.Decision, en.DecidedBy,
+			en.Tier, exit, en.DurationMs, en.Purpose, firstLine(en.Command), where, heard)
 	}
 	tw.Flush()
 }

@@ -17,10 +17,11 @@ import (
 func init() {
 	register(&command{
 		name:    "transcribe",
-		usage:   "[--model NAME|PATH] [-v] FILE.wav",
+		usage:   "[--model NAME|PATH] [--unsure] [-v] FILE.wav",
 		summary: "Print what is said in a WAV file (whisper.cpp, on this machine).",
-		about:   "Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz).",
-		run:     runTranscribe,
+		about: `Prints the text spoken in FILE.wav (any sample rate; resampled to 16 kHz). With --unsure
+the words whisper was unsure of are marked as the approvals mark them: delete the old [bills?].`,
+		run: runTranscribe,
 	})
 }
 
@@ -28,6 +29,7 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("transcribe", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "a model `NAME` from `hark models list` or the PATH of a ggml model file (default: the whisperModel setting)")
+	unsure := fs.Bool("unsure", false, "mark the words whisper was unsure of as [word?], as the approvals of a spoken request do")
 	verbose := fs.Bool("v", false, "print the vocabulary whisper is given and the timings (load, resample, transcribe) to stderr")
 	fs.Usage = func() { writeUsage(e.stderr, "transcribe", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
@@ -99,7 +101,13 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	}
 
 	t2 := time.Now()
-	text, err := tr.Transcribe(ctx, audio16)
+	var text string
+	var words []speech.Word
+	if *unsure {
+		text, words, err = tr.TranscribeWords(ctx, audio16)
+	} else {
+		text, err = tr.Transcribe(ctx, audio16)
+	}
 	transcribed := time.Since(t2)
 	if *verbose {
 		fmt.Fprintf(e.stderr, "load %s · resample %s (%d Hz → 16 kHz) · transcribe %s (%.1f s of audio, %.2f× real time) · %s\n",
@@ -112,7 +120,9 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		}
 		return fail(err)
 	}
-	showText(e.stdout, text+"\n")
+	// Marked or not, whisper's text is printed with its hidden characters
+	// rendered visible.
+	showText(e.stdout, speech.MarkUnsure(text, words)+"\n")
 	return exitOK
 }
 

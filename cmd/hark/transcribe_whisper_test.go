@@ -37,6 +37,7 @@ func TestTranscribeWithWhisper(t *testing.T) {
 		// either some text or whisper's own "no words" answer shows the
 		// whole path ran.
 		{name: "jfk with timings", args: []string{"-v", "--model", model, jfk}, wantErr: []string{"vocabulary (", "bytes): ls, cd, grep", "load ", "resample ", "transcribe "}},
+		{name: "jfk with unsure words marked", args: []string{"--unsure", "--model", model, jfk}},
 		{name: "silence", args: []string{"--model", model, silent}, wantCode: exitError, wantErr: []string{"didn't catch that"}},
 		{name: "model not downloaded", args: []string{"--model", "tiny", jfk}, wantCode: exitError, wantErr: []string{"hark models download tiny"}},
 		{name: "not a wav", args: []string{"--model", model, model}, wantCode: exitError, wantErr: []string{"WAV"}},

@@ -27,8 +27,13 @@ func TestStreamAgainstOnePass(t *testing.T) {
 	feedAll(s, a)
 	s.Wait()
 	chunks := s.Chunks()
-	got, err := s.Finish(ctx, a)
-	t.Logf("one pass: %q (%v); streamed in %d chunks and the tail: %q (%v)", one, oneErr, chunks, got, err)
+	got, ws, err := s.FinishWords(ctx, a)
+	t.Logf("one pass: %q (%v); streamed in %d chunks and the tail: %q (%v), %d words", one, oneErr, chunks, got, err, len(ws))
+	for _, w := range ws {
+		if w.P < 0 || w.P > 1 {
+			t.Errorf("streamed word %+v: probability out of [0, 1]", w)
+		}
+	}
 	if chunks < 2 {
 		t.Errorf("%d chunks before key-up in 10 s of sentences; the pauses should have cut at least two", chunks)
 	}

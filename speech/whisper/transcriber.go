@@ -496,11 +496,11 @@ func (t *Transcriber) TranscribeWords(ctx context.Context, a speech.Audio) (stri
 	return t.runWords(ctx, a, false)
 }
 
-// transcribeChunk is Transcribe for one piece of a Stream: whisper.cpp
-// encodes a window fitted to the piece instead of the full 30 seconds, which
-// is what makes the tail left at key-up quick to transcribe.
-func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
-	return t.run(ctx, a, true, nil)
+// transcribeChunkWords is TranscribeWords for one piece of a Stream:
+// whisper.cpp encodes a window fitted to the piece instead of the full 30
+// seconds, which is what makes the tail left at key-up quick to transcribe.
+func (t *Transcriber) transcribeChunkWords(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
+	return t.runWords(ctx, a, true)
 }
 
 func (t *Transcriber) runWords(ctx context.Context, a speech.Audio, fitted bool) (text string, words []speech.Word, err error) {

@@ -37,8 +37,8 @@ func (t *Transcriber) Transcribe(ctx context.Context, a speech.Audio) (string, e
 // Close does nothing; there is nothing to release.
 func (t *Transcriber) Close() error { return nil }
 
-func (t *Transcriber) transcribeChunk(ctx context.Context, a speech.Audio) (string, error) {
-	return "", ErrUnavailable
+func (t *Transcriber) transcribeChunkWords(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
+	return "", nil, ErrUnavailable
 }
 
 // VADProblem returns nil: this build runs no voice activity detection.

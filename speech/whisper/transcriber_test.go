@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	bw "github.com/ggerganov/whisper.cpp/bindings/go"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -399,5 +400,66 @@ func TestFallbackScheduleDecodesPromptOnce(t *testing.T) {
 	}
 	if encodes != 1 {
 		t.Errorf("%d encoder runs, want 1: fallbacks reuse the encoding", encodes)
+	}
+}
+
+// TestTranscribeWords: TranscribeWords gives what Transcribe gives, and the
+// token probabilities it reads through the bindings are probabilities. The
+// test model's text is empty or noise, so the raw tokens are read too.
+func TestTranscribeWords(t *testing.T) {
+	tr := newTranscriber(t, Options{})
+	a := jfkAudio(t)
+	plain, perr := transcribe(t, context.Background(), tr, a)
+	text, words, err := tr.TranscribeWords(context.Background(), a)
+	okOrNoWords(t, text, err)
+	if text != plain || errors.Is(err, speech.ErrNoSpeech) != errors.Is(perr, speech.ErrNoSpeech) {
+		t.Fatalf("TranscribeWords = %q, %v; Transcribe = %q, %v", text, err, plain, perr)
+	}
+	if err != nil && words != nil {
+		t.Errorf("words %v with error %v", words, err)
+	}
+	for _, w := range words {
+		if w.P < 0 || w.P > 1 || strings.HasPrefix(w.Text, "[_") || strings.HasPrefix(w.Text, "<|") {
+			t.Errorf("word %+v: not a word with a probability", w)
+		}
+	}
+	t.Logf("%d words: %+v", len(words), words)
+
+	var toks []speech.Token
+	segments := -1
+	_, err = tr.run(context.Background(), a, false, func(m *bw.Context) {
+		segments = m.Whisper_full_n_segments()
+		for i := 0; i < segments; i++ {
+			for j, k := 0, m.Whisper_full_n_tokens(i); j < k; j++ {
+				toks = append(toks, speech.Token{Text: m.Whisper_full_get_token_text(i, j), P: float64(m.Whisper_full_get_token_p(i, j))})
+			}
+		}
+	})
+	okOrNoWords(t, "", err)
+	if segments < 0 {
+		t.Fatal("the token reader was never called")
+	}
+	if segments > 0 && len(toks) == 0 {
+		t.Errorf("%d segments but no tokens", segments)
+	}
+	for _, tok := range toks {
+		if tok.P < 0 || tok.P > 1 {
+			t.Errorf("token %+v: probability out of [0, 1]", tok)
+		}
+	}
+	// The weight-less test model decodes no segment; a real model (set
+	// HARK_WHISPER_TEST_MODEL to one) checks the tokens' probabilities.
+	t.Logf("%d segments, %d tokens", segments, len(toks))
+}
+
+// TestTranscribeWordsCancelled: a cancelled context ends TranscribeWords
+// with ctx.Err() and no words.
+func TestTranscribeWordsCancelled(t *testing.T) {
+	tr := newTranscriber(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	text, words, err := tr.TranscribeWords(ctx, jfkAudio(t))
+	if !errors.Is(err, context.Canceled) || text != "" || words != nil {
+		t.Fatalf("TranscribeWords on a cancelled context = %q, %v, %v", text, words, err)
 	}
 }

@@ -144,11 +144,13 @@ func clampThreads(n int) int {
 // Finish with the whole recording at key-up. Each chunk is transcribed with
 // an encoder window fitted to its length; if one fails, Finish transcribes
 // the whole recording in one pass instead. partial, if not nil, receives the
-// text committed so far.
+// text committed so far. Each chunk keeps whisper's word probabilities, so
+// the stream's FinishWords marks unsure words as a one-pass
+// TranscribeWords does.
 func (t *Transcriber) BeginStream(ctx context.Context, partial func(text string)) *speech.Stream {
 	return speech.NewStream(ctx, speech.StreamOptions{
-		Chunk:   t.transcribeChunk,
-		Whole:   t.Transcribe,
-		Partial: partial,
+		ChunkWords: t.transcribeChunkWords,
+		WholeWords: t.TranscribeWords,
+		Partial:    partial,
 	})
 }
