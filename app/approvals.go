@@ -182,7 +182,7 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 		p.Heard = c.heard
 	}
 	if p.HeardDoubt == "" {
-		p.HeardDoubt = heardDoubt(p, c.unsure)
+		p.HeardDoubt = HeardDoubt(p, c.unsure)
 	}
 	p.SayAgain = c.again && c.turn != externalTurn && strings.TrimSpace(p.Heard) != ""
 	entry := &pendingEntry{turn: c.turn, p: p, reply: make(chan Decision, 1)}
@@ -243,9 +243,11 @@ func (c turnConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error)
 	return d, nil
 }
 
-// heardDoubt says which of the words whisper was unsure of end up in
-// what p deletes or overwrites, or "".
-func heardDoubt(p Pending, unsure []string) string {
+// HeardDoubt says which of the words whisper was unsure of end up in
+// what p deletes or overwrites, or "". Every surface that asks about a
+// spoken request's command (the menu, the notification, hark ask's
+// terminal prompt) fills Pending.HeardDoubt with it.
+func HeardDoubt(p Pending, unsure []string) string {
 	var hits []string
 	for _, w := range unsure {
 		if len([]rune(w)) < 2 {
