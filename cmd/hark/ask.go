@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,8 +10,12 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/visible"
+	"github.com/hark-sh/hark/speech"
+	"github.com/hark-sh/hark/speech/whisper"
 )
 
 // continueWindow is how recent the last conversation must be for `hark ask`
@@ -21,11 +26,14 @@ const continueWindow = 10 * time.Minute
 func init() {
 	register(&command{
 		name:    "ask",
-		usage:   `[--model M] [--new] "request"`,
+		usage:   `[--model M] [--new] "request" | --wav FILE.wav`,
 		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
 		about: `Sends the request to the local Ollama model. Read-only commands it proposes run at once
 in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).
-Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.`,
+Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.
+With --wav the request is spoken: whisper transcribes FILE.wav as hark transcribe does, Hark prints
+Heard “…” with the words it was unsure of marked ([bills?]), and asks that; each approval shows the
+same line, and warns first when an unsure word is what the command deletes or overwrites.`,
 		run: runAsk,
 	})
 }
@@ -35,14 +43,25 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
 	fresh := fs.Bool("new", false, "start a new conversation (otherwise one updated in the last "+humanDuration(continueWindow)+" continues)")
+	wav := fs.String("wav", "", "speak the request instead of typing it: transcribe `FILE.wav` (as hark transcribe does), show what was heard with the unsure words marked, and ask that")
 	fs.Usage = func() { writeUsage(e.stderr, "ask", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	request := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if request == "" {
-		fmt.Fprintln(e.stderr, `hark ask: say what to do, e.g. hark ask "which folders in Downloads are biggest?"`)
+	switch {
+	case request != "" && *wav != "":
+		fmt.Fprintln(e.stderr, `hark ask: give the request as text or as --wav FILE.wav, not both`)
 		return exitUsage
+	case request == "" && *wav == "":
+		fmt.Fprintln(e.stderr, `hark ask: say what to do, e.g. hark ask "which folders in Downloads are biggest?" (or speak it: hark ask --wav request.wav)`)
+		return exitUsage
+	}
+	// Without whisper.cpp a spoken request cannot be heard: say so before
+	// anything else, in hark transcribe's words.
+	if *wav != "" && !whisperAvailable() {
+		showln(e.stderr, "hark ask:", whisper.ErrUnavailable)
+		return exitError
 	}
 
 	paths, s, err := loadSettings()
@@ -51,9 +70,22 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
+	confirmer := newTerminalConfirmer(e)
+	if *wav != "" {
+		text, words, err := hearWAV(ctx, e, s, paths, *wav)
+		if err != nil {
+			showln(e.stderr, "hark ask:", err)
+			return exitError
+		}
+		// The model gets the words as heard; the terminal shows which of
+		// them whisper was unsure of, here and at every approval.
+		request = text
+		confirmer.heard, confirmer.unsure = speech.MarkUnsure(text, words), speech.Unsure(text, words)
+		p.write("Heard “" + visible.Line(strings.Join(strings.Fields(confirmer.heard), " ")) + "”\n")
+	}
 	var store *agent.Store
 	a, server, err := newAgent(s, paths, *model, func(o *agent.Options) {
-		o.Confirmer, o.OnEvent, store = newTerminalConfirmer(e), p.event, o.History
+		o.Confirmer, o.OnEvent, store = confirmer, p.event, o.History
 		for _, w := range rulesProblems(o.Rules) {
 			showln(e.stderr, "hark ask: warning:", w)
 		}
@@ -96,6 +128,70 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	}
 	p.summary(out)
 	return exitOK
+}
+
+// whisperAvailable and newWordTranscriber are how hark ask --wav hears a
+// request: this build's whisper.cpp, and the transcriber hark transcribe
+// loads, over the whisperModel setting. Tests replace both.
+var (
+	whisperAvailable   = whisper.Available
+	newWordTranscriber = func(ctx context.Context, st settings.Settings, paths settings.Paths) (wordTranscriber, error) {
+		file, err := resolveModel(st.WhisperModel, paths)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := loadWhisper(ctx, st, paths, file)
+		if err != nil {
+			return nil, err // not a nil *Transcriber in the interface
+		}
+		return tr, nil
+	}
+)
+
+// wordTranscriber gives each word with how sure whisper was of it, and
+// releases the model when closed.
+type wordTranscriber interface {
+	app.WordTranscriber
+	io.Closer
+}
+
+// hearWAV transcribes the spoken request in file, in the order hark
+// transcribe checks things: the file, then that it holds speech (before the
+// model loads, so a silent file costs nothing), then the words.
+func hearWAV(ctx context.Context, e *env, st settings.Settings, paths settings.Paths, file string) (string, []speech.Word, error) {
+	audio, err := speech.ReadWAVFile(file)
+	if err != nil {
+		return "", nil, err
+	}
+	audio16, err := audio.To16k()
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := speech.CheckSpeech(audio16); err != nil {
+		return "", nil, err
+	}
+	tr, err := newWordTranscriber(ctx, st, paths)
+	if err != nil {
+		return "", nil, err
+	}
+	defer tr.Close()
+	if v, ok := tr.(interface{ VADProblem() error }); ok {
+		if err := v.VADProblem(); err != nil {
+			showln(e.stderr, "hark ask: warning:", err)
+		}
+	}
+	text, words, err := tr.TranscribeWords(ctx, audio16)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", nil, errors.New("interrupted")
+		}
+		return "", nil, err
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", nil, fmt.Errorf("whisper heard no words in %s, so nothing was asked; try hark transcribe %s to see what it hears", file, file)
+	}
+	return text, words, nil
 }
 
 // summary ends the transcript with Hark's own account of the request, as

@@ -81,20 +81,11 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 		showf(e.stderr, "vocabulary (%d bytes): %s\n", len(vocabulary), vocabulary)
 	}
 	t1 := time.Now()
-	tr, err := whisper.New(whisper.Options{
-		ModelPath:     modelFile,
-		Language:      st.Language,
-		Threads:       st.WhisperThreads,
-		InitialPrompt: vocabulary,
-		VADModelPath:  models.FindVAD(paths.Models),
-	})
+	tr, err := loadWhisper(ctx, st, paths, modelFile)
 	if err != nil {
 		return fail(err)
 	}
 	defer tr.Close()
-	if err := tr.Warm(ctx); err != nil {
-		return fail(err)
-	}
 	loaded := time.Since(t1)
 	if err := tr.VADProblem(); err != nil {
 		showln(e.stderr, "hark transcribe:", err)
@@ -124,6 +115,27 @@ func runTranscribe(ctx context.Context, e *env, args []string) int {
 	// rendered visible.
 	showText(e.stdout, speech.MarkUnsure(text, words)+"\n")
 	return exitOK
+}
+
+// loadWhisper builds whisper.cpp over modelFile with the settings'
+// language, threads and vocabulary and the VAD model if one is installed,
+// and loads it: the one transcriber of hark transcribe and hark ask --wav.
+func loadWhisper(ctx context.Context, st settings.Settings, paths settings.Paths, modelFile string) (*whisper.Transcriber, error) {
+	tr, err := whisper.New(whisper.Options{
+		ModelPath:     modelFile,
+		Language:      st.Language,
+		Threads:       st.WhisperThreads,
+		InitialPrompt: machineVocabulary(st.InitialPrompt),
+		VADModelPath:  models.FindVAD(paths.Models),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := tr.Warm(ctx); err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return tr, nil
 }
 
 func ms(d time.Duration) string { return d.Round(time.Millisecond).String() }

@@ -22,3 +22,14 @@ func TestTranscribeWithoutWhisper(t *testing.T) {
 		}
 	}
 }
+
+// hark ask --wav says the same, in the same words, and asks nothing.
+func TestAskWavWithoutWhisper(t *testing.T) {
+	t.Setenv("HARK_HOME", t.TempDir())
+	wav := filepath.Join(t.TempDir(), "speech.wav")
+	_, _, want := runTranscribeCmd(t, wav)
+	r := runAgentCLI(t, "", false, "ask", "--wav", wav)
+	if r.code != exitError || r.stdout != "" || r.stderr != strings.Replace(want, "hark transcribe:", "hark ask:", 1) {
+		t.Fatalf("hark ask --wav = %d, stdout %q, stderr %q; want %d and hark transcribe's message %q", r.code, r.stdout, r.stderr, exitError, want)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/agent/openai"
+	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
@@ -318,6 +319,12 @@ func (y *yesNo) ask(ctx context.Context, question string) (yes, ok bool, err err
 type terminalConfirmer struct {
 	e *env
 	q *yesNo
+	// heard is the transcript of a spoken request (hark ask --wav), its
+	// unsure words marked, and unsure those words: the prompt shows what
+	// was heard, and warns first when a doubtful word is what the command
+	// deletes or overwrites. Both are empty for a typed request.
+	heard  string
+	unsure []string
 }
 
 func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer{e: e, q: newYesNo(e)} }
@@ -327,8 +334,19 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
 		return agent.Decision{PendingID: p.ID, Approved: false, By: agent.ByTerminal}, nil
 	}
-	// The command was printed as it was proposed, just above; the warning
-	// starts the approval, before the preview and the question.
+	if p.Heard == "" {
+		p.Heard = c.heard
+	}
+	if p.HeardDoubt == "" {
+		p.HeardDoubt = app.HeardDoubt(p, c.unsure)
+	}
+	// The command was printed as it was proposed, just above; the
+	// warnings start the approval, before the preview and the question: a
+	// misheard name first, as the menu and the notification put it, since
+	// it is what the command would delete.
+	if p.HeardDoubt != "" {
+		showf(c.e.stderr, "    ! %s\n", p.HeardDoubt)
+	}
 	fmt.Fprint(c.e.stderr, hiddenWarning(p.Command, "    "))
 	fmt.Fprint(c.e.stderr, previewText(p.Preview, "    "))
 	if p.Rule != "" {
@@ -336,6 +354,9 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	}
 	if p.AfterNo != "" {
 		showf(c.e.stderr, "    (the model proposes this after you said no to: %s)\n", p.AfterNo)
+	}
+	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+		showf(c.e.stderr, "    Heard “%s”\n", h)
 	}
 	question := runQuestion(p.Proposal != nil, true, "    ")
 	if p.TrashOffered {
