@@ -15,6 +15,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/visible"
 	"github.com/hark-sh/hark/speech"
+	"github.com/hark-sh/hark/speech/portaudio"
 	"github.com/hark-sh/hark/speech/whisper"
 )
 
@@ -26,14 +27,15 @@ const continueWindow = 10 * time.Minute
 func init() {
 	register(&command{
 		name:    "ask",
-		usage:   `[--model M] [--new] "request" | --wav FILE.wav`,
+		usage:   `[--model M] [--new] "request" | --wav FILE.wav | --listen`,
 		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
 		about: `Sends the request to the local Ollama model. Read-only commands it proposes run at once
 in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).
 Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.
 With --wav the request is spoken: whisper transcribes FILE.wav as hark transcribe does, Hark prints
 Heard “…” with the words it was unsure of marked ([bills?]), and asks that; each approval shows the
-same line, and warns first when an unsure word is what the command deletes or overwrites.`,
+same line, and warns first when an unsure word is what the command deletes or overwrites. --listen
+records the request from the microphone until Enter, then does the same.`,
 		run: runAsk,
 	})
 }
@@ -44,22 +46,30 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
 	fresh := fs.Bool("new", false, "start a new conversation (otherwise one updated in the last "+humanDuration(continueWindow)+" continues)")
 	wav := fs.String("wav", "", "speak the request instead of typing it: transcribe `FILE.wav` (as hark transcribe does), show what was heard with the unsure words marked, and ask that")
+	listen := fs.Bool("listen", false, "speak the request into the microphone (the microphone setting) until Enter, then as --wav")
 	fs.Usage = func() { writeUsage(e.stderr, "ask", fs) }
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	request := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	spoken := *wav != "" || *listen
 	switch {
-	case request != "" && *wav != "":
-		fmt.Fprintln(e.stderr, `hark ask: give the request as text or as --wav FILE.wav, not both`)
+	case *wav != "" && *listen:
+		fmt.Fprintln(e.stderr, `hark ask: give either --wav FILE.wav or --listen, not both`)
 		return exitUsage
-	case request == "" && *wav == "":
-		fmt.Fprintln(e.stderr, `hark ask: say what to do, e.g. hark ask "which folders in Downloads are biggest?" (or speak it: hark ask --wav request.wav)`)
+	case request != "" && spoken:
+		fmt.Fprintln(e.stderr, `hark ask: give the request as text, or speak it with --wav or --listen, not both`)
+		return exitUsage
+	case request == "" && !spoken:
+		fmt.Fprintln(e.stderr, `hark ask: say what to do, e.g. hark ask "which folders in Downloads are biggest?" (or speak it: hark ask --listen)`)
+		return exitUsage
+	case *listen && !e.isTerminal:
+		fmt.Fprintln(e.stderr, `hark ask: --listen needs a terminal to press Enter on; record a file with hark record and pass it with --wav`)
 		return exitUsage
 	}
 	// Without whisper.cpp a spoken request cannot be heard: say so before
 	// anything else, in hark transcribe's words.
-	if *wav != "" && !whisperAvailable() {
+	if spoken && !whisperAvailable() {
 		showln(e.stderr, "hark ask:", whisper.ErrUnavailable)
 		return exitError
 	}
@@ -71,8 +81,18 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
 	confirmer := newTerminalConfirmer(e)
-	if *wav != "" {
-		text, words, err := hearWAV(ctx, e, s, paths, *wav)
+	if spoken {
+		var audio speech.Audio
+		if *listen {
+			audio, err = listenOnce(ctx, s, confirmer.q)
+		} else {
+			audio, err = speech.ReadWAVFile(*wav)
+		}
+		var text string
+		var words []speech.Word
+		if err == nil {
+			text, words, err = hear(ctx, e, s, paths, audio)
+		}
 		if err != nil {
 			showln(e.stderr, "hark ask:", err)
 			return exitError
@@ -155,14 +175,66 @@ type wordTranscriber interface {
 	io.Closer
 }
 
-// hearWAV transcribes the spoken request in file, in the order hark
-// transcribe checks things: the file, then that it holds speech (before the
-// model loads, so a silent file costs nothing), then the words.
-func hearWAV(ctx context.Context, e *env, st settings.Settings, paths settings.Paths, file string) (string, []speech.Word, error) {
-	audio, err := speech.ReadWAVFile(file)
-	if err != nil {
-		return "", nil, err
+// newAskRecorder opens the microphone as the app records from it (the
+// microphone, recordTail and maxRecording settings); autoStop is called
+// when the recording stops by itself, and done releases PortAudio. Tests
+// replace it.
+var newAskRecorder = func(st settings.Settings, autoStop func(error)) (rec app.Recorder, done func()) {
+	r := portaudio.NewRecorder(portaudio.Options{
+		Device:     st.Microphone,
+		Tail:       st.RecordTail.D(),
+		MaxLength:  st.MaxRecording.D(),
+		OnAutoStop: autoStop,
+	})
+	return r, func() {
+		r.Close()
+		portaudio.Terminate()
 	}
+}
+
+// listenOnce records a request until Enter. The Enter is read through q,
+// the reader the approval prompts use, on this goroutine, so no keystroke
+// meant for a prompt is taken here or the other way round. A recording
+// that stops by itself at the maximum length keeps what it has and still
+// waits for that Enter, so the Enter cannot fall through to the first
+// approval as its answer; one that fails ends the wait at once.
+func listenOnce(ctx context.Context, st settings.Settings, q *yesNo) (speech.Audio, error) {
+	lctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rec, done := newAskRecorder(st, func(err error) {
+		if err != nil {
+			cancel(err)
+		}
+	})
+	defer done()
+	if err := rec.Start(ctx); err != nil {
+		return speech.Audio{}, fmt.Errorf("could not start recording: %w", err)
+	}
+	prompt := "Listening… say the request, then press Enter"
+	if max := st.MaxRecording.D(); max > 0 {
+		prompt += " (it stops recording by itself after " + humanDuration(max) + ")"
+	}
+	_, err := q.line(lctx, prompt+". ")
+	audio, stopErr := rec.Stop()
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(q.e.stderr)
+		return speech.Audio{}, errors.New("interrupted")
+	case lctx.Err() != nil:
+		fmt.Fprintln(q.e.stderr)
+		return speech.Audio{}, fmt.Errorf("recording failed: %w", context.Cause(lctx))
+	case err != nil && !errors.Is(err, io.EOF):
+		return speech.Audio{}, err
+	case stopErr != nil:
+		return speech.Audio{}, fmt.Errorf("recording failed: %w", stopErr)
+	}
+	return audio, nil
+}
+
+// hear transcribes a spoken request, in the order hark transcribe checks
+// things: that the recording holds speech (before the model loads, so a
+// silent one costs nothing), then the words.
+func hear(ctx context.Context, e *env, st settings.Settings, paths settings.Paths, audio speech.Audio) (string, []speech.Word, error) {
 	audio16, err := audio.To16k()
 	if err != nil {
 		return "", nil, err
@@ -189,7 +261,7 @@ func hearWAV(ctx context.Context, e *env, st settings.Settings, paths settings.P
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return "", nil, fmt.Errorf("whisper heard no words in %s, so nothing was asked; try hark transcribe %s to see what it hears", file, file)
+		return "", nil, errors.New("whisper heard no words, so nothing was asked; hark transcribe FILE.wav shows what it hears in a recording")
 	}
 	return text, words, nil
 }

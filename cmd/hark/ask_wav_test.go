@@ -13,6 +13,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/hark-sh/hark/agent/ollamatest"
+	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/shell/visible"
 	"github.com/hark-sh/hark/speech"
@@ -49,18 +50,23 @@ func spoken(t *testing.T, f *fakeWords) (wav string, built *int) {
 		return f, nil
 	}
 	wav = filepath.Join(t.TempDir(), "request.wav")
-	// Syllables: 200 ms of tone, 100 ms of quiet, as speech comes and goes
-	// (a steady tone is rejected as background noise).
+	if err := speech.WriteWAVFile(wav, syllables()); err != nil {
+		t.Fatal(err)
+	}
+	return wav, &n
+}
+
+// syllables is a second of 200 ms tones and 100 ms pauses at 48 kHz, which
+// passes for speech as it comes and goes (a steady tone is rejected as
+// background noise).
+func syllables() speech.Audio {
 	samples := make([]float32, 48000)
 	for i := range samples {
 		if i%14400 < 9600 {
 			samples[i] = float32(0.3 * math.Sin(2*math.Pi*220*float64(i)/48000))
 		}
 	}
-	if err := speech.WriteWAVFile(wav, speech.Audio{Samples: samples, SampleRate: 48000}); err != nil {
-		t.Fatal(err)
-	}
-	return wav, &n
+	return speech.Audio{Samples: samples, SampleRate: 48000}
 }
 
 // billsHeard is "delete the old bills" with whisper unsure of "bills".
@@ -248,4 +254,139 @@ func TestAskWavErrors(t *testing.T) {
 			t.Errorf("exit %d, stderr %q, built %d", r.code, r.stderr, *built)
 		}
 	})
+}
+
+// fakeMic stands in for the microphone of hark ask --listen.
+type fakeMic struct {
+	startErr error
+	// onStart, if set, runs as the recording starts, with the recorder's
+	// autoStop callback (to stop it by itself as the maximum length does).
+	onStart func(autoStop func(error))
+	auto    func(error)
+	starts  int
+	stops   int
+	done    bool
+}
+
+func (m *fakeMic) Start(context.Context) error {
+	m.starts++
+	if m.startErr != nil {
+		return m.startErr
+	}
+	if m.onStart != nil {
+		m.onStart(m.auto)
+	}
+	return nil
+}
+
+func (m *fakeMic) Stop() (speech.Audio, error) {
+	m.stops++
+	return syllables(), nil
+}
+
+func useMic(t *testing.T, m *fakeMic) {
+	t.Helper()
+	prev := newAskRecorder
+	t.Cleanup(func() { newAskRecorder = prev })
+	newAskRecorder = func(_ settings.Settings, autoStop func(error)) (app.Recorder, func()) {
+		m.auto = autoStop
+		return m, func() { m.done = true }
+	}
+}
+
+// billsInHome is a ~/bills folder in a temporary home and a model that
+// proposes deleting it.
+func billsInHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	target := filepath.Join(home, "bills")
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "march.pdf"), []byte("paid"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm -r "+target, "purpose", "deleting the old bills")}},
+		ollamatest.Reply{Text: "Left them."},
+	)
+	return target
+}
+
+// hark ask --listen records until Enter, then goes on as --wav; the Enter
+// and the approval's answer are read from the same terminal in turn, and a
+// recording that stopped by itself still waits for its Enter, so that
+// keystroke never answers the approval (empty there means Move to Trash).
+func TestAskListen(t *testing.T) {
+	cases := []struct {
+		name    string
+		onStart func(func(error))
+		note    string // what the terminal says, besides the Listening prompt
+	}{
+		{name: "stopped by Enter", note: "(it stops recording by itself after 1m)"},
+		{name: "stopped by itself", onStart: func(autoStop func(error)) { autoStop(nil) }, note: "(it stops recording by itself after 1m)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			spoken(t, billsHeard())
+			mic := &fakeMic{onStart: c.onStart}
+			useMic(t, mic)
+			target := billsInHome(t)
+			var tty bytes.Buffer
+			e := &env{stdin: strings.NewReader("\nn\n"), stdout: &tty, stderr: &tty, isTerminal: true}
+			if code := dispatch(context.Background(), e, []string{"ask", "--new", "--listen"}); code != exitOK {
+				t.Fatalf("exit %d\n%s", code, tty.String())
+			}
+			rows := screen(tty.String())
+			listening, heard := rowWith(rows, "Listening… say the request, then press Enter"), rowWith(rows, "Heard “delete the old [bills?]”")
+			doubt, denied := rowWith(rows, "! Hark was not sure it heard “bills”"), rowWith(rows, "not run: you denied it")
+			switch {
+			case listening < 0 || heard < listening:
+				t.Errorf("no Listening prompt (row %d) before the heard line (row %d)", listening, heard)
+			case doubt < heard || denied < doubt:
+				t.Errorf("the doubt (row %d) is not between the heard line (row %d) and the denial (row %d)", doubt, heard, denied)
+			case rowWith(rows, c.note) < 0:
+				t.Errorf("the terminal does not say %q", c.note)
+			case mic.starts != 1 || mic.stops != 1 || !mic.done:
+				t.Errorf("microphone started %d, stopped %d times, released %v; want once each", mic.starts, mic.stops, mic.done)
+			default:
+				if _, err := os.Stat(filepath.Join(target, "march.pdf")); err != nil {
+					t.Errorf("the denied deletion touched the folder: %v", err)
+				}
+				return
+			}
+			t.Logf("screen:\n%s", strings.Join(rows, "\n"))
+		})
+	}
+}
+
+func TestAskListenErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		mic      *fakeMic
+		terminal bool
+		code     int
+		want     string
+	}{
+		{name: "no terminal", mic: &fakeMic{}, code: exitUsage, want: "--listen needs a terminal"},
+		{name: "no microphone", mic: &fakeMic{startErr: errors.New("no input device")}, terminal: true, code: exitError, want: "hark ask: could not start recording: no input device"},
+		{name: "microphone lost", mic: &fakeMic{onStart: func(autoStop func(error)) { autoStop(errors.New("the microphone was unplugged")) }}, terminal: true, code: exitError, want: "recording failed: the microphone was unplugged"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, built := spoken(t, billsHeard())
+			useMic(t, c.mic)
+			srv, _ := askEnv(t)
+			r := runAgentCLI(t, "", c.terminal, "ask", "--listen")
+			if r.code != c.code || !strings.Contains(r.stderr, c.want) || r.stdout != "" || *built != 0 || len(srv.Requests()) != 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q, transcriber built %d, %d chat requests; want %d and %q, nothing heard or asked",
+					r.code, r.stdout, r.stderr, *built, len(srv.Requests()), c.code, c.want)
+			}
+		})
+	}
+	if r := runAgentCLI(t, "", true, "ask", "--listen", "--wav", "x.wav"); r.code != exitUsage || !strings.Contains(r.stderr, "not both") {
+		t.Errorf("--listen with --wav: exit %d, stderr %q", r.code, r.stderr)
+	}
 }
