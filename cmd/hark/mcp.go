@@ -104,15 +104,13 @@ type mcpServer struct {
 }
 
 // mcpPrivateDirs are the folders a client's command may not name as its
-// folder: where credentials usually live, and Hark's own.
+// folder, and the files and folders its read-only commands may not read
+// unasked: where credentials usually live (agent.PrivateLocations), and
+// Hark's own.
 func mcpPrivateDirs(paths settings.Paths) []string {
 	var dirs []string
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, d := range []string{".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store",
-			".config/gcloud", ".config/gh", ".config/hark", ".local/state/hark", "Library/Keychains",
-			"Library/Application Support/Hark"} {
-			dirs = append(dirs, filepath.Join(home, d))
-		}
+		dirs = agent.PrivateLocations(home)
 	}
 	home, _ := os.UserHomeDir()
 	for _, p := range []string{paths.Settings, paths.Audit, paths.History} {
