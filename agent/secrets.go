@@ -90,7 +90,7 @@ var metaReaders = map[string]bool{
 	"ls": true, "stat": true, "du": true, "df": true, "tree": true, "find": true, "file": true, "wc": true,
 	"realpath": true, "readlink": true, "basename": true, "dirname": true, "echo": true, "printf": true,
 	"test": true, "[": true, "pwd": true, "true": true, "false": true, "cd": true, "type": true,
-	"which": true, "eza": true, "exa": true, "lsd": true, "namei": true,
+	"which": true, "eza": true, "exa": true, "lsd": true, "namei": true, "pushd": true, "popd": true, "dirs": true,
 }
 
 // nameSinks take file names from their input and read those files: fed
@@ -165,6 +165,12 @@ func privateReads(command, dir, home string, private []string) string {
 			sink = true
 		}
 	}
+	content := false
+	for _, c := range calls {
+		if n := path.Base(c.Name()); !metaReaders[n] || namesFrom(n, c) {
+			content = true
+		}
+	}
 	var metaTouch string
 	places := []plan.Place{{Dir: filepath.Clean(dir), Vars: g.env.Vars}}
 	for _, c := range calls {
@@ -209,6 +215,15 @@ func privateReads(command, dir, home string, private []string) string {
 		}
 		return true
 	})
+	// A path inside a program's own text (awk's getline < "…", sed's r
+	// command, a here-document fed to one) is no argument the plan can
+	// follow: on a line that reads contents at all, a private location
+	// written out anywhere asks.
+	if why == "" && content {
+		if m := g.mention(command); m != "" {
+			why = "names " + m + " in its text, where Hark cannot follow what reads it"
+		}
+	}
 	return why
 }
 
@@ -238,7 +253,7 @@ func (g *secretGate) call(c plan.Call) (why string, meta bool) {
 		for _, f := range e.Fields[1:] {
 			args = append(args, f.Value)
 		}
-		isMeta := metaReaders[prog]
+		isMeta := metaReaders[prog] && !readsNames(prog, args)
 		if prog == "find" && findRuns(args) {
 			isMeta = false
 		}
@@ -445,4 +460,62 @@ func (r *run) outputLeaves() bool {
 		return rt.RemoteHost() != ""
 	}
 	return true
+}
+
+// namesFrom is readsNames for a call as written, before expansion.
+func namesFrom(name string, c plan.Call) bool {
+	var args []string
+	for _, w := range c.Expr.Args[1:] {
+		args = append(args, w.Lit())
+	}
+	return readsNames(name, args)
+}
+
+// readsNames is true when a metadata reader is told to take the names
+// it works on from a file (file -f, wc --files0-from, tree --fromfile):
+// what it prints about each "name" then shows that file's lines.
+func readsNames(prog string, args []string) bool {
+	for _, a := range args {
+		switch {
+		case strings.Contains(a, "files0-from"), strings.Contains(a, "fromfile"), strings.Contains(a, "files-from"):
+			return true
+		case prog == "file" && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+			return true
+		}
+	}
+	return false
+}
+
+// mention is the private location text names as a path — /.ssh, ~/.ssh,
+// .ssh/… — wherever it stands, for people, or "".
+func (g *secretGate) mention(text string) string {
+	l := strings.ToLower(text)
+	for _, e := range privateHome {
+		rel := strings.ToLower(e.rel)
+		for i := 0; ; {
+			j := strings.Index(l[i:], rel)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(rel)
+			before, after := byte(' '), byte(' ')
+			if j > 0 {
+				before = l[j-1]
+			}
+			if end < len(l) {
+				after = l[end]
+			}
+			if (before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/') {
+				return e.what + " in ~/" + e.rel
+			}
+			i = j + 1
+		}
+	}
+	return ""
+}
+
+// bound is a character that may stand beside a path in a command's text.
+func bound(c byte) bool {
+	return strings.IndexByte(" \t\n\"'=:;|&<>(){}`$", c) >= 0
 }

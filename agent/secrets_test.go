@@ -89,6 +89,24 @@ func secretReads(home, project, link string) []secretCase {
 		{"gnupg", "cat ~/.gnupg/private-keys-v1.d/k", project},
 		{"shell history", "cat ~/.bash_history", project},
 		{"wrapped", "command cat ~/.ssh/id_rsa", project},
+		{"watch", "watch cat ~/.ssh/id_rsa", project},
+		{"braces", "cat ~/.{s,}sh/id_rsa", project},
+		{"bare cd", "cd; cat .ssh/id_rsa", project},
+		{"pushd", "pushd ~/.ssh; cat id_rsa", project},
+		{"assigned variable", "d=~/.ssh; cat $d/id_rsa", project},
+		{"cd then names to xargs", "cd ~/.ssh; ls | xargs cat", project},
+		{"echo names to xargs", "echo ~/.ssh/* | xargs cat", project},
+		{"xargs -a", "xargs -a ~/.ssh/id_rsa echo", project},
+		{"grep -f", "grep -f ~/.ssh/id_rsa /dev/null", project},
+		{"diff", "diff ~/.ssh/id_rsa /dev/null", project},
+		{"cmp", "cmp -l ~/.ssh/id_rsa /dev/zero", project},
+		{"sort", "sort ~/.ssh/id_rsa", project},
+		{"zcat -f", "zcat -f ~/.ssh/id_rsa", project},
+		{"file -f", "file -f ~/.ssh/id_rsa", project},
+		{"wc --files0-from", "wc --files0-from=" + home + "/.ssh/id_rsa", project},
+		{"git show from a home repository", "git -C ~ show HEAD:.ssh/id_rsa", project},
+		{"awk getline", `awk 'BEGIN{while((getline l < "` + home + `/.ssh/id_rsa")>0) print l}'`, project},
+		{"sed r", "sed -n 'r " + home + "/.ssh/id_rsa' README.md", project},
 	}
 	if _, err := os.Stat("/proc/self/root" + home); err == nil {
 		cs = append(cs,
@@ -111,6 +129,8 @@ func ordinaryReads(project string) []secretCase {
 		{"find names under home", "find ~ -name '*.md'", project},
 		{"list home", "ls -la ~", project},
 		{"git in a project", "git status", project},
+		{"names of home to grep", "ls -a ~ | grep .ssh", project},
+		{"find names to head", "find ~ -name id_rsa | head", project},
 	}
 }
 
