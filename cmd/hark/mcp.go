@@ -41,7 +41,8 @@ waits for your approval in the running Hark app (not running: not run). See docs
 // so that it neither retries a refusal nor takes a wait for a failure.
 const mcpToolDescription = "Run one shell command on the user's machine through Hark and get back one JSON object " +
 	"(success, exitCode, output, error, tier, executed, sandbox …). Read-only commands (ls, cat, du, git status …) run at once " +
-	"in a read-only, no-network sandbox. Anything that changes something waits until the user approves it in Hark's menu or " +
+	"in a read-only, no-network sandbox, except that reading the user's keys, credentials, browser profiles, shell history or " +
+	"Hark's settings (~/.ssh, ~/.aws, grep -r over home …) is asked about first. Anything that changes something waits until the user approves it in Hark's menu or " +
 	"notification, and may be denied or time out: then it did not run, and the result's error says why. Forbidden commands " +
 	"(sudo, disk erasure, deleting home …) never run; do not try another way to do the same. The command runs in a fresh " +
 	"shell with no input, in workingDirectory (an absolute path; default: the user's home), with a time limit."
