@@ -131,6 +131,9 @@ func ordinaryReads(project string) []secretCase {
 		{"git in a project", "git status", project},
 		{"names of home to grep", "ls -a ~ | grep .ssh", project},
 		{"find names to head", "find ~ -name id_rsa | head", project},
+		{"loop over project files", "for f in *.md; do head -1 $f; done", project},
+		{"find to xargs in a project", "find . -name '*.md' | xargs grep -l hello", project},
+		{"dotfiles that are no secret", "cat ~/.gitconfig ~/.bashrc", project},
 	}
 }
 
