@@ -298,3 +298,28 @@ func TestPrivateLocationsAreTheFolderRule(t *testing.T) {
 		t.Errorf("privateReads = %q, want it to name the SSH keys in ~/.ssh", why)
 	}
 }
+
+// BenchmarkSecretGate is the gate's cost on an ordinary read from another
+// program, against the policy's classification of the same line in the
+// same run: report the ratio, not the times.
+func BenchmarkSecretGate(b *testing.B) {
+	home := b.TempDir()
+	for _, d := range []string{".ssh", "src/app"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	project, private := filepath.Join(home, "src/app"), PrivateLocations(home)
+	const line = "grep -rn TODO . | head -20 && cat README.md *.go"
+	p := policy.New(policy.Options{})
+	b.Run("classify", func(b *testing.B) {
+		for b.Loop() {
+			p.ClassifyIn(line, "~/src/app")
+		}
+	})
+	b.Run("gate", func(b *testing.B) {
+		for b.Loop() {
+			privateReads(line, project, home, private)
+		}
+	})
+}
