@@ -424,4 +424,8 @@ func TestExecSecretReadsAsk(t *testing.T) {
 	if !r.result.Executed || !strings.Contains(r.result.Output, key) {
 		t.Errorf("answered yes: %+v, stderr %q", r.result, r.stderr)
 	}
+	r = runExecCLI(t, "", false, "--dir", filepath.Join(home, ".ssh"), "--", "ls")
+	if r.result.Executed || !strings.Contains(r.result.Error, "holds credentials") {
+		t.Errorf("--dir ~/.ssh: %+v", r.result)
+	}
 }
