@@ -41,7 +41,10 @@ type CallRequest struct {
 	// PrivateDirs are folders a call may not name as its workingDirectory,
 	// nor any folder inside them, symlinks resolved: credentials and
 	// Hark's own settings, rules and audit log, which another program has
-	// no business running commands in.
+	// no business running commands in. A read-only command that reads
+	// one of them (or a file on the list) asks first instead of running
+	// by itself; nil: PrivateLocations of home for that rule, and no
+	// folder rule.
 	PrivateDirs []string
 	// Session, when set, is shared by all calls of one caller (one hark
 	// mcp session): a command the user denied in it is refused when asked
@@ -107,7 +110,7 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	}
 	c := &Conversation{ID: id}
 	r := &run{a: a, c: c, start: a.o.now(), confirmer: req.Confirmer, onEvent: onEvent, noConfirm: req.NoConfirm,
-		client: req.Client, confirmTimeout: a.o.ConfirmTimeout}
+		client: req.Client, confirmTimeout: a.o.ConfirmTimeout, external: true, private: req.PrivateDirs}
 	if req.ConfirmTimeout > 0 {
 		r.confirmTimeout = req.ConfirmTimeout
 	}

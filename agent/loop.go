@@ -40,11 +40,20 @@ type run struct {
 	// confirmTimeout is how long an approval waits in this request.
 	confirmTimeout time.Duration
 	client         string // who asked, for a call from outside (Handle); "" for the model
-	c              *Conversation
-	m              RunMetrics
-	system         string
-	turn           int
-	start          time.Time
+	// external is set for a call from another program (Handle): its
+	// output goes to that program, so a read-only command that reads the
+	// user's private files asks first (secretGate). private are the
+	// locations it may not read unasked; nil: PrivateLocations of home.
+	external bool
+	private  []string
+	// secretNoRule is set while the call being asked reads private files:
+	// no Always allow is offered for it.
+	secretNoRule bool
+	c            *Conversation
+	m            RunMetrics
+	system       string
+	turn         int
+	start        time.Time
 
 	// contextLength is this request's budget: the setting, or the size
 	// the server loaded the model with when it fixes one (ContextSizer).
@@ -468,11 +477,20 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 // call; stop says the user's denials have ended the request.
 func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Result, stop bool) {
 	v, rd := r.classifyCall(ta)
+	secret := r.secretGate(ta, &v, &rd)
 	call := r.newCall(index, ta, v)
 	r.emit(r.callEvent(EventProposed, call))
 
 	key := commandKey(ta.Command, ta.WorkingDirectory)
 	ap := decide(v, rd, !r.noConfirm, r.denials.deniedBefore(key))
+	if secret && ap.Action == actRun && ap.Decision == DecisionAuto {
+		// Read-only, but what it reads is private and the output leaves
+		// Hark: the confirm tier's treatment.
+		ap = approval{Action: actAsk}
+		if r.noConfirm {
+			ap = approval{Action: actRun, Decision: DecisionUnconfirmedRun, By: ByPolicy}
+		}
+	}
 	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
 	switch ap.Action {
 	case actRefuse:
@@ -716,6 +734,8 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 		p.Rule = rd.Why
 	}
 	switch {
+	case r.secretNoRule:
+		p.NoProposal = "Always allow is not offered: the command reads private files, and each such read is asked"
 	case r.a.o.Rules == nil:
 		p.NoProposal = "Always allow is not offered: there is no rules file"
 	case rd.Kind == rules.Ask:

@@ -393,3 +393,39 @@ func TestExecShowsPreviewBeforeAsking(t *testing.T) {
 		}
 	}
 }
+
+// TestExecSecretReadsAsk: hark exec is a way in for other programs too,
+// so its read-only command that reads a key or Hark's own settings
+// (HARK_HOME's included) asks on a terminal, is not run without one, and
+// runs only on a yes.
+func TestExecSecretReadsAsk(t *testing.T) {
+	harkHome := execHome(t)
+	home := os.Getenv("HOME")
+	const key = "FAKE-PRIVATE-KEY"
+	for name, body := range map[string]string{filepath.Join(home, ".ssh/id_rsa"): key, filepath.Join(harkHome, "settings.json"): `{"openaiAPIKey":"` + key + `"}`} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []string{"cat ~/.ssh/id_rsa", "cat .s*/id*", "cat " + filepath.Join(harkHome, "settings.json")} {
+		r := runExecCLI(t, "", false, "--", c)
+		if r.code != exitOK || r.result.Executed || strings.Contains(r.result.Output, key) || !strings.Contains(r.result.Error, "needs confirmation") {
+			t.Errorf("%s without a terminal: exit %d, %+v", c, r.code, r.result)
+		}
+		r = runExecCLI(t, "n\n", true, "--", c)
+		if r.result.Executed || !strings.Contains(r.stderr, "reads your") {
+			t.Errorf("%s answered no: executed %v, stderr %q", c, r.result.Executed, r.stderr)
+		}
+	}
+	r := runExecCLI(t, "y\n", true, "--", "cat ~/.ssh/id_rsa")
+	if !r.result.Executed || !strings.Contains(r.result.Output, key) {
+		t.Errorf("answered yes: %+v, stderr %q", r.result, r.stderr)
+	}
+	r = runExecCLI(t, "", false, "--dir", filepath.Join(home, ".ssh"), "--", "ls")
+	if r.result.Executed || !strings.Contains(r.result.Error, "holds credentials") {
+		t.Errorf("--dir ~/.ssh: %+v", r.result)
+	}
+}

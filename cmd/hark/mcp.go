@@ -41,7 +41,8 @@ waits for your approval in the running Hark app (not running: not run). See docs
 // so that it neither retries a refusal nor takes a wait for a failure.
 const mcpToolDescription = "Run one shell command on the user's machine through Hark and get back one JSON object " +
 	"(success, exitCode, output, error, tier, executed, sandbox …). Read-only commands (ls, cat, du, git status …) run at once " +
-	"in a read-only, no-network sandbox. Anything that changes something waits until the user approves it in Hark's menu or " +
+	"in a read-only, no-network sandbox, except that reading the user's keys, credentials, browser profiles, shell history or " +
+	"Hark's settings (~/.ssh, ~/.aws, grep -r over home …) is asked about first. Anything that changes something waits until the user approves it in Hark's menu or " +
 	"notification, and may be denied or time out: then it did not run, and the result's error says why. Forbidden commands " +
 	"(sudo, disk erasure, deleting home …) never run; do not try another way to do the same. The command runs in a fresh " +
 	"shell with no input, in workingDirectory (an absolute path; default: the user's home), with a time limit."
@@ -104,15 +105,13 @@ type mcpServer struct {
 }
 
 // mcpPrivateDirs are the folders a client's command may not name as its
-// folder: where credentials usually live, and Hark's own.
+// folder, and the files and folders its read-only commands may not read
+// unasked: where credentials usually live (agent.PrivateLocations), and
+// Hark's own.
 func mcpPrivateDirs(paths settings.Paths) []string {
 	var dirs []string
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, d := range []string{".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store",
-			".config/gcloud", ".config/gh", ".config/hark", ".local/state/hark", "Library/Keychains",
-			"Library/Application Support/Hark"} {
-			dirs = append(dirs, filepath.Join(home, d))
-		}
+		dirs = agent.PrivateLocations(home)
 	}
 	home, _ := os.UserHomeDir()
 	for _, p := range []string{paths.Settings, paths.Audit, paths.History} {

@@ -969,3 +969,47 @@ func TestMcpDeniedIsNotAskedAgain(t *testing.T) {
 		t.Errorf("another command: %s", r.text)
 	}
 }
+
+// TestMcpSecretReadsAsk: through the real server, runner and sandbox, a
+// client's read-only command that reads a key in ~/.ssh (by name, by a
+// pattern from home, through a link from elsewhere) or Hark's settings is
+// put to the user, so with no app running it is not run and the key does
+// not reach the client; listing the folder's names still runs.
+func TestMcpSecretReadsAsk(t *testing.T) {
+	paths := mcpHome(t)
+	home := os.Getenv("HOME")
+	const key = "-----BEGIN OPENSSH PRIVATE KEY-----FAKE"
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh/id_rsa"), []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(paths.Settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths.Settings, []byte(`{"openaiAPIKey":"`+key+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "innocent")
+	if err := os.Symlink(filepath.Join(home, ".ssh"), link); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := startMCP(t, "Claude Desktop")
+	for _, c := range []map[string]any{
+		{"command": "cat ~/.ssh/id_rsa"},
+		{"command": "cat .s*/id*", "workingDirectory": home},
+		{"command": "base64 -d <<< $(base64 " + link + "/id_rsa)"},
+		{"command": "grep -r BEGIN ~"},
+		{"command": "cat " + paths.Settings},
+	} {
+		r := mustCall(t, cs, c)
+		if r.res.Executed || strings.Contains(r.text, "FAKE") || !strings.Contains(r.res.Error, "start Hark to approve commands from Claude Desktop") {
+			t.Errorf("%v: executed %v, %s", c["command"], r.res.Executed, r.text)
+		}
+	}
+	r := mustCall(t, cs, map[string]any{"command": "ls ~/.ssh"})
+	if !r.res.Executed || !strings.Contains(r.res.Output, "id_rsa") {
+		t.Errorf("ls ~/.ssh: %s", r.text)
+	}
+}

@@ -1,0 +1,521 @@
+package agent
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/plan"
+	"github.com/hark-sh/hark/shell/policy"
+	"github.com/hark-sh/hark/shell/rules"
+)
+
+// privateHome are the places under home where credentials, keys, browser
+// profiles, shell history and Hark's own settings usually live, with what
+// they hold for the approval's wording. One list serves both rules for
+// calls from other programs: a call may not run in one of them
+// (CallRequest.PrivateDirs), and a read-only command that reads one asks
+// first (privateReads).
+//
+// A project's .env file is deliberately not on it: reading a project's
+// configuration is ordinary work for a coding agent, which can read that
+// folder with its own file tools anyway; the list is about what lies
+// outside any project and that no client needs unasked.
+var privateHome = []struct{ rel, what string }{
+	{".ssh", "your SSH keys"},
+	{".gnupg", "your GnuPG keys"},
+	{".aws", "your AWS credentials"},
+	{".azure", "your Azure credentials"},
+	{".config/gcloud", "your Google Cloud credentials"},
+	{".kube", "your Kubernetes credentials"},
+	{".docker", "your Docker registry credentials"},
+	{".netrc", "your saved passwords"},
+	{".git-credentials", "your saved Git passwords"},
+	{".config/gh", "your GitHub tokens"},
+	{".password-store", "your passwords"},
+	{".local/share/keyrings", "your keyrings"},
+	{"Library/Keychains", "your keychains"},
+	{".config/hark", "Hark's settings and API keys"},
+	{".local/state/hark", "Hark's history and audit log"},
+	{".local/share/hark", "Hark's data"},
+	{"Library/Application Support/Hark", "Hark's settings and API keys"},
+	{".mozilla", "your browser profiles"},
+	{".config/google-chrome", "your browser profiles"},
+	{".config/chromium", "your browser profiles"},
+	{".config/BraveSoftware", "your browser profiles"},
+	{"Library/Application Support/Google/Chrome", "your browser profiles"},
+	{"Library/Application Support/Firefox", "your browser profiles"},
+	{"Library/Application Support/BraveSoftware", "your browser profiles"},
+	{"Library/Cookies", "your browser cookies"},
+	{".bash_history", "your shell history"},
+	{".zsh_history", "your shell history"},
+	{".local/share/fish/fish_history", "your shell history"},
+	{".python_history", "your shell history"},
+}
+
+// PrivateLocations are the folders and files under home that hold
+// credentials, keys, browser profiles, shell history and Hark's own
+// settings: the list both rules for calls from other programs share.
+func PrivateLocations(home string) []string {
+	if home == "" {
+		return nil
+	}
+	out := make([]string, 0, len(privateHome))
+	for _, p := range privateHome {
+		out = append(out, filepath.Join(home, p.rel))
+	}
+	return out
+}
+
+// privateWhat says what a private location holds, for the approval.
+func privateWhat(p, home string) string {
+	for _, e := range privateHome {
+		if strings.EqualFold(filepath.Join(home, e.rel), p) {
+			return e.what
+		}
+	}
+	return "your private files"
+}
+
+// metaReaders read names, sizes and types, never what a file holds, so
+// naming a private folder with them shows its names only. Each is judged
+// as the policy judged it (the gate only sees commands the policy calls
+// safe); find with an action that runs a program is not a metadata
+// reader.
+var metaReaders = map[string]bool{
+	"ls": true, "stat": true, "du": true, "df": true, "tree": true, "find": true, "file": true, "wc": true,
+	"realpath": true, "readlink": true, "basename": true, "dirname": true, "echo": true, "printf": true,
+	"test": true, "[": true, "pwd": true, "true": true, "false": true, "cd": true, "type": true,
+	"which": true, "eza": true, "exa": true, "lsd": true, "namei": true, "pushd": true, "popd": true, "dirs": true,
+}
+
+// nameSinks take file names from their input and read those files: fed
+// by ls or find over a private folder, they read it.
+var nameSinks = map[string]bool{"xargs": true, "parallel": true, "cpio": true, "pax": true}
+
+// secretGate is what privateReads knows of the world.
+type secretGate struct {
+	home    string
+	env     plan.Env
+	private []string // clean, lower case, each with its real path too
+	shown   map[string]string
+}
+
+func newSecretGate(home, dir string, private []string) *secretGate {
+	g := &secretGate{home: filepath.Clean(home), shown: map[string]string{}}
+	vars := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	vars["HOME"] = g.home
+	g.env = plan.Env{Home: g.home, Dir: dir, Vars: vars, Disk: true}
+	for _, p := range private {
+		c := filepath.Clean(p)
+		for _, q := range []string{c, realOr(c)} {
+			l := strings.ToLower(q)
+			if _, ok := g.shown[l]; !ok {
+				g.shown[l] = c
+				g.private = append(g.private, l)
+			}
+		}
+	}
+	return g
+}
+
+func realOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// privateReads says why command, run in dir, may read one of private
+// (folders or files, symlinks resolved), or "" when it surely does not.
+// It is meant for commands the policy judged read-only: those run
+// unasked, and their output goes to whoever asked for them. A content
+// reader (cat, base64, grep, tar …) asks when it names a private
+// location, when it reads a folder holding one recursively (grep -r ~,
+// tar ~, rg in home), and when Hark cannot tell what it names (a command
+// substitution, a path only known at run time). A metadata reader (ls,
+// find, du, stat …) may name them, unless the line also hands names on to
+// a program that reads them (xargs).
+func privateReads(command, dir, home string, private []string) string {
+	if len(private) == 0 || home == "" {
+		return ""
+	}
+	s, err := plan.Parse(command)
+	if err != nil {
+		return "" // the policy does not call it read-only either
+	}
+	if dir == "" {
+		dir = home
+	}
+	g := newSecretGate(home, dir, private)
+	calls := s.Calls(g.env)
+
+	sink := false
+	for _, c := range calls {
+		if nameSinks[path.Base(c.Name())] {
+			sink = true
+		}
+	}
+	content := false
+	for _, c := range calls {
+		if n := path.Base(c.Name()); !metaReaders[n] || namesFrom(n, c) {
+			content = true
+		}
+	}
+	var metaTouch string
+	places := []plan.Place{{Dir: filepath.Clean(dir), Vars: g.env.Vars}}
+	for _, c := range calls {
+		for _, p := range c.Places {
+			if p.Unknown == "" {
+				places = append(places, p)
+			}
+		}
+		if why, meta := g.call(c); why != "" {
+			if !meta {
+				return why
+			}
+			if metaTouch == "" {
+				metaTouch = why
+			}
+		}
+	}
+	if metaTouch != "" && sink {
+		return metaTouch + ", and the line hands the names on to a program that reads them"
+	}
+
+	// Input redirections read a file whatever the program: cat <
+	// ~/.ssh/id_rsa, $(< file), exec 3< file.
+	why := ""
+	syntax.Walk(s.File, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || why != "" || r.Word == nil || (r.Op != syntax.RdrIn && r.Op != syntax.RdrInOut) {
+			return why == ""
+		}
+		for _, p := range places {
+			e := g.env.Expand(p, []*syntax.Word{r.Word})
+			if e.Unknown != "" {
+				why = "reads a file Hark cannot tell (" + e.Unknown + "), which may hold your credentials or keys"
+				return false
+			}
+			for _, f := range e.Fields {
+				if hit, _ := g.check(p.Dir, f.Value); hit != "" {
+					why = "reads " + hit
+					return false
+				}
+			}
+		}
+		return true
+	})
+	// A path inside a program's own text (awk's getline < "…", sed's r
+	// command, a here-document fed to one) is no argument the plan can
+	// follow: on a line that reads contents at all, a private location
+	// written out anywhere asks.
+	if why == "" && content {
+		if m := g.mention(command); m != "" {
+			why = "names " + m + " in its text, where Hark cannot follow what reads it"
+		}
+	}
+	return why
+}
+
+// call judges one simple command: why it may read a private location,
+// and whether it is a metadata reader (whose reading shows names only).
+func (g *secretGate) call(c plan.Call) (why string, meta bool) {
+	name := path.Base(c.Name())
+	if len(c.Places) == 0 {
+		return "", false // never runs
+	}
+	for _, p := range c.Places {
+		e := c.Args(g.env, p)
+		if e.NoRun != "" {
+			continue
+		}
+		if e.Unknown != "" {
+			if metaReaders[name] {
+				continue
+			}
+			return "Hark cannot tell what " + orCommand(name) + " reads (" + e.Unknown + "), and it may be your credentials or keys", false
+		}
+		if len(e.Fields) == 0 {
+			continue
+		}
+		prog := path.Base(e.Fields[0].Value)
+		args := make([]string, 0, len(e.Fields)-1)
+		for _, f := range e.Fields[1:] {
+			args = append(args, f.Value)
+		}
+		isMeta := metaReaders[prog] && !readsNames(prog, args)
+		if prog == "find" && findRuns(args) {
+			isMeta = false
+		}
+		rec := !isMeta && recursive(prog, args)
+		targets := targetsOf(args, g.home)
+		if rec && implicitDir(prog, args) {
+			targets = append(targets, ".")
+		}
+		for _, t := range targets {
+			hit, covers := g.check(p.Dir, t)
+			switch {
+			case hit == "":
+			case covers == "":
+				if isMeta {
+					return "lists " + hit, true
+				}
+				return prog + " reads " + hit, false
+			case isMeta:
+				return prog + " lists " + covers + ", which holds " + hit, true
+			case rec:
+				return prog + " reads all of " + covers + ", " + hit + " included", false
+			}
+		}
+	}
+	return "", false
+}
+
+func orCommand(name string) string {
+	if name == "" || name == "." {
+		return "the command"
+	}
+	return name
+}
+
+// targetsOf are the words of args that may name files: each argument, and
+// the value of an --opt=value or if=path one (bash leaves a ~ there
+// unexpanded in some modes; it is read as home).
+func targetsOf(args []string, home string) []string {
+	var out []string
+	for _, a := range args {
+		out = append(out, a)
+		if _, v, ok := strings.Cut(a, "="); ok && v != "" {
+			if v == "~" || strings.HasPrefix(v, "~/") {
+				v = home + v[1:]
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// check is the private location target (in dir) lies in, for people
+// ("your SSH keys in ~/.ssh"), and, when target is instead a folder that
+// holds one (home, /), that folder as written for people.
+func (g *secretGate) check(dir, target string) (hit, covers string) {
+	if target == "" {
+		return "", ""
+	}
+	lex, why := plan.Normalize(dir, target)
+	if why != "" {
+		return "a path only known when it runs (" + why + ")", ""
+	}
+	real, _ := g.env.Resolve(dir, target)
+	for _, q := range []string{lex, real} {
+		if q == "" {
+			continue
+		}
+		l := strings.ToLower(q)
+		for _, p := range g.private {
+			if l == p || strings.HasPrefix(l, p+"/") {
+				return g.describe(p), ""
+			}
+		}
+	}
+	for _, q := range []string{lex, real} {
+		if q == "" {
+			continue
+		}
+		l := strings.ToLower(q)
+		for _, p := range g.private {
+			if l == "/" || strings.HasPrefix(p, l+"/") {
+				return g.describe(p), tilde(q, g.home)
+			}
+		}
+	}
+	return "", ""
+}
+
+func (g *secretGate) describe(p string) string {
+	orig := g.shown[p]
+	return privateWhat(orig, g.home) + " in " + tilde(orig, g.home)
+}
+
+func tilde(p, home string) string {
+	switch {
+	case p == home:
+		return "~"
+	case strings.HasPrefix(p, home+"/"):
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// findRuns is true when find's expression runs a program on what it
+// finds, which then reads the files.
+func findRuns(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			return true
+		}
+	}
+	return false
+}
+
+// recursive is true when prog reads every file under a folder it is
+// given: grep -r, rg, tar, zip -r, diff -r, git.
+func recursive(prog string, args []string) bool {
+	switch prog {
+	case "rg", "ag", "ack", "ack-grep", "tar", "bsdtar", "gtar", "7z", "7za", "7zz", "cpio", "pax", "rsync", "git", "find":
+		return true
+	case "grep", "egrep", "fgrep", "zgrep", "ugrep", "ggrep", "diff", "zip", "cp", "scp", "sha256sum", "md5sum", "b3sum", "shasum", "cksum":
+		for _, a := range args {
+			switch {
+			case a == "--":
+				return false
+			case a == "--recursive" || a == "--dereference-recursive" || a == "--directories=recurse" || a == "--recurse-paths":
+				return true
+			case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR"):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// implicitDir is true when a recursive reader given no folder reads the
+// one it runs in: grep -r and rg with only a pattern, git anywhere
+// without -C.
+func implicitDir(prog string, args []string) bool {
+	switch prog {
+	case "git":
+		for _, a := range args {
+			if a == "-C" || strings.HasPrefix(a, "--git-dir") || strings.HasPrefix(a, "--work-tree") {
+				return false
+			}
+		}
+		return true
+	case "grep", "egrep", "fgrep", "ugrep", "ggrep", "rg", "ag", "ack", "ack-grep":
+		n := 0
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				n++
+			}
+		}
+		return n <= 1
+	}
+	return false
+}
+
+// secretGate marks, for a call whose output leaves Hark (one from
+// another program, or any call while a cloud model may be in use), a
+// read-only command that reads private files: a reason the approval
+// shows is added, no allow rule lets it by, and handleOne asks. It
+// reports whether it marked the call.
+func (r *run) secretGate(ta toolArgs, v *shell.Verdict, rd *rules.Decision) bool {
+	r.secretNoRule = false
+	if v.Tier != shell.Safe || !r.outputLeaves() {
+		return false
+	}
+	private := r.private
+	if private == nil {
+		private = PrivateLocations(r.a.o.Home)
+	}
+	why := privateReads(ta.Command, ta.WorkingDirectory, r.a.o.Home, private)
+	if why == "" {
+		return false
+	}
+	to := "the program that asked"
+	if r.client != "" {
+		to = r.client
+	} else if !r.external {
+		to = "the cloud model"
+	}
+	v.Reasons = append(v.Reasons, shell.Reason{Command: ta.Command, Why: why + "; the output would go to " + to, Category: policy.Privilege})
+	if rd.Kind == rules.Allow {
+		*rd = rules.Decision{}
+	}
+	r.secretNoRule = true
+	return true
+}
+
+// outputLeaves is true when what a command prints may leave the
+// machine: the call came from another program, or cloud models are
+// allowed and the model is not known to run here.
+func (r *run) outputLeaves() bool {
+	if r.external {
+		return true
+	}
+	if !r.a.o.AllowCloudModels {
+		return false
+	}
+	if rt := r.a.runtimeOf(); rt != nil {
+		return rt.RemoteHost() != ""
+	}
+	return true
+}
+
+// namesFrom is readsNames for a call as written, before expansion.
+func namesFrom(name string, c plan.Call) bool {
+	var args []string
+	for _, w := range c.Expr.Args[1:] {
+		args = append(args, w.Lit())
+	}
+	return readsNames(name, args)
+}
+
+// readsNames is true when a metadata reader is told to take the names
+// it works on from a file (file -f, wc --files0-from, tree --fromfile):
+// what it prints about each "name" then shows that file's lines.
+func readsNames(prog string, args []string) bool {
+	for _, a := range args {
+		switch {
+		case strings.Contains(a, "files0-from"), strings.Contains(a, "fromfile"), strings.Contains(a, "files-from"):
+			return true
+		case prog == "file" && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+			return true
+		}
+	}
+	return false
+}
+
+// mention is the private location text names as a path — /.ssh, ~/.ssh,
+// .ssh/… — wherever it stands, for people, or "".
+func (g *secretGate) mention(text string) string {
+	l := strings.ToLower(text)
+	for _, e := range privateHome {
+		rel := strings.ToLower(e.rel)
+		for i := 0; ; {
+			j := strings.Index(l[i:], rel)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(rel)
+			before, after := byte(' '), byte(' ')
+			if j > 0 {
+				before = l[j-1]
+			}
+			if end < len(l) {
+				after = l[end]
+			}
+			if (before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/') {
+				return e.what + " in ~/" + e.rel
+			}
+			i = j + 1
+		}
+	}
+	return ""
+}
+
+// bound is a character that may stand beside a path in a command's text.
+func bound(c byte) bool {
+	return strings.IndexByte(" \t\n\"'=:;|&<>(){}`$", c) >= 0
+}
