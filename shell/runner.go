@@ -58,6 +58,13 @@ type Request struct {
 	Verdict          Verdict
 	Sandbox          SandboxMode   // "" means SandboxAuto
 	Timeout          time.Duration // 0 means the Runner's
+	// Hide are files and folders a sandboxed run may not read at all, not
+	// even through a symbolic link: the user's keys and credentials, for a
+	// command run on behalf of another program. It applies only when the
+	// command runs in the sandbox; paths that do not exist are ignored. On
+	// Linux the folders around them are listed as the run starts, and an
+	// entry created there afterwards cannot be read by that run.
+	Hide []string
 	// OnOutput, when set, is called each time the command writes to stdout
 	// or stderr, so a caller can tell a silent command from a busy one. It
 	// must return quickly.
@@ -241,10 +248,11 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
 	if sandboxed {
 		spec.MemoryLimit = max(r.memoryLimit, 0)
+		spec.Hide = req.Hide
 	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
-		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir)
+		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide)
 		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit}
 		out = p.run(runCtx)
 	}

@@ -178,7 +178,9 @@ var capabilities = sync.OnceValues(func() (setpcap bool, last uintptr) {
 // rule, so a command cannot read a password typed into another terminal
 // nor write into one, as root neither. Listing folders stays allowed
 // everywhere, /dev included: names are not secrets.
-func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
+//
+// hide (Spec.Hide) are paths the run may not read: see hideRules.
+func sandboxRules(tmpDir string, hide []string) (fd int, flags uint32, err error) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
 		return -1, 0, errors.New("Landlock is not available in this kernel")
@@ -187,7 +189,12 @@ func sandboxRules(tmpDir string) (fd int, flags uint32, err error) {
 		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
 		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
 		llsys.AccessFSTruncate)
-	rules, err := readRules()
+	var rules []landlock.Rule
+	if len(hide) > 0 {
+		rules, err = hideRules(hide)
+	} else {
+		rules, err = readRules()
+	}
 	if err != nil {
 		return -1, 0, err
 	}
@@ -261,7 +268,11 @@ func readRules() ([]landlock.Rule, error) {
 //
 // cgroup is the open cgroup.procs of a pids cgroup the child joins first,
 // or -1 (see cgroup_linux.go).
-func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherited bool, cgroup int) (int, error) {
+//
+// hide (Spec.Hide) are paths the command may not read; a run with some
+// builds its own ruleset, since what it grants depends on what the folders
+// around them hold at that moment.
+func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup int) (int, error) {
 	filter := sandboxFilter()
 	if inherited {
 		filter = noSetsidFilter()
@@ -272,12 +283,12 @@ func forkConfined(argv, env []string, dir, tmpDir string, stdio [3]int, inherite
 	var ruleset int
 	var rulesFlags uint32
 	var err error
-	if inherited {
+	if inherited && len(hide) == 0 {
 		// The launcher is the only caller with inherited set, one run at a
 		// time, so its cache needs no lock.
 		ruleset, rulesFlags, err = launcherRules.get(tmpDir)
 	} else {
-		ruleset, rulesFlags, err = sandboxRules(tmpDir)
+		ruleset, rulesFlags, err = sandboxRules(tmpDir, hide)
 		defer unix.Close(ruleset)
 	}
 	if err != nil {
@@ -527,6 +538,7 @@ type launcher struct {
 type launchReq struct {
 	argv, env   []string
 	dir, tmpDir string
+	hide        []string
 	stdio       [3]int
 	done        chan launchRes
 }
@@ -554,7 +566,7 @@ func startLauncher() *launcher {
 			return // a locked goroutine that ends takes its thread with it
 		}
 		for r := range l.reqs {
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.stdio, true, childCgroup)
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup)
 			r.done <- launchRes{pid, err}
 		}
 	}()
@@ -563,11 +575,11 @@ func startLauncher() *launcher {
 }
 
 // fork runs forkConfined on the launcher's thread.
-func (l *launcher) fork(argv, env []string, dir, tmpDir string, stdio [3]int, done chan launchRes) (int, error) {
+func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, done chan launchRes) (int, error) {
 	if l.err != nil {
 		return 0, fmt.Errorf("the sandbox launcher could not be prepared: %w", l.err)
 	}
-	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, stdio: stdio, done: done}
+	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, done: done}
 	r := <-done
 	return r.pid, r.err
 }
@@ -640,7 +652,7 @@ func (c *rulesetCache) get(dir string) (int, uint32, error) {
 		c.entries = append(c.entries[:i], c.entries[i+1:]...)
 		break
 	}
-	fd, flags, err := sandboxRules(dir)
+	fd, flags, err := sandboxRules(dir, nil)
 	if err != nil {
 		return -1, 0, err
 	}

@@ -60,6 +60,11 @@ type Spec struct {
 	// MemoryLimit caps the resident memory of all the processes of a
 	// sandboxed run together, in bytes; 0 is no cap (see memory.go).
 	MemoryLimit int64
+	// Hide are files and folders a sandboxed run may not read at all, for
+	// commands run on behalf of another program: the user's keys and
+	// credentials. Paths that do not exist are ignored. See hideRules
+	// (Linux) and seatbeltHiding (macOS).
+	Hide []string
 }
 
 // Outcome is what became of a command.
@@ -84,6 +89,7 @@ type helperArgs struct {
 	readOnly bool
 	tmpDir   string
 	memLimit int64    // bytes; 0 for no cap
+	hide     []string // paths the command may not read (Spec.Hide)
 	argv     []string // the shell and its arguments
 }
 
@@ -108,6 +114,11 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, fmt.Errorf("-mem %q is not a number of bytes", args[1])
 			}
 			h.memLimit, args = n, args[2:]
+		case "-hide":
+			if len(args) < 2 {
+				return h, errors.New("-hide needs a path")
+			}
+			h.hide, args = append(h.hide, args[1]), args[2:]
 		case "--":
 			h.argv = args[1:]
 			args = nil
@@ -120,6 +131,8 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		return h, errors.New("no command after --")
 	case h.readOnly && h.tmpDir == "":
 		return h, errors.New("-ro needs -tmp DIR, the only writable folder")
+	case len(h.hide) > 0 && !h.readOnly:
+		return h, errors.New("-hide needs -ro: only the sandbox can hide files")
 	}
 	return h, nil
 }

@@ -2,7 +2,11 @@
 
 package sandbox
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+)
 
 const sandboxExec = "/usr/bin/sandbox-exec"
 
@@ -35,12 +39,25 @@ func CanConfine(string) bool { return true }
 // the process group are beyond reach, the sandbox still confines them.
 // Seatbelt keeps no account of memory and no helper stays beside the
 // command, so the Runner keeps the run-wide memory cap from outside with
-// WatchMemory (memory_darwin.go); memLimit is not needed here.
-func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64) ([]string, bool) {
+// WatchMemory (memory_darwin.go); memLimit is not needed here. Each path of
+// hide that exists is refused to the command by its real path (see
+// seatbeltHiding).
+func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64, hide []string) ([]string, bool) {
 	if !readOnly {
 		return argv, false
 	}
-	return append([]string{sandboxExec, "-p", seatbeltProfile, "-D", "TMPDIR=" + tmpDir}, argv...), false
+	var params []string
+	for _, p := range hide {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			params = append(params, "-D", "HIDE"+strconv.Itoa(len(params)/2)+"="+real)
+		}
+	}
+	a := []string{sandboxExec, "-p", seatbeltProfile + seatbeltHiding(len(params)/2), "-D", "TMPDIR=" + tmpDir}
+	a = append(a, params...)
+	return append(a, argv...), false
 }
 
 func isExecutable(path string) bool {

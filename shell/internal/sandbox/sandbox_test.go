@@ -27,6 +27,9 @@ func TestParseHelperArgs(t *testing.T) {
 		{"memory cap", []string{"-ro", "-tmp", "/t", "-mem", "4294967296", "--", "sh"}, helperArgs{readOnly: true, tmpDir: "/t", memLimit: 4 << 30, argv: []string{"sh"}}, ""},
 		{"-mem without a value", []string{"-mem"}, helperArgs{}, "-mem needs a number"},
 		{"-mem not a number", []string{"-mem", "4G", "--", "sh"}, helperArgs{}, "not a number of bytes"},
+		{"paths to hide", []string{"-ro", "-tmp", "/t", "-hide", "/h/.ssh", "-hide", "/h/.aws", "--", "sh"}, helperArgs{readOnly: true, tmpDir: "/t", hide: []string{"/h/.ssh", "/h/.aws"}, argv: []string{"sh"}}, ""},
+		{"-hide without a value", []string{"-ro", "-tmp", "/t", "-hide"}, helperArgs{}, "-hide needs a path"},
+		{"-hide without the sandbox", []string{"-hide", "/h/.ssh", "--", "sh"}, helperArgs{}, "-hide needs -ro"},
 		{"-mem zero", []string{"-mem", "0", "--", "sh"}, helperArgs{}, "not a number of bytes"},
 	}
 	for _, tt := range tests {
@@ -39,7 +42,7 @@ func TestParseHelperArgs(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || got.memLimit != tt.want.memLimit || !slices.Equal(got.argv, tt.want.argv) {
+			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || got.memLimit != tt.want.memLimit || !slices.Equal(got.hide, tt.want.hide) || !slices.Equal(got.argv, tt.want.argv) {
 				t.Errorf("got %+v, %v; want %+v", got, err, tt.want)
 			}
 		})

@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"fmt"
+	"strings"
+)
+
 // seatbeltProfile is the macOS sandbox (Seatbelt) profile for commands that
 // should only read. Wrap on macOS (sandbox_darwin.go) hands it to
 // /usr/bin/sandbox-exec with -D TMPDIR=<the run's private temporary folder,
@@ -106,3 +111,21 @@ const seatbeltProfile = `(version 1)
     ; themselves go to mDNSResponder over a socket, which stays closed)
     (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
 `
+
+// seatbeltHiding is what follows seatbeltProfile for a run with Spec.Hide:
+// one rule per hidden path, refusing every read at or below it, data and
+// metadata alike. The paths are the parameters HIDE0, HIDE1, … (real
+// paths, as Seatbelt matches them), so no path is ever quoted into the
+// profile's text. Later rules override earlier ones, so these win over the
+// general (allow file-read*).
+func seatbeltHiding(n int) string {
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n; Run on behalf of another program: the user's keys, credentials and\n; history below these paths may not be read at all.\n")
+	for i := range n {
+		fmt.Fprintf(&b, "(deny file-read* (subpath (param \"HIDE%d\")))\n", i)
+	}
+	return b.String()
+}

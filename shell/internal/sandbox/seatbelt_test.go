@@ -31,6 +31,39 @@ func TestSeatbeltProfileGolden(t *testing.T) {
 	}
 }
 
+// The profile of a run that hides the user's private files from a command
+// run on behalf of another program: the same profile, then one refusal per
+// path, which must come after the general (allow file-read*) to win.
+func TestSeatbeltHidingGolden(t *testing.T) {
+	profile := seatbeltProfile + seatbeltHiding(2)
+	golden := filepath.Join("testdata", "sandbox_darwin_hide.sb")
+	if *update {
+		if err := os.WriteFile(golden, []byte(profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if profile != string(want) {
+		t.Errorf("profile differs from %s; run with -update if the change is intended", golden)
+	}
+	for _, err := range checkSeatbeltProfile(profile) {
+		t.Error(err)
+	}
+	allow := strings.Index(profile, "\n(allow file-read*)\n")
+	for i := range 2 {
+		deny := strings.Index(profile, fmt.Sprintf("(deny file-read* (subpath (param \"HIDE%d\")))", i))
+		if deny < 0 || deny < allow {
+			t.Errorf("no refusal of HIDE%d after (allow file-read*)", i)
+		}
+	}
+	if seatbeltHiding(0) != "" {
+		t.Error("a run that hides nothing must get the plain profile")
+	}
+}
+
 // What the sandbox may let through. Each list is the whole of one kind of
 // exception, with the reason for every entry; widening the profile means
 // widening a list here, in the same review.

@@ -17,10 +17,12 @@ const runWireTag = 0
 const (
 	runWireReadOnly = 1 << 0
 	runWireMemory   = 1 << 1 // a memory cap follows the flags
+	runWireHide     = 1 << 2 // the paths to hide follow env
 )
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
-// dir, tmp, argv and env as length-prefixed strings.
+// dir, tmp, argv and env as length-prefixed strings, and with
+// runWireHide the paths to hide.
 func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	b = append(b, runWireTag)
 	b = binary.AppendUvarint(b, id)
@@ -30,6 +32,9 @@ func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	}
 	if s.MemoryLimit > 0 {
 		flags |= runWireMemory
+	}
+	if len(s.Hide) > 0 {
+		flags |= runWireHide
 	}
 	b = append(b, flags)
 	if s.MemoryLimit > 0 {
@@ -44,6 +49,12 @@ func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.Env)))
 	for _, kv := range s.Env {
 		b = appendWireString(b, kv)
+	}
+	if len(s.Hide) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(s.Hide)))
+		for _, p := range s.Hide {
+			b = appendWireString(b, p)
+		}
 	}
 	return b
 }
@@ -70,13 +81,18 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 			d.bad = true
 		}
 	}
-	if flags&^(runWireReadOnly|runWireMemory) != 0 {
+	if flags&^(runWireReadOnly|runWireMemory|runWireHide) != 0 {
 		d.bad = true
 	}
 	m.Dir = d.string()
 	m.TmpDir = d.string()
 	m.Argv = d.strings()
 	m.Env = d.strings()
+	if flags&runWireHide != 0 {
+		if m.Hide = d.strings(); len(m.Hide) == 0 {
+			d.bad = true
+		}
+	}
 	if d.bad || d.s != "" {
 		return zygoteMsg{}, errBadRunRequest
 	}

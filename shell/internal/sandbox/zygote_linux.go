@@ -68,8 +68,9 @@ type zygoteMsg struct {
 	PID      int
 	Code     int
 	Err      string
-	MemLimit int64 // run: the cap on the run's memory, 0 for none
-	Reason   int   // exit: why the zygote stopped the run, if it did (exitMemory)
+	MemLimit int64    // run: the cap on the run's memory, 0 for none
+	Hide     []string // run: paths the command may not read (Spec.Hide)
+	Reason   int      // exit: why the zygote stopped the run, if it did (exitMemory)
 }
 
 // zrun is one command the zygote started.
@@ -268,7 +269,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, [3]int{s.devNull, fds[0], fds[1]}, s.launched)
+		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
