@@ -658,6 +658,7 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		Purpose:          ta.Purpose,
 		Verdict:          v,
 		Sandbox:          a.o.Sandbox,
+		Hide:             r.sandboxHide(),
 	})
 	elapsed := a.o.now().Sub(start)
 	r.m.CommandTimeMs += elapsed.Milliseconds()

@@ -446,6 +446,23 @@ func (r *run) secretGate(ta toolArgs, v *shell.Verdict, rd *rules.Decision) bool
 	return true
 }
 
+// sandboxHide are the paths a call from another program may not read in
+// the read-only sandbox (shell.Request.Hide): the same private locations
+// the gate above asks about, so that a command the policy wrongly calls
+// read-only, or one that reads a private file the gate cannot see (through
+// a link, or implicitly), is still refused by the sandbox. The local
+// model's calls keep the sandbox as it was: what they read stays on the
+// machine, and the voice loop reads these files when asked to.
+func (r *run) sandboxHide() []string {
+	if !r.external {
+		return nil
+	}
+	if r.private != nil {
+		return r.private
+	}
+	return PrivateLocations(r.a.o.Home)
+}
+
 // outputLeaves is true when what a command prints may leave the
 // machine: the call came from another program, or cloud models are
 // allowed and the model is not known to run here.
