@@ -67,11 +67,17 @@ func TestEscapeHiddenFiles(t *testing.T) {
 				"cat sshlink/id_rsa",
 				"cat project/keys/id_rsa",
 				"cat " + filepath.Join(home, ".aws", "credentials"),
+				"cat /proc/self/root" + key,
 			} {
 				res := run(cmd, hide)
 				if res.ExitCode == 0 || strings.Contains(res.Output, secret) || !strings.Contains(res.Error, "Permission denied") {
 					t.Errorf("%q was not refused with permission denied: %s", cmd, res.JSON())
 				}
+			}
+			// A hard link into the writable temp folder would be a file of
+			// that folder, so Landlock refuses to make it (EXDEV).
+			if res := run("ln "+key+" \"$TMPDIR/k\" && cat \"$TMPDIR/k\"", hide); res.ExitCode == 0 || strings.Contains(res.Output, secret) {
+				t.Errorf("a hard link in the temp folder read the key: %s", res.JSON())
 			}
 			if res := run("grep -R "+secret+" project/", hide); strings.Contains(res.Output, secret) || res.ExitCode == 0 {
 				t.Errorf("grep -R through the link found the key: %s", res.JSON())
