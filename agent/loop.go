@@ -519,7 +519,10 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		stop = r.denials.denied(key, f.by != ByPolicy)
 	}
 	if f.runIt {
-		f.res = r.execute(ctx, call, ta, v)
+		// A private read the gate put to the user runs as approved; every
+		// other read-only call from another program runs with the private
+		// files hidden.
+		f.res = r.execute(ctx, call, ta, v, !secret)
 	}
 	r.record(ctx, call, ta, v, &f)
 	return f.res, stop
@@ -647,8 +650,10 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	}
 }
 
-// execute runs call through the Executor and counts it in the metrics.
-func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict) shell.Result {
+// execute runs call through the Executor and counts it in the metrics;
+// hide asks for the private files to be hidden from a call from another
+// program (sandboxHide).
+func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool) shell.Result {
 	a := r.a
 	r.emit(r.callEvent(EventRunning, call))
 	start := a.o.now()
@@ -658,7 +663,7 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		Purpose:          ta.Purpose,
 		Verdict:          v,
 		Sandbox:          a.o.Sandbox,
-		Hide:             r.sandboxHide(),
+		Hide:             r.sandboxHide(hide),
 	})
 	elapsed := a.o.now().Sub(start)
 	r.m.CommandTimeMs += elapsed.Milliseconds()

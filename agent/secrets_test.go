@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,6 +214,10 @@ func TestOtherProgramsAskToReadSecrets(t *testing.T) {
 			if !res.Executed {
 				t.Errorf("%q did not run: %s", c.command, res.Error)
 			}
+			// Unasked, it runs with the private files hidden by the sandbox.
+			if ran := h.exec.ran; len(ran) == 0 || !slices.Contains(ran[len(ran)-1].Hide, filepath.Join(h.home, ".ssh")) {
+				t.Errorf("%q ran without the private files hidden", c.command)
+			}
 		})
 	}
 	if len(h.confirmer.asked) != asked {
@@ -240,9 +245,15 @@ func TestSecretReadApprovedRunsReadOnly(t *testing.T) {
 	if got := h.exec.ran[0].Verdict.Tier; got != shell.Safe {
 		t.Errorf("the approved read ran as %s, want safe (the read-only sandbox)", got)
 	}
+	if hide := h.exec.ran[0].Hide; len(hide) != 0 {
+		t.Errorf("the approved read runs with what it was approved to read hidden: %v", hide)
+	}
 	res, err = h.agent.Handle(context.Background(), CallRequest{Arguments: handleArgs(c, h.home), Confirmer: h.confirmer, NoConfirm: true})
 	if err != nil || !res.Executed || len(h.confirmer.asked) != 1 {
 		t.Fatalf("confirmation off: executed %v, err %v, asked %d", res.Executed, err, len(h.confirmer.asked))
+	}
+	if hide := h.exec.ran[1].Hide; len(hide) != 0 {
+		t.Errorf("with confirmation off the read runs with the private files hidden: %v", hide)
 	}
 	if es := h.auditEntries(t); es[len(es)-1].Decision != DecisionUnconfirmedRun {
 		t.Errorf("confirmation off is audited as %s, want %s", es[len(es)-1].Decision, DecisionUnconfirmedRun)
