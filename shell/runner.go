@@ -536,6 +536,12 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = pipeGrace
 	setProcessGroup(cmd)
+	if p.viaHelper {
+		dieWithHark(cmd, sigTerm) // the helper stops every descendant on it
+	} else {
+		dieWithHark(cmd, sigKill) // only the shell: nothing stays to stop the rest
+	}
+	defer lockThread()()
 
 	var status, statusW *os.File
 	if p.viaHelper {

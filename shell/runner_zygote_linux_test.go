@@ -102,16 +102,30 @@ const harkExitTest = "__hark_exit_test"
 // harkExitMain plays Hark: it starts the zygote, writes its PID to
 // DIR/zygote, and runs a command that starts escaping descendants, writes
 // their PIDs to DIR/pids and DIR/ready last, then blocks until killed.
+//
+// `EXE __hark_exit_test DIR per-command` and `… DIR direct` run the command
+// the fallback ways instead, with a helper process per command or with no
+// helper at all, and start no zygote.
 func harkExitMain(args []string) int {
 	dir := args[0]
 	r := NewRunner(RunnerOptions{Home: dir, Timeout: time.Minute})
-	z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := os.WriteFile(filepath.Join(dir, "zygote"), []byte(strconv.Itoa(z.PID())), 0o600); err != nil {
-		return 1
+	switch mode := append(args[1:], "")[0]; mode {
+	case "per-command":
+		r.perCommand = true
+	case "direct":
+		r.direct = true
+	case "":
+		z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := os.WriteFile(filepath.Join(dir, "zygote"), []byte(strconv.Itoa(z.PID())), 0o600); err != nil {
+			return 1
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "unknown mode", mode)
+		return 2
 	}
 	pids := filepath.Join(dir, "pids")
 	r.Run(context.Background(), Request{Verdict: confirmed, Command: fmt.Sprintf(`
@@ -160,6 +174,53 @@ func TestZygoteDiesWithHark(t *testing.T) {
 	hark.Process.Kill()
 	hark.Wait()
 	waitGone(t, append([]int{zpid}, pids...))
+}
+
+// Without the zygote, a command still dies with Hark, even when Hark dies
+// of SIGKILL: through the per-command helper, which gets SIGTERM from the
+// kernel and stops every descendant, escaped ones included; run with no
+// helper at all, only the shell gets SIGKILL, and what it started stays.
+func TestCommandDiesWithHarkWithoutZygote(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"per-command", "direct"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			hark := exec.Command(exe, harkExitTest, dir, mode)
+			if err := hark.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer hark.Process.Kill()
+			waitFor(t, "the command to start", func() bool {
+				_, err := os.Stat(filepath.Join(dir, "ready"))
+				return err == nil
+			})
+			b, _ := os.ReadFile(filepath.Join(dir, "pids"))
+			pids := pidsFrom(t, string(b))
+			if len(pids) != 4 {
+				t.Fatalf("want 4 PIDs, got %v", pids)
+			}
+			for _, pid := range pids {
+				if !alive(pid) {
+					t.Fatalf("process %d is not running before Hark dies", pid)
+				}
+			}
+			hark.Process.Kill()
+			hark.Wait()
+			if mode == "direct" {
+				waitGone(t, pids[3:]) // the shell
+				for _, pid := range pids[:3] {
+					syscall.Kill(pid, syscall.SIGKILL) // not ours to stop any more
+				}
+				return
+			}
+			waitGone(t, pids)
+		})
+	}
 }
 
 // Runs at the same time, one sandboxed, do not touch each other: stopping

@@ -36,6 +36,19 @@ var trashDialogScript = []string{
 	"end run",
 }
 
+// sayAgainDialogScript is dialogScript for a spoken request
+// (app.Pending.SayAgain): Say it again sits between Approve and Deny, so
+// the button beside the default is one that runs nothing. The trash
+// dialog has no room for it (display dialog takes three buttons at most);
+// the menu still offers it there.
+var sayAgainDialogScript = []string{
+	"on run argv",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "` + app.SayAgainLabel + `", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after (item 3 of argv) as integer`,
+	"if gave up of r then return \"gave-up\"",
+	"return button returned of r",
+	"end run",
+}
+
 // Dialog asks for approval with a modal osascript dialog, one per pending
 // command. It is the macOS fallback for when Hark runs outside its app
 // bundle or notifications are not authorised.
@@ -53,7 +66,8 @@ type Dialog struct {
 // NewDialog returns a Dialog that runs /usr/bin/osascript.
 func NewDialog() *Dialog { return &Dialog{Osascript: "/usr/bin/osascript"} }
 
-// Actions is true: the dialog always has Approve and Deny.
+// Actions is true: the dialog always has Approve and Deny, and Say it
+// again for a spoken request unless it offers the Trash.
 func (d *Dialog) Actions() bool { return true }
 
 // Ask opens the dialog and returns; answer is called when the user clicks a
@@ -65,8 +79,12 @@ func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
 	}
 	args := []string{}
 	script := dialogScript
-	if p.TrashOffered {
+	again := p.SayAgain && !p.TrashOffered
+	switch {
+	case p.TrashOffered:
 		script = trashDialogScript
+	case again:
+		script = sayAgainDialogScript
 	}
 	for _, line := range script {
 		args = append(args, "-e", line)
@@ -101,6 +119,8 @@ func (d *Dialog) Ask(p app.Pending, answer func(app.Decision)) error {
 			answer(app.Decision{PendingID: p.ID, Approved: true, By: app.ByNotification})
 		case err == nil && reply == "Move to Trash (safe choice)" && p.TrashOffered:
 			answer(app.Decision{PendingID: p.ID, Trash: true, By: app.ByNotification})
+		case err == nil && reply == app.SayAgainLabel && again:
+			answer(app.Decision{PendingID: p.ID, Again: true, By: app.ByNotification})
 		case err == nil && reply == "gave-up":
 			// Nobody answered; the core's timeout decides.
 		case err == nil && (reply == "Deny" || reply == "Deny (safe choice)"), strings.Contains(errb.String(), "-128"):

@@ -129,6 +129,55 @@ func TestDialogTrash(t *testing.T) {
 	}
 }
 
+// TestDialogSayAgain: a spoken request's dialog offers Say it again, as
+// the menu and the notification do, between Approve and the default Deny;
+// the button answers only where it was shown, and the trash dialog, which
+// has no room for a fourth button, never takes it.
+func TestDialogSayAgain(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name         string
+		again, trash bool
+		reply        string
+		want         *app.Decision
+		buttons      string
+	}{
+		{"spoken", true, false, app.SayAgainLabel, &app.Decision{PendingID: "s1", Again: true, By: app.ByNotification},
+			`buttons {"Approve", "Say it again", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)"`},
+		{"spoken approve", true, false, "Approve", &app.Decision{PendingID: "s1", Approved: true, By: app.ByNotification},
+			`buttons {"Approve", "Say it again", "Deny (safe choice)"}`},
+		{"typed", false, false, app.SayAgainLabel, nil, `buttons {"Approve", "Deny (safe choice)"}`},
+		{"spoken trash", true, true, app.SayAgainLabel, nil, `buttons {"Delete", "Deny", "Move to Trash (safe choice)"}`},
+	}
+	for _, tc := range cases {
+		t.Run(strings.ReplaceAll(tc.name, " ", "-"), func(t *testing.T) {
+			t.Parallel()
+			bin, argsFile := fakeOsascript(t, "echo '"+tc.reply+"'")
+			d := &Dialog{Osascript: bin}
+			p := pending("s1", "rm ~/old.zip")
+			p.SayAgain, p.TrashOffered = tc.again, tc.trash
+			got := make(chan app.Decision, 1)
+			if err := d.Ask(p, func(dec app.Decision) { got <- dec }); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case dec := <-got:
+				if tc.want == nil || dec != *tc.want {
+					t.Fatalf("decision = %+v, want %v", dec, tc.want)
+				}
+			case <-time.After(3 * time.Second):
+				if tc.want != nil {
+					t.Fatal("no answer")
+				}
+			}
+			raw, _ := os.ReadFile(argsFile)
+			if !strings.Contains(string(raw), tc.buttons) {
+				t.Errorf("script args %q lack %s", raw, tc.buttons)
+			}
+		})
+	}
+}
+
 func TestDialogWithdraw(t *testing.T) {
 	t.Parallel()
 	bin, _ := fakeOsascript(t, `sleep 30; echo Approve`)

@@ -765,7 +765,10 @@ func TestMcpKilledWithdrawsTheApproval(t *testing.T) {
 			if !strings.Contains(text, "From doomed") {
 				t.Errorf("the approval does not name the client:\n%s", text)
 			}
-			if sig == syscall.SIGTERM {
+			// Either way, a command already running dies with hark mcp:
+			// after SIGTERM it is stopped, after SIGKILL (which nothing
+			// can catch) the runner's parent-death signal ends it.
+			{
 				go func() {
 					_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: agent.ToolName, Arguments: map[string]any{"command": "sleep 1618"}})
 				}()
@@ -780,6 +783,7 @@ func TestMcpKilledWithdrawsTheApproval(t *testing.T) {
 			if sig == syscall.SIGTERM && processWith("sleep", "1618") {
 				t.Error("the running command outlived hark mcp")
 			}
+			waitGone(t, "the running command outlived hark mcp "+sig.String(), "sleep", "1618")
 			a.pending(t, 0)
 		})
 	}

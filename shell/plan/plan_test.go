@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -185,8 +186,19 @@ func TestNormalize(t *testing.T) {
 		{"/proc/self/task/12/root/bin", "/bin", ""},
 		{"/proc/self/cwd/x", "/work/x", ""},
 		{"x/../../etc", "/etc", ""},
-		{"/dev/fd/3", "", "/dev/fd names an open file only known when the command runs"},
-		{"/proc/self/fd/3/x", "", "/proc/self/fd names an open file only known when the command runs"},
+		{"/dev/fd/3", "", "/dev/fd/3 names an open file only known when the command runs"},
+		{"/proc/self/fd/3/x", "", "/proc/self/fd/3 names an open file only known when the command runs"},
+		{"/dev/stdin/..", "", "/dev/stdin names an open file only known when the command runs"},
+		{"/dev/fd/../fd", "", "/dev/fd/../fd holds open files only known when the command runs"},
+		{"/dev/fd/../cwd/x", "/work/x", ""},
+		{"/dev/fd/../../1/root/etc", "/etc", ""},
+		{"/proc/self/fd/../cwd", "/work", ""},
+		{"/proc/thread-self/..", "/proc/self/task", ""},
+		{"/proc/thread-self/../../cwd/x", "/work/x", ""},
+		{"/proc/thread-self/cwd/../y", "/y", ""},
+		{"/proc/net/../root/usr", "/usr", ""},
+		{"/proc/1/fd/../root/var", "/var", ""},
+		{"/proc/1/task/1/fd/../../../cwd/x", "", "/proc/1/task/1/fd/../../../cwd is another process's folder, only known when the command runs"},
 		{"/proc/self/cwd/..", "/", ""},
 		{"/proc/self/cwd/../x", "/x", ""},
 		{"/proc/self/root/..", "/", ""},
@@ -196,9 +208,40 @@ func TestNormalize(t *testing.T) {
 		{"/proc/7/cwd/x", "", "/proc/7/cwd is another process's folder, only known when the command runs"},
 		{"/proc/cpuinfo", "/proc/cpuinfo", ""},
 	} {
+		if !devFdIsLink && strings.HasPrefix(c.in, "/dev/fd/..") {
+			continue // macOS: /dev/fd is a file system of its own, under /dev (see below)
+		}
 		got, why := Normalize("/work", c.in)
 		if got != c.want || why != c.why {
 			t.Errorf("Normalize(%q) = %q, %q; want %q, %q", c.in, got, why, c.want, c.why)
+		}
+	}
+	if !devFdIsLink {
+		if got, why := Normalize("/work", "/dev/fd/../x"); got != "/dev/x" || why != "" {
+			t.Errorf("Normalize(/dev/fd/../x) = %q, %q; want /dev/x", got, why)
+		}
+	}
+}
+
+// Resolve takes the links of /dev and /proc as Normalize does, never from
+// the disk, where /proc/self would be this process rather than the
+// command's.
+func TestResolveProcWalks(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ in, want string }{
+		{"/proc/self/fd/../cwd/x", dir + "/x"},
+		{"/proc/thread-self/../../cwd/x", dir + "/x"},
+		{"/proc/net/../cwd", dir},
+		{"/proc/self/status", "/proc/self/status"},
+	} {
+		got, why := Env{}.Resolve(dir, c.in)
+		if got != c.want || why != "" {
+			t.Errorf("Resolve(%q) = %q, %q; want %q", c.in, got, why, c.want)
+		}
+	}
+	if devFdIsLink {
+		if got, why := (Env{}).Resolve(dir, "/dev/fd/../cwd"); got != dir || why != "" {
+			t.Errorf("Resolve(/dev/fd/../cwd) = %q, %q; want %q", got, why, dir)
 		}
 	}
 }

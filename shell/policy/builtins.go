@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -43,7 +44,33 @@ func cdCheck(in *invocation) {
 		in.c.cdCwd = planDir(root)
 		return
 	}
+	// Without -P, cd takes each '..' back from the name as written before
+	// the kernel sees it, so cd /dev/fd/../../proc/self/cwd goes to
+	// /proc/self/cwd; when that fails it tries the name as the kernel walks
+	// it, checked above.
+	if !cdPhysical(in.args) {
+		logical := ops[0]
+		logical.val = path.Clean(logical.val)
+		if root, ok := protectedTarget(logical, in.c.cdCwd); ok {
+			in.c.cdCwd = planDir(root)
+			return
+		}
+	}
 	in.c.cdCwd = ""
+}
+
+// cdPhysical reports whether cd's options include -P, which makes '..'
+// follow the kernel's walk instead of the spelling.
+func cdPhysical(args []arg) bool {
+	for _, a := range args {
+		if a.val == "--" || !strings.HasPrefix(a.val, "-") || a.val == "-" {
+			return false
+		}
+		if strings.Contains(a.val, "P") {
+			return true
+		}
+	}
+	return false
 }
 
 // inThisShell reports whether a builtin runs in the shell itself: alone,

@@ -1,0 +1,25 @@
+package shell
+
+import (
+	"os/exec"
+	"runtime"
+	"syscall"
+)
+
+// dieWithHark asks the kernel to send the process sig when Hark dies, even
+// by SIGKILL, which nothing can catch: the helper gets SIGTERM and stops
+// every descendant (see sandbox.HelperMain), a shell run directly gets
+// SIGKILL. Linux sends it when the thread that forked the process ends, not
+// the process, so the caller's goroutine keeps its thread (see lockThread)
+// from before Start until Wait returns. Call it after setProcessGroup.
+func dieWithHark(cmd *exec.Cmd, sig syscall.Signal) {
+	cmd.SysProcAttr.Pdeathsig = sig
+}
+
+// lockThread pins the calling goroutine to its thread, so that the thread a
+// command was forked from lives as long as the command; the returned func
+// undoes it.
+func lockThread() func() {
+	runtime.LockOSThread()
+	return runtime.UnlockOSThread
+}

@@ -1,0 +1,15 @@
+//go:build !linux
+
+package shell
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// dieWithHark does nothing: only Linux has a parent-death signal, so
+// elsewhere a command that is running when Hark is killed by SIGKILL keeps
+// running (see docs/mcp.md). Any other way Hark ends stops it.
+func dieWithHark(*exec.Cmd, syscall.Signal) {}
+
+func lockThread() func() { return func() {} }
