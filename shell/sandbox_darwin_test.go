@@ -132,6 +132,42 @@ func TestSeatbeltOnMac(t *testing.T) {
 		}
 	})
 
+	t.Run("hidden files cannot be read", func(t *testing.T) {
+		// A private folder of its own, so the check touches nothing of
+		// the user's: hidden, it is refused by path and through a link;
+		// its neighbour stays readable.
+		dir := t.TempDir()
+		secret := filepath.Join(dir, "private", "id_test")
+		if err := os.MkdirAll(filepath.Dir(secret), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(secret, []byte("key\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "open"), []byte("open\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Dir(secret), filepath.Join(dir, "link")); err != nil {
+			t.Fatal(err)
+		}
+		for _, command := range []string{"cat " + secret, "cat " + filepath.Join(dir, "link", "id_test"), "cat " + filepath.Join(dir, "open")} {
+			res := r.Run(context.Background(), Request{
+				Command: command, WorkingDirectory: dir, Hide: []string{filepath.Dir(secret)},
+				Verdict: Verdict{Command: command, Tier: Confirm}, Sandbox: SandboxReadOnly,
+			})
+			open := strings.HasSuffix(command, "open")
+			if !res.Executed || res.Sandbox != SandboxApplied {
+				t.Fatalf("%q was not run in the sandbox (sandbox %q): %s", command, res.Sandbox, res.Error)
+			}
+			switch {
+			case open && (res.ExitCode != 0 || !strings.Contains(res.Output, "open")):
+				t.Errorf("%q: exit %d, output %q; a file beside the hidden folder must stay readable", command, res.ExitCode, clip(res.Output))
+			case !open && (res.ExitCode == 0 || strings.Contains(res.Output, "key")):
+				t.Errorf("%q: exit %d, output %q; a hidden file must be refused", command, res.ExitCode, clip(res.Output))
+			}
+		}
+	})
+
 	t.Run("network is refused", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
