@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
@@ -336,6 +337,21 @@ func (w *wiring) run(ctx context.Context) int {
 	e, core := w.e, w.core
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	// The hotkey lets go of its grab when ctx ends (the portal's session
+	// Close is a D-Bus call): quitting waits for that, a little, so the
+	// desktop keeps no session of a Hark that is gone.
+	hotkeyDone := make(chan struct{})
+	var hotkeyStarted atomic.Bool
+	w.onClose(func() {
+		if !hotkeyStarted.Load() {
+			return
+		}
+		select {
+		case <-hotkeyDone:
+		case <-time.After(2 * time.Second):
+			w.log.Warn("quit: the hotkey did not let go within 2s")
+		}
+	})
 	// start runs the core and everything that feeds it. On macOS it must run
 	// off the main thread, after the tray exists (Carbon hot keys need the
 	// Cocoa loop running).
@@ -374,7 +390,11 @@ func (w *wiring) run(ctx context.Context) int {
 				}
 			}()
 		}
-		go runHotkey(ctx, w.st, core, w.note.Notifier, w.log)
+		hotkeyStarted.Store(true)
+		go func() {
+			defer close(hotkeyDone)
+			runHotkey(ctx, w.st, core, w.note.Notifier, w.log)
+		}()
 		// On Wayland no app may take Escape for a moment: the portal's
 		// cancel shortcut, Cancel in the menu and `hark listen --cancel`
 		// do what it does elsewhere.
