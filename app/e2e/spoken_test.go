@@ -22,24 +22,12 @@ func TestSpokenDenialWithReason(t *testing.T) {
 	h := startHark(t, d)
 	h.waitIdle()
 
-	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
-	h.menu.WaitFor(t, 20*time.Second, "Listening")
-	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
-	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	holdAndSay(t, d, h, "make the deny marker", "please make the deny marker now", "Listening")
 	marker := filepath.Join(d.work, "denied-marker")
 	h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
 
 	const said = "No, because it is the wrong folder."
-	if err := os.WriteFile(h.transcript, []byte(said), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
-	h.menu.WaitFor(t, 20*time.Second, "Listening for your answer… release ctrl+alt+space")
-	d.pulse.Play(t, harness.Speech(t, "no, because it is the wrong folder"))
-	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	holdAndSay(t, d, h, said, "no, because it is the wrong folder", "Listening for your answer… release ctrl+alt+space")
 
 	e := h.waitAudit("denied-marker", "denied")
 	if e.DecidedBy != "voice" || e.HeardAnswer != said || e.DenyReason != "it is the wrong folder" {
@@ -59,21 +47,9 @@ func TestSpokenDenialWithReason(t *testing.T) {
 	h.waitIdle()
 
 	// A near miss leaves the approval waiting and says the words that work.
-	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
-	h.menu.WaitFor(t, 20*time.Second, "Listening")
-	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
-	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	holdAndSay(t, d, h, "make the deny marker", "please make the deny marker now", "Listening")
 	h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
-	if err := os.WriteFile(h.transcript, []byte("yes, but not that one"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
-	h.menu.WaitFor(t, 20*time.Second, "Listening for your answer… release ctrl+alt+space")
-	d.pulse.Play(t, harness.Speech(t, "yes, but not that one"))
-	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	holdAndSay(t, d, h, "yes, but not that one", "yes, but not that one", "Listening for your answer… release ctrl+alt+space")
 	h.menu.WaitFor(t, 20*time.Second, "heard “yes, but not that one” — say yes, no, or no because…")
 	h.menu.WaitFor(t, 5*time.Second, "Pending approval (1)")
 	if _, err := os.Stat(marker); err == nil {
@@ -91,13 +67,7 @@ func TestSayItAgainFromNotification(t *testing.T) {
 	h := startHark(t, d)
 	h.waitIdle()
 
-	if err := os.WriteFile(h.transcript, []byte("make the deny marker"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
-	h.menu.WaitFor(t, 20*time.Second, "Listening")
-	d.pulse.Play(t, harness.Speech(t, "please make the deny marker now"))
-	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
+	holdAndSay(t, d, h, "make the deny marker", "please make the deny marker now", "Listening")
 	marker := filepath.Join(d.work, "denied-marker")
 	n := approvalWith(t, d.notes, "touch "+marker, "Say it again")
 	if last := n.Actions[len(n.Actions)-2:]; last[0] != "hark-say-again" {
@@ -135,4 +105,18 @@ func TestSayItAgainFromNotification(t *testing.T) {
 		t.Error("a command of the dropped or the denied request ran")
 	}
 	h.quit()
+}
+
+// holdAndSay holds the hotkey until the menu shows listening, plays spoken
+// into the null sink and lets go; the stand-in transcriber hears
+// transcript.
+func holdAndSay(t *testing.T, d *desktop, h *hark, transcript, spoken, listening string) {
+	t.Helper()
+	if err := os.WriteFile(h.transcript, []byte(transcript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	harness.Xdotool(t, d.display, "keydown", "ctrl+alt+space")
+	h.menu.WaitFor(t, 20*time.Second, listening)
+	d.pulse.Play(t, harness.Speech(t, spoken))
+	harness.Xdotool(t, d.display, "keyup", "ctrl+alt+space")
 }
