@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -79,7 +80,12 @@ const (
 	// kept because the end of a command is where a trailing `; rm -rf ~`
 	// would hide.
 	commandRows = 4
-	statusRows  = 2
+	// commandBlockRows is the most rows a long command takes when it
+	// also shows the parts that delete or overwrite, and entryRows the
+	// most one pending entry takes, answers included.
+	commandBlockRows = 6
+	entryRows        = 20
+	statusRows       = 2
 	// A preview shows its summary and a few of its lines; the
 	// notification shows a few more, the audit log all of them.
 	previewSummaryRows = 2
@@ -185,54 +191,38 @@ func BuildMenu(v View) Menu {
 	return m
 }
 
-// pendingRows adds the rows of one pending command: the command itself in
-// at most commandRows rows, with every destructive part in full when the
-// rest is elided; why it needs approval, most harmful first; what it would
-// touch; then Show full command… and the answers, the safe choice first.
-// The rows to read are ItemText, not greyed out: they are what the user
-// decides on.
+// pendingRows adds the rows of one pending command, at most entryRows in
+// all: the command itself in at most commandBlockRows rows, with the
+// start of every part that deletes or overwrites when the rest is elided;
+// why it needs approval, most harmful first; what it would touch; then
+// Show full command… and the answers, the safe choice first. When the
+// details do not fit, each keeps at least its first row and Show full
+// command… holds the rest. The rows to read are ItemText, not greyed
+// out: they are what the user decides on.
 func pendingRows(p Pending, v View, add func(MenuItem)) {
 	row := 0
 	label := func(text string) {
 		add(MenuItem{ID: fmt.Sprintf("%s%s:%d", PrefixPending, p.ID, row), Kind: ItemText, Label: text})
 		row++
 	}
+	visible := Visible(p.Command)
+	block, long := commandBlock(visible, DestructiveParts(p))
+
+	// The details, in the order shown; fit gives each the rows there is
+	// room for.
+	var doubt, afterNo, folder, why, rule, pv section
 	if p.HeardDoubt != "" {
 		// Before the command: a misheard name is what it would delete.
 		for i, r := range wrap("⚠ "+Visible(p.HeardDoubt), reasonWidth) {
 			if i > 0 {
 				r = "  " + r
 			}
-			label("  " + r)
+			doubt.rows = append(doubt.rows, "  "+r)
 		}
 	}
 	if line := AfterNoLine(p); line != "" {
 		for _, r := range wrap(line, reasonWidth) {
-			label("  " + r)
-		}
-	}
-	visible := Visible(p.Command)
-	lines, long := CommandRows(visible)
-	for i, line := range lines {
-		prefix := "    "
-		if i == 0 {
-			prefix = "  $ "
-		}
-		label(prefix + line)
-	}
-	if long {
-		// The middle of a long command is where an `&& rm …` hides: the
-		// parts that delete or overwrite are shown whatever is elided.
-		shown := strings.Join(lines, " ")
-		for _, r := range DestructiveParts(p) {
-			part := Visible(strings.TrimSpace(r.Command))
-			if strings.Contains(shown, part) {
-				continue
-			}
-			label("    ⚠ The part that " + partAction(r) + ":")
-			for _, line := range partRows(part) {
-				label("      " + line)
-			}
+			afterNo.rows = append(afterNo.rows, "  "+r)
 		}
 	}
 	if p.WorkingDirectory != "" {
@@ -241,28 +231,16 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 			if i == 0 {
 				prefix = "    In: "
 			}
-			label(prefix + r)
+			folder.rows = append(folder.rows, prefix+r)
 		}
 	}
-	for _, r := range shownReasons(p.Reasons) {
-		for i, line := range wrap(Visible(r.Why), reasonWidth) {
-			prefix := "         "
-			if i == 0 {
-				prefix = "    Why: "
-			}
-			label(prefix + line)
-		}
-	}
-	if n := len(p.Reasons) - len(shownReasons(p.Reasons)); n > 0 {
-		label(fmt.Sprintf("    and %s (Show full command… lists them)", plural(n, "more reason", "more reasons")))
-		long = true
-	}
+	why = reasonRows(p.Reasons)
 	if p.Rule != "" {
 		for _, r := range wrap(Visible(p.Rule), reasonWidth) {
-			label("    " + r)
+			rule.rows = append(rule.rows, "    "+r)
 		}
 	}
-	previewRows(p, label)
+	pv = previewSection(p)
 	var about []string
 	if c := ClientName(p.Client); c != "" {
 		// Another program asks (hark mcp): the spoken request, if any,
@@ -278,6 +256,40 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if left, ok := v.Deadlines[p.ID]; ok {
 		about = append(about, fmt.Sprintf("auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second)))
 	}
+	answers := Answers(p, v.CanType)
+	// The rows that are never folded: the command, the about row, Show
+	// full command…, the answers, Always allow… and Say it again.
+	fixed := len(block) + 2 + len(answers)
+	if len(about) > 0 {
+		fixed++
+	}
+	if p.Proposal != nil {
+		fixed++
+	}
+	if p.SayAgain && v.CanListen {
+		fixed++
+	}
+	// Most needed first: the reasons, a misheard name, the folder, a
+	// retry's line, the preview, the rule.
+	if fit(entryRows-fixed, &why, &doubt, &folder, &afterNo, &pv, &rule) {
+		long = true
+	}
+	if why.cut {
+		long = true
+	}
+	for _, s := range []section{doubt, afterNo} {
+		for _, r := range s.rows {
+			label(r)
+		}
+	}
+	for _, r := range block {
+		label(r)
+	}
+	for _, s := range []section{folder, why, rule, pv} {
+		for _, r := range s.rows {
+			label(r)
+		}
+	}
 	if len(about) > 0 {
 		label("    " + strings.Join(about, " · "))
 	}
@@ -286,7 +298,7 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
 			Tooltip: fmt.Sprintf("Open all %d characters, wrapped, with every reason", utf8.RuneCountInString(p.Command))})
 	}
-	for _, ans := range Answers(p, v.CanType) {
+	for _, ans := range answers {
 		switch ans.Kind {
 		case AnswerTrash:
 			add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    " + ans.Label,
@@ -311,6 +323,92 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    " + SayAgainLabel,
 			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
 	}
+}
+
+// section is one detail of a pending entry: its rows, and how it folds
+// to fewer (nil: the last row kept ends with "…").
+type section struct {
+	rows []string
+	fold func(n int) []string
+	cut  bool // rows were left out (Show full command… has them)
+}
+
+// fit shares room rows among the sections, most needed first: each keeps
+// its first row if there is room at all, then the first sections get
+// their whole length. It reports whether any section was folded.
+func fit(room int, ss ...*section) (folded bool) {
+	give := make([]int, len(ss))
+	for i, s := range ss {
+		if len(s.rows) > 0 && room > 0 {
+			give[i] = 1
+			room--
+		}
+	}
+	for i, s := range ss {
+		more := min(room, len(s.rows)-give[i])
+		if more > 0 {
+			give[i] += more
+			room -= more
+		}
+	}
+	for i, s := range ss {
+		if give[i] >= len(s.rows) {
+			continue
+		}
+		folded = true
+		s.cut = true
+		switch {
+		case give[i] == 0:
+			s.rows = nil
+		case s.fold != nil:
+			s.rows = s.fold(give[i])
+		default:
+			s.rows = limitRows(s.rows, give[i], reasonWidth)
+		}
+	}
+	return folded
+}
+
+// reasonRows lists shownReasons, with a row that counts the folded ones;
+// folded to fewer rows it keeps the most harmful reasons and counts the
+// rest.
+func reasonRows(rs []shell.Reason) section {
+	more := func(n int) string {
+		return fmt.Sprintf("    and %s (Show full command… lists them)", plural(n, "more reason", "more reasons"))
+	}
+	build := func(shown []shell.Reason) []string {
+		var rows []string
+		for _, r := range shown {
+			for i, line := range wrap(Visible(r.Why), reasonWidth) {
+				prefix := "         "
+				if i == 0 {
+					prefix = "    Why: "
+				}
+				rows = append(rows, prefix+line)
+			}
+		}
+		if rest := len(rs) - len(shown); rest > 0 {
+			rows = append(rows, more(rest))
+		}
+		return rows
+	}
+	shown := shownReasons(rs)
+	s := section{rows: build(shown), cut: len(shown) < len(rs)}
+	s.fold = func(n int) []string {
+		// Drop reasons from the end (the least harmful) until the rows
+		// and the count of the others fit.
+		for k := len(shown) - 1; k >= 1; k-- {
+			if rows := build(shown[:k]); len(rows) <= n {
+				return rows
+			}
+		}
+		first := "    Why: " + Visible(rs[0].Why)
+		if n == 1 {
+			return []string{clip(first, reasonWidth) + fmt.Sprintf(" (+%d more)", len(rs)-1)}
+		}
+		return append(limitRows(build(rs[:1]), n-1, reasonWidth), more(len(rs)-1))
+	}
+	return s
 }
 
 // alwaysAllowItem is Always allow… as a submenu: the second step that
@@ -370,28 +468,6 @@ func shownReasons(rs []shell.Reason) []shell.Reason {
 	return out
 }
 
-// partAction is what a destructive part does, from its reason
-// ("rm: deletes files" → "deletes files").
-func partAction(r shell.Reason) string {
-	if _, what, ok := strings.Cut(r.Why, ": "); ok && what != "" {
-		return Visible(what)
-	}
-	return "deletes or overwrites files"
-}
-
-// partRowsMax bounds the rows one destructive part of a long command
-// takes; a longer part ends with where to read the rest.
-const partRowsMax = 12
-
-func partRows(part string) []string {
-	rows := wrap(part, commandWidth)
-	if len(rows) <= partRowsMax {
-		return rows
-	}
-	rest := utf8.RuneCountInString(strings.Join(rows[partRowsMax-1:], " "))
-	return append(rows[:partRowsMax-1:partRowsMax-1], fmt.Sprintf("… %s more of this part (Show full command…)", plural(rest, "character", "characters")))
-}
-
 // downloadRow offers to pull the model a problem names, with its size
 // when Hark knows it before asking the registry.
 func downloadRow(p ProblemInfo) MenuItem {
@@ -409,59 +485,174 @@ func ruleText(r rules.Rule) string {
 	return strings.TrimPrefix(r.String(), "always allow ")
 }
 
-// previewRows is what the command would touch: the summary, then a few
-// of the preview's lines. Lines wrap rather than being cut, so a path and
-// the word after it ("…, replaced") are never lost; folding a single line
-// would take the row it needs, so it is shown instead.
-func previewRows(p Pending, label func(string)) {
+// previewSection is what the command would touch: the summary, then a
+// few of the preview's lines, and a row that counts the others. Lines
+// wrap rather than being cut, so a path and the word after it ("…,
+// replaced") are never lost; folding a single line would take the row it
+// needs, so it is shown instead. Folded to fewer rows it shows fewer
+// lines, and at the least the summary.
+func previewSection(p Pending) section {
 	if p.Preview == nil {
-		return
+		return section{}
 	}
+	var summary []string
 	for i, row := range wrap(Visible(p.Preview.Summary), reasonWidth) {
 		prefix := "      "
 		if i == 0 {
 			prefix = "    Preview: "
 		}
-		label(prefix + row)
+		summary = append(summary, prefix+row)
 	}
-	n := len(p.Preview.Lines)
+	lines := p.Preview.Lines
+	indent := func(rows []string) []string {
+		for i := range rows {
+			if i == 0 {
+				rows[i] = "        " + rows[i]
+			} else {
+				rows[i] = "          " + rows[i]
+			}
+		}
+		return rows
+	}
+	build := func(n int) []string {
+		rows := append([]string(nil), summary...)
+		for _, l := range lines[:n] {
+			rows = append(rows, indent(wrap(Visible(strings.TrimSpace(l)), reasonWidth-2))...)
+		}
+		if n < len(lines) {
+			// The lines left out are counted with their size, so that
+			// the rows shown and this one add up to the summary.
+			rows = append(rows, indent(wrap("… "+p.Preview.More(n)+" (the audit log has them all)", reasonWidth-2))...)
+		}
+		return rows
+	}
+	n := len(lines)
 	if n > previewLineRows+1 {
 		n = previewLineRows
 	}
-	for _, l := range p.Preview.Lines[:n] {
-		for i, row := range wrap(Visible(strings.TrimSpace(l)), reasonWidth-2) {
-			prefix := "          "
-			if i == 0 {
-				prefix = "        "
+	return section{rows: build(n), fold: func(rows int) []string {
+		for k := n - 1; k >= 0; k-- {
+			if out := build(k); len(out) <= rows {
+				return out
 			}
-			label(prefix + row)
 		}
-	}
-	if n < len(p.Preview.Lines) {
-		// The lines left out are counted with their size, so that the
-		// rows shown and this one add up to the summary.
-		for i, row := range wrap("… "+p.Preview.More(n)+" (the audit log has them all)", reasonWidth-2) {
-			prefix := "          "
-			if i == 0 {
-				prefix = "        "
-			}
-			label(prefix + row)
-		}
-	}
+		return limitRows(summary, rows, reasonWidth)
+	}}
 }
 
-// CommandRows splits a command (already made Visible) into menu rows. A
-// command that fits in commandRows rows is shown whole; a longer one shows
-// its first two rows, a row giving its length, and its last row, and long
-// is true. Every row that shows command text is an exact piece of it.
-func CommandRows(cmd string) (rows []string, long bool) {
+// commandBlock is a command (already made Visible) as menu rows, at most
+// commandBlockRows of them. A command that fits is shown whole; a longer
+// one shows its first row or two, a row giving its length, the start of
+// every part that deletes or overwrites (parts, from its reasons) that
+// those rows do not show, and its last row; long is then true. Every row
+// that shows command text is an exact piece of it, the parts' rows after
+// their "⚠ ".
+func commandBlock(cmd string, parts []shell.Reason) (rows []string, long bool) {
 	all := wrap(cmd, commandWidth)
-	if len(all) <= commandRows {
-		return all, false
+	if len(all) <= commandBlockRows {
+		return prefixed(all), false
+	}
+	head, tail := all[0], all[len(all)-1]
+	shown := squash(head + " " + tail)
+	var hidden []string
+	for _, r := range parts {
+		part := Visible(strings.TrimSpace(r.Command))
+		if !strings.Contains(shown, squash(part)) && !slices.Contains(hidden, part) {
+			hidden = append(hidden, part)
+		}
 	}
 	n := utf8.RuneCountInString(cmd)
-	middle := fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-3, "row", "rows"))
-	return []string{all[0], all[1], middle, all[len(all)-1]}, true
+	middle := fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-2, "row", "rows"))
+	if len(hidden) == 0 {
+		middle = fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-3, "row", "rows"))
+		return prefixed([]string{head, all[1], middle, tail}), true
+	}
+	out := []string{head, middle}
+	out = append(out, partRows(hidden, commandBlockRows-3)...)
+	return prefixed(append(out, tail)), true
+}
+
+// prefixed indents a command's rows under the "$" of its first.
+func prefixed(rows []string) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		if i == 0 {
+			out[i] = "  $ " + r
+		} else {
+			out[i] = "    " + r
+		}
+	}
+	return out
+}
+
+// squash is s with every run of white space made one space, so that text
+// wrap split at a space still matches.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// partRows shows the destructive parts a long command's visible rows
+// miss, in at most room rows: each part starts a row with "⚠ ", the first
+// ones get more rows while there is room, and a part cut short ends with
+// how much of it is left. With more parts than rows the last row counts
+// the rest.
+func partRows(parts []string, room int) []string {
+	if len(parts) > room {
+		out := partRows(parts[:room-1], room-1)
+		return append(out, fmt.Sprintf("⚠ and %s that delete or overwrite (Show full command…)", plural(len(parts)-room+1, "more part", "more parts")))
+	}
+	wrapped := make([][]string, len(parts))
+	give := make([]int, len(parts))
+	left := room - len(parts)
+	for i, p := range parts {
+		wrapped[i] = wrap("⚠ "+p, commandWidth)
+		give[i] = 1
+	}
+	for i := range parts {
+		more := min(left, len(wrapped[i])-give[i])
+		give[i] += more
+		left -= more
+	}
+	var out []string
+	for i, w := range wrapped {
+		kept := append([]string(nil), w[:give[i]]...)
+		if give[i] < len(w) {
+			kept = cutPart(parts[i], kept)
+		}
+		for j, r := range kept {
+			if j > 0 {
+				r = "  " + r // under the part's "⚠ "
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cutPart ends the rows kept of a part that does not fit with how many of
+// its characters are left: on a row of its own, or on the one row there
+// is, cut at a space where there is one so that no name is cut.
+func cutPart(part string, kept []string) []string {
+	own := len(kept) > 1
+	if own {
+		kept = kept[:len(kept)-1]
+	} else if first := []rune(kept[0]); len(first) > commandWidth-24 {
+		at := commandWidth - 24
+		if i := strings.LastIndex(string(first[:at]), " "); i > len("⚠ ") {
+			at = utf8.RuneCountInString(string(first[:at])[:i])
+		}
+		kept[0] = string(first[:at])
+	}
+	// The rows are exact pieces of "⚠ "+part; what follows the last
+	// is the rest.
+	text, pos := "⚠ "+part, 0
+	for _, r := range kept {
+		pos += strings.Index(text[pos:], r) + len(r)
+	}
+	more := fmt.Sprintf("… and %s more", plural(utf8.RuneCountInString(strings.TrimLeft(text[pos:], " ")), "character", "characters"))
+	if own {
+		return append(kept, more)
+	}
+	kept[0] += " " + more
+	return kept
 }
 
 // limitRows keeps at most n rows, ending the last kept one with "…" when
