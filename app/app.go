@@ -116,8 +116,14 @@ type Options struct {
 	RecheckFirst, RecheckMax time.Duration
 	// WatchEvery is how often settings.json and the Trash record (a Trash
 	// with a StateFile) are looked at for changes made outside the app;
-	// zero: 2 s, negative: never.
+	// zero: 2 s, negative: never. Where the system tells of file changes
+	// (inotify on Linux) a change is seen at once and the look is only a
+	// backstop.
 	WatchEvery time.Duration
+	// fileEvents, for tests, replaces the system's file-change
+	// notification: each value says one of the watched files may have
+	// changed.
+	fileEvents func(ctx context.Context, paths []string) <-chan struct{}
 
 	// YesNo, when set, asks before confirmation is switched off (a native
 	// dialog). Nil: the switch happens at once, and the menu, tooltip and
@@ -153,8 +159,10 @@ type App struct {
 	events chan Event
 	done   chan struct{} // closed when Run returns
 	loop   inbox         // events and done, for goroutines other than Run
-	turns  sync.WaitGroup
-	ids    atomic.Int64 // pending IDs
+	// keyed runs keyed notifications in order (notifyKey, withdrawNote).
+	keyed chan func()
+	turns sync.WaitGroup
+	ids   atomic.Int64 // pending IDs
 	// preloading is set while a preload runs, so key presses in quick
 	// succession start one load, not one each.
 	preloading atomic.Bool
@@ -445,7 +453,7 @@ func (a *App) startBackground(ctx context.Context) {
 		a.runCheck(ctx, name)
 	}
 	if err := a.o.SettingsError; err != nil {
-		a.notify("Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
+		a.notifyKey("settings", "Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
 	}
 	a.loadRecent()
 	a.loadTrash()
@@ -857,6 +865,51 @@ func (a *App) finish(d turnDone) {
 	a.loadRecent()
 	if a.relisten {
 		a.relistenNow(t.ctxParent)
+	}
+}
+
+// notifyKey posts a notification about a state under key, replacing the
+// last one posted under it; withdrawNote closes it once the state is
+// over. Both go through one queue, so a close never overtakes the post
+// it closes. A Notifier that cannot do either just posts.
+func (a *App) notifyKey(key, title, body string) {
+	k, ok := a.o.Notifier.(KeyedNotifier)
+	if !ok {
+		a.notify(title, body)
+		return
+	}
+	a.keyedDo(func() {
+		if err := k.NotifyKey(key, title, body); err != nil {
+			a.log.Warn("notification failed", "err", err)
+		}
+	})
+}
+
+func (a *App) withdrawNote(key string) {
+	if k, ok := a.o.Notifier.(KeyedNotifier); ok {
+		a.keyedDo(func() {
+			if err := k.CloseKey(key); err != nil {
+				a.log.Warn("withdrawing a notification", "err", err)
+			}
+		})
+	}
+}
+
+// keyedDo runs f off the loop, after every f queued before it. Called
+// from the event loop only.
+func (a *App) keyedDo(f func()) {
+	if a.keyed == nil {
+		a.keyed = make(chan func(), 16)
+		go func(q <-chan func()) {
+			for f := range q {
+				f()
+			}
+		}(a.keyed)
+	}
+	select {
+	case a.keyed <- f:
+	default:
+		go f() // a stuck server: do not block the loop
 	}
 }
 

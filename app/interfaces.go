@@ -42,6 +42,14 @@ type Notifier interface {
 	Notify(title, body string) error
 }
 
+// KeyedNotifier is a Notifier that can replace and withdraw what it
+// posted: a notification about a state (a settings error) goes away when
+// the state is over, so the desktop's list does not keep saying it.
+type KeyedNotifier interface {
+	NotifyKey(key, title, body string) error
+	CloseKey(key string) error
+}
+
 // Approver posts actionable notifications for commands waiting for approval.
 //
 // Ask shows p with Approve and Deny actions and should return once the

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"reflect"
@@ -14,43 +15,60 @@ import (
 
 // Two files are shared with the world outside the app: settings.json,
 // which the user edits through Settings…, and the Trash record that `hark
-// undo` and `hark ask` change too. The app looks at both with a stat
-// every WatchEvery, which costs next to nothing, works alike on macOS and
-// Linux, and needs no notification API; an atomic save (a rename) shows
-// as a new file even within the clock's resolution.
+// undo` and `hark ask` change too. Where the system tells of file changes
+// (inotify on Linux: fileEvents) a save is seen at once, whatever the
+// editor does (write in place, rename over, or delete and create); a look
+// every WatchEvery is the backstop there and the way on macOS. A change is
+// judged by the file's identity, size, time and content, so that a save
+// within the clock's resolution that keeps the size still counts.
 
 // defaultWatchEvery is how often the shared files are looked at.
 const defaultWatchEvery = 2 * time.Second
 
-// stampOf is what a change of path is judged by; nil: no such file.
-func stampOf(path string) os.FileInfo {
+// stamp is what a change of a file is judged by.
+type stamp struct {
+	fi  os.FileInfo // nil: no such file
+	sum [sha256.Size]byte
+}
+
+// stampOf reads path's stamp; the content counts only for a small file
+// (settings.json, the Trash record), which costs next to nothing.
+func stampOf(path string) stamp {
 	if path == "" {
-		return nil
+		return stamp{}
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil
+		return stamp{}
 	}
-	return fi
+	st := stamp{fi: fi}
+	if fi.Size() <= 1<<20 {
+		if b, err := os.ReadFile(path); err == nil {
+			st.sum = sha256.Sum256(b)
+		}
+	}
+	return st
 }
 
-func sameStamp(a, b os.FileInfo) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
+func sameStamp(a, b stamp) bool {
+	if a.fi == nil || b.fi == nil {
+		return a.fi == nil && b.fi == nil
 	}
-	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	return os.SameFile(a.fi, b.fi) && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime()) && a.sum == b.sum
 }
 
 // stateFiler is a Trash whose record lives in a file (*trash.Bin).
 type stateFiler interface{ StateFile() string }
 
-// filesChanged says which shared files changed since the last look.
-type filesChanged struct{ settings, trash bool }
+// filesChanged says which shared files changed since the last look, and
+// whether a file event (not the periodic look) found it.
+type filesChanged struct{ settings, trash, byEvent bool }
 
 func (filesChanged) isEvent() {}
 
 // startWatching takes the files' stamps now, so a change made right after
-// start is seen, and polls them until ctx ends.
+// start is seen, and looks at them again on every file event and every
+// WatchEvery until ctx ends.
 func (a *App) startWatching(ctx context.Context) {
 	every := a.o.WatchEvery
 	if every == 0 {
@@ -63,18 +81,36 @@ func (a *App) startWatching(ctx context.Context) {
 	if sf, ok := a.o.Trash.(stateFiler); ok {
 		trashPath = sf.StateFile()
 	}
+	watch := a.o.fileEvents
+	if watch == nil {
+		watch = func(ctx context.Context, paths []string) <-chan struct{} { return fileEvents(ctx, paths, a.log) }
+	}
+	var paths []string
+	for _, p := range []string{settingsPath, trashPath} {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	events := watch(ctx, paths)
 	lastSettings, lastTrash := stampOf(settingsPath), stampOf(trashPath)
 	go func() {
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
+			byEvent := false
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
+			case _, ok := <-events:
+				if !ok {
+					events = nil // no more events: the look goes on
+					continue
+				}
+				byEvent = true
 			}
 			s, t := stampOf(settingsPath), stampOf(trashPath)
-			e := filesChanged{settings: !sameStamp(s, lastSettings), trash: trashPath != "" && !sameStamp(t, lastTrash)}
+			e := filesChanged{settings: !sameStamp(s, lastSettings), trash: trashPath != "" && !sameStamp(t, lastTrash), byEvent: byEvent}
 			lastSettings, lastTrash = s, t
 			if (e.settings || e.trash) && !a.post(e) {
 				return
@@ -84,6 +120,11 @@ func (a *App) startWatching(ctx context.Context) {
 }
 
 func (a *App) filesChanged(e filesChanged) {
+	seen := "periodic look"
+	if e.byEvent {
+		seen = "file event"
+	}
+	a.log.Info("shared file changed", "settings", e.settings, "trash", e.trash, "seen", seen)
 	if e.trash {
 		a.loadTrash()
 	}
@@ -118,9 +159,14 @@ func (a *App) reloadSettings() {
 		msg := fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", err)
 		a.setProblem(Problem{Source: "settings", Message: msg})
 		if old.Detail != msg {
-			a.notify("Hark — settings.json has a problem", err.Error())
+			a.notifyKey("settings", "Hark — settings.json has a problem", err.Error())
 		}
 	} else {
+		if _, was := a.problems["settings"]; was {
+			// The error's notification would go on saying the file is
+			// broken, in the desktop's list if nowhere else.
+			a.withdrawNote("settings")
+		}
 		delete(a.problems, "settings")
 		// A failed save said the file had an error; that is over now.
 		if strings.HasPrefix(a.note, "Could not save the setting") {

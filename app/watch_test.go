@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -133,5 +134,97 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 	h.notifier.mu.Unlock()
 	if restarts != 1 {
 		t.Errorf("the restart was announced %d times, want once", restarts)
+	}
+}
+
+// keyedNotifier records keyed notifications and their withdrawals.
+type keyedNotifier struct {
+	*fakeNotifier
+	mu     sync.Mutex
+	open   map[string]string // key → title still shown
+	closed chan string
+}
+
+func (k *keyedNotifier) NotifyKey(key, title, body string) error {
+	k.mu.Lock()
+	k.open[key] = title
+	k.mu.Unlock()
+	return k.Notify(title, body)
+}
+
+func (k *keyedNotifier) CloseKey(key string) error {
+	k.mu.Lock()
+	delete(k.open, key)
+	k.mu.Unlock()
+	k.closed <- key
+	return nil
+}
+
+// TestSettingsFixClearsOnTheFileEvent: a file event alone (the periodic
+// look is an hour away) shows a bad value, and clears the problem once
+// the file is fixed, and the error's notification is withdrawn then.
+// Saves of every kind an editor makes: rename over, write in place with
+// the same size, delete and create.
+func TestSettingsFixClearsOnTheFileEvent(t *testing.T) {
+	t.Parallel()
+	kick := make(chan struct{}, 1)
+	n := &keyedNotifier{fakeNotifier: newFakeNotifier(), open: map[string]string{}, closed: make(chan string, 8)}
+	h := start(t, answerAgent("ok"), func(o *Options) {
+		o.WatchEvery = time.Hour
+		o.Notifier = n
+		o.fileEvents = func(context.Context, []string) <-chan struct{} { return kick }
+	})
+	path := h.paths.Settings
+	h.views.waitFrom(t, 0, "idle", func(v View) bool { return v.State == Idle })
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	saves := map[string]func(body string) error{
+		"rename over": func(body string) error {
+			if err := os.WriteFile(path+".tmp", []byte(body), 0o600); err != nil {
+				return err
+			}
+			return os.Rename(path+".tmp", path)
+		},
+		"in place": func(body string) error { return os.WriteFile(path, []byte(body), 0o600) },
+		"delete and create": func(body string) error {
+			os.Remove(path)
+			return os.WriteFile(path, []byte(body), 0o600)
+		},
+	}
+	// Same length, so only the content tells the saves apart.
+	bad, good := `{"confirmTimeout": "2 minutes"}`, `{"confirmTimeout": "120s"     }`
+	for _, name := range []string{"rename over", "in place", "delete and create"} {
+		save := saves[name]
+		m := h.views.mark()
+		if err := save(bad); err != nil {
+			t.Fatal(err)
+		}
+		kick <- struct{}{}
+		h.views.waitFrom(t, m, name+": the bad value shows", func(v View) bool { _, ok := v.Problems["settings"]; return ok })
+		select {
+		case <-n.got:
+		case <-time.After(waitTimeout):
+		}
+		n.mu.Lock()
+		_, shown := n.open["settings"]
+		n.mu.Unlock()
+		if !shown {
+			t.Fatalf("%s: the settings error was not posted as a keyed notification", name)
+		}
+		m = h.views.mark()
+		if err := save(good); err != nil {
+			t.Fatal(err)
+		}
+		kick <- struct{}{}
+		h.views.waitFrom(t, m, name+": the fix clears the problem", func(v View) bool { _, ok := v.Problems["settings"]; return !ok })
+		select {
+		case key := <-n.closed:
+			if key != "settings" {
+				t.Errorf("%s: withdrew %q, want settings", name, key)
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s: the settings error's notification was not withdrawn", name)
+		}
 	}
 }

@@ -44,6 +44,8 @@ type DBus struct {
 	capsErr error
 	asks    map[uint32]*ask // by notification id
 	byPend  map[string]uint32
+	// keyed are the notifications posted with NotifyKey, by key.
+	keyed   map[string]uint32
 	closed  bool
 	signals chan *dbus.Signal
 	// server is the notification server's unique name, as last checked:
@@ -218,6 +220,43 @@ func (d *DBus) notify(summary, body string, actions []string, hints map[string]d
 func (d *DBus) Notify(title, body string) error {
 	_, err := d.notify(title, body, []string{}, map[string]dbus.Variant{}, -1)
 	return err
+}
+
+// NotifyKey posts a notification that a later NotifyKey with the same
+// key replaces and CloseKey withdraws (a settings error once the file is
+// fixed).
+func (d *DBus) NotifyKey(key, title, body string) error {
+	d.mu.Lock()
+	old := d.keyed[key]
+	d.mu.Unlock()
+	var id uint32
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, old, d.icon, title, d.text(body), []string{}, d.withAppHints(map[string]dbus.Variant{}), int32(-1)).Store(&id)
+	if err != nil {
+		return fmt.Errorf("posting a notification: %v", err)
+	}
+	d.mu.Lock()
+	if d.keyed == nil {
+		d.keyed = map[string]uint32{}
+	}
+	d.keyed[key] = id
+	d.mu.Unlock()
+	return nil
+}
+
+// CloseKey withdraws the notification NotifyKey posted under key, if any;
+// one the server already closed is no error.
+func (d *DBus) CloseKey(key string) error {
+	d.mu.Lock()
+	id, ok := d.keyed[key]
+	delete(d.keyed, key)
+	d.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if err := d.obj.Call(notifyIface+".CloseNotification", 0, id).Err; err != nil {
+		return fmt.Errorf("closing notification %d: %v", id, err)
+	}
+	return nil
 }
 
 // Ask posts an approval request. With the actions capability it carries
