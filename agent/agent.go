@@ -252,6 +252,43 @@ type Agent struct {
 
 	localMu sync.Mutex
 	local   bool // the model was shown to be served here; checked once
+	fresh   bool // Ollama's version was shown to be MinVersion or later, or unknown
+}
+
+// versioner is the part of *api.Client that tells Ollama's version.
+type versioner interface {
+	Version(ctx context.Context) (string, error)
+}
+
+// ensureFresh refuses an Ollama older than MinVersion: it would cut an
+// overflowing conversation silently (no truncate field) where Hark relies
+// on a refusal. Asked until it passes, so an update is seen without a
+// restart; a version that cannot be read is left to the chat to report.
+func (a *Agent) ensureFresh(ctx context.Context) error {
+	if a.runtimeOf() != nil {
+		return nil
+	}
+	vc, ok := a.o.Client.(versioner)
+	if !ok {
+		return nil
+	}
+	a.localMu.Lock()
+	done := a.fresh
+	a.localMu.Unlock()
+	if done {
+		return nil
+	}
+	v, err := vc.Version(ctx)
+	if err != nil {
+		return nil
+	}
+	if VersionTooOld(v) {
+		return tooOldError(a.o.Host, v)
+	}
+	a.localMu.Lock()
+	a.fresh = true
+	a.localMu.Unlock()
+	return nil
 }
 
 // shower is the part of *api.Client that tells where a model is served;
@@ -261,10 +298,13 @@ type shower interface {
 	Show(ctx context.Context, req *api.ShowRequest) (*api.ShowResponse, error)
 }
 
-// ensureLocal refuses a model served from another machine unless the user
-// allowed cloud models. The name is judged at once; /api/show is asked
+// ensureLocal refuses an Ollama older than MinVersion (ensureFresh), and a
+// model served from another machine unless the user allowed cloud models. The name is judged at once; /api/show is asked
 // once per Agent, and a show that fails is left to the chat to report.
 func (a *Agent) ensureLocal(ctx context.Context) error {
+	if err := a.ensureFresh(ctx); err != nil {
+		return err
+	}
 	if a.o.AllowCloudModels {
 		return nil
 	}

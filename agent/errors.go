@@ -29,6 +29,7 @@ var (
 	ErrContextOverflow   = errors.New("request does not fit the context")
 	ErrModelOutput       = errors.New("model produced no usable reply")
 	ErrCloudModel        = errors.New("model is not served on this machine")
+	ErrOllamaTooOld      = errors.New("ollama is older than hark needs")
 	ErrDenials           = errors.New("stopped after repeated denials")
 )
 

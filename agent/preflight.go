@@ -26,7 +26,10 @@ const (
 
 // VersionUnknown says a version tells nothing about age: a source build
 // of Ollama reports 0.0.0 (version/version.go), and a server may report
-// something unparsable.
+// something unparsable or nothing. Hark uses such a server (refusing a
+// developer's own build would help nobody) and says it cannot tell.
+// A pre-release counts as its release ("0.12.6-rc0" is 0.12.6): the
+// truncate field was in 0.12.6's first release candidate.
 func VersionUnknown(v string) bool {
 	p, ok := parseVersion(v)
 	return !ok || slices.Equal(p, []int{0, 0, 0})
@@ -35,12 +38,23 @@ func VersionUnknown(v string) bool {
 // VersionTooOld says v is a known version older than MinVersion.
 func VersionTooOld(v string) bool { return !VersionUnknown(v) && versionLess(v, MinVersion) }
 
+// UpdateOllama is how to get a newer Ollama.
+const UpdateOllama = "update Ollama: download it again from https://ollama.com/download (on Linux, `curl -fsSL https://ollama.com/install.sh | sh`), then restart it"
+
+// tooOldError refuses an Ollama older than MinVersion, with the version
+// found and how to update.
+func tooOldError(host, version string) *Error {
+	return &Error{Kind: ErrOllamaTooOld, Host: host, msg: fmt.Sprintf(
+		"Ollama %s at %s is older than %s, which Hark needs (%s); %s",
+		strings.TrimSpace(version), host, MinVersion, MinVersionWhy, UpdateOllama)}
+}
+
 // Check is Preflight with warnings: problems that do not stop a request but
-// make it worse — an Ollama older than MinVersion, a model whose own
+// make it worse — an Ollama whose version says nothing, a model whose own
 // context is shorter than contextLength, a model that only thinks, a cloud
 // model the user allowed. A model served from another machine is an error
 // unless allowCloud (the allowCloudModels setting) says the user accepts
-// that.
+// that, and so is an Ollama older than MinVersion (ErrOllamaTooOld).
 func Check(ctx context.Context, c Checker, host, modelName string, contextLength int, allowCloud bool) (warnings []string, _ error) {
 	version, err := c.Version(ctx)
 	if err != nil {
@@ -57,7 +71,10 @@ func Check(ctx context.Context, c Checker, host, modelName string, contextLength
 		warnings = append(warnings, fmt.Sprintf("model %q runs on %s, not this machine: what you say and every command's output go there (allowCloudModels is on)", modelName, remote))
 	}
 	if VersionTooOld(version) {
-		warnings = append(warnings, fmt.Sprintf("Ollama %s is older than %s, which Hark needs: %s; update Ollama", version, MinVersion, MinVersionWhy))
+		return nil, tooOldError(host, version)
+	}
+	if VersionUnknown(version) {
+		warnings = append(warnings, fmt.Sprintf("Ollama reports version %q, so Hark cannot tell whether it is %s or later (a source build says 0.0.0); if long conversations lose their start, %s", version, MinVersion, UpdateOllama))
 	}
 	if contextLength <= 0 {
 		contextLength = DefaultContextLength
@@ -185,6 +202,7 @@ func versionLess(a, b string) bool {
 func parseVersion(s string) ([]int, bool) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
 	s, _, _ = strings.Cut(s, "-")
+	s, _, _ = strings.Cut(s, "+")
 	parts := strings.Split(s, ".")
 	out := make([]int, 3)
 	if len(parts) == 0 || len(parts) > 3 {

@@ -22,11 +22,9 @@ func TestCheckWarnings(t *testing.T) {
 		{"all good", "0.17.4", DefaultModel, 8192, nil},
 		{"current", "0.33.0", DefaultModel, 8192, nil},
 		{"the floor itself", "0.12.6", "llama3.1:8b", 8192, nil},
-		{"no truncate field yet", "0.12.5", DefaultModel, 8192, []string{"older than 0.12.6"}},
-		{"think refused for llama", "0.12.4", "llama3.1:8b", 8192, []string{"refuses every request to a model that cannot think"}},
-		{"old for every family", "0.8.0", "llama3.1:8b", 8192, []string{"older than 0.12.6"}},
-		// A source build says 0.0.0: unknown, not too old.
-		{"source build", "0.0.0", DefaultModel, 8192, nil},
+		// Below 0.12.6 is an error now (TestOllamaBelowTheFloorIsRefused).
+		// A source build says 0.0.0: unknown, not too old, and said so.
+		{"source build", "0.0.0", DefaultModel, 8192, []string{"cannot tell whether it is 0.12.6 or later"}},
 		{"model context too short", "0.17.4", "qwen3-small:1b", 8192, []string{"at most 4096 tokens"}},
 		{"thinking-only model", "0.17.4", "qwen3:4b", 8192, []string{"always thinks"}},
 	}

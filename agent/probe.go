@@ -39,7 +39,7 @@ func ProbeServer(ctx context.Context, c ProbeClient, host, goos string) (string,
 	switch {
 	case VersionTooOld(v):
 		return "", &shell.ProbeError{Problem: fmt.Sprintf("Ollama %s at %s is older than %s: %s%s", v, host, MinVersion, MinVersionWhy, where),
-			Next: "update Ollama (https://ollama.com/download)"}
+			Next: UpdateOllama}
 	case where != "":
 		return "", &shell.ProbeError{Problem: fmt.Sprintf("version %s at %s%s%s", v, host, versionNote(v), where),
 			Next: "set \"ollamaHost\" (or OLLAMA_HOST) to 127.0.0.1:11434 to keep everything on this machine", Minor: true}

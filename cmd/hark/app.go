@@ -481,6 +481,9 @@ func ollamaProblem(name string, err error) error {
 	if errors.Is(err, agent.ErrCloudModel) {
 		return &app.TitledError{Title: name + " model is not on this machine", Err: err}
 	}
+	if errors.Is(err, agent.ErrOllamaTooOld) {
+		return &app.TitledError{Title: "Ollama is too old — update it (Problems…)", Err: err}
+	}
 	if strings.Contains(msg, "model") && !strings.Contains(msg, "not running") {
 		return &app.TitledError{Title: name + " model not ready", Err: err}
 	}
