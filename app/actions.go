@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -184,7 +185,7 @@ func (a *App) click(ctx context.Context, id string) {
 		path, o := a.o.LogFile, a.o.Opener
 		a.background(func() error {
 			if err := o.Open(path); err != nil {
-				return fmt.Errorf("could not open %s: %v — open it in a text viewer yourself", path, err)
+				return fmt.Errorf("could not open %s: %v — %s", path, err, OpenByHand(runtime.GOOS, path))
 			}
 			return nil
 		})
@@ -248,6 +249,16 @@ func SaveConfirmBeforeExecute(path string, value bool) error {
 	return settings.Update(path, func(s *settings.Settings) { s.ConfirmBeforeExecute = value })
 }
 
+// openFailed reports a file whose opener failed after Open took it as
+// started (ExecOpener.Failed): a notification and the status line name
+// the file and how to open it by hand. Called from any goroutine.
+func (a *App) openFailed(path string, err error) {
+	a.log.Warn("opener failed", "path", path, "err", err)
+	title, body := openFailedNote(runtime.GOOS, path, err)
+	a.notify(title, body)
+	a.post(noteEvent{text: fmt.Sprintf("could not open %s — %s", filepath.Base(path), OpenByHand(runtime.GOOS, path))})
+}
+
 func openSettings(path string, o Opener) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if err := settings.Save(path, settings.Defaults()); err != nil {
@@ -255,7 +266,7 @@ func openSettings(path string, o Opener) error {
 		}
 	}
 	if err := o.Open(path); err != nil {
-		return fmt.Errorf("could not open %s: %v — open it in an editor yourself", path, err)
+		return fmt.Errorf("could not open %s: %v — %s", path, err, OpenByHand(runtime.GOOS, path))
 	}
 	return nil
 }

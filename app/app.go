@@ -279,9 +279,6 @@ func New(o Options) *App {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Opener == nil {
-		o.Opener = ExecOpener{}
-	}
 	if o.now == nil {
 		o.now = time.Now
 	}
@@ -303,6 +300,9 @@ func New(o Options) *App {
 		described: map[string]bool{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
+	if a.o.Opener == nil {
+		a.o.Opener = ExecOpener{Failed: a.openFailed}
+	}
 	a.throttle = newThrottle(time.Second/MaxRendersPerSecond, o.now, o.afterFunc, func() { a.post(renderFlush{}) })
 	if o.SettingsError != nil {
 		a.setProblem(Problem{Source: "settings", Message: fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", o.SettingsError)})

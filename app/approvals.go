@@ -484,7 +484,7 @@ func (a *App) showFull(ctx context.Context, p Pending) {
 			a.log.Warn("showing the full command", "viewer", fmt.Sprintf("%T", viewer), "err", verr)
 		}
 		if err == nil {
-			err = opener.Open(path)
+			err = openDocument(opener, path)
 		}
 		if err != nil {
 			a.log.Warn("opening the full command", "path", path, "err", err)

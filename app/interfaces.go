@@ -98,6 +98,13 @@ type Opener interface {
 	Open(path string) error
 }
 
+// DocumentOpener is an Opener that can open a file to read with the
+// desktop's own application only, never an editor in a terminal
+// (ExecOpener.OpenDocument); Problems… and the audit text use it.
+type DocumentOpener interface {
+	OpenDocument(path string) error
+}
+
 // TextViewer shows a text file in a window that wraps its lines and
 // scrolls, and returns once the window is open or closed; an error means
 // it could not show it, and the caller falls back to the Opener.

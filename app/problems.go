@@ -216,22 +216,40 @@ func (a *App) problemReport() string {
 	return b.String()
 }
 
-// openText writes text to a file in the runtime folder and opens it; when
-// no viewer opens, the text goes out as a notification instead, so the
-// click is never silent.
+// openText writes text to a file in the runtime folder and shows it to
+// read: with the desktop's own application (DocumentOpener), else in a
+// text window (zenity, kdialog), else as a notification, so the click is
+// never silent. Never an editor or a pager in a terminal: this is text to
+// read, and vim there was a trap.
 func (a *App) openText(name, title, text string) {
 	path := filepath.Join(a.o.Paths.Runtime, name)
-	o := a.o.Opener
+	o, viewer := a.o.Opener, a.o.Viewer
+	if t, ok := viewer.(interface{ InTerminal() bool }); ok && t.InTerminal() {
+		viewer = nil
+	}
 	go func() {
 		err := settings.WriteFileAtomic(path, []byte(text), 0o600)
 		if err == nil {
-			err = o.Open(path)
+			err = openDocument(o, path)
+		}
+		if err != nil && viewer != nil {
+			if verr := viewer.ShowText(context.Background(), title, path); verr == nil {
+				return
+			}
 		}
 		if err != nil {
 			a.log.Warn("opening text", "path", path, "err", err)
 			a.notify(title, clip(text, 1500))
 		}
 	}()
+}
+
+// openDocument opens path to read: with OpenDocument where o has it.
+func openDocument(o Opener, path string) error {
+	if d, ok := o.(DocumentOpener); ok {
+		return d.OpenDocument(path)
+	}
+	return o.Open(path)
 }
 
 // askConfirmOff switches confirmation off, after asking once in a native

@@ -47,6 +47,10 @@ func DetectTextViewer(goos string, getenv func(string) string, lookPath func(str
 	return &TextViewer{Tool: "less", Path: less, Terminal: t}
 }
 
+// InTerminal says whether the window is a pager in a terminal (less),
+// which Problems… does not use: a notification reads better.
+func (v *TextViewer) InTerminal() bool { return v.Tool == "less" }
+
 // Args is the command line that shows the file at path under title.
 func (v *TextViewer) Args(title, path string) (prog string, args []string, err error) {
 	switch v.Tool {
