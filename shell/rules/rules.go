@@ -444,6 +444,14 @@ func subcommandWord(s string) bool {
 	return true
 }
 
+// fileOperands are the programs whose every operand is a file or folder
+// to create or change in place, so that a proposal names no word after
+// the program. Their options change only how (a mode, -p, a time); where
+// they write is in the operands, and every operand must land in the
+// rule's folder. Programs that move, copy, link or overwrite are
+// destructive and get no proposal at all.
+var fileOperands = map[string]bool{"mkdir": true, "touch": true}
+
 // maxWords bounds the subcommand words of a proposal: `docker compose up`
 // needs two, more would name a file.
 const maxWords = 2

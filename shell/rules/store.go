@@ -376,7 +376,10 @@ func (s *Store) Propose(command, wd string, v policy.Verdict) (Rule, error) {
 	}
 	var words []string
 	for _, a := range c.args {
-		if !subcommandWord(a) || len(words) == maxWords {
+		if fileOperands[c.program] || !subcommandWord(a) || len(words) == maxWords {
+			// A program whose operands are files has no subcommand:
+			// the name just made is not what the person meant, the
+			// program in this folder is ("mkdir in ~/Projects/webapp").
 			break
 		}
 		words = append(words, a)
@@ -384,7 +387,7 @@ func (s *Store) Propose(command, wd string, v policy.Verdict) (Rule, error) {
 	r := Rule{Kind: Allow, Program: c.program, Words: words, Folder: tildeFolder(wd, s.home)}
 	r.Examples.Match = []string{command}
 	prefix := joinWords(append([]string{c.program}, words...))
-	if len(words) > 0 {
+	if len(words) > 1 {
 		r.Examples.NoMatch = append(r.Examples.NoMatch, joinWords(append([]string{c.program}, words[:len(words)-1]...)))
 	}
 	r.Examples.NoMatch = append(r.Examples.NoMatch, prefix+" ../elsewhere", prefix+" > out.txt")
