@@ -91,6 +91,9 @@ func rules(work string) []rule {
 		{when: "long command", command: longCommand(work), answer: "ran the long one"},
 		{when: "trash the old report", command: "rm ~/old_report.txt", answer: "handled the old report"},
 		{when: "archive the logs", command: archiveCommand(work), answer: "archived the logs"},
+		{when: "long family tail delete", command: "echo " + countedWords(300) + " && rm " + filepath.Join(work, "family-rm-target"), answer: "done"},
+		{when: "long family heredoc", command: "cat > " + filepath.Join(work, "family-plan.md") + " <<'EOF'\n" + countedLines(40) + "EOF", answer: "done"},
+		{when: "long family many reasons", command: manyReasons(work), answer: "done"},
 		{when: "remove the build folder", command: "rm -r " + filepath.Join(work, "old_builds"), retry: "rm -r " + filepath.Join(work, "old_builds") + "/*", answer: "left the builds"},
 	}
 }
@@ -170,6 +173,34 @@ func underscoreCommand(work string) string {
 }
 
 // longCommand is 2,000-odd characters with its sting in the tail.
+// countedWords and countedLines are long text that never repeats, which
+// the stand-in server (as Ollama's runner) would cut as a repeating model.
+func countedWords(n int) string {
+	var w []string
+	for i := range n {
+		w = append(w, fmt.Sprintf("w%d", i))
+	}
+	return strings.Join(w, " ")
+}
+
+func countedLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "line %d of the plan\n", i)
+	}
+	return b.String()
+}
+
+// manyReasons is a long command with many parts that change files.
+func manyReasons(work string) string {
+	var parts []string
+	for i := range 8 {
+		d := filepath.Join(work, fmt.Sprintf("fam%d", i))
+		parts = append(parts, fmt.Sprintf("mkdir -p %s && touch %s/f && chmod 600 %s/f && rm %s/old > %s/out.txt", d, d, d, d, d))
+	}
+	return strings.Join(parts, " ; ")
+}
+
 func longCommand(work string) string {
 	return "echo " + strings.Repeat("padding_", 250) + " ; touch " + filepath.Join(work, "long-tail-marker")
 }

@@ -192,18 +192,19 @@ func TestLongDeletionAndRetry(t *testing.T) {
 		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
 			t.Errorf("actions %q, want %q", n.Actions, want)
 		}
-		h.menu.WaitFor(t, 20*time.Second, "⚠ The part that deletes files:")
+		h.menu.WaitFor(t, 20*time.Second, "⚠ rm ")
 		root := stableLayout(t, h.menu)
 		var part []string
 		in, show, deny := false, -1, -1
 		for i, c := range root.Children {
 			l := c.Label
 			switch {
-			case strings.TrimSpace(l) == "⚠ The part that deletes files:":
+			case strings.HasPrefix(l, "    ⚠ rm "):
 				in = true
 				if !c.Enabled {
-					t.Errorf("the deletion's heading is greyed out")
+					t.Errorf("the deletion's row is greyed out")
 				}
+				part = append(part, strings.TrimPrefix(l, "    ⚠ "))
 				continue
 			case strings.TrimSpace(l) == "Show full command…":
 				show = i
@@ -216,8 +217,12 @@ func TestLongDeletionAndRetry(t *testing.T) {
 				in = false
 			}
 		}
-		if got := strings.Join(part, " "); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(rm, " ", "") {
-			t.Errorf("menu shows the deletion as %q, want %q\n%s", got, rm, root.Labels())
+		// The deletion starts its own row among the command's rows; what
+		// does not fit is counted, and Show full command… has it all.
+		shown, _, _ := strings.Cut(strings.Join(part, " "), " … and ")
+		// Rows split a long path after a slash, so spaces are not compared.
+		if shown == "" || !strings.HasPrefix(strings.ReplaceAll(rm, " ", ""), strings.ReplaceAll(shown, " ", "")) {
+			t.Errorf("menu shows the deletion as %q, want the start of %q\n%s", shown, rm, root.Labels())
 		}
 		if _, ok := root.Find("Why: rm: deletes files"); !ok {
 			t.Errorf("the deletion's reason is folded:\n%s", root.Labels())
@@ -326,4 +331,86 @@ func stableLayout(t *testing.T, m *harness.Menu) harness.MenuItem {
 		prev = labels
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// pendingEntry is the visible rows of the first pending entry as a host
+// shows them (after "Pending approval", up to the separator), and its
+// command's rows (from "  $ " up to the folder row).
+func pendingEntry(root harness.MenuItem) (entry, block []string) {
+	started, in := false, false
+	for _, c := range root.Children {
+		if !c.Visible {
+			continue
+		}
+		if strings.HasPrefix(c.Label, "Pending approval") {
+			started = true
+			continue
+		}
+		if !started {
+			continue
+		}
+		if strings.TrimSpace(c.Label) == "" && len(c.Children) == 0 {
+			break // the separator after the pending entries
+		}
+		entry = append(entry, c.Label)
+		switch {
+		case strings.HasPrefix(c.Label, "  $ "):
+			in = true
+		case strings.HasPrefix(c.Label, "    In: "):
+			in = false
+		}
+		if in {
+			block = append(block, c.Label)
+		}
+	}
+	return entry, block
+}
+
+// TestLongCommandFamilyMenu: each long command of a family, read back from
+// the D-Bus menu as a tray host shows it, takes at most 6 rows for the
+// command and 20 for its entry, with Show full command… for the rest.
+func TestLongCommandFamilyMenu(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := startHark(t, d)
+	h.waitIdle()
+	for _, c := range []struct{ request, marker string }{
+		{"long family tail delete", "family-rm-target"},
+		{"long family heredoc", "family-plan.md"},
+		{"long family many reasons", "fam7"},
+		{"archive the logs", "mkdir -p"},
+	} {
+		t.Run(c.request, func(t *testing.T) {
+			h.t = t
+			h.send(false, c.request)
+			approvalFor(t, d.notes, c.marker)
+			h.menu.WaitFor(t, 20*time.Second, "Show full command…")
+			root := stableLayout(t, h.menu)
+			entry, block := pendingEntry(root)
+			if len(block) == 0 || len(block) > 6 {
+				t.Errorf("%d rows for the command, want 1 to 6:\n%s", len(block), root.Labels())
+			}
+			if len(entry) > 20 {
+				t.Errorf("%d rows for the entry, want at most 20:\n%s", len(entry), root.Labels())
+			}
+			h.menu.ClickUntil(t, 30*time.Second, "Deny", func() error {
+				if _, ok := root.Find("Pending approval"); ok {
+					if l, err := h.menu.Layout(); err == nil {
+						if _, still := l.Find("Pending approval"); still {
+							return errors.New("still pending")
+						}
+					}
+				}
+				return nil
+			})
+			h.waitIdle()
+			// A fresh conversation for the next, so the long ones do not
+			// add up past the context.
+			if it, ok := stableLayout(t, h.menu).Find("New conversation"); ok {
+				if err := h.menu.Click(it.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	h.quit()
 }
