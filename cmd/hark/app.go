@@ -303,7 +303,8 @@ func (w *wiring) buildCore(context.Context) error {
 			"tray": probeCheck(tray.ProbeHost),
 			"gpu":  gpuCheck(server, st.Model()),
 		},
-		Puller: modelPuller(server),
+		Puller:     modelPuller(server),
+		WatchEvery: watchEvery(),
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
 		},
