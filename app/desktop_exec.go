@@ -89,7 +89,7 @@ func OpenByHand(goos, path string) string {
 	if goos == "darwin" {
 		return "open it by hand: run `open -t " + shellQuote(path) + "` in Terminal"
 	}
-	return "open it by hand in any text editor, or run `nano " + shellQuote(path) + "` in a terminal"
+	return "open it by hand in any text editor (for example `nano " + shellQuote(path) + "` in a terminal)"
 }
 
 // openFailedNote is the notification of a file that did not open: which
@@ -192,7 +192,7 @@ func openError(tried []string, path, lookedFor string) error {
 	if len(tried) == 0 {
 		return fmt.Errorf("no program to open it was found (%s); the file is %s", lookedFor, path)
 	}
-	return fmt.Errorf("could not open it: tried %s; the file is %s", strings.Join(tried, ", "), path)
+	return fmt.Errorf("tried %s; the file is %s", strings.Join(tried, ", "), path)
 }
 
 // textExtensions are the files Hark opens that are plain text whatever
