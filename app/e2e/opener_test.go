@@ -68,7 +68,7 @@ func TestOpenersWithoutXdgOpen(t *testing.T) {
 		d := newDesktop(t, true, true)
 		fakeTools(t, d, map[string]string{
 			"gio":      "echo 'gio: file: No application is registered as handling this file' >&2; exit 2",
-			"xdg-open": "exit 127", // a broken one; LookPath finds it, it fails at once
+			"xdg-open": "exit 127",                                 // a broken one; LookPath finds it, it fails at once
 			"vim":      "touch \"$HARK_HOME/vim-started\"; exit 0", // shows if vim was chosen
 			"nano":     "exit 127",
 		})
