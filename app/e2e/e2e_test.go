@@ -567,7 +567,7 @@ func TestDesktop(t *testing.T) {
 			t.Fatalf("the notification offers a one-click rule: actions %v, body %q", n.Actions, n.Body)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Always allow…")
-		h.menu.WaitFor(t, 5*time.Second, "Saves the rule: always allow touch always-marker in")
+		h.menu.WaitFor(t, 5*time.Second, "Saves the rule: always allow touch in ")
 		h.menu.WaitFor(t, 5*time.Second, "still asks, e.g.:")
 		h.menu.ClickUntil(t, 30*time.Second, "Save this rule and run", func() error {
 			if len(h.audit("touch always-marker")) == 0 {
