@@ -137,10 +137,7 @@ func TestMenuLongCommandFamily(t *testing.T) {
 			flat := strings.Join(strings.Fields(strings.Join(block, " ")), " ")
 			for _, r := range DestructiveParts(p) {
 				part := strings.Join(strings.Fields(Visible(r.Command)), " ")
-				start := part
-				if len([]rune(start)) > 24 {
-					start = string([]rune(start)[:24])
-				}
+				start := partStart(part)
 				if !strings.Contains(flat, start) && !strings.Contains(flat, "more parts that") {
 					t.Errorf("the part %q (%s) is not visible in the command rows:\n%s", start, r.Why, strings.Join(block, "\n"))
 				}

@@ -557,9 +557,13 @@ func commandBlock(cmd string, parts []shell.Reason) (rows []string, long bool) {
 	var hidden []string
 	for _, r := range parts {
 		part := Visible(strings.TrimSpace(r.Command))
-		if !strings.Contains(shown, squash(part)) && !slices.Contains(hidden, part) {
-			hidden = append(hidden, part)
+		// A part wholly in the head or tail is shown, and so is one
+		// whose start the first row already shows (`rm` leading a long
+		// list of files): its start is what the row is for.
+		if strings.Contains(shown, squash(part)) || strings.HasPrefix(squash(head), partStart(part)) || slices.Contains(hidden, part) {
+			continue
 		}
+		hidden = append(hidden, part)
 	}
 	n := utf8.RuneCountInString(cmd)
 	middle := fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-2, "row", "rows"))
@@ -570,6 +574,13 @@ func commandBlock(cmd string, parts []shell.Reason) (rows []string, long bool) {
 	out := []string{head, middle}
 	out = append(out, partRows(hidden, commandBlockRows-3)...)
 	return prefixed(append(out, tail)), true
+}
+
+// partStart is the start of a part that must be visible: its first
+// words, up to 24 characters.
+func partStart(part string) string {
+	r := []rune(squash(part))
+	return string(r[:min(len(r), 24)])
 }
 
 // prefixed indents a command's rows under the "$" of its first.
