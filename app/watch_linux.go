@@ -13,7 +13,10 @@ import (
 
 // fileEvents tells of changes to paths through inotify. It watches the
 // folders that hold them, so a save that replaces a file (a rename over
-// it, or delete and create) is seen as well as a write in place. Nil when
+// it, or delete and create) is seen as well as a write in place. Only
+// finished writes count (close after writing, a rename into place, a
+// deletion): a file read in the middle of a write would show an error
+// that is not there. Nil when
 // inotify is unavailable; the periodic look then does the work.
 func fileEvents(ctx context.Context, paths []string, log *slog.Logger) <-chan struct{} {
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
@@ -24,7 +27,7 @@ func fileEvents(ctx context.Context, paths []string, log *slog.Logger) <-chan st
 	names := map[int32][]string{}
 	for _, p := range paths {
 		dir := filepath.Dir(p)
-		wd, err := unix.InotifyAddWatch(fd, dir, unix.IN_CLOSE_WRITE|unix.IN_MOVED_TO|unix.IN_CREATE|unix.IN_DELETE|unix.IN_MODIFY)
+		wd, err := unix.InotifyAddWatch(fd, dir, unix.IN_CLOSE_WRITE|unix.IN_MOVED_TO|unix.IN_DELETE)
 		if err != nil {
 			log.Info("cannot watch a folder for changes; looking every few seconds instead", "dir", dir, "err", err)
 			continue
