@@ -76,14 +76,20 @@ func (a *App) addPending(e pendingAdd) {
 	a.armCountdown()
 	if external {
 		// Another program's approval changes no turn's state; the menu
-		// and the notification show it.
+		// and the notification show it, and speech names the program.
 		a.renderNow()
+		a.speakApproval(e.entry.p)
 		return
 	}
 	a.setState(AwaitingApproval)
+	a.speakApproval(e.entry.p)
+}
+
+// speakApproval reads p aloud when speak is on.
+func (a *App) speakApproval(p Pending) {
 	if a.speakOn() {
-		desc, prompt := SpokenApproval(e.entry.p, a.o.Home)
-		a.sayFor(e.entry.p.ID, desc, prompt)
+		desc, prompt := SpokenApproval(p, a.o.Home)
+		a.sayFor(p.ID, desc, prompt)
 	}
 }
 

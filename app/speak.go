@@ -138,6 +138,9 @@ func (a *App) cutShort(id string) bool {
 // command itself is read only where nothing shorter says what it does.
 func SpokenApproval(p Pending, home string) (description, prompt string) {
 	var b []string
+	if c := spokenClient(p.Client); c != "" {
+		b = append(b, c+" wants to run a command.")
+	}
 	if p.AfterNo != "" {
 		b = append(b, "After your no, the model proposes another command.")
 	}
@@ -169,6 +172,10 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	}
 	description = strings.Join(b, " ")
 	switch {
+	case p.Client != "":
+		// A spoken answer never reaches another program's approval
+		// (voiceAnswerable): only a click does.
+		prompt = "Answer it in the menu or the notification."
 	case click != "":
 		prompt = sentence(click) + " Or say no."
 	case p.TrashOffered:
@@ -177,6 +184,21 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 		prompt = "Say yes or no."
 	}
 	return description, prompt
+}
+
+// spokenClient names the program that asked for an approval as another
+// program, so that it is never heard as Hark's own request: its name is
+// its own claim, and one calling itself Hark is said to be only that.
+func spokenClient(client string) string {
+	c := strings.Join(strings.Fields(Visible(client)), " ")
+	if c == "" {
+		return ""
+	}
+	c = clip(c, 40)
+	if strings.HasPrefix(strings.ToLower(c), "hark") {
+		return "Another program that calls itself " + c
+	}
+	return "Another program, " + c + ","
 }
 
 // sentence ends s with a full stop unless it ends a sentence already.

@@ -292,3 +292,46 @@ type replyAgent string
 func (r replyAgent) RunWith(ctx context.Context, conv *agent.Conversation, request string, o agent.RequestOptions) (agent.Outcome, error) {
 	return agent.Outcome{Answer: string(r)}, nil
 }
+
+// TestExternalApprovalIsSpoken: with speak on, another program's approval
+// is read aloud as that program's, never as Hark's own, and it says how
+// to answer it: by a click, since a spoken answer never reaches another
+// program's approval.
+func TestExternalApprovalIsSpoken(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ client, says string }{
+		{"Claude Desktop", "Another program, Claude Desktop, wants to"},
+		{"Hark", "Another program that calls itself Hark wants to"},
+		{"hark-mcp helper", "Another program that calls itself hark-mcp helper wants to"},
+	} {
+		t.Run(c.client, func(t *testing.T) {
+			t.Parallel()
+			sp := newFakeSpeaker(nil)
+			h := start(t, answerAgent("nothing"), func(o *Options) {
+				o.Approver = nil
+				o.Speaker = sp
+				o.Settings.Speak = true
+			})
+			reply := make(chan Decision, 1)
+			h.app.Post(ApprovalRequest{Ctx: context.Background(), Reply: reply,
+				Pending: Pending{Command: "rm /home/u/Videos/big_video_backup.mp4", WorkingDirectory: "/home/u", Tier: shell.Confirm, Client: c.client,
+					Reasons: []shell.Reason{{Category: "delete", Why: "rm: deletes files", Command: "rm /home/u/Videos/big_video_backup.mp4"}}}})
+			desc := recv(t, "the description", sp.started)
+			if !strings.HasPrefix(desc, c.says) {
+				t.Errorf("description %q does not start with %q", desc, c.says)
+			}
+			if strings.HasPrefix(desc, "Hark wants") || strings.Contains(desc, "the model") {
+				t.Errorf("description %q reads as Hark's own request", desc)
+			}
+			sp.finish <- struct{}{}
+			prompt := recv(t, "the prompt", sp.started)
+			if strings.Contains(strings.ToLower(prompt), "say yes") || !strings.Contains(prompt, "menu") {
+				t.Errorf("prompt %q invites a spoken answer another program's approval never takes", prompt)
+			}
+			sp.finish <- struct{}{}
+			v := h.views.wait(t, "the approval", func(v View) bool { return len(v.Pending) == 1 })
+			h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
+			recv(t, "the answer", reply)
+		})
+	}
+}
