@@ -160,15 +160,15 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 			b = append(b, plural(len(parts)-3, "more part deletes or overwrites", "more parts delete or overwrite")+".")
 			break
 		}
-		b = append(b, sentence(speakable(Visible(r.Why))+": "+speakable(Visible(strings.TrimSpace(r.Command)))))
+		b = append(b, sentence(speakable(Visible(r.Why))+": "+spokenCommand(Visible(strings.TrimSpace(r.Command)), home)))
 	}
 	if len(parts) == 0 {
-		b = append(b, "Run "+speakable(clip(Visible(p.Command), 120))+"?")
+		b = append(b, "Run "+clip(spokenCommand(Visible(p.Command), home), 160)+"?")
 	} else {
 		b = append(b, "Run it?")
 	}
 	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
-		b = append(b, "In "+speakable(Visible(wd))+".")
+		b = append(b, "In "+spokenFolder(Visible(p.WorkingDirectory), home)+".")
 	}
 	description = strings.Join(b, " ")
 	switch {

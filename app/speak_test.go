@@ -113,7 +113,7 @@ func TestSpokenApprovalSaysTheDangerFirst(t *testing.T) {
 	}
 	p.Command, p.Reasons[0].Command, p.HeardDoubt = "rm -r ~/Downloads/old", "rm -r ~/Downloads/old", ""
 	desc, prompt = SpokenApproval(p, "/home/u")
-	if strings.Contains(desc, "hidden") || !strings.Contains(desc, "home Downloads / old") {
+	if strings.Contains(desc, "hidden") || !strings.Contains(desc, "rm -r old in your home folder, Downloads") {
 		t.Errorf("description %q", desc)
 	}
 	if prompt != "Say yes to move it to the Trash, delete it to delete, or no." {
