@@ -233,13 +233,9 @@ var (
 	mdHead   = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+`)
 	mdQuote  = regexp.MustCompile(`(?m)^\s{0,3}>\s?`)
 	mdBullet = regexp.MustCompile(`(?m)^(\s*)[-*+]\s+`)
-	mdBold   = regexp.MustCompile(`\*\*([^*\n]+)\*\*|__([^_\n]+)__`)
-	// A single * is emphasis only when it hugs a word on both sides; a
-	// single _ is left alone, since file names are full of them.
-	mdEm   = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*\n]*[^*\s]|[^*\s])\*`)
-	mdCode = regexp.MustCompile("`([^`\n]+)`")
-	mdLink = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
-	blanks = regexp.MustCompile(`\n{3,}`)
+	mdCode   = regexp.MustCompile("`([^`\n]+)`")
+	mdLink   = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+	blanks   = regexp.MustCompile(`\n{3,}`)
 )
 
 // PlainText strips the Markdown a model likes to write (bold, code,
@@ -251,8 +247,7 @@ func PlainText(md string) string {
 	s = mdHead.ReplaceAllString(s, "")
 	s = mdQuote.ReplaceAllString(s, "")
 	s = mdBullet.ReplaceAllString(s, "${1}• ")
-	s = mdBold.ReplaceAllString(s, "$1$2")
-	s = mdEm.ReplaceAllString(s, "$1$2")
+	s = StripEmphasis(s) // only real emphasis: names keep their underscores
 	s = mdCode.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1 ($2)")
 	s = plainTables(s) // last, so the columns line up on the text as shown

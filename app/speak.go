@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell/visible"
 )
 
@@ -228,7 +229,6 @@ var (
 	codeRe    = regexp.MustCompile("`[^`\n]*`")
 	linkRe    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	markRe    = regexp.MustCompile(`(?m)^\s{0,3}(#{1,6}\s+|[-*+]\s+|>\s?|\d+[.)]\s+)`)
-	emphRe    = regexp.MustCompile(`(\*\*|__|\*|_|~~)`)
 	tableRe   = regexp.MustCompile(`(?m)^\s*\|.*\|\s*$`)
 	sentEndRe = regexp.MustCompile(`[.!?…](\s|$)`)
 )
@@ -239,17 +239,22 @@ var (
 func SpokenAnswer(text string) string {
 	text = fenceRe.ReplaceAllString(text, " (the output is in the menu) ")
 	text = tableRe.ReplaceAllString(text, " (a table is in the menu) ")
+	// Only real emphasis goes, before code loses its backticks: a name
+	// is heard as written, underscores and all.
+	text = agent.StripEmphasis(text)
 	text = codeRe.ReplaceAllStringFunc(text, func(c string) string {
 		inner := strings.Trim(c, "`")
-		if utf8.RuneCountInString(inner) <= 24 && !strings.ContainsAny(inner, "|;&<>$") {
-			return inner // a file name or short word reads fine
+		if strings.ContainsAny(inner, "|;&<>$") {
+			return "(shown in the menu)"
+		}
+		if n := utf8.RuneCountInString(inner); n <= 24 || n <= 80 && !strings.ContainsAny(inner, " \t") {
+			return inner // a word, a file name or a path reads fine
 		}
 		return "(shown in the menu)"
 	})
 	text = strings.ReplaceAll(text, "⚠", "Warning:")
 	text = linkRe.ReplaceAllString(text, "$1")
 	text = markRe.ReplaceAllString(text, "")
-	text = emphRe.ReplaceAllString(text, "")
 	text = Visible(strings.Join(strings.Fields(text), " "))
 	if len(text) <= maxSpokenAnswer {
 		return text

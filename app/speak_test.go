@@ -335,3 +335,29 @@ func TestExternalApprovalIsSpoken(t *testing.T) {
 		})
 	}
 }
+
+// TestSpokenAnswerKeepsNames: a file name is heard as it is written,
+// underscores and all, whether the model wrote it plainly, in code or in
+// bold, and whether it reaches speech through the ending or on its own.
+func TestSpokenAnswerKeepsNames(t *testing.T) {
+	t.Parallel()
+	names := []string{"snake_case_name.txt", "_leading.txt", "trailing_.txt", "_both_.txt", "__init__.py", "a_b_c.tar.gz",
+		"~/Backups/project_logs_2024-01-03_to_2024-02-11.tar.gz", "/srv/_build/_cache_/x", "my__notes_2024.txt", "OLLAMA_HOST"}
+	for _, n := range names {
+		for _, form := range []string{"Saved it as %s.", "Saved it as `%s`.", "Saved it as **%s**.", "Saved it as %s and %s."} {
+			text := strings.ReplaceAll(form, "%s", n)
+			for _, via := range []string{"direct", "ending"} {
+				in := text
+				if via == "ending" {
+					in = agent.Ending(agent.Tally{Ran: 1}, text)
+				}
+				if got := SpokenAnswer(in); !strings.Contains(got, n) {
+					t.Errorf("%s: SpokenAnswer(%q) = %q, lost %q", via, in, got, n)
+				}
+			}
+		}
+	}
+	if got := SpokenAnswer("It is _really_ gone, **for good**."); got != "It is really gone, for good." {
+		t.Errorf("emphasis kept: %q", got)
+	}
+}
