@@ -365,15 +365,21 @@ func ApprovalTitle(p Pending) string {
 		return c + " wants to run:"
 	}
 	if p.AfterNo != "" {
-		return "Hark — after you said no, the model proposes another command"
+		// Short enough for a notification server not to cut it; the
+		// body's first line (AfterNoLine) says which no or timeout.
+		return "Hark — a new proposal"
 	}
 	return "Hark wants to run a command"
 }
 
-// AfterNoLine says which no a retry follows, for the approval's details.
+// AfterNoLine says which no, or which unanswered approval, a retry
+// follows, for the approval's details.
 func AfterNoLine(p Pending) string {
 	if p.AfterNo == "" {
 		return ""
+	}
+	if p.AfterTimeout {
+		return "After “" + clip(Visible(p.AfterNo), 60) + "” timed out unanswered, the model proposes this instead:"
 	}
 	return "After you said no to “" + clip(Visible(p.AfterNo), 60) + "”, the model proposes this instead:"
 }

@@ -142,7 +142,10 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if c := spokenClient(p.Client); c != "" {
 		b = append(b, c+" wants to run a command.")
 	}
-	if p.AfterNo != "" {
+	switch {
+	case p.AfterNo != "" && p.AfterTimeout:
+		b = append(b, "After the last one timed out, the model proposes another command.")
+	case p.AfterNo != "":
 		b = append(b, "After your no, the model proposes another command.")
 	}
 	if p.HeardDoubt != "" {

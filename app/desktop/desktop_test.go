@@ -131,11 +131,15 @@ func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 	p.AfterNo = "rm -r ~/old"
-	if got := approvalTitle(p); !strings.Contains(got, "after you said no") {
+	if got := approvalTitle(p); got != "Hark — a new proposal" {
 		t.Errorf("a retry's title %q does not say so", got)
 	}
 	if body := approvalBody(p); !strings.HasPrefix(body, "After you said no to “rm -r ~/old”") {
 		t.Errorf("a retry's body %q does not say which no", body)
+	}
+	p.AfterTimeout = true
+	if body := approvalBody(p); !strings.HasPrefix(body, "After “rm -r ~/old” timed out unanswered, the model proposes this instead:\n") {
+		t.Errorf("a retry after a timeout: body %q", body)
 	}
 }
 

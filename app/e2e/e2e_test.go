@@ -72,7 +72,7 @@ type desktop struct {
 type rule struct {
 	when, command, purpose, answer string
 	dir                            string // the workingDirectory argument; "": none (home)
-	// retry is proposed once after command is denied, as a small model
+	// retry is proposed once after command is denied or times out, as a small model
 	// tries another way after a no.
 	retry string
 }
@@ -135,7 +135,7 @@ func fakeModel(t *testing.T, rs []rule) *ollamatest.Server {
 				tools++
 			}
 		}
-		if last.Role == "tool" && r.retry != "" && tools == 1 && strings.Contains(last.Content, "denied") {
+		if last.Role == "tool" && r.retry != "" && tools == 1 && (strings.Contains(last.Content, "denied") || strings.Contains(last.Content, "did not answer")) {
 			return ollamatest.Reply{Text: "Let me try another way. ", Calls: []api.ToolCall{ollamatest.Call("command", r.retry, "purpose", "executing")}}
 		}
 		if last.Role == "user" && r.command != "" {
