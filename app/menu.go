@@ -64,6 +64,9 @@ type ProblemInfo struct {
 	// DownloadSize its size when known (0 keeps "(SIZE)" out of the row).
 	Download     string
 	DownloadSize int64
+	// DownloadKept is the share of the model an earlier, stopped download
+	// got (0 to 1): Ollama keeps it and the next download goes on from it.
+	DownloadKept float64
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
@@ -130,7 +133,7 @@ func BuildMenu(v View) Menu {
 		}
 	}
 	if v.Pull != nil {
-		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; what is downloaded is kept for the next try"})
+		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; Ollama keeps what is downloaded for the next try, unless it restarts first"})
 	}
 	if len(srcs) > 0 {
 		add(MenuItem{ID: IDProblems, Kind: ItemAction, Label: "Problems…", Tooltip: "What is wrong and how to fix it"})
@@ -395,6 +398,11 @@ func partRows(part string) []string {
 // downloadRow offers to pull the model a problem names, with its size
 // when Hark knows it before asking the registry.
 func downloadRow(p ProblemInfo) MenuItem {
+	if pct := int(100 * p.DownloadKept); pct > 0 && p.DownloadSize > 0 {
+		return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction,
+			Label:   fmt.Sprintf("    Resume download %s (%s, %d%% already downloaded)", clip(Visible(p.Download), 40), agent.SizeText(p.DownloadSize), pct),
+			Tooltip: resumeTip}
+	}
 	label := "    Download " + clip(Visible(p.Download), 40)
 	if p.DownloadSize > 0 {
 		label += " (" + agent.SizeText(p.DownloadSize) + ")"
@@ -402,6 +410,10 @@ func downloadRow(p ProblemInfo) MenuItem {
 	return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction, Label: label,
 		Tooltip: "Pull it through Ollama now; progress shows in the status line"}
 }
+
+// resumeTip says when the part already downloaded is kept: Ollama keeps
+// it while it runs and drops it when it starts again.
+const resumeTip = "Ollama keeps the part already downloaded and goes on from it; if Ollama restarts first, the download starts over"
 
 // ruleText is a rule without its "always allow" in front, for a label
 // that already says it: "touch in ~/proj".
