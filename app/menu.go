@@ -97,7 +97,7 @@ const autoRunWarning = "commands run without asking"
 // problem, with the details one click away.
 func BuildMenu(v View) Menu {
 	status := StatusLine(v)
-	tooltip := "Hark — " + status
+	tooltip := "Hark — " + tooltipLine(v, status)
 	if !v.Confirm && !strings.Contains(status, autoRunWarning) {
 		tooltip += " — " + autoRunWarning
 	}
@@ -556,6 +556,31 @@ func StatusLine(v View) string {
 		s += " — " + v.Note
 	}
 	return s
+}
+
+// tooltipLine is the tray tooltip's words: the state, without what
+// changes many times a second (progress, streamed text, the command
+// running). A tray host re-shows its tooltip whenever it changes, and
+// xfce4-panel does so over the open menu's first rows; the menu's status
+// row has the live detail.
+func tooltipLine(v View, status string) string {
+	switch {
+	case v.Cancelling:
+		return "cancelling"
+	case v.Pull != nil && !v.State.Busy():
+		return "downloading " + clip(Visible(v.Pull.Model), 40)
+	case v.State == Listening || v.State == AwaitingApproval && v.Answering:
+		return "listening"
+	case v.State == Transcribing:
+		return "transcribing"
+	case v.State == Thinking:
+		return "thinking"
+	case v.State == AwaitingApproval:
+		return fmt.Sprintf("waiting for your approval (%d)", len(v.Pending))
+	case v.State == Running:
+		return "running a command"
+	}
+	return status
 }
 
 func readyLine(v View) string {
