@@ -86,6 +86,11 @@ func TestMenuDownloadsModel(t *testing.T) {
 	progress := regexp.MustCompile(`^Downloading ` + regexp.QuoteMeta(bigModel) + `: 49% of 40\.0 MB · [0-9.]+ [kMG]?B/s · [0-9:]+ left$`)
 	row := statusMatching(t, h, 20*time.Second, progress)
 	t.Logf("status line mid-pull: %q", row)
+	// The tooltip names the state, not the moving progress, which a tray
+	// would re-show over the open menu.
+	if tip, err := h.menu.Tooltip(); err != nil || tip != "Hark — downloading "+bigModel {
+		t.Errorf("tooltip mid-pull %q (%v)", tip, err)
+	}
 	h.menu.WaitGone(t, 5*time.Second, "Download "+bigModel)
 	h.menu.ClickUntil(t, 30*time.Second, "Cancel download", func() error {
 		if d.ollama.PullsAborted() == 0 {
