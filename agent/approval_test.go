@@ -108,7 +108,7 @@ func checkTrashedUnasked(t *testing.T, h *harness, bin *trash.Bin, out Outcome, 
 	if out.Metrics.Trashed != 1 || out.Metrics.Commands != 0 {
 		t.Errorf("metrics %+v", out.Metrics)
 	}
-	if facts := out.Metrics.Tally().Facts(); !strings.Contains(facts, "went to the Trash") {
+	if facts := out.Metrics.Tally().Facts(); facts != "Moved old_builds to the Trash" {
 		t.Errorf("the summary %q does not say the deletion went to the Trash", facts)
 	}
 	es := h.auditEntries(t)

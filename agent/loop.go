@@ -630,6 +630,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 		f.res.Tier, f.res.Reasons = v.Tier, v.Reasons
 		if f.res.Success {
 			r.m.Trashed++
+			r.m.trashedNames(f.trashed)
 		} else {
 			r.m.TrashFailed++
 		}

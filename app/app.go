@@ -806,6 +806,7 @@ func (a *App) finish(d turnDone) {
 	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
+	tally.Undo = "Undo last trash in the menu"
 	if tally.TimedOut > 0 {
 		tally.Timeout = t.timeout
 	}
