@@ -247,6 +247,9 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 			label(prefix + r)
 		}
 	}
+	if l := HomeLegend(p, v.Home); l != "" {
+		label("    " + l)
+	}
 	for _, r := range shownReasons(p.Reasons) {
 		for i, line := range wrap(Visible(r.Why), reasonWidth) {
 			prefix := "         "
