@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/visible"
 )
 
@@ -164,7 +165,7 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 			b = append(b, plural(len(parts)-3, "more part deletes or overwrites", "more parts delete or overwrite")+".")
 			break
 		}
-		b = append(b, sentence(speakable(Visible(r.Why))+": "+spokenCommand(Visible(strings.TrimSpace(r.Command)), home)))
+		b = append(b, sentence(spokenReason(r, home)))
 	}
 	if len(parts) == 0 {
 		b = append(b, "Run "+clip(spokenCommand(Visible(p.Command), home), 160)+"?")
@@ -188,6 +189,18 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 		prompt = "Say yes or no."
 	}
 	return description, prompt
+}
+
+// spokenReason says what one part of a command does and the part itself.
+// A reason that opens with its part ("> ~/notes.txt: overwrites a file")
+// says the part once, as a place.
+func spokenReason(r shell.Reason, home string) string {
+	part := strings.TrimSpace(r.Command)
+	why := Visible(r.Why)
+	if rest, ok := strings.CutPrefix(r.Why, part+": "); ok && part != "" {
+		return spokenCommand(Visible(part), home) + ": " + speakable(Visible(rest))
+	}
+	return speakable(why) + ": " + spokenCommand(Visible(part), home)
 }
 
 // spokenClient names the program that asked for an approval as another
