@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/app/e2e/harness"
 )
 
@@ -28,7 +29,45 @@ func TestTrayScreenshot(t *testing.T) {
 	d.ollama = fakeModel(t, []rule{
 		{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."},
 		{when: "archive the logs", command: longArchive, answer: "Archived them."},
+		{when: "write buy milk", command: "echo 'buy milk' > ~/notes.txt", retry: "echo 'buy milk' >> ~/notes.txt", answer: "Added it."},
 	})
+	switch os.Getenv("HARK_SCREENSHOT_SCENE") {
+	case "retry-timeout":
+		// The model's next proposal after an approval timed out: its
+		// notification's title must fit whole on a narrow screen.
+		h := startHarkWith(t, d, `{"confirmTimeout": "5s", "recordTail": "200ms", "previewTimeout": "10s", "ollamaModel": "`+model+`"}`)
+		h.waitIdle()
+		h.send(false, "write buy milk into my notes file")
+		h.menu.WaitFor(t, 60*time.Second, "After “echo")
+		shoot(t, d, h, width, out)
+		return
+	case "download":
+		// The tray tooltip while a download runs, with the menu opened
+		// from the icon under the pointer.
+		d.ollama.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(bigModel), Layers: []int64{400_000_000}, Step: 100_000, Pace: 20 * time.Millisecond})
+		h := startHarkWith(t, d, bigModelSettings())
+		h.menu.WaitFor(t, 30*time.Second, "Download "+bigModel)
+		h.menu.ClickUntil(t, 30*time.Second, "Download "+bigModel, func() error {
+			root, err := h.menu.Layout()
+			if err != nil {
+				return err
+			}
+			if _, ok := root.Find("Cancel download"); !ok {
+				return fmt.Errorf("no download under way")
+			}
+			return nil
+		})
+		harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12")
+		time.Sleep(3 * time.Second) // the tooltip shows on hover
+		harness.Xdotool(t, d.display, "click", "1")
+		time.Sleep(4 * time.Second) // the progress moves many times with the menu open
+		if b, err := exec.Command("import", "-display", d.display, "-window", "root", out).CombinedOutput(); err != nil {
+			t.Fatalf("import: %v: %s", err, b)
+		}
+		harness.Xdotool(t, d.display, "key", "Escape")
+		h.quit()
+		return
+	}
 	h := startHark(t, d)
 	h.waitIdle()
 	if os.Getenv("HARK_SCREENSHOT_SCENE") == "long-deletion" {
