@@ -157,7 +157,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 		a.keepPart(e)
 		kept := ""
 		if pct := int(100 * e.last.Fraction()); pct > 0 {
-			kept = fmt.Sprintf(" at %d%% — Resume download in the menu goes on from there", pct)
+			kept = fmt.Sprintf(" at %d%% — Resume download below goes on from there", pct)
 		}
 		a.note = "download cancelled" + kept
 		a.notify("Hark — download cancelled", cancelledText(e))

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -40,6 +41,52 @@ func TestTrayScreenshot(t *testing.T) {
 		h.send(false, "write buy milk into my notes file")
 		h.menu.WaitFor(t, 60*time.Second, "After “echo")
 		shoot(t, d, h, width, out)
+		return
+	case "mcp-home":
+		// Another program names home by its path: the command as it runs,
+		// the folder and preview as ~, and the line that ties them.
+		h := startHark(t, d)
+		h.waitIdle()
+		video := filepath.Join(h.home, "Videos", "big_video_backup.mp4")
+		if err := os.MkdirAll(filepath.Dir(video), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(video, make([]byte, 3<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := startMCPClient(t, h, "Claude Desktop")
+		_ = c.call(context.Background(), map[string]any{"command": "rm " + video})
+		shoot(t, d, h, width, out)
+		return
+	case "download-cancelled":
+		// After Cancel download: the notification says what was kept, and
+		// the menu offers to resume.
+		d.ollama.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(bigModel), Layers: []int64{400_000_000}, HoldAt: 128_000_000})
+		h := startHarkWith(t, d, bigModelSettings())
+		h.menu.ClickUntil(t, 30*time.Second, "Download "+bigModel, func() error {
+			if !d.ollama.Held(bigModel) {
+				return fmt.Errorf("no pull held yet")
+			}
+			return nil
+		})
+		h.menu.ClickUntil(t, 30*time.Second, "Cancel download", func() error {
+			root, err := h.menu.Layout()
+			if err != nil {
+				return err
+			}
+			if _, ok := root.Find("Resume download"); !ok {
+				return fmt.Errorf("no resume offer yet")
+			}
+			return nil
+		})
+		time.Sleep(2 * time.Second) // the notification slides in
+		harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12", "click", "1")
+		time.Sleep(1500 * time.Millisecond)
+		if b, err := exec.Command("import", "-display", d.display, "-window", "root", out).CombinedOutput(); err != nil {
+			t.Fatalf("import: %v: %s", err, b)
+		}
+		harness.Xdotool(t, d.display, "key", "Escape")
+		h.quit()
 		return
 	case "download":
 		// The tray tooltip while a download runs, with the menu opened
