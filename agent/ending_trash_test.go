@@ -62,3 +62,17 @@ func TestTrashedNamesAreRecorded(t *testing.T) {
 		t.Errorf("Tally() = %+v", got)
 	}
 }
+
+// TestTrashedNamesShowTheirControls: a name holding a control or
+// bidirectional character is shown with it escaped, never acted on by a
+// terminal or reordered.
+func TestTrashedNamesShowTheirControls(t *testing.T) {
+	t.Parallel()
+	for _, r := range []rune{'\x1b', '\r', '\b', '\n', '\u202e', '\u2066', '\u200b', '\x7f'} {
+		name := "old" + string(r) + "builds"
+		got := RunMetrics{Trashed: 1, TrashedNames: []string{name}}.Tally().Facts()
+		if strings.ContainsRune(got, r) || !strings.HasPrefix(got, "Moved old") || !strings.HasSuffix(got, "builds to the Trash") {
+			t.Errorf("%U: Facts() = %q", r, got)
+		}
+	}
+}
