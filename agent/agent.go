@@ -106,6 +106,9 @@ type Pending struct {
 	// there was one: this proposal is the model trying again after a no,
 	// and the approval says so.
 	AfterNo string
+	// AfterTimeout: the earlier command in AfterNo was not denied but
+	// timed out unanswered, and the approval says that instead.
+	AfterTimeout bool `json:",omitempty"`
 	// Client is the program that asked over MCP ("Claude Desktop"), for
 	// the approval to name it; "" for the local model's own calls.
 	Client string `json:",omitempty"`

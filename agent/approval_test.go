@@ -108,7 +108,7 @@ func checkTrashedUnasked(t *testing.T, h *harness, bin *trash.Bin, out Outcome, 
 	if out.Metrics.Trashed != 1 || out.Metrics.Commands != 0 {
 		t.Errorf("metrics %+v", out.Metrics)
 	}
-	if facts := out.Metrics.Tally().Facts(); !strings.Contains(facts, "went to the Trash") {
+	if facts := out.Metrics.Tally().Facts(); facts != "Moved old_builds to the Trash" {
 		t.Errorf("the summary %q does not say the deletion went to the Trash", facts)
 	}
 	es := h.auditEntries(t)
@@ -179,5 +179,45 @@ func TestRetryAfterNoIsMarked(t *testing.T) {
 	}
 	if (*asked)[0].AfterNo != "" || (*asked)[1].AfterNo != "rm -r ~/Downloads/old_builds" {
 		t.Fatalf("AfterNo %q, %q", (*asked)[0].AfterNo, (*asked)[1].AfterNo)
+	}
+}
+
+// TestRetryAfterTimeoutIsMarked: a proposal after an approval that timed
+// out is marked as a retry too, as one after a timeout; one after a
+// plain no is not marked as after a timeout.
+func TestRetryAfterTimeoutIsMarked(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		by      string
+		timeout bool
+	}{{ByTimeout, true}, {ByMenu, false}} {
+		t.Run(c.by, func(t *testing.T) {
+			t.Parallel()
+			n := 0
+			h, _, asked := rulesHarness(t, []reply{
+				tools(cmd("echo milk > ~/notes.txt", "executing")),
+				tools(cmd("echo milk >> ~/notes.txt", "executing")),
+				text("ok"),
+			}, func(p Pending) Decision {
+				n++
+				if n == 1 {
+					return Decision{By: c.by}
+				}
+				return Decision{By: ByMenu}
+			})
+			if _, err := h.agent.Run(context.Background(), NewConversation(), "write milk into my notes"); err != nil {
+				t.Fatal(err)
+			}
+			if len(*asked) != 2 {
+				t.Fatalf("asked %+v", *asked)
+			}
+			first, second := (*asked)[0], (*asked)[1]
+			if first.AfterNo != "" || first.AfterTimeout {
+				t.Fatalf("the first proposal is marked: %q %v", first.AfterNo, first.AfterTimeout)
+			}
+			if second.AfterNo != "echo milk > ~/notes.txt" || second.AfterTimeout != c.timeout {
+				t.Fatalf("the retry: AfterNo %q, AfterTimeout %v, want %v", second.AfterNo, second.AfterTimeout, c.timeout)
+			}
+		})
 	}
 }

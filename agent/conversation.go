@@ -3,6 +3,7 @@ package agent
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -79,14 +80,17 @@ type RunMetrics struct {
 	ReadOnlyFailed     int       `json:"readOnlyFailed,omitempty"`
 	Trashed            int       `json:"trashed,omitempty"`     // deletions answered with Move to Trash, all moved
 	TrashFailed        int       `json:"trashFailed,omitempty"` // Move to Trash chosen, not everything moved
-	ModelTimeMs        int64     `json:"modelTimeMs"`           // waiting for the model
-	CommandTimeMs      int64     `json:"commandTimeMs"`         // running commands
-	TotalTimeMs        int64     `json:"totalTimeMs"`
-	Success            bool      `json:"success"`
-	Outcome            string    `json:"outcome"`
-	Error              string    `json:"error,omitempty"`
-	Compacted          bool      `json:"compacted,omitempty"`   // older turns were shortened or dropped to fit the context
-	Corrections        int       `json:"corrections,omitempty"` // corrective turns after unusable replies
+	// TrashedNames are the names (last path element) of what Move to
+	// Trash moved, for the ending to say.
+	TrashedNames  []string `json:"trashedNames,omitempty"`
+	ModelTimeMs   int64    `json:"modelTimeMs"`   // waiting for the model
+	CommandTimeMs int64    `json:"commandTimeMs"` // running commands
+	TotalTimeMs   int64    `json:"totalTimeMs"`
+	Success       bool     `json:"success"`
+	Outcome       string   `json:"outcome"`
+	Error         string   `json:"error,omitempty"`
+	Compacted     bool     `json:"compacted,omitempty"`   // older turns were shortened or dropped to fit the context
+	Corrections   int      `json:"corrections,omitempty"` // corrective turns after unusable replies
 }
 
 // Outcome is what Run returns: the final answer (empty unless the request
@@ -118,9 +122,17 @@ func (c *Conversation) Deeds() (headline string, total Tally) {
 	return headline, total
 }
 
+// trashedNames records the names of what Move to Trash moved, by their
+// original paths.
+func (m *RunMetrics) trashedNames(paths []string) {
+	for _, p := range paths {
+		m.TrashedNames = append(m.TrashedNames, filepath.Base(p))
+	}
+}
+
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
 	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
-		Trashed: m.Trashed, TrashFailed: m.TrashFailed}
+		Trashed: m.Trashed, TrashFailed: m.TrashFailed, TrashedWhat: trashedWhat(m.TrashedNames), TrashedItems: len(m.TrashedNames)}
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/hark-sh/hark/shell/visible"
 )
 
 // Tally is what Hark itself knows about one request's commands,
@@ -28,12 +30,23 @@ type Tally struct {
 	TrashFailed int
 	// Timeout is how long an approval waited before it timed out.
 	Timeout time.Duration
+	// TrashedWhat names what Move to Trash moved ("old_builds", "a.log
+	// and b.log", "4 items") and TrashedItems counts it; "" and 0 in
+	// records written before the names were kept. (A string, so that a
+	// Tally stays comparable.)
+	TrashedWhat  string
+	TrashedItems int
+	// Undo is how the surface showing the facts puts the last trashed
+	// set back ("Undo last trash in the menu", "`hark undo`"); "" says
+	// nothing about it (a transcript read later).
+	Undo string
 }
 
 // Facts is the outcome in one line ("1 command denied — nothing changed"),
 // or "" when no command was proposed.
 func (o Tally) Facts() string {
 	var parts []string
+	moved := o.movedText()
 	if o.Ran > 0 {
 		s := countOf(o.Ran, "command ran", "commands ran")
 		if o.ReadOnly == o.Ran {
@@ -43,11 +56,6 @@ func (o Tally) Facts() string {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
 		}
 		parts = append(parts, s)
-	}
-	if o.Trashed > 0 {
-		// Trashed counts commands, not files: "1 deletion moved" read as
-		// one file when four went.
-		parts = append(parts, "what "+countOf(o.Trashed, "deletion", "deletions")+" would have removed went to the Trash instead (Undo last trash puts it back)")
 	}
 	if o.TrashFailed > 0 {
 		parts = append(parts, countOf(o.TrashFailed, "Move to Trash", "Moves to Trash")+" not complete")
@@ -68,12 +76,41 @@ func (o Tally) Facts() string {
 	if o.Refused > 0 {
 		parts = append(parts, countOf(o.Refused, "command refused", "commands refused")+" (Hark never runs it)")
 	}
+	if moved != "" {
+		// What changed leads, as a sentence of its own.
+		if len(parts) == 0 {
+			return moved
+		}
+		return moved + ". " + strings.Join(parts, ", ")
+	}
 	if len(parts) == 0 {
 		return ""
 	}
 	s := strings.Join(parts, ", ")
 	if !o.CouldChange() {
 		s += " — nothing changed"
+	}
+	return s
+}
+
+// movedText says what Move to Trash moved ("Moved old_builds to the
+// Trash (… puts it back)"), or "" when nothing was.
+func (o Tally) movedText() string {
+	if o.Trashed == 0 {
+		return ""
+	}
+	s := "Moved " + o.TrashedWhat + " to the Trash"
+	if o.TrashedWhat == "" {
+		// Trashed counts commands, not files: "1 deletion moved" read as
+		// one file when four went.
+		s = "Moved what " + countOf(o.Trashed, "deletion", "deletions") + " would have removed to the Trash"
+	}
+	if o.Undo != "" {
+		it := "it"
+		if o.TrashedItems > 1 {
+			it = "them"
+		}
+		s += " (" + o.Undo + " puts " + it + " back)"
 	}
 	return s
 }
@@ -88,6 +125,20 @@ func (o Tally) CouldChange() bool {
 // the read-only tier that exited 0, or a completed Move to Trash.
 func (o Tally) changed() bool {
 	return (o.Ran-o.ReadOnly)-(o.Failed-o.ReadOnlyFailed) > 0 || o.Trashed > 0 || o.TrashFailed > 0
+}
+
+// trashedWhat names what Move to Trash moved, from its names: both of
+// two, else how many; hidden characters in a name are shown escaped.
+func trashedWhat(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return visible.Line(names[0])
+	case 2:
+		return visible.Line(names[0]) + " and " + visible.Line(names[1])
+	}
+	return fmt.Sprintf("%d items", len(names))
 }
 
 // Ending is the text of a final notification or transcript entry: Hark's
@@ -233,13 +284,9 @@ var (
 	mdHead   = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+`)
 	mdQuote  = regexp.MustCompile(`(?m)^\s{0,3}>\s?`)
 	mdBullet = regexp.MustCompile(`(?m)^(\s*)[-*+]\s+`)
-	mdBold   = regexp.MustCompile(`\*\*([^*\n]+)\*\*|__([^_\n]+)__`)
-	// A single * is emphasis only when it hugs a word on both sides; a
-	// single _ is left alone, since file names are full of them.
-	mdEm   = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*\n]*[^*\s]|[^*\s])\*`)
-	mdCode = regexp.MustCompile("`([^`\n]+)`")
-	mdLink = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
-	blanks = regexp.MustCompile(`\n{3,}`)
+	mdCode   = regexp.MustCompile("`([^`\n]+)`")
+	mdLink   = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+	blanks   = regexp.MustCompile(`\n{3,}`)
 )
 
 // PlainText strips the Markdown a model likes to write (bold, code,
@@ -251,8 +298,7 @@ func PlainText(md string) string {
 	s = mdHead.ReplaceAllString(s, "")
 	s = mdQuote.ReplaceAllString(s, "")
 	s = mdBullet.ReplaceAllString(s, "${1}• ")
-	s = mdBold.ReplaceAllString(s, "$1$2")
-	s = mdEm.ReplaceAllString(s, "$1$2")
+	s = StripEmphasis(s) // only real emphasis: names keep their underscores
 	s = mdCode.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1 ($2)")
 	s = plainTables(s) // last, so the columns line up on the text as shown

@@ -62,9 +62,11 @@ type run struct {
 	corrected     bool // the last turn was a corrective one
 	nudged        bool // the model was told once that text is never run
 	denials       denials
-	// saidNo is the last command of this request the user denied, so the
-	// next approval can say it comes after a no.
-	saidNo string
+	// saidNo is the last command of this request the user denied, or
+	// whose approval timed out (timedOut), so the next approval can say
+	// it comes after a no or a timeout.
+	saidNo   string
+	timedOut bool
 }
 
 // Run sends request to the model as the next user message of c and loops:
@@ -603,7 +605,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	p := r.pending(call, v, rd)
 	p.Preview = f.preview
 	p.TrashOffered = r.trashOffered(ta, v)
-	p.AfterNo = r.saidNo
+	p.AfterNo, p.AfterTimeout = r.saidNo, r.saidNo != "" && r.timedOut
 	var d Decision
 	var notAsked string
 	f.decision, f.by, d, notAsked = r.confirm(ctx, p)
@@ -628,6 +630,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 		f.res.Tier, f.res.Reasons = v.Tier, v.Reasons
 		if f.res.Success {
 			r.m.Trashed++
+			r.m.trashedNames(f.trashed)
 		} else {
 			r.m.TrashFailed++
 		}
@@ -636,11 +639,12 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	case DecisionTimeout:
 		r.m.Denied++
 		r.m.TimedOut++
+		r.saidNo, r.timedOut = ta.Command, true
 		f.res = notRun(ta, v, fmt.Sprintf("The user did not answer within %s, so the command was not run. Do not retry it unless the user asks.", r.confirmTimeout))
 	default:
 		r.m.Denied++
 		if f.by != ByPolicy {
-			r.saidNo = ta.Command
+			r.saidNo, r.timedOut = ta.Command, false
 		}
 		if f.denyReason = cleanReason(d.Reason); f.denyReason != "" {
 			f.res = notRun(ta, v, msgDeniedWhy+f.denyReason)

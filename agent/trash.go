@@ -79,6 +79,7 @@ func (r *run) trashUnasked(ctx context.Context, ta toolArgs, decision string, f 
 	f.res, f.trashed = r.moveToTrashAs(ctx, ta, why)
 	if f.res.Success {
 		r.m.Trashed++
+		r.m.trashedNames(f.trashed)
 		if f.res.Output != "" {
 			f.res.Output = why + ". " + f.res.Output
 		}

@@ -74,6 +74,9 @@ func TestMoveToTrashInsteadOfDeleting(t *testing.T) {
 	if out.Metrics.Approved != 1 || out.Metrics.Commands != 0 {
 		t.Errorf("metrics %+v", out.Metrics)
 	}
+	if facts := out.Metrics.Tally().Facts(); facts != "Moved old and a.txt to the Trash" {
+		t.Errorf("the summary %q does not name what went to the Trash", facts)
+	}
 	es := h.auditEntries(t)
 	if len(es) != 1 || es[0].Decision != DecisionTrashed || es[0].DecidedBy != ByMenu || es[0].Executed || es[0].ExitCode != nil ||
 		!slices.Equal(es[0].Trashed, []string{old, a}) {

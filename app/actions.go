@@ -64,6 +64,9 @@ func (a *App) view() View {
 	for k, p := range v.Problems {
 		if p.Download != "" {
 			p.DownloadSize = a.offerSize(p.Download)
+			if kept := a.pullKept[p.Download]; kept.Total > 0 && kept.Total == p.DownloadSize {
+				p.DownloadKept = kept.Fraction()
+			}
 			v.Problems[k] = p
 		}
 	}

@@ -209,6 +209,9 @@ type App struct {
 	// totals downloads have learnt, for the offer's "(SIZE)".
 	pull      *pullJob
 	pullSizes map[string]int64
+	// pullKept is how far a cancelled or failed download of a model got:
+	// Ollama keeps that part, so the offer says it resumes.
+	pullKept map[string]agent.PullProgress
 	// answer is a spoken answer to an approval being recorded, nil when
 	// none.
 	answer *answerRec
@@ -297,6 +300,7 @@ func New(o Options) *App {
 		problems:  map[string]ProblemInfo{},
 		checking:  map[string]bool{},
 		pullSizes: map[string]int64{},
+		pullKept:  map[string]agent.PullProgress{},
 		described: map[string]bool{},
 	}
 	a.loop = inbox{events: a.events, done: a.done}
@@ -791,6 +795,7 @@ func (a *App) finish(d turnDone) {
 	a.cancelPending()
 	a.detail = ""
 	tally := d.tally
+	tally.Undo = "Undo last trash in the menu"
 	if tally.TimedOut > 0 {
 		tally.Timeout = t.timeout
 	}

@@ -76,14 +76,20 @@ func (a *App) addPending(e pendingAdd) {
 	a.armCountdown()
 	if external {
 		// Another program's approval changes no turn's state; the menu
-		// and the notification show it.
+		// and the notification show it, and speech names the program.
 		a.renderNow()
+		a.speakApproval(e.entry.p)
 		return
 	}
 	a.setState(AwaitingApproval)
+	a.speakApproval(e.entry.p)
+}
+
+// speakApproval reads p aloud when speak is on.
+func (a *App) speakApproval(p Pending) {
 	if a.speakOn() {
-		desc, prompt := SpokenApproval(e.entry.p, a.o.Home)
-		a.sayFor(e.entry.p.ID, desc, prompt)
+		desc, prompt := SpokenApproval(p, a.o.Home)
+		a.sayFor(p.ID, desc, prompt)
 	}
 }
 
@@ -359,15 +365,21 @@ func ApprovalTitle(p Pending) string {
 		return c + " wants to run:"
 	}
 	if p.AfterNo != "" {
-		return "Hark — after you said no, the model proposes another command"
+		// Short enough for a notification server not to cut it; the
+		// body's first line (AfterNoLine) says which no or timeout.
+		return "Hark — a new proposal"
 	}
 	return "Hark wants to run a command"
 }
 
-// AfterNoLine says which no a retry follows, for the approval's details.
+// AfterNoLine says which no, or which unanswered approval, a retry
+// follows, for the approval's details.
 func AfterNoLine(p Pending) string {
 	if p.AfterNo == "" {
 		return ""
+	}
+	if p.AfterTimeout {
+		return "After “" + clip(Visible(p.AfterNo), 60) + "” timed out unanswered, the model proposes this instead:"
 	}
 	return "After you said no to “" + clip(Visible(p.AfterNo), 60) + "”, the model proposes this instead:"
 }
@@ -382,6 +394,15 @@ func Tilde(path, home string) string {
 	case path == home:
 		return "~"
 	case strings.HasPrefix(path, home+"/"):
+		// Only a plain path below home: one that walks with . or .., or
+		// has an empty part, is shown as written, since ~ would make it
+		// read as home's.
+		rest := strings.TrimSuffix(path[len(home)+1:], "/")
+		for _, c := range strings.Split(rest, "/") {
+			if c == "." || c == ".." || (c == "" && rest != "") {
+				return path
+			}
+		}
 		return "~" + path[len(home):]
 	}
 	return path
@@ -435,6 +456,9 @@ func FullCommandText(p Pending, home string) string {
 	}
 	if p.WorkingDirectory != "" {
 		b.WriteString("\nIn: " + Visible(Tilde(p.WorkingDirectory, home)) + "\n")
+	}
+	if l := HomeLegend(p, home); l != "" {
+		b.WriteString(l + "\n")
 	}
 	if pv := p.Preview; pv != nil {
 		b.WriteString("\nPreview: " + Visible(pv.Summary) + "\n")
@@ -491,4 +515,37 @@ func (a *App) showFull(ctx context.Context, p Pending) {
 			a.notify(title, clip(fullCommandNote(p), 1500))
 		}
 	}()
+}
+
+// HomeLegend says what ~ stands for, for an approval whose command names
+// the home folder by its absolute path (as MCP clients do, who are told
+// to) while its folder and preview write it as ~; "" otherwise. The
+// command itself is always shown exactly as it runs: this line is what
+// lets the two forms be read as one place.
+func HomeLegend(p Pending, home string) string {
+	home = strings.TrimRight(home, "/")
+	if home == "" || home != filepath.Clean(home) || !namesPath(p.Command, home) {
+		return ""
+	}
+	return "~ is your home folder, " + Visible(home)
+}
+
+// namesPath reports whether cmd names dir itself, by whole path
+// components: /home/ana or /home/ana/x, never /home/ana2 or /x/home/ana.
+func namesPath(cmd, dir string) bool {
+	for i := 0; i < len(cmd); {
+		j := strings.Index(cmd[i:], dir)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(dir)
+		before := j == 0 || strings.ContainsRune(" \t\n'\"=:;&|<>()`", rune(cmd[j-1]))
+		after := end == len(cmd) || strings.ContainsRune("/ \t\n'\";&|<>)`", rune(cmd[end]))
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }

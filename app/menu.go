@@ -65,6 +65,9 @@ type ProblemInfo struct {
 	// DownloadSize its size when known (0 keeps "(SIZE)" out of the row).
 	Download     string
 	DownloadSize int64
+	// DownloadKept is the share of the model an earlier, stopped download
+	// got (0 to 1): Ollama keeps it and the next download goes on from it.
+	DownloadKept float64
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
@@ -100,7 +103,7 @@ const autoRunWarning = "commands run without asking"
 // problem, with the details one click away.
 func BuildMenu(v View) Menu {
 	status := StatusLine(v)
-	tooltip := "Hark — " + status
+	tooltip := "Hark — " + tooltipLine(v, status)
 	if !v.Confirm && !strings.Contains(status, autoRunWarning) {
 		tooltip += " — " + autoRunWarning
 	}
@@ -136,7 +139,7 @@ func BuildMenu(v View) Menu {
 		}
 	}
 	if v.Pull != nil {
-		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; what is downloaded is kept for the next try"})
+		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; Ollama keeps what is downloaded for the next try, unless it restarts first"})
 	}
 	if len(srcs) > 0 {
 		add(MenuItem{ID: IDProblems, Kind: ItemAction, Label: "Problems…", Tooltip: "What is wrong and how to fix it"})
@@ -235,6 +238,8 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		}
 	}
 	why = reasonRows(p.Reasons)
+	// Never folded: it says what an absolute home path in the command is.
+	legend := HomeLegend(p, v.Home)
 	if p.Rule != "" {
 		for _, r := range wrap(Visible(p.Rule), reasonWidth) {
 			rule.rows = append(rule.rows, "    "+r)
@@ -269,6 +274,9 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if p.SayAgain && v.CanListen {
 		fixed++
 	}
+	if legend != "" {
+		fixed++
+	}
 	// Most needed first: the reasons, a misheard name, the folder, a
 	// retry's line, the preview, the rule.
 	if fit(entryRows-fixed, &why, &doubt, &folder, &afterNo, &pv, &rule) {
@@ -285,7 +293,13 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	for _, r := range block {
 		label(r)
 	}
-	for _, s := range []section{folder, why, rule, pv} {
+	for _, r := range folder.rows {
+		label(r)
+	}
+	if legend != "" {
+		label("    " + legend)
+	}
+	for _, s := range []section{why, rule, pv} {
 		for _, r := range s.rows {
 			label(r)
 		}
@@ -471,6 +485,11 @@ func shownReasons(rs []shell.Reason) []shell.Reason {
 // downloadRow offers to pull the model a problem names, with its size
 // when Hark knows it before asking the registry.
 func downloadRow(p ProblemInfo) MenuItem {
+	if pct := int(100 * p.DownloadKept); pct > 0 && p.DownloadSize > 0 {
+		return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction,
+			Label:   fmt.Sprintf("    Resume download %s (%s, %d%% already downloaded)", clip(Visible(p.Download), 40), agent.SizeText(p.DownloadSize), pct),
+			Tooltip: resumeTip}
+	}
 	label := "    Download " + clip(Visible(p.Download), 40)
 	if p.DownloadSize > 0 {
 		label += " (" + agent.SizeText(p.DownloadSize) + ")"
@@ -478,6 +497,10 @@ func downloadRow(p ProblemInfo) MenuItem {
 	return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction, Label: label,
 		Tooltip: "Pull it through Ollama now; progress shows in the status line"}
 }
+
+// resumeTip says when the part already downloaded is kept: Ollama keeps
+// it while it runs and drops it when it starts again.
+const resumeTip = "Ollama keeps the part already downloaded and goes on from it; if Ollama restarts first, the download starts over"
 
 // ruleText is a rule without its "always allow" in front, for a label
 // that already says it: "touch in ~/proj".
@@ -746,6 +769,31 @@ func StatusLine(v View) string {
 		s += " — " + v.Note
 	}
 	return s
+}
+
+// tooltipLine is the tray tooltip's words: the state, without what
+// changes many times a second (progress, streamed text, the command
+// running). A tray host re-shows its tooltip whenever it changes, and
+// xfce4-panel does so over the open menu's first rows; the menu's status
+// row has the live detail.
+func tooltipLine(v View, status string) string {
+	switch {
+	case v.Cancelling:
+		return "cancelling"
+	case v.Pull != nil && !v.State.Busy():
+		return "downloading " + clip(Visible(v.Pull.Model), 40)
+	case v.State == Listening || v.State == AwaitingApproval && v.Answering:
+		return "listening"
+	case v.State == Transcribing:
+		return "transcribing"
+	case v.State == Thinking:
+		return "thinking"
+	case v.State == AwaitingApproval:
+		return fmt.Sprintf("waiting for your approval (%d)", len(v.Pending))
+	case v.State == Running:
+		return "running a command"
+	}
+	return status
 }
 
 func readyLine(v View) string {

@@ -35,6 +35,7 @@ type pullJob struct {
 	cancel   context.CancelFunc
 	progress agent.PullProgress
 	started  time.Time
+	resumed  bool // an earlier download of the model left a part to go on from
 }
 
 type (
@@ -82,7 +83,8 @@ func (a *App) startPull(ctx context.Context, model string) {
 		return
 	}
 	pctx, cancel := context.WithCancel(ctx)
-	a.pull = &pullJob{model: model, cancel: cancel, started: a.o.now(),
+	_, resumed := a.pullKept[model]
+	a.pull = &pullJob{model: model, cancel: cancel, started: a.o.now(), resumed: resumed,
 		progress: agent.PullProgress{Model: model, Total: a.offerSize(model), Status: "starting"}}
 	puller, loop := a.o.Puller, a.loop
 	go func() {
@@ -131,6 +133,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 	}
 	switch {
 	case e.err == nil:
+		delete(a.pullKept, e.model)
 		took := a.o.now().Sub(job.started).Round(time.Second)
 		size := ""
 		if e.last.Total > 0 {
@@ -143,15 +146,44 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			a.setState(Idle)
 		}
 		a.note = e.model + " downloaded"
-		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("Downloaded %sin %s. Hold %s and speak.", size, took, a.hotkeyName()))
+		what := "Downloaded " + size
+		if job.resumed {
+			// Only the rest came now: the time is not the whole size's.
+			what = "Finished downloading " + size
+		}
+		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("%sin %s. Hold %s and speak.", what, took, a.hotkeyName()))
 		a.runCheck(ctx, "ollama")
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
-		a.note = "download cancelled"
+		a.keepPart(e)
+		kept := ""
+		if pct := int(100 * e.last.Fraction()); pct > 0 {
+			kept = fmt.Sprintf(" at %d%% — Resume download below goes on from there", pct)
+		}
+		a.note = "download cancelled" + kept
+		a.notify("Hark — download cancelled", cancelledText(e))
 	default:
+		a.keepPart(e)
 		a.note = "download failed — see the notification"
 		a.notify("Hark — could not download "+e.model, e.err.Error())
 	}
 	a.renderNow()
+}
+
+// keepPart remembers how far a stopped download got, for the offer to
+// resume it.
+func (a *App) keepPart(e pullDone) {
+	if e.last.Total > 0 && e.last.Done > 0 {
+		a.pullKept[e.model] = e.last
+	}
+}
+
+// cancelledText says what a cancelled download leaves and how to go on.
+func cancelledText(e pullDone) string {
+	if pct := int(100 * e.last.Fraction()); pct > 0 {
+		return fmt.Sprintf("%d%% of %s of %s was downloaded. Ollama keeps it: Resume download in the Hark menu goes on from there (if Ollama restarts first, it starts over).",
+			pct, agent.SizeText(e.last.Total), e.model)
+	}
+	return "Nothing of " + e.model + " was downloaded yet. Download it again from the Hark menu."
 }
 
 // modelAnswered runs the placement check after a load or an answer: only

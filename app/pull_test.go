@@ -129,19 +129,48 @@ func TestMenuCancelsTheDownload(t *testing.T) {
 	}
 	m := h.views.mark()
 	h.app.Post(MenuClick{ID: IDCancelDownload})
-	h.views.waitFrom(t, m, "cancelled", func(v View) bool { return v.Pull == nil && v.Note == "download cancelled" })
-	h.offered(t, "the offer again", "    Download "+model+" (5.2 GB)")
+	v := h.views.waitFrom(t, m, "cancelled", func(v View) bool { return v.Pull == nil && strings.HasPrefix(v.Note, "download cancelled") })
+	if !strings.Contains(v.Note, "20%") || !strings.Contains(v.Note, "Resume download") {
+		t.Errorf("the status line %q does not say what was kept and how to go on", v.Note)
+	}
+	n := recv(t, "the cancel's notification", h.notifier.got)
+	if n.title != "Hark — download cancelled" || !strings.Contains(n.body, "20% of 5.2 GB") || !strings.Contains(n.body, "Resume download") {
+		t.Errorf("notification %+v", n)
+	}
+	// What was downloaded is offered to go on from, not from the start.
+	resume := "    Resume download " + model + " (5.2 GB, 20% already downloaded)"
+	h.offered(t, "the offer to resume", resume)
 	for h.srv.PullsAborted() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	if h.srv.Installed(model) {
 		t.Error("a cancelled download installed the model")
 	}
+	v = h.views.wait(t, "the resume row", func(v View) bool {
+		it, ok := itemWithID(BuildMenu(v), PrefixDownload+model)
+		return ok && it.Label == resume
+	})
+	it, _ := itemWithID(BuildMenu(v), PrefixDownload+model)
+	if !strings.Contains(it.Tooltip, "Ollama keeps") || !strings.Contains(it.Tooltip, "restart") {
+		t.Errorf("the resume row's tooltip %q does not say when the part is kept", it.Tooltip)
+	}
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	for !h.srv.Held(model) {
+		time.Sleep(time.Millisecond)
+	}
+	if from := h.srv.ResumedFrom(model); from != 1_040_000_000 {
+		t.Errorf("the second pull started from %d bytes, not from what the first kept", from)
+	}
+	h.srv.ReleasePulls()
+	if n := recv(t, "the ready notification", h.notifier.got); !strings.HasPrefix(n.body, "Finished downloading 5.2 GB in ") {
+		t.Errorf("a resumed download's notification says %q", n.body)
+	}
+	h.views.wait(t, "downloaded", func(v View) bool { return v.Pull == nil && strings.Contains(v.Note, "downloaded") })
 }
 
 // A failed download is a notification that says why; the offer comes
-// back, and for a model outside Hark's table it now carries the size the
-// attempt learnt, which it could not show before.
+// back to resume it, and for a model outside Hark's table it now carries
+// the size the attempt learnt, which it could not show before.
 func TestMenuDownloadFails(t *testing.T) {
 	t.Parallel()
 	model := "tiny:1b"
@@ -153,7 +182,8 @@ func TestMenuDownloadFails(t *testing.T) {
 	if n.title != "Hark — could not download "+model || !strings.Contains(n.body, "connection reset") || !strings.Contains(n.body, "resumes") {
 		t.Errorf("notification %+v", n)
 	}
-	h.offered(t, "the offer with the learnt size", "    Download "+model+" (1.0 MB)")
+	// Ollama keeps what it got, so the offer goes on from there.
+	h.offered(t, "the offer with the learnt size", "    Resume download "+model+" (1.0 MB, 36% already downloaded)")
 	h.views.wait(t, "the note", hasNote("download failed"))
 }
 

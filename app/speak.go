@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/visible"
 )
 
@@ -138,7 +140,13 @@ func (a *App) cutShort(id string) bool {
 // command itself is read only where nothing shorter says what it does.
 func SpokenApproval(p Pending, home string) (description, prompt string) {
 	var b []string
-	if p.AfterNo != "" {
+	if c := spokenClient(p.Client); c != "" {
+		b = append(b, c+" wants to run a command.")
+	}
+	switch {
+	case p.AfterNo != "" && p.AfterTimeout:
+		b = append(b, "After the last one timed out, the model proposes another command.")
+	case p.AfterNo != "":
 		b = append(b, "After your no, the model proposes another command.")
 	}
 	if p.HeardDoubt != "" {
@@ -157,18 +165,22 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 			b = append(b, plural(len(parts)-3, "more part deletes or overwrites", "more parts delete or overwrite")+".")
 			break
 		}
-		b = append(b, sentence(speakable(Visible(r.Why))+": "+speakable(Visible(strings.TrimSpace(r.Command)))))
+		b = append(b, sentence(spokenReason(r, home)))
 	}
 	if len(parts) == 0 {
-		b = append(b, "Run "+speakable(clip(Visible(p.Command), 120))+"?")
+		b = append(b, "Run "+clip(spokenCommand(Visible(p.Command), home), 160)+"?")
 	} else {
 		b = append(b, "Run it?")
 	}
 	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
-		b = append(b, "In "+speakable(Visible(wd))+".")
+		b = append(b, "In "+spokenFolder(Visible(p.WorkingDirectory), home)+".")
 	}
 	description = strings.Join(b, " ")
 	switch {
+	case p.Client != "":
+		// A spoken answer never reaches another program's approval
+		// (voiceAnswerable): only a click does.
+		prompt = "Answer it in the menu or the notification."
 	case click != "":
 		prompt = sentence(click) + " Or say no."
 	case p.TrashOffered:
@@ -177,6 +189,33 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 		prompt = "Say yes or no."
 	}
 	return description, prompt
+}
+
+// spokenReason says what one part of a command does and the part itself.
+// A reason that opens with its part ("> ~/notes.txt: overwrites a file")
+// says the part once, as a place.
+func spokenReason(r shell.Reason, home string) string {
+	part := strings.TrimSpace(r.Command)
+	why := Visible(r.Why)
+	if rest, ok := strings.CutPrefix(r.Why, part+": "); ok && part != "" {
+		return spokenCommand(Visible(part), home) + ": " + speakable(Visible(rest))
+	}
+	return speakable(why) + ": " + spokenCommand(Visible(part), home)
+}
+
+// spokenClient names the program that asked for an approval as another
+// program, so that it is never heard as Hark's own request: its name is
+// its own claim, and one calling itself Hark is said to be only that.
+func spokenClient(client string) string {
+	c := strings.Join(strings.Fields(Visible(client)), " ")
+	if c == "" {
+		return ""
+	}
+	c = clip(c, 40)
+	if strings.HasPrefix(strings.ToLower(c), "hark") {
+		return "Another program that calls itself " + c
+	}
+	return "Another program, " + c + ","
 }
 
 // sentence ends s with a full stop unless it ends a sentence already.
@@ -206,7 +245,6 @@ var (
 	codeRe    = regexp.MustCompile("`[^`\n]*`")
 	linkRe    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	markRe    = regexp.MustCompile(`(?m)^\s{0,3}(#{1,6}\s+|[-*+]\s+|>\s?|\d+[.)]\s+)`)
-	emphRe    = regexp.MustCompile(`(\*\*|__|\*|_|~~)`)
 	tableRe   = regexp.MustCompile(`(?m)^\s*\|.*\|\s*$`)
 	sentEndRe = regexp.MustCompile(`[.!?…](\s|$)`)
 )
@@ -217,17 +255,22 @@ var (
 func SpokenAnswer(text string) string {
 	text = fenceRe.ReplaceAllString(text, " (the output is in the menu) ")
 	text = tableRe.ReplaceAllString(text, " (a table is in the menu) ")
+	// Only real emphasis goes, before code loses its backticks: a name
+	// is heard as written, underscores and all.
+	text = agent.StripEmphasis(text)
 	text = codeRe.ReplaceAllStringFunc(text, func(c string) string {
 		inner := strings.Trim(c, "`")
-		if utf8.RuneCountInString(inner) <= 24 && !strings.ContainsAny(inner, "|;&<>$") {
-			return inner // a file name or short word reads fine
+		if strings.ContainsAny(inner, "|;&<>$") {
+			return "(shown in the menu)"
+		}
+		if n := utf8.RuneCountInString(inner); n <= 24 || n <= 80 && !strings.ContainsAny(inner, " \t") {
+			return inner // a word, a file name or a path reads fine
 		}
 		return "(shown in the menu)"
 	})
 	text = strings.ReplaceAll(text, "⚠", "Warning:")
 	text = linkRe.ReplaceAllString(text, "$1")
 	text = markRe.ReplaceAllString(text, "")
-	text = emphRe.ReplaceAllString(text, "")
 	text = Visible(strings.Join(strings.Fields(text), " "))
 	if len(text) <= maxSpokenAnswer {
 		return text

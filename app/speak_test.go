@@ -113,7 +113,7 @@ func TestSpokenApprovalSaysTheDangerFirst(t *testing.T) {
 	}
 	p.Command, p.Reasons[0].Command, p.HeardDoubt = "rm -r ~/Downloads/old", "rm -r ~/Downloads/old", ""
 	desc, prompt = SpokenApproval(p, "/home/u")
-	if strings.Contains(desc, "hidden") || !strings.Contains(desc, "home Downloads / old") {
+	if strings.Contains(desc, "hidden") || !strings.Contains(desc, "rm -r old in your home folder, Downloads") {
 		t.Errorf("description %q", desc)
 	}
 	if prompt != "Say yes to move it to the Trash, delete it to delete, or no." {
@@ -291,4 +291,73 @@ type replyAgent string
 
 func (r replyAgent) RunWith(ctx context.Context, conv *agent.Conversation, request string, o agent.RequestOptions) (agent.Outcome, error) {
 	return agent.Outcome{Answer: string(r)}, nil
+}
+
+// TestExternalApprovalIsSpoken: with speak on, another program's approval
+// is read aloud as that program's, never as Hark's own, and it says how
+// to answer it: by a click, since a spoken answer never reaches another
+// program's approval.
+func TestExternalApprovalIsSpoken(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ client, says string }{
+		{"Claude Desktop", "Another program, Claude Desktop, wants to"},
+		{"Hark", "Another program that calls itself Hark wants to"},
+		{"hark-mcp helper", "Another program that calls itself hark-mcp helper wants to"},
+	} {
+		t.Run(c.client, func(t *testing.T) {
+			t.Parallel()
+			sp := newFakeSpeaker(nil)
+			h := start(t, answerAgent("nothing"), func(o *Options) {
+				o.Approver = nil
+				o.Speaker = sp
+				o.Settings.Speak = true
+			})
+			reply := make(chan Decision, 1)
+			h.app.Post(ApprovalRequest{Ctx: context.Background(), Reply: reply,
+				Pending: Pending{Command: "rm /home/u/Videos/big_video_backup.mp4", WorkingDirectory: "/home/u", Tier: shell.Confirm, Client: c.client,
+					Reasons: []shell.Reason{{Category: "delete", Why: "rm: deletes files", Command: "rm /home/u/Videos/big_video_backup.mp4"}}}})
+			desc := recv(t, "the description", sp.started)
+			if !strings.HasPrefix(desc, c.says) {
+				t.Errorf("description %q does not start with %q", desc, c.says)
+			}
+			if strings.HasPrefix(desc, "Hark wants") || strings.Contains(desc, "the model") {
+				t.Errorf("description %q reads as Hark's own request", desc)
+			}
+			sp.finish <- struct{}{}
+			prompt := recv(t, "the prompt", sp.started)
+			if strings.Contains(strings.ToLower(prompt), "say yes") || !strings.Contains(prompt, "menu") {
+				t.Errorf("prompt %q invites a spoken answer another program's approval never takes", prompt)
+			}
+			sp.finish <- struct{}{}
+			v := h.views.wait(t, "the approval", func(v View) bool { return len(v.Pending) == 1 })
+			h.app.Post(MenuClick{ID: PrefixDeny + v.Pending[0].ID})
+			recv(t, "the answer", reply)
+		})
+	}
+}
+
+// TestSpokenAnswerKeepsNames: a file name is heard as it is written,
+// underscores and all, whether the model wrote it plainly, in code or in
+// bold, and whether it reaches speech through the ending or on its own.
+func TestSpokenAnswerKeepsNames(t *testing.T) {
+	t.Parallel()
+	names := []string{"snake_case_name.txt", "_leading.txt", "trailing_.txt", "_both_.txt", "__init__.py", "a_b_c.tar.gz",
+		"~/Backups/project_logs_2024-01-03_to_2024-02-11.tar.gz", "/srv/_build/_cache_/x", "my__notes_2024.txt", "OLLAMA_HOST"}
+	for _, n := range names {
+		for _, form := range []string{"Saved it as %s.", "Saved it as `%s`.", "Saved it as **%s**.", "Saved it as %s and %s."} {
+			text := strings.ReplaceAll(form, "%s", n)
+			for _, via := range []string{"direct", "ending"} {
+				in := text
+				if via == "ending" {
+					in = agent.Ending(agent.Tally{Ran: 1}, text)
+				}
+				if got := SpokenAnswer(in); !strings.Contains(got, n) {
+					t.Errorf("%s: SpokenAnswer(%q) = %q, lost %q", via, in, got, n)
+				}
+			}
+		}
+	}
+	if got := SpokenAnswer("It is _really_ gone, **for good**."); got != "It is really gone, for good." {
+		t.Errorf("emphasis kept: %q", got)
+	}
 }

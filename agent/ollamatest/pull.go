@@ -40,6 +40,11 @@ type pullState struct {
 	gate    chan struct{}
 	aborted int
 	served  int
+	// kept is what a pull that ended early had of each layer, by digest:
+	// the real server keeps partial layers (while it runs) and the next
+	// pull of the model goes on from them.
+	kept map[string]int64
+	from map[string]int64 // what the last pull of a model started from
 }
 
 // Offer makes p.Model pullable: a pull of its name streams p's progress
@@ -52,6 +57,8 @@ func (s *Server) Offer(p Pull) *Server {
 		s.pulls.offers = map[string]Pull{}
 		s.pulls.held = map[string]bool{}
 		s.pulls.gate = make(chan struct{})
+		s.pulls.kept = map[string]int64{}
+		s.pulls.from = map[string]int64{}
 	}
 	s.pulls.offers[p.Model.Name] = p
 	return s
@@ -72,6 +79,14 @@ func (s *Server) ReleasePulls() {
 		close(s.pulls.gate)
 		s.pulls.gate = make(chan struct{})
 	}
+}
+
+// ResumedFrom is the bytes the last pull of name started from: what an
+// earlier, cancelled pull of it had downloaded.
+func (s *Server) ResumedFrom(name string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pulls.from[name]
 }
 
 // PullsAborted counts pulls whose client went away before the end.
@@ -134,11 +149,21 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}
 	digests := make([]string, len(layers))
+	start := make([]int64, len(layers))
+	var from int64
+	s.mu.Lock()
+	for i := range layers {
+		digests[i] = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(fmt.Sprintf("%s/%d", name, i))))
+		start[i] = s.pulls.kept[digests[i]]
+		from += start[i]
+	}
+	s.pulls.from[p.Model.Name] = from
+	s.mu.Unlock()
 	for i, size := range layers {
 		// The real server starts every layer's download at once, so each
-		// is named, with its size, before the first bytes arrive.
-		digests[i] = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(fmt.Sprintf("%s/%d", name, i))))
-		out.send(api.ProgressResponse{Status: "pulling " + strings.TrimPrefix(digests[i], "sha256:")[:12], Digest: digests[i], Total: size})
+		// is named, with its size and what it kept of it, before the
+		// first new bytes arrive.
+		out.send(api.ProgressResponse{Status: "pulling " + strings.TrimPrefix(digests[i], "sha256:")[:12], Digest: digests[i], Total: size, Completed: start[i]})
 	}
 	var done int64
 	held := false
@@ -149,9 +174,15 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 		if step <= 0 {
 			step = max(size/10, 1)
 		}
-		for got := int64(0); ; {
+		keep := func(got int64) {
+			s.mu.Lock()
+			s.pulls.kept[digest] = got
+			s.mu.Unlock()
+		}
+		for got := start[i]; ; {
 			out.send(api.ProgressResponse{Status: status, Digest: digest, Total: size, Completed: got})
 			if p.FailAt > 0 && done+got >= p.FailAt {
+				keep(got)
 				out.send(map[string]string{"error": p.Error})
 				return
 			}
@@ -173,6 +204,7 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 			if !wait(p.Pace) {
+				keep(got)
 				abort()
 				return
 			}

@@ -367,6 +367,7 @@ func fromOutside(p app.Pending) app.Pending {
 		p.Client = "another program"
 	}
 	p.Heard, p.HeardDoubt, p.AfterNo, p.ConversationID = "", "", "", ""
+	p.AfterTimeout = false
 	return p
 }
 

@@ -73,6 +73,11 @@ func approvalBody(p app.Pending) string {
 		b.WriteString("\n\nin ")
 		b.WriteString(v(app.Tilde(p.WorkingDirectory, homeDir)))
 	}
+	if l := app.HomeLegend(p, homeDir); l != "" {
+		// The command names home by its path, the folder and preview
+		// as ~: say they are one place, leaving the command as it runs.
+		b.WriteString("\n" + l)
+	}
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// The request was spoken: a misheard word shows here, before
 		// anyone approves what came of it.

@@ -131,11 +131,15 @@ func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 	p.AfterNo = "rm -r ~/old"
-	if got := approvalTitle(p); !strings.Contains(got, "after you said no") {
+	if got := approvalTitle(p); got != "Hark — a new proposal" {
 		t.Errorf("a retry's title %q does not say so", got)
 	}
 	if body := approvalBody(p); !strings.HasPrefix(body, "After you said no to “rm -r ~/old”") {
 		t.Errorf("a retry's body %q does not say which no", body)
+	}
+	p.AfterTimeout = true
+	if body := approvalBody(p); !strings.HasPrefix(body, "After “rm -r ~/old” timed out unanswered, the model proposes this instead:\n") {
+		t.Errorf("a retry after a timeout: body %q", body)
 	}
 }
 
@@ -172,5 +176,26 @@ func TestApprovalBodyShowsWhatIsHidden(t *testing.T) {
 	}
 	if !strings.Contains(body, "rm -rf ~/work") {
 		t.Errorf("the command is not shown: %q", body)
+	}
+}
+
+// TestApprovalBodyKeepsAnAbsoluteCommand: another program's command that
+// names home by its path is shown as it runs, and a line under the
+// folder says what the ~ there stands for; a path that only looks like
+// home gets neither ~ nor the line.
+func TestApprovalBodyKeepsAnAbsoluteCommand(t *testing.T) {
+	t.Parallel()
+	if homeDir == "" || homeDir == "/" {
+		t.Skip("no home folder to name: HOME is unset or /")
+	}
+	cmd := "rm " + homeDir + "/Videos/big_video_backup.mp4"
+	body := approvalBody(app.Pending{Command: cmd, WorkingDirectory: homeDir, Client: "Claude Desktop"})
+	if !strings.HasPrefix(body, cmd+"\n") || !strings.Contains(body, "\n\nin ~\n~ is your home folder, "+homeDir) {
+		t.Errorf("body:\n%s", body)
+	}
+	evil := "rm " + homeDir + "-evil/Videos/x.mp4"
+	body = approvalBody(app.Pending{Command: evil, WorkingDirectory: homeDir + "-evil", Client: "Claude Desktop"})
+	if !strings.HasPrefix(body, evil+"\n") || strings.Contains(body, "~") {
+		t.Errorf("a look-alike of home:\n%s", body)
 	}
 }

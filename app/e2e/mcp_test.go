@@ -168,6 +168,31 @@ func TestMCP(t *testing.T) {
 		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
 	})
 
+	t.Run("a command naming home by its path is shown as it runs", func(t *testing.T) {
+		h.t = t
+		abs := filepath.Join(h.home, "Videos", "big_video_backup.mp4")
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res := c.call(ctx, map[string]any{"command": "rm " + abs})
+		n := approvalWith(t, d.notes, "rm "+abs, "Deny")
+		legend := "~ is your home folder, " + h.home
+		if !strings.HasPrefix(n.Body, "rm "+abs+"\n") || !strings.Contains(n.Body, "\nin ~\n"+legend) {
+			t.Errorf("the approval does not keep the command and say what ~ is:\n%s", n.Body)
+		}
+		h.menu.WaitFor(t, 20*time.Second, legend)
+		if err := d.notes.Invoke(n.ID, n.ActionKey("Deny")); err != nil {
+			t.Fatal(err)
+		}
+		if r := wait(t, res); !r.isError || r.res.Executed || !exists(abs) {
+			t.Errorf("denied call: %+v", r.res)
+		}
+		h.menu.WaitGone(t, 20*time.Second, "Pending approval")
+	})
+
 	t.Run("denied from the notification", func(t *testing.T) {
 		h.t = t
 		marker := filepath.Join(d.work, "mcp-denied")

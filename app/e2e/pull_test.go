@@ -86,6 +86,11 @@ func TestMenuDownloadsModel(t *testing.T) {
 	progress := regexp.MustCompile(`^Downloading ` + regexp.QuoteMeta(bigModel) + `: 49% of 40\.0 MB · [0-9.]+ [kMG]?B/s · [0-9:]+ left$`)
 	row := statusMatching(t, h, 20*time.Second, progress)
 	t.Logf("status line mid-pull: %q", row)
+	// The tooltip names the state, not the moving progress, which a tray
+	// would re-show over the open menu.
+	if tip, err := h.menu.Tooltip(); err != nil || tip != "Hark — downloading "+bigModel {
+		t.Errorf("tooltip mid-pull %q (%v)", tip, err)
+	}
 	h.menu.WaitGone(t, 5*time.Second, "Download "+bigModel)
 	h.menu.ClickUntil(t, 30*time.Second, "Cancel download", func() error {
 		if d.ollama.PullsAborted() == 0 {
@@ -93,9 +98,18 @@ func TestMenuDownloadsModel(t *testing.T) {
 		}
 		return nil
 	})
-	// The offer comes back, now with the size the pull learnt.
-	again := "Download " + bigModel + " (40.0 MB)"
+	// The offer comes back to resume, with the size the pull learnt and
+	// what is already there, and a notification says so.
+	again := "Resume download " + bigModel + " (40.0 MB, 49% already downloaded)"
 	h.menu.WaitFor(t, 20*time.Second, again)
+	harness.Eventually(t, 20*time.Second, "the cancel's notification", func() error {
+		for _, n := range d.notes.All() {
+			if n.Summary == "Hark — download cancelled" && strings.HasPrefix(n.Body, "49% of 40.0 MB of "+bigModel+" was downloaded.") && strings.Contains(n.Body, "Resume download") {
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", d.notes)
+	})
 	h.menu.WaitGone(t, 5*time.Second, "Cancel download")
 	if d.ollama.Installed(bigModel) {
 		t.Fatal("a cancelled pull installed the model")
@@ -104,14 +118,18 @@ func TestMenuDownloadsModel(t *testing.T) {
 		t.Fatalf("a request ran on a model that is not installed: %q", out)
 	}
 
-	// Download to the end.
+	// Download to the end, going on from the part Ollama kept: no byte
+	// has moved yet where the fake holds it, so no rate shows.
 	h.menu.ClickUntil(t, 30*time.Second, again, func() error {
 		if !d.ollama.Held(bigModel) {
 			return fmt.Errorf("no pull of %s under way", bigModel)
 		}
 		return nil
 	})
-	statusMatching(t, h, 20*time.Second, progress)
+	if from := d.ollama.ResumedFrom(bigModel); from == 0 {
+		t.Error("the second pull started from nothing")
+	}
+	statusMatching(t, h, 20*time.Second, regexp.MustCompile(`^Downloading `+regexp.QuoteMeta(bigModel)+`: 49% of 40\.0 MB`))
 	d.ollama.ReleasePulls()
 	var ready harness.Notification
 	harness.Eventually(t, 30*time.Second, "the ready notification", func() error {
@@ -123,7 +141,7 @@ func TestMenuDownloadsModel(t *testing.T) {
 		}
 		return fmt.Errorf("notifications:\n%s", d.notes)
 	})
-	if !strings.Contains(ready.Body, "Downloaded 40.0 MB in ") {
+	if !strings.Contains(ready.Body, "Finished downloading 40.0 MB in ") {
 		t.Errorf("ready notification body %q", ready.Body)
 	}
 	if !d.ollama.Installed(bigModel) {

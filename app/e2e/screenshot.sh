@@ -7,6 +7,10 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-assets/screenshots/tray-linux.png}
 # HARK_SCREEN_W and HARK_SCREEN_H make room for a taller menu.
+# HARK_SCREENSHOT_SCENE picks another scene: long-deletion, retry-timeout (a
+# proposal after an approval timed out; HARK_SCREENSHOT_MENU=0 shows its
+# notification whole) or download (the menu opened under the pointer while a
+# download runs: the tooltip must not cover it).
 W=${HARK_SCREEN_W:-580} H=${HARK_SCREEN_H:-900}
 cfg=$(mktemp -d)
 mkdir -p "$cfg/xfce4/xfconf/xfce-perchannel-xml"

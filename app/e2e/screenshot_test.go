@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/app/e2e/harness"
 )
 
@@ -28,7 +30,91 @@ func TestTrayScreenshot(t *testing.T) {
 	d.ollama = fakeModel(t, []rule{
 		{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."},
 		{when: "archive the logs", command: longArchive, answer: "Archived them."},
+		{when: "write buy milk", command: "echo 'buy milk' > ~/notes.txt", retry: "echo 'buy milk' >> ~/notes.txt", answer: "Added it."},
 	})
+	switch os.Getenv("HARK_SCREENSHOT_SCENE") {
+	case "retry-timeout":
+		// The model's next proposal after an approval timed out: its
+		// notification's title must fit whole on a narrow screen.
+		h := startHarkWith(t, d, `{"confirmTimeout": "5s", "recordTail": "200ms", "previewTimeout": "10s", "ollamaModel": "`+model+`"}`)
+		h.waitIdle()
+		h.send(false, "write buy milk into my notes file")
+		h.menu.WaitFor(t, 60*time.Second, "After “echo")
+		shoot(t, d, h, width, out)
+		return
+	case "mcp-home":
+		// Another program names home by its path: the command as it runs,
+		// the folder and preview as ~, and the line that ties them.
+		h := startHark(t, d)
+		h.waitIdle()
+		video := filepath.Join(h.home, "Videos", "big_video_backup.mp4")
+		if err := os.MkdirAll(filepath.Dir(video), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(video, make([]byte, 3<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := startMCPClient(t, h, "Claude Desktop")
+		_ = c.call(context.Background(), map[string]any{"command": "rm " + video})
+		shoot(t, d, h, width, out)
+		return
+	case "download-cancelled":
+		// After Cancel download: the notification says what was kept, and
+		// the menu offers to resume.
+		d.ollama.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(bigModel), Layers: []int64{400_000_000}, HoldAt: 128_000_000})
+		h := startHarkWith(t, d, bigModelSettings())
+		h.menu.ClickUntil(t, 30*time.Second, "Download "+bigModel, func() error {
+			if !d.ollama.Held(bigModel) {
+				return fmt.Errorf("no pull held yet")
+			}
+			return nil
+		})
+		h.menu.ClickUntil(t, 30*time.Second, "Cancel download", func() error {
+			root, err := h.menu.Layout()
+			if err != nil {
+				return err
+			}
+			if _, ok := root.Find("Resume download"); !ok {
+				return fmt.Errorf("no resume offer yet")
+			}
+			return nil
+		})
+		time.Sleep(2 * time.Second) // the notification slides in
+		harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12", "click", "1")
+		time.Sleep(1500 * time.Millisecond)
+		if b, err := exec.Command("import", "-display", d.display, "-window", "root", out).CombinedOutput(); err != nil {
+			t.Fatalf("import: %v: %s", err, b)
+		}
+		harness.Xdotool(t, d.display, "key", "Escape")
+		h.quit()
+		return
+	case "download":
+		// The tray tooltip while a download runs, with the menu opened
+		// from the icon under the pointer.
+		d.ollama.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(bigModel), Layers: []int64{400_000_000}, Step: 100_000, Pace: 20 * time.Millisecond})
+		h := startHarkWith(t, d, bigModelSettings())
+		h.menu.WaitFor(t, 30*time.Second, "Download "+bigModel)
+		h.menu.ClickUntil(t, 30*time.Second, "Download "+bigModel, func() error {
+			root, err := h.menu.Layout()
+			if err != nil {
+				return err
+			}
+			if _, ok := root.Find("Cancel download"); !ok {
+				return fmt.Errorf("no download under way")
+			}
+			return nil
+		})
+		harness.Xdotool(t, d.display, "mousemove", strconv.Itoa(width-12), "12")
+		time.Sleep(3 * time.Second) // the tooltip shows on hover
+		harness.Xdotool(t, d.display, "click", "1")
+		time.Sleep(4 * time.Second) // the progress moves many times with the menu open
+		if b, err := exec.Command("import", "-display", d.display, "-window", "root", out).CombinedOutput(); err != nil {
+			t.Fatalf("import: %v: %s", err, b)
+		}
+		harness.Xdotool(t, d.display, "key", "Escape")
+		h.quit()
+		return
+	}
 	h := startHark(t, d)
 	h.waitIdle()
 	if os.Getenv("HARK_SCREENSHOT_SCENE") == "long-deletion" {

@@ -257,7 +257,7 @@ func TestLongDeletionAndRetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		second := approvalFor(t, d.notes, builds+"/*")
-		if !strings.Contains(second.Summary, "after you said no") || !strings.HasPrefix(second.Body, "After you said no to “rm -r "+builds+"”") {
+		if second.Summary != "Hark — a new proposal" || !strings.HasPrefix(second.Body, "After you said no to “rm -r "+builds+"”") {
 			t.Errorf("the retry is not marked: %q\n%s", second.Summary, second.Body)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "After you said no to")
@@ -269,6 +269,40 @@ func TestLongDeletionAndRetry(t *testing.T) {
 			t.Fatal("the builds are gone after two denials")
 		}
 	})
+	h.quit()
+}
+
+// TestRetryAfterTimeoutIsMarked: a proposal after an approval that timed
+// out says so in the notification, under a title short enough to be read
+// whole, as one after a no does.
+func TestRetryAfterTimeoutIsMarked(t *testing.T) {
+	d := newDesktop(t, true, true)
+	h := launchHarkWith(t, d, `{"confirmTimeout": "5s", "recordTail": "200ms", "previewTimeout": "10s", "ollamaModel": "`+model+`"}`)
+	h.menu = harness.MenuOf(t, d.bus, h.cmd.Process.Pid)
+	h.menu.WaitFor(t, 30*time.Second, "Quit")
+	h.waitIdle()
+	builds := filepath.Join(d.work, "old_builds")
+	if err := os.MkdirAll(filepath.Join(builds, "b1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.send(false, "remove the build folder")
+	first := approvalWith(t, d.notes, "rm -r "+builds, "Deny (safe choice)")
+	second := approvalWith(t, d.notes, builds+"/*", "Deny (safe choice)") // after the first timed out
+	if first.ID == second.ID {
+		t.Fatal("the retry replaced the first notification")
+	}
+	if second.Summary != "Hark — a new proposal" || len([]rune(second.Summary)) > 32 {
+		t.Errorf("the retry's title %q", second.Summary)
+	}
+	first1, _, _ := strings.Cut(second.Body, "\n")
+	if !strings.HasPrefix(first1, "After “rm -r /") || !strings.HasSuffix(first1, "” timed out unanswered, the model proposes this instead:") || strings.Contains(second.Body, "said no") {
+		t.Errorf("the retry is not marked as after a timeout:\n%s", second.Body)
+	}
+	_ = d.notes.Invoke(second.ID, second.ActionKey("Deny (safe choice)")) // or it times out too
+	h.waitIdle()
+	if !exists(builds) {
+		t.Fatal("the builds are gone after no approval")
+	}
 	h.quit()
 }
 

@@ -271,6 +271,7 @@ func hear(ctx context.Context, e *env, st settings.Settings, paths settings.Path
 // ones when they claim what did not happen: the claim is flagged first.
 func (p *printer) summary(out agent.Outcome) {
 	t := out.Metrics.Tally()
+	t.Undo = "hark undo"
 	flag := t.Contradiction(out.Answer)
 	if flag == "" && t.Facts() == "" {
 		return // a plain answer, no command proposed: nothing to add

@@ -39,4 +39,8 @@ func TestTerminalPromptOrder(t *testing.T) {
 		!strings.Contains(out, "after you said no to: rm -r ~/p/old") {
 		t.Errorf("prompt with a rule %q answered %+v", out, d)
 	}
+	_, out = ask(agent.Pending{Command: "echo a >> ~/n", AfterNo: "echo a > ~/n", AfterTimeout: true}, "\n")
+	if strings.Contains(out, "said no") || !strings.Contains(out, "after no answer came in time for: echo a > ~/n") {
+		t.Errorf("a retry after a timeout: %q", out)
+	}
 }

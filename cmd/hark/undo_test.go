@@ -74,6 +74,11 @@ func TestAskOffersTheTrash(t *testing.T) {
 			if c.inTrash && !strings.Contains(r.stdout, "✓ Moved 1 item to the Trash instead of deleting: "+target) {
 				t.Fatalf("stdout does not say what moved:\n%s", r.stdout)
 			}
+			// Hark's own summary names what moved and, in a terminal,
+			// the command that puts it back, not a menu item.
+			if c.inTrash && (!strings.Contains(r.stdout, "Hark: Moved old notes.txt to the Trash (hark undo puts it back).") || strings.Contains(r.stdout, "Undo last trash")) {
+				t.Fatalf("the summary does not read well:\n%s", r.stdout)
+			}
 			tr := cliToolResults(t, srv.Requests()[1])
 			if c.inTrash && (tr[0]["success"] != true || !strings.Contains(tr[0]["output"].(string), "hark undo")) {
 				t.Fatalf("model told %v", tr[0])

@@ -352,7 +352,9 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	if p.Rule != "" {
 		showf(c.e.stderr, "    %s\n", p.Rule)
 	}
-	if p.AfterNo != "" {
+	if p.AfterNo != "" && p.AfterTimeout {
+		showf(c.e.stderr, "    (the model proposes this after no answer came in time for: %s)\n", p.AfterNo)
+	} else if p.AfterNo != "" {
 		showf(c.e.stderr, "    (the model proposes this after you said no to: %s)\n", p.AfterNo)
 	}
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
