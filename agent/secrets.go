@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -508,6 +509,9 @@ func (r *run) secretGate(ta toolArgs, v *shell.Verdict, rd *rules.Decision) bool
 	}
 	why := privateReads(ta.Command, ta.WorkingDirectory, r.a.o.Home, private)
 	if why == "" {
+		why = serviceRead(ta.Command, ta.WorkingDirectory, r.a.o.Home)
+	}
+	if why == "" {
 		return false
 	}
 	to := "the program that asked"
@@ -616,4 +620,104 @@ func (g *secretGate) mention(text string) string {
 // bound is a character that may stand beside a path in a command's text.
 func bound(c byte) bool {
 	return strings.IndexByte(" \t\n\"'=:;|&<>(){}`$", c) >= 0
+}
+
+// serviceReaders are programs the policy may call read-only that ask a
+// system service to read for them: the service runs outside the sandbox,
+// so what it answers is not limited by the hidden private locations, and
+// for another program's call the command asks first. subs, when set, are
+// the only subcommands that read through the service. The user's own
+// voice requests keep running them unasked: what they print stays here.
+//
+// Left off on purpose: mdutil (its read-only options print whether
+// indexing is on, nothing about any file), security list-keychains (the
+// names of the keychain files), lsof (it reads /proc inside the sandbox
+// and prints names), defaults domains (names only). sqlite3, locate,
+// plocate, secret-tool, dbus-send, gdbus, busctl, qdbus, xclip, xsel,
+// wl-paste and launchctl already ask for everyone.
+var serviceReaders = map[string]struct {
+	why  string
+	subs []string
+}{
+	"mdfind":     {why: "asks Spotlight, which searches outside the sandbox and can tell what hidden files contain"},
+	"mdls":       {why: "asks Spotlight for what it knows of a file, from outside the sandbox, hidden files included"},
+	"log":        {why: "asks the system log, outside the sandbox, for every app's messages, which can hold tokens and passwords", subs: []string{"show", "stream"}},
+	"defaults":   {why: "asks the preferences service, outside the sandbox, for other apps' settings, which can hold tokens", subs: []string{"read", "read-type", "find", "export"}},
+	"journalctl": {why: "asks the journal, outside the sandbox, for every service's messages, which can hold tokens and passwords"},
+	"pbpaste":    {why: "asks for the clipboard, which often holds a password just copied"},
+	"docker":     {why: "asks the Docker daemon, which reads containers' settings, environment and logs outside the sandbox"},
+	"podman":     {why: "reads containers' settings, environment and logs, which can hold secrets"},
+	"systemctl":  {why: "asks systemd for services' status and their recent log lines, from outside the sandbox", subs: []string{"status"}},
+}
+
+// runWrappers run the program named by one of their later arguments.
+var runWrappers = map[string]bool{
+	"env": true, "nice": true, "nohup": true, "timeout": true, "gtimeout": true, "command": true, "exec": true,
+	"builtin": true, "xargs": true, "parallel": true, "sudo": true, "doas": true, "time": true, "stdbuf": true,
+	"ionice": true, "chrt": true, "taskset": true, "caffeinate": true, "watch": true, "flock": true, "setsid": true,
+	"unbuffer": true, "find": true, "script": true, "eval": true, "sh": true, "bash": true, "zsh": true, "dash": true,
+	"ksh": true, "fish": true, "busybox": true, "nsenter": true, "chroot": true, "arch": true, "systemd-run": true,
+}
+
+// serviceRead says why command asks a system service to read for it
+// (serviceReaders), seen through wrappers (env, nice, xargs, timeout …),
+// shell -c strings and pipelines, or "".
+func serviceRead(command, dir, home string) string {
+	return serviceReadDepth(command, dir, home, 0)
+}
+
+func serviceReadDepth(command, dir, home string, depth int) string {
+	s, err := plan.Parse(command)
+	if err != nil || depth > 4 {
+		return ""
+	}
+	if dir == "" {
+		dir = home
+	}
+	env := plan.Env{Home: home, Dir: dir, Vars: map[string]string{"HOME": home}, Disk: true}
+	for _, c := range s.Calls(env) {
+		for _, p := range c.Places {
+			e := c.Args(env, p)
+			if e.NoRun != "" || e.Unknown != "" || len(e.Fields) == 0 {
+				continue
+			}
+			var f []string
+			for _, x := range e.Fields {
+				f = append(f, x.Value)
+			}
+			if why := serviceCall(f, dir, home, depth); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// serviceCall judges one expanded simple command.
+func serviceCall(f []string, dir, home string, depth int) string {
+	for i := 0; i < len(f); i++ {
+		prog := path.Base(f[i])
+		if sr, ok := serviceReaders[prog]; ok && (i == 0 || !strings.HasPrefix(f[i], "-")) {
+			if len(sr.subs) == 0 {
+				return prog + " " + sr.why
+			}
+			for _, a := range f[i+1:] {
+				if slices.Contains(sr.subs, a) {
+					return prog + " " + a + " " + sr.why
+				}
+			}
+			return ""
+		}
+		// A shell's -c string, or any argument with a space in it that a
+		// wrapper may hand to a shell, is judged as a command line.
+		if i > 0 && strings.ContainsAny(f[i], " \t\n;|&") {
+			if why := serviceReadDepth(f[i], dir, home, depth+1); why != "" {
+				return why
+			}
+		}
+		if i == 0 && !runWrappers[prog] {
+			return ""
+		}
+	}
+	return ""
 }
