@@ -165,3 +165,36 @@ func TestEveryPrivateEntryAsks(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectCopiesOfLocalNamesRunUnasked: a project's own .npmrc or
+// .claude folder, and the system's /snap, are not the private ones: a
+// read of them runs unasked, while the home copy written out in a
+// program's text still asks.
+func TestProjectCopiesOfLocalNamesRunUnasked(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "src", "app")
+	private := PrivateLocations(home)
+	local := 0
+	for _, e := range privateHome {
+		if !e.local {
+			continue
+		}
+		local++
+		for _, command := range []string{"cat ./" + e.rel, "cat sub/" + e.rel + "/x", "grep token " + e.rel} {
+			if why := privateReads(command, project, home, private); why != "" {
+				t.Errorf("%q in a project asks: %s", command, why)
+			}
+		}
+		for _, command := range []string{`awk 'BEGIN { while ((getline l < "~/` + e.rel + `") > 0) print l }'`, `sed -n p "$HOME/` + e.rel + `"`, "cat " + home + "/" + e.rel} {
+			if why := privateReads(command, project, home, private); why == "" {
+				t.Errorf("%q does not ask", command)
+			}
+		}
+	}
+	if local == 0 {
+		t.Fatal("no entry is marked local")
+	}
+	if why := privateReads("cat /snap/core22/current/etc/os-release", project, home, private); why != "" {
+		t.Errorf("reading /snap asks: %s", why)
+	}
+}

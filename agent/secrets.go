@@ -29,111 +29,116 @@ import (
 // privateEntry is one private location: rel under home, what it holds
 // as the approval says it, and whether it is a folder (its tests read a
 // file inside it) or a file.
+//
+// local marks a name that projects and the system use for their own
+// files too (a project's .npmrc or .claude folder, /snap): written out in
+// a command's text it counts only after ~/ or $HOME/, so that reading a
+// project's own copy does not ask.
 type privateEntry struct {
-	rel, what string
-	dir       bool
+	rel, what  string
+	dir, local bool
 }
 
 var privateHome = []privateEntry{
-	{".ssh", "your SSH keys", true},
-	{".gnupg", "your GnuPG keys", true},
-	{".aws", "your AWS credentials", true},
-	{".azure", "your Azure credentials", true},
-	{".config/gcloud", "your Google Cloud credentials", true},
-	{".kube", "your Kubernetes credentials", true},
-	{".docker", "your Docker registry credentials", true},
-	{".netrc", "your saved passwords", false},
-	{".git-credentials", "your saved Git passwords", false},
-	{".config/gh", "your GitHub tokens", true},
-	{".password-store", "your passwords", true},
-	{".local/share/keyrings", "your keyrings", true},
-	{"Library/Keychains", "your keychains", true},
-	{".config/hark", "Hark's settings and API keys", true},
-	{".local/state/hark", "Hark's history and audit log", true},
-	{".local/share/hark", "Hark's data", true},
-	{"Library/Application Support/Hark", "Hark's settings and API keys", true},
-	{".mozilla", "your browser profiles", true},
-	{".config/google-chrome", "your browser profiles", true},
-	{".config/chromium", "your browser profiles", true},
-	{".config/BraveSoftware", "your browser profiles", true},
-	{"Library/Application Support/Google/Chrome", "your browser profiles", true},
-	{"Library/Application Support/Firefox", "your browser profiles", true},
-	{"Library/Application Support/BraveSoftware", "your browser profiles", true},
-	{"Library/Cookies", "your browser cookies", true},
-	{".bash_history", "your shell history", false},
-	{".zsh_history", "your shell history", false},
-	{".local/share/fish/fish_history", "your shell history", false},
-	{".python_history", "your shell history", false},
+	{".ssh", "your SSH keys", true, false},
+	{".gnupg", "your GnuPG keys", true, false},
+	{".aws", "your AWS credentials", true, false},
+	{".azure", "your Azure credentials", true, false},
+	{".config/gcloud", "your Google Cloud credentials", true, false},
+	{".kube", "your Kubernetes credentials", true, false},
+	{".docker", "your Docker registry credentials", true, true},
+	{".netrc", "your saved passwords", false, false},
+	{".git-credentials", "your saved Git passwords", false, false},
+	{".config/gh", "your GitHub tokens", true, false},
+	{".password-store", "your passwords", true, false},
+	{".local/share/keyrings", "your keyrings", true, false},
+	{"Library/Keychains", "your keychains", true, false},
+	{".config/hark", "Hark's settings and API keys", true, false},
+	{".local/state/hark", "Hark's history and audit log", true, false},
+	{".local/share/hark", "Hark's data", true, false},
+	{"Library/Application Support/Hark", "Hark's settings and API keys", true, false},
+	{".mozilla", "your browser profiles", true, false},
+	{".config/google-chrome", "your browser profiles", true, false},
+	{".config/chromium", "your browser profiles", true, false},
+	{".config/BraveSoftware", "your browser profiles", true, false},
+	{"Library/Application Support/Google/Chrome", "your browser profiles", true, false},
+	{"Library/Application Support/Firefox", "your browser profiles", true, false},
+	{"Library/Application Support/BraveSoftware", "your browser profiles", true, false},
+	{"Library/Cookies", "your browser cookies", true, false},
+	{".bash_history", "your shell history", false, false},
+	{".zsh_history", "your shell history", false, false},
+	{".local/share/fish/fish_history", "your shell history", false, false},
+	{".python_history", "your shell history", false, false},
 	// Snap and Flatpak apps each keep their whole home in one folder
 	// (~/snap/<app>/…, ~/.var/app/<id>/…): browser profiles, mail and chat
 	// logins among them. The parent is hidden rather than a pattern per
 	// browser: a pattern misses every other app, and the sandbox's rules
 	// are built from what is on disk when a run starts, so an app installed
 	// later would be readable under a pattern, never under the parent.
-	{"snap", "the data of your snap apps (browser profiles and logins among them)", true},
-	{".var/app", "the data of your Flatpak apps (browser profiles and logins among them)", true},
-	{".config/microsoft-edge", "your browser profiles", true},
-	{".config/vivaldi", "your browser profiles", true},
-	{".config/opera", "your browser profiles", true},
-	{".thunderbird", "your mail and its passwords", true},
-	{"Library/Application Support/Microsoft Edge", "your browser profiles", true},
-	{"Library/Application Support/Arc", "your browser profiles", true},
-	{"Library/Application Support/Vivaldi", "your browser profiles", true},
-	{"Library/Application Support/Chromium", "your browser profiles", true},
-	{"Library/Safari", "your Safari history and bookmarks", true},
-	{"Library/Thunderbird", "your mail and its passwords", true},
-	{".config/git/credentials", "your saved Git passwords", false},
-	{".npmrc", "your npm token", false},
-	{".yarnrc.yml", "your Yarn registry token", false},
-	{".pypirc", "your PyPI token", false},
-	{".cargo/credentials", "your crates.io token", false},
-	{".cargo/credentials.toml", "your crates.io token", false},
-	{".pgpass", "your PostgreSQL passwords", false},
-	{".my.cnf", "your MySQL password", false},
-	{".vault-token", "your Vault token", false},
-	{".config/rclone/rclone.conf", "your cloud storage logins", false},
-	{".terraform.d/credentials.tfrc.json", "your Terraform token", false},
-	{".gem/credentials", "your RubyGems token", false},
-	{".m2/settings.xml", "your Maven repository passwords", false},
-	{".gradle/gradle.properties", "your Gradle repository passwords", false},
-	{".s3cfg", "your S3 keys", false},
-	{".boto", "your cloud storage keys", false},
-	{".config/op", "your 1Password CLI settings", true},
-	{".config/hub", "your GitHub token", false},
-	{".composer/auth.json", "your Composer tokens", false},
-	{".claude", "your Claude Code login and conversations", true},
-	{".claude.json", "your Claude Code account and history", false},
-	{".codex", "your Codex login and conversations", true},
-	{".gemini", "your Gemini CLI login", true},
-	{".config/github-copilot", "your GitHub Copilot token", true},
-	{".cache/huggingface/token", "your Hugging Face token", false},
-	{".huggingface/token", "your Hugging Face token", false},
-	{".config/io.datasette.llm", "your LLM tool's API keys and logs", true},
-	{"Library/Application Support/io.datasette.llm", "your LLM tool's API keys and logs", true},
-	{".zhistory", "your shell history", false},
-	{".histfile", "your shell history", false},
-	{".sh_history", "your shell history", false},
-	{".zsh_sessions", "your shell history", true},
-	{".bash_sessions", "your shell history", true},
-	{".config/fish/fish_history", "your shell history", false},
-	{".config/nushell/history.txt", "your shell history", false},
-	{".config/nushell/history.sqlite3", "your shell history", false},
-	{"Library/Application Support/nushell/history.txt", "your shell history", false},
-	{"Library/Application Support/nushell/history.sqlite3", "your shell history", false},
-	{".local/share/atuin", "your shell history", true},
-	{".psql_history", "your PostgreSQL history", false},
-	{".mysql_history", "your MySQL history", false},
-	{".sqlite_history", "your SQLite history", false},
-	{".node_repl_history", "your Node.js history", false},
-	{".ts_node_repl_history", "your Node.js history", false},
-	{".lesshst", "your less search history", false},
-	{".irb_history", "your Ruby history", false},
-	{".pry_history", "your Ruby history", false},
-	{".rediscli_history", "your Redis history", false},
-	{".Rhistory", "your R history", false},
-	{".julia/logs/repl_history.jl", "your Julia history", false},
-	{".dbshell", "your MongoDB history", false},
-	{".viminfo", "your Vim history and registers", false},
+	{"snap", "the data of your snap apps (browser profiles and logins among them)", true, true},
+	{".var/app", "the data of your Flatpak apps (browser profiles and logins among them)", true, false},
+	{".config/microsoft-edge", "your browser profiles", true, false},
+	{".config/vivaldi", "your browser profiles", true, false},
+	{".config/opera", "your browser profiles", true, false},
+	{".thunderbird", "your mail and its passwords", true, false},
+	{"Library/Application Support/Microsoft Edge", "your browser profiles", true, false},
+	{"Library/Application Support/Arc", "your browser profiles", true, false},
+	{"Library/Application Support/Vivaldi", "your browser profiles", true, false},
+	{"Library/Application Support/Chromium", "your browser profiles", true, false},
+	{"Library/Safari", "your Safari history and bookmarks", true, false},
+	{"Library/Thunderbird", "your mail and its passwords", true, false},
+	{".config/git/credentials", "your saved Git passwords", false, false},
+	{".npmrc", "your npm token", false, true},
+	{".yarnrc.yml", "your Yarn registry token", false, true},
+	{".pypirc", "your PyPI token", false, true},
+	{".cargo/credentials", "your crates.io token", false, false},
+	{".cargo/credentials.toml", "your crates.io token", false, false},
+	{".pgpass", "your PostgreSQL passwords", false, false},
+	{".my.cnf", "your MySQL password", false, false},
+	{".vault-token", "your Vault token", false, false},
+	{".config/rclone/rclone.conf", "your cloud storage logins", false, false},
+	{".terraform.d/credentials.tfrc.json", "your Terraform token", false, false},
+	{".gem/credentials", "your RubyGems token", false, false},
+	{".m2/settings.xml", "your Maven repository passwords", false, false},
+	{".gradle/gradle.properties", "your Gradle repository passwords", false, true},
+	{".s3cfg", "your S3 keys", false, false},
+	{".boto", "your cloud storage keys", false, false},
+	{".config/op", "your 1Password CLI settings", true, false},
+	{".config/hub", "your GitHub token", false, false},
+	{".composer/auth.json", "your Composer tokens", false, false},
+	{".claude", "your Claude Code login and conversations", true, true},
+	{".claude.json", "your Claude Code account and history", false, false},
+	{".codex", "your Codex login and conversations", true, true},
+	{".gemini", "your Gemini CLI login", true, true},
+	{".config/github-copilot", "your GitHub Copilot token", true, false},
+	{".cache/huggingface/token", "your Hugging Face token", false, false},
+	{".huggingface/token", "your Hugging Face token", false, false},
+	{".config/io.datasette.llm", "your LLM tool's API keys and logs", true, false},
+	{"Library/Application Support/io.datasette.llm", "your LLM tool's API keys and logs", true, false},
+	{".zhistory", "your shell history", false, false},
+	{".histfile", "your shell history", false, false},
+	{".sh_history", "your shell history", false, false},
+	{".zsh_sessions", "your shell history", true, false},
+	{".bash_sessions", "your shell history", true, false},
+	{".config/fish/fish_history", "your shell history", false, false},
+	{".config/nushell/history.txt", "your shell history", false, false},
+	{".config/nushell/history.sqlite3", "your shell history", false, false},
+	{"Library/Application Support/nushell/history.txt", "your shell history", false, false},
+	{"Library/Application Support/nushell/history.sqlite3", "your shell history", false, false},
+	{".local/share/atuin", "your shell history", true, false},
+	{".psql_history", "your PostgreSQL history", false, false},
+	{".mysql_history", "your MySQL history", false, false},
+	{".sqlite_history", "your SQLite history", false, false},
+	{".node_repl_history", "your Node.js history", false, false},
+	{".ts_node_repl_history", "your Node.js history", false, false},
+	{".lesshst", "your less search history", false, false},
+	{".irb_history", "your Ruby history", false, false},
+	{".pry_history", "your Ruby history", false, false},
+	{".rediscli_history", "your Redis history", false, false},
+	{".Rhistory", "your R history", false, false},
+	{".julia/logs/repl_history.jl", "your Julia history", false, false},
+	{".dbshell", "your MongoDB history", false, false},
+	{".viminfo", "your Vim history and registers", false, false},
 }
 
 // PrivateLocations are the folders and files under home that hold
@@ -608,13 +613,24 @@ func (g *secretGate) mention(text string) string {
 			if end < len(l) {
 				after = l[end]
 			}
-			if (before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/') {
+			if ((before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/')) && (!e.local || g.inHome(l[:j])) {
 				return e.what + " in ~/" + e.rel
 			}
 			i = j + 1
 		}
 	}
 	return ""
+}
+
+// inHome says whether text ends with a spelling of home and a slash:
+// ~/, $HOME/, ${HOME}/ or home itself.
+func (g *secretGate) inHome(text string) bool {
+	for _, h := range []string{"~/", "$home/", "${home}/", strings.ToLower(g.home) + "/"} {
+		if strings.HasSuffix(text, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // bound is a character that may stand beside a path in a command's text.
