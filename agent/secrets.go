@@ -731,8 +731,8 @@ func serviceCall(f []string, dir, home string, depth int) string {
 				return why
 			}
 		}
-		if i == 0 && !runWrappers[prog] {
-			return ""
+		if i == 0 && (!runWrappers[prog] || prog == "command" && len(f) > 1 && (f[1] == "-v" || f[1] == "-V")) {
+			return "" // command -v only names the program
 		}
 	}
 	return ""
