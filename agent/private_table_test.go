@@ -198,3 +198,22 @@ func TestProjectCopiesOfLocalNamesRunUnasked(t *testing.T) {
 		t.Errorf("reading /snap asks: %s", why)
 	}
 }
+
+// TestPrivateTableIsWellFormed: each entry is named once, as a clean path
+// inside home, with a reason that reads after "cat reads ".
+func TestPrivateTableIsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range privateHome {
+		l := strings.ToLower(e.rel)
+		if seen[l] {
+			t.Errorf("~/%s is listed twice", e.rel)
+		}
+		seen[l] = true
+		if filepath.Clean(e.rel) != e.rel || filepath.IsAbs(e.rel) || strings.HasPrefix(e.rel, "..") || strings.ContainsAny(e.rel, "*?[") {
+			t.Errorf("~/%s is not a clean literal path inside home", e.rel)
+		}
+		if !strings.HasPrefix(e.what, "your ") && !strings.HasPrefix(e.what, "the ") && !strings.HasPrefix(e.what, "Hark's ") {
+			t.Errorf("the reason of ~/%s (%q) does not read as what it holds", e.rel, e.what)
+		}
+	}
+}

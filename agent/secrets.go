@@ -15,17 +15,6 @@ import (
 	"github.com/hark-sh/hark/shell/rules"
 )
 
-// privateHome are the places under home where credentials, keys, browser
-// profiles, shell history and Hark's own settings usually live, with what
-// they hold for the approval's wording. One list serves both rules for
-// calls from other programs: a call may not run in one of them
-// (CallRequest.PrivateDirs), and a read-only command that reads one asks
-// first (privateReads).
-//
-// A project's .env file is deliberately not on it: reading a project's
-// configuration is ordinary work for a coding agent, which can read that
-// folder with its own file tools anyway; the list is about what lies
-// outside any project and that no client needs unasked.
 // privateEntry is one private location: rel under home, what it holds
 // as the approval says it, and whether it is a folder (its tests read a
 // file inside it) or a file.
@@ -39,6 +28,20 @@ type privateEntry struct {
 	dir, local bool
 }
 
+// privateHome are the places under home where credentials, keys, browser
+// profiles, shell history and Hark's own settings usually live, with what
+// they hold for the approval's wording. One list serves both rules for
+// calls from other programs: a call may not run in one of them
+// (CallRequest.PrivateDirs), and a read-only command that reads one asks
+// first (privateReads); the sandbox hides the same list from their
+// unasked runs (sandboxHide). docs/safety.md's "What is private" is
+// written from it (TestSafetyDocListsPrivate), and every entry is tested
+// through the gate, Landlock and Seatbelt.
+//
+// A project's .env file is deliberately not on it: reading a project's
+// configuration is ordinary work for a coding agent, which can read that
+// folder with its own file tools anyway; the list is about what lies
+// outside any project and that no client needs unasked.
 var privateHome = []privateEntry{
 	{".ssh", "your SSH keys", true, false},
 	{".gnupg", "your GnuPG keys", true, false},
