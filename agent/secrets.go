@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -14,47 +15,133 @@ import (
 	"github.com/hark-sh/hark/shell/rules"
 )
 
+// privateEntry is one private location: rel under home, what it holds
+// as the approval says it, and whether it is a folder (its tests read a
+// file inside it) or a file.
+//
+// local marks a name that projects and the system use for their own
+// files too (a project's .npmrc or .claude folder, /snap): written out in
+// a command's text it counts only after ~/ or $HOME/, so that reading a
+// project's own copy does not ask.
+type privateEntry struct {
+	rel, what  string
+	dir, local bool
+}
+
 // privateHome are the places under home where credentials, keys, browser
 // profiles, shell history and Hark's own settings usually live, with what
 // they hold for the approval's wording. One list serves both rules for
 // calls from other programs: a call may not run in one of them
 // (CallRequest.PrivateDirs), and a read-only command that reads one asks
-// first (privateReads).
+// first (privateReads); the sandbox hides the same list from their
+// unasked runs (sandboxHide). docs/safety.md's "What is private" is
+// written from it (TestSafetyDocListsPrivate), and every entry is tested
+// through the gate, Landlock and Seatbelt.
 //
 // A project's .env file is deliberately not on it: reading a project's
 // configuration is ordinary work for a coding agent, which can read that
 // folder with its own file tools anyway; the list is about what lies
 // outside any project and that no client needs unasked.
-var privateHome = []struct{ rel, what string }{
-	{".ssh", "your SSH keys"},
-	{".gnupg", "your GnuPG keys"},
-	{".aws", "your AWS credentials"},
-	{".azure", "your Azure credentials"},
-	{".config/gcloud", "your Google Cloud credentials"},
-	{".kube", "your Kubernetes credentials"},
-	{".docker", "your Docker registry credentials"},
-	{".netrc", "your saved passwords"},
-	{".git-credentials", "your saved Git passwords"},
-	{".config/gh", "your GitHub tokens"},
-	{".password-store", "your passwords"},
-	{".local/share/keyrings", "your keyrings"},
-	{"Library/Keychains", "your keychains"},
-	{".config/hark", "Hark's settings and API keys"},
-	{".local/state/hark", "Hark's history and audit log"},
-	{".local/share/hark", "Hark's data"},
-	{"Library/Application Support/Hark", "Hark's settings and API keys"},
-	{".mozilla", "your browser profiles"},
-	{".config/google-chrome", "your browser profiles"},
-	{".config/chromium", "your browser profiles"},
-	{".config/BraveSoftware", "your browser profiles"},
-	{"Library/Application Support/Google/Chrome", "your browser profiles"},
-	{"Library/Application Support/Firefox", "your browser profiles"},
-	{"Library/Application Support/BraveSoftware", "your browser profiles"},
-	{"Library/Cookies", "your browser cookies"},
-	{".bash_history", "your shell history"},
-	{".zsh_history", "your shell history"},
-	{".local/share/fish/fish_history", "your shell history"},
-	{".python_history", "your shell history"},
+var privateHome = []privateEntry{
+	{".ssh", "your SSH keys", true, false},
+	{".gnupg", "your GnuPG keys", true, false},
+	{".aws", "your AWS credentials", true, false},
+	{".azure", "your Azure credentials", true, false},
+	{".config/gcloud", "your Google Cloud credentials", true, false},
+	{".kube", "your Kubernetes credentials", true, false},
+	{".docker", "your Docker registry credentials", true, true},
+	{".netrc", "your saved passwords", false, false},
+	{".git-credentials", "your saved Git passwords", false, false},
+	{".config/gh", "your GitHub tokens", true, false},
+	{".password-store", "your passwords", true, false},
+	{".local/share/keyrings", "your keyrings", true, false},
+	{"Library/Keychains", "your keychains", true, false},
+	{".config/hark", "Hark's settings and API keys", true, false},
+	{".local/state/hark", "Hark's history and audit log", true, false},
+	{".local/share/hark", "Hark's data", true, false},
+	{"Library/Application Support/Hark", "Hark's settings and API keys", true, false},
+	{".mozilla", "your browser profiles", true, false},
+	{".config/google-chrome", "your browser profiles", true, false},
+	{".config/chromium", "your browser profiles", true, false},
+	{".config/BraveSoftware", "your browser profiles", true, false},
+	{"Library/Application Support/Google/Chrome", "your browser profiles", true, false},
+	{"Library/Application Support/Firefox", "your browser profiles", true, false},
+	{"Library/Application Support/BraveSoftware", "your browser profiles", true, false},
+	{"Library/Cookies", "your browser cookies", true, false},
+	{".bash_history", "your shell history", false, false},
+	{".zsh_history", "your shell history", false, false},
+	{".local/share/fish/fish_history", "your shell history", false, false},
+	{".python_history", "your shell history", false, false},
+	// Snap and Flatpak apps each keep their whole home in one folder
+	// (~/snap/<app>/…, ~/.var/app/<id>/…): browser profiles, mail and chat
+	// logins among them. The parent is hidden rather than a pattern per
+	// browser: a pattern misses every other app, and the sandbox's rules
+	// are built from what is on disk when a run starts, so an app installed
+	// later would be readable under a pattern, never under the parent.
+	{"snap", "the data of your snap apps (browser profiles and logins among them)", true, true},
+	{".var/app", "the data of your Flatpak apps (browser profiles and logins among them)", true, false},
+	{".config/microsoft-edge", "your browser profiles", true, false},
+	{".config/vivaldi", "your browser profiles", true, false},
+	{".config/opera", "your browser profiles", true, false},
+	{".thunderbird", "your mail and its passwords", true, false},
+	{"Library/Application Support/Microsoft Edge", "your browser profiles", true, false},
+	{"Library/Application Support/Arc", "your browser profiles", true, false},
+	{"Library/Application Support/Vivaldi", "your browser profiles", true, false},
+	{"Library/Application Support/Chromium", "your browser profiles", true, false},
+	{"Library/Safari", "your Safari history and bookmarks", true, false},
+	{"Library/Thunderbird", "your mail and its passwords", true, false},
+	{".config/git/credentials", "your saved Git passwords", false, false},
+	{".npmrc", "your npm token", false, true},
+	{".yarnrc.yml", "your Yarn registry token", false, true},
+	{".pypirc", "your PyPI token", false, true},
+	{".cargo/credentials", "your crates.io token", false, false},
+	{".cargo/credentials.toml", "your crates.io token", false, false},
+	{".pgpass", "your PostgreSQL passwords", false, false},
+	{".my.cnf", "your MySQL password", false, false},
+	{".vault-token", "your Vault token", false, false},
+	{".config/rclone/rclone.conf", "your cloud storage logins", false, false},
+	{".terraform.d/credentials.tfrc.json", "your Terraform token", false, false},
+	{".gem/credentials", "your RubyGems token", false, false},
+	{".m2/settings.xml", "your Maven repository passwords", false, false},
+	{".gradle/gradle.properties", "your Gradle repository passwords", false, true},
+	{".s3cfg", "your S3 keys", false, false},
+	{".boto", "your cloud storage keys", false, false},
+	{".config/op", "your 1Password CLI settings", true, false},
+	{".config/hub", "your GitHub token", false, false},
+	{".composer/auth.json", "your Composer tokens", false, false},
+	{".claude", "your Claude Code login and conversations", true, true},
+	{".claude.json", "your Claude Code account and history", false, false},
+	{".codex", "your Codex login and conversations", true, true},
+	{".gemini", "your Gemini CLI login", true, true},
+	{".config/github-copilot", "your GitHub Copilot token", true, false},
+	{".cache/huggingface/token", "your Hugging Face token", false, false},
+	{".huggingface/token", "your Hugging Face token", false, false},
+	{".config/io.datasette.llm", "your LLM tool's API keys and logs", true, false},
+	{"Library/Application Support/io.datasette.llm", "your LLM tool's API keys and logs", true, false},
+	{".zhistory", "your shell history", false, false},
+	{".histfile", "your shell history", false, false},
+	{".sh_history", "your shell history", false, false},
+	{".zsh_sessions", "your shell history", true, false},
+	{".bash_sessions", "your shell history", true, false},
+	{".config/fish/fish_history", "your shell history", false, false},
+	{".config/nushell/history.txt", "your shell history", false, false},
+	{".config/nushell/history.sqlite3", "your shell history", false, false},
+	{"Library/Application Support/nushell/history.txt", "your shell history", false, false},
+	{"Library/Application Support/nushell/history.sqlite3", "your shell history", false, false},
+	{".local/share/atuin", "your shell history", true, false},
+	{".psql_history", "your PostgreSQL history", false, false},
+	{".mysql_history", "your MySQL history", false, false},
+	{".sqlite_history", "your SQLite history", false, false},
+	{".node_repl_history", "your Node.js history", false, false},
+	{".ts_node_repl_history", "your Node.js history", false, false},
+	{".lesshst", "your less search history", false, false},
+	{".irb_history", "your Ruby history", false, false},
+	{".pry_history", "your Ruby history", false, false},
+	{".rediscli_history", "your Redis history", false, false},
+	{".Rhistory", "your R history", false, false},
+	{".julia/logs/repl_history.jl", "your Julia history", false, false},
+	{".dbshell", "your MongoDB history", false, false},
+	{".viminfo", "your Vim history and registers", false, false},
 }
 
 // PrivateLocations are the folders and files under home that hold
@@ -430,6 +517,9 @@ func (r *run) secretGate(ta toolArgs, v *shell.Verdict, rd *rules.Decision) bool
 	}
 	why := privateReads(ta.Command, ta.WorkingDirectory, r.a.o.Home, private)
 	if why == "" {
+		why = serviceRead(ta.Command, ta.WorkingDirectory, r.a.o.Home)
+	}
+	if why == "" {
 		return false
 	}
 	to := "the program that asked"
@@ -526,7 +616,7 @@ func (g *secretGate) mention(text string) string {
 			if end < len(l) {
 				after = l[end]
 			}
-			if (before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/') {
+			if ((before == '/' && (after == '/' || bound(after))) || (bound(before) && after == '/')) && (!e.local || g.inHome(l[:j])) {
 				return e.what + " in ~/" + e.rel
 			}
 			i = j + 1
@@ -535,7 +625,118 @@ func (g *secretGate) mention(text string) string {
 	return ""
 }
 
+// inHome says whether text ends with a spelling of home and a slash:
+// ~/, $HOME/, ${HOME}/ or home itself.
+func (g *secretGate) inHome(text string) bool {
+	for _, h := range []string{"~/", "$home/", "${home}/", strings.ToLower(g.home) + "/"} {
+		if strings.HasSuffix(text, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // bound is a character that may stand beside a path in a command's text.
 func bound(c byte) bool {
 	return strings.IndexByte(" \t\n\"'=:;|&<>(){}`$", c) >= 0
+}
+
+// serviceReaders are programs the policy may call read-only that ask a
+// system service to read for them: the service runs outside the sandbox,
+// so what it answers is not limited by the hidden private locations, and
+// for another program's call the command asks first. subs, when set, are
+// the only subcommands that read through the service. The user's own
+// voice requests keep running them unasked: what they print stays here.
+//
+// Left off on purpose: mdutil (its read-only options print whether
+// indexing is on, nothing about any file), security list-keychains (the
+// names of the keychain files), lsof (it reads /proc inside the sandbox
+// and prints names), defaults domains (names only). sqlite3, locate,
+// plocate, secret-tool, dbus-send, gdbus, busctl, qdbus, xclip, xsel,
+// wl-paste and launchctl already ask for everyone.
+var serviceReaders = map[string]struct {
+	why  string
+	subs []string
+}{
+	"mdfind":     {why: "asks Spotlight, which searches outside the sandbox and can tell what hidden files contain"},
+	"mdls":       {why: "asks Spotlight for what it knows of a file, from outside the sandbox, hidden files included"},
+	"log":        {why: "asks the system log, outside the sandbox, for every app's messages, which can hold tokens and passwords", subs: []string{"show", "stream"}},
+	"defaults":   {why: "asks the preferences service, outside the sandbox, for other apps' settings, which can hold tokens", subs: []string{"read", "read-type", "find", "export"}},
+	"journalctl": {why: "asks the journal, outside the sandbox, for every service's messages, which can hold tokens and passwords"},
+	"pbpaste":    {why: "asks for the clipboard, which often holds a password just copied"},
+	"docker":     {why: "asks the Docker daemon, which reads containers' settings, environment and logs outside the sandbox"},
+	"podman":     {why: "reads containers' settings, environment and logs, which can hold secrets"},
+	"systemctl":  {why: "asks systemd for services' status and their recent log lines, from outside the sandbox", subs: []string{"status"}},
+}
+
+// runWrappers run the program named by one of their later arguments.
+var runWrappers = map[string]bool{
+	"env": true, "nice": true, "nohup": true, "timeout": true, "gtimeout": true, "command": true, "exec": true,
+	"builtin": true, "xargs": true, "parallel": true, "sudo": true, "doas": true, "time": true, "stdbuf": true,
+	"ionice": true, "chrt": true, "taskset": true, "caffeinate": true, "watch": true, "flock": true, "setsid": true,
+	"unbuffer": true, "find": true, "script": true, "eval": true, "sh": true, "bash": true, "zsh": true, "dash": true,
+	"ksh": true, "fish": true, "busybox": true, "nsenter": true, "chroot": true, "arch": true, "systemd-run": true,
+}
+
+// serviceRead says why command asks a system service to read for it
+// (serviceReaders), seen through wrappers (env, nice, xargs, timeout …),
+// shell -c strings and pipelines, or "".
+func serviceRead(command, dir, home string) string {
+	return serviceReadDepth(command, dir, home, 0)
+}
+
+func serviceReadDepth(command, dir, home string, depth int) string {
+	s, err := plan.Parse(command)
+	if err != nil || depth > 4 {
+		return ""
+	}
+	if dir == "" {
+		dir = home
+	}
+	env := plan.Env{Home: home, Dir: dir, Vars: map[string]string{"HOME": home}, Disk: true}
+	for _, c := range s.Calls(env) {
+		for _, p := range c.Places {
+			e := c.Args(env, p)
+			if e.NoRun != "" || e.Unknown != "" || len(e.Fields) == 0 {
+				continue
+			}
+			var f []string
+			for _, x := range e.Fields {
+				f = append(f, x.Value)
+			}
+			if why := serviceCall(f, dir, home, depth); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// serviceCall judges one expanded simple command.
+func serviceCall(f []string, dir, home string, depth int) string {
+	for i := 0; i < len(f); i++ {
+		prog := path.Base(f[i])
+		if sr, ok := serviceReaders[prog]; ok && (i == 0 || !strings.HasPrefix(f[i], "-")) {
+			if len(sr.subs) == 0 {
+				return prog + " " + sr.why
+			}
+			for _, a := range f[i+1:] {
+				if slices.Contains(sr.subs, a) {
+					return prog + " " + a + " " + sr.why
+				}
+			}
+			return ""
+		}
+		// A shell's -c string, or any argument with a space in it that a
+		// wrapper may hand to a shell, is judged as a command line.
+		if i > 0 && strings.ContainsAny(f[i], " \t\n;|&") {
+			if why := serviceReadDepth(f[i], dir, home, depth+1); why != "" {
+				return why
+			}
+		}
+		if i == 0 && (!runWrappers[prog] || prog == "command" && len(f) > 1 && (f[1] == "-v" || f[1] == "-V")) {
+			return "" // command -v only names the program
+		}
+	}
+	return ""
 }

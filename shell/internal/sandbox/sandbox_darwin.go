@@ -4,11 +4,7 @@ package sandbox
 
 import (
 	"os"
-	"path/filepath"
-	"strconv"
 )
-
-const sandboxExec = "/usr/bin/sandbox-exec"
 
 // Status reports whether sandbox-exec, the command-line face of the macOS
 // sandbox (Seatbelt), is present. It has been on every macOS release since
@@ -46,17 +42,7 @@ func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64, hide [
 	if !readOnly {
 		return argv, false
 	}
-	var params []string
-	for _, p := range hide {
-		if !filepath.IsAbs(p) {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			params = append(params, "-D", "HIDE"+strconv.Itoa(len(params)/2)+"="+real)
-		}
-	}
-	a := []string{sandboxExec, "-p", seatbeltProfile + seatbeltHiding(len(params)/2), "-D", "TMPDIR=" + tmpDir}
-	a = append(a, params...)
+	a := SeatbeltArgs(tmpDir, hide)
 	return append(a, argv...), false
 }
 

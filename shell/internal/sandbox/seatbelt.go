@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -128,4 +130,25 @@ func seatbeltHiding(n int) string {
 		fmt.Fprintf(&b, "(deny file-read* (subpath (param \"HIDE%d\")))\n", i)
 	}
 	return b.String()
+}
+
+const sandboxExec = "/usr/bin/sandbox-exec"
+
+// SeatbeltArgs are sandbox-exec's arguments before the command for a
+// read-only run: the profile, TMPDIR, and one HIDEn parameter for each
+// path of hide that exists, by its real path (see seatbeltHiding). It is
+// plain Go on every system, so the list of hidden paths can be checked
+// where macOS does not run.
+func SeatbeltArgs(tmpDir string, hide []string) []string {
+	var params []string
+	for _, p := range hide {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			params = append(params, "-D", "HIDE"+strconv.Itoa(len(params)/2)+"="+real)
+		}
+	}
+	a := []string{sandboxExec, "-p", seatbeltProfile + seatbeltHiding(len(params)/2), "-D", "TMPDIR=" + tmpDir}
+	return append(a, params...)
 }

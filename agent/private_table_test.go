@@ -1,0 +1,219 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/shell/policy"
+)
+
+// credentialFiles are files under home where tools really keep
+// credentials, keys and history, written out independently of
+// privateHome: each must lie in one of its entries, so that dropping or
+// narrowing an entry shows here.
+var credentialFiles = []string{
+	// browsers packaged as snaps and Flatpaks, and other browsers
+	"snap/firefox/common/.mozilla/firefox/abc.default/logins.json",
+	"snap/chromium/common/chromium/Default/Cookies",
+	".var/app/org.mozilla.firefox/.mozilla/firefox/abc.default/logins.json",
+	".var/app/com.google.Chrome/config/google-chrome/Default/Login Data",
+	".config/microsoft-edge/Default/Login Data",
+	".config/vivaldi/Default/Login Data",
+	".config/opera/Login Data",
+	".thunderbird/abc.default/logins.json",
+	"Library/Application Support/Microsoft Edge/Default/Login Data",
+	"Library/Application Support/Arc/User Data/Default/Cookies",
+	"Library/Application Support/Vivaldi/Default/Login Data",
+	"Library/Application Support/Chromium/Default/Login Data",
+	"Library/Application Support/BraveSoftware/Brave-Browser/Default/Login Data",
+	"Library/Safari/History.db",
+	"Library/Keychains/login.keychain-db",
+	// tokens of developer tools
+	".config/git/credentials",
+	".git-credentials",
+	".npmrc",
+	".yarnrc.yml",
+	".pypirc",
+	".cargo/credentials",
+	".cargo/credentials.toml",
+	".pgpass",
+	".my.cnf",
+	".vault-token",
+	".config/rclone/rclone.conf",
+	".docker/config.json",
+	".kube/config",
+	".config/gh/hosts.yml",
+	".config/gcloud/application_default_credentials.json",
+	".azure/accessTokens.json",
+	".terraform.d/credentials.tfrc.json",
+	".gem/credentials",
+	".m2/settings.xml",
+	".gradle/gradle.properties",
+	".s3cfg",
+	".boto",
+	".config/op/config",
+	".config/hub",
+	".composer/auth.json",
+	// AI tools
+	".claude/.credentials.json",
+	".claude.json",
+	".codex/auth.json",
+	".gemini/oauth_creds.json",
+	".config/github-copilot/apps.json",
+	".cache/huggingface/token",
+	".huggingface/token",
+	".config/io.datasette.llm/keys.json",
+	"Library/Application Support/io.datasette.llm/keys.json",
+	// history
+	".bash_history",
+	".zsh_history",
+	".zhistory",
+	".histfile",
+	".sh_history",
+	".zsh_sessions/1234-ABCD.history",
+	".bash_sessions/1234-ABCD.history",
+	".local/share/fish/fish_history",
+	".config/fish/fish_history",
+	".config/nushell/history.txt",
+	".config/nushell/history.sqlite3",
+	"Library/Application Support/nushell/history.txt",
+	".local/share/atuin/history.db",
+	".python_history",
+	".psql_history",
+	".mysql_history",
+	".sqlite_history",
+	".node_repl_history",
+	".ts_node_repl_history",
+	".lesshst",
+	".irb_history",
+	".pry_history",
+	".rediscli_history",
+	".Rhistory",
+	".julia/logs/repl_history.jl",
+	".dbshell",
+	".viminfo",
+}
+
+// TestPrivateListCoversCredentials: a read of every file of
+// credentialFiles by another program asks.
+func TestPrivateListCoversCredentials(t *testing.T) {
+	home := t.TempDir()
+	private := PrivateLocations(home)
+	for _, rel := range credentialFiles {
+		if why := privateReads("cat ~/'"+rel+"'", home, home, private); why == "" {
+			t.Errorf("no entry of the private list covers ~/%s", rel)
+		}
+	}
+}
+
+// privateEntryFile is the file each entry's tests read: the entry itself
+// when it names a file, a file inside it when it names a folder.
+func privateEntryFile(home string, e privateEntry) string {
+	p := filepath.Join(home, e.rel)
+	if e.dir {
+		p = filepath.Join(p, "secret")
+	}
+	return p
+}
+
+// makePrivateEntries puts a file holding secret at every entry of the
+// table under home.
+func makePrivateEntries(t testing.TB, home, secret string) {
+	for _, e := range privateHome {
+		p := privateEntryFile(home, e)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(secret+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEveryPrivateEntryAsks is generated from privateHome: another
+// program's cat of each entry is put to the user, and the approval says
+// what it reads in the entry's own words ("cat reads your npm token in
+// ~/.npmrc").
+func TestEveryPrivateEntryAsks(t *testing.T) {
+	h := newHarness(t, nil, func(o *Options) { o.Classifier = policy.New(policy.Options{}) })
+	makePrivateEntries(t, h.home, "entry-secret")
+	for _, e := range privateHome {
+		t.Run(e.rel, func(t *testing.T) {
+			rel, _ := filepath.Rel(h.home, privateEntryFile(h.home, e))
+			command := "cat ~/'" + rel + "'"
+			args, _ := json.Marshal(map[string]string{"command": command, "workingDirectory": h.home, "purpose": "testing"})
+			before := len(h.confirmer.asked)
+			res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Client: "Claude Desktop", Confirmer: h.confirmer})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Executed || len(h.confirmer.asked) != before+1 {
+				t.Fatalf("%s ran unasked: %s", command, res.JSON())
+			}
+			want := "cat reads " + e.what + " in ~/" + e.rel
+			found := false
+			for _, r := range h.confirmer.asked[before].Reasons {
+				found = found || strings.Contains(r.Why, want)
+			}
+			if !found {
+				t.Errorf("the approval of %s does not say %q: %+v", command, want, h.confirmer.asked[before].Reasons)
+			}
+		})
+	}
+}
+
+// TestProjectCopiesOfLocalNamesRunUnasked: a project's own .npmrc or
+// .claude folder, and the system's /snap, are not the private ones: a
+// read of them runs unasked, while the home copy written out in a
+// program's text still asks.
+func TestProjectCopiesOfLocalNamesRunUnasked(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "src", "app")
+	private := PrivateLocations(home)
+	local := 0
+	for _, e := range privateHome {
+		if !e.local {
+			continue
+		}
+		local++
+		for _, command := range []string{"cat ./" + e.rel, "cat sub/" + e.rel + "/x", "grep token " + e.rel} {
+			if why := privateReads(command, project, home, private); why != "" {
+				t.Errorf("%q in a project asks: %s", command, why)
+			}
+		}
+		for _, command := range []string{`awk 'BEGIN { while ((getline l < "~/` + e.rel + `") > 0) print l }'`, `sed -n p "$HOME/` + e.rel + `"`, "cat " + home + "/" + e.rel} {
+			if why := privateReads(command, project, home, private); why == "" {
+				t.Errorf("%q does not ask", command)
+			}
+		}
+	}
+	if local == 0 {
+		t.Fatal("no entry is marked local")
+	}
+	if why := privateReads("cat /snap/core22/current/etc/os-release", project, home, private); why != "" {
+		t.Errorf("reading /snap asks: %s", why)
+	}
+}
+
+// TestPrivateTableIsWellFormed: each entry is named once, as a clean path
+// inside home, with a reason that reads after "cat reads ".
+func TestPrivateTableIsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range privateHome {
+		l := strings.ToLower(e.rel)
+		if seen[l] {
+			t.Errorf("~/%s is listed twice", e.rel)
+		}
+		seen[l] = true
+		if filepath.Clean(e.rel) != e.rel || filepath.IsAbs(e.rel) || strings.HasPrefix(e.rel, "..") || strings.ContainsAny(e.rel, "*?[") {
+			t.Errorf("~/%s is not a clean literal path inside home", e.rel)
+		}
+		if !strings.HasPrefix(e.what, "your ") && !strings.HasPrefix(e.what, "the ") && !strings.HasPrefix(e.what, "Hark's ") {
+			t.Errorf("the reason of ~/%s (%q) does not read as what it holds", e.rel, e.what)
+		}
+	}
+}
