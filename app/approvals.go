@@ -82,8 +82,9 @@ func (a *App) addPending(e pendingAdd) {
 	}
 	a.setState(AwaitingApproval)
 	if a.speakOn() {
-		desc, prompt := SpokenApproval(e.entry.p, a.o.Home)
-		a.sayFor(e.entry.p.ID, desc, prompt)
+		desc, _ := SpokenApproval(e.entry.p, a.o.Home)
+		byVoice, _ := a.voiceAnswerable()
+		a.sayFor(e.entry.p.ID, desc, answerPrompt(e.entry.p, byVoice))
 	}
 }
 

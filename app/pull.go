@@ -143,7 +143,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			a.setState(Idle)
 		}
 		a.note = e.model + " downloaded"
-		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("Downloaded %sin %s. Hold %s and speak.", size, took, a.hotkeyName()))
+		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("Downloaded %sin %s. %s", size, took, a.speakHint()))
 		a.runCheck(ctx, "ollama")
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
 		a.note = "download cancelled"

@@ -21,7 +21,7 @@ type pullHarness struct {
 	model string
 }
 
-func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
+func startPull(t *testing.T, model string, offer ollamatest.Pull, edits ...func(*Options)) *pullHarness {
 	t.Helper()
 	srv := ollamatest.New(t, ollamatest.Qwen3("other:1b"))
 	offer.Model = ollamatest.Qwen3(model)
@@ -53,6 +53,9 @@ func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
 		o.Puller = PullFunc(func(ctx context.Context, m string, fn func(agent.PullProgress)) error {
 			return agent.Pull(ctx, c, srv.URL, m, fn)
 		})
+		for _, e := range edits {
+			e(o)
+		}
 	})
 	return &pullHarness{harness: h, srv: srv, model: model}
 }

@@ -144,7 +144,6 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if p.HeardDoubt != "" {
 		b = append(b, p.HeardDoubt+".")
 	}
-	click := needsClick(p)
 	if visible.Hidden(p.Command) || visible.Hidden(p.WorkingDirectory) {
 		b = append(b, "Warning: this command holds hidden characters.")
 	}
@@ -167,16 +166,7 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
 		b = append(b, "In "+speakable(Visible(wd))+".")
 	}
-	description = strings.Join(b, " ")
-	switch {
-	case click != "":
-		prompt = sentence(click) + " Or say no."
-	case p.TrashOffered:
-		prompt = "Say yes to move it to the Trash, delete it to delete, or no."
-	default:
-		prompt = "Say yes or no."
-	}
-	return description, prompt
+	return strings.Join(b, " "), answerPrompt(p, true)
 }
 
 // sentence ends s with a full stop unless it ends a sentence already.
