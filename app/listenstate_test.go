@@ -155,4 +155,3 @@ func TestSpokenPromptWithVoiceAnswersOff(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixDeny + h.views.wait(t, "pending", func(v View) bool { return len(v.Pending) == 1 }).Pending[0].ID})
 	recv(t, "decision", decided)
 }
-

@@ -24,6 +24,7 @@ type View struct {
 	// CantListen says why voice input cannot work now, "" when it can:
 	// the ready line and Say it again read it (see listenWhy).
 	CantListen string
+
 	Note      string                 // transient remark ("still busy…", "cancelled")
 	Problems  map[string]ProblemInfo // source → why Hark cannot work fully
 	Detail    string                 // command proposed or running
