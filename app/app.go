@@ -839,7 +839,7 @@ func (a *App) finish(d turnDone) {
 				title = "Hark — that did not happen"
 			}
 			a.notify(title, ending)
-			a.say(SpokenAnswer(ending))
+			a.say(SpokenAnswer(agent.SpokenEnding(tally, d.answer)))
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.
