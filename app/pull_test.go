@@ -26,6 +26,12 @@ func startPull(t *testing.T, model string, offer ollamatest.Pull, edits ...func(
 	srv := ollamatest.New(t, ollamatest.Qwen3("other:1b"))
 	offer.Model = ollamatest.Qwen3(model)
 	srv.Offer(offer)
+	return startPullOn(t, srv, model, edits...)
+}
+
+// startPullOn is startPull against srv as it is.
+func startPullOn(t *testing.T, srv *ollamatest.Server, model string, edits ...func(*Options)) *pullHarness {
+	t.Helper()
 	u, err := url.Parse(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -314,5 +320,55 @@ func TestDownloadClearsTheMissingModelError(t *testing.T) {
 	h.app.Post(SendRequest{Text: "hello", Wait: true, Reply: reply})
 	if r := recv(t, "the request after", reply); !r.OK {
 		t.Errorf("request after the download: %+v", r)
+	}
+}
+
+// A request that fails because the model went missing offers the
+// Download row at once, without waiting for a check or a restart, and
+// no tray text names a flag of a terminal command (--model).
+func TestFailedRequestOffersTheDownload(t *testing.T) {
+	t.Parallel()
+	model := agent.DefaultModel
+	srv := ollamatest.New(t, ollamatest.Qwen3(model))
+	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(model), Layers: []int64{1000}})
+	h := startPullOn(t, srv, model, func(o *Options) { o.Checks = nil })
+	srv.Remove(model)
+	m := h.views.mark()
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "how much disk space is left", Wait: true, Reply: reply})
+	r := recv(t, "the reply", reply)
+	n := recv(t, "the notification", h.notifier.got)
+	for what, text := range map[string]string{"notification": n.body, "reply": r.Error} {
+		if !strings.Contains(text, "Download it from the Hark menu") || strings.Contains(text, "--model") {
+			t.Errorf("%s %q: want the menu's Download, no --model", what, text)
+		}
+	}
+	v := h.views.waitFrom(t, m, "the Download row", func(v View) bool {
+		_, ok := itemWithID(BuildMenu(v), PrefixDownload+model)
+		return ok && v.State == Error
+	})
+	for _, it := range BuildMenu(v).Items {
+		if strings.Contains(it.Label+it.Tooltip, "--model") {
+			t.Errorf("menu row %q (tooltip %q) names a terminal flag", it.Label, it.Tooltip)
+		}
+	}
+	if !strings.Contains(StatusLine(v), "Download it from the Hark menu") {
+		t.Errorf("status %q", StatusLine(v))
+	}
+	// The row works: the model comes back and the error goes.
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	h.views.wait(t, "downloaded", func(v View) bool { return v.State == Idle && strings.Contains(v.Note, "downloaded") })
+	if !srv.Installed(model) {
+		t.Error("the model is not installed after the download")
+	}
+}
+
+// The periodic check's text for a missing model says the same.
+func TestModelCheckNamesNoTerminalFlag(t *testing.T) {
+	t.Parallel()
+	h := startPull(t, agent.DefaultModel, ollamatest.Pull{Layers: []int64{1000}})
+	v := h.views.wait(t, "the offer", func(v View) bool { return v.Problems["ollama"].Download != "" })
+	if d := v.Problems["ollama"].Detail; strings.Contains(d, "--model") || !strings.Contains(d, "Download it from the Hark menu") {
+		t.Errorf("problem detail %q", d)
 	}
 }
