@@ -22,6 +22,7 @@ type Tally struct {
 	Denied         int // the user said no
 	TimedOut       int // nobody answered in time
 	Refused        int // forbidden by policy, nobody was asked
+	NotAsked       int // needed an approval, but nobody could be asked (no terminal)
 	Trashed        int // deletions answered with Move to Trash, all moved
 	// TrashFailed: Move to Trash chosen, but not everything moved (the
 	// tool result says what did).
@@ -67,6 +68,9 @@ func (o Tally) Facts() string {
 	}
 	if o.Refused > 0 {
 		parts = append(parts, countOf(o.Refused, "command refused", "commands refused")+" (Hark never runs it)")
+	}
+	if o.NotAsked > 0 {
+		parts = append(parts, countOf(o.NotAsked, "command", "commands")+" not run: nobody could be asked to approve it")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -170,6 +174,7 @@ func (o Tally) Did() string {
 	add(o.Denied, "denied")
 	add(o.TimedOut, "timed out")
 	add(o.Refused, "refused")
+	add(o.NotAsked, "not asked")
 	if len(parts) == 0 && o.Ran > 0 {
 		return "looked only, nothing changed"
 	}
@@ -213,7 +218,7 @@ func (o Tally) Contradiction(answer string) string {
 // claim is the sentence of plain that claims a change the record
 // contradicts, "" when there is none.
 func (o Tally) claim(plain string) string {
-	blocked := o.Denied+o.TimedOut+o.Refused+(o.Failed-o.ReadOnlyFailed) > 0
+	blocked := o.Denied+o.TimedOut+o.Refused+o.NotAsked+(o.Failed-o.ReadOnlyFailed) > 0
 	// Read-only commands alone are a question answered: "created
 	// yesterday" there describes files, it claims nothing.
 	if o.changed() || (!blocked && o.Ran > 0) {
@@ -248,6 +253,9 @@ func (o Tally) whyNot() string {
 	}
 	if o.Refused > 0 {
 		why = append(why, "Hark refused it")
+	}
+	if o.NotAsked > 0 {
+		why = append(why, "nobody could be asked to approve it")
 	}
 	failed := o.Failed - o.ReadOnlyFailed
 	switch {

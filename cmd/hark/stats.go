@@ -73,6 +73,7 @@ var auditDecisionWords = map[string]string{
 	agent.DecisionApproved:       "approved",
 	agent.DecisionAllowed:        "allowed by your rules",
 	agent.DecisionDenied:         "denied",
+	agent.DecisionNotAsked:       "not asked (nobody could approve them)",
 	agent.DecisionRefused:        "refused (never allowed)",
 	agent.DecisionUnconfirmedRun: "ran with confirmation off",
 	agent.DecisionTimeout:        "timed out",
