@@ -27,7 +27,7 @@ var problemTitles = map[string]string{
 	"transcriber":   "Speech model not loaded",
 	"tray":          "Tray host problem",
 	"voice":         "Voice input unavailable",
-	"gpu":           "Model runs partly on the CPU",
+	"gpu":           "Model partly on the CPU: answers slower — see Problems…",
 }
 
 // TitledError gives a check's error the short title its menu row shows

@@ -212,7 +212,7 @@ func TestMenuSaysTheModelIsPartlyOnTheCPU(t *testing.T) {
 	h.app.Post(KeyUp{})
 	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
 	p := v.Problems["gpu"]
-	if p.Title != "Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)" {
+	if p.Title != "Model partly on the CPU (44%): answers slower — see Problems…" {
 		t.Errorf("row %q", p.Title)
 	}
 	if !strings.Contains(p.Detail, "runs partly on the CPU") || !strings.Contains(p.Detail, agent.DefaultModel) {
@@ -270,7 +270,7 @@ func TestGPUCheckAskedWhileRunningRunsAgain(t *testing.T) {
 	}
 	close(release)
 	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
-	if got := v.Problems["gpu"].Title; !strings.Contains(got, "44% on the CPU") {
+	if got := v.Problems["gpu"].Title; !strings.Contains(got, "(44%): answers slower") {
 		t.Errorf("row %q", got)
 	}
 	if n := calls.Load(); n != 2 {

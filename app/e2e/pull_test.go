@@ -161,7 +161,7 @@ func TestMenuModelPartlyOnCPU(t *testing.T) {
 	if out, code := h.send(true, "say hello"); code != 0 || !strings.Contains(out, "hello from the fake model") {
 		t.Fatalf("request: exit %d, %q", code, out)
 	}
-	h.menu.WaitFor(t, 30*time.Second, "⚠ Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)")
+	h.menu.WaitFor(t, 30*time.Second, "⚠ Model partly on the CPU (44%): answers slower — see Problems…")
 	h.menu.WaitFor(t, 5*time.Second, "Problems…")
 
 	out, _ := h.run("doctor")
