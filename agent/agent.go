@@ -159,6 +159,7 @@ const (
 	ByMenu         = "menu"         // the tray menu
 	ByTerminal     = "terminal"     // the y/N prompt of hark ask
 	ByTimeout      = "timeout"      // nobody answered within the confirmation timeout
+	ByNoTerminal   = "no-terminal"  // hark ask had no terminal to ask at: nobody was asked
 	ByCancel       = "cancel"       // the request was cancelled while waiting
 	ByRule         = "rule"         // one of the user's rules in rules.json
 	ByDenial       = "denial"       // the user denied the same command earlier in the request

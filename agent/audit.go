@@ -20,7 +20,8 @@ const (
 	DecisionAuto           = "auto"            // safe tier, ran without asking
 	DecisionApproved       = "approved"        // the user approved it
 	DecisionAllowed        = "allowed"         // confirm tier run without asking: a rule of the user's allows it
-	DecisionDenied         = "denied"          // the user denied it (or could not be asked)
+	DecisionDenied         = "denied"          // the user denied it
+	DecisionNotAsked       = "not-asked"       // nobody could be asked (no terminal, Hark not running); not run
 	DecisionRefused        = "refused"         // forbidden tier, never run
 	DecisionUnconfirmedRun = "unconfirmed-run" // confirm tier run without asking: confirmation is off
 	DecisionTimeout        = "timeout"         // nobody answered in time; not run

@@ -75,6 +75,7 @@ type RunMetrics struct {
 	Denied             int       `json:"denied"`             // includes timeouts
 	TimedOut           int       `json:"timedOut,omitempty"` // approvals nobody answered in time
 	Refused            int       `json:"refused"`
+	NotAsked           int       `json:"notAsked,omitempty"` // needed an approval nobody could be asked for (no terminal)
 	Failed             int       `json:"failed,omitempty"`   // commands run that exited with an error
 	ReadOnly           int       `json:"readOnly,omitempty"` // of Commands, those in the read-only tier
 	ReadOnlyFailed     int       `json:"readOnlyFailed,omitempty"`
@@ -116,6 +117,7 @@ func (c *Conversation) Deeds() (headline string, total Tally) {
 		total.Denied += t.Denied
 		total.TimedOut += t.TimedOut
 		total.Refused += t.Refused
+		total.NotAsked += t.NotAsked
 		total.Trashed += t.Trashed
 		total.TrashFailed += t.TrashFailed
 	}
@@ -133,6 +135,6 @@ func (m *RunMetrics) trashedNames(paths []string) {
 // Tally is what Hark knows about the request's commands, for its ending.
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
-	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused,
+	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused, NotAsked: m.NotAsked,
 		Trashed: m.Trashed, TrashFailed: m.TrashFailed, TrashedWhat: trashedWhat(m.TrashedNames), TrashedItems: len(m.TrashedNames)}
 }

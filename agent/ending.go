@@ -24,6 +24,7 @@ type Tally struct {
 	Denied         int // the user said no
 	TimedOut       int // nobody answered in time
 	Refused        int // forbidden by policy, nobody was asked
+	NotAsked       int // needed an approval, but nobody could be asked (no terminal)
 	Trashed        int // deletions answered with Move to Trash, all moved
 	// TrashFailed: Move to Trash chosen, but not everything moved (the
 	// tool result says what did).
@@ -75,6 +76,9 @@ func (o Tally) Facts() string {
 	}
 	if o.Refused > 0 {
 		parts = append(parts, countOf(o.Refused, "command refused", "commands refused")+" (Hark never runs it)")
+	}
+	if o.NotAsked > 0 {
+		parts = append(parts, countOf(o.NotAsked, "command", "commands")+" not run: nobody could be asked to approve it")
 	}
 	if moved != "" {
 		// What changed leads, as a sentence of its own.
@@ -143,12 +147,21 @@ func trashedWhat(names []string) string {
 
 // Ending is the text of a final notification or transcript entry: Hark's
 // facts first, then the model's answer as plain text. When the answer
-// claims a change the record contradicts (Contradiction), the answer comes
-// first and Hark has the last word: the flagged claim, then its facts.
+// claims a change the record contradicts (Contradiction), Hark's account
+// still leads: its summary, then the flagged claim, then the rest of the
+// model's reply, marked as the model's. A model sentence that only says
+// again that nothing changed is left out, so it is said once, by Hark.
 func Ending(o Tally, answer string) string {
 	facts, plain := o.Facts(), PlainText(answer)
-	if flag := o.Contradiction(plain); flag != "" {
-		return plain + "\n\n" + flag + "\n" + o.Summary()
+	if claim := o.claim(plain); claim != "" {
+		s := o.Summary() + "\n" + o.flag(claim)
+		if strings.TrimRight(strings.TrimSpace(plain), ".!") != strings.TrimRight(claim, ".!") {
+			s += "\n\nThe model's reply: " + plain
+		}
+		return s
+	}
+	if !o.CouldChange() {
+		plain = dropNothingChanged(plain)
 	}
 	switch {
 	case facts == "":
@@ -157,6 +170,42 @@ func Ending(o Tally, answer string) string {
 		return facts + "."
 	}
 	return facts + ".\n\n" + plain
+}
+
+// SpokenEnding is Ending for a voice: Hark's summary and, when the model
+// claims what did not happen, the flag alone — the false claim is heard
+// once, inside the warning, never first or in full.
+func SpokenEnding(o Tally, answer string) string {
+	plain := PlainText(answer)
+	if claim := o.claim(plain); claim != "" {
+		return o.Summary() + " " + o.flag(claim)
+	}
+	return Ending(o, answer)
+}
+
+// nothingChangedRe is a sentence that says only that nothing changed.
+var nothingChangedRe = regexp.MustCompile(`(?i)^\s*(so\s+)?(nothing|no files?|no changes?)(\s+(was|were|has been|have been|got))?\s+(changed|modified|touched|deleted|removed|made)\s*[.!]?\s*$`)
+
+var spaceRunRe = regexp.MustCompile(`[ \t]{2,}`)
+
+var sentenceRe = regexp.MustCompile(`[^.!?\n]+[.!?]*`)
+
+// dropNothingChanged leaves out the sentences of s that say only that
+// nothing changed: Hark's facts have said it.
+func dropNothingChanged(s string) string {
+	locs := sentenceRe.FindAllStringIndex(s, -1)
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if nothingChangedRe.MatchString(s[l[0]:l[1]]) {
+			b.WriteString(s[last:l[0]])
+			last = l[1]
+		}
+	}
+	b.WriteString(s[last:])
+	out := strings.TrimSpace(b.String())
+	out = spaceRunRe.ReplaceAllString(out, " ")
+	return blanks.ReplaceAllString(out, "\n\n")
 }
 
 // Did is the tally in a few words for a list row: what changed first
@@ -176,6 +225,7 @@ func (o Tally) Did() string {
 	add(o.Denied, "denied")
 	add(o.TimedOut, "timed out")
 	add(o.Refused, "refused")
+	add(o.NotAsked, "not asked")
 	if len(parts) == 0 && o.Ran > 0 {
 		return "looked only, nothing changed"
 	}
@@ -210,23 +260,32 @@ var sentenceEnd = regexp.MustCompile(`[.!]\s+|\n+`)
 // nothing or something did change. It judges words, so it errs on the
 // quiet side: a sentence that hedges or negates is never a claim.
 func (o Tally) Contradiction(answer string) string {
-	blocked := o.Denied+o.TimedOut+o.Refused+(o.Failed-o.ReadOnlyFailed) > 0
+	if claim := o.claim(PlainText(answer)); claim != "" {
+		return o.flag(claim)
+	}
+	return ""
+}
+
+// claim is the sentence of plain that claims a change the record
+// contradicts, "" when there is none.
+func (o Tally) claim(plain string) string {
+	blocked := o.Denied+o.TimedOut+o.Refused+o.NotAsked+(o.Failed-o.ReadOnlyFailed) > 0
 	// Read-only commands alone are a question answered: "created
 	// yesterday" there describes files, it claims nothing.
 	if o.changed() || (!blocked && o.Ran > 0) {
 		return ""
 	}
-	claim := ""
-	for _, s := range sentenceEnd.Split(PlainText(answer), -1) {
+	for _, s := range sentenceEnd.Split(plain, -1) {
 		s = strings.TrimSpace(strings.TrimLeft(s, "•-* "))
 		if claimWords.MatchString(s) && !hedgeWords.MatchString(strings.ReplaceAll(strings.ToLower(s), "no longer", "")) {
-			claim = s
-			break
+			return s
 		}
 	}
-	if claim == "" {
-		return ""
-	}
+	return ""
+}
+
+// flag is the warning line for claim.
+func (o Tally) flag(claim string) string {
 	claim = strings.TrimRight(claim, ".!")
 	if r := []rune(claim); len(r) > 80 {
 		claim = strings.TrimSpace(string(r[:79])) + "…"
@@ -245,6 +304,9 @@ func (o Tally) whyNot() string {
 	}
 	if o.Refused > 0 {
 		why = append(why, "Hark refused it")
+	}
+	if o.NotAsked > 0 {
+		why = append(why, "nobody could be asked to approve it")
 	}
 	failed := o.Failed - o.ReadOnlyFailed
 	switch {

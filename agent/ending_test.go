@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,7 +40,7 @@ func TestTallyFacts(t *testing.T) {
 func TestEndingLeadsWithFacts(t *testing.T) {
 	t.Parallel()
 	got := Ending(Tally{Denied: 1}, "**Nothing was deleted.**")
-	if want := "1 command denied — nothing changed.\n\nNothing was deleted."; got != want {
+	if want := "1 command denied — nothing changed."; got != want {
 		t.Errorf("Ending = %q, want %q", got, want)
 	}
 	if got := Ending(Tally{}, "hello"); got != "hello" {
@@ -66,8 +67,9 @@ func TestPlainText(t *testing.T) {
 }
 
 // TestEndingFlagsFalseClaims: when the model's closing words claim a change
-// the record contradicts, the claim is quoted and flagged and Hark's own
-// summary is the last line; an answer that claims nothing, hedges, or
+// the record contradicts, Hark's own summary is the first line, then the
+// claim quoted and flagged, then the rest of the reply marked as the
+// model's; an answer that claims nothing, hedges, or
 // follows a real change is left as it was.
 func TestEndingFlagsFalseClaims(t *testing.T) {
 	t.Parallel()
@@ -78,18 +80,17 @@ func TestEndingFlagsFalseClaims(t *testing.T) {
 		want   string // the whole ending
 	}{
 		{"denied", Tally{Denied: 1}, "Archived 4 log files into logs.tar.gz and removed the originals.",
-			"Archived 4 log files into logs.tar.gz and removed the originals.\n\n" +
-				"⚠ The model says “Archived 4 log files into logs.tar.gz and removed the originals”, but that command did not run (you denied it).\n" +
-				"Hark: 1 command denied — nothing changed."},
+			"Hark: 1 command denied — nothing changed.\n" +
+				"⚠ The model says “Archived 4 log files into logs.tar.gz and removed the originals”, but that command did not run (you denied it)."},
 		{"timed out after read-only", Tally{Ran: 2, ReadOnly: 2, TimedOut: 1, Timeout: 25 * time.Second},
 			"I checked the folder. The old_builds folder is no longer in your Downloads.",
-			"I checked the folder. The old_builds folder is no longer in your Downloads.\n\n" +
-				"⚠ The model says “The old_builds folder is no longer in your Downloads”, but that command did not run (its approval timed out).\n" +
-				"Hark: 2 read-only commands ran, approval timed out after 25 s — nothing changed."},
+			"Hark: 2 read-only commands ran, approval timed out after 25 s — nothing changed.\n" +
+				"⚠ The model says “The old_builds folder is no longer in your Downloads”, but that command did not run (its approval timed out).\n\n" +
+				"The model's reply: I checked the folder. The old_builds folder is no longer in your Downloads."},
 		{"failed", Tally{Ran: 1, Failed: 1}, "**Deleted** `old_builds`.",
-			"Deleted old_builds.\n\n⚠ The model says “Deleted old_builds”, but that command failed.\nHark: 1 command ran (1 failed)."},
+			"Hark: 1 command ran (1 failed).\n⚠ The model says “Deleted old_builds”, but that command failed."},
 		{"nothing run", Tally{}, "Done!",
-			"Done!\n\n⚠ The model says “Done”, but Hark ran no command for this request.\nHark: no command ran — nothing changed."},
+			"Hark: no command ran — nothing changed.\n⚠ The model says “Done”, but Hark ran no command for this request."},
 		{"hedged", Tally{Denied: 1}, "I did not delete it. I would have removed old_builds; say if you want that.",
 			"1 command denied — nothing changed.\n\nI did not delete it. I would have removed old_builds; say if you want that."},
 		{"real change", Tally{Ran: 1}, "Deleted it.", "1 command ran.\n\nDeleted it."},
@@ -106,5 +107,71 @@ func TestEndingFlagsFalseClaims(t *testing.T) {
 				t.Errorf("Ending =\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// Hark's account leads every ending that follows a failed or denied
+// change, on the notification and in speech: the first line is Hark's,
+// the model's false claim is never first and is spoken once, inside the
+// warning.
+func TestEndingHarkLeads(t *testing.T) {
+	t.Parallel()
+	claims := []string{
+		"Archived 4 log files into ~/Backups/logs.tar.gz and removed the originals.",
+		"**Done.** Removed `old_builds`.",
+		"Deleted it. Let me know if you need anything else.",
+		"I wrote buy milk into your notes file.",
+	}
+	tallies := map[string]Tally{
+		"denied":    {Denied: 1},
+		"timed out": {TimedOut: 1, Timeout: 45 * time.Second},
+		"refused":   {Refused: 1},
+		"failed":    {Ran: 1, Failed: 1},
+		"nothing":   {},
+		"looked":    {Ran: 1, ReadOnly: 1, Denied: 1},
+	}
+	for name, o := range tallies {
+		for _, answer := range claims {
+			ending := Ending(o, answer)
+			first, _, _ := strings.Cut(ending, "\n")
+			if first != o.Summary() {
+				t.Errorf("%s: first line %q, want Hark's %q", name, first, o.Summary())
+			}
+			spoken := SpokenEnding(o, answer)
+			if !strings.HasPrefix(spoken, o.Summary()+" ⚠ The model says “") {
+				t.Errorf("%s: spoken %q does not lead with Hark's account", name, spoken)
+			}
+			claim := strings.TrimRight(strings.Fields(PlainText(answer))[0], ".")
+			if n := strings.Count(spoken, claim); n != 1 {
+				t.Errorf("%s: spoken %q says the claim %d times", name, spoken, n)
+			}
+			if strings.Count(strings.ToLower(ending), "nothing changed") > 1 {
+				t.Errorf("%s: %q says nothing changed twice", name, ending)
+			}
+		}
+	}
+}
+
+// One "nothing changed", not two: a model sentence that only repeats
+// Hark's "nothing changed" is left out; other sentences stay.
+func TestEndingSaysNothingChangedOnce(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		o            Tally
+		answer, want string
+	}{
+		{Tally{Ran: 1, ReadOnly: 1}, "You have 12 GB free. Nothing was changed.", "1 read-only command ran — nothing changed.\n\nYou have 12 GB free."},
+		{Tally{Ran: 1, ReadOnly: 1}, "Nothing changed.", "1 read-only command ran — nothing changed."},
+		{Tally{Denied: 1}, "OK, I left it alone. No changes were made!", "1 command denied — nothing changed.\n\nOK, I left it alone."},
+		{Tally{Denied: 1}, "No files were deleted. Want me to try another way?", "1 command denied — nothing changed.\n\nWant me to try another way?"},
+		// Something could have changed: the model's words stay as written.
+		{Tally{Ran: 1}, "Nothing was changed.", "1 command ran.\n\nNothing was changed."},
+		// A sentence that says more than "nothing changed" stays.
+		{Tally{Ran: 1, ReadOnly: 1}, "Nothing changed since yesterday in that folder.", "1 read-only command ran — nothing changed.\n\nNothing changed since yesterday in that folder."},
+	}
+	for _, c := range cases {
+		if got := Ending(c.o, c.answer); got != c.want {
+			t.Errorf("Ending(%+v, %q) =\n%q\nwant\n%q", c.o, c.answer, got, c.want)
+		}
 	}
 }

@@ -76,7 +76,10 @@ var ErrInvalidCall = errors.New("invalid call")
 // command to the user at all (the app that shows approvals is not
 // running). Why becomes the result's error, worded for the caller, so the
 // result says how to fix it rather than that the user said no.
-type NotAsked struct{ Why string }
+//
+// By names who could not ask, for the audit log's decidedBy
+// (ByNoTerminal); "" is the policy.
+type NotAsked struct{ Why, By string }
 
 func (n *NotAsked) Error() string { return n.Why }
 

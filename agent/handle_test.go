@@ -63,8 +63,8 @@ func TestHandleMeetsTheLoopsPath(t *testing.T) {
 			t.Errorf("audit entry %d names client %q, want %q", i, es[i].Client, want)
 		}
 	}
-	if es[3].Decision != DecisionDenied || es[3].Executed {
-		t.Errorf("the unasked call is audited as %s executed=%v, want denied and not run", es[3].Decision, es[3].Executed)
+	if es[3].Decision != DecisionNotAsked || es[3].Executed {
+		t.Errorf("the unasked call is audited as %s executed=%v, want not-asked and not run", es[3].Decision, es[3].Executed)
 	}
 }
 

@@ -517,6 +517,8 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 	switch {
 	case f.runIt || f.decision == DecisionTrashed:
 		r.denials.ran()
+	case f.decision == DecisionNotAsked:
+		stop = r.denials.denied(key, false)
 	case f.decision == DecisionDenied || f.decision == DecisionTimeout:
 		stop = r.denials.denied(key, f.by != ByPolicy)
 	}
@@ -613,6 +615,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	if notAsked != "" {
 		// Nobody was asked, so this is no denial by the user: the result
 		// says why and what to do.
+		r.m.NotAsked++
 		f.res = notRun(ta, v, notAsked)
 		return
 	}
@@ -840,7 +843,11 @@ func (r *run) confirm(ctx context.Context, p Pending) (decision, by string, _ De
 	case ctx.Err() != nil || d.By == ByCancel:
 		return DecisionCancelled, ByCancel, Decision{}, ""
 	case errors.As(err, &na):
-		return DecisionDenied, ByPolicy, Decision{}, na.Why
+		by := na.By
+		if by == "" {
+			by = ByPolicy
+		}
+		return DecisionNotAsked, by, Decision{}, na.Why
 	case cctx.Err() != nil || d.By == ByTimeout:
 		return DecisionTimeout, ByTimeout, Decision{}, ""
 	case err == nil && d.Trash && p.TrashOffered:

@@ -118,9 +118,13 @@ func (e *PartialGPUError) Error() string {
 	return e.Summary() + ", which slows every reply; " + e.Advice()
 }
 
-// ProblemTitle is the menu row: short, with the numbers.
+// ProblemTitle is the menu row: what it costs the user (slower answers)
+// and where the fix is; the numbers are in the row's detail.
 func (e *PartialGPUError) ProblemTitle() string {
-	return fmt.Sprintf("Model %d%% on the CPU (%s of %s in GPU)", e.CPUPercent(), SizeText(e.VRAM), SizeText(e.Size))
+	if e.VRAM <= 0 {
+		return "Model on the CPU only: answers slower — see Problems…"
+	}
+	return fmt.Sprintf("Model partly on the CPU (%d%%): answers slower — see Problems…", e.CPUPercent())
 }
 
 // ProbeGPU is the model's placement line in `hark doctor`. It can only

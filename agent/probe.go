@@ -52,7 +52,8 @@ func versionNote(v string) string {
 	if VersionUnknown(v) {
 		return fmt.Sprintf(" (unknown: a source build, so Hark cannot tell whether it is %s or later)", MinVersion)
 	}
-	return fmt.Sprintf(" (%s or later needed: %s)", MinVersion, MinVersionWhy)
+	// Why older ones fail is said only to someone who has one.
+	return fmt.Sprintf(" (new enough: %s or later)", MinVersion)
 }
 
 // hostName is the host part of an Ollama address.

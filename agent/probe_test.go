@@ -155,7 +155,7 @@ func TestProbesVersionHostAndCloud(t *testing.T) {
 		want    probeWant
 	}{
 		{"current", "0.33.0", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
-			probeWant{ok: true, detail: " (0.12.6 or later needed: before 0.12.6 Ollama ignores truncate:false"}},
+			probeWant{ok: true, detail: " (new enough: 0.12.6 or later)"}},
 		{"too old", "0.12.4", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },
 			probeWant{detail: "Ollama 0.12.4 at", fix: "update Ollama"}},
 		{"source build", "0.0.0", func(c *OllamaClient, host string) (string, error) { return ProbeServer(ctx, c, host, "linux") },

@@ -186,7 +186,7 @@ func TestPartialGPU(t *testing.T) {
 			t.Errorf("problem %q lacks %q", err, want)
 		}
 	}
-	if got, want := partial.ProblemTitle(), "Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)"; got != want {
+	if got, want := partial.ProblemTitle(), "Model partly on the CPU (44%): answers slower — see Problems…"; got != want {
 		t.Errorf("title %q, want %q", got, want)
 	}
 	_, perr := ProbeGPU(context.Background(), c, srv.URL, model)

@@ -61,7 +61,12 @@ func Transcript(c *Conversation) string {
 				} else {
 					text = PlainText(text)
 				}
-				if text != "" {
+				switch {
+				case strings.HasPrefix(text, "Hark: "):
+					// A contradicted claim's ending leads with Hark's own
+					// summary, which names its speaker already.
+					fmt.Fprintf(&b, "\n%s\n", text)
+				case text != "":
 					fmt.Fprintf(&b, "\nHark: %s\n", text)
 				}
 			}

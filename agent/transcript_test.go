@@ -20,14 +20,14 @@ func TestTranscriptEndingsAreHonest(t *testing.T) {
 		want []string
 	}{
 		{"timed out", `{"executed":false,"exitCode":-1,"error":"The user did not answer within 2m0s, so the command was not run."}`,
-			RunMetrics{Denied: 1, TimedOut: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: the approval timed out", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (its approval timed out).\nHark: approval timed out — nothing changed.\n"}},
+			RunMetrics{Denied: 1, TimedOut: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: the approval timed out", "Hark: approval timed out — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (its approval timed out).\n"}},
 		{"denied", `{"executed":false,"exitCode":-1,"error":"The user denied this command. Do not try the same change another way."}`,
-			RunMetrics{Denied: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: The user denied this command.", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\nHark: 1 command denied — nothing changed.\n"}},
+			RunMetrics{Denied: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: The user denied this command.", "Hark: 1 command denied — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\n"}},
 		{"ran", `{"executed":true,"exitCode":0}`, RunMetrics{Commands: 1, Outcome: OutcomeCompleted}, []string{"✓ ran\n", "Hark: 1 command ran.\n\nDeleted it."}},
 		{"failed", `{"executed":true,"exitCode":1,"output":"rm: old_builds: Permission denied"}`, RunMetrics{Commands: 1, Failed: 1, Outcome: OutcomeCompleted},
-			[]string{"✗ exit status 1: rm: old_builds: Permission denied", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command failed.\nHark: 1 command ran (1 failed).\n"}},
+			[]string{"✗ exit status 1: rm: old_builds: Permission denied", "Hark: 1 command ran (1 failed).\n⚠ The model says “Deleted it”, but that command failed.\n"}},
 		{"refused", `{"executed":false,"exitCode":-1,"error":"Refused: Hark never runs this kind of command (sudo)."}`, RunMetrics{Refused: 1, Outcome: OutcomeCompleted},
-			[]string{"✗ not run: refused (Hark never runs this)", "Hark: Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (Hark refused it).\nHark: 1 command refused (Hark never runs it) — nothing changed.\n"}},
+			[]string{"✗ not run: refused (Hark never runs this)", "Hark: 1 command refused (Hark never runs it) — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (Hark refused it).\n"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

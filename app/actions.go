@@ -44,7 +44,7 @@ func (a *App) view() View {
 	if a.answer != nil {
 		v.Answering, v.AnswerHeard = true, a.answer.stopped
 	}
-	v.CanListen = a.o.Recorder != nil && a.o.Transcriber != nil
+	v.CantListen = a.cantListen()
 	if len(a.problems) > 0 {
 		v.Problems = make(map[string]ProblemInfo, len(a.problems))
 		for k, m := range a.problems {

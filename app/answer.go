@@ -46,7 +46,7 @@ func (a *App) voiceAnswerable() (ok bool, why string) {
 	switch {
 	case !a.settings.VoiceAnswers:
 		return false, "answering by voice is off (voiceAnswers in Settings…) — answer in this menu"
-	case a.o.Recorder == nil || a.o.Transcriber == nil:
+	case a.cantListen() != "":
 		return false, "voice input is not available — answer in this menu"
 	case len(a.pending) > 1:
 		// Which one a "yes" meant is a guess; a click names it.

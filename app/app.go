@@ -813,10 +813,13 @@ func (a *App) finish(d turnDone) {
 		a.note = d.err.Error()
 		reply = SendReply{Error: d.err.Error()}
 	case d.err != nil:
-		a.lastError = d.err.Error()
+		body := d.err.Error()
+		if text := a.offerMissing(d.err); text != "" {
+			body = text
+		}
+		a.lastError = body
 		a.lastMissing = downloadOffer(d.err)
 		a.setState(Error)
-		body := d.err.Error()
 		if f := tally.Facts(); f != "" {
 			body = f + ".\n\n" + body
 		}
@@ -833,7 +836,7 @@ func (a *App) finish(d turnDone) {
 				title = "Hark — that did not happen"
 			}
 			a.notify(title, ending)
-			a.say(SpokenAnswer(ending))
+			a.say(SpokenAnswer(agent.SpokenEnding(tally, d.answer)))
 		}
 		// The agent just talked to Ollama: whatever the last check said,
 		// it is running now.

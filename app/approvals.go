@@ -88,8 +88,9 @@ func (a *App) addPending(e pendingAdd) {
 // speakApproval reads p aloud when speak is on.
 func (a *App) speakApproval(p Pending) {
 	if a.speakOn() {
-		desc, prompt := SpokenApproval(p, a.o.Home)
-		a.sayFor(p.ID, desc, prompt)
+		desc, _ := SpokenApproval(p, a.o.Home)
+		byVoice, _ := a.voiceAnswerable()
+		a.sayFor(p.ID, desc, answerPrompt(p, byVoice))
 	}
 }
 

@@ -107,7 +107,7 @@ func TestMenuLongCommandFamily(t *testing.T) {
 	for name, p := range longFamily() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			m := BuildMenu(View{State: AwaitingApproval, Confirm: true, CanType: true, CanListen: true, Home: "/home/ana", Pending: []Pending{p}})
+			m := BuildMenu(View{State: AwaitingApproval, Confirm: true, CanType: true, Home: "/home/ana", Pending: []Pending{p}})
 			entry, block := entryOf(m, p.ID)
 			rows := strings.Join(entry, "\n")
 			if len(block) == 0 {

@@ -22,8 +22,10 @@ type View struct {
 	// Answering: a spoken answer to the waiting approval is being
 	// recorded (AnswerHeard: and is being transcribed).
 	Answering, AnswerHeard bool
-	// CanListen: voice input works, so Say it again is offered.
-	CanListen bool
+	// CantListen says why voice input cannot work now, "" when it can:
+	// the ready line and Say it again read it (see listenWhy).
+	CantListen string
+
 	Note      string                 // transient remark ("still busy…", "cancelled")
 	Problems  map[string]ProblemInfo // source → why Hark cannot work fully
 	Detail    string                 // command proposed or running
@@ -271,7 +273,7 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if p.Proposal != nil {
 		fixed++
 	}
-	if p.SayAgain && v.CanListen {
+	if p.SayAgain && v.CantListen == "" {
 		fixed++
 	}
 	if legend != "" {
@@ -332,7 +334,7 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if p.Proposal != nil {
 		add(alwaysAllowItem(p))
 	}
-	if p.SayAgain && v.CanListen {
+	if p.SayAgain && v.CantListen == "" {
 		// Misheard: drop what came of it and say the request again.
 		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    " + SayAgainLabel,
 			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
@@ -797,15 +799,16 @@ func tooltipLine(v View, status string) string {
 }
 
 func readyLine(v View) string {
-	if len(v.Problems) > 0 {
-		for _, src := range []string{"voice", "hotkey", "microphone", "transcriber"} {
-			if _, ok := v.Problems[src]; ok {
-				if v.CanType {
-					return "Can't listen — Type a request… still works"
-				}
-				return "Can't listen — type requests with hark send in a terminal"
-			}
+	if blocked := answerBlocked(v); blocked != "" {
+		return blocked
+	}
+	if v.CantListen != "" {
+		if v.CanType {
+			return "Can't listen — Type a request… still works"
 		}
+		return "Can't listen — type requests with hark send in a terminal"
+	}
+	if len(v.Problems) > 0 {
 		if !v.Confirm {
 			return "Ready, with problems — " + autoRunWarning
 		}
@@ -818,6 +821,26 @@ func readyLine(v View) string {
 		return "Ready — press " + v.Hotkey + " and speak"
 	}
 	return "Ready — hold " + v.Hotkey + " and speak"
+}
+
+// answerParts are the problem sources without which no request, spoken
+// or typed, can be answered.
+var answerParts = []string{"agent", "ollama"}
+
+// answerBlocked is the ready line while no request can be answered: what
+// is missing and how to fix it, never "still works".
+func answerBlocked(v View) string {
+	for _, p := range v.Problems {
+		if p.Download != "" {
+			return "No model yet — download it below"
+		}
+	}
+	for _, src := range answerParts {
+		if p, ok := v.Problems[src]; ok {
+			return "Not ready: " + p.Title + " — see Problems…"
+		}
+	}
+	return ""
 }
 
 func iconFor(v View) string {

@@ -27,7 +27,7 @@ var problemTitles = map[string]string{
 	"transcriber":   "Speech model not loaded",
 	"tray":          "Tray host problem",
 	"voice":         "Voice input unavailable",
-	"gpu":           "Model runs partly on the CPU",
+	"gpu":           "Model partly on the CPU: answers slower — see Problems…",
 }
 
 // TitledError gives a check's error the short title its menu row shows
@@ -135,11 +135,8 @@ func (a *App) checkFinished(ctx context.Context, e checkDone) {
 	if e.err == nil {
 		delete(a.problems, e.source)
 	} else {
-		a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
-		if m := downloadOffer(e.err); m != "" && a.o.Puller != nil {
-			p := a.problems[e.source]
-			p.Download = m
-			a.problems[e.source] = p
+		if e.source != "ollama" || a.offerMissing(e.err) == "" {
+			a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
 		}
 	}
 	a.scheduleRecheck(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hark-sh/hark/agent"
@@ -62,6 +63,42 @@ func downloadOffer(err error) string {
 		return e.Model
 	}
 	return ""
+}
+
+// modelMissingTitle is the problem row of a model Ollama lacks.
+const modelMissingTitle = "Ollama model not ready"
+
+// missingModelText is a not-pulled error in the tray's words: what is
+// missing, then the menu's Download row (or, with no puller, the
+// terminal command) — never a flag of a terminal command such as
+// hark ask's --model, which means nothing to someone in the tray.
+func (a *App) missingModelText(err error, model string) string {
+	what, rest, _ := strings.Cut(err.Error(), "; ")
+	if i := strings.Index(rest, " (installed: "); i >= 0 {
+		what += rest[i:]
+	}
+	if a.o.Puller != nil {
+		return sentence(what) + " Download it from the Hark menu (Download " + model + "), or choose a model you have with the ollamaModel setting in Settings…."
+	}
+	return sentence(what) + " Run  ollama pull " + model + "  in a terminal, or choose a model you have with the ollamaModel setting in Settings…."
+}
+
+// offerMissing puts a not-pulled model's problem row, with its Download
+// row, in the menu at once, whoever found it missing: the periodic check
+// or a request that just failed. It returns the problem's text, or ""
+// when err is about something else.
+func (a *App) offerMissing(err error) string {
+	m := downloadOffer(err)
+	if m == "" {
+		return ""
+	}
+	text := a.missingModelText(err, m)
+	p := ProblemInfo{Title: modelMissingTitle, Detail: text}
+	if a.o.Puller != nil {
+		p.Download = m
+	}
+	a.problems["ollama"] = p
+	return text
 }
 
 // offerSize is what "Download MODEL (SIZE)" says: the built-in size of a
@@ -151,7 +188,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			// Only the rest came now: the time is not the whole size's.
 			what = "Finished downloading " + size
 		}
-		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("%sin %s. Hold %s and speak.", what, took, a.hotkeyName()))
+		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("%sin %s. %s", what, took, a.speakHint()))
 		a.runCheck(ctx, "ollama")
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
 		a.keepPart(e)

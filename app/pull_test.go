@@ -21,11 +21,17 @@ type pullHarness struct {
 	model string
 }
 
-func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
+func startPull(t *testing.T, model string, offer ollamatest.Pull, edits ...func(*Options)) *pullHarness {
 	t.Helper()
 	srv := ollamatest.New(t, ollamatest.Qwen3("other:1b"))
 	offer.Model = ollamatest.Qwen3(model)
 	srv.Offer(offer)
+	return startPullOn(t, srv, model, edits...)
+}
+
+// startPullOn is startPull against srv as it is.
+func startPullOn(t *testing.T, srv *ollamatest.Server, model string, edits ...func(*Options)) *pullHarness {
+	t.Helper()
 	u, err := url.Parse(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +59,9 @@ func startPull(t *testing.T, model string, offer ollamatest.Pull) *pullHarness {
 		o.Puller = PullFunc(func(ctx context.Context, m string, fn func(agent.PullProgress)) error {
 			return agent.Pull(ctx, c, srv.URL, m, fn)
 		})
+		for _, e := range edits {
+			e(o)
+		}
 	})
 	return &pullHarness{harness: h, srv: srv, model: model}
 }
@@ -127,6 +136,9 @@ func TestMenuCancelsTheDownload(t *testing.T) {
 	for !h.srv.Held(model) {
 		time.Sleep(time.Millisecond)
 	}
+	// The server holds the pull once it has sent 20%; cancel only once
+	// the app has seen that progress, or it rightly says nothing was kept.
+	h.views.wait(t, "progress at 20%", func(v View) bool { return strings.Contains(StatusLine(v), ": 20% of 5.2 GB") })
 	m := h.views.mark()
 	h.app.Post(MenuClick{ID: IDCancelDownload})
 	v := h.views.waitFrom(t, m, "cancelled", func(v View) bool { return v.Pull == nil && strings.HasPrefix(v.Note, "download cancelled") })
@@ -233,7 +245,7 @@ func TestMenuSaysTheModelIsPartlyOnTheCPU(t *testing.T) {
 	h.app.Post(KeyUp{})
 	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
 	p := v.Problems["gpu"]
-	if p.Title != "Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)" {
+	if p.Title != "Model partly on the CPU (44%): answers slower — see Problems…" {
 		t.Errorf("row %q", p.Title)
 	}
 	if !strings.Contains(p.Detail, "runs partly on the CPU") || !strings.Contains(p.Detail, agent.DefaultModel) {
@@ -291,7 +303,7 @@ func TestGPUCheckAskedWhileRunningRunsAgain(t *testing.T) {
 	}
 	close(release)
 	v := h.views.wait(t, "the placement problem", func(v View) bool { _, ok := v.Problems["gpu"]; return ok })
-	if got := v.Problems["gpu"].Title; !strings.Contains(got, "44% on the CPU") {
+	if got := v.Problems["gpu"].Title; !strings.Contains(got, "(44%): answers slower") {
 		t.Errorf("row %q", got)
 	}
 	if n := calls.Load(); n != 2 {
@@ -341,5 +353,55 @@ func TestDownloadClearsTheMissingModelError(t *testing.T) {
 	h.app.Post(SendRequest{Text: "hello", Wait: true, Reply: reply})
 	if r := recv(t, "the request after", reply); !r.OK {
 		t.Errorf("request after the download: %+v", r)
+	}
+}
+
+// A request that fails because the model went missing offers the
+// Download row at once, without waiting for a check or a restart, and
+// no tray text names a flag of a terminal command (--model).
+func TestFailedRequestOffersTheDownload(t *testing.T) {
+	t.Parallel()
+	model := agent.DefaultModel
+	srv := ollamatest.New(t, ollamatest.Qwen3(model))
+	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(model), Layers: []int64{1000}})
+	h := startPullOn(t, srv, model, func(o *Options) { o.Checks = nil })
+	srv.Remove(model)
+	m := h.views.mark()
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "how much disk space is left", Wait: true, Reply: reply})
+	r := recv(t, "the reply", reply)
+	n := recv(t, "the notification", h.notifier.got)
+	for what, text := range map[string]string{"notification": n.body, "reply": r.Error} {
+		if !strings.Contains(text, "Download it from the Hark menu") || strings.Contains(text, "--model") {
+			t.Errorf("%s %q: want the menu's Download, no --model", what, text)
+		}
+	}
+	v := h.views.waitFrom(t, m, "the Download row", func(v View) bool {
+		_, ok := itemWithID(BuildMenu(v), PrefixDownload+model)
+		return ok && v.State == Error
+	})
+	for _, it := range BuildMenu(v).Items {
+		if strings.Contains(it.Label+it.Tooltip, "--model") {
+			t.Errorf("menu row %q (tooltip %q) names a terminal flag", it.Label, it.Tooltip)
+		}
+	}
+	if !strings.Contains(StatusLine(v), "Download it from the Hark menu") {
+		t.Errorf("status %q", StatusLine(v))
+	}
+	// The row works: the model comes back and the error goes.
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	h.views.wait(t, "downloaded", func(v View) bool { return v.State == Idle && strings.Contains(v.Note, "downloaded") })
+	if !srv.Installed(model) {
+		t.Error("the model is not installed after the download")
+	}
+}
+
+// The periodic check's text for a missing model says the same.
+func TestModelCheckNamesNoTerminalFlag(t *testing.T) {
+	t.Parallel()
+	h := startPull(t, agent.DefaultModel, ollamatest.Pull{Layers: []int64{1000}})
+	v := h.views.wait(t, "the offer", func(v View) bool { return v.Problems["ollama"].Download != "" })
+	if d := v.Problems["ollama"].Detail; strings.Contains(d, "--model") || !strings.Contains(d, "Download it from the Hark menu") {
+		t.Errorf("problem detail %q", d)
 	}
 }

@@ -152,7 +152,6 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if p.HeardDoubt != "" {
 		b = append(b, p.HeardDoubt+".")
 	}
-	click := needsClick(p)
 	if visible.Hidden(p.Command) || visible.Hidden(p.WorkingDirectory) {
 		b = append(b, "Warning: this command holds hidden characters.")
 	}
@@ -175,20 +174,7 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
 		b = append(b, "In "+spokenFolder(Visible(p.WorkingDirectory), home)+".")
 	}
-	description = strings.Join(b, " ")
-	switch {
-	case p.Client != "":
-		// A spoken answer never reaches another program's approval
-		// (voiceAnswerable): only a click does.
-		prompt = "Answer it in the menu or the notification."
-	case click != "":
-		prompt = sentence(click) + " Or say no."
-	case p.TrashOffered:
-		prompt = "Say yes to move it to the Trash, delete it to delete, or no."
-	default:
-		prompt = "Say yes or no."
-	}
-	return description, prompt
+	return strings.Join(b, " "), answerPrompt(p, true)
 }
 
 // spokenReason says what one part of a command does and the part itself.

@@ -216,8 +216,9 @@ func TestSpeechHeardToTheEndLetsYesRun(t *testing.T) {
 		t.Fatalf("a yes after the whole description: %+v", d)
 	}
 	ans := recv(t, "the answer spoken", sp.started)
-	// The ending is spoken as the notification says it, facts included.
-	if !strings.HasPrefix(ans, "done Warning: The model says") || strings.Contains(ans, "⚠") {
+	// Hark's account is spoken first; the model's claim only inside the
+	// warning that follows it.
+	if want := "Hark: no command ran — nothing changed. Warning: The model says “done”, but Hark ran no command for this request."; ans != want {
 		t.Fatalf("answer spoken as %q", ans)
 	}
 	// Escape stops it too.

@@ -31,7 +31,7 @@ func TestEndingSaysWhatHarkKnows(t *testing.T) {
 	h.app.Post(SendRequest{Text: "delete old builds", Wait: true, Reply: reply})
 	p := recv(t, "approval", h.approver.asked)
 	h.app.Post(MenuClick{ID: PrefixDeny + p.ID})
-	want := "Deleted it.\n\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\nHark: 1 command denied — nothing changed."
+	want := "Hark: 1 command denied — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (you denied it)."
 	if r := recv(t, "reply", reply); r.Answer != want {
 		t.Errorf("send answer %q, want %q", r.Answer, want)
 	}

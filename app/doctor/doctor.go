@@ -218,9 +218,13 @@ type Problem struct {
 	Detail string // what is wrong
 	Next   string // the exact next step
 	Minor  bool   // Hark works without it, only not fully
+	Err    error  // the cause, for errors.Is (a hotkey taken); may be nil
 }
 
 func (e *Problem) Error() string { return e.Detail }
+
+// Unwrap is the cause, so a caller can tell one problem from another.
+func (e *Problem) Unwrap() error { return e.Err }
 
 // Fix is the next step.
 func (e *Problem) Fix() string { return e.Next }

@@ -179,7 +179,7 @@ func TestMenuModelPartlyOnCPU(t *testing.T) {
 	if out, code := h.send(true, "say hello"); code != 0 || !strings.Contains(out, "hello from the fake model") {
 		t.Fatalf("request: exit %d, %q", code, out)
 	}
-	h.menu.WaitFor(t, 30*time.Second, "⚠ Model 44% on the CPU (3.4 GB of 6.1 GB in GPU)")
+	h.menu.WaitFor(t, 30*time.Second, "⚠ Model partly on the CPU (44%): answers slower — see Problems…")
 	h.menu.WaitFor(t, 5*time.Second, "Problems…")
 
 	out, _ := h.run("doctor")
@@ -192,5 +192,50 @@ func TestMenuModelPartlyOnCPU(t *testing.T) {
 	if !strings.Contains(line, bigModel+" runs partly on the CPU: 3.4 GB of 6.1 GB in GPU memory (44% on the CPU)") || !strings.Contains(line, `set "ollamaModel" to `+agent.DefaultModel) {
 		t.Errorf("hark doctor's GPU line %q in:\n%s", line, out)
 	}
+	h.quit()
+}
+
+// A model removed from Ollama while Hark runs: the request that finds it
+// missing brings the menu's Download row at once, without a restart, and
+// its notification points at the menu, not at a terminal flag.
+func TestMissingModelOffersDownloadWithoutRestart(t *testing.T) {
+	d := newDesktop(t, true, true)
+	d.ollama.Offer(ollamatest.Pull{Model: ollamatest.Qwen3(model), Layers: []int64{10_000}})
+	h := startHark(t, d)
+	h.menu.WaitFor(t, 30*time.Second, "Ready")
+	d.ollama.Remove(model)
+	before := len(d.notes.All())
+	if out, code := h.send(true, "how much disk space is left"); code == 0 {
+		t.Fatalf("a request on a removed model succeeded: %q", out)
+	}
+	var failed harness.Notification
+	harness.Eventually(t, 30*time.Second, "the failure's notification", func() error {
+		for _, n := range d.notes.All()[before:] {
+			if strings.Contains(n.Body, "not installed") {
+				failed = n
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", d.notes)
+	})
+	if !strings.Contains(failed.Body, "Download it from the Hark menu") || strings.Contains(failed.Body, "--model") {
+		t.Errorf("notification %q: %q", failed.Summary, failed.Body)
+	}
+	offer := "Download " + model
+	h.menu.WaitFor(t, 20*time.Second, offer)
+	root, err := h.menu.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(root.Labels(), "--model") {
+		t.Errorf("the menu names a terminal flag:\n%s", root.Labels())
+	}
+	h.menu.ClickUntil(t, 30*time.Second, offer, func() error {
+		if !d.ollama.Installed(model) {
+			return fmt.Errorf("%s not installed yet", model)
+		}
+		return nil
+	})
+	h.menu.WaitGone(t, 30*time.Second, offer)
 	h.quit()
 }

@@ -109,10 +109,11 @@ func TestTrustAtAGlance(t *testing.T) {
 			}
 			return fmt.Errorf("notifications:\n%s", d.notes)
 		})
-		// The model claims the deletion; Hark flags it and has the last word.
-		if !strings.HasSuffix(final.Body, "but that command did not run (you denied it).\nHark: 1 command denied — nothing changed.") ||
+		// The model claims the deletion; Hark's account leads, the flagged
+		// claim follows.
+		if !strings.HasPrefix(final.Body, "Hark: 1 command denied — nothing changed.\n⚠ The model says “") ||
 			!strings.Contains(final.Body, "⚠ The model says “") || final.Summary != "Hark — that did not happen" {
-			t.Errorf("final notification does not end with Hark's flag and facts: %q: %q", final.Summary, final.Body)
+			t.Errorf("final notification does not lead with Hark's facts, then the flag: %q: %q", final.Summary, final.Body)
 		}
 		if strings.ContainsAny(final.Body, "*`") || !strings.Contains(final.Body, "old_builds") {
 			t.Errorf("final notification is not the plain answer: %q", final.Body)

@@ -77,8 +77,12 @@ func probe(combo string, grab func(Combo) error) (string, error) {
 	err = grab(c)
 	switch {
 	case errors.Is(err, ErrTaken):
-		return "", &doctor.Problem{Detail: fmt.Sprintf("%s: %v", combo, err),
-			Next: "choose another \"hotkey\" in settings, or quit the program that holds it (Hark itself, if it is running)"}
+		// The grab's error ends with its own fix; the line's fix is said
+		// once, in Next. Err keeps ErrTaken for `hark doctor`, which
+		// knows when the running Hark is what holds it.
+		what, _, _ := strings.Cut(err.Error(), "; ")
+		return "", &doctor.Problem{Detail: combo + ": " + what, Err: err,
+			Next: "choose another \"hotkey\" in settings, or quit the program that holds it"}
 	case err != nil:
 		return "", &doctor.Problem{Detail: fmt.Sprintf("%s: %v", combo, err),
 			Next: "run Hark in an X11 session (DISPLAY set; XWayland on Wayland); until then speak through the tray's Type a request… or `hark send`"}

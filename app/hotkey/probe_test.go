@@ -91,3 +91,22 @@ func TestUSPositionNote(t *testing.T) {
 		}
 	}
 }
+
+// A taken hotkey keeps ErrTaken under the doctor's line, so `hark doctor`
+// can tell the running Hark holds it, and its fix is said once.
+func TestProbeTakenSaysItsFixOnce(t *testing.T) {
+	taken := func(c Combo) error {
+		return fmt.Errorf("%w: %s; choose another \"hotkey\" in settings", ErrTaken, "ctrl+alt+space")
+	}
+	_, err := probe("ctrl+alt+space", taken)
+	if !errors.Is(err, ErrTaken) {
+		t.Fatalf("error %v does not keep ErrTaken", err)
+	}
+	var p *doctor.Problem
+	if !errors.As(err, &p) {
+		t.Fatalf("error %T is no doctor.Problem", err)
+	}
+	if n := strings.Count(p.Detail+" "+p.Next, "choose another"); n != 1 {
+		t.Errorf("the fix is said %d times: %q → %q", n, p.Detail, p.Next)
+	}
+}

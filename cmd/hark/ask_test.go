@@ -126,7 +126,7 @@ func TestAskConfirmTierCommand(t *testing.T) {
 		{"approved", "y\n", true, true, agent.DecisionApproved, "✓ exit 0"},
 		{"denied", "n\n", true, false, agent.DecisionDenied, "not run: you denied it\n"},
 		{"empty answer denies", "\n", true, false, agent.DecisionDenied, "not run"},
-		{"no terminal", "y\n", false, false, agent.DecisionDenied, "not run"},
+		{"no terminal", "y\n", false, false, agent.DecisionNotAsked, "not run: nobody was asked: there is no terminal here to approve it (run hark ask in a terminal"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,15 +150,26 @@ func TestAskConfirmTierCommand(t *testing.T) {
 			if c.terminal && !strings.Contains(r.stderr, "Run this? [N]o (safe choice) / [y]es") {
 				t.Errorf("no prompt on stderr: %q", r.stderr)
 			}
-			if !c.terminal && !strings.Contains(r.stderr, "no terminal") {
-				t.Errorf("stderr does not explain: %q", r.stderr)
+			if !c.terminal && (strings.Contains(r.stdout+r.stderr, "denied") || !strings.Contains(r.stdout, "nothing changed")) {
+				// Nobody was asked: nothing may say the user said no.
+				t.Errorf("a denial nobody gave, or no summary:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 			}
 			if tr := cliToolResults(t, srv.Requests()[1]); tr[0]["executed"] != c.created {
 				t.Errorf("model told %v", tr[0])
 			}
 			es, _, _ := agent.ReadAudit(filepath.Join(home, "audit.jsonl"))
-			if len(es) != 1 || es[0].Decision != c.decision || es[0].DecidedBy != agent.ByTerminal {
+			by := agent.ByTerminal
+			if !c.terminal {
+				by = agent.ByNoTerminal
+			}
+			if len(es) != 1 || es[0].Decision != c.decision || es[0].DecidedBy != by {
 				t.Errorf("audit %+v", es)
+			}
+			if !c.terminal {
+				h := runCLI("history")
+				if strings.Contains(h.stdout, "denied") || !strings.Contains(h.stdout, "1 not asked") {
+					t.Errorf("history says (exit %d):\n%s%s", h.code, h.stdout, h.stderr)
+				}
 			}
 		})
 	}

@@ -89,7 +89,9 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		// Without whisper.cpp in this build voice input is off, so its
 		// microphone and model are not things Hark needs now.
 		doctor.FromProbe("Microphone", whisper.Available(), func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
-		doctor.FromProbe("Speech recognition", true, whisper.ProbeBuild),
+		// Voice input is optional (typed requests work without it), so
+		// a build without whisper.cpp is a ⚠ line, never a ✗.
+		doctor.FromProbe("Speech recognition", false, whisper.ProbeBuild),
 		doctor.FromProbe("Whisper model", whisper.Available(), func(ctx context.Context) (string, error) {
 			return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
 		}),
@@ -197,7 +199,7 @@ func firstRunModel(ctx context.Context, e *env, st settings.Settings) {
 func hotkeyProbe(ctx context.Context, runtimeDir, key string, probe func(context.Context, string) (string, error)) (string, error) {
 	msg, err := probe(ctx, key)
 	if errors.Is(err, hotkey.ErrTaken) && control.Running(runtimeDir) {
-		return key + " is held by the running Hark (its own hotkey)", nil
+		return key + " (held by the running Hark)", nil
 	}
 	return msg, err
 }

@@ -46,7 +46,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 			showln(e.stderr, "hark history:", err)
 			return exitError
 		}
-		showf(e.stdout, "Deleted %d conversations from %s (the audit log is kept).\n", n, paths.History)
+		showf(e.stdout, "Deleted %s from %s (the audit log is kept).\n", pluralWord(n, "conversation", "conversations"), paths.History)
 		return exitOK
 	case "-h", "-help", "--help", "help":
 		writeUsage(e.stdout, "history", nil)

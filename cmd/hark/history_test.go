@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,7 +58,7 @@ func TestHistoryCommands(t *testing.T) {
 		t.Errorf("unknown action exit %d", r.code)
 	}
 	clear := runAgentCLI(t, "", false, "history", "clear")
-	if clear.code != exitOK || !strings.Contains(clear.stdout, "Deleted 1 conversations") {
+	if clear.code != exitOK || !strings.Contains(clear.stdout, "Deleted 1 conversation from") {
 		t.Errorf("clear: %q", clear.stdout)
 	}
 	if r := runAgentCLI(t, "", false, "history", "list"); !strings.Contains(r.stdout, "No conversations yet") {
@@ -106,7 +107,10 @@ func TestStatsCommand(t *testing.T) {
 	}
 	seedHistory(t)
 	r := runAgentCLI(t, "", false, "stats")
-	for _, want := range []string{"Requests:       1 in 1 conversations", "1 completed (100%)", "Model turns:    2", "Tool calls:     2; commands run: 1", "1 asked, 0 approved, 1 denied", "Audit log:      2 decisions"} {
+	if bad := regexp.MustCompile(`\b1 (conversations|errors|decisions|requests|commands|files|folders)\b`).FindString(r.stdout); bad != "" {
+		t.Errorf("stats says %q:\n%s", bad, r.stdout)
+	}
+	for _, want := range []string{"Requests:       1 in 1 conversation,", "0 errors", "1 completed (100%)", "Model turns:    2", "Tool calls:     2; commands run: 1", "1 asked, 0 approved, 1 denied", "Audit log:      2 decisions"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stats lacks %q:\n%s", want, r.stdout)
 		}

@@ -338,7 +338,7 @@ func TestMcpSafeForbiddenAndNoApp(t *testing.T) {
 	if err != nil || len(es) != 3 {
 		t.Fatalf("audit: %d entries, %v; want 3", len(es), err)
 	}
-	for i, want := range []string{agent.DecisionAuto, agent.DecisionRefused, agent.DecisionDenied} {
+	for i, want := range []string{agent.DecisionAuto, agent.DecisionRefused, agent.DecisionNotAsked} {
 		if es[i].Client != "Claude Desktop" || es[i].Decision != want {
 			t.Errorf("audit entry %d: client %q decision %q, want Claude Desktop and %s", i, es[i].Client, es[i].Decision, want)
 		}

@@ -82,13 +82,16 @@ func TestModelsPullInterrupted(t *testing.T) {
 	srv.Offer(ollamatest.Pull{Model: ollamatest.Qwen3("qwen3:8b"), Layers: []int64{50 << 20}, HoldAt: 20 << 20})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var out bytes.Buffer
+	var errb lockedBuffer
 	go func() {
-		for !srv.Held("qwen3:8b") {
+		// Interrupt once the bar has drawn the hold: the server holding
+		// the pull does not mean the client has read that far yet.
+		for !srv.Held("qwen3:8b") || !strings.Contains(errb.String(), "40.0%") {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()
 	}()
-	var out, errb bytes.Buffer
 	code := dispatch(ctx, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, isTerminal: true}, []string{"models", "pull", "qwen3:8b"})
 	stderr := errb.String()
 	if code != exitInterrupted {

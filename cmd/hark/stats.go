@@ -47,10 +47,10 @@ func runStats(_ context.Context, e *env, args []string) int {
 		return exitOK
 	}
 	per := func(d time.Duration) time.Duration { return (d / time.Duration(s.Requests)).Round(time.Millisecond) }
-	fmt.Fprintf(w, "Requests:       %d in %d conversations, %s to %s\n", s.Requests, s.Conversations,
+	fmt.Fprintf(w, "Requests:       %d in %s, %s to %s\n", s.Requests, pluralWord(s.Conversations, "conversation", "conversations"),
 		s.First.Local().Format("2006-01-02"), s.Last.Local().Format("2006-01-02"))
-	fmt.Fprintf(w, "Outcomes:       %d completed (%.0f%%), %d errors, %d cancelled, %d hit the turn limit\n",
-		s.Completed, 100*s.SuccessRate(), s.Errors, s.Cancelled, s.TurnLimits)
+	fmt.Fprintf(w, "Outcomes:       %d completed (%.0f%%), %s, %d cancelled, %d hit the turn limit\n",
+		s.Completed, 100*s.SuccessRate(), pluralWord(s.Errors, "error", "errors"), s.Cancelled, s.TurnLimits)
 	fmt.Fprintf(w, "Model turns:    %d (%.1f per request)\n", s.Turns, float64(s.Turns)/float64(s.Requests))
 	fmt.Fprintf(w, "Tool calls:     %d; commands run: %d; refused: %d\n", s.ToolCalls, s.Commands, s.Refused)
 	fmt.Fprintf(w, "Confirmations:  %d asked, %d approved, %d denied or unanswered\n", s.ConfirmationsAsked, s.Approved, s.Denied)
@@ -58,7 +58,7 @@ func runStats(_ context.Context, e *env, args []string) int {
 	fmt.Fprintf(w, "Command time:   %s total, %s per request\n", s.CommandTime.Round(time.Millisecond), per(s.CommandTime))
 
 	if entries, _, err := agent.ReadAudit(paths.Audit); err == nil && len(entries) > 0 {
-		fmt.Fprintf(w, "Audit log:      %d decisions: %s\n", len(entries), auditSummary(entries))
+		fmt.Fprintf(w, "Audit log:      %s: %s\n", pluralWord(len(entries), "decision", "decisions"), auditSummary(entries))
 	}
 	return exitOK
 }
@@ -73,6 +73,7 @@ var auditDecisionWords = map[string]string{
 	agent.DecisionApproved:       "approved",
 	agent.DecisionAllowed:        "allowed by your rules",
 	agent.DecisionDenied:         "denied",
+	agent.DecisionNotAsked:       "not asked (nobody could approve them)",
 	agent.DecisionRefused:        "refused (never allowed)",
 	agent.DecisionUnconfirmedRun: "ran with confirmation off",
 	agent.DecisionTimeout:        "timed out",

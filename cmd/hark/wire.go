@@ -312,6 +312,12 @@ func (y *yesNo) ask(ctx context.Context, question string) (yes, ok bool, err err
 	return answer == "y" || answer == "yes", true, nil
 }
 
+// noTerminalToAsk is the not-run result of a command hark ask could not
+// put to anyone: what happened and how to approve it, then, for the
+// model, that nobody said no.
+const noTerminalToAsk = "nobody was asked: there is no terminal here to approve it (run hark ask in a terminal, or send the request to the running Hark with hark send and approve it in its menu). " +
+	"The user was not asked and denied nothing; do not retry the command."
+
 // terminalConfirmer asks Run this? [N]o / [y]es on the terminal for `hark
 // ask`, with a for Always allow (where a rule is offered) and n REASON to
 // deny and tell the model why.
@@ -331,8 +337,9 @@ func newTerminalConfirmer(e *env) *terminalConfirmer { return &terminalConfirmer
 
 func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
 	if !c.e.isTerminal {
-		fmt.Fprintln(c.e.stderr, "    not run: no terminal to ask for approval (run hark ask in a terminal, or use the menu-bar app)")
-		return agent.Decision{PendingID: p.ID, Approved: false, By: agent.ByTerminal}, nil
+		// Nobody can answer: this is no denial, and the audit log and
+		// history must not record one.
+		return agent.Decision{}, &agent.NotAsked{Why: noTerminalToAsk, By: agent.ByNoTerminal}
 	}
 	if p.Heard == "" {
 		p.Heard = c.heard
