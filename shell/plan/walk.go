@@ -281,25 +281,46 @@ func (w *walker) paramAssigns(in []Place, n syntax.Node) []Place {
 	if len(exps) == 0 {
 		return in
 	}
-	return w.mapPlaces(in, func(p Place) Place {
-		for _, e := range exps {
-			name := e.Param.Value
-			x := &expander{env: w.env, p: p}
-			word := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{e}}}}
-			if why := x.opaque(word); why != "" {
-				p = setVar(p, name, unknownVar)
-				continue
-			}
-			if _, err := expand.Literal(x.config(), word); err != nil {
-				p = setVar(p, name, unknownVar)
-				continue
-			}
-			if v, ok := x.sets[name]; ok {
-				p = setVar(p, name, v)
-			}
+	var out []Place
+	for _, p := range in {
+		if p.Unknown != "" {
+			out = append(out, p)
+			continue
 		}
-		return p
-	})
+		ps := []Place{p}
+		for _, e := range exps {
+			var next []Place
+			for _, q := range ps {
+				name := e.Param.Value
+				if _, known := lookupKnown(w.env, q, name); !known {
+					// Either it held a value (unknown) or it was unset and
+					// now holds the word: both may be.
+					next = append(next, setVar(q, name, unknownVar))
+					q = setVar(q, name, unsetVar)
+				}
+				next = append(next, w.paramAssign(q, e))
+			}
+			ps = next
+		}
+		out = append(out, ps...)
+	}
+	return union(out, nil)
+}
+
+func (w *walker) paramAssign(p Place, e *syntax.ParamExp) Place {
+	name := e.Param.Value
+	x := &expander{env: w.env, p: p}
+	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{e}}}}
+	if why := x.opaque(word); why != "" {
+		return setVar(p, name, unknownVar)
+	}
+	if _, err := expand.Literal(x.config(), word); err != nil {
+		return setVar(p, name, unknownVar)
+	}
+	if v, ok := x.sets[name]; ok {
+		return setVar(p, name, v)
+	}
+	return p
 }
 
 func isPipe(st *syntax.Stmt) bool {
