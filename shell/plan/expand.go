@@ -282,6 +282,9 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if w, err = x.paramTildes(w); err != nil {
+		return nil, "", err
+	}
 	cfg := x.config()
 	if !x.p.Opts.NoGlob {
 		pat, err := expand.Pattern(cfg, w)
@@ -378,6 +381,37 @@ func (x *expander) tilde(w *syntax.Word) (*syntax.Word, error) {
 	}
 	cp := *w
 	cp.Parts = append(head, w.Parts[1:]...)
+	return &cp, nil
+}
+
+// paramTildes expands the leading ~ of the word in an unquoted ${x:-~…}
+// (bash leaves it alone inside double quotes) the way tilde does, before
+// the word reaches the expansion library.
+func (x *expander) paramTildes(w *syntax.Word) (*syntax.Word, error) {
+	var parts []syntax.WordPart
+	changed := false
+	for _, part := range w.Parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if ok && pe.Exp != nil && pe.Exp.Word != nil {
+			if l, ok := pe.Exp.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") {
+				nw, err := x.tilde(mergeLits(pe.Exp.Word))
+				if err != nil {
+					return nil, err
+				}
+				cp := *pe
+				exp := *pe.Exp
+				exp.Word = nw
+				cp.Exp = &exp
+				part, changed = &cp, true
+			}
+		}
+		parts = append(parts, part)
+	}
+	if !changed {
+		return w, nil
+	}
+	cp := *w
+	cp.Parts = parts
 	return &cp, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -310,11 +311,14 @@ func (w *walker) paramAssigns(in []Place, n syntax.Node) []Place {
 func (w *walker) paramAssign(p Place, e *syntax.ParamExp) Place {
 	name := e.Param.Value
 	x := &expander{env: w.env, p: p}
-	word := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{e}}}}
+	word, err := x.paramTildes(&syntax.Word{Parts: []syntax.WordPart{e}})
+	if err != nil {
+		return setVar(p, name, unknownVar)
+	}
 	if why := x.opaque(word); why != "" {
 		return setVar(p, name, unknownVar)
 	}
-	if _, err := expand.Literal(x.config(), word); err != nil {
+	if _, err := expand.Literal(x.config(), &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: word.Parts}}}); err != nil {
 		return setVar(p, name, unknownVar)
 	}
 	if v, ok := x.sets[name]; ok {
@@ -944,15 +948,14 @@ func (env Env) startDir() string {
 }
 
 // arrayMark starts, in Place.Vars, the value of an indexed array, whose
-// elements follow it, each ended by a NUL (no shell value holds one).
+// elements follow it, each as a Go-quoted string.
 const arrayMark = "\x00array\x00"
 
 func arrayValue(elems []string) string {
 	var sb strings.Builder
 	sb.WriteString(arrayMark)
 	for _, e := range elems {
-		sb.WriteString(e)
-		sb.WriteByte(0)
+		sb.WriteString(strconv.Quote(e))
 	}
 	return sb.String()
 }
@@ -963,10 +966,17 @@ func arrayOf(v string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	if rest == "" {
-		return []string{}, true
+	out := []string{}
+	for rest != "" {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, false
+		}
+		e, _ := strconv.Unquote(q)
+		out = append(out, e)
+		rest = rest[len(q):]
 	}
-	return strings.Split(strings.TrimSuffix(rest, "\x00"), "\x00"), true
+	return out, true
 }
 
 func markUnknown(in []Place, why string) []Place {

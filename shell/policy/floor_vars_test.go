@@ -66,3 +66,25 @@ func TestFloorSeesThroughVariables(t *testing.T) {
 	}
 	t.Logf("%d generated lines", n)
 }
+
+// TestFloorKnowsHomeAnywhere: a home outside /home (Options.Home) and
+// other users' homes from the user database (Options.Homes) are refused
+// like ~ and ~user, by path, by variable and as the folder a command runs in.
+func TestFloorKnowsHomeAnywhere(t *testing.T) {
+	p := New(Options{Home: "/var/home/alice", Homes: []string{"/srv/users/bob"}})
+	for _, c := range []struct{ dir, cmd string }{
+		{"", "rm -rf /var/home/alice"}, {"", "rm -rf /var/home/alice/"}, {"", "rm -rf /var/home/alice/*"},
+		{"", "x=/var/home/alice; rm -rf $x"}, {"", "find /var/home/alice -delete"}, {"", "chmod -R 700 /var/home/alice/."},
+		{"/var/home/alice", "rm -rf *"}, {"/var/home/alice/src", "rm -rf ../*"}, {"/var/home/alice", `rm -rf "$PWD"`},
+		{"", "rm -rf /srv/users/bob"}, {"", "rm -rf /srv/users/bob/.*"}, {"", "rm -rf /var/home/alice/src/.."},
+	} {
+		if got := p.ClassifyIn(c.cmd, c.dir); got.Tier != Forbidden {
+			t.Errorf("%q in %q: %s %v", c.cmd, c.dir, got.Tier, got.Reasons)
+		}
+	}
+	for _, cmd := range []string{"rm -rf /var/home/alice/src/build", "rm -rf /srv/users/bob/tmp"} {
+		if got := p.ClassifyIn(cmd, ""); got.Tier != Confirm {
+			t.Errorf("%q: %s %v", cmd, got.Tier, got.Reasons)
+		}
+	}
+}
