@@ -18,7 +18,8 @@ var homeSpellings = []struct{ set, word string }{
 }
 
 // floorVerbs are the floor's destructive members, each given a target.
-var floorVerbs = []string{"rm -rf %s", "rm -r %s", "find %s -delete", "chmod -R 777 %s", "chown -R me %s", "rm -rf -- %s"}
+var floorVerbs = []string{"rm -rf %s", "rm -r %s", "find %s -delete", "chmod -R 777 %s", "chown -R me %s", "rm -rf -- %s",
+	"mv %s /tmp/away", "mv -t /tmp/away %s", "rsync -a --delete /tmp/empty/ %s", "rsync -a --delete-after /tmp/empty/ %s"}
 
 // TestFloorSeesThroughVariables: every spelling of home or / through a
 // variable is refused like rm -rf ~, in each floor member, and a loop
@@ -46,6 +47,8 @@ func TestFloorSeesThroughVariables(t *testing.T) {
 		{"", `rm -rf $HOME/..`},
 		{"~/src", `rm -rf "$PWD/.."`},
 		{"", `shopt -s extglob; rm -rf ~/!(keep)`},
+		{"", "shred -u ~/*"}, {"", "x=~; shred -zu $x/.*"}, {"", "mv ~/* /tmp/away"}, {"", "mv / /x"},
+		{"", "rsync -a --del /tmp/empty/ /usr"},
 	} {
 		n++
 		if got := p.ClassifyIn(c.cmd, c.dir); got.Tier != Forbidden {
@@ -59,7 +62,8 @@ func TestFloorSeesThroughVariables(t *testing.T) {
 		}
 	}
 	// Ordinary targets through variables stay confirm.
-	for _, cmd := range []string{"x=~/src/build; rm -rf $x", "x=build; rm -rf \"$x\"", "${x:=~/tmp}; rm -rf $x/y"} {
+	for _, cmd := range []string{"x=~/src/build; rm -rf $x", "x=build; rm -rf \"$x\"", "${x:=~/tmp}; rm -rf $x/y",
+		"mv ~/a.txt ~/b.txt", "mv a b", "rsync -a --delete src/ /tmp/backup/", "rsync -a ~/ /tmp/backup/", "shred -u ~/secret.txt", "mv /tmp/x ~/"} {
 		if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
 			t.Errorf("%q is forbidden: %v", cmd, got.Reasons)
 		}
