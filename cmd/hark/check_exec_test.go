@@ -25,7 +25,7 @@ func homeForms(home string) []string {
 	}
 	var out []string
 	for _, s := range spell {
-		for _, v := range []string{"rm -rf %s", "find %s -delete", "chmod -R 777 %s", "chown -R nobody %s"} {
+		for _, v := range []string{"rm -rf %s", "find %s -delete", "chmod -R 777 %s", "chown -R nobody %s", "mv %s /tmp/away", "rsync -a --delete /tmp/empty/ %s"} {
 			out = append(out, s.set+strings.ReplaceAll(v, "%s", s.word))
 		}
 	}
