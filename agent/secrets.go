@@ -190,6 +190,8 @@ type secretGate struct {
 	env     plan.Env
 	private []string // clean, lower case, each with its real path too
 	shown   map[string]string
+	shape   lineShape
+	calls   map[*syntax.CallExpr]plan.Call
 }
 
 func newSecretGate(home, dir string, private []string) *secretGate {
@@ -245,6 +247,11 @@ func privateReads(command, dir, home string, private []string) string {
 	}
 	g := newSecretGate(home, dir, private)
 	calls := s.Calls(g.env)
+	g.shape = shapeOf(s.File)
+	g.calls = map[*syntax.CallExpr]plan.Call{}
+	for _, c := range calls {
+		g.calls[c.Expr] = c
+	}
 
 	sink := false
 	for _, c := range calls {
@@ -343,6 +350,9 @@ func (g *secretGate) call(c plan.Call) (why string, meta bool) {
 		isMeta := metaReaders[prog] && !readsNames(prog, args)
 		if prog == "find" && findRuns(args) {
 			isMeta = false
+		}
+		if why := g.extraReads(c, p, prog, args); why != "" {
+			return why, false
 		}
 		rec := !isMeta && recursive(prog, args)
 		targets := targetsOf(args, g.home)

@@ -341,3 +341,17 @@ func commandPath(goos, path string) string {
 	}
 	return strings.Join(missing, ":") + ":" + path
 }
+
+// withDirs is env with PWD and OLDPWD both the folder the command starts
+// in: the policy judges $PWD, $OLDPWD and ~- as that folder (the
+// parent's OLDPWD would be a folder nobody can tell from the command), so
+// what it judges and what runs agree.
+func withDirs(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PWD=") && !strings.HasPrefix(kv, "OLDPWD=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PWD="+dir, "OLDPWD="+dir)
+}

@@ -2,7 +2,9 @@ package shell
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/hark-sh/hark/shell/policy"
 )
@@ -51,5 +53,32 @@ func NewPolicyFor(mode SandboxMode) *Policy {
 		NoSandbox:    mode == SandboxOff || !available,
 		Seatbelt:     runtime.GOOS == "darwin",
 		RepoPrograms: repoPrograms(home),
+		Home:         home,
+		Homes:        userHomes("/etc/passwd", home),
 	})
+}
+
+// userHomes are the home folders the user database names (real users'
+// ones: those outside the system's own folders), besides home.
+func userHomes(passwd, home string) []string {
+	b, err := os.ReadFile(passwd)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(line, ":")
+		if len(f) < 7 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := filepath.Clean(f[5])
+		switch {
+		case !filepath.IsAbs(h), h == "/", h == filepath.Clean(home), h == "/nonexistent", h == "/var/empty":
+			continue
+		case strings.HasPrefix(h, "/bin"), strings.HasPrefix(h, "/usr"), strings.HasPrefix(h, "/dev"), strings.HasPrefix(h, "/proc"), strings.HasPrefix(h, "/sys"), strings.HasPrefix(h, "/run"):
+			continue // a service's folder, protected as a system root or not a home at all
+		}
+		out = append(out, h)
+	}
+	return out
 }

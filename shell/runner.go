@@ -240,6 +240,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	case want:
 		env = r.sandboxBase
 	}
+	env = withDirs(env, dir)
 	stdout, stderr := newCapture(r.outputLimit), newCapture(r.outputLimit)
 	var outW, errW io.Writer = stdout, stderr
 	if req.OnOutput != nil {

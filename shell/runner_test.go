@@ -539,3 +539,19 @@ func TestReleaseTempsLeavesNothing(t *testing.T) {
 		t.Errorf("after ReleaseTemps: %v", left)
 	}
 }
+
+// TestRunStartsWithOldPwdHere: a command sees $PWD and $OLDPWD as the
+// folder it runs in, whatever the parent's were, sandboxed or not: the
+// policy judges `rm -rf "$OLDPWD"` on that.
+func TestRunStartsWithOldPwdHere(t *testing.T) {
+	home := t.TempDir()
+	r := testRunner(t, RunnerOptions{Home: home, Environ: []string{"PATH=/usr/bin:/bin", "HOME=" + home, "OLDPWD=/", "PWD=/etc"}})
+	for _, v := range []Verdict{confirmed, {Tier: Safe}} {
+		res := r.Run(context.Background(), Request{Command: `echo "$PWD|$OLDPWD|${OLDPWD:+set}"`, WorkingDirectory: home, Verdict: v})
+		if want := home + "|" + home + "|set\n"; res.Executed && res.Output != want {
+			t.Errorf("%s: %q, want %q", v.Tier, res.Output, want)
+		} else if !res.Executed && v.Tier != Safe {
+			t.Errorf("%s: not run: %s", v.Tier, res.Error)
+		}
+	}
+}

@@ -17,7 +17,9 @@ func init() {
 		usage:   "[--dir DIR] [--] COMMAND",
 		summary: "Classify a shell command as safe, confirm or forbidden, without running it.",
 		about: `Prints how Hark's policy classifies COMMAND, as JSON: {"command","tier","reasons":[{"command","why"}]}.
---dir DIR classifies it as run in DIR (e.g. ~): ` + "`rm -rf *`" + ` in the home directory is forbidden.
+--dir DIR classifies it as run in DIR, read as hark exec reads it (default: your home folder; ~/…
+and relative paths under it): ` + "`rm -rf *`" + ` in the home directory is forbidden. The verdict is the one
+hark exec would reach for the same folder and environment.
 Several arguments are joined with spaces; quote the command, or put -- before it when it starts with '-'.
 Nothing is run. Tiers: safe (runs at once, read-only), confirm (asks first), forbidden (never runs).`,
 		run: runCheck,
@@ -61,7 +63,9 @@ func runCheck(_ context.Context, e *env, args []string) int {
 		checkUsage(e.stderr)
 		return exitUsage
 	}
-	v := shell.NewPolicyFor(shell.SandboxAuto).ClassifyIn(command, dir)
+	// The folder exec would run in, judged by the policy exec uses: the
+	// same HOME, and the PWD and OLDPWD the runner starts every command with.
+	v := shell.NewPolicyFor(shell.SandboxAuto).ClassifyIn(command, execDir(dir))
 	if v.Reasons == nil {
 		v.Reasons = []shell.Reason{}
 	}

@@ -121,10 +121,18 @@ var (
 		"shopt -s dotglob nullglob; ", "[ -d src ] && shopt -s dotglob; ", "shopt -s extglob; ", "set -o noglob; "}
 	genCds = []string{"", "", "cd build; ", "cd missing; ", "[ -f build/.ready ] && cd build; ", "cd build && ",
 		"cd build & ", "if false; then cd build; fi; ", "cd build || exit; ", "(cd build); ", "true || cd src; ",
-		"for d in build src; do cd $d; done; ", "cd; ", "cd ~/src; ", "cd link; ", "cd build; cd ..; ", "cd -P link/..; ",
+		"for d in build src; do cd $d; done; ", "cd; ", "cd ~/src; ", "cd link; ", "cd build; cd ..; ", "cd -P link/..; ", "set -P; cd link; cd ..; ", "set -o physical; cd link/..; ", "set -P; cd -L link/..; ",
+		"cd link; cd -P ..; ",
 		"builtin cd src; ", "cd build | cat; ", "f() { cd src; }; f; ", "pushd build >/dev/null; ", "cd \"$HOME/build\"; ",
 		"test -d cache && cd cache || cd src; ", "while false; do cd build; done; "}
-	genWords = []string{"*", ".*", "[!a]*", "[.]*", "*.txt", "**", "*/", "{a,b}*", "b*", "B*", "a.txt", ".", "build/.",
+	genVars = []string{"", "", "x=~; ", "x=~/; ", "x=$HOME; ", "x=\"$HOME\"/build; ", "export x=~/src; ", "declare x=~; ",
+		"declare -x x=$PWD; ", "a=(~ build); ", "a=(~/*); ", "a=(); a+=(src); ", "x=build; x+=/sub; ", ": ${x:=~}; ",
+		": ${x=build}; ", "x=; ", "local x=~ 2>/dev/null; ", "readonly x=~/build; ", "(( x = 1 )); ", "let x=2; ",
+		"x=$HOME; x=${x%/}; ", "x=~/build/; x=${x%%/*}; ", "x=${HOME#/}; ", "for x in ~ build; do :; done; "}
+	genWords = []string{"$x", "\"$x\"", "${x:-~}", "${x-$HOME}", "${x:+~}", "${HOME%/}", "\"${a[@]}\"", "${a[*]}",
+		"${a[0]}", "${a[1]}", "$a", "\"$OLDPWD\"", "\"$PWD\"", "${HOME}/.", "$HOME/..", "~-", "\"${x:=build}\" $x",
+		"${#x}", "${x##*/}", "${UNSET:-a.txt}", "\"$x\"/*",
+		"*", ".*", "[!a]*", "[.]*", "*.txt", "**", "*/", "{a,b}*", "b*", "B*", "a.txt", ".", "build/.",
 		"a.txt/", "*/*", "?", "*[1]", "x\\[1]", "'*'", "\"$HOME\"/*", "~/*", "~+/*", "{build,src}/*", "**/*.txt", "-*",
 		"\"d e\"", "d\\ e", "*.{txt,log}", "link/*", "link/..", ".[!.]*", "[[:upper:]]*", "@(a|b)*", "*(x)", "$UNSET*",
 		"build/*/", "./*", "../home/*", "$HOME/.*"}
@@ -133,6 +141,7 @@ var (
 func genLine(r *rand.Rand) string {
 	var sb strings.Builder
 	sb.WriteString(genOptions[r.IntN(len(genOptions))])
+	sb.WriteString(genVars[r.IntN(len(genVars))])
 	sb.WriteString(genCds[r.IntN(len(genCds))])
 	sb.WriteString("probe 1")
 	for n := 1 + r.IntN(3); n > 0; n-- {

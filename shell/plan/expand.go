@@ -94,6 +94,7 @@ type expander struct {
 	env   Env
 	p     Place
 	reads int
+	sets  map[string]string // what ${x:=…} assigned so far
 }
 
 // opaque says why a word's value is only known when the shell runs it.
@@ -114,17 +115,15 @@ func (x *expander) opaque(w *syntax.Word) string {
 			case *syntax.DblQuoted:
 				visit(y.Parts, true)
 			case *syntax.ParamExp:
-				if y.Param == nil || y.Excl || y.Length || y.Width || y.Index != nil || y.Slice != nil || y.Repl != nil || y.Exp != nil || y.Names != 0 || y.Short && !isName(y.Param.Value) {
-					why = "a parameter expansion Hark does not follow"
+				if why = x.paramOpaque(y, quoted); why != "" {
 					return
 				}
-				v, ok := lookup(x.env, x.p, y.Param.Value)
-				if !ok || !isName(y.Param.Value) {
-					why = "$" + y.Param.Value + " is only known when the command runs"
-					return
-				}
-				if !quoted && strings.ContainsAny(v, x.ifs()) {
-					why = "$" + y.Param.Value + " splits into words Hark does not follow"
+				if y.Exp != nil && y.Exp.Word != nil {
+					if !quoted && hasBlank(y.Exp.Word) {
+						why = "${" + y.Param.Value + "…} splits into words Hark does not follow"
+						return
+					}
+					visit(y.Exp.Word.Parts, quoted)
 				}
 			case *syntax.BraceExp:
 			default:
@@ -134,6 +133,69 @@ func (x *expander) opaque(w *syntax.Word) string {
 	}
 	visit(w.Parts, false)
 	return why
+}
+
+// paramOps are the operators of ${NAME op WORD} the model follows: the
+// defaults and alternatives, the assignments, the checks, and the removal
+// of a prefix or suffix.
+var paramOps = map[syntax.ParExpOperator]bool{
+	syntax.DefaultUnset: true, syntax.DefaultUnsetOrNull: true,
+	syntax.AlternateUnset: true, syntax.AlternateUnsetOrNull: true,
+	syntax.AssignUnset: true, syntax.AssignUnsetOrNull: true,
+	syntax.ErrorUnset: true, syntax.ErrorUnsetOrNull: true,
+	syntax.RemSmallSuffix: true, syntax.RemLargeSuffix: true,
+	syntax.RemSmallPrefix: true, syntax.RemLargePrefix: true,
+}
+
+// paramOpaque says why a parameter expansion is only known when the
+// shell runs it, or "".
+func (x *expander) paramOpaque(y *syntax.ParamExp, quoted bool) string {
+	if y.Param == nil || y.Excl || y.Width || y.Slice != nil || y.Repl != nil || y.Names != 0 ||
+		y.Flags != nil || len(y.Modifiers) > 0 || y.NestedParam != nil || y.IsSet || !isName(y.Param.Value) ||
+		y.Exp != nil && !paramOps[y.Exp.Op] {
+		return "a parameter expansion Hark does not follow"
+	}
+	name := y.Param.Value
+	index := ""
+	if y.Index != nil {
+		w, ok := y.Index.(*syntax.Word)
+		if !ok {
+			return "an array subscript Hark does not follow"
+		}
+		if index = w.Lit(); index != "@" && index != "*" && !isDigits(index) {
+			return "an array subscript Hark does not follow"
+		}
+	}
+	v, ok := lookup(x.env, x.p, name)
+	if !ok {
+		return "$" + name + " is only known when the command runs"
+	}
+	elems, isArray := arrayOf(v)
+	if !isArray {
+		elems = []string{v}
+	}
+	if y.Length {
+		return ""
+	}
+	if !quoted {
+		for _, e := range elems {
+			if strings.ContainsAny(e, x.ifs()) {
+				return "$" + name + " splits into words Hark does not follow"
+			}
+		}
+	}
+	return ""
+}
+
+// hasBlank says whether a word has unquoted blanks in its literal parts
+// (bash splits ${x:-a b} into two words).
+func hasBlank(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, " \t\n") {
+			return true
+		}
+	}
+	return false
 }
 
 func isName(s string) bool {
@@ -168,18 +230,40 @@ func (x *expander) config() *expand.Config {
 type placeEnv struct{ x *expander }
 
 func (e placeEnv) Get(name string) expand.Variable {
+	if v, ok := e.x.sets[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
 	v, ok := lookup(e.x.env, e.x.p, name)
 	if !ok || (v == "" && !e.isSet(name)) {
 		return expand.Variable{}
 	}
+	if elems, ok := arrayOf(v); ok {
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: elems}
+	}
 	return expand.Variable{Set: true, Kind: expand.String, Str: v}
+}
+
+// Set records what ${NAME=WORD} and ${NAME:=WORD} assign, for the rest of
+// the expansion (and, through Env.Assigned, the commands after it).
+func (e placeEnv) Set(name string, vr expand.Variable) error {
+	if vr.Kind != expand.String {
+		return fmt.Errorf("an assignment to an array inside ${…}")
+	}
+	if e.x.sets == nil {
+		e.x.sets = map[string]string{}
+	}
+	e.x.sets[name] = vr.Str
+	return nil
 }
 
 func (e placeEnv) isSet(name string) bool {
 	if v, ok := e.x.p.Vars[name]; ok {
-		return v != unsetVar
+		return v != unsetVar && !(v == unknownVar && e.x.env.Unset)
 	}
 	if name == "HOME" && e.x.env.Home != "" || name == "PWD" {
+		return true
+	}
+	if name == "OLDPWD" && e.x.env.OldPwdIsStart {
 		return true
 	}
 	_, ok := e.x.env.Vars[name]
@@ -196,6 +280,9 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 	}
 	w, err := x.tilde(w)
 	if err != nil {
+		return nil, "", err
+	}
+	if w, err = x.paramTildes(w); err != nil {
 		return nil, "", err
 	}
 	cfg := x.config()
@@ -294,6 +381,37 @@ func (x *expander) tilde(w *syntax.Word) (*syntax.Word, error) {
 	}
 	cp := *w
 	cp.Parts = append(head, w.Parts[1:]...)
+	return &cp, nil
+}
+
+// paramTildes expands the leading ~ of the word in an unquoted ${x:-~…}
+// (bash leaves it alone inside double quotes) the way tilde does, before
+// the word reaches the expansion library.
+func (x *expander) paramTildes(w *syntax.Word) (*syntax.Word, error) {
+	var parts []syntax.WordPart
+	changed := false
+	for _, part := range w.Parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if ok && pe.Exp != nil && pe.Exp.Word != nil {
+			if l, ok := pe.Exp.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") {
+				nw, err := x.tilde(mergeLits(pe.Exp.Word))
+				if err != nil {
+					return nil, err
+				}
+				cp := *pe
+				exp := *pe.Exp
+				exp.Word = nw
+				cp.Exp = &exp
+				part, changed = &cp, true
+			}
+		}
+		parts = append(parts, part)
+	}
+	if !changed {
+		return w, nil
+	}
+	cp := *w
+	cp.Parts = parts
 	return &cp, nil
 }
 

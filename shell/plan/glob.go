@@ -253,9 +253,11 @@ func join(b, name string) string {
 	switch {
 	case b == "":
 		return name
-	case strings.HasSuffix(b, "/"):
+	case b == "/":
 		return b + name
 	}
+	// A base that ends in '/' came from "//" in the pattern, which bash
+	// keeps: "$HOME/"/* is /home/u//a.
 	return b + "/" + name
 }
 

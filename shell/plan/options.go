@@ -97,6 +97,8 @@ func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 			switch c {
 			case 'f':
 				p.Opts.NoGlob = on
+			case 'P':
+				p.Opts.Physical = on
 			case 'o':
 				if i+1 < len(args) {
 					i++
@@ -114,8 +116,11 @@ func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 }
 
 func setOption(o Options, name string, on bool) Options {
-	if name == "noglob" {
+	switch name {
+	case "noglob":
 		o.NoGlob = on
+	case "physical":
+		o.Physical = on
 	}
 	return o
 }

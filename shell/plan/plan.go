@@ -45,6 +45,10 @@ type Options struct {
 	GlobStar   bool // shopt -s globstar: ** matches folders at any depth
 	ExtGlob    bool // shopt -s extglob
 	NoGlob     bool // set -f: no pathname expansion at all
+	// Physical is set -P (set -o physical): cd follows links to the
+	// folder the kernel reaches, so cd .. after cd link leaves the
+	// link's target.
+	Physical bool
 	// GlobIgnore is GLOBIGNORE's value: names a pattern expands to that
 	// match one of its colon-separated patterns are dropped, and setting
 	// it lets * match names that start with '.' (never . and ..).
@@ -130,6 +134,14 @@ type Env struct {
 	Disk bool
 	// FS is what Disk looks through; nil is the real file system.
 	FS FS
+	// OldPwdIsStart says the shell starts with OLDPWD set to the folder
+	// it starts in, as Hark's runner starts every command, so $OLDPWD and
+	// ~- before any cd are that folder.
+	OldPwdIsStart bool
+	// Unset takes every variable the model cannot tell as unset (and so
+	// empty). A check that only ever adds refusals may ask what a word
+	// would be then: "${dir:-$HOME}" and "$dir/" are home and / that way.
+	Unset bool
 }
 
 // ErrMaxPlaces ends a walk whose states multiply past what is worth

@@ -51,7 +51,7 @@ func TestWordsWithoutDisk(t *testing.T) {
 // What only the running shell knows stays "cannot tell".
 func TestWordsCannotTell(t *testing.T) {
 	env := Env{Home: "/h", Dir: "/h", Vars: map[string]string{"HOME": "/h"}}
-	for _, line := range []string{"rm $(ls)", "rm `ls`", "rm $((1+1))", "rm ${X:-a}", "rm ~bob/x", "rm <(ls)", "read X; rm $X", "rm $1", "rm ${!X}", "X=$(ls); rm $X"} {
+	for _, line := range []string{"rm $(ls)", "rm `ls`", "rm $((1+1))", "rm ${X/a/b}", "rm ${X:1}", "rm ${X@Q}", "rm ~bob/x", "rm <(ls)", "read X; rm $X", "rm $1", "rm ${!X}", "X=$(ls); rm $X"} {
 		s, err := Parse(line)
 		if err != nil {
 			t.Fatal(err)

@@ -2,8 +2,11 @@ package plan
 
 import (
 	"maps"
+
+	"mvdan.cc/sh/v3/expand"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -69,6 +72,10 @@ type walker struct {
 	index map[*syntax.CallExpr]int
 	funcs map[string]*syntax.Stmt
 	depth int
+	// locals are the names local set in the functions being walked: back
+	// in the caller they hold what they held before, which the model does
+	// not keep, so they become "cannot tell".
+	locals []string
 }
 
 // record notes that call runs in places; a call met again (a loop's second
@@ -181,21 +188,143 @@ func (w *walker) cmd(c syntax.Command, in []Place, sure, sub bool) (ok, fail []P
 		return in, in
 	case *syntax.DeclClause:
 		out := in
+		if c.Variant.Value == "local" && w.depth == 0 {
+			return in, in // bash: local can only be used in a function
+		}
 		for _, a := range c.Args {
 			if a.Name != nil && !a.Naked {
 				out = w.assign(out, a)
+				if c.Variant.Value == "local" {
+					w.locals = append(w.locals, a.Name.Value)
+				}
 			} else if a.Naked && a.Name == nil && a.Value != nil {
 				// an option such as -n or -g: the model does not follow
 				// what it does to names
-				if v := a.Value.Lit(); v != "" && strings.HasPrefix(v, "-") && strings.ContainsAny(v, "nagA") {
+				if v := a.Value.Lit(); v != "" && strings.HasPrefix(v, "-") && strings.ContainsAny(v, "ngAiluc") {
 					out = markUnknown(out, "declare with -n, -a, -A or -g is not followed")
 				}
 			}
 		}
 		return out, out
-	default: // [[ ]], (( )), let: no effect on folders or options
-		return in, in
+	default: // [[ ]], (( )), let: no effect on folders or options, but
+		// they may assign variables
+		out := w.arithAssigns(in, c)
+		return out, out
 	}
+}
+
+// arithAssigns marks the variables arithmetic in n assigns ((( x = 1 )),
+// let x++, $(( x += 2 ))) as set to values the model does not follow.
+func (w *walker) arithAssigns(in []Place, n syntax.Node) []Place {
+	if n == nil {
+		return in
+	}
+	var names []string
+	syntax.Walk(n, func(n syntax.Node) bool {
+		var target syntax.ArithmExpr
+		switch x := n.(type) {
+		case *syntax.BinaryArithm:
+			switch x.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+				target = x.X
+			}
+		case *syntax.UnaryArithm:
+			switch x.Op {
+			case syntax.Inc, syntax.Dec:
+				target = x.X
+			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // a subshell: its assignments stay there
+		}
+		if target != nil {
+			if wd, ok := target.(*syntax.Word); ok && isName(wd.Lit()) {
+				names = append(names, wd.Lit())
+			} else {
+				names = append(names, "")
+			}
+		}
+		return true
+	})
+	if len(names) == 0 {
+		return in
+	}
+	return w.mapPlaces(in, func(p Place) Place {
+		for _, n := range names {
+			if n == "" {
+				p.Unknown = "arithmetic assigns a variable Hark cannot name"
+				return p
+			}
+			if n == "GLOBIGNORE" || n == "IFS" {
+				p.Unknown = n + " is set to a value Hark cannot read"
+				return p
+			}
+			p = setVar(p, n, unknownVar)
+		}
+		return p
+	})
+}
+
+// paramAssigns applies what ${NAME=WORD} and ${NAME:=WORD} in n assign.
+func (w *walker) paramAssigns(in []Place, n syntax.Node) []Place {
+	var exps []*syntax.ParamExp
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) && x.Param != nil {
+				exps = append(exps, x)
+			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		}
+		return true
+	})
+	if len(exps) == 0 {
+		return in
+	}
+	var out []Place
+	for _, p := range in {
+		if p.Unknown != "" {
+			out = append(out, p)
+			continue
+		}
+		ps := []Place{p}
+		for _, e := range exps {
+			var next []Place
+			for _, q := range ps {
+				name := e.Param.Value
+				if _, known := lookupKnown(w.env, q, name); !known {
+					// Either it held a value (unknown) or it was unset and
+					// now holds the word: both may be.
+					next = append(next, setVar(q, name, unknownVar))
+					q = setVar(q, name, unsetVar)
+				}
+				next = append(next, w.paramAssign(q, e))
+			}
+			ps = next
+		}
+		out = append(out, ps...)
+	}
+	return union(out, nil)
+}
+
+func (w *walker) paramAssign(p Place, e *syntax.ParamExp) Place {
+	name := e.Param.Value
+	x := &expander{env: w.env, p: p}
+	word, err := x.paramTildes(&syntax.Word{Parts: []syntax.WordPart{e}})
+	if err != nil {
+		return setVar(p, name, unknownVar)
+	}
+	if why := x.opaque(word); why != "" {
+		return setVar(p, name, unknownVar)
+	}
+	if _, err := expand.Literal(x.config(), &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: word.Parts}}}); err != nil {
+		return setVar(p, name, unknownVar)
+	}
+	if v, ok := x.sets[name]; ok {
+		return setVar(p, name, v)
+	}
+	return p
 }
 
 func isPipe(st *syntax.Stmt) bool {
@@ -253,7 +382,8 @@ const maxLoopPasses = 4
 func (w *walker) forClause(c *syntax.ForClause, in []Place, sub bool) (ok, fail []Place) {
 	wi, isWords := c.Loop.(*syntax.WordIter)
 	if !isWords {
-		return w.loop(in, sub, func(st []Place) []Place { return w.listAll(c.Do, st, false, sub) })
+		in = w.arithAssigns(in, c.Loop)
+		return w.loop(in, sub, func(st []Place) []Place { return w.arithAssigns(w.listAll(c.Do, st, false, sub), c.Loop) })
 	}
 	name := wi.Name.Value
 	// Each item is its own state, as long as the items are known.
@@ -304,6 +434,10 @@ func (w *walker) call(c *syntax.CallExpr, in []Place, sure, sub bool) (ok, fail 
 	for _, a := range c.Args {
 		w.substitutions(a, in, sure)
 	}
+	// $(( x = 1 )) and ${x:=…} in the words assign in this shell, before
+	// the command runs.
+	in = w.arithAssigns(in, c)
+	in = w.paramAssigns(in, c)
 	if len(c.Args) == 0 { // assignments that stay in the shell
 		out := in
 		for _, a := range c.Assigns {
@@ -373,9 +507,22 @@ func (w *walker) call(c *syntax.CallExpr, in []Place, sure, sub bool) (ok, fail 
 			return out, out
 		}
 		w.depth++
-		defer func() { w.depth-- }()
+		mark := len(w.locals)
+		defer func() { w.depth--; w.locals = w.locals[:mark] }()
 		// The body runs here, in this shell: its cd and shopt stay.
-		return w.stmt(body, in, false, sub)
+		ok, fail := w.stmt(body, in, false, sub)
+		forget := func(ps []Place) []Place {
+			return w.mapPlaces(ps, func(p Place) Place {
+				for _, n := range w.locals[mark:] {
+					p = setVar(p, n, unknownVar)
+				}
+				return p
+			})
+		}
+		if len(w.locals) > mark {
+			ok, fail = forget(ok), forget(fail)
+		}
+		return ok, fail
 	}
 	return in, in
 }
@@ -409,7 +556,7 @@ func (w *walker) mapPlaces(in []Place, f func(Place) Place) []Place {
 // cd models cd and pushd: on success the folder is the target; on failure
 // (no such folder) the shell goes on where it was.
 func (w *walker) cd(name string, args []*syntax.Word, in []Place) (ok, fail []Place) {
-	physical := false
+	mode := byte(0) // 'L' or 'P' when an option says; else set -P decides
 	for len(args) > 0 {
 		a := args[0].Lit()
 		if a == "--" {
@@ -419,7 +566,11 @@ func (w *walker) cd(name string, args []*syntax.Word, in []Place) (ok, fail []Pl
 		if !strings.HasPrefix(a, "-") || a == "-" || a == "" {
 			break
 		}
-		physical = physical || strings.Contains(a, "P")
+		for i := 1; i < len(a); i++ {
+			if a[i] == 'L' || a[i] == 'P' {
+				mode = a[i]
+			}
+		}
 		args = args[1:]
 	}
 	for _, p := range in {
@@ -427,11 +578,16 @@ func (w *walker) cd(name string, args []*syntax.Word, in []Place) (ok, fail []Pl
 			ok, fail = append(ok, p), append(fail, p)
 			continue
 		}
+		physical := mode == 'P' || mode == 0 && p.Opts.Physical
 		target, why := w.cdTarget(name, p, args)
 		if why != "" {
 			u := markUnknown([]Place{p}, why)
 			ok, fail = append(ok, u...), append(fail, u...)
 			continue
+		}
+		raw := target
+		if !filepath.IsAbs(target) {
+			raw = p.Dir + "/" + target
 		}
 		switch {
 		case physical && w.env.Disk:
@@ -441,11 +597,15 @@ func (w *walker) cd(name string, args []*syntax.Word, in []Place) (ok, fail []Pl
 		case physical:
 			why = "cd -P follows links Hark does not look at here"
 		default:
-			// cd: '..' takes back the last name as written
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(p.Dir, target)
+			// cd: '..' takes back the last name as written, but bash
+			// still has each name before a '..' be a folder
+			target = filepath.Clean(raw)
+		}
+		if w.env.Disk && strings.Contains(raw, "..") {
+			if isDir, err := w.env.fs().IsDir(raw); err == nil && !isDir || isNotExist(err) {
+				fail = append(fail, p)
+				continue
 			}
-			target = filepath.Clean(target)
 		}
 		if why != "" {
 			u := markUnknown([]Place{p}, why)
@@ -522,7 +682,11 @@ func (w *walker) assign(in []Place, a *syntax.Assign) []Place {
 	name := a.Name.Value
 	return w.mapPlaces(in, func(p Place) Place {
 		val := unknownVar
-		if a.Array == nil && a.Index == nil && !a.Append {
+		switch {
+		case a.Index != nil:
+		case a.Array != nil:
+			val = w.arrayAssign(p, a)
+		default:
 			if a.Value == nil {
 				val = ""
 			} else if ex := w.env.Expand(p, []*syntax.Word{a.Value}); ex.Unknown == "" && len(ex.Fields) <= 1 && !anyPattern(ex.Fields) {
@@ -531,6 +695,14 @@ func (w *walker) assign(in []Place, a *syntax.Assign) []Place {
 					val = ex.Fields[0].Value
 				}
 				val = assignValue(w.env, p, a.Value, val)
+			}
+			if a.Append && val != unknownVar {
+				old, ok := lookup(w.env, p, name)
+				if _, isArray := arrayOf(old); !ok || isArray {
+					val = unknownVar
+				} else {
+					val = old + val
+				}
 			}
 		}
 		if name == "GLOBIGNORE" {
@@ -542,6 +714,40 @@ func (w *walker) assign(in []Place, a *syntax.Assign) []Place {
 		}
 		return setVar(p, name, val)
 	})
+}
+
+// arrayAssign is the value of NAME=(…) or NAME+=(…): each element is
+// expanded as a command's words are (split and globbed); an element with
+// its own [index]= is not followed.
+func (w *walker) arrayAssign(p Place, a *syntax.Assign) string {
+	var elems []string
+	if a.Append {
+		old, ok := lookup(w.env, p, a.Name.Value)
+		if !ok {
+			return unknownVar
+		}
+		if prev, isArray := arrayOf(old); isArray {
+			elems = prev
+		} else if old != "" || w.env.Unset {
+			elems = []string{old}
+		}
+	}
+	for _, e := range a.Array.Elems {
+		if e.Index != nil || e.Value == nil {
+			return unknownVar
+		}
+		ex := w.env.Expand(p, []*syntax.Word{e.Value})
+		if ex.Unknown != "" || ex.NoRun != "" || anyPattern(ex.Fields) && !w.env.Disk {
+			return unknownVar
+		}
+		for _, f := range ex.Fields {
+			if f.Pattern {
+				return unknownVar
+			}
+			elems = append(elems, f.Value)
+		}
+	}
+	return arrayValue(elems)
 }
 
 func anyPattern(fs []Field) bool {
@@ -696,8 +902,17 @@ func setVar(p Place, name, val string) Place {
 }
 
 // lookup is a variable's value at p: what the line set, else the
-// environment's. ok is false when it cannot be told.
+// environment's. ok is false when it cannot be told (unless Env.Unset
+// takes it as unset). An array's value is its arrayOf form.
 func lookup(env Env, p Place, name string) (string, bool) {
+	v, ok := lookupKnown(env, p, name)
+	if !ok && env.Unset {
+		return "", true
+	}
+	return v, ok
+}
+
+func lookupKnown(env Env, p Place, name string) (string, bool) {
 	if v, ok := p.Vars[name]; ok {
 		switch v {
 		case unknownVar:
@@ -707,10 +922,12 @@ func lookup(env Env, p Place, name string) (string, bool) {
 		}
 		return v, true
 	}
-	if name == "PWD" {
+	switch {
+	case name == "PWD":
 		return p.Dir, p.Dir != ""
-	}
-	if name == "HOME" && env.Home != "" {
+	case name == "OLDPWD" && env.OldPwdIsStart:
+		return env.startDir(), env.startDir() != ""
+	case name == "HOME" && env.Home != "":
 		if v, ok := env.Vars["HOME"]; ok {
 			return v, true
 		}
@@ -720,6 +937,46 @@ func lookup(env Env, p Place, name string) (string, bool) {
 		return "", false
 	}
 	return env.Vars[name], true
+}
+
+// startDir is the folder the line starts in, clean, or "".
+func (env Env) startDir() string {
+	if !filepath.IsAbs(env.Dir) {
+		return ""
+	}
+	return filepath.Clean(env.Dir)
+}
+
+// arrayMark starts, in Place.Vars, the value of an indexed array, whose
+// elements follow it, each as a Go-quoted string.
+const arrayMark = "\x00array\x00"
+
+func arrayValue(elems []string) string {
+	var sb strings.Builder
+	sb.WriteString(arrayMark)
+	for _, e := range elems {
+		sb.WriteString(strconv.Quote(e))
+	}
+	return sb.String()
+}
+
+// arrayOf is the elements of an array value.
+func arrayOf(v string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(v, arrayMark)
+	if !ok {
+		return nil, false
+	}
+	out := []string{}
+	for rest != "" {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, false
+		}
+		e, _ := strconv.Unquote(q)
+		out = append(out, e)
+		rest = rest[len(q):]
+	}
+	return out, true
 }
 
 func markUnknown(in []Place, why string) []Place {

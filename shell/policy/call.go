@@ -27,6 +27,68 @@ func (c *classifier) call(x *syntax.CallExpr) {
 		return
 	}
 	c.run(text, "", args, false)
+	c.seeThrough(x, text, args)
+}
+
+// seeThrough judges the command again on its words as plan expands them
+// in each state the shell may be in (variables the line set, ${x:-…} and
+// the other operators, arrays, loop items, $PWD and $OLDPWD, the home
+// folder however spelt), and once more with every variable it cannot tell
+// taken as unset. Only the refusals of those runs count: the words as
+// written decided everything else, so what plan follows can make a verdict
+// stricter, never milder.
+func (c *classifier) seeThrough(x *syntax.CallExpr, text string, args []arg) {
+	for _, unset := range []bool{false, true} {
+		env := planEnv
+		env.Unset = unset
+		for _, p := range c.places[x] {
+			if p.Unknown != "" {
+				continue
+			}
+			ex := env.Expand(p, x.Args)
+			if ex.Unknown != "" || ex.NoRun != "" || len(ex.Fields) == 0 {
+				continue
+			}
+			alt := make([]arg, len(ex.Fields))
+			for i, f := range ex.Fields {
+				alt[i] = fromPlan(c.p.homeOf(f.Value))
+				alt[i].glob = f.Pattern
+			}
+			if sameArgs(alt, args) {
+				continue
+			}
+			note := ""
+			if unset {
+				note = " (when a variable it uses is unset or empty)"
+			}
+			c.floorOnly(text, alt, p.Dir, note)
+		}
+	}
+}
+
+func sameArgs(a, b []arg) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].val != b[i].val || a[i].plain() != b[i].plain() {
+			return false
+		}
+	}
+	return true
+}
+
+// floorOnly runs the program's check on args in the plan folder dir and
+// keeps only what it refuses.
+func (c *classifier) floorOnly(text string, args []arg, dir, note string) {
+	saved, savedCwd := c.v, c.cwd
+	scratch := &verdict{tier: Safe, dir: saved.dir, texts: saved.texts}
+	c.v, c.cwd = scratch, dir
+	c.run(text, "", args, false)
+	c.v, c.cwd = saved, savedCwd
+	for _, r := range scratch.forbids {
+		c.add(Forbidden, r.Category, r.Command, r.Why+note)
+	}
 }
 
 // run classifies the program args[0] with its arguments. prefix labels the

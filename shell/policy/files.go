@@ -94,6 +94,10 @@ func deleteCheck(why string) check {
 				in.forbidAs(Disk, "", "erasing a disk is never run")
 				return
 			}
+			if root, ok := protectedTarget(a, in.c.cwd); ok && in.name == "shred" {
+				in.forbid("destroying the files of " + root + " is never run")
+				return
+			}
 		}
 		in.confirm(why)
 	}
@@ -196,7 +200,53 @@ func diskTarget(in *invocation, why string) {
 			return
 		}
 	}
+	switch in.name {
+	case "mv":
+		// Moving /, a home folder or a system root (or everything in one)
+		// away is its deletion from where it was.
+		for i, a := range ops {
+			if i == len(ops)-1 && len(dests) > 0 && dests[0].val == a.val && !hasTargetDir(in.args) {
+				break // the destination
+			}
+			if root, ok := protectedTarget(a, in.c.cwd); ok {
+				in.forbid("moving " + root + " away is never run")
+				return
+			}
+		}
+	case "rsync":
+		if rsyncDeletes(in.args) {
+			for _, d := range dests {
+				if root, ok := protectedTarget(d, in.c.cwd); ok {
+					in.forbid("--delete into " + root + " removes everything the source lacks and is never run")
+					return
+				}
+			}
+		}
+	}
 	versionOr(why)(in)
+}
+
+func hasTargetDir(args []arg) bool {
+	for _, a := range args {
+		if a.val == "-t" || strings.HasPrefix(a.val, "--target-directory") {
+			return true
+		}
+	}
+	return false
+}
+
+// rsyncDeletes says whether rsync removes files at the destination that
+// the source lacks (--delete and its variants, abbreviated or not).
+func rsyncDeletes(args []arg) bool {
+	for _, a := range args {
+		if a.val == "--" {
+			return false
+		}
+		if strings.HasPrefix(a.val, "--del") {
+			return true
+		}
+	}
+	return false
 }
 
 // tarCheck: tar only lists with -t (--list) and no option outside a short

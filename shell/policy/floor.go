@@ -31,7 +31,8 @@ const (
 var startMark = "/" + strings.TrimSuffix(strings.Repeat("\x00start/", 32), "/")
 
 // planEnv is what plan may know about a line the policy classifies.
-var planEnv = plan.Env{Home: homeMark}
+// Hark's runner starts every command with OLDPWD set to its own folder.
+var planEnv = plan.Env{Home: homeMark, OldPwdIsStart: true}
 
 // planDir maps a folder as the policy spells it ("~", "~/src", "/usr",
 // "~bob", or a plan path already) to plan's absolute form; "" when it

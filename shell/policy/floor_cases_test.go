@@ -78,6 +78,20 @@ var floorCases = []floorCase{
 	{"env-chdir", "", "env -C / chmod -R 777 etc", Forbidden, "recursive change of /etc"},
 	{"env-chdir", "~/src", "env -C .. rm -rf *", Forbidden, "recursive deletion of ~"},
 	{"env-chdir", "", "nice env -C / rm -rf *", Forbidden, "recursive deletion of /"},
+
+	// Variables, parameter operators, arrays and loops name home too.
+	{"vars", "", `x=$HOME; rm -rf "$x"`, Forbidden, "recursive deletion of ~"},
+	{"vars", "", "x=~/; rm -rf $x", Forbidden, "recursive deletion of ~"},
+	{"vars", "", "rm -rf ${HOME:-/tmp}", Forbidden, "recursive deletion of ~"},
+	{"vars", "", "rm -rf ${x-$HOME}", Forbidden, "when a variable it uses is unset"},
+	{"vars", "", "export x=$HOME; find $x -delete", Forbidden, "deleting everything under ~"},
+	{"vars", "", `a=(~); chmod -R 777 "${a[@]}"`, Forbidden, "recursive change of ~"},
+	{"vars", "", `for d in ~; do rm -rf "$d"; done`, Forbidden, "recursive deletion of ~"},
+	{"vars", "~", `rm -rf "$PWD"`, Forbidden, "recursive deletion of ~"},
+	{"vars", "~", `rm -rf "$OLDPWD"`, Forbidden, "recursive deletion of ~"},
+	{"vars", "", ": ${x:=~}; rm -rf $x", Forbidden, "recursive deletion of ~"},
+	{"vars", "~", "find * -delete", Forbidden, "deleting everything under ~"},
+	{"vars", "", "x=~/src/build; rm -rf $x", Confirm, "rm: deletes files"},
 	{"env-chdir", "~", "env -C /tmp/x rm -rf *", Confirm, "rm: deletes files"},
 
 	// A cd that may not run leaves the shell where it was, and the floor

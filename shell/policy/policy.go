@@ -6,6 +6,7 @@
 package policy
 
 import (
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -30,6 +31,9 @@ type Policy struct {
 	seatbelt     bool
 	repoPrograms func(dir string) string
 	parsers      sync.Pool
+	// home and homes are Options.Home and Options.Homes, clean.
+	home  string
+	homes []string
 }
 
 // Options configures a Policy. The zero value is the default policy,
@@ -62,11 +66,27 @@ type Options struct {
 	// what it could not read in full, or "" for none. The policy stays
 	// pure: whoever may read files supplies this.
 	RepoPrograms func(dir string) string
+
+	// Home is the home folder commands will run with ($HOME), wherever it
+	// is (/home/me, /var/home/me, /Users/me, /root): a path naming it is
+	// judged as ~ is. Homes are the other users' home folders (from the
+	// user database), judged as ~user is. Either may be empty: ~ and the
+	// usual places (/home/*, /Users/*, /root) are protected anyway.
+	Home  string
+	Homes []string
 }
 
 // New returns a policy configured by o; New(Options{}) is the default.
 func New(o Options) *Policy {
 	p := &Policy{noSandbox: o.NoSandbox, seatbelt: o.Seatbelt && !o.NoSandbox, repoPrograms: o.RepoPrograms}
+	if h := filepath.Clean(o.Home); o.Home != "" && filepath.IsAbs(h) && h != "/" {
+		p.home = h
+	}
+	for _, h := range o.Homes {
+		if h = filepath.Clean(h); filepath.IsAbs(h) && h != "/" && h != p.home {
+			p.homes = append(p.homes, h)
+		}
+	}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }
 	return p
 }
@@ -96,7 +116,37 @@ func (p *Policy) classify(command, cwd, dir string) Verdict {
 // verdict stricter: `rm -rf *` run in the home directory or a system root
 // is forbidden, while Classify alone cannot know where it runs and asks.
 func (p *Policy) ClassifyIn(command, workingDirectory string) Verdict {
-	return p.classify(command, planDir(workingDirectory), workingDirectory)
+	return p.classify(command, planDir(p.homeDir(workingDirectory)), workingDirectory)
+}
+
+// homeDir spells a folder under Options.Home from ~, as the policy reads
+// home.
+func (p *Policy) homeDir(dir string) string {
+	if p.home == "" || !filepath.IsAbs(dir) {
+		return dir
+	}
+	d := filepath.Clean(dir)
+	switch {
+	case d == p.home:
+		return "~"
+	case strings.HasPrefix(d, p.home+"/"):
+		return "~" + d[len(p.home):]
+	}
+	return dir
+}
+
+// homeOf maps a plan path under Options.Home or one of Options.Homes to
+// the marks the floor protects (see homeMark).
+func (p *Policy) homeOf(v string) string {
+	if p.home != "" && (v == p.home || strings.HasPrefix(v, p.home+"/")) {
+		return homeMark + v[len(p.home):]
+	}
+	for _, h := range p.homes {
+		if v == h || strings.HasPrefix(v, h+"/") {
+			return homesMark + "/" + filepath.Base(h) + v[len(h):]
+		}
+	}
+	return v
 }
 
 // Program resolves a command's first word the way the classifier does: a

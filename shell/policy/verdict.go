@@ -69,6 +69,9 @@ type verdict struct {
 	// number, at any nesting depth (a string run by watch sees exported
 	// ones). Arithmetic on them can run code; see arithm.
 	texts map[string]bool
+	// forbids are the reasons added as Forbidden, for a check run on the
+	// words as plan expands them, which may only add refusals.
+	forbids []Reason
 }
 
 type lastKey struct {
@@ -111,6 +114,9 @@ func (v *verdict) add(t Tier, cat Category, part, why string) {
 	}
 	v.seen[r] = true
 	v.reasons = append(v.reasons, r)
+	if t == Forbidden {
+		v.forbids = append(v.forbids, r)
+	}
 }
 
 // scanText rejects characters a person reviewing the command cannot see or

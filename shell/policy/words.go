@@ -73,7 +73,12 @@ func decodeWord(w *syntax.Word) arg {
 			}
 		case *syntax.ParamExp:
 			param(&b, &a, p, i == 0)
-		default: // command, arithmetic and process substitution, extended globs
+		case *syntax.ExtGlob:
+			// !(keep), *(x), @(a|b): a pattern at least as broad as
+			// nothing can tell, read as * (the floor's broadest)
+			a.glob = true
+			b.WriteString("*")
+		default: // command, arithmetic and process substitution
 			a.expanded = true
 			b.WriteString("…")
 		}

@@ -1,0 +1,198 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hark-sh/hark/shell/policy"
+)
+
+// readFamilyHome is secretHome with the places the families below read
+// from: a list file naming the key, a link to home's parent folder, and
+// a project holding a link into ~/.ssh.
+func readFamilyHome(t *testing.T) (home, project, list, parentLink, linkedProject string) {
+	t.Helper()
+	home = t.TempDir()
+	project, _ = secretHome(t, home)
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	list = filepath.Join(project, "list")
+	if err := os.WriteFile(list, []byte(key+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(list+"0", []byte(key+"\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// ~/src/up is a link to home itself: cd into ~/src/up/app and '..'
+	// is home to the kernel, while the logical path says ~/src/up.
+	parentLink = filepath.Join(home, "src", "up")
+	if err := os.Symlink(home, parentLink); err != nil {
+		t.Fatal(err)
+	}
+	linkedProject = filepath.Join(home, "work")
+	if err := os.MkdirAll(linkedProject, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(linkedProject, "notes.md"), []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(linkedProject, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(key, filepath.Join(linkedProject, "id")); err != nil {
+		t.Fatal(err)
+	}
+	return home, project, list, parentLink, linkedProject
+}
+
+// readFamilies are the ways a read-only program is told to read a file
+// other than by an operand: a program's own text (awk's getline, sed's r,
+// R and e), an option's value (attached or apart), a list file whose
+// lines name what is read (xargs -a, --files0-from, tar -T, file -f …),
+// names arriving on standard input, links followed by find, and '..'
+// after a cd into a link. Each is generated over several spellings of
+// the key's path; every one must make the gate ask.
+func readFamilies(home, project, list, parentLink, linkedProject string) []secretCase {
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	dir, base := filepath.Dir(key), filepath.Base(key)
+	spell := []string{key, "~/.ssh/id_rsa", "$HOME/.ssh/id_rsa", "../../.ssh/id_rsa"}
+	var cs []secretCase
+	add := func(name, cmd, dir string) { cs = append(cs, secretCase{name, cmd, dir}) }
+	for i, k := range spell {
+		n := func(s string) string { return s + " #" + string(rune('a'+i)) }
+		quoted := strings.ReplaceAll(k, "$HOME", `"ENVIRON["HOME"]"`)
+		if strings.HasPrefix(k, "~") {
+			quoted = strings.Replace(quoted, "~", `"ENVIRON["HOME"]"`, 1)
+		}
+		// Options whose value is a file read, apart and attached.
+		for _, f := range []string{
+			"grep -f %s README.md", "grep -f%s README.md", "grep --file=%s README.md", "grep --file %s README.md",
+			"file -m %s README.md", "file -m%s README.md", "file --magic-file=%s README.md",
+			"sed -f %s README.md", "sed -f%s README.md", "sed --file=%s README.md",
+			"jq -n --rawfile k %s '$k'", "jq -n --slurpfile k %s '$k'", "jq -f %s README.md", "jq --from-file=%s README.md",
+			"diff --from-file=%s README.md", "diff --to-file=%s README.md",
+			"comm %s README.md", "join %s README.md", "paste %s README.md", "cut -c1- %s", "look a %s",
+			"strings %s", "od -c %s", "xxd %s", "base64 %s", "iconv -f utf-8 %s", "zcat -f %s",
+			"cmp %s README.md", "tar -tf %s", "sort -k1 %s", "head -c 100 %s",
+		} {
+			arg := k
+			if strings.Contains(f, "-f%s") || strings.Contains(f, "-m%s") {
+				if strings.HasPrefix(k, "~") {
+					continue // bash expands no ~ there
+				}
+			}
+			add(n(strings.Fields(f)[0]+" "+strings.Fields(f)[1]), strings.ReplaceAll(f, "%s", arg), project)
+		}
+		// A program's text naming the file, whole or built.
+		add(n("awk getline"), `awk 'BEGIN{while((getline l < "`+k+`")>0) print l}'`, project)
+		add(n("sed r"), "sed 'r "+k+"' README.md", project)
+		add(n("sed R"), "sed 'R "+k+"' README.md", project)
+		add(n("sed 1r"), "sed -n '1r"+k+"' README.md", project)
+		_ = quoted
+	}
+	// Text that builds the name: nothing in it spells the path.
+	add("awk getline concatenated", `awk 'BEGIN{f=ENVIRON["HOME"] "/.s" "sh/id_rsa"; while((getline l < f)>0) print l}'`, project)
+	add("awk getline from a variable", `awk -v f=x 'BEGIN{while((getline l < f)>0) print l}'`, project)
+	add("awk getline from -v", `awk -v f=`+key+` 'BEGIN{while((getline l < f)>0) print l}'`, project)
+	add("awk getline split", `awk 'BEGIN{d="/.ss"; while((getline l < (ENVIRON["HOME"] d "h/id_rsa"))>0) print l}'`, project)
+	add("awk getline bare", `awk 'BEGIN{getline < ("`+dir+`" "/`+base+`"); print}'`, project)
+	add("awk getline var cmd", `awk '{ getline line < $0; print line }' list`, project)
+	add("awk ARGV", `awk 'BEGIN{ARGV[ARGC++]=ENVIRON["HOME"] "/.ssh/id_rsa"} {print}'`, project)
+	add("awk -f program", "awk -f list README.md", project)
+	add("sed e", "sed '1e cat "+key+"' README.md", project)
+	add("sed s///e", "sed 's/.*/cat list/e' README.md", project)
+	add("sed -f script", "sed -f list README.md", project)
+	add("sed r in a block", "sed -n '/x/{r "+key+"\n}' README.md", project)
+	add("sed r after ;", "sed -n 'p;r "+key+"' README.md", project)
+	// A list file names what is read: the target is the list's lines.
+	for _, c := range []string{
+		"xargs -a list cat", "xargs -alist cat", "xargs --arg-file=list cat", "xargs --arg-file list cat",
+		"xargs cat < list", "xargs -0 cat < list0", "cat list | xargs cat", "xargs grep x < list",
+		"xargs -I{} cat {} < list", "< list xargs head", "sort list | xargs cat",
+		"wc --files0-from=list0", "du --files0-from=list0", "sort --files0-from=list0", "wc --files0-from list0",
+		"file -f list", "file -flist", "file --files-from=list", "file -bf list",
+		"tar -cf - -T list", "tar -T list -cf -", "tar --files-from=list -cf -",
+		"rsync -n --files-from=list / /tmp/x", "cpio -o < list",
+	} {
+		add(c, c, project)
+	}
+	// find following links, and from a folder that holds a link into ~/.ssh.
+	for _, c := range []string{
+		"find -L . -exec cat {} +", "find -L . -type f -exec cat {} \\;", "find . -follow -exec cat {} +",
+		"find -H keys -exec cat {} +", "find . -exec cat {} +", "find . -type f -exec grep -l BEGIN {} +",
+		"find . -execdir cat {} \\;", "find . -print0 | xargs -0 cat", "find . | xargs grep BEGIN",
+		"grep -rL x -R .", "grep -R BEGIN .", "cat */id_rsa", "cat keys/*",
+	} {
+		add("linked project: "+c, c, linkedProject)
+	}
+	// '..' after a cd into a link is the kernel's: the link's target's parent.
+	for _, c := range []string{
+		"cd " + parentLink + "/src && cat ../.ssh/id_rsa",
+		"cd ~/src/up/src && cat ../.ssh/id_rsa",
+		"cd up/src && cat ../.ssh/id_rsa",
+		"cd up/src; head ../.ssh/id_rsa",
+		"cd -L up/src && cat ../.ssh/id_rsa",
+		"cd -P up/src && cat ../.ssh/id_rsa",
+		"set -P; cd up/src; cd ..; cat .ssh/id_rsa",
+		"set -o physical; cd up/src; cd ..; cat .ssh/id_rsa",
+		"cd up/src && cd .. && cat .ssh/id_rsa",
+		"cd -P up/src && cd .. && cat .ssh/id_rsa",
+		"cd up && cat .ssh/id_rsa",
+	} {
+		add("link: "+c, c, filepath.Dir(parentLink))
+	}
+	return cs
+}
+
+// readFamilyOrdinary stay unasked: the same programs reading ordinary
+// files by the same means.
+func readFamilyOrdinary(project string) []secretCase {
+	var cs []secretCase
+	for _, c := range []string{
+		"grep -f README.md README.md", "grep -fREADME.md README.md", "sed -n 'r README.md' README.md",
+		"awk 'BEGIN{while((getline l < \"README.md\")>0) print l}'", "awk '{print $1}' README.md",
+		"file -m README.md README.md", "jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
+		"find . -name '*.md' | xargs grep -l hello", "find . -exec cat {} +", "wc -l README.md",
+		"xargs -a README.md echo", "sed 's/r/x/' README.md", "sed -n '/r/p' README.md",
+		"cd .. && ls", "cat README.md | xargs echo", "find -L . -exec cat {} +", "grep -R hello .",
+		"find . -type f | xargs cat", "sed -n '1p;$p' README.md", "awk 'NR==1{getline; print}' README.md",
+	} {
+		cs = append(cs, secretCase{c, c, project})
+	}
+	return cs
+}
+
+// TestGateReadsLikeThePrograms: every family above asks, generated over
+// spellings; each row the policy does not call safe is reported, not
+// counted, and the families must keep most rows safe-by-policy so that
+// the gate is what is tested.
+func TestGateReadsLikeThePrograms(t *testing.T) {
+	home, project, list, parentLink, linkedProject := readFamilyHome(t)
+	p := policy.New(policy.Options{})
+	private := PrivateLocations(home)
+	tested := 0
+	for _, c := range readFamilies(home, project, list, parentLink, linkedProject) {
+		dir := "~" + strings.TrimPrefix(c.dir, home)
+		if v := p.ClassifyIn(c.command, dir); v.Tier != policy.Safe {
+			t.Logf("%s: the policy asks already (%s)", c.name, v.Tier)
+			continue // the policy already asks: nothing runs unasked
+		}
+		tested++
+		if why := privateReads(c.command, c.dir, home, private); why == "" {
+			t.Errorf("%s: %q in %s runs unasked", c.name, c.command, c.dir)
+		}
+	}
+	if tested < 100 {
+		t.Errorf("only %d generated reads are safe by the policy; the test would prove little", tested)
+	}
+	for _, c := range readFamilyOrdinary(project) {
+		if v := p.ClassifyIn(c.command, "~/src/app"); v.Tier != policy.Safe {
+			t.Errorf("%q is %s by the policy; the row tests nothing", c.command, v.Tier)
+			continue
+		}
+		if why := privateReads(c.command, c.dir, home, private); why != "" {
+			t.Errorf("%q asks: %s", c.command, why)
+		}
+	}
+}

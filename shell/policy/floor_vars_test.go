@@ -1,0 +1,94 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// homeSpellings are ways a line names the home folder through variables,
+// parameter operators, arrays and loops; each is put in front of every
+// destructive floor member below.
+var homeSpellings = []struct{ set, word string }{
+	{"x=$HOME; ", `"$x"`}, {"x=~; ", "$x"}, {"x=~/; ", "$x"}, {"x=\"$HOME\"; ", "$x/"},
+	{"", "${HOME:-/tmp}"}, {"", "${HOME:=/tmp}"}, {"", "${HOME%/}"}, {"", "${x-$HOME}"}, {"", "${x:-~}"},
+	{"", `"$HOME"/`}, {"", "$HOME/."}, {"export x=$HOME; ", "$x"}, {"declare x=$HOME; ", "$x"},
+	{"declare -x x=~; ", "$x"}, {"readonly x=~; ", "$x"}, {"a=(~); ", `"${a[@]}"`}, {"a=(/tmp ~); ", "${a[1]}"},
+	{"a=(); a+=(~); ", "${a[*]}"}, {"x=/; ", "$x"}, {"x=; ", "$x/"}, {": ${x:=~}; ", "$x"},
+	{"x=$HOME; y=$x; ", "$y"}, {"x=~; x=${x%/}; ", `"$x"`},
+}
+
+// floorVerbs are the floor's destructive members, each given a target.
+var floorVerbs = []string{"rm -rf %s", "rm -r %s", "find %s -delete", "chmod -R 777 %s", "chown -R me %s", "rm -rf -- %s",
+	"mv %s /tmp/away", "mv -t /tmp/away %s", "rsync -a --delete /tmp/empty/ %s", "rsync -a --delete-after /tmp/empty/ %s"}
+
+// TestFloorSeesThroughVariables: every spelling of home or / through a
+// variable is refused like rm -rf ~, in each floor member, and a loop
+// over home too.
+func TestFloorSeesThroughVariables(t *testing.T) {
+	p := New(Options{})
+	n := 0
+	for _, s := range homeSpellings {
+		for _, v := range floorVerbs {
+			cmd := s.set + strings.ReplaceAll(v, "%s", s.word)
+			n++
+			if got := p.ClassifyIn(cmd, "~/src"); got.Tier != Forbidden {
+				t.Errorf("%q: %s %v", cmd, got.Tier, got.Reasons)
+			}
+		}
+	}
+	for _, c := range []struct{ dir, cmd string }{
+		{"", `for d in ~; do rm -rf "$d"; done`},
+		{"", `for d in /tmp ~; do rm -rf $d; done`},
+		{"~", `rm -rf "$PWD"`},
+		{"/", `rm -rf $PWD`},
+		{"~", `rm -rf "$OLDPWD"`},
+		{"", `cd ~; cd /tmp; rm -rf "$OLDPWD"`},
+		{"", `cd ~ && rm -rf ~-`},
+		{"", `rm -rf $HOME/..`},
+		{"~/src", `rm -rf "$PWD/.."`},
+		{"", `shopt -s extglob; rm -rf ~/!(keep)`},
+		{"", "shred -u ~/*"}, {"", "x=~; shred -zu $x/.*"}, {"", "mv ~/* /tmp/away"}, {"", "mv / /x"},
+		{"", "rsync -a --del /tmp/empty/ /usr"},
+	} {
+		n++
+		if got := p.ClassifyIn(c.cmd, c.dir); got.Tier != Forbidden {
+			t.Errorf("%q in %q: %s %v", c.cmd, c.dir, got.Tier, got.Reasons)
+		}
+	}
+	// What cannot be told is never safe.
+	for _, cmd := range []string{"read x; rm -rf $x", "rm -rf $y", `rm -rf "${y}"`, "x=$(pwd); rm -rf $x"} {
+		if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Safe {
+			t.Errorf("%q is safe", cmd)
+		}
+	}
+	// Ordinary targets through variables stay confirm.
+	for _, cmd := range []string{"x=~/src/build; rm -rf $x", "x=build; rm -rf \"$x\"", "${x:=~/tmp}; rm -rf $x/y",
+		"mv ~/a.txt ~/b.txt", "mv a b", "rsync -a --delete src/ /tmp/backup/", "rsync -a ~/ /tmp/backup/", "shred -u ~/secret.txt", "mv /tmp/x ~/"} {
+		if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
+			t.Errorf("%q is forbidden: %v", cmd, got.Reasons)
+		}
+	}
+	t.Logf("%d generated lines", n)
+}
+
+// TestFloorKnowsHomeAnywhere: a home outside /home (Options.Home) and
+// other users' homes from the user database (Options.Homes) are refused
+// like ~ and ~user, by path, by variable and as the folder a command runs in.
+func TestFloorKnowsHomeAnywhere(t *testing.T) {
+	p := New(Options{Home: "/var/home/alice", Homes: []string{"/srv/users/bob"}})
+	for _, c := range []struct{ dir, cmd string }{
+		{"", "rm -rf /var/home/alice"}, {"", "rm -rf /var/home/alice/"}, {"", "rm -rf /var/home/alice/*"},
+		{"", "x=/var/home/alice; rm -rf $x"}, {"", "find /var/home/alice -delete"}, {"", "chmod -R 700 /var/home/alice/."},
+		{"/var/home/alice", "rm -rf *"}, {"/var/home/alice/src", "rm -rf ../*"}, {"/var/home/alice", `rm -rf "$PWD"`},
+		{"", "rm -rf /srv/users/bob"}, {"", "rm -rf /srv/users/bob/.*"}, {"", "rm -rf /var/home/alice/src/.."},
+	} {
+		if got := p.ClassifyIn(c.cmd, c.dir); got.Tier != Forbidden {
+			t.Errorf("%q in %q: %s %v", c.cmd, c.dir, got.Tier, got.Reasons)
+		}
+	}
+	for _, cmd := range []string{"rm -rf /var/home/alice/src/build", "rm -rf /srv/users/bob/tmp"} {
+		if got := p.ClassifyIn(cmd, ""); got.Tier != Confirm {
+			t.Errorf("%q: %s %v", cmd, got.Tier, got.Reasons)
+		}
+	}
+}
