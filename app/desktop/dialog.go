@@ -15,10 +15,13 @@ import (
 // dialogScript shows the approval dialog. The text to show comes in as
 // argv, so nothing a command contains can change the script. Deny, the
 // safe choice, is both the default and the cancel button: Return or
-// Escape never approve. The labels are app.Answers'.
+// Escape never approve. The labels are app.Answers'. The give-up time
+// (text in argv) is made a number in its own statement, so the coercion
+// cannot bind to the dialog's result instead.
 var dialogScript = []string{
 	"on run argv",
-	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after (item 3 of argv) as integer`,
+	"set t to (item 3 of argv) as integer",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after t`,
 	"if gave up of r then return \"gave-up\"",
 	"return button returned of r",
 	"end run",
@@ -30,7 +33,8 @@ var dialogScript = []string{
 // deliberate click.
 var trashDialogScript = []string{
 	"on run argv",
-	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Delete", "Deny", "Move to Trash (safe choice)"} default button "Move to Trash (safe choice)" cancel button "Deny" with icon caution giving up after (item 3 of argv) as integer`,
+	"set t to (item 3 of argv) as integer",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Delete", "Deny", "Move to Trash (safe choice)"} default button "Move to Trash (safe choice)" cancel button "Deny" with icon caution giving up after t`,
 	"if gave up of r then return \"gave-up\"",
 	"return button returned of r",
 	"end run",
@@ -43,7 +47,8 @@ var trashDialogScript = []string{
 // the menu still offers it there.
 var sayAgainDialogScript = []string{
 	"on run argv",
-	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "` + app.SayAgainLabel + `", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after (item 3 of argv) as integer`,
+	"set t to (item 3 of argv) as integer",
+	`set r to display dialog (item 2 of argv) with title (item 1 of argv) buttons {"Approve", "` + app.SayAgainLabel + `", "Deny (safe choice)"} default button "Deny (safe choice)" cancel button "Deny (safe choice)" with icon caution giving up after t`,
 	"if gave up of r then return \"gave-up\"",
 	"return button returned of r",
 	"end run",

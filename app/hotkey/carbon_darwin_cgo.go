@@ -6,6 +6,7 @@ package hotkey
 #cgo LDFLAGS: -framework Carbon
 #include <Carbon/Carbon.h>
 #include <dispatch/dispatch.h>
+#include <pthread.h>
 
 extern void harkHotKeyEvent(UInt32 id, int down);
 
@@ -51,9 +52,14 @@ static void harkOnMain(void *p) {
 	}
 }
 
-// harkCarbon runs c on the main thread, where Carbon's event target lives.
-// Never call it from the main thread itself: dispatch_sync would deadlock.
+// harkCarbon runs c on the main thread, where Carbon's event target lives:
+// inline when already there (dispatch_sync to the main queue from the main
+// thread would deadlock), else through the main queue.
 static OSStatus harkCarbon(harkCall *c) {
+	if (pthread_main_np()) {
+		harkOnMain(c);
+		return c->status;
+	}
 	dispatch_sync_f(dispatch_get_main_queue(), c, harkOnMain);
 	return c->status;
 }

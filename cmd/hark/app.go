@@ -48,7 +48,7 @@ func runApp(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	w := &wiring{e: e, verbose: verbose, problems: map[string]string{}}
+	w := &wiring{e: e, verbose: verbose, problems: map[string]string{}, mainBound: runtime.GOOS == "darwin"}
 	defer w.close()
 	steps := []func(context.Context) error{
 		w.openFiles,   // folders, the single-instance lock, settings
@@ -108,9 +108,26 @@ type wiring struct {
 	recorder    app.Recorder
 	transcriber app.Transcriber
 	core        *app.App
+	// mainBound: the closers registered with onCloseMain need the main
+	// thread (macOS: Carbon hot keys, systray's drawing), and close runs on
+	// it, blocked in onExit or after the event loop stopped.
+	mainBound bool
 }
 
 func (w *wiring) onClose(f func()) { w.closers = append(w.closers, f) }
+
+// onCloseMain adds a closer that may need the main thread. Where close
+// runs on that thread (w.mainBound) it is started and not waited for:
+// waiting would stall every quit, or hang it for good.
+func (w *wiring) onCloseMain(f func()) {
+	w.onClose(func() {
+		if w.mainBound {
+			go f()
+			return
+		}
+		f()
+	})
+}
 
 // close runs the closers once, in reverse: both the AppKit quit path
 // (shutdown, from the tray's onExit) and runApp's defer call it.
@@ -260,7 +277,7 @@ func (w *wiring) buildCore(context.Context) error {
 	post := func(ev app.Event) bool { return w.core.Post(ev) }
 	menu := tray.New(tray.Options{Post: post, Logger: w.log})
 	w.menu = menu
-	w.onClose(menu.Close)
+	w.onCloseMain(menu.Close)
 	prompter, yesNo, missing := choosePrompter(runtime.GOOS, os.Getenv, exec.LookPath, os.Executable)
 	if v, ok := w.problems["voice"]; ok && missing != "" {
 		w.problems["voice"] = v + " (" + missing + ")"
@@ -340,10 +357,12 @@ func (w *wiring) run(ctx context.Context) int {
 	defer stop()
 	// The hotkey lets go of its grab when ctx ends (the portal's session
 	// Close is a D-Bus call): quitting waits for that, a little, so the
-	// desktop keeps no session of a Hark that is gone.
+	// desktop keeps no session of a Hark that is gone. On macOS letting go
+	// needs the main thread, which runs this closer: it is not waited for
+	// there (Carbon hot keys end with the process anyway).
 	hotkeyDone := make(chan struct{})
 	var hotkeyStarted atomic.Bool
-	w.onClose(func() {
+	w.onCloseMain(func() {
 		if !hotkeyStarted.Load() {
 			return
 		}

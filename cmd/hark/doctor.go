@@ -121,7 +121,23 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 	if goos == "darwin" {
 		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
-	return checks
+	return append(checks, focusChecks(goos)...)
+}
+
+// focusChecks is, on macOS, the line saying that a Focus hides approval
+// banners: marking them time-sensitive needs an entitlement that only an
+// Apple-issued profile grants, which a locally signed build cannot carry.
+func focusChecks(goos string) []doctor.Check {
+	if goos != "darwin" {
+		return nil
+	}
+	return []doctor.Check{{Name: "Approvals in Focus", Run: func(context.Context) doctor.Result {
+		return doctor.Result{
+			Status: doctor.Warn,
+			Detail: "a Focus holds approval banners back: this build cannot carry the Time Sensitive entitlement; the menu-bar icon still turns to the approval mark while one waits",
+			Fix:    "add Hark to the Focus's allowed apps (System Settings › Focus › your Focus › Allowed Notifications), or answer from the menu",
+		}
+	}}}
 }
 
 // modelChecks are the lines of the model server the settings choose:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -53,4 +54,74 @@ func TestShutdownStopsTheCoreThenCloses(t *testing.T) {
 			t.Errorf("stopped %v, closers ran %d times; want cancelled and closed once anyway", stopped, closed)
 		}
 	})
+}
+
+// mainThread models macOS's main thread: one goroutine that runs what is
+// posted to it, one at a time. While it runs onExit nothing else posted to
+// it runs, which is where AppKit's quit calls shutdown.
+type mainThread chan func()
+
+func (m mainThread) loop() {
+	for f := range m {
+		f()
+	}
+}
+
+// needsMain is a closer like the Carbon hotkey's unregistering or the
+// tray's last render: it posts its work to the main thread and waits for it.
+func (m mainThread) needsMain(ran *atomic.Int32) func() {
+	return func() {
+		done := make(chan struct{})
+		m <- func() { ran.Add(1); close(done) }
+		<-done
+	}
+}
+
+// Quitting from outside (AppKit's terminate calls onExit on the main
+// thread) and the menu's Quit (close runs on the main goroutine after the
+// event loop stopped) must both finish every closer without the main
+// thread: one that needs it is posted and not waited for.
+func TestShutdownNeverWaitsOnTheMainThread(t *testing.T) {
+	t.Parallel()
+	main := make(mainThread, 8)
+	go main.loop()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { <-ctx.Done(); close(done) }()
+	w := &wiring{mainBound: true}
+	var order []string
+	var hotkey, menu atomic.Int32
+	w.onClose(func() { order = append(order, "log") })
+	w.onCloseMain(main.needsMain(&menu))
+	w.onClose(func() { order = append(order, "notifications") })
+	w.onCloseMain(main.needsMain(&hotkey))
+	exited := make(chan bool, 1)
+	main <- func() { // AppKit's applicationWillTerminate
+		exited <- shutdown(stop, done, time.Hour, w.close, slog.New(slog.DiscardHandler))
+	}
+	select {
+	case ok := <-exited:
+		if !ok {
+			t.Error("shutdown reported the core late")
+		}
+	case <-time.After(time.Minute): // a failure detector, not a bound
+		t.Fatal("onExit never returned: a closer waited for the main thread it was blocking")
+	}
+	if len(order) != 2 || order[0] != "notifications" || order[1] != "log" {
+		t.Errorf("closers that need no main thread ran %q, want notifications then log", order)
+	}
+	// Once onExit returns the main thread is free again and what was posted
+	// runs (on a Mac the process may exit first; Carbon keys die with it).
+	give := time.After(time.Minute) // a failure detector, not a bound
+	for hotkey.Load() == 0 || menu.Load() == 0 {
+		select {
+		case <-give:
+			t.Fatalf("posted closers never ran once the main thread was free: hotkey %d, menu %d", hotkey.Load(), menu.Load())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	w.close() // runApp's defer: nothing runs twice
+	if hotkey.Load() != 1 || menu.Load() != 1 || len(order) != 2 {
+		t.Errorf("closers ran again on the second close: %q, hotkey %d, menu %d", order, hotkey.Load(), menu.Load())
+	}
 }

@@ -111,7 +111,10 @@ const seatbeltProfile = `(version 1)
     (global-name "com.apple.metadata.mds")
     ; the resolver configuration, read only: scutil --dns (name lookups
     ; themselves go to mDNSResponder over a socket, which stays closed)
-    (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
+    (global-name "com.apple.SystemConfiguration.DNSConfiguration")
+    ; the process table service, which only answers queries: pgrep and
+    ; pkill ask it on macOS 26 (pkill's signals stay limited to this run)
+    (global-name "com.apple.sysmond"))
 `
 
 // seatbeltHiding is what follows seatbeltProfile for a run with Spec.Hide:

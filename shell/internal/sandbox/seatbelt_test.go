@@ -96,6 +96,7 @@ var (
 		"com.apple.cfprefsd.agent":                       "defaults read: the user's preferences",
 		"com.apple.metadata.mds":                         "mdfind, mdls: Spotlight",
 		"com.apple.SystemConfiguration.DNSConfiguration": "scutil --dns: the resolver configuration",
+		"com.apple.sysmond":                              "pgrep, pkill: the process table (macOS 26)",
 	}
 )
 
