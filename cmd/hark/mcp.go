@@ -253,7 +253,7 @@ func serveMCP(ctx context.Context, e *env, m *mcpServer) int {
 	s := newMCPServer(m)
 	out := &lineWriter{w: e.stdout}
 	in := screenLines(e.stdin, out, cancel)
-	t := &mcp.IOTransport{Reader: in, Writer: out}
+	t := &quietCancelled{Transport: &mcp.IOTransport{Reader: in, Writer: out}}
 	err := s.Run(ctx, t)
 	cancel()
 	m.calls.Wait()
@@ -262,6 +262,66 @@ func serveMCP(ctx context.Context, e *env, m *mcpServer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// quietCancelled is a transport that sends no response for a request the
+// client cancelled (notifications/cancelled): the protocol says the
+// receiver should not, and clients log one as a response to an unknown
+// request. The SDK cancels the handler's context but still writes what it
+// returns, so the reply is dropped here, on its way out. A response that
+// left before the cancel arrived has left; that race is the protocol's.
+type quietCancelled struct{ mcp.Transport }
+
+func (q *quietCancelled) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := q.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &cancelFilter{Connection: c, open: map[jsonrpc.ID]bool{}}, nil
+}
+
+// cancelFilter tracks the client's requests still unanswered (open: true
+// once cancelled), so that a cancel for an id already answered, or never
+// sent, silences nothing.
+type cancelFilter struct {
+	mcp.Connection
+	mu   sync.Mutex
+	open map[jsonrpc.ID]bool
+}
+
+func (c *cancelFilter) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if req, ok := m.(*jsonrpc.Request); ok && err == nil {
+		c.mu.Lock()
+		switch {
+		case req.IsCall():
+			c.open[req.ID] = false
+		case req.Method == "notifications/cancelled":
+			var p mcp.CancelledParams
+			if json.Unmarshal(req.Params, &p) == nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					if _, ok := c.open[id]; ok {
+						c.open[id] = true
+					}
+				}
+			}
+		}
+		c.mu.Unlock()
+	}
+	return m, err
+}
+
+func (c *cancelFilter) Write(ctx context.Context, m jsonrpc.Message) error {
+	if resp, ok := m.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		cancelled := c.open[resp.ID]
+		delete(c.open, resp.ID)
+		c.mu.Unlock()
+		if cancelled {
+			return nil
+		}
+	}
+	return c.Connection.Write(ctx, m)
 }
 
 // maxMCPLine bounds one JSON-RPC message; a longer line is answered with an
