@@ -55,6 +55,7 @@ type appConfirmer struct {
 	runtime string
 	client  string
 	waiting *atomic.Int32
+	unasked *atomic.Bool // set when the user could not be asked at all
 }
 
 // maxClientApprovals is how many approvals one hark mcp session may have
@@ -66,8 +67,8 @@ func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decis
 	if c.waiting != nil {
 		if n := c.waiting.Add(1); n > maxClientApprovals {
 			c.waiting.Add(-1)
-			return agent.Decision{}, &agent.NotAsked{Why: fmt.Sprintf("not run: %d commands from %s already wait for the user's approval; "+
-				"wait for their results before asking for more", maxClientApprovals, c.client)}
+			return c.notAsked(fmt.Sprintf("not run: %d commands from %s already wait for the user's approval; "+
+				"wait for their results before asking for more", maxClientApprovals, c.client))
 		}
 		defer c.waiting.Add(-1)
 	}
@@ -75,13 +76,22 @@ func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decis
 	var refused *control.RefusedError
 	switch {
 	case errors.Is(err, control.ErrNotRunning):
-		return agent.Decision{}, &agent.NotAsked{Why: "not run: this command needs your approval and Hark is not running; start Hark to approve commands from " + c.client}
+		return c.notAsked("not run: this command needs your approval and Hark is not running; start Hark to approve commands from " + c.client)
 	case errors.As(err, &refused):
-		return agent.Decision{}, &agent.NotAsked{Why: "not run: " + refused.Why}
+		return c.notAsked("not run: " + refused.Why)
 	case err != nil && ctx.Err() == nil:
-		return agent.Decision{}, &agent.NotAsked{Why: "not run: could not ask for approval (" + err.Error() + "); start Hark to approve commands from " + c.client}
+		return c.notAsked("not run: could not ask for approval (" + err.Error() + "); start Hark to approve commands from " + c.client)
 	}
 	return d, err
+}
+
+// notAsked is the answer when nobody could be asked, noted for the
+// call's structured result.
+func (c appConfirmer) notAsked(why string) (agent.Decision, error) {
+	if c.unasked != nil {
+		c.unasked.Store(true)
+	}
+	return agent.Decision{}, &agent.NotAsked{Why: why}
 }
 
 // mcpServer answers one client's tool calls.
@@ -130,14 +140,119 @@ func mcpPrivateDirs(paths settings.Paths) []string {
 // newMCPServer is the SDK server with Hark's one tool.
 func newMCPServer(m *mcpServer) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "hark", Title: "Hark", Version: version}, nil)
+	yes := true
 	s.AddTool(&mcp.Tool{
 		Name:        agent.ToolName,
-		Title:       "Run a terminal command (guarded by Hark)",
+		Title:       mcpToolTitle,
 		Description: mcpToolDescription,
 		InputSchema: agent.ToolParameters(),
+		// What the tool may do once the user approves: anything a shell
+		// can, the network included. Read-only commands are the part
+		// that runs unasked, not the whole tool.
+		Annotations: &mcp.ToolAnnotations{
+			Title:           mcpToolTitle,
+			ReadOnlyHint:    false,
+			DestructiveHint: &yes,
+			IdempotentHint:  false,
+			OpenWorldHint:   &yes,
+		},
+		OutputSchema: mcpOutputSchema,
 	}, m.call)
 	return s
 }
+
+const mcpToolTitle = "Run a terminal command (guarded by Hark)"
+
+// mcpOutcome is a call's structured result: the result JSON hark exec
+// prints, and what Hark decided and why, so that a client can tell a
+// command that ran from one that was refused, denied, left unanswered or
+// moved to the Trash without reading the error's words. The text content
+// is the same object, for clients that read only text.
+type mcpOutcome struct {
+	shell.Result
+	Decision  string `json:"decision"`
+	Why       string `json:"why"`
+	Sandboxed bool   `json:"sandboxed"`
+	Trashed   bool   `json:"trashed"`
+}
+
+// JSON encodes o as Result.JSON does: && and > stay readable.
+func (o mcpOutcome) JSON() []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(o) // plain strings, bools and numbers: it cannot fail
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// Decisions a client sees beside the audit log's own words.
+const (
+	mcpNotAsked = "not-asked" // it needed the user, who could not be asked (Hark not running, too many waiting)
+	mcpInvalid  = "invalid"   // the arguments could not be used; nothing was classified or run
+)
+
+// outcome is res with what was decided (decision, the audit log's word,
+// or "" when the arguments were bad).
+func outcome(res shell.Result, decision string, unasked bool) mcpOutcome {
+	if res.Reasons == nil {
+		res.Reasons = []shell.Reason{}
+	}
+	o := mcpOutcome{Result: res, Decision: decision, Sandboxed: res.Executed && res.Sandbox == shell.SandboxApplied,
+		// Not run and yet done: only the Trash does that.
+		Trashed: res.Success && !res.Executed}
+	switch {
+	case decision == "":
+		o.Decision, o.Why = mcpInvalid, res.Error
+	case decision == agent.DecisionDenied && unasked:
+		o.Decision, o.Why = mcpNotAsked, res.Error
+	case o.Trashed:
+		o.Why = "Hark moved the command's targets to the Trash instead of running it; nothing was deleted for good"
+	case decision == agent.DecisionAuto && o.Sandboxed:
+		o.Why = "read-only: ran at once in the read-only, no-network sandbox; nobody was asked"
+	case decision == agent.DecisionAuto:
+		o.Why = "read-only: ran at once, nobody was asked (no sandbox on this system)"
+	case decision == agent.DecisionApproved:
+		o.Why = "the user approved it"
+	case decision == agent.DecisionAllowed:
+		o.Why = "one of the user's rules allows it, so it ran without asking"
+	case decision == agent.DecisionUnconfirmedRun:
+		o.Why = "confirmation is off for MCP clients (mcpConfirmOff), so it ran without asking"
+	default: // refused, denied, timeout, cancelled: the error says why
+		o.Why = res.Error
+	}
+	return o
+}
+
+// mcpOutputSchema describes mcpOutcome for tools/list.
+var mcpOutputSchema = json.RawMessage(`{
+  "type": "object",
+  "required": ["success", "command", "workingDirectory", "purpose", "tier", "reasons", "executed", "exitCode",
+    "output", "error", "timedOut", "truncated", "executionTimeMs", "sandbox", "decision", "why", "sandboxed", "trashed"],
+  "properties": {
+    "success": {"type": "boolean", "description": "the request is done: the command ran and exited 0, or its targets went to the Trash"},
+    "command": {"type": "string"},
+    "workingDirectory": {"type": "string"},
+    "purpose": {"type": "string", "enum": ["checking", "executing", "verifying", ""]},
+    "tier": {"type": "string", "enum": ["safe", "confirm", "forbidden", ""], "description": "what Hark's policy made of the command; empty when the arguments were bad"},
+    "reasons": {"type": "array", "items": {"type": "object", "required": ["command", "why", "category"],
+      "properties": {"command": {"type": "string"}, "why": {"type": "string"}, "category": {"type": "string"}}}},
+    "executed": {"type": "boolean", "description": "the command was started"},
+    "exitCode": {"type": "integer", "description": "its exit status; -1 when it did not run"},
+    "output": {"type": "string"},
+    "error": {"type": "string", "description": "its stderr, or why Hark did not run it"},
+    "timedOut": {"type": "boolean", "description": "the command ran past Hark's time limit and was stopped"},
+    "truncated": {"type": "boolean"},
+    "executionTimeMs": {"type": "integer"},
+    "sandbox": {"type": "string", "enum": ["read-only", "off", "unavailable", ""]},
+    "rule": {"type": "string", "description": "the user's rule that decided, when one did"},
+    "decision": {"type": "string",
+      "enum": ["auto", "approved", "allowed", "unconfirmed-run", "trashed", "refused", "denied", "not-asked", "timeout", "cancelled", "invalid"],
+      "description": "ran: auto (read-only, unasked), approved, allowed (a rule), unconfirmed-run (confirmation off); not run: trashed (moved to the Trash instead), refused (never runs), denied (by the user), not-asked (nobody could be asked), timeout (the approval went unanswered), cancelled, invalid (bad arguments)"},
+    "why": {"type": "string", "description": "why Hark decided so, in words"},
+    "sandboxed": {"type": "boolean", "description": "it ran inside the read-only, no-network sandbox"},
+    "trashed": {"type": "boolean", "description": "its targets went to the Trash instead of being deleted"}
+  }
+}`)
 
 // clientName is how the approval and the audit log name a client: its
 // title or name from initialize, or a plain word when it gave none.
@@ -178,20 +293,28 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if req.Params != nil {
 		args = req.Params.Arguments
 	}
+	var decision string
+	var unasked atomic.Bool
 	res, err := m.guard.Handle(ctx, agent.CallRequest{
 		Arguments:   args,
 		Client:      client,
-		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting},
+		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting, unasked: &unasked},
 		NoConfirm:   m.noConfirm,
 		PrivateDirs: m.private,
 		Session:     &m.session,
+		OnEvent: func(e agent.Event) {
+			if e.Kind == agent.EventDecided {
+				decision = e.Decision
+			}
+		},
 	})
 	if err != nil {
-		res = shell.Result{ExitCode: -1, Error: err.Error() + ". Nothing was run; send {\"command\": \"…\"} with an optional absolute workingDirectory."}
+		res, decision = shell.Result{ExitCode: -1, Error: err.Error() + ". Nothing was run; send {\"command\": \"…\"} with an optional absolute workingDirectory."}, ""
 	}
-	text := string(safeJSON(agent.ShownResult(res).JSON()))
+	text := safeJSON(outcome(agent.ShownResult(res), decision, unasked.Load()).JSON())
 	return &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+		StructuredContent: json.RawMessage(text),
 		// Not run, or failed: an error. Moved to the Trash as the user
 		// chose is the request done (Success), not a failure to retry.
 		IsError: !res.Success || (!res.Executed && res.Error != ""),
