@@ -26,6 +26,7 @@ type structured struct {
 	Sandboxed bool   `json:"sandboxed"`
 	Trashed   bool   `json:"trashed"`
 	Error     string `json:"error"`
+	TimedOut  bool   `json:"timedOut"`
 	isError   bool
 	text      string
 }
@@ -122,7 +123,7 @@ func TestMcpStructuredResults(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(paths.Settings), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(paths.Settings, []byte(`{"confirmTimeout": "5s"}`), 0o600); err != nil {
+	if err := os.WriteFile(paths.Settings, []byte(`{"confirmTimeout": "5s", "commandTimeout": "1s"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	home, _ := os.UserHomeDir()
@@ -160,6 +161,12 @@ func TestMcpStructuredResults(t *testing.T) {
 		s := callStructured(t, cs, rs, map[string]any{"command": "ls /no/such/thing", "workingDirectory": dir})
 		if s.Decision != agent.DecisionAuto || !s.Executed || s.ExitCode == 0 || !s.isError {
 			t.Errorf("failed: %+v", s)
+		}
+	})
+	t.Run("ran past the time limit", func(t *testing.T) {
+		s := callStructured(t, cs, rs, map[string]any{"command": "sleep 3600", "workingDirectory": dir})
+		if s.Decision != agent.DecisionAuto || !s.Executed || !s.TimedOut || !s.isError || !strings.Contains(s.text, `"timedOut":true`) {
+			t.Errorf("timed out: %+v", s)
 		}
 	})
 	t.Run("forbidden refused", func(t *testing.T) {
