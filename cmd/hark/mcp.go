@@ -11,9 +11,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +58,9 @@ type appConfirmer struct {
 	client  string
 	waiting *atomic.Int32
 	unasked *atomic.Bool // set when the user could not be asked at all
+	// progress, when the client asked for progress, sends it notes while
+	// the approval waits; nil: none.
+	progress *progressNotes
 }
 
 // maxClientApprovals is how many approvals one hark mcp session may have
@@ -71,6 +76,10 @@ func (c appConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decis
 				"wait for their results before asking for more", maxClientApprovals, c.client))
 		}
 		defer c.waiting.Add(-1)
+	}
+	if c.progress != nil {
+		c.progress.start(ctx)
+		defer c.progress.stop()
 	}
 	d, err := control.Ask(ctx, c.runtime, p)
 	var refused *control.RefusedError
@@ -97,9 +106,11 @@ func (c appConfirmer) notAsked(why string) (agent.Decision, error) {
 // mcpServer answers one client's tool calls.
 type mcpServer struct {
 	guard     *agent.Agent
-	runtime   string   // Hark's runtime folder, where the app's socket is
-	noConfirm bool     // confirmation off, and mcpConfirmOff says so for clients too
-	private   []string // folders no call may run in (mcpPrivateDirs)
+	runtime   string // Hark's runtime folder, where the app's socket is
+	noConfirm bool   // confirmation off, and mcpConfirmOff says so for clients too
+	// confirmTimeout is how long an approval waits, for the progress notes.
+	confirmTimeout time.Duration
+	private        []string // folders no call may run in (mcpPrivateDirs)
 
 	// stop ends every call when the session ends (stdin closed, SIGTERM):
 	// the SDK cancels its calls on a closed stdin but not on its own
@@ -295,10 +306,19 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	var decision string
 	var unasked atomic.Bool
+	confirmer := appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting, unasked: &unasked}
+	if req.Params != nil && req.Session != nil {
+		if token := req.Params.GetProgressToken(); token != nil {
+			confirmer.progress = &progressNotes{session: req.Session, token: token, limit: m.confirmTimeout}
+			// The approval may end before its Confirm returns (a timeout):
+			// no note may follow the result.
+			defer confirmer.progress.stop()
+		}
+	}
 	res, err := m.guard.Handle(ctx, agent.CallRequest{
 		Arguments:   args,
 		Client:      client,
-		Confirmer:   appConfirmer{runtime: m.runtime, client: client, waiting: &m.waiting, unasked: &unasked},
+		Confirmer:   confirmer,
 		NoConfirm:   m.noConfirm,
 		PrivateDirs: m.private,
 		Session:     &m.session,
@@ -361,7 +381,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	m := &mcpServer{guard: guard, runtime: paths.Runtime, noConfirm: !st.ConfirmBeforeExecute && st.MCPConfirmOff,
-		private: mcpPrivateDirs(paths)}
+		private: mcpPrivateDirs(paths), confirmTimeout: st.ConfirmTimeout.D()}
 	return serveMCP(ctx, e, m)
 }
 
@@ -559,31 +579,56 @@ func harkPath() (string, error) {
 // mcpClientList names the clients --print-config knows.
 const mcpClientList = "claude, claude-code, cursor, zed, goose or codex"
 
-// mcpConfigs are the config snippets per client, for the path of hark.
+// mcpConfigs are the config snippets per client, for the path of hark
+// and the seconds a tool call may take (mcpToolTimeout). Where a client
+// has a setting for that, its snippet sets it; note says what to know
+// where it has none.
 var mcpConfigs = map[string]struct {
 	where   string
-	snippet func(path string) string
+	note    string
+	snippet func(path string, secs int) string
 }{
-	"claude": {"Claude Desktop: Settings → Developer → Edit Config (claude_desktop_config.json), under \"mcpServers\"", func(p string) string {
-		return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
-	}},
-	"cursor": {"Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in a project), under \"mcpServers\"", func(p string) string {
-		return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
-	}},
-	"zed": {"Zed: settings.json (zed: open settings), under \"context_servers\"", func(p string) string {
-		return jsonSnippet(map[string]any{"context_servers": map[string]any{"hark": map[string]any{"source": "custom", "command": p, "args": []string{"mcp"}}}})
-	}},
-	"claude-code": {"Claude Code: run this once in a shell (--scope user: in every project)", func(p string) string {
-		return "claude mcp add --scope user hark -- " + shellQuote(p) + " mcp\n"
-	}},
-	"codex": {"Codex: ~/.codex/config.toml", func(p string) string {
-		q, _ := json.Marshal(p) // a JSON string of a path is a valid TOML string
-		return "[mcp_servers.hark]\ncommand = " + string(q) + "\nargs = [\"mcp\"]\n"
-	}},
-	"goose": {"Goose: ~/.config/goose/config.yaml, under extensions:", func(p string) string {
-		q, _ := json.Marshal(p) // a JSON string is a valid YAML string
-		return "extensions:\n  hark:\n    name: hark\n    type: stdio\n    cmd: " + string(q) + "\n    args: [mcp]\n    enabled: true\n    timeout: 300\n"
-	}},
+	"claude": {"Claude Desktop: Settings → Developer → Edit Config (claude_desktop_config.json), under \"mcpServers\"",
+		"Claude Desktop has no setting for how long a tool call may take; Hark sends progress while an approval waits, " +
+			"but a client that does not reset its wait on progress gives up on a call after about 60 s: answer approvals within a minute",
+		func(p string, _ int) string {
+			return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
+		}},
+	"cursor": {"Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in a project), under \"mcpServers\"",
+		"Cursor's mcp.json has no setting for how long a tool call may take; Hark sends progress while an approval waits, " +
+			"but a client that does not reset its wait on progress gives up on a call after about 60 s: answer approvals within a minute",
+		func(p string, _ int) string {
+			return jsonSnippet(map[string]any{"mcpServers": map[string]any{"hark": map[string]any{"command": p, "args": []string{"mcp"}}}})
+		}},
+	"zed": {"Zed: settings.json (zed: open settings), under \"context_servers\"", "",
+		func(p string, secs int) string {
+			return jsonSnippet(map[string]any{"context_servers": map[string]any{"hark": map[string]any{"source": "custom", "command": p, "args": []string{"mcp"}, "timeout": secs}}})
+		}},
+	"claude-code": {"Claude Code: run this once in a shell (--scope user: in every project); Claude Code reads MCP_TOOL_TIMEOUT (milliseconds) from its environment or the \"env\" of ~/.claude/settings.json", "",
+		func(p string, secs int) string {
+			return "claude mcp add --scope user hark -- " + shellQuote(p) + " mcp\n" +
+				"# and in ~/.claude/settings.json, so that a call can wait for your approval:\n" +
+				"#   \"env\": {\"MCP_TOOL_TIMEOUT\": \"" + strconv.Itoa(secs) + "000\"}\n"
+		}},
+	"codex": {"Codex: ~/.codex/config.toml", "",
+		func(p string, secs int) string {
+			q, _ := json.Marshal(p) // a JSON string of a path is a valid TOML string
+			return "[mcp_servers.hark]\ncommand = " + string(q) + "\nargs = [\"mcp\"]\ntool_timeout_sec = " + strconv.Itoa(secs) + "\n"
+		}},
+	"goose": {"Goose: ~/.config/goose/config.yaml, under extensions:", "",
+		func(p string, secs int) string {
+			q, _ := json.Marshal(p) // a JSON string is a valid YAML string
+			return "extensions:\n  hark:\n    name: hark\n    type: stdio\n    cmd: " + string(q) + "\n    args: [mcp]\n    enabled: true\n    timeout: " + strconv.Itoa(secs) + "\n"
+		}},
+}
+
+// mcpToolTimeout is how long, in whole seconds rounded up to ten, a
+// client should let one call of the tool take: the approval's wait, the
+// preview before it, the command's time limit, and a margin.
+func mcpToolTimeout(st settings.Settings) int {
+	d := st.ConfirmTimeout.D() + st.PreviewTimeout.D() + st.CommandTimeout.D() + 30*time.Second
+	secs := int((d + time.Second - 1) / time.Second)
+	return (secs + 9) / 10 * 10
 }
 
 // shellQuote quotes s for a POSIX shell.
@@ -605,12 +650,98 @@ func printMCPConfig(e *env, client string) int {
 		showln(e.stderr, "hark mcp: cannot find this hark's path:", err)
 		return exitError
 	}
+	_, st, err := loadSettings()
+	if err != nil {
+		// The snippet is still right for the defaults; say which.
+		showln(e.stderr, "# warning: hark mcp:", err, "— the timeout below is for the default settings")
+		st = settings.Defaults()
+	}
 	fmt.Fprintln(e.stderr, "# "+c.where)
+	if c.note != "" {
+		fmt.Fprintln(e.stderr, "# "+c.note)
+	}
 	if strings.Contains(p, string(filepath.Separator)+"go-build") {
 		// go run's binary is gone once it exits: a client told to
 		// start it would fail to.
 		fmt.Fprintln(e.stderr, "# warning: "+p+" is a temporary build that go run deletes; run bin/hark mcp --print-config "+client+" (make build) instead")
 	}
-	fmt.Fprint(e.stdout, c.snippet(p))
+	fmt.Fprint(e.stdout, c.snippet(p, mcpToolTimeout(st)))
 	return exitOK
+}
+
+// progressTicker is the part of *time.Ticker the progress notes use; a
+// test drives its own.
+type progressTicker interface {
+	C() <-chan time.Time
+	Stop()
+}
+
+type realTicker struct{ *time.Ticker }
+
+func (t realTicker) C() <-chan time.Time { return t.Ticker.C }
+
+// newProgressTicker makes the ticker of one approval's progress notes.
+var newProgressTicker = func(d time.Duration) progressTicker { return realTicker{time.NewTicker(d)} }
+
+// mcpProgressEvery is how often a waiting approval tells the client it
+// still waits: well inside the 60 s after which the TypeScript SDK, and
+// the clients built on it, give up on a request unless progress resets
+// the wait.
+const mcpProgressEvery = 15 * time.Second
+
+// progressNotes sends notifications/progress for one call while its
+// approval waits: one at once and one per tick, counting up, so that a
+// client that resets its timeout on progress keeps waiting for the user.
+type progressNotes struct {
+	session *mcp.ServerSession
+	token   any
+	limit   time.Duration
+
+	mu   sync.Mutex
+	n    float64
+	quit chan struct{}
+	done chan struct{}
+}
+
+func (p *progressNotes) start(ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.quit != nil {
+		return
+	}
+	p.quit, p.done = make(chan struct{}), make(chan struct{})
+	tk := newProgressTicker(mcpProgressEvery)
+	msg := "waiting for the user's approval in Hark"
+	if p.limit > 0 {
+		msg += " (at most " + p.limit.String() + ")"
+	}
+	go func() {
+		defer close(p.done)
+		defer tk.Stop()
+		for {
+			p.n++
+			_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: p.n, Message: msg})
+			select {
+			case <-tk.C():
+			case <-p.quit:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
+// stop ends the notes and returns once the last has been written; it may
+// be called more than once.
+func (p *progressNotes) stop() {
+	p.mu.Lock()
+	quit, done := p.quit, p.done
+	p.quit = nil
+	p.mu.Unlock()
+	if quit == nil {
+		return
+	}
+	close(quit)
+	<-done
 }
