@@ -709,21 +709,22 @@ func (p *progressNotes) start(ctx context.Context) {
 	if p.quit != nil {
 		return
 	}
-	p.quit, p.done = make(chan struct{}), make(chan struct{})
+	quit, done := make(chan struct{}), make(chan struct{})
+	p.quit, p.done = quit, done // stop clears them: the goroutine keeps its own
 	tk := newProgressTicker(mcpProgressEvery)
 	msg := "waiting for the user's approval in Hark"
 	if p.limit > 0 {
 		msg += " (at most " + p.limit.String() + ")"
 	}
 	go func() {
-		defer close(p.done)
+		defer close(done)
 		defer tk.Stop()
 		for {
 			p.n++
 			_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: p.n, Message: msg})
 			select {
 			case <-tk.C():
-			case <-p.quit:
+			case <-quit:
 				return
 			case <-ctx.Done():
 				return
