@@ -18,6 +18,7 @@ require (
 	golang.org/x/image v0.22.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.45.0
+	golang.org/x/text v0.30.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app"
 )
 
@@ -176,5 +177,17 @@ func TestMcpPrintConfigTimeouts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAuditTableNamesLookalikesAsOtherPrograms: hark audit shows a client
+// that calls itself Hark, in any disguise, as the approval did.
+func TestAuditTableNamesLookalikesAsOtherPrograms(t *testing.T) {
+	for _, name := range []string{"Hark", "Ｈａｒｋ", "Нark", "H\u200bark.app", " hark (Hark)"} {
+		var b strings.Builder
+		writeAuditTable(&b, []agent.AuditEntry{{Command: "ls", Client: name, Decision: agent.DecisionAuto}})
+		if !strings.Contains(b.String(), "(another program)") {
+			t.Errorf("%q: %s", name, b.String())
+		}
 	}
 }
