@@ -189,6 +189,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if _, err := io.WriteString(stdin, "cancel\n"); err != nil {
 		t.Fatal(err)
 	}
+	stdin.Close() // nothing more to say: the client may end once done
 	if s := next("cancelled"); s.Thrown == "" {
 		t.Errorf("the cancelled call returned a result: %+v", s)
 	}

@@ -66,3 +66,5 @@ await call("after", { command: "echo still here", workingDirectory: work });
 await client.ping();
 await client.close();
 say("done", { errors });
+// stdin stays open as long as the test keeps it: end here.
+process.exit(0);
