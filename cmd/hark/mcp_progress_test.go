@@ -191,3 +191,28 @@ func TestAuditTableNamesLookalikesAsOtherPrograms(t *testing.T) {
 		}
 	}
 }
+
+// TestMcpProgressWhenNobodyCanBeAsked: with no app to ask, a call that
+// asked for progress gets its note and then its result at once.
+func TestMcpProgressWhenNobodyCanBeAsked(t *testing.T) {
+	mcpHome(t)
+	r := startRawMCP(t)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":5},"name":"execute_terminal_command","arguments":{"command":"touch ` + filepath.Join(t.TempDir(), "x") + `"}}}`)
+	got := make(chan map[string]any, 1)
+	go func() {
+		for {
+			if m := r.read(); m["id"] != nil {
+				got <- m
+				return
+			}
+		}
+	}()
+	select {
+	case m := <-got:
+		if !strings.Contains(fmt.Sprint(m["result"]), "not-asked") {
+			t.Errorf("the result: %v", m)
+		}
+	case <-time.After(mcpWait):
+		t.Fatal("the call never got its result")
+	}
+}
