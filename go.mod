@@ -8,6 +8,7 @@ require (
 	github.com/gen2brain/beeep v0.12.0
 	github.com/ggerganov/whisper.cpp/bindings/go v0.0.0-20260227185758-9453b4b9be9b
 	github.com/godbus/dbus/v5 v5.2.4
+	github.com/google/jsonschema-go v0.4.3
 	github.com/gordonklaus/portaudio v0.0.0-20250206071425-98a94950218b
 	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/jezek/xgb v1.1.1
@@ -17,6 +18,7 @@ require (
 	golang.org/x/image v0.22.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.45.0
+	golang.org/x/text v0.30.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -27,7 +29,6 @@ require (
 	github.com/buger/jsonparser v1.1.1 // indirect
 	github.com/esiqveland/notify v0.13.3 // indirect
 	github.com/go-ole/go-ole v1.3.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

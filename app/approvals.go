@@ -348,11 +348,11 @@ func ClientName(client string) string {
 	if c == "" {
 		return ""
 	}
-	c = clip(Visible(c), 40)
-	if f := strings.ToLower(strings.Fields(c)[0]); strings.HasPrefix(f, "hark") {
-		c = "“" + c + "” (another program)"
+	shown := clip(Visible(c), 40)
+	if namesHark(client) {
+		shown = "“" + shown + "” (another program)"
 	}
-	return c
+	return shown
 }
 
 // ApprovalTitle is the heading of an approval's notification or dialog:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/agent"
+	"github.com/hark-sh/hark/app"
 )
 
 func init() {
@@ -86,7 +87,9 @@ func writeAuditTable(w io.Writer, entries []agent.AuditEntry) {
 		}
 		where := en.WorkingDirectory
 		if en.Client != "" {
-			where += ", from " + en.Client // asked over MCP
+			// asked over MCP: named as the approval named it, so that a
+			// client calling itself Hark reads as another program here too
+			where += ", from " + app.ClientName(en.Client)
 		}
 		// The words a spoken answer was read from, last: whisper's, so
 		// shown escaped like every other field.

@@ -1017,3 +1017,67 @@ func TestMcpSecretReadsAsk(t *testing.T) {
 		t.Errorf("ls ~/.ssh: %s", r.text)
 	}
 }
+
+// TestMcpCancelledIsNotAnswered: after notifications/cancelled the
+// request gets no response at all — not while its command runs, not while
+// its approval waits, not once the session ends — its command's process
+// is gone, and the requests around it are answered as usual. Numeric and
+// string ids alike.
+func TestMcpCancelledIsNotAnswered(t *testing.T) {
+	paths := mcpHome(t)
+	a := startApp(t, paths)
+	r := startRawMCP(t)
+	call := func(id, command string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"execute_terminal_command","arguments":{"command":` + strconv.Quote(command) + `}}}`
+	}
+	cancelOf := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"test"}}`
+	}
+	var seen []map[string]any
+	readUntil := func(id any) {
+		t.Helper()
+		for {
+			m := r.read()
+			seen = append(seen, m)
+			if m["id"] == id {
+				return
+			}
+		}
+	}
+	// A running command, cancelled.
+	r.send(call("10", "sleep 3142"))
+	waitStarted(t, "sleep", "3142")
+	r.send(cancelOf("10"))
+	waitGone(t, "after cancelling", "sleep", "3142")
+	r.send(`{"jsonrpc":"2.0","id":11,"method":"ping"}`)
+	readUntil(11.0)
+	// A waiting approval, cancelled, with a string id.
+	r.send(call(`"wait-12"`, "touch "+filepath.Join(t.TempDir(), "x")))
+	a.pending(t, 1)
+	r.send(cancelOf(`"wait-12"`))
+	a.pending(t, 0)
+	r.send(call("13", "echo after"))
+	readUntil(13.0)
+	// Once the session ends, everything it had to say has been written.
+	r.in.Close()
+	for r.out.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(r.out.Bytes(), &m); err != nil {
+			t.Fatalf("the server wrote no JSON: %q", r.out.Text())
+		}
+		seen = append(seen, m)
+	}
+	<-r.done
+	var ids []any
+	for _, m := range seen {
+		if id, ok := m["id"]; ok {
+			ids = append(ids, id)
+		}
+	}
+	if fmt.Sprint(ids) != "[11 13]" {
+		t.Errorf("responses for ids %v, want only 11 and 13: %v", ids, seen)
+	}
+	if !strings.Contains(fmt.Sprint(seen[len(seen)-1]), "after") {
+		t.Errorf("the call after the cancels: %v", seen[len(seen)-1])
+	}
+}
