@@ -197,6 +197,66 @@ func escapeMain(args []string) int {
 		fmt.Println("allocated", mib, "MiB")
 		time.Sleep(time.Duration(secs) * time.Second)
 		runtime.KeepAlive(b)
+	case "memfd": // write MIB into a memfd through write(), never mapped, and hold it SECONDS: "held" by this process, "child" by a child it passed it to
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		fd, err := unix.MemfdCreate("hark-escape", unix.MFD_CLOEXEC)
+		if err != nil {
+			fmt.Println("no memfd:", err)
+			return 0
+		}
+		fillFD(fd, mib)
+		fmt.Println("wrote", mib, "MiB")
+		holdFD(fd, secs, args[3] == "child")
+	case "devshm": // the same through an unlinked file in /dev/shm, if the sandbox lets one be made
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		name := fmt.Sprintf("/dev/shm/hark-escape-%d", os.Getpid())
+		fd, err := unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+		if err != nil {
+			fmt.Println("refused:", err)
+			return 0
+		}
+		unix.Unlink(name)
+		escaped("made a file in /dev/shm")
+		fillFD(fd, mib)
+		fmt.Println("wrote", mib, "MiB")
+		holdFD(fd, secs, false)
+	case "mapshare": // write MIB into a memfd, then N processes map all of it and hold it SECONDS; nobody keeps the descriptor
+		mib, _ := strconv.Atoi(args[1])
+		n, _ := strconv.Atoi(args[2])
+		fd, err := unix.MemfdCreate("hark-escape", 0)
+		if err != nil {
+			fmt.Println("no memfd:", err)
+			return 0
+		}
+		fillFD(fd, mib)
+		var pids []int
+		for range n {
+			p, err := syscall.ForkExec(os.Args[0], []string{os.Args[0], "__escape", "mapfd", args[1], args[3]}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2, uintptr(fd)}})
+			if err != nil {
+				fmt.Println("fork:", err)
+				break
+			}
+			pids = append(pids, p)
+		}
+		unix.Close(fd)
+		for _, p := range pids {
+			var ws syscall.WaitStatus
+			syscall.Wait4(p, &ws, 0, nil)
+		}
+	case "mapfd": // map MIB of descriptor 3 shared, close it, and hold the mapping SECONDS
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		b, err := unix.Mmap(3, 0, mib<<20, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
+		if err != nil {
+			fmt.Println("mmap:", err)
+			return 1
+		}
+		unix.Close(3)
+		fmt.Println("mapped", len(b)>>20, "MiB")
+		time.Sleep(time.Duration(secs) * time.Second)
+		runtime.KeepAlive(b)
 	case "forkmany": // start up to N sleeping processes, as a fork loop would
 		n, _ := strconv.Atoi(args[1])
 		var pids []int
@@ -346,6 +406,36 @@ func kernelCalls(with32 bool) []kernelCall {
 			return ok(e)
 		}},
 	}
+}
+
+// fillFD writes mib MiB into fd through write(), which allocates the
+// file's pages without mapping them into any process.
+func fillFD(fd, mib int) {
+	chunk := bytes.Repeat([]byte{1}, 1<<20)
+	for range mib {
+		if _, err := unix.Write(fd, chunk); err != nil {
+			fmt.Println("write:", err)
+			return
+		}
+	}
+}
+
+// holdFD keeps fd open for secs seconds, or hands it to a child that
+// does (and closes its own) when child is set.
+func holdFD(fd, secs int, child bool) {
+	if !child {
+		time.Sleep(time.Duration(secs) * time.Second)
+		unix.Close(fd)
+		return
+	}
+	p, err := syscall.ForkExec("/bin/sleep", []string{"sleep", strconv.Itoa(secs)}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2, uintptr(fd)}})
+	unix.Close(fd)
+	if err != nil {
+		fmt.Println("fork:", err)
+		return
+	}
+	var ws syscall.WaitStatus
+	syscall.Wait4(p, &ws, 0, nil)
 }
 
 // escapeRunner is a Runner whose zygote belongs to the calling test.
@@ -1016,6 +1106,60 @@ func TestEscapeMemoryCapHoldsTogether(t *testing.T) {
 			one := r.Run(context.Background(), Request{Command: alloc(50, 1), Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
 			if !one.Success || strings.Contains(one.Error, "memory cap") {
 				t.Errorf("one process below the cap was stopped: %s", one.JSON())
+			}
+		})
+	}
+}
+
+// The memory cap counts what the kernel holds for a run, not only what
+// its processes have mapped: pages written into a memfd through write()
+// and never mapped count while a member holds the descriptor, its own or
+// one it handed to a child. And pages that many members map together count
+// once, not once per process. Through the zygote and the per-command
+// helper, and (TestEscapeAsNobody) as an unprivileged user.
+func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const capBytes = 128 << 20
+	for _, perCommand := range []bool{false, true} {
+		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+			r.perCommand = perCommand
+			run := func(args ...string) Result {
+				t.Helper()
+				exe, _ := os.Executable()
+				cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
+				res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+				if !res.Executed || res.Sandbox != SandboxApplied {
+					t.Fatalf("did not run sandboxed: %s", res.JSON())
+				}
+				if strings.Contains(res.Output, "no memfd:") {
+					t.Skipf("memfd_create is not available here: %s", res.Output)
+				}
+				return res
+			}
+			for _, c := range []struct{ name, how string }{
+				{"memfd held", "held"},
+				{"memfd handed to a child", "child"},
+			} {
+				res := run("memfd", "400", "40", c.how)
+				if res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+					t.Errorf("%s: 400 MiB in a memfd under a 128 MiB cap was not stopped for it: %s", c.name, res.JSON())
+				}
+			}
+			// /dev/shm is outside the writable sandbox; were it not, an
+			// unlinked file there would have to be stopped the same way.
+			shm := run("devshm", "400", "40")
+			if !strings.Contains(shm.Output, "refused:") && !strings.Contains(shm.Error, "memory cap was reached") {
+				t.Errorf("an unlinked /dev/shm file of 400 MiB was neither refused nor stopped: %s", shm.JSON())
+			}
+			// Five processes map the same 48 MiB: 240 MiB resident by
+			// their own counts, 48 MiB held.
+			shared := run("mapshare", "48", "5", "2")
+			if !shared.Success || strings.Count(shared.Output, "mapped 48 MiB") != 5 {
+				t.Errorf("48 MiB mapped by five processes was counted more than once: %s", shared.JSON())
 			}
 		})
 	}

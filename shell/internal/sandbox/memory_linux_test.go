@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -103,4 +104,53 @@ func running(argv ...string) []int {
 		}
 	}
 	return out
+}
+
+// A memory file a process holds open counts in full, though its pages are
+// in no resident set (write() filled it; nothing maps it): a memfd, an
+// unlinked file in /dev/shm. Its holes count for nothing.
+func TestRunMemoryCountsHeldMemoryFiles(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mib = 96
+	for _, c := range []struct {
+		kind     string
+		min, max int64
+	}{
+		{"memfd", mib << 20, mib<<20 + 64<<20},
+		{"shm", mib << 20, mib<<20 + 64<<20},
+		{"sparse", 0, 64 << 20},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(exe, memFileCommand, c.kind, strconv.Itoa(mib))
+			in, _ := cmd.StdinPipe()
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			defer in.Close()
+			line, _ := bufio.NewReader(out).ReadString('\n')
+			if strings.HasPrefix(line, "unavailable:") {
+				t.Skipf("no %s here: %s", c.kind, line)
+			}
+			if line != "ready\n" {
+				t.Fatalf("the holder said %q", line)
+			}
+			var m runMemory
+			got := m.of([]int{cmd.Process.Pid}, 0)
+			if got < c.min || got > c.max {
+				t.Errorf("counted %d MiB, want %d to %d MiB (resident: %d MiB)", got>>20, c.min>>20, c.max>>20, residentBytes(cmd.Process.Pid)>>20)
+			}
+			// Held twice (a second process with the same file open would
+			// be the same): counted once.
+			if again := m.of([]int{cmd.Process.Pid, cmd.Process.Pid}, 0); again-got > 64<<20 {
+				t.Errorf("one file held in two places counted twice: %d MiB, then %d MiB", got>>20, again>>20)
+			}
+		})
+	}
 }
