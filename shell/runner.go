@@ -248,6 +248,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
 	if sandboxed {
 		spec.MemoryLimit = max(r.memoryLimit, 0)
+		spec.DiskLimit = max(r.diskQuota, 0)
 		spec.Hide = req.Hide
 	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)

@@ -1164,3 +1164,89 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 		})
 	}
 }
+
+// The disk quota holds when space is allocated, not one poll later:
+// fallocate in every form, a file grown sparse past the quota and then
+// written, dd past its end, sparse copies filled in and many writers in
+// parallel never get more than the quota. Where Hark can give the run a
+// private scratch file system of the quota's size (as root, in the
+// zygote's own mount namespace), that holds for every way of writing;
+// elsewhere what one write or allocation can take is checked at the call
+// (fallocate refused, no file past the quota) and many files in parallel
+// are left to the disk watch, which must then stop the run.
+func TestEscapeDiskQuotaHoldsAtAllocation(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const quota = 32 << 20
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", DiskQuota: quota})
+	run := func(command string) Result {
+		t.Helper()
+		res := r.Run(context.Background(), Request{Command: command, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+		if !res.Executed || res.Sandbox != SandboxApplied {
+			t.Fatalf("did not run sandboxed: %s", res.JSON())
+		}
+		return res
+	}
+	// Scratch space under the quota works, and is it a file system of
+	// the quota's size?
+	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`)
+	if !probe.Success || !strings.HasSuffix(probe.Output, "\n1000000\n") {
+		t.Fatalf("a small scratch file should be fine: %s", probe.JSON())
+	}
+	var fsType string
+	var blocks, bsize int64
+	fmt.Sscan(probe.Output, &fsType, &blocks, &bsize)
+	private := fsType == "tmpfs" && blocks*bsize == quota
+	if !private && isRoot() && os.Getenv("CI") == "true" {
+		t.Errorf("CI runs as root, where each run gets a scratch file system of the quota's size; this one is %q", probe.Output)
+	}
+	t.Logf("private scratch file system: %v (%s)", private, strings.TrimSpace(probe.Output))
+
+	const used = `; echo "used $(du -sk "$TMPDIR" | cut -f1)"`
+	par := func(one string) string { // eight at once, each under the quota, together far past it
+		return `for i in 1 2 3 4 5 6 7 8; do (` + strings.ReplaceAll(one, "F", `"$TMPDIR/f$i"`) + `) & done; wait` + used
+	}
+	cases := []struct {
+		name, command string
+		atTheCall     bool // held at the call wherever the command runs, not only on a private scratch file system
+	}{
+		{"fallocate", `fallocate -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"fallocate keeping the size", `: > "$TMPDIR/f"; fallocate -n -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"posix_fallocate", `fallocate -x -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"fallocate in parallel", par(`fallocate -l 30M F`), true},
+		{"fallocate keeping the size in parallel", par(`: > F; fallocate -n -l 30M F`), true},
+		{"truncate past the quota", `truncate -s 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"dd seek past the quota", `dd if=/dev/zero of="$TMPDIR/f" bs=1M count=4 seek=10240 2>&1; echo "rc=$?"` + used, true},
+		{"sparse, then filled", `truncate -s 100M "$TMPDIR/f"; dd if=/dev/zero of="$TMPDIR/f" bs=1M count=100 conv=notrunc 2>&1; echo "rc=$?"` + used, true},
+		{"sparse files filled in parallel", par(`truncate -s 30M F; dd if=/dev/zero of=F bs=1M count=30 conv=notrunc 2>/dev/null`), false},
+		{"cp --sparse=never in parallel", `truncate -s 30M "$TMPDIR/src"; ` + par(`cp --sparse=never "$TMPDIR/src" F`), false},
+		{"posix_fallocate in parallel", par(`fallocate -x -l 30M F`), false},
+		{"many writers", par(`head -c 30000000 /dev/zero > F`), false},
+	}
+	for _, c := range cases {
+		res := run(c.command)
+		if strings.Contains(res.Output, "rc=0") {
+			t.Errorf("%s: the allocation past the quota succeeded: %s", c.name, res.JSON())
+		}
+		var kib int64 = -1
+		if i := strings.LastIndex(res.Output, "used "); i >= 0 {
+			fmt.Sscan(res.Output[i+len("used "):], &kib)
+		}
+		switch {
+		case kib > quota>>10+64: // a folder's own blocks
+			t.Errorf("%s: %d KiB allocated under a quota of %d KiB: %s", c.name, kib, quota>>10, res.JSON())
+		case kib >= 0:
+			t.Logf("%s: held, %d KiB allocated", c.name, kib)
+		case !private && !c.atTheCall && strings.Contains(res.Error, "the disk lost more than"):
+			// Stopped by the disk watch, the fallback where no private
+			// scratch file system can be had.
+			t.Logf("%s: stopped by the disk watch", c.name)
+		default:
+			t.Errorf("%s: neither held nor stopped for the quota: %s", c.name, res.JSON())
+		}
+	}
+	// The scratch file systems were the zygote's alone.
+	if b, err := os.ReadFile("/proc/self/mountinfo"); err != nil || bytes.Contains(b, []byte("hark-scratch")) {
+		t.Errorf("a scratch file system is visible outside the zygote (%v):\n%s", err, b)
+	}
+}

@@ -269,10 +269,13 @@ func readRules() ([]landlock.Rule, error) {
 // cgroup is the open cgroup.procs of a pids cgroup the child joins first,
 // or -1 (see cgroup_linux.go).
 //
+// fileLimit (Spec.DiskLimit; 0 for none) lowers RLIMIT_FSIZE to it, so no
+// file of the run, sparse or not, can be larger than its disk quota.
+//
 // hide (Spec.Hide) are paths the command may not read; a run with some
 // builds its own ruleset, since what it grants depends on what the folders
 // around them hold at that moment.
-func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup int) (int, error) {
+func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup int, fileLimit int64) (int, error) {
 	filter := sandboxFilter()
 	if inherited {
 		filter = noSetsidFilter()
@@ -330,6 +333,9 @@ func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [
 		if l.resource == unix.RLIMIT_NPROC {
 			soft = processLimit()
 			hard = soft
+		}
+		if l.resource == unix.RLIMIT_FSIZE && fileLimit > 0 {
+			soft, hard = min(soft, uint64(fileLimit)), min(hard, uint64(fileLimit))
 		}
 		var cur unix.Rlimit
 		if unix.Getrlimit(l.resource, &cur) == nil {
@@ -540,6 +546,8 @@ type launchReq struct {
 	dir, tmpDir string
 	hide        []string
 	stdio       [3]int
+	fileLimit   int64
+	scratch     bool // tmpDir is a scratch file system mounted for this run
 	done        chan launchRes
 }
 
@@ -566,7 +574,12 @@ func startLauncher() *launcher {
 			return // a locked goroutine that ends takes its thread with it
 		}
 		for r := range l.reqs {
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup)
+			if r.scratch {
+				// A new file system on the folder, whose root may have the
+				// device and inode numbers of the last one unmounted there.
+				launcherRules.forget(r.tmpDir)
+			}
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup, r.fileLimit)
 			r.done <- launchRes{pid, err}
 		}
 	}()
@@ -575,11 +588,11 @@ func startLauncher() *launcher {
 }
 
 // fork runs forkConfined on the launcher's thread.
-func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, done chan launchRes) (int, error) {
+func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, fileLimit int64, scratch bool, done chan launchRes) (int, error) {
 	if l.err != nil {
 		return 0, fmt.Errorf("the sandbox launcher could not be prepared: %w", l.err)
 	}
-	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, done: done}
+	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, fileLimit: fileLimit, scratch: scratch, done: done}
 	r := <-done
 	return r.pid, r.err
 }
@@ -635,6 +648,17 @@ type cachedRuleset struct {
 const maxCachedRulesets = 8
 
 var launcherRules rulesetCache
+
+// forget drops the ruleset of dir, if one is kept.
+func (c *rulesetCache) forget(dir string) {
+	for i, e := range c.entries {
+		if e.dir == dir {
+			unix.Close(e.fd)
+			c.entries = append(c.entries[:i], c.entries[i+1:]...)
+			return
+		}
+	}
+}
 
 func (c *rulesetCache) get(dir string) (int, uint32, error) {
 	var st unix.Stat_t

@@ -42,7 +42,7 @@ func CanConfine(string) bool { return true }
 // WatchMemory (memory_darwin.go); memLimit is not needed here. Each path of
 // hide that exists is refused to the command by its real path (see
 // seatbeltHiding).
-func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64, hide []string) ([]string, bool) {
+func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _, _ int64, hide []string) ([]string, bool) {
 	if !readOnly {
 		return argv, false
 	}
