@@ -1,16 +1,12 @@
 package sandbox
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the test binary serve as the sandbox helper, as hark does:
@@ -33,48 +29,8 @@ func TestMain(m *testing.M) {
 
 const allocCommand = "__alloc"
 
-// memFileCommand is `EXE __memfile KIND MIB`: it makes a memory file of
-// KIND ("memfd", "shm": unlinked in /dev/shm, "sparse": a memfd of MIB
-// with nothing written), writes MIB into it through write(), prints
-// "ready" and holds it open until its standard input closes.
+// memFileCommand is `EXE __memfile KIND MIB` (see memFileMain).
 const memFileCommand = "__memfile"
-
-func memFileMain(kind, mib string) int {
-	n, err := strconv.Atoi(mib)
-	if err != nil {
-		return 2
-	}
-	var fd int
-	switch kind {
-	case "memfd", "sparse":
-		fd, err = unix.MemfdCreate("hark-test", 0)
-	case "shm":
-		name := "/dev/shm/hark-test-" + strconv.Itoa(os.Getpid())
-		fd, err = unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600)
-		unix.Unlink(name)
-	}
-	if err != nil {
-		fmt.Println("unavailable:", err)
-		return 0
-	}
-	if kind == "sparse" {
-		err = unix.Ftruncate(fd, int64(n)<<20)
-	} else {
-		chunk := make([]byte, 1<<20)
-		for range n {
-			if _, err = unix.Write(fd, chunk); err != nil {
-				break
-			}
-		}
-	}
-	if err != nil {
-		fmt.Println("write:", err)
-		return 1
-	}
-	fmt.Println("ready")
-	io.Copy(io.Discard, os.Stdin)
-	return 0
-}
 
 func allocMain(mib, secs string) int {
 	m, err1 := strconv.Atoi(mib)

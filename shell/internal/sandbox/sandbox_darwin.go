@@ -20,7 +20,7 @@ func Status() (bool, string) {
 	}
 	detail := "sandbox-exec (Seatbelt), deny by default: reads anywhere, writes only its own temp folder, no network, few system services; ps and top run unconfined"
 	if memoryErr != nil {
-		detail += "; no memory cap for a command's processes together (proc_pidinfo: " + memoryErr.Error() + ")"
+		detail += "; no memory cap for a command's processes together (libproc: " + memoryErr.Error() + ")"
 	}
 	return true, detail
 }
