@@ -1177,8 +1177,18 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 func TestEscapeDiskQuotaHoldsAtAllocation(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
+	for _, perCommand := range []bool{false, true} {
+		t.Run(map[bool]string{false: "zygote", true: "per-command helper"}[perCommand], func(t *testing.T) {
+			t.Parallel()
+			testDiskQuotaHolds(t, perCommand)
+		})
+	}
+}
+
+func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	const quota = 32 << 20
 	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", DiskQuota: quota})
+	r.perCommand = perCommand
 	run := func(command string) Result {
 		t.Helper()
 		res := r.Run(context.Background(), Request{Command: command, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})

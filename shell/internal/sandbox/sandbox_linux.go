@@ -132,6 +132,12 @@ func HelperMain(args []string) int {
 	if h.readOnly {
 		cg, _ := newSandboxCgroup()
 		defer cg.remove()
+		// The runner started the helper in a mount namespace of its own
+		// where it could (see scratch_linux.go); the scratch file system
+		// goes with the namespace, once the command's last process ends.
+		if h.diskLimit > 0 && privateMounts() {
+			mountScratch(h.tmpDir, h.diskLimit)
+		}
 		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs, h.diskLimit); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}

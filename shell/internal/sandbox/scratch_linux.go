@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,8 +20,8 @@ import (
 // Mounting takes CAP_SYS_ADMIN and a mount namespace that is the zygote's
 // alone, so that no mount is seen by Hark, by the user or by another
 // zygote: as root the runner starts the zygote in a new one (see
-// startZygote), and the zygote checks at start that it is in one
-// (privateMounts) before it mounts anything. Unprivileged, and wherever
+// startZygote, and the per-command helper, the fallback), and each checks
+// at start that it is in one (privateMounts) before it mounts anything. Unprivileged, and wherever
 // either is missing, runs keep the folder on the disk as it is, and the
 // quota is what RLIMIT_FSIZE (no file larger than the quota), the refusal
 // of fallocate and the runner's disk watch make of it.
@@ -31,6 +32,20 @@ import (
 // scratchInodes bounds the files one scratch file system may hold, since
 // each costs kernel memory that the size limit does not count.
 const scratchInodes = 1 << 16
+
+// CanMountScratch says whether this process could give a command runner a
+// mount namespace of its own and mount there: root with CAP_SYS_ADMIN (a
+// container's root often lacks it). Read once.
+var CanMountScratch = sync.OnceValue(func() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	var caps [2]unix.CapUserData
+	if unix.Capget(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &caps[0]) != nil {
+		return false
+	}
+	return caps[0].Effective&(1<<unix.CAP_SYS_ADMIN) != 0
+})
 
 // privateMounts says whether this process is in a mount namespace of its
 // own, not its parent's, and may mount there. It first makes every mount

@@ -116,7 +116,7 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 			// longer see a disk mounted after it started.
 			Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
 		}
-		if os.Geteuid() == 0 {
+		if CanMountScratch() {
 			attr.Sys.Cloneflags = syscall.CLONE_NEWNS
 		}
 		p, err := os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, attr)
