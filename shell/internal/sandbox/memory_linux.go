@@ -37,7 +37,9 @@ func (s *zserver) watchMemory(r *zrun, limit int64) {
 	t := time.NewTicker(memPoll)
 	defer t.Stop()
 	var m runMemory
-	if !pollMemory(t.C, r.over, limit, func() (int64, bool) { return m.session(r.pid, limit), true }) {
+	if !pollMemory(t.C, r.over, limit, func() (int64, bool) {
+		return max(m.session(r.pid, limit), cgroupUsage(r.memCg.dir, scratchUsed(r.scratch))), true
+	}) {
 		return
 	}
 	s.mu.Lock()
@@ -48,6 +50,16 @@ func (s *zserver) watchMemory(r *zrun, limit int64) {
 }
 
 var pageSize = int64(os.Getpagesize())
+
+// scratchUsed is what the scratch file system on dir holds ("" for none),
+// which a run's memory cgroup is charged with but the disk quota bounds.
+func scratchUsed(dir string) int64 {
+	var fs unix.Statfs_t
+	if dir == "" || unix.Statfs(dir, &fs) != nil {
+		return 0
+	}
+	return int64(fs.Blocks-fs.Bfree) * fs.Bsize
+}
 
 // runMemory adds up the memory of a run's processes, one look at a time;
 // its zero value is ready to use, and it keeps what it learnt between

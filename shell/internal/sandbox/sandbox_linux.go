@@ -138,7 +138,7 @@ func HelperMain(args []string) int {
 		if h.diskLimit > 0 && privateMounts() {
 			mountScratch(h.tmpDir, h.diskLimit)
 		}
-		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs, h.diskLimit); err != nil {
+		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs, -1, h.diskLimit); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 		if h.memLimit > 0 {

@@ -88,6 +88,7 @@ type zrun struct {
 	over    chan struct{}  // closed when done
 	memOver bool           // stopped for passing its memory cap (see watchMemory)
 	scratch string         // the temporary folder on which a scratch file system is mounted, or ""
+	memCg   runCgroup      // the run's memory cgroup (see cgroup_linux.go)
 }
 
 type zserver struct {
@@ -154,6 +155,7 @@ func serveZygote() int {
 		byPid:    map[int]*zrun{},
 		scratch:  privateMounts(),
 	}
+	removeDeadRunCgroups()
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
@@ -243,7 +245,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		fail("malformed request to the command runner")
 		return
 	}
-	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{})}
+	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{}), memCg: noRunCgroup}
 	env := make([]string, 0, len(m.Env)+1)
 	for _, kv := range m.Env {
 		if !strings.HasPrefix(kv, RunMarker+"=") {
@@ -264,12 +266,16 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	if m.ReadOnly && m.DiskLimit > 0 && s.scratch && mountScratch(m.TmpDir, m.DiskLimit) {
 		r.scratch = m.TmpDir
 	}
+	if m.ReadOnly && m.MemLimit > 0 {
+		r.memCg = newRunCgroup("hark-run-" + s.nonce + "-" + strconv.FormatUint(m.ID, 10))
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
 		if r.scratch != "" {
 			unmountScratch(r.scratch)
 		}
+		r.memCg.remove()
 		fail("the command runner is shutting down; try again")
 		return
 	}
@@ -279,7 +285,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, m.DiskLimit, r.scratch != "", s.launched)
+		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, m.DiskLimit, r.memCg.procs, r.scratch != "", s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
@@ -297,10 +303,12 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	s.mu.Unlock()
 	closeAll(fds[:2])
 	fds = nil
+	r.memCg.started()
 	if err != nil {
 		if r.scratch != "" {
 			unmountScratch(r.scratch)
 		}
+		r.memCg.remove()
 		fail(err.Error())
 		return
 	}
@@ -421,6 +429,7 @@ func (s *zserver) finishWith(r *zrun, childless bool) {
 	if r.scratch != "" {
 		unmountScratch(r.scratch)
 	}
+	r.memCg.remove()
 	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code, Reason: reason})
 	unix.Close(r.reply)
 	if idle && !childless {
