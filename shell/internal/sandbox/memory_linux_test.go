@@ -388,3 +388,53 @@ func BenchmarkRunLook(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSessionMemory is what one 50 ms look at a sandboxed run costs
+// the zygote: adding up resident sizes (before), the bound runMemory takes
+// while a run is under its cap (resident sizes and the memory files its
+// processes hold), and the exact count it takes once that bound passes the
+// cap (proportional sets too). A real session of a shell and three sleeps.
+func BenchmarkSessionMemory(b *testing.B) {
+	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & sleep 60 & sleep 60 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	sid := cmd.Process.Pid
+	defer func() {
+		syscall.Kill(-sid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	for range 1000 {
+		if n := len(processes(func(pid int) bool { return sessionOf(pid) == sid })); n == 4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Run("resident sizes (before)", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var sum int64
+			processes(func(pid int) bool {
+				if sessionOf(pid) == sid {
+					sum += residentBytes(pid)
+				}
+				return false
+			})
+		}
+	})
+	b.Run("under the cap", func(b *testing.B) {
+		var m runMemory
+		b.ReportAllocs()
+		for b.Loop() {
+			m.session(sid, 4<<30)
+		}
+	})
+	b.Run("over the cap", func(b *testing.B) {
+		var m runMemory
+		b.ReportAllocs()
+		for b.Loop() {
+			m.session(sid, 0)
+		}
+	})
+}
