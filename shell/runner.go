@@ -249,12 +249,13 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
 	if sandboxed {
 		spec.MemoryLimit = max(r.memoryLimit, 0)
+		spec.DiskLimit = max(r.diskQuota, 0)
 		spec.Hide = req.Hide
 	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide)
-		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit}
+		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0}
 		out = p.run(runCtx)
 	}
 
@@ -522,6 +523,9 @@ type process struct {
 	// (0: none). Where no helper stays beside the command to keep it
 	// (macOS), run keeps it through sandbox.WatchMemory.
 	memLimit int64
+	// scratch asks for a helper in a mount namespace of its own, where it
+	// can mount a scratch file system of the disk quota (Linux, as root).
+	scratch bool
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -537,6 +541,9 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = pipeGrace
 	setProcessGroup(cmd)
+	if p.viaHelper && p.scratch {
+		ownMounts(cmd)
+	}
 	if p.viaHelper {
 		dieWithHark(cmd, sigTerm) // the helper stops every descendant on it
 	} else {

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"runtime"
 	"syscall"
+
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
 // dieWithHark asks the kernel to send the process sig when Hark dies, even
@@ -14,6 +16,16 @@ import (
 // from before Start until Wait returns. Call it after setProcessGroup.
 func dieWithHark(cmd *exec.Cmd, sig syscall.Signal) {
 	cmd.SysProcAttr.Pdeathsig = sig
+}
+
+// ownMounts starts the sandbox helper in a mount namespace of its own,
+// where it can give the command a scratch file system of exactly the disk
+// quota (see sandbox.CanMountScratch); only where that can work, since a
+// start that fails is not retried.
+func ownMounts(cmd *exec.Cmd) {
+	if sandbox.CanMountScratch() {
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
+	}
 }
 
 // lockThread pins the calling goroutine to its thread, so that the thread a

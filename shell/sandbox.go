@@ -54,7 +54,7 @@ func (r *Runner) canSandbox() bool { return sandbox.CanConfine(r.helperPath()) }
 // argv is the command line that runs command, wrapped in the helper or in
 // the OS sandbox as the OS needs, and whether it is the helper's.
 func (r *Runner) argv(command string, sandboxed bool, tmpDir string, hide []string) ([]string, bool) {
-	return sandbox.Wrap(r.helperPath(), []string{r.shell, "-c", command}, sandboxed, tmpDir, max(r.memoryLimit, 0), hide)
+	return sandbox.Wrap(r.helperPath(), []string{r.shell, "-c", command}, sandboxed, tmpDir, max(r.memoryLimit, 0), max(r.diskQuota, 0), hide)
 }
 
 // runZygote runs the command in the zygote. ok is false when the request

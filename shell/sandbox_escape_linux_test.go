@@ -197,6 +197,98 @@ func escapeMain(args []string) int {
 		fmt.Println("allocated", mib, "MiB")
 		time.Sleep(time.Duration(secs) * time.Second)
 		runtime.KeepAlive(b)
+	case "memfd": // write MIB into a memfd through write(), never mapped, and hold it SECONDS: "held" by this process, "child" by a child it passed it to
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		fd, err := unix.MemfdCreate("hark-escape", unix.MFD_CLOEXEC)
+		if err != nil {
+			fmt.Println("no memfd:", err)
+			return 0
+		}
+		fillFD(fd, mib)
+		fmt.Println("wrote", mib, "MiB")
+		holdFD(fd, secs, args[3] == "child")
+	case "memfds": // MIB in memfds of 96 MiB each that no process holds, kept SECONDS: "inflight" parked in a socketpair, "mapped" by one page only
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			fmt.Println("socketpair:", err)
+			return 1
+		}
+		var maps [][]byte
+		for done := 0; done < mib; done += 96 {
+			fd, err := unix.MemfdCreate("hark-escape", unix.MFD_CLOEXEC)
+			if err != nil {
+				fmt.Println("no memfd:", err)
+				return 0
+			}
+			fillFD(fd, 96)
+			if args[3] == "inflight" {
+				err = unix.Sendmsg(pair[0], []byte{0}, unix.UnixRights(fd), nil, 0)
+			} else {
+				var b []byte
+				b, err = unix.Mmap(fd, 0, 4096, unix.PROT_READ, unix.MAP_SHARED)
+				maps = append(maps, b)
+			}
+			if err != nil {
+				fmt.Println("park:", err)
+				return 1
+			}
+			unix.Close(fd)
+		}
+		fmt.Println("wrote", mib, "MiB")
+		time.Sleep(time.Duration(secs) * time.Second)
+		runtime.KeepAlive(maps)
+	case "devshm": // the same through an unlinked file in /dev/shm, if the sandbox lets one be made
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		name := fmt.Sprintf("/dev/shm/hark-escape-%d", os.Getpid())
+		fd, err := unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+		if err != nil {
+			fmt.Println("refused:", err)
+			return 0
+		}
+		unix.Unlink(name)
+		escaped("made a file in /dev/shm")
+		fillFD(fd, mib)
+		fmt.Println("wrote", mib, "MiB")
+		holdFD(fd, secs, false)
+	case "mapshare": // write MIB into a memfd, then N processes map all of it and hold it SECONDS; nobody keeps the descriptor
+		mib, _ := strconv.Atoi(args[1])
+		n, _ := strconv.Atoi(args[2])
+		fd, err := unix.MemfdCreate("hark-escape", 0)
+		if err != nil {
+			fmt.Println("no memfd:", err)
+			return 0
+		}
+		fillFD(fd, mib)
+		var pids []int
+		for range n {
+			p, err := syscall.ForkExec(os.Args[0], []string{os.Args[0], "__escape", "mapfd", args[1], args[3]}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2, uintptr(fd)}})
+			if err != nil {
+				fmt.Println("fork:", err)
+				break
+			}
+			pids = append(pids, p)
+		}
+		unix.Close(fd)
+		for _, p := range pids {
+			var ws syscall.WaitStatus
+			syscall.Wait4(p, &ws, 0, nil)
+		}
+	case "mapfd": // map MIB of descriptor 3 shared, close it, and hold the mapping SECONDS
+		mib, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		b, err := unix.Mmap(3, 0, mib<<20, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
+		if err != nil {
+			fmt.Println("mmap:", err)
+			return 1
+		}
+		unix.Close(3)
+		fmt.Println("mapped", len(b)>>20, "MiB")
+		time.Sleep(time.Duration(secs) * time.Second)
+		runtime.KeepAlive(b)
 	case "forkmany": // start up to N sleeping processes, as a fork loop would
 		n, _ := strconv.Atoi(args[1])
 		var pids []int
@@ -346,6 +438,36 @@ func kernelCalls(with32 bool) []kernelCall {
 			return ok(e)
 		}},
 	}
+}
+
+// fillFD writes mib MiB into fd through write(), which allocates the
+// file's pages without mapping them into any process.
+func fillFD(fd, mib int) {
+	chunk := bytes.Repeat([]byte{1}, 1<<20)
+	for range mib {
+		if _, err := unix.Write(fd, chunk); err != nil {
+			fmt.Println("write:", err)
+			return
+		}
+	}
+}
+
+// holdFD keeps fd open for secs seconds, or hands it to a child that
+// does (and closes its own) when child is set.
+func holdFD(fd, secs int, child bool) {
+	if !child {
+		time.Sleep(time.Duration(secs) * time.Second)
+		unix.Close(fd)
+		return
+	}
+	p, err := syscall.ForkExec("/bin/sleep", []string{"sleep", strconv.Itoa(secs)}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2, uintptr(fd)}})
+	unix.Close(fd)
+	if err != nil {
+		fmt.Println("fork:", err)
+		return
+	}
+	var ws syscall.WaitStatus
+	syscall.Wait4(p, &ws, 0, nil)
 }
 
 // escapeRunner is a Runner whose zygote belongs to the calling test.
@@ -1018,5 +1140,171 @@ func TestEscapeMemoryCapHoldsTogether(t *testing.T) {
 				t.Errorf("one process below the cap was stopped: %s", one.JSON())
 			}
 		})
+	}
+}
+
+// The memory cap counts what the kernel holds for a run, not only what
+// its processes have mapped: pages written into a memfd through write()
+// and never mapped count while a member holds the descriptor, its own or
+// one it handed to a child. And pages that many members map together count
+// once, not once per process. Through the zygote and the per-command
+// helper, and (TestEscapeAsNobody) as an unprivileged user.
+func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const capBytes = 128 << 20
+	for _, perCommand := range []bool{false, true} {
+		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+			r.perCommand = perCommand
+			run := func(args ...string) Result {
+				t.Helper()
+				exe, _ := os.Executable()
+				cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
+				res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+				if !res.Executed || res.Sandbox != SandboxApplied {
+					t.Fatalf("did not run sandboxed: %s", res.JSON())
+				}
+				if strings.Contains(res.Output, "no memfd:") {
+					t.Skipf("memfd_create is not available here: %s", res.Output)
+				}
+				return res
+			}
+			cases := []struct{ name, how string }{
+				{"memfd held", "held"},
+				{"memfd handed to a child", "child"},
+			}
+			// No process holds these: only the kernel's own count, a memory
+			// cgroup per run, sees them (see docs/safety.md).
+			if sandbox.MemoryCgroupAvailable() != "" && !perCommand {
+				cases = append(cases, struct{ name, how string }{"memfd parked in a socketpair", "inflight"},
+					struct{ name, how string }{"memfd mapped by one page and closed", "mapped"})
+			} else if isRoot() && os.Getenv("CI") == "true" && !perCommand {
+				t.Error("CI runs as root with a memory cgroup controller; the runner must count a run's memory there")
+			}
+			for _, c := range cases {
+				op := "memfd"
+				if c.how == "inflight" || c.how == "mapped" {
+					op = "memfds"
+				}
+				res := run(op, "480", "40", c.how)
+				if res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+					t.Errorf("%s: 480 MiB in memfds under a 128 MiB cap was not stopped for it: %s", c.name, res.JSON())
+				}
+			}
+			// /dev/shm is outside the writable sandbox; were it not, an
+			// unlinked file there would have to be stopped the same way.
+			shm := run("devshm", "400", "40")
+			if !strings.Contains(shm.Output, "refused:") && !strings.Contains(shm.Error, "memory cap was reached") {
+				t.Errorf("an unlinked /dev/shm file of 400 MiB was neither refused nor stopped: %s", shm.JSON())
+			}
+			// Five processes map the same 48 MiB: 240 MiB resident by
+			// their own counts, 48 MiB held.
+			shared := run("mapshare", "48", "5", "2")
+			if !shared.Success || strings.Count(shared.Output, "mapped 48 MiB") != 5 {
+				t.Errorf("48 MiB mapped by five processes was counted more than once: %s", shared.JSON())
+			}
+		})
+	}
+}
+
+// The disk quota holds when space is allocated, not one poll later:
+// fallocate in every form, a file grown sparse past the quota and then
+// written, dd past its end, sparse copies filled in and many writers in
+// parallel never get more than the quota. Where Hark can give the run a
+// private scratch file system of the quota's size (as root, in the
+// zygote's own mount namespace), that holds for every way of writing;
+// elsewhere what one write or allocation can take is checked at the call
+// (fallocate refused, no file past the quota) and many files in parallel
+// are left to the disk watch, which must then stop the run.
+func TestEscapeDiskQuotaHoldsAtAllocation(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	for _, perCommand := range []bool{false, true} {
+		t.Run(map[bool]string{false: "zygote", true: "per-command helper"}[perCommand], func(t *testing.T) {
+			t.Parallel()
+			testDiskQuotaHolds(t, perCommand)
+		})
+	}
+}
+
+func testDiskQuotaHolds(t *testing.T, perCommand bool) {
+	const quota = 32 << 20
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", DiskQuota: quota})
+	r.perCommand = perCommand
+	run := func(command string) Result {
+		t.Helper()
+		res := r.Run(context.Background(), Request{Command: command, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+		if !res.Executed || res.Sandbox != SandboxApplied {
+			t.Fatalf("did not run sandboxed: %s", res.JSON())
+		}
+		return res
+	}
+	// Scratch space under the quota works, and is it a file system of
+	// the quota's size?
+	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`)
+	if !probe.Success || !strings.HasSuffix(probe.Output, "\n1000000\n") {
+		t.Fatalf("a small scratch file should be fine: %s", probe.JSON())
+	}
+	var fsType string
+	var blocks, bsize int64
+	fmt.Sscan(probe.Output, &fsType, &blocks, &bsize)
+	private := fsType == "tmpfs" && blocks*bsize == quota
+	if !private && isRoot() && os.Getenv("CI") == "true" {
+		t.Errorf("CI runs as root, where each run gets a scratch file system of the quota's size; this one is %q", probe.Output)
+	}
+	t.Logf("private scratch file system: %v (%s)", private, strings.TrimSpace(probe.Output))
+
+	const used = `; echo "used $(du -sk "$TMPDIR" | cut -f1)"`
+	par := func(one string) string { // eight at once, each under the quota, together far past it
+		return `for i in 1 2 3 4 5 6 7 8; do (` + strings.ReplaceAll(one, "F", `"$TMPDIR/f$i"`) + `) & done; wait` + used
+	}
+	cases := []struct {
+		name, command string
+		// held at the call wherever the command runs, not only on a private
+		// scratch file system; the others write, one file at most the
+		// quota, and may also be stopped by the disk watch
+		atTheCall bool
+	}{
+		{"fallocate", `fallocate -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"fallocate keeping the size", `: > "$TMPDIR/f"; fallocate -n -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"posix_fallocate", `fallocate -x -l 10G "$TMPDIR/f"; echo "rc=$?"` + used, false},
+		{"fallocate in parallel", par(`fallocate -l 30M F`), true},
+		{"fallocate keeping the size in parallel", par(`: > F; fallocate -n -l 30M F`), true},
+		{"truncate past the quota", `truncate -s 10G "$TMPDIR/f"; echo "rc=$?"` + used, true},
+		{"dd seek past the quota", `dd if=/dev/zero of="$TMPDIR/f" bs=1M count=4 seek=10240 2>&1; echo "rc=$?"` + used, true},
+		{"sparse, then filled", `truncate -s 100M "$TMPDIR/f"; dd if=/dev/zero of="$TMPDIR/f" bs=1M count=100 conv=notrunc 2>&1; echo "rc=$?"` + used, false},
+		{"sparse files filled in parallel", par(`truncate -s 30M F; dd if=/dev/zero of=F bs=1M count=30 conv=notrunc 2>/dev/null`), false},
+		{"cp --sparse=never in parallel", `truncate -s 30M "$TMPDIR/src"; ` + par(`cp --sparse=never "$TMPDIR/src" F`), false},
+		{"posix_fallocate in parallel", par(`fallocate -x -l 30M F`), false},
+		{"many writers", par(`head -c 30000000 /dev/zero > F`), false},
+	}
+	for _, c := range cases {
+		res := run(c.command)
+		if strings.Contains(res.Output, "rc=0") {
+			t.Errorf("%s: the allocation past the quota succeeded: %s", c.name, res.JSON())
+		}
+		var kib int64 = -1
+		if i := strings.LastIndex(res.Output, "used "); i >= 0 {
+			fmt.Sscan(res.Output[i+len("used "):], &kib)
+		}
+		switch {
+		case kib > quota>>10+64: // a folder's own blocks
+			t.Errorf("%s: %d KiB allocated under a quota of %d KiB: %s", c.name, kib, quota>>10, res.JSON())
+		case kib >= 0:
+			t.Logf("%s: held, %d KiB allocated", c.name, kib)
+		case !private && !c.atTheCall && strings.Contains(res.Error, "the disk lost more than"):
+			// Stopped by the disk watch, the fallback where no private
+			// scratch file system can be had.
+			t.Logf("%s: stopped by the disk watch", c.name)
+		default:
+			t.Errorf("%s: neither held nor stopped for the quota: %s", c.name, res.JSON())
+		}
+	}
+	// The scratch file systems were the zygote's alone.
+	if b, err := os.ReadFile("/proc/self/mountinfo"); err != nil || bytes.Contains(b, []byte("hark-scratch")) {
+		t.Errorf("a scratch file system is visible outside the zygote (%v):\n%s", err, b)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -130,3 +132,146 @@ func cgroupOf(pid int) string {
 // PidsCgroupAvailable names the pids hierarchy the zygote would use as root,
 // or "" when there is none; for tests and hark doctor.
 func PidsCgroupAvailable() string { return pidsHierarchy() }
+
+// A run's memory as the kernel counts it. As root, where a memory cgroup
+// hierarchy can be used, the zygote puts each sandboxed run in a memory
+// cgroup of its own, and the memory cap reads what the kernel has charged
+// to it: every anonymous and shared page its processes allocated, whoever
+// holds it now, a memfd parked in a socket or mapped by a single page
+// included. The cap adds up what the processes hold too (runMemory) and
+// goes by the larger. Elsewhere (unprivileged, or no memory controller
+// that can be delegated) runMemory alone counts.
+
+// memoryCgroups is where the zygote makes its runs' memory cgroups: under
+// its own memory cgroup, in cgroup v1's memory hierarchy, or in cgroup v2
+// where its own cgroup already enables memory for its children; "" when
+// none can be used. Read once.
+var memoryCgroups = sync.OnceValue(func() string {
+	if os.Geteuid() != 0 {
+		return ""
+	}
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return ""
+	}
+	base := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if slices.Contains(strings.Split(parts[1], ","), "memory") {
+			base = filepath.Join("/sys/fs/cgroup/memory", parts[2]) // v1
+			break
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			dir := filepath.Join("/sys/fs/cgroup", parts[2])
+			if sub, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err == nil && hasWord(sub, "memory") {
+				base = dir // v2, delegated already: nothing of the user's is changed
+			}
+		}
+	}
+	if base == "" {
+		return ""
+	}
+	// Try one, as the runs will.
+	probe := filepath.Join(base, "hark-probe-"+strconv.Itoa(os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return ""
+	}
+	_, err = os.Stat(filepath.Join(probe, "memory.stat"))
+	unix.Rmdir(probe)
+	if err != nil {
+		return ""
+	}
+	return base
+})
+
+// MemoryCgroupAvailable names the memory cgroup under which the zygote
+// makes its runs' cgroups, or "" when it cannot; for tests and hark doctor.
+func MemoryCgroupAvailable() string { return memoryCgroups() }
+
+// runCgroup is one run's memory cgroup.
+type runCgroup struct {
+	dir   string
+	procs int // cgroup.procs, open for writing, until the run has started; -1 when there is none
+}
+
+var noRunCgroup = runCgroup{procs: -1}
+
+// newRunCgroup makes the memory cgroup name for a run, first removing
+// those of zygotes that died without cleaning up.
+func newRunCgroup(name string) runCgroup {
+	base := memoryCgroups()
+	if base == "" {
+		return noRunCgroup
+	}
+	dir := filepath.Join(base, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return noRunCgroup
+	}
+	procs, err := unix.Open(filepath.Join(dir, "cgroup.procs"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Rmdir(dir)
+		return noRunCgroup
+	}
+	return runCgroup{dir: dir, procs: procs}
+}
+
+// removeDeadRunCgroups removes the empty run cgroups of zygotes that are
+// gone; called once as a zygote starts.
+func removeDeadRunCgroups() {
+	base := memoryCgroups()
+	if base == "" {
+		return
+	}
+	old, _ := filepath.Glob(filepath.Join(base, "hark-run-*"))
+	for _, d := range old {
+		owner, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), "hark-run-"), "-")
+		if pid, err := strconv.Atoi(owner); err == nil && unix.Kill(pid, 0) == unix.ESRCH {
+			_ = unix.Rmdir(d)
+		}
+	}
+}
+
+// started closes cgroup.procs once the run's shell has joined.
+func (c *runCgroup) started() {
+	if c.procs >= 0 {
+		unix.Close(c.procs)
+		c.procs = -1
+	}
+}
+
+// usage is what the kernel has charged to the run and cannot drop:
+// anonymous memory and shared memory (tmpfs, shm, memfd), less scratch
+// bytes of the run's scratch file system, which the disk quota bounds
+// instead; 0 without a cgroup, or once it is removed.
+func cgroupUsage(dir string, scratch int64) int64 {
+	if dir == "" {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "memory.stat"))
+	if err != nil {
+		return 0
+	}
+	var anon, shmem int64
+	for line := range bytes.Lines(b) {
+		k, v, _ := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
+		switch string(k) {
+		case "rss", "anon": // v1, v2
+			anon, _ = strconv.ParseInt(string(v), 10, 64)
+		case "shmem":
+			shmem, _ = strconv.ParseInt(string(v), 10, 64)
+		}
+	}
+	return anon + max(shmem-scratch, 0)
+}
+
+// remove deletes the cgroup once the run is over; a process of it that is
+// somehow still alive keeps it until the next zygote removes it.
+func (c *runCgroup) remove() {
+	c.started()
+	if c.dir != "" {
+		_ = unix.Rmdir(c.dir)
+	}
+}

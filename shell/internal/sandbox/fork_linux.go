@@ -68,6 +68,7 @@ type childSpec struct {
 
 	// The confinement.
 	cgroup     int // cgroup.procs of the zygote's pids cgroup, or -1
+	memCgroup  int // cgroup.procs of the run's memory cgroup, or -1
 	ruleset    int // Landlock ruleset, or -1
 	rulesFlags uintptr
 	filter     *unix.SockFprog
@@ -267,12 +268,16 @@ func readRules() ([]landlock.Rule, error) {
 // Otherwise the child gives all of that up itself.
 //
 // cgroup is the open cgroup.procs of a pids cgroup the child joins first,
-// or -1 (see cgroup_linux.go).
+// or -1, and memCgroup that of the run's memory cgroup, or -1 (see
+// cgroup_linux.go).
+//
+// fileLimit (Spec.DiskLimit; 0 for none) lowers RLIMIT_FSIZE to it, so no
+// file of the run, sparse or not, can be larger than its disk quota.
 //
 // hide (Spec.Hide) are paths the command may not read; a run with some
 // builds its own ruleset, since what it grants depends on what the folders
 // around them hold at that moment.
-func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup int) (int, error) {
+func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup, memCgroup int, fileLimit int64) (int, error) {
 	filter := sandboxFilter()
 	if inherited {
 		filter = noSetsidFilter()
@@ -321,7 +326,7 @@ func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [
 	spec := &childSpec{
 		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
 		fds:    [4]int{stdio[0], stdio[1], stdio[2], status[1]},
-		cgroup: cgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
+		cgroup: cgroup, memCgroup: memCgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
 		dropCaps: setpcap && !inherited, lastCap: lastCap,
 		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
 	}
@@ -330,6 +335,9 @@ func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [
 		if l.resource == unix.RLIMIT_NPROC {
 			soft = processLimit()
 			hard = soft
+		}
+		if l.resource == unix.RLIMIT_FSIZE && fileLimit > 0 {
+			soft, hard = min(soft, uint64(fileLimit)), min(hard, uint64(fileLimit))
 		}
 		var cur unix.Rlimit
 		if unix.Getrlimit(l.resource, &cur) == nil {
@@ -404,11 +412,18 @@ func childConfine(c *childSpec) {
 		goto fail
 	}
 
-	// Into the pids cgroup before anything can fork (see cgroup_linux.go).
+	// Into the pids cgroup before anything can fork, and into the run's
+	// memory cgroup before the shell allocates (see cgroup_linux.go).
 	stage = stageCgroup
 	if c.cgroup >= 0 {
 		zero := byte('0')
 		if _, _, e = syscall.RawSyscall(syscall.SYS_WRITE, uintptr(c.cgroup), uintptr(unsafe.Pointer(&zero)), 1); e != 0 {
+			goto fail
+		}
+	}
+	if c.memCgroup >= 0 {
+		zero := byte('0')
+		if _, _, e = syscall.RawSyscall(syscall.SYS_WRITE, uintptr(c.memCgroup), uintptr(unsafe.Pointer(&zero)), 1); e != 0 {
 			goto fail
 		}
 	}
@@ -540,6 +555,9 @@ type launchReq struct {
 	dir, tmpDir string
 	hide        []string
 	stdio       [3]int
+	fileLimit   int64
+	memCgroup   int  // the run's memory cgroup.procs, or -1
+	scratch     bool // tmpDir is a scratch file system mounted for this run
 	done        chan launchRes
 }
 
@@ -566,7 +584,12 @@ func startLauncher() *launcher {
 			return // a locked goroutine that ends takes its thread with it
 		}
 		for r := range l.reqs {
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup)
+			if r.scratch {
+				// A new file system on the folder, whose root may have the
+				// device and inode numbers of the last one unmounted there.
+				launcherRules.forget(r.tmpDir)
+			}
+			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup, r.memCgroup, r.fileLimit)
 			r.done <- launchRes{pid, err}
 		}
 	}()
@@ -575,11 +598,11 @@ func startLauncher() *launcher {
 }
 
 // fork runs forkConfined on the launcher's thread.
-func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, done chan launchRes) (int, error) {
+func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, fileLimit int64, memCgroup int, scratch bool, done chan launchRes) (int, error) {
 	if l.err != nil {
 		return 0, fmt.Errorf("the sandbox launcher could not be prepared: %w", l.err)
 	}
-	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, done: done}
+	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, fileLimit: fileLimit, memCgroup: memCgroup, scratch: scratch, done: done}
 	r := <-done
 	return r.pid, r.err
 }
@@ -635,6 +658,17 @@ type cachedRuleset struct {
 const maxCachedRulesets = 8
 
 var launcherRules rulesetCache
+
+// forget drops the ruleset of dir, if one is kept.
+func (c *rulesetCache) forget(dir string) {
+	for i, e := range c.entries {
+		if e.dir == dir {
+			unix.Close(e.fd)
+			c.entries = append(c.entries[:i], c.entries[i+1:]...)
+			return
+		}
+	}
+}
 
 func (c *rulesetCache) get(dir string) (int, uint32, error) {
 	var st unix.Stat_t

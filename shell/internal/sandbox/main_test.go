@@ -21,10 +21,16 @@ func TestMain(m *testing.M) {
 	if len(os.Args) == 4 && os.Args[1] == allocCommand {
 		syscall.Exit(allocMain(os.Args[2], os.Args[3]))
 	}
+	if len(os.Args) == 4 && os.Args[1] == memFileCommand {
+		syscall.Exit(memFileMain(os.Args[2], os.Args[3]))
+	}
 	os.Exit(m.Run())
 }
 
 const allocCommand = "__alloc"
+
+// memFileCommand is `EXE __memfile KIND MIB` (see memFileMain).
+const memFileCommand = "__memfile"
 
 func allocMain(mib, secs string) int {
 	m, err1 := strconv.Atoi(mib)

@@ -13,13 +13,19 @@ import (
 
 // A run's memory is bounded as a whole: RLIMIT_DATA holds each process, but
 // a command that starts several (four `tail /dev/zero` in parallel) could
-// still take their sum. The zygote adds up the resident memory of every
-// process of a sandboxed run while it runs and stops the run once the sum
-// passes its cap. A sandboxed run is exactly the session its shell leads:
-// its processes cannot leave it (setsid is refused), and its number stays
+// still take their sum. The zygote adds up the memory of every process of a
+// sandboxed run while it runs and stops the run once the sum passes its
+// cap. A sandboxed run is exactly the session its shell leads: its
+// processes cannot leave it (setsid is refused), and its number stays
 // allocated while any member lives, so the sum misses none and counts no
 // stranger. This works for every user and needs no cgroup; the price is that
 // a run may overshoot the cap by what it allocates within one poll.
+//
+// What is added up is what the run keeps the kernel from giving to anyone
+// else (see runMemory): anonymous and shared memory, shared pages once
+// rather than once per process that maps them, and memory files (memfd,
+// tmpfs) a member holds open, mapped or not. Clean pages of mapped files
+// are not counted: the kernel drops them when it needs the room.
 
 // exitMemory, as an exit reply's Reason, says the zygote stopped the run
 // for passing its memory cap.
@@ -30,7 +36,10 @@ const exitMemory = 1
 func (s *zserver) watchMemory(r *zrun, limit int64) {
 	t := time.NewTicker(memPoll)
 	defer t.Stop()
-	if !pollMemory(t.C, r.over, limit, func() (int64, bool) { return sessionRSS(r.pid), true }) {
+	var m runMemory
+	if !pollMemory(t.C, r.over, limit, func() (int64, bool) {
+		return max(m.session(r.pid, limit), cgroupUsage(r.memCg.dir, scratchUsed(r.scratch))), true
+	}) {
 		return
 	}
 	s.mu.Lock()
@@ -42,17 +51,165 @@ func (s *zserver) watchMemory(r *zrun, limit int64) {
 
 var pageSize = int64(os.Getpagesize())
 
-// sessionRSS is the resident memory, in bytes, of the processes in session
-// sid.
-func sessionRSS(sid int) int64 {
-	var sum int64
+// scratchUsed is what the scratch file system on dir holds ("" for none),
+// which a run's memory cgroup is charged with but the disk quota bounds.
+func scratchUsed(dir string) int64 {
+	var fs unix.Statfs_t
+	if dir == "" || unix.Statfs(dir, &fs) != nil {
+		return 0
+	}
+	return int64(fs.Blocks-fs.Bfree) * fs.Bsize
+}
+
+// runMemory adds up the memory of a run's processes, one look at a time;
+// its zero value is ready to use, and it keeps what it learnt between
+// looks (which devices hold memory files, its buffers).
+//
+// Each look first takes a cheap upper bound: every member's resident size
+// (statm, which counts a shared page in each process that maps it) plus
+// the memory files members hold open. Only when that passes the cap does
+// it read each member's proportional set (smaps_rollup's Pss_Anon and
+// Pss_Shmem: a page that n processes map counts 1/n in each, and clean
+// file pages not at all), which costs a walk of the process's page tables.
+// A memory file that is both held open and mapped counts twice, which can
+// only stop a run early, never late.
+type runMemory struct {
+	fsTypes map[uint64]int64 // st_dev → its file system's type (to tell tmpfs, ramfs and hugetlbfs)
+	held    map[fileID]bool  // memory files counted in this look
+	pids    []int
+	buf     []byte
+}
+
+type fileID struct{ dev, ino uint64 }
+
+// session is the memory of the processes in session sid, in bytes: the
+// exact sum when it passes limit, else at most that.
+func (m *runMemory) session(sid int, limit int64) int64 {
+	m.pids = m.pids[:0]
 	processes(func(pid int) bool {
 		if sessionOf(pid) == sid {
-			sum += residentBytes(pid)
+			m.pids = append(m.pids, pid)
 		}
 		return false
 	})
+	return m.of(m.pids, limit)
+}
+
+// of is session's sum over the processes pids.
+func (m *runMemory) of(pids []int, limit int64) int64 {
+	if m.held == nil {
+		m.held, m.fsTypes = map[fileID]bool{}, map[uint64]int64{}
+	}
+	clear(m.held)
+	var files, resident int64
+	for _, pid := range pids {
+		files += m.heldFiles(pid)
+		resident += residentBytes(pid)
+	}
+	if files+resident <= limit {
+		return files + resident
+	}
+	var proportional int64
+	for _, pid := range pids {
+		proportional += m.proportional(pid)
+	}
+	return files + proportional
+}
+
+// heldFiles is the memory, in bytes, of the memory files pid holds open
+// that no earlier process of this look held: a memfd, a file on tmpfs, an
+// unlinked one included. Their pages are in no process's resident set
+// unless mapped, and stay allocated while a descriptor is open.
+func (m *runMemory) heldFiles(pid int) int64 {
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
+	f, err := os.Open(dir)
+	if err != nil {
+		return 0
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	if cap(m.buf) < unix.PathMax {
+		m.buf = make([]byte, unix.PathMax)
+	}
+	var sum int64
+	for _, name := range names {
+		path := dir + name
+		// Pipes, sockets and anonymous inodes read as "pipe:[…]" and the
+		// like: no file behind them to stat.
+		n, err := unix.Readlink(path, m.buf[:cap(m.buf)])
+		if err != nil || n == 0 || m.buf[0] != '/' {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		id := fileID{uint64(st.Dev), st.Ino}
+		if m.held[id] {
+			continue
+		}
+		switch m.fsType(path, uint64(st.Dev)) {
+		case unix.TMPFS_MAGIC, unix.HUGETLBFS_MAGIC:
+			sum += st.Blocks * 512 // what is allocated: a sparse file's holes hold nothing
+		case unix.RAMFS_MAGIC:
+			sum += st.Size // ramfs counts no blocks, and has no holes
+		default:
+			continue
+		}
+		m.held[id] = true
+	}
 	return sum
+}
+
+// fsType is the type (statfs's magic number) of the file system of the
+// file at path, on device dev, which it remembers.
+func (m *runMemory) fsType(path string, dev uint64) int64 {
+	if v, ok := m.fsTypes[dev]; ok {
+		return v
+	}
+	var fs unix.Statfs_t
+	if unix.Statfs(path, &fs) != nil {
+		return 0
+	}
+	m.fsTypes[dev] = fs.Type
+	return fs.Type
+}
+
+// proportional reads pid's proportional share of anonymous and shared
+// memory from /proc/PID/smaps_rollup; where a kernel splits no Pss_Anon out
+// (before 5.8), its whole proportional set; where the file cannot be read,
+// its resident size.
+func (m *runMemory) proportional(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return residentBytes(pid)
+	}
+	var pss, anon, shmem int64
+	split := false
+	for line := range bytes.Lines(b) {
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		switch string(k) {
+		case "Pss":
+			pss = kB(v)
+		case "Pss_Anon":
+			anon, split = kB(v), true
+		case "Pss_Shmem":
+			shmem = kB(v)
+		}
+	}
+	if !split {
+		return pss
+	}
+	return anon + shmem
+}
+
+// kB reads smaps' "   1234 kB" as bytes.
+func kB(v []byte) int64 {
+	n, _ := strconv.ParseInt(string(bytes.TrimSuffix(bytes.TrimSpace(v), []byte(" kB"))), 10, 64)
+	return n << 10
 }
 
 // residentBytes reads a process's resident set from /proc/PID/statm (its
@@ -80,11 +237,12 @@ func residentBytes(pid int) int64 {
 func watchHelperMemory(pid int, limit int64) {
 	t := time.NewTicker(memPoll)
 	defer t.Stop()
+	var m runMemory
 	over := pollMemory(t.C, nil, limit, func() (int64, bool) {
 		if sessionOf(pid) != pid {
 			return 0, false // the shell is gone
 		}
-		return sessionRSS(pid), true
+		return m.session(pid, limit), true
 	})
 	if !over {
 		return

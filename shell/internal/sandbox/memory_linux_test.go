@@ -3,19 +3,25 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
-// procTable reads Linux's process table into the rows watchRun reckons
-// with, so that the watcher macOS uses runs here on real processes; only
-// the table and the resident sizes come from another source there.
+// procTable reads Linux's whole process table, as kern.proc.all gave
+// macOS's watcher before it asked about a run's processes only; the
+// baseline of BenchmarkRunLook, and what running() searches.
 func procTable() []proc {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
@@ -42,6 +48,114 @@ func procTable() []proc {
 	return out
 }
 
+// procLister answers runTree's questions from /proc, in buffers it keeps,
+// so that the watcher macOS uses runs here on real processes. Linux has no
+// call that lists a process group (macOS's PROC_PGRP_ONLY), so group
+// stands in with the leader alone while it leads the group: a member that
+// leaves the group and loses its parent between two looks is missed here
+// and on macOS alike, one that keeps the group but loses its parent is
+// missed here only. Children are those of the main thread, the usage its
+// resident size.
+type procLister struct {
+	path, buf []byte
+}
+
+// read reads /proc/PID/LEAF into l.buf without allocating.
+func (l *procLister) read(pid int, leaf string) []byte {
+	l.path = strconv.AppendInt(append(l.path[:0], "/proc/"...), int64(pid), 10)
+	if leaf == "/task/" {
+		l.path = strconv.AppendInt(append(l.path, leaf...), int64(pid), 10)
+		leaf = "/children"
+	}
+	l.path = append(append(l.path, leaf...), 0)
+	if cap(l.buf) < 4096 {
+		l.buf = make([]byte, 4096)
+	}
+	cwd := unix.AT_FDCWD
+	fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&l.path[0])), unix.O_RDONLY|unix.O_CLOEXEC, 0, 0, 0)
+	if e != 0 {
+		return nil
+	}
+	defer unix.Close(int(fd))
+	n, err := unix.Read(int(fd), l.buf[:cap(l.buf)])
+	if err != nil || n < 0 {
+		return nil
+	}
+	return l.buf[:n]
+}
+
+// stat returns fields of /proc/PID/stat after the command name (0 = state,
+// 2 = process group, 19 = start time).
+func (l *procLister) stat(pid int) (state byte, pgid, start int64, ok bool) {
+	b := l.read(pid, "/stat")
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return 0, 0, 0, false
+	}
+	b = b[i+2:]
+	state = b[0]
+	for k := 0; k <= 19 && len(b) > 0; k++ {
+		j := bytes.IndexByte(b, ' ')
+		if j < 0 {
+			j = len(b)
+		}
+		switch k {
+		case 2:
+			pgid = atoi(b[:j])
+		case 19:
+			start = atoi(b[:j])
+		}
+		b = b[min(j+1, len(b)):]
+	}
+	return state, pgid, start, true
+}
+
+func atoi(b []byte) int64 {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
+}
+
+func (l *procLister) runLister() runLister {
+	return runLister{
+		group: func(pgid int, buf []int) []int {
+			if _, g, _, ok := l.stat(pgid); ok && g == int64(pgid) {
+				buf = append(buf, pgid)
+			}
+			return buf
+		},
+		children: func(pid int, buf []int) []int {
+			for b := l.read(pid, "/task/"); len(b) > 0; {
+				f, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \n"), []byte(" "))
+				if len(f) > 0 {
+					buf = append(buf, int(atoi(f)))
+				}
+				b = rest
+			}
+			return buf
+		},
+		usage: func(pid int) (int64, int64, procState) {
+			state, _, start, ok := l.stat(pid)
+			switch {
+			case !ok:
+				return 0, 0, procGone
+			case state == 'Z' || state == 'X':
+				return 0, start, procZombie
+			}
+			_, resident, ok := bytes.Cut(l.read(pid, "/statm"), []byte(" "))
+			if !ok {
+				return 0, start, procLive
+			}
+			return atoi(resident) * pageSize, start, procLive
+		},
+	}
+}
+
 // The watcher that keeps the cap from outside (macOS's way) stops a run
 // whose processes together pass it, including one that moved to a session
 // of its own, and leaves alone a run below it. Real processes, Linux's
@@ -55,7 +169,6 @@ func TestWatchRunKeepsTheCap(t *testing.T) {
 	}
 	const capBytes = 160 << 20
 	alloc := func(mib, secs int) string { return fmt.Sprintf("'%s' %s %d %d", exe, allocCommand, mib, secs) }
-	w := runWatch{table: procTable, resident: residentBytes, kill: func(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }}
 	cases := []struct {
 		name    string
 		command string
@@ -73,7 +186,8 @@ func TestWatchRunKeepsTheCap(t *testing.T) {
 				t.Fatal(err)
 			}
 			pid := cmd.Process.Pid
-			end := watchRun(pid, capBytes, w)
+			var l procLister
+			end := watchRun(pid, capBytes, runWatch{list: l.runLister(), kill: func(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }})
 			err := cmd.Wait()
 			over := end()
 			left := running(exe, allocCommand, "60", "60")
@@ -103,4 +217,224 @@ func running(argv ...string) []int {
 		}
 	}
 	return out
+}
+
+// A memory file a process holds open counts in full, though its pages are
+// in no resident set (write() filled it; nothing maps it): a memfd, an
+// unlinked file in /dev/shm. Its holes count for nothing.
+func TestRunMemoryCountsHeldMemoryFiles(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mib = 96
+	for _, c := range []struct {
+		kind     string
+		min, max int64
+	}{
+		{"memfd", mib << 20, mib<<20 + 64<<20},
+		{"shm", mib << 20, mib<<20 + 64<<20},
+		{"sparse", 0, 64 << 20},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(exe, memFileCommand, c.kind, strconv.Itoa(mib))
+			in, _ := cmd.StdinPipe()
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			defer in.Close()
+			line, _ := bufio.NewReader(out).ReadString('\n')
+			if strings.HasPrefix(line, "unavailable:") {
+				t.Skipf("no %s here: %s", c.kind, line)
+			}
+			if line != "ready\n" {
+				t.Fatalf("the holder said %q", line)
+			}
+			var m runMemory
+			got := m.of([]int{cmd.Process.Pid}, 0)
+			if got < c.min || got > c.max {
+				t.Errorf("counted %d MiB, want %d to %d MiB (resident: %d MiB)", got>>20, c.min>>20, c.max>>20, residentBytes(cmd.Process.Pid)>>20)
+			}
+			// Held twice (a second process with the same file open would
+			// be the same): counted once.
+			if again := m.of([]int{cmd.Process.Pid, cmd.Process.Pid}, 0); again-got > 64<<20 {
+				t.Errorf("one file held in two places counted twice: %d MiB, then %d MiB", got>>20, again>>20)
+			}
+		})
+	}
+}
+
+// memFileMain is `EXE __memfile KIND MIB`: it makes a memory file of KIND
+// ("memfd", "shm": unlinked in /dev/shm, "sparse": a memfd of MIB with
+// nothing written), writes MIB into it through write(), prints "ready" and
+// holds it open until its standard input closes.
+func memFileMain(kind, mib string) int {
+	n, err := strconv.Atoi(mib)
+	if err != nil {
+		return 2
+	}
+	var fd int
+	switch kind {
+	case "memfd", "sparse":
+		fd, err = unix.MemfdCreate("hark-test", 0)
+	case "shm":
+		name := "/dev/shm/hark-test-" + strconv.Itoa(os.Getpid())
+		fd, err = unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600)
+		unix.Unlink(name)
+	}
+	if err != nil {
+		fmt.Println("unavailable:", err)
+		return 0
+	}
+	if kind == "sparse" {
+		err = unix.Ftruncate(fd, int64(n)<<20)
+	} else {
+		chunk := make([]byte, 1<<20)
+		for range n {
+			if _, err = unix.Write(fd, chunk); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		fmt.Println("write:", err)
+		return 1
+	}
+	fmt.Println("ready")
+	io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+// startRun starts a shell in a process group of its own with four
+// sleeping children, one of which has left for a session of its own, and
+// waits until a look sees all five; the run is stopped at the test's end.
+func startRun(tb testing.TB) int {
+	tb.Helper()
+	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & sleep 60 & sleep 60 & setsid sleep 60 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	tb.Cleanup(func() {
+		var l procLister
+		_, members := newRunTree(pid).look(l.runLister())
+		for _, m := range members {
+			syscall.Kill(m, syscall.SIGKILL)
+		}
+		cmd.Wait()
+	})
+	var l procLister
+	for range 1000 {
+		if _, members := newRunTree(pid).look(l.runLister()); len(members) == 5 {
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tb.Fatal("the run's five processes did not appear")
+	return 0
+}
+
+// A look at a run that keeps going, the 50 ms poll of a long command,
+// allocates nothing once the watch has its buffers: every look at a copy
+// of the whole process table (the way before) allocated with every
+// process on the machine.
+func TestRunTreeLookAllocatesNothing(t *testing.T) {
+	pid := startRun(t)
+	var l procLister
+	list := l.runLister()
+	tree := newRunTree(pid)
+	tree.look(list)
+	if n := testing.AllocsPerRun(50, func() { tree.look(list) }); n != 0 {
+		t.Errorf("a look allocates %v times, want none", n)
+	}
+	set := newRunSet(pid)
+	if n := testing.AllocsPerRun(10, func() { set.members(procTable()) }); n == 0 {
+		t.Errorf("the whole table was read without allocating; the comparison is void")
+	}
+}
+
+// BenchmarkRunLook compares one look at a run (the work of each 50 ms poll
+// while a command runs) the way before, a copy of the whole process table
+// reckoned afresh, with runTree's, which asks about the run's processes
+// only, in buffers it keeps. Real processes; the table is Linux's, where
+// macOS's was kern.proc.all, 648 bytes a process.
+func BenchmarkRunLook(b *testing.B) {
+	pid := startRun(b)
+	b.Run("whole table", func(b *testing.B) {
+		var l procLister
+		list := l.runLister()
+		set := newRunSet(pid)
+		b.ReportAllocs()
+		for b.Loop() {
+			var sum int64
+			for _, m := range set.members(procTable()) {
+				n, _, _ := list.usage(m)
+				sum += n
+			}
+		}
+	})
+	b.Run("run only", func(b *testing.B) {
+		var l procLister
+		list := l.runLister()
+		tree := newRunTree(pid)
+		b.ReportAllocs()
+		for b.Loop() {
+			tree.look(list)
+		}
+	})
+}
+
+// BenchmarkSessionMemory is what one 50 ms look at a sandboxed run costs
+// the zygote: adding up resident sizes (before), the bound runMemory takes
+// while a run is under its cap (resident sizes and the memory files its
+// processes hold), and the exact count it takes once that bound passes the
+// cap (proportional sets too). A real session of a shell and three sleeps.
+func BenchmarkSessionMemory(b *testing.B) {
+	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & sleep 60 & sleep 60 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	sid := cmd.Process.Pid
+	defer func() {
+		syscall.Kill(-sid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	for range 1000 {
+		if n := len(processes(func(pid int) bool { return sessionOf(pid) == sid })); n == 4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Run("resident sizes (before)", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var sum int64
+			processes(func(pid int) bool {
+				if sessionOf(pid) == sid {
+					sum += residentBytes(pid)
+				}
+				return false
+			})
+		}
+	})
+	b.Run("under the cap", func(b *testing.B) {
+		var m runMemory
+		b.ReportAllocs()
+		for b.Loop() {
+			m.session(sid, 4<<30)
+		}
+	})
+	b.Run("over the cap", func(b *testing.B) {
+		var m runMemory
+		b.ReportAllocs()
+		for b.Loop() {
+			m.session(sid, 0)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The poll loop stops at the first look over the cap, never at one at or
@@ -68,88 +69,179 @@ func check(t *testing.T, got, want bool, seen, wantSeen int) {
 	}
 }
 
+// proc is one row of a process table, as a fake lister and the old way of
+// reckoning (runSet) see it.
+type proc struct {
+	pid, ppid, pgid int
+	start           int64
+	zombie          bool
+	bytes           int64
+}
+
+// tableLister answers runTree's questions from a process table.
+func tableLister(procs []proc) runLister {
+	return runLister{
+		group: func(pgid int, buf []int) []int {
+			for _, p := range procs {
+				if p.pgid == pgid {
+					buf = append(buf, p.pid)
+				}
+			}
+			return buf
+		},
+		children: func(pid int, buf []int) []int {
+			for _, p := range procs {
+				if p.ppid == pid {
+					buf = append(buf, p.pid)
+				}
+			}
+			return buf
+		},
+		usage: func(pid int) (int64, int64, procState) {
+			for _, p := range procs {
+				if p.pid == pid {
+					if p.zombie {
+						return 0, p.start, procZombie
+					}
+					return p.bytes, p.start, procLive
+				}
+			}
+			return 0, 0, procGone
+		},
+	}
+}
+
 // A run is its shell's process group, everything descending from it, and
 // whatever was a member before; never pid 1, never a stranger that reuses a
-// member's pid, never an unrelated process.
-func TestRunSetMembers(t *testing.T) {
+// member's pid, never an unrelated process. Its memory is its live
+// members' own.
+func TestRunTreeMembers(t *testing.T) {
 	t.Parallel()
 	const shell = 500
 	outside := []proc{
-		{pid: 1, ppid: 0, pgid: 1, start: 1},
-		{pid: 80, ppid: 1, pgid: 80, start: 2},  // Hark
-		{pid: 90, ppid: 80, pgid: 90, start: 3}, // another command of Hark's
-		{pid: 91, ppid: 1, pgid: 91, start: 4},
+		{pid: 1, ppid: 0, pgid: 1, start: 1, bytes: 1 << 30},
+		{pid: 80, ppid: 1, pgid: 80, start: 2, bytes: 1 << 30},  // Hark
+		{pid: 90, ppid: 80, pgid: 90, start: 3, bytes: 1 << 30}, // another command of Hark's
+		{pid: 91, ppid: 1, pgid: 91, start: 4, bytes: 1 << 30},
 	}
 	table := func(ps ...proc) []proc { return append(slices.Clone(outside), ps...) }
 	looks := []struct {
 		name  string
 		procs []proc
 		want  []int
+		bytes int64
 	}{
 		{"the shell and a job in its group", table(
-			proc{pid: shell, ppid: 80, pgid: shell, start: 10},
-			proc{pid: 501, ppid: shell, pgid: shell, start: 11},
-		), []int{500, 501}},
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 501, ppid: shell, pgid: shell, start: 11, bytes: 2},
+		), []int{500, 501}, 3},
 		{"a child that moved to its own group still counts, and its children", table(
-			proc{pid: shell, ppid: 80, pgid: shell, start: 10},
-			proc{pid: 501, ppid: shell, pgid: 501, start: 11},
-			proc{pid: 502, ppid: 501, pgid: 501, start: 12},
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 501, ppid: shell, pgid: 501, start: 11, bytes: 2},
+			proc{pid: 502, ppid: 501, pgid: 501, start: 12, bytes: 4},
 			proc{pid: 503, ppid: shell, pgid: shell, start: 13, zombie: true},
-		), []int{500, 501, 502}},
+		), []int{500, 501, 502}, 7},
 		{"left the group and lost its parent: known from before", table(
-			proc{pid: shell, ppid: 80, pgid: shell, start: 10},
-			proc{pid: 502, ppid: 1, pgid: 502, start: 12},
-		), []int{500, 502}},
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 502, ppid: 1, pgid: 502, start: 12, bytes: 4},
+		), []int{500, 502}, 5},
 		{"a stranger that reuses a member's pid is not counted", table(
-			proc{pid: shell, ppid: 80, pgid: shell, start: 10},
-			proc{pid: 502, ppid: 1, pgid: 502, start: 99},
-		), []int{500}},
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 502, ppid: 1, pgid: 502, start: 99, bytes: 4},
+		), []int{500}, 1},
 		{"nor once the pid comes back with the old start, since it was forgotten", table(
-			proc{pid: shell, ppid: 80, pgid: shell, start: 10},
-			proc{pid: 502, ppid: 1, pgid: 502, start: 12},
-		), []int{500}},
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 502, ppid: 1, pgid: 502, start: 12, bytes: 4},
+		), []int{500}, 1},
+		{"a stranger's pid that a member's child now has is the child", table(
+			proc{pid: shell, ppid: 80, pgid: shell, start: 10, bytes: 1},
+			proc{pid: 502, ppid: shell, pgid: shell, start: 77, bytes: 4},
+		), []int{500, 502}, 5},
 		{"the shell is gone; a job left in the group still counts", table(
-			proc{pid: 504, ppid: 1, pgid: shell, start: 14},
-		), []int{504}},
+			proc{pid: 504, ppid: 1, pgid: shell, start: 14, bytes: 8},
+		), []int{504}, 8},
 	}
-	set := newRunSet(shell)
+	tree := newRunTree(shell)
 	for _, l := range looks {
-		got := set.members(l.procs)
-		slices.Sort(got)
-		if !slices.Equal(got, l.want) {
-			t.Errorf("%s: members = %v, want %v", l.name, got, l.want)
+		bytes, got := tree.look(tableLister(l.procs))
+		got = slices.Sorted(slices.Values(got))
+		if !slices.Equal(got, l.want) || bytes != l.bytes {
+			t.Errorf("%s: members = %v holding %d, want %v holding %d", l.name, got, bytes, l.want, l.bytes)
 		}
 	}
 }
 
-// proc_taskinfo as macOS fills it: the resident size is the second 64-bit
-// field; anything short of the whole struct is no reading.
-func TestTaskResident(t *testing.T) {
+// rusage_info_v2 as macOS fills it, written byte by byte at the offsets of
+// the C struct: the footprint, not the resident size, is what counts, and
+// a process with an exit time holds nothing.
+func TestRusageUsage(t *testing.T) {
 	t.Parallel()
-	full := make([]byte, sizeofTaskInfo)
-	binary.LittleEndian.PutUint64(full[0:], 7<<30)   // pti_virtual_size
-	binary.LittleEndian.PutUint64(full[8:], 123<<20) // pti_resident_size
-	binary.LittleEndian.PutUint64(full[16:], 999)    // pti_total_user
+	fill := func(resident, footprint, start, exit uint64) *rusageInfoV2 {
+		var b [sizeofRusageInfoV2]byte
+		binary.LittleEndian.PutUint64(b[64:], resident)
+		binary.LittleEndian.PutUint64(b[72:], footprint)
+		binary.LittleEndian.PutUint64(b[80:], start)
+		binary.LittleEndian.PutUint64(b[88:], exit)
+		return (*rusageInfoV2)(unsafe.Pointer(&b))
+	}
 	cases := []struct {
-		name   string
-		buf    []byte
-		n      int
-		want   int64
-		wantOK bool
+		name         string
+		ri           *rusageInfoV2
+		bytes, start int64
+		state        procState
 	}{
-		{"filled", full, sizeofTaskInfo, 123 << 20, true},
-		{"gone (0 bytes)", full, 0, 0, false},
-		{"refused (-1)", full, -1, 0, false},
-		{"a shorter struct", full, sizeofTaskInfo - 4, 0, false},
-		{"a short buffer", full[:40], sizeofTaskInfo, 0, false},
+		{"a git with 5 GiB of mapped pack files", fill(5<<30, 300<<20, 12345, 0), 300 << 20, 12345, procLive},
+		{"ended", fill(1<<30, 1<<30, 12345, 67890), 0, 12345, procZombie},
 	}
 	for _, c := range cases {
-		got, ok := taskResident(c.buf, c.n)
-		if got != c.want || ok != c.wantOK {
-			t.Errorf("%s: taskResident = %d, %v; want %d, %v", c.name, got, ok, c.want, c.wantOK)
+		bytes, start, state := rusageUsage(c.ri)
+		if bytes != c.bytes || start != c.start || state != c.state {
+			t.Errorf("%s: %d, %d, %v; want %d, %d, %v", c.name, bytes, start, state, c.bytes, c.start, c.state)
 		}
 	}
-	if sizeofTaskInfo != 96 {
-		t.Errorf("sizeof(struct proc_taskinfo) = %d, want 96", sizeofTaskInfo)
+}
+
+// runSet is how a run was reckoned before runTree: from a copy of the
+// whole process table at every look. It stays as the baseline of
+// BenchmarkRunLook.
+type runSet struct {
+	leader int
+	known  map[int]int64
+}
+
+func newRunSet(leader int) *runSet { return &runSet{leader: leader, known: map[int]int64{}} }
+
+func (s *runSet) members(procs []proc) []int {
+	children := map[int][]int{}
+	byPID := make(map[int]proc, len(procs))
+	var queue []int
+	for _, p := range procs {
+		byPID[p.pid] = p
+		children[p.ppid] = append(children[p.ppid], p.pid)
+		if start, ok := s.known[p.pid]; p.pgid == s.leader || p.pid == s.leader || ok && start == p.start {
+			queue = append(queue, p.pid)
+		}
 	}
+	in := map[int]bool{}
+	var out []int
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		if in[pid] || pid <= 1 {
+			continue
+		}
+		in[pid] = true
+		p := byPID[pid]
+		s.known[pid] = p.start
+		if !p.zombie {
+			out = append(out, pid)
+		}
+		queue = append(queue, children[pid]...)
+	}
+	for pid := range s.known {
+		if !in[pid] {
+			delete(s.known, pid)
+		}
+	}
+	return out
 }

@@ -60,6 +60,11 @@ type Spec struct {
 	// MemoryLimit caps the resident memory of all the processes of a
 	// sandboxed run together, in bytes; 0 is no cap (see memory.go).
 	MemoryLimit int64
+	// DiskLimit is a sandboxed run's disk quota, in bytes; 0 is none. No
+	// file it writes can be larger, and where the run can have a scratch
+	// file system of its own (see scratch_linux.go) that file system is
+	// this large. The runner's disk watch stays the fallback.
+	DiskLimit int64
 	// Hide are files and folders a sandboxed run may not read at all, for
 	// commands run on behalf of another program: the user's keys and
 	// credentials. Paths that do not exist are ignored. See hideRules
@@ -86,11 +91,12 @@ func MemoryCapNote(limit int64) string {
 }
 
 type helperArgs struct {
-	readOnly bool
-	tmpDir   string
-	memLimit int64    // bytes; 0 for no cap
-	hide     []string // paths the command may not read (Spec.Hide)
-	argv     []string // the shell and its arguments
+	readOnly  bool
+	tmpDir    string
+	memLimit  int64    // bytes; 0 for no cap
+	diskLimit int64    // bytes; 0 for none (Spec.DiskLimit)
+	hide      []string // paths the command may not read (Spec.Hide)
+	argv      []string // the shell and its arguments
 }
 
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -114,6 +120,15 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, fmt.Errorf("-mem %q is not a number of bytes", args[1])
 			}
 			h.memLimit, args = n, args[2:]
+		case "-disk":
+			if len(args) < 2 {
+				return h, errors.New("-disk needs a number of bytes")
+			}
+			n, err := strconv.ParseInt(args[1], 10, 64)
+			if err != nil || n <= 0 {
+				return h, fmt.Errorf("-disk %q is not a number of bytes", args[1])
+			}
+			h.diskLimit, args = n, args[2:]
 		case "-hide":
 			if len(args) < 2 {
 				return h, errors.New("-hide needs a path")

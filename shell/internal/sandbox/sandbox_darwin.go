@@ -16,7 +16,7 @@ func Status() (bool, string) {
 	}
 	detail := "sandbox-exec (Seatbelt), deny by default: reads anywhere, writes only its own temp folder, no network, few system services; ps and top run unconfined"
 	if memoryErr != nil {
-		detail += "; no memory cap for a command's processes together (proc_pidinfo: " + memoryErr.Error() + ")"
+		detail += "; no memory cap for a command's processes together (libproc: " + memoryErr.Error() + ")"
 	}
 	return true, detail
 }
@@ -38,7 +38,7 @@ func CanConfine(string) bool { return true }
 // WatchMemory (memory_darwin.go); memLimit is not needed here. Each path of
 // hide that exists is refused to the command by its real path (see
 // seatbeltHiding).
-func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _ int64, hide []string) ([]string, bool) {
+func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _, _ int64, hide []string) ([]string, bool) {
 	if !readOnly {
 		return argv, false
 	}

@@ -57,8 +57,9 @@ func CanConfine(helper string) bool { return helper != "" }
 // there is one, sandboxed or not: the helper is also what stops descendants
 // that left the process group. memLimit (0 for none) caps a sandboxed
 // command's memory, all its processes together (see memory_linux.go);
+// diskLimit (0 for none) is its disk quota (Spec.DiskLimit);
 // hide are paths a sandboxed command may not read (Spec.Hide).
-func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit int64, hide []string) ([]string, bool) {
+func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit, diskLimit int64, hide []string) ([]string, bool) {
 	if helper == "" {
 		return argv, false
 	}
@@ -67,6 +68,9 @@ func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit i
 		a = append(a, "-ro", "-tmp", tmpDir)
 		if memLimit > 0 {
 			a = append(a, "-mem", strconv.FormatInt(memLimit, 10))
+		}
+		if diskLimit > 0 {
+			a = append(a, "-disk", strconv.FormatInt(diskLimit, 10))
 		}
 		for _, p := range hide {
 			a = append(a, "-hide", p)
@@ -128,7 +132,13 @@ func HelperMain(args []string) int {
 	if h.readOnly {
 		cg, _ := newSandboxCgroup()
 		defer cg.remove()
-		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs); err != nil {
+		// The runner started the helper in a mount namespace of its own
+		// where it could (see scratch_linux.go); the scratch file system
+		// goes with the namespace, once the command's last process ends.
+		if h.diskLimit > 0 && privateMounts() {
+			mountScratch(h.tmpDir, h.diskLimit)
+		}
+		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs, -1, h.diskLimit); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 		if h.memLimit > 0 {

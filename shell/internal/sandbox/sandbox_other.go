@@ -13,6 +13,6 @@ func Status() (bool, string) {
 func CanConfine(string) bool { return false }
 
 // Wrap returns argv as it is: commands start directly.
-func Wrap(_ string, argv []string, _ bool, _ string, _ int64, _ []string) ([]string, bool) {
+func Wrap(_ string, argv []string, _ bool, _ string, _, _ int64, _ []string) ([]string, bool) {
 	return argv, false
 }

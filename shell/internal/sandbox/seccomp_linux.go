@@ -40,6 +40,9 @@ func nativeAuditArch() uint32 {
 //   - no changes of metadata (mode, owner, times, extended attributes)
 //     anywhere, since Landlock does not cover them; inode flags (chattr) go
 //     through ioctl, which only a short list of read-only requests passes;
+//   - no fallocate(2) (EOPNOTSUPP), which would take disk space at once,
+//     past the disk quota's watch, and with FALLOC_FL_KEEP_SIZE past
+//     RLIMIT_FSIZE too;
 //   - no System V IPC or POSIX message queues, which reach other processes
 //     by key rather than by path;
 //   - no setsid(2), so every process of a run stays in the run's session and
@@ -195,6 +198,11 @@ func buildSandboxFilter(arch uint32, allowSetsid bool) []unix.SockFilter {
 	special := map[uint32][]unix.SockFilter{}
 	special[uint32(unix.SYS_SOCKET)] = []unix.SockFilter{ret(eacces)}
 	special[uint32(unix.SYS_CLONE3)] = []unix.SockFilter{ret(enosys)}
+	// fallocate: refused, since it takes disk space faster than any watch
+	// can look, and with FALLOC_FL_KEEP_SIZE past any file size limit too.
+	// "Not supported" makes posix_fallocate write instead, which the
+	// limits on writing hold.
+	special[uint32(unix.SYS_FALLOCATE)] = []unix.SockFilter{ret(seccompErrno(unix.EOPNOTSUPP))}
 	// clone: no namespace flags (the flags are the first argument on both
 	// architectures; all of them sit in the low 32 bits).
 	special[uint32(unix.SYS_CLONE)] = []unix.SockFilter{

@@ -103,6 +103,8 @@ func TestSeccompFilterDecisions(t *testing.T) {
 		{"x32 read", arch, x32SyscallBit | unix.SYS_READ, nil, eperm},
 		{"socket", arch, unix.SYS_SOCKET, []uint64{unix.AF_UNIX, unix.SOCK_STREAM}, eacces},
 		{"clone3", arch, unix.SYS_CLONE3, nil, enosys},
+		{"fallocate", arch, unix.SYS_FALLOCATE, []uint64{3, 0, 0, 10 << 30}, seccompErrno(unix.EOPNOTSUPP)},
+		{"fallocate keeping the size", arch, unix.SYS_FALLOCATE, []uint64{3, unix.FALLOC_FL_KEEP_SIZE, 0, 10 << 30}, seccompErrno(unix.EOPNOTSUPP)},
 		{"clone, a thread", arch, unix.SYS_CLONE, []uint64{unix.CLONE_VM | unix.CLONE_THREAD}, seccompAllow},
 		{"clone, a new user namespace", arch, unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}, eperm},
 		{"clone, a new network namespace", arch, unix.SYS_CLONE, []uint64{unix.CLONE_NEWNET}, eperm},
@@ -137,7 +139,7 @@ func TestSeccompFilterDecisions(t *testing.T) {
 	// Numbers near the special ones but not listed stay allowed, which
 	// checks the tree's boundaries.
 	listed := map[uintptr]bool{}
-	for _, nr := range append(append(deniedSyscalls, deniedArchSyscalls...), unix.SYS_SOCKET, unix.SYS_CLONE3, unix.SYS_CLONE, unix.SYS_SOCKETPAIR, unix.SYS_IOCTL) {
+	for _, nr := range append(append(deniedSyscalls, deniedArchSyscalls...), unix.SYS_SOCKET, unix.SYS_CLONE3, unix.SYS_CLONE, unix.SYS_SOCKETPAIR, unix.SYS_IOCTL, unix.SYS_FALLOCATE) {
 		listed[nr] = true
 	}
 	for _, so := range selfOnly {

@@ -18,6 +18,7 @@ const (
 	runWireReadOnly = 1 << 0
 	runWireMemory   = 1 << 1 // a memory cap follows the flags
 	runWireHide     = 1 << 2 // the paths to hide follow env
+	runWireDisk     = 1 << 3 // a disk quota follows the memory cap
 )
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
@@ -36,9 +37,15 @@ func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	if len(s.Hide) > 0 {
 		flags |= runWireHide
 	}
+	if s.DiskLimit > 0 {
+		flags |= runWireDisk
+	}
 	b = append(b, flags)
 	if s.MemoryLimit > 0 {
 		b = binary.AppendUvarint(b, uint64(s.MemoryLimit))
+	}
+	if s.DiskLimit > 0 {
+		b = binary.AppendUvarint(b, uint64(s.DiskLimit))
 	}
 	b = appendWireString(b, s.Dir)
 	b = appendWireString(b, s.TmpDir)
@@ -81,7 +88,12 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 			d.bad = true
 		}
 	}
-	if flags&^(runWireReadOnly|runWireMemory|runWireHide) != 0 {
+	if flags&runWireDisk != 0 {
+		if m.DiskLimit = int64(d.uvarint()); m.DiskLimit <= 0 {
+			d.bad = true
+		}
+	}
+	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk) != 0 {
 		d.bad = true
 	}
 	m.Dir = d.string()

@@ -18,6 +18,7 @@ func TestRunRequestWire(t *testing.T) {
 		{"sandboxed", 1 << 40, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, Dir: "/", Env: []string{"TMPDIR=/tmp/x"}, ReadOnly: true, TmpDir: "/tmp/x"}},
 		{"empty strings and no env", 7, Spec{Argv: []string{"/bin/sh", "-c", ""}}},
 		{"sandboxed with a memory cap", 5, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30}},
+		{"sandboxed with a disk quota", 6, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30, DiskLimit: 2 << 30}},
 		{"sandboxed with paths to hide", 9, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/z", Hide: []string{"/home/u/.ssh", "/home/u/.aws"}}},
 		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}},
 	}
@@ -29,7 +30,7 @@ func TestRunRequestWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit, Hide: c.spec.Hide}
+			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit, DiskLimit: c.spec.DiskLimit, Hide: c.spec.Hide}
 			if len(want.Env) == 0 {
 				want.Env = []string{}
 			}

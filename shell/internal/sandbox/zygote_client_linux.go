@@ -104,13 +104,28 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 		// (PR_SET_PDEATHSIG follows the thread, not the process), so this
 		// goroutine keeps that thread for as long as the zygote lives.
 		runtime.LockOSThread()
-		p, err := os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, &os.ProcAttr{
+		attr := &os.ProcAttr{
 			Env: env,
 			// Not Hark's stdout or stderr: a caller reading them to EOF
 			// would wait for the zygote too.
 			Files: []*os.File{devNull, devNull, devNull, theirs},
-			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
-		})
+			// As root, in a mount namespace of its own, where it may give
+			// each run a scratch file system (see scratch_linux.go) that
+			// nobody else sees. Cloned, not unshared: Go would make every
+			// mount in an unshared one private, and the zygote would no
+			// longer see a disk mounted after it started.
+			Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
+		}
+		if CanMountScratch() {
+			attr.Sys.Cloneflags = syscall.CLONE_NEWNS
+		}
+		p, err := os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, attr)
+		if err != nil && attr.Sys.Cloneflags != 0 {
+			// No new namespace to be had (a container without
+			// CAP_SYS_ADMIN): start it as before.
+			attr.Sys.Cloneflags = 0
+			p, err = os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, attr)
+		}
 		proc = p
 		started <- err
 		if err != nil {

@@ -58,19 +58,20 @@ const (
 )
 
 type zygoteMsg struct {
-	Op       string
-	ID       uint64
-	Argv     []string
-	Env      []string
-	Dir      string
-	ReadOnly bool
-	TmpDir   string
-	PID      int
-	Code     int
-	Err      string
-	MemLimit int64    // run: the cap on the run's memory, 0 for none
-	Hide     []string // run: paths the command may not read (Spec.Hide)
-	Reason   int      // exit: why the zygote stopped the run, if it did (exitMemory)
+	Op        string
+	ID        uint64
+	Argv      []string
+	Env       []string
+	Dir       string
+	ReadOnly  bool
+	TmpDir    string
+	PID       int
+	Code      int
+	Err       string
+	MemLimit  int64    // run: the cap on the run's memory, 0 for none
+	DiskLimit int64    // run: the run's disk quota, 0 for none (Spec.DiskLimit)
+	Hide      []string // run: paths the command may not read (Spec.Hide)
+	Reason    int      // exit: why the zygote stopped the run, if it did (exitMemory)
 }
 
 // zrun is one command the zygote started.
@@ -86,6 +87,8 @@ type zrun struct {
 	members map[int]uint64 // descendants seen, by PID → start time, to attribute them once orphaned
 	over    chan struct{}  // closed when done
 	memOver bool           // stopped for passing its memory cap (see watchMemory)
+	scratch string         // the temporary folder on which a scratch file system is mounted, or ""
+	memCg   runCgroup      // the run's memory cgroup (see cgroup_linux.go)
 }
 
 type zserver struct {
@@ -100,6 +103,7 @@ type zserver struct {
 	runs    map[uint64]*zrun
 	byPid   map[int]*zrun // unreaped shells
 	closing bool
+	scratch bool // runs can have scratch file systems of their own (see scratch_linux.go)
 	quit    sync.Once
 }
 
@@ -149,7 +153,9 @@ func serveZygote() int {
 		kick:     make(chan struct{}, 1),
 		runs:     map[uint64]*zrun{},
 		byPid:    map[int]*zrun{},
+		scratch:  privateMounts(),
 	}
+	removeDeadRunCgroups()
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
@@ -239,7 +245,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		fail("malformed request to the command runner")
 		return
 	}
-	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{})}
+	r := &zrun{id: m.ID, reply: reply, marker: s.nonce + "." + strconv.FormatUint(m.ID, 10), members: map[int]uint64{}, over: make(chan struct{}), memCg: noRunCgroup}
 	env := make([]string, 0, len(m.Env)+1)
 	for _, kv := range m.Env {
 		if !strings.HasPrefix(kv, RunMarker+"=") {
@@ -257,9 +263,19 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	}
 
+	if m.ReadOnly && m.DiskLimit > 0 && s.scratch && mountScratch(m.TmpDir, m.DiskLimit) {
+		r.scratch = m.TmpDir
+	}
+	if m.ReadOnly && m.MemLimit > 0 {
+		r.memCg = newRunCgroup("hark-run-" + s.nonce + "-" + strconv.FormatUint(m.ID, 10))
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
+		if r.scratch != "" {
+			unmountScratch(r.scratch)
+		}
+		r.memCg.remove()
 		fail("the command runner is shutting down; try again")
 		return
 	}
@@ -269,7 +285,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, s.launched)
+		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, m.DiskLimit, r.memCg.procs, r.scratch != "", s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
@@ -287,7 +303,12 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	s.mu.Unlock()
 	closeAll(fds[:2])
 	fds = nil
+	r.memCg.started()
 	if err != nil {
+		if r.scratch != "" {
+			unmountScratch(r.scratch)
+		}
+		r.memCg.remove()
 		fail(err.Error())
 		return
 	}
@@ -403,6 +424,12 @@ func (s *zserver) finishWith(r *zrun, childless bool) {
 		reason = exitMemory
 	}
 	s.mu.Unlock()
+	// Before the reply: the runner may hand the folder to its next run,
+	// which gets a scratch file system of its own there.
+	if r.scratch != "" {
+		unmountScratch(r.scratch)
+	}
+	r.memCg.remove()
 	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code, Reason: reason})
 	unix.Close(r.reply)
 	if idle && !childless {
