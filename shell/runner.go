@@ -183,6 +183,14 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if strings.TrimSpace(req.Command) == "" {
 		return NotRun(req, "not run: the command is empty; say which command to run")
 	}
+	if req.Pin != nil {
+		// Before the path is looked at again: a pinned folder that is gone
+		// or elsewhere changed after approval, whatever the path says now.
+		if why := req.Pin.check(); why != "" {
+			named, _ := underHome(req.WorkingDirectory, r.home)
+			return NotRun(req, "not run: the folder "+tildeHome(filepath.Clean(named), r.home)+" changed after the command was approved: "+why+". Nothing ran; ask for the command again to have it checked in the folder as it is now")
+		}
+	}
 	dir, err := resolveDir(req.WorkingDirectory, r.home)
 	if err != nil {
 		return NotRun(req, "not run: "+err.Error())
@@ -190,9 +198,6 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	req.WorkingDirectory = dir
 	runDir := dir
 	if req.Pin != nil {
-		if why := req.Pin.check(); why != "" {
-			return NotRun(req, "not run: the folder "+tildeHome(dir, r.home)+" changed after the command was approved: "+why+". Nothing ran; ask for the command again to have it checked in the folder as it is now")
-		}
 		runDir = req.Pin.dirPath()
 	}
 
