@@ -105,6 +105,7 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	if err != nil {
 		return shell.Result{}, fmt.Errorf("%w: %v", ErrInvalidCall, err)
 	}
+	defer ta.Pin.Close() // also on the refusals before the call is handled
 	n := externalCalls.Add(1)
 	id := "ext-" + sanitizeID(req.Client) + "-" + newID(a.o.now())
 	onEvent := req.OnEvent
