@@ -197,3 +197,33 @@ func TestEscapePinnedFolderRace(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRunPinned is the cost of the pin on a short approved command
+// through the zygote: pinned (PinDir, the check, the descriptor passed)
+// against the same run by path, in the same run.
+func BenchmarkRunPinned(b *testing.B) {
+	home := b.TempDir()
+	wd := filepath.Join(home, "src", "project", "sub")
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	r := NewRunner(RunnerOptions{Shell: "/bin/sh", Home: home})
+	for _, pinned := range []bool{false, true} {
+		b.Run(map[bool]string{false: "by-path", true: "pinned"}[pinned], func(b *testing.B) {
+			for b.Loop() {
+				req := Request{Command: "true", WorkingDirectory: wd, Verdict: confirmed}
+				if pinned {
+					pin, err := PinDir(wd)
+					if err != nil {
+						b.Fatal(err)
+					}
+					req.Pin = pin
+				}
+				if res := r.Run(context.Background(), req); !res.Success {
+					b.Fatal(res.JSON())
+				}
+				req.Pin.Close()
+			}
+		})
+	}
+}
