@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/trash"
 )
 
 const pinNobodyEnv = "HARK_PIN_AS_NOBODY"
@@ -292,5 +293,41 @@ func TestApprovedFolderAsNobody(t *testing.T) {
 		if !bytes.Contains(out, []byte("--- PASS: "+name)) {
 			t.Fatalf("the unprivileged run did not pass %s:\n%s", name, out)
 		}
+	}
+}
+
+// TestApprovedFolderTrashNotRedirected: Move to Trash works on paths under
+// the folder, so a swap during the approval must stop it too.
+func TestApprovedFolderTrashNotRedirected(t *testing.T) {
+	var bin *trash.Bin
+	var home, ssh string
+	h := newHarness(t, nil, func(o *Options) {
+		home, ssh = pinHome(t)
+		o.Home = home
+		o.Classifier = shell.NewPolicy()
+		withTrash(t, &bin)(o)
+	})
+	wd := projWD(home)
+	writeFile(t, filepath.Join(wd, "notes.txt"))
+	writeFile(t, filepath.Join(ssh, "notes.txt"))
+	confirm := ConfirmerFunc(func(ctx context.Context, p Pending) (Decision, error) {
+		if !p.TrashOffered {
+			t.Errorf("Move to Trash was not offered for %q", p.Command)
+		}
+		if err := renameThen(wd, func() error { return os.Symlink(ssh, wd) }); err != nil {
+			t.Error(err)
+		}
+		return Decision{Trash: true, By: ByMenu}, nil
+	})
+	args, _ := json.Marshal(map[string]string{"command": "rm notes.txt", "workingDirectory": wd, "purpose": "executing"})
+	res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Client: "Claude Desktop", Confirmer: confirm, PrivateDirs: PrivateLocations(home)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !present(filepath.Join(ssh, "notes.txt")) || !present(filepath.Join(wd+".aside", "notes.txt")) {
+		t.Fatalf("a file was moved after the folder was swapped: %s", res.JSON())
+	}
+	if res.Success || !strings.Contains(res.Error, "changed after the command was approved") {
+		t.Errorf("the result should say the folder changed: %s", res.JSON())
 	}
 }

@@ -16,6 +16,7 @@ func PinDir(dir string) (*DirPin, error) {
 	return nil, errors.New("pinning a folder needs macOS or Linux")
 }
 
+func (p *DirPin) Changed() string { return "" }
 func (p *DirPin) Close()          {}
 func (p *DirPin) check() string   { return "" }
 func (p *DirPin) dirPath() string { return p.Path }

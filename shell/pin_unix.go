@@ -90,6 +90,16 @@ func openNoFollow(path string) (*os.File, *unix.Stat_t, error) {
 	return os.NewFile(uintptr(fd), path), &st, nil
 }
 
+// Changed says how the folder changed since it was pinned, or "" when its
+// path still names the folder held; for work done on paths under it
+// outside Run (Move to Trash), just before it starts.
+func (p *DirPin) Changed() string {
+	if p == nil {
+		return ""
+	}
+	return p.check()
+}
+
 // check reports why the pinned folder can no longer be used, or "" when
 // its path still names the very folder held open.
 func (p *DirPin) check() string {
