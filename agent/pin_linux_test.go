@@ -331,3 +331,33 @@ func TestApprovedFolderTrashNotRedirected(t *testing.T) {
 		t.Errorf("the result should say the folder changed: %s", res.JSON())
 	}
 }
+
+// TestApprovedFolderVoiceNotRedirected: the same attack on a command Hark's
+// own model proposed (the app's path, agent.Run).
+func TestApprovedFolderVoiceNotRedirected(t *testing.T) {
+	var home, ssh, wd string
+	h := newHarness(t, nil, func(o *Options) {
+		home, ssh = pinHome(t)
+		wd = projWD(home)
+		o.Classifier, o.Home = everythingAsks{}, home
+		o.Executor = shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh",
+			Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8"}})
+		o.Confirmer = ConfirmerFunc(func(ctx context.Context, p Pending) (Decision, error) {
+			if err := renameThen(wd, func() error { return os.Symlink(ssh, wd) }); err != nil {
+				t.Error(err)
+			}
+			return Decision{Approved: true, By: ByMenu}, nil
+		})
+	})
+	h.client.replies = []reply{tools(call("command", "pwd -P; touch ran-here", "purpose", "executing", "workingDirectory", wd)), text("done")}
+	if _, err := h.agent.Run(context.Background(), NewConversation(), "make a marker"); err != nil {
+		t.Fatal(err)
+	}
+	if m := markers(home); len(m) != 0 {
+		t.Fatalf("the command ran after its folder was swapped: %v", m)
+	}
+	msgs := toolMessages(t, h.client.requests[len(h.client.requests)-1].Messages)
+	if len(msgs) != 1 || !strings.Contains(msgs[0]["error"].(string), "changed after the command was approved") {
+		t.Fatalf("the model should read that the folder changed: %v", msgs)
+	}
+}
