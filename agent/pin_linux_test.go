@@ -281,7 +281,7 @@ func TestApprovedFolderAsNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(work, 0o777)
-	cmd := exec.Command(bin, "-test.run", "^(TestApprovedFolderCannotBeRedirected|TestApprovedFolderRace)$", "-test.count=1", "-test.v")
+	cmd := exec.Command(bin, "-test.run", "^TestApprovedFolder(CannotBeRedirected|Race|TrashNotRedirected|VoiceNotRedirected)$", "-test.count=1", "-test.v")
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work, pinNobodyEnv + "=1", "CI=" + os.Getenv("CI")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -289,7 +289,7 @@ func TestApprovedFolderAsNobody(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the tests failed as nobody: %v\n%s", err, out)
 	}
-	for _, name := range []string{"TestApprovedFolderCannotBeRedirected", "TestApprovedFolderRace"} {
+	for _, name := range []string{"TestApprovedFolderCannotBeRedirected", "TestApprovedFolderRace", "TestApprovedFolderTrashNotRedirected", "TestApprovedFolderVoiceNotRedirected"} {
 		if !bytes.Contains(out, []byte("--- PASS: "+name)) {
 			t.Fatalf("the unprivileged run did not pass %s:\n%s", name, out)
 		}
