@@ -105,6 +105,7 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	if err != nil {
 		return shell.Result{}, fmt.Errorf("%w: %v", ErrInvalidCall, err)
 	}
+	defer ta.Pin.Close() // also on the refusals before the call is handled
 	n := externalCalls.Add(1)
 	id := "ext-" + sanitizeID(req.Client) + "-" + newID(a.o.now())
 	onEvent := req.OnEvent
@@ -187,11 +188,22 @@ func externalArgs(raw json.RawMessage, home string, private []string) (toolArgs,
 			case !fi.IsDir():
 				return ta, fmt.Errorf("argument \"workingDirectory\": %s is not a folder", ta.WorkingDirectory)
 			}
-			if p := privateDir(ta.WorkingDirectory, private); p != "" {
-				return ta, fmt.Errorf("argument \"workingDirectory\": %s is inside %s, which holds credentials or Hark's own settings; commands from other programs do not run there", ta.WorkingDirectory, p)
-			}
 		}
 	}
+	// The folder is held from here on, and the check below is of the
+	// folder held: one resolution for both, so a link swapped in between
+	// can neither pass the check nor change where the command runs.
+	pin, err := shell.PinDir(ta.WorkingDirectory)
+	if err != nil {
+		return ta, fmt.Errorf("argument \"workingDirectory\": %v", err)
+	}
+	for _, d := range []string{ta.WorkingDirectory, pin.Path} {
+		if p := privateDir(d, private); p != "" {
+			pin.Close()
+			return ta, fmt.Errorf("argument \"workingDirectory\": %s is inside %s, which holds credentials or Hark's own settings; commands from other programs do not run there", ta.WorkingDirectory, p)
+		}
+	}
+	ta.Pin = pin
 	return ta, nil
 }
 

@@ -478,6 +478,13 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 // handleOne classifies, decides, confirms, runs and records one valid
 // call; stop says the user's denials have ended the request.
 func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Result, stop bool) {
+	if ta.Pin == nil {
+		// Held before the policy looks and the user is asked, so what runs
+		// is where they were asked about; a folder that cannot be held is
+		// left to the runner, which says why it cannot run there.
+		ta.Pin, _ = shell.PinDir(ta.WorkingDirectory)
+	}
+	defer ta.Pin.Close()
 	v, rd := r.classifyCall(ta)
 	secret := r.secretGate(ta, &v, &rd)
 	call := r.newCall(index, ta, v)
@@ -671,6 +678,7 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		Verdict:          v,
 		Sandbox:          a.o.Sandbox,
 		Hide:             r.sandboxHide(hide),
+		Pin:              ta.Pin,
 	})
 	elapsed := a.o.now().Sub(start)
 	r.m.CommandTimeMs += elapsed.Milliseconds()

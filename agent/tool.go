@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/shell"
 )
 
 // toolSchema describes execute_terminal_command. The descriptions are
@@ -45,6 +47,9 @@ type toolArgs struct {
 	Command          string
 	WorkingDirectory string // absolute
 	Purpose          string
+	// Pin holds the folder open from the moment it was checked, so the
+	// command runs in the folder the user approved or not at all.
+	Pin *shell.DirPin
 }
 
 // validateCall checks one tool call and explains any problem in words the

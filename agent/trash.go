@@ -62,6 +62,10 @@ func (r *run) moveToTrash(ctx context.Context, ta toolArgs) (shell.Result, []str
 }
 
 func (r *run) moveToTrashAs(ctx context.Context, ta toolArgs, who string) (shell.Result, []string) {
+	if why := ta.Pin.Changed(); why != "" {
+		return shell.Result{Command: ta.Command, WorkingDirectory: ta.WorkingDirectory, Purpose: ta.Purpose, ExitCode: -1, Sandbox: shell.SandboxNotApplied,
+			Error: who + ", but nothing was moved or deleted: the folder " + ta.WorkingDirectory + " changed after the command was approved (" + why + "). Nothing ran; ask for the command again to have it checked in the folder as it is now."}, nil
+	}
 	res, moved, listing := r.trashInstead().move(ctx, ta.Command, ta.WorkingDirectory, ta.Purpose, who)
 	r.m.CommandTimeMs += listing.Milliseconds()
 	return res, moved

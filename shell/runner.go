@@ -69,6 +69,9 @@ type Request struct {
 	// or stderr, so a caller can tell a silent command from a busy one. It
 	// must return quickly.
 	OnOutput func()
+	// Pin, when set, is the folder as it was checked and approved (see
+	// PinDir): the command runs in that folder or not at all.
+	Pin *DirPin
 }
 
 // Runner runs shell commands carefully: each in its own process group with a
@@ -180,11 +183,23 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if strings.TrimSpace(req.Command) == "" {
 		return NotRun(req, "not run: the command is empty; say which command to run")
 	}
+	if req.Pin != nil {
+		// Before the path is looked at again: a pinned folder that is gone
+		// or elsewhere changed after approval, whatever the path says now.
+		if why := req.Pin.check(); why != "" {
+			named, _ := underHome(req.WorkingDirectory, r.home)
+			return NotRun(req, "not run: the folder "+tildeHome(filepath.Clean(named), r.home)+" changed after the command was approved: "+why+". Nothing ran; ask for the command again to have it checked in the folder as it is now")
+		}
+	}
 	dir, err := resolveDir(req.WorkingDirectory, r.home)
 	if err != nil {
 		return NotRun(req, "not run: "+err.Error())
 	}
 	req.WorkingDirectory = dir
+	runDir := dir
+	if req.Pin != nil {
+		runDir = req.Pin.dirPath()
+	}
 
 	want := wantSandbox(req.Sandbox, req.Verdict.Tier)
 	sandboxed, state := false, SandboxNotApplied
@@ -252,10 +267,13 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		spec.DiskLimit = max(r.diskQuota, 0)
 		spec.Hide = req.Hide
 	}
+	if req.Pin != nil {
+		spec.DirFile = req.Pin.file()
+	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide)
-		p := process{argv: argv, dir: dir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0}
+		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0}
 		out = p.run(runCtx)
 	}
 
@@ -361,6 +379,19 @@ func resolveDir(dir, home string) (string, error) {
 		return "", fmt.Errorf("working directory %s is a file, not a folder; choose its folder %s", dir, filepath.Dir(dir))
 	}
 	return dir, nil
+}
+
+// tildeHome writes dir under home as ~/x, for messages.
+func tildeHome(dir, home string) string {
+	h := filepath.Clean(home)
+	switch {
+	case home == "" || h == "/":
+	case dir == h:
+		return "~"
+	case strings.HasPrefix(dir, h+string(filepath.Separator)):
+		return "~" + dir[len(h):]
+	}
+	return dir
 }
 
 // underHome expands a working directory as commands see it: "" and "~" are

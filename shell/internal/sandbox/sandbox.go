@@ -9,6 +9,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 )
@@ -70,6 +71,10 @@ type Spec struct {
 	// credentials. Paths that do not exist are ignored. See hideRules
 	// (Linux) and seatbeltHiding (macOS).
 	Hide []string
+	// DirFile, when set, is the folder Dir names, held open since the user
+	// approved the command: the command starts in it, whatever Dir leads
+	// to by then (see shell.DirPin).
+	DirFile *os.File
 }
 
 // Outcome is what became of a command.

@@ -215,7 +215,11 @@ func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 	bp := zygoteBufs.Get().(*[]byte)
 	defer zygoteBufs.Put(bp)
 	req := appendRunRequest((*bp)[:0], id, spec)
-	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(outP[1], errP[1], replyP[1]), nil)
+	rights := []int{outP[1], errP[1], replyP[1]}
+	if spec.DirFile != nil {
+		rights = append(rights, int(spec.DirFile.Fd())) // the zygote starts the command in it
+	}
+	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(rights...), nil)
 	if cap(req) <= zygoteBufSize {
 		*bp = req[:cap(req)]
 	}

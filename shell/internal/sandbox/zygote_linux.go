@@ -204,7 +204,7 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 		}
 		m, err := decodeMsg(buf[:n])
 		switch {
-		case err != nil && len(fds) == 3:
+		case err != nil && len(fds) >= 3:
 			sendTo(fds[2], zygoteMsg{Op: "error", Err: "the command runner could not read the request: " + err.Error()})
 			closeAll(fds)
 		case err != nil:
@@ -230,12 +230,22 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 // shell confines itself between fork and exec (see forkConfined); the
 // zygote itself is never confined, in any thread.
 func (s *zserver) start(m zygoteMsg, fds []int) {
-	if len(fds) != 3 {
+	if len(fds) != 3 && len(fds) != 4 {
 		closeAll(fds)
 		return // no reply socket: nobody to answer
 	}
 	reply := fds[2]
-	fds = fds[:2]
+	if len(fds) == 4 {
+		// The folder the command was approved in, held open by the runner:
+		// the child changes into this descriptor, not into the path, which
+		// may lead elsewhere by now. It goes with the pipes after the fork.
+		unix.CloseOnExec(fds[3])
+		m.Dir = "/proc/self/fd/" + strconv.Itoa(fds[3])
+		fds[2] = fds[3]
+		fds = fds[:3]
+	} else {
+		fds = fds[:2]
+	}
 	defer func() { closeAll(fds) }() // on the early returns; nil once closed
 	fail := func(why string) {
 		sendTo(reply, zygoteMsg{Op: "error", ID: m.ID, Err: why})
@@ -301,7 +311,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		sendTo(reply, zygoteMsg{Op: "started", ID: r.id, PID: pid})
 	}
 	s.mu.Unlock()
-	closeAll(fds[:2])
+	closeAll(fds)
 	fds = nil
 	r.memCg.started()
 	if err != nil {
