@@ -86,7 +86,7 @@ func findCheck(in *invocation) {
 				name = name[k+1:]
 			}
 			switch name {
-			case "rm", "unlink", "shred", "srm":
+			case "rm", "unlink", "shred", "srm", "truncate":
 				if _, recursive := hasFlag(inner[1:], "rR", "--recursive"); recursive || !tests {
 					execDeletes = true
 				} else {

@@ -141,6 +141,18 @@ func gitCheck(in *invocation) {
 	if ok && (extra == nil || extra(rest) == "") {
 		return
 	}
+	if sub == "clean" && otherRepo == "" && len(operands(rest)) == 0 && gitCleansDirs(rest) {
+		// Where home (or /) is a repository, clean -fd deletes all of it
+		// that is untracked: as final as rm -rf.
+		at := arg{val: "."}
+		if len(cDirs) > 0 {
+			at = cDirs[len(cDirs)-1]
+		}
+		if root, ok := protectedTarget(at, in.c.cwd); ok {
+			in.forbidAs(Delete, "", "deleting the untracked files of "+root+" is never run")
+			return
+		}
+	}
 	why := gitWhy[sub]
 	if ok && extra(rest) == "runs a pager" {
 		in.confirmAs(Code, sub, "runs a pager")
@@ -157,6 +169,25 @@ func gitCheck(in *invocation) {
 		cat = Delete
 	}
 	in.confirmAs(cat, sub, why)
+}
+
+// gitCleansDirs reports whether git clean's options force it (-f) and
+// make it remove untracked directories (-d).
+func gitCleansDirs(args []arg) bool {
+	force, dirs := false, false
+	for _, a := range args {
+		v := a.val
+		switch {
+		case !a.option():
+		case v == "--force":
+			force = true
+		case strings.HasPrefix(v, "--"):
+		default:
+			force = force || strings.ContainsRune(v[1:], 'f')
+			dirs = dirs || strings.ContainsRune(v[1:], 'd')
+		}
+	}
+	return force && dirs
 }
 
 // gitSymbolicRef: `git symbolic-ref [-q] [--short] NAME` reads; a second

@@ -101,11 +101,18 @@ func (c *classifier) stmt(s *syntax.Stmt) {
 	case *syntax.CallExpr:
 		c.call(x)
 		c.hereCode(x, s.Redirs)
+		c.echoedWords(x)
+		for _, r := range s.Redirs {
+			if r.Op == syntax.WordHdoc && r.Word != nil {
+				c.xargsNames(x, []*syntax.Word{r.Word})
+			}
+		}
 	case *syntax.BinaryCmd:
 		c.stmt(x.X)
 		c.stmt(x.Y)
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 			c.pipedCode(x)
+			c.pipedNames(x)
 		}
 	case *syntax.Subshell:
 		c.stmts(x.Stmts)
@@ -239,6 +246,112 @@ func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
 		}
 	}
 	c.p.classifySource(c.v, strings.Join(words, "\n"), c.depth+1, c.cwd)
+}
+
+// pipedNames judges xargs fed by echo or printf of written words as if
+// those words were its arguments: `echo ~ | xargs rm -rf` is rm -rf ~.
+func (c *classifier) pipedNames(b *syntax.BinaryCmd) {
+	src, ok := b.X.Cmd.(*syntax.CallExpr)
+	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok || !ok2 || len(src.Args) < 2 {
+		return
+	}
+	args := c.words(src)
+	if len(args) == 0 || args[0].val != "echo" && args[0].val != "printf" {
+		return
+	}
+	var words []*syntax.Word
+	for i, w := range src.Args[1:] {
+		if i < len(args)-1 && args[i+1].option() && len(words) == 0 {
+			continue // echo -n, printf --
+		}
+		if args[0].val == "printf" && len(words) == 0 && i < len(args)-1 && strings.Contains(args[i+1].val, "%") {
+			continue // the format; the names are the arguments it prints
+		}
+		words = append(words, w)
+	}
+	c.xargsNames(dst, words)
+}
+
+// xargsNames classifies an xargs call with the words its input is known
+// to hold appended, so that the names it hands its command are judged:
+// a deletion of home fed through xargs is refused like one written out.
+func (c *classifier) xargsNames(x *syntax.CallExpr, input []*syntax.Word) {
+	if len(x.Args) == 0 || len(input) == 0 || x.Args[0].Lit() != "xargs" {
+		return
+	}
+	parts := []string{c.text(x.Args[0])}
+	for _, w := range x.Args[1:] {
+		parts = append(parts, c.text(w))
+	}
+	for _, w := range input {
+		if substitutes(w) {
+			return // more code to run: judged where it is
+		}
+		parts = append(parts, c.text(w))
+	}
+	c.p.classifySource(c.v, strings.Join(parts, " "), c.depth+1, c.cwd)
+}
+
+// echoedWords judges a command whose word is $(echo …) or `echo …` of
+// written words as if those words were written in its place:
+// rm -rf $(echo ~) is rm -rf ~.
+func (c *classifier) echoedWords(x *syntax.CallExpr) {
+	changed := false
+	parts := make([]string, 0, len(x.Args))
+	for _, w := range x.Args {
+		if inner := echoedWord(w); inner != nil {
+			changed = true
+			for _, iw := range inner {
+				parts = append(parts, c.text(iw))
+			}
+			continue
+		}
+		parts = append(parts, c.text(w))
+	}
+	if changed {
+		c.p.classifySource(c.v, strings.Join(parts, " "), c.depth+1, c.cwd)
+	}
+}
+
+// echoedWord returns the words of a word that is one command
+// substitution, quoted or not, of echo with no options.
+func echoedWord(w *syntax.Word) []*syntax.Word {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return nil
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "echo" {
+		return nil
+	}
+	for _, a := range call.Args[1:] {
+		if strings.HasPrefix(a.Lit(), "-") || substitutes(a) {
+			return nil // an option, or more code to run: judged where it is
+		}
+	}
+	return call.Args[1:]
+}
+
+// substitutes reports whether a word runs a command or process
+// substitution, so that copying its text would judge that code twice.
+func substitutes(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // nested classifies the commands hidden inside a node's words: command and
