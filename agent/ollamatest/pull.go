@@ -102,6 +102,13 @@ func (s *Server) Installed(name string) bool {
 	return ok
 }
 
+// Remove uninstalls name, as `ollama rm` would while a client runs.
+func (s *Server) Remove(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.models, name)
+}
+
 func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 	var req api.PullRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
