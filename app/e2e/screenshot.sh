@@ -52,11 +52,15 @@ cat > "$cfg/xfce4/xfconf/xfce-perchannel-xml/xfce4-notifyd.xml" <<'XML'
   <property name="expire-timeout" type="int" value="0"/>
 </channel>
 XML
-Xvfb :71 -screen 0 ${W}x${H}x24 -nolisten tcp &
+# The first display from :71 on with no server (another scene's may still
+# be shutting down).
+n=71
+while [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ]; do n=$((n + 1)); done
+Xvfb :$n -screen 0 ${W}x${H}x24 -nolisten tcp &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
+trap 'kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
 sleep 1
-export DISPLAY=:71
+export DISPLAY=:$n
 export XDG_CONFIG_HOME="$cfg" HARK_SCREENSHOT="$(realpath -m "$out")" HARK_SCREEN_WIDTH=$W
 xsetroot -solid '#3b4252'
 dbus-run-session -- sh -c '

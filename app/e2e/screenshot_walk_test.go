@@ -113,11 +113,14 @@ func walkScene(t *testing.T, d *desktop, scene string, width int, out string) {
 		}
 		h.menu.WaitFor(t, 30*time.Second, "⚠ Settings file has errors")
 		time.Sleep(3 * time.Second) // its notification shows
+		if before := os.Getenv("HARK_SCREENSHOT_BEFORE"); before != "" {
+			capture(t, d, before)
+		}
 		if err := os.WriteFile(settings, []byte(strings.Replace(string(good), `"60s"`, `"45s"`, 1)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		h.menu.WaitGone(t, 30*time.Second, "⚠ Settings file has errors")
-		softWait(t, h, 10*time.Second, "settings.json: confirmTimeout applied")
+		softWait(t, h, 10*time.Second, "applied")
 		snap(t, d, h, width, out, true)
 	case "always-allow":
 		// C-13: the rule Always allow… offers for a mkdir.

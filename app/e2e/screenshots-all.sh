@@ -18,9 +18,14 @@ while read -r name scene menu width height; do
   case $name in *${1:-}*) ;; *) continue ;; esac
   [ "$scene" = - ] && scene=
   echo "== $name"
+  # A scene that shows a change also saves the screen before it.
   if HARK_E2E_TEST="$bin/e2e.test" HARK_SCREENSHOT_SCENE=$scene HARK_SCREENSHOT_MENU=$menu \
+    HARK_SCREENSHOT_BEFORE="$bin/$name-before.png" \
     HARK_SCREEN_W=$width HARK_SCREEN_H=$height sh app/e2e/screenshot.sh "$bin/$name.png" </dev/null >"$bin/$name.log" 2>&1; then
     mv "$bin/$name.png" "$dir/$name.png"
+    if [ -e "$bin/$name-before.png" ]; then
+      convert "$bin/$name-before.png" -strip "PNG8:$dir/$name-before.png"
+    fi
     grep 'SCREENSHOT SHOWS A GAP' "$bin/$name.log"
     echo "   $(wc -c < "$dir/$name.png") bytes"
   else
