@@ -7,10 +7,11 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-assets/screenshots/tray-linux.png}
 # HARK_SCREEN_W and HARK_SCREEN_H make room for a taller menu.
-# HARK_SCREENSHOT_SCENE picks another scene: long-deletion, retry-timeout (a
-# proposal after an approval timed out; HARK_SCREENSHOT_MENU=0 shows its
-# notification whole) or download (the menu opened under the pointer while a
-# download runs: the tooltip must not cover it).
+# HARK_SCREENSHOT_SCENE picks another scene (screenshots-all.sh lists them;
+# assets/screenshots/README.md says what each shows); HARK_SCREENSHOT_MENU=0
+# leaves the menu shut, to see a notification whole. HARK_E2E_TEST runs that
+# prebuilt e2e test binary (go test -c) instead of go test. The PNG is
+# stripped and given a 256-colour palette (text stays sharp, a quarter the size).
 W=${HARK_SCREEN_W:-580} H=${HARK_SCREEN_H:-900}
 cfg=$(mktemp -d)
 mkdir -p "$cfg/xfce4/xfconf/xfce-perchannel-xml"
@@ -51,17 +52,26 @@ cat > "$cfg/xfce4/xfconf/xfce-perchannel-xml/xfce4-notifyd.xml" <<'XML'
   <property name="expire-timeout" type="int" value="0"/>
 </channel>
 XML
-Xvfb :71 -screen 0 ${W}x${H}x24 -nolisten tcp &
+# The first display from :71 on with no server (another scene's may still
+# be shutting down).
+n=71
+while [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ]; do n=$((n + 1)); done
+Xvfb :$n -screen 0 ${W}x${H}x24 -nolisten tcp &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
+trap 'kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null; rm -rf "$cfg"' EXIT
 sleep 1
-export DISPLAY=:71
+export DISPLAY=:$n
 export XDG_CONFIG_HOME="$cfg" HARK_SCREENSHOT="$(realpath -m "$out")" HARK_SCREEN_WIDTH=$W
 xsetroot -solid '#3b4252'
 dbus-run-session -- sh -c '
   xfce4-panel --disable-wm-check >/dev/null 2>&1 &
   /usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd >/dev/null 2>&1 &
   sleep 3
-  go test -tags e2e -count=1 -run TestTrayScreenshot -v ./app/e2e/
+  if [ -n "${HARK_E2E_TEST:-}" ]; then
+    cd app/e2e && "$HARK_E2E_TEST" -test.count=1 -test.run "^TestTrayScreenshot\$" -test.v
+  else
+    go test -tags e2e -count=1 -run "^TestTrayScreenshot\$" -v ./app/e2e/
+  fi
 '
-echo "wrote $out"
+convert "$out" -strip "PNG8:$out.tmp" && mv "$out.tmp" "$out"
+echo "wrote $out ($(wc -c < "$out") bytes)"

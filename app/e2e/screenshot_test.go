@@ -23,7 +23,7 @@ import (
 func TestTrayScreenshot(t *testing.T) {
 	out := os.Getenv("HARK_SCREENSHOT")
 	if out == "" {
-		t.Skip("HARK_SCREENSHOT is not set: run app/e2e/screenshot.sh to make the README screenshot")
+		t.Skip("HARK_SCREENSHOT is not set: run app/e2e/screenshots-all.sh to retake every screenshot on a real panel (app/e2e/screenshot.sh for one)")
 	}
 	width, _ := strconv.Atoi(os.Getenv("HARK_SCREEN_WIDTH"))
 	d := &desktop{work: t.TempDir(), bus: os.Getenv("DBUS_SESSION_BUS_ADDRESS"), display: os.Getenv("DISPLAY"), pulse: &harness.Pulse{}}
@@ -32,7 +32,11 @@ func TestTrayScreenshot(t *testing.T) {
 		{when: "archive the logs", command: longArchive, answer: "Archived them."},
 		{when: "write buy milk", command: "echo 'buy milk' > ~/notes.txt", retry: "echo 'buy milk' >> ~/notes.txt", answer: "Added it."},
 	})
-	switch os.Getenv("HARK_SCREENSHOT_SCENE") {
+	switch scene := os.Getenv("HARK_SCREENSHOT_SCENE"); scene {
+	case "download-ready", "no-model", "model-missing", "did-not-happen", "settings-fixed",
+		"always-allow", "cpu-spill", "retry-after-deny", "after-trash", "read-only":
+		walkScene(t, d, scene, width, out)
+		return
 	case "retry-timeout":
 		// The model's next proposal after an approval timed out: its
 		// notification's title must fit whole on a narrow screen.
