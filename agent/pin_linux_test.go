@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/exectest"
 	"github.com/hark-sh/hark/shell/trash"
 )
 
@@ -261,26 +262,7 @@ func TestApprovedFolderAsNobody(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("runs as root, to drop to nobody; this run is already unprivileged")
 	}
-	dir, err := os.MkdirTemp("", "hark-pin-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	exe, _ := os.Executable()
-	src, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "agent.test")
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(work, 0o777)
+	bin, work := exectest.NobodyCopy(t, "agent.test")
 	cmd := exec.Command(bin, "-test.run", "^TestApprovedFolder(CannotBeRedirected|Race|TrashNotRedirected|VoiceNotRedirected)$", "-test.count=1", "-test.v")
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work, pinNobodyEnv + "=1", "CI=" + os.Getenv("CI")}

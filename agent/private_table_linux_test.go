@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 const privateNobodyEnv = "HARK_PRIVATE_AS_NOBODY"
@@ -93,26 +94,7 @@ func TestEveryPrivateEntryHiddenAsNobody(t *testing.T) {
 		}
 		t.Skip("this kernel has no Landlock, so there is no sandbox to test: " + detail)
 	}
-	dir, err := os.MkdirTemp("", "hark-private-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	exe, _ := os.Executable()
-	src, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "agent.test")
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(work, 0o777) // past the umask
+	bin, work := exectest.NobodyCopy(t, "agent.test")
 	cmd := exec.Command(bin, "-test.run", "^TestEveryPrivateEntryHidden$", "-test.count=1", "-test.v")
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work, privateNobodyEnv + "=1", "CI=" + os.Getenv("CI")}

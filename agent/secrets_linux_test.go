@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // everythingSafe is a policy that is wrong about every command: it calls
@@ -52,9 +53,7 @@ func TestSandboxHidesSecretsFromOtherPrograms(t *testing.T) {
 	project, _ := secretHome(t, home)
 	key := filepath.Join(home, ".ssh", "id_rsa")
 	script := filepath.Join(t.TempDir(), "show-config")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat '"+key+"'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteProgram(t, script, []byte("#!/bin/sh\ncat '"+key+"'\n"), 0o755)
 	const keyText = "BEGIN OPENSSH PRIVATE KEY"
 	newRunner := func() *recordingRunner {
 		return &recordingRunner{Runner: shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh",

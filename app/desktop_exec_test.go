@@ -3,12 +3,13 @@ package app
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // The argv the opener runs per system and file type, and what it does when
@@ -139,9 +140,7 @@ func TestOpenerFailingLateIsReported(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			bin := filepath.Join(dir, "xdg-open")
-			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+c.script+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			exectest.WriteScript(t, bin, "#!/bin/sh\n"+c.script+"\n")
 			late := make(chan error, 1)
 			o := ExecOpener{
 				goos: "linux",

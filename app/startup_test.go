@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // fakeShell writes an executable script standing in for the user's login
@@ -19,7 +19,7 @@ import (
 func fakeShell(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shell")
-	writeScript(t, path, "#!/bin/sh\n"+body+"\n")
+	exectest.WriteScript(t, path, "#!/bin/sh\n"+body+"\n")
 	return path
 }
 
@@ -135,7 +135,7 @@ func TestSlowLoginShellDoesNotBlockStartupAndCommandsWait(t *testing.T) {
 		t.Fatalf("a command ran before the PATH was known: %+v", r)
 	case <-time.After(100 * time.Millisecond):
 	}
-	writeScript(t, gate, "")
+	exectest.WriteScript(t, gate, "")
 	select {
 	case r := <-res:
 		if !strings.HasPrefix(r.Output, "/opt/homebrew/bin:/usr/bin") {
@@ -191,17 +191,4 @@ type fakeExecutor struct{ path string }
 
 func (f fakeExecutor) Run(_ context.Context, req shell.Request) shell.Result {
 	return shell.Result{Command: req.Command, Output: f.path}
-}
-
-// writeScript creates an executable script without this process ever holding
-// a writable descriptor to it: a child process forked meanwhile by another
-// test would inherit such a descriptor, and exec would then fail with "text
-// file busy" until that child itself execs.
-func writeScript(t testing.TB, path, content string) {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
-	cmd.Stdin = strings.NewReader(content)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("writing %s: %v\n%s", path, err, out)
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/shell/exectest"
 	"github.com/hark-sh/hark/shell/internal/sandbox"
 )
 
@@ -347,7 +348,7 @@ func TestZygoteFallback(t *testing.T) {
 	}
 	helper := filepath.Join(t.TempDir(), "old-hark")
 	script := fmt.Sprintf("#!/bin/sh\n[ \"$2\" = %s ] && exit 1\nexec %q \"$@\"\n", sandbox.ZygoteArg, exe)
-	writeScript(t, helper, script)
+	exectest.WriteScript(t, helper, script)
 	r := testRunner(t, RunnerOptions{HelperPath: helper})
 	target := filepath.Join(t.TempDir(), "f")
 	res := r.Run(context.Background(), Request{Command: "echo ran; touch " + target, Verdict: confirmed, Sandbox: SandboxReadOnly})
@@ -377,18 +378,5 @@ func TestZygoteEnv(t *testing.T) {
 	want := []string{"PATH=/bin", "GOMAXPROCS=2", helperEnv + "=1"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("zygoteEnv = %q, want %q", got, want)
-	}
-}
-
-// writeScript creates an executable script without this process ever holding
-// a writable descriptor to it: a child process forked meanwhile by another
-// test would inherit such a descriptor, and exec would then fail with "text
-// file busy" until that child itself execs.
-func writeScript(t testing.TB, path, content string) {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
-	cmd.Stdin = strings.NewReader(content)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/hark-sh/hark/shell/exectest"
 	"github.com/hark-sh/hark/shell/internal/abitest"
 	"github.com/hark-sh/hark/shell/internal/sandbox"
 	"golang.org/x/sys/unix"
@@ -1059,27 +1060,7 @@ func TestEscapeAsNobody(t *testing.T) {
 		t.Skip("runs in make test's pass without -race (the race detector's own memory swamps the caps as nobody)")
 	}
 	requireLandlock(t)
-	// A copy of the test binary that nobody can read and execute.
-	dir, err := os.MkdirTemp("", "hark-escape-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	exe, _ := os.Executable()
-	bin := filepath.Join(dir, "shell.test")
-	src, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(work, 0o777) // past the umask
+	bin, work := exectest.NobodyCopy(t, "shell.test")
 	cmd := exec.Command(bin, "-test.run", "^TestEscape", "-test.count=1", "-test.v")
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work, escapeChildEnv + "=1", "CI=" + os.Getenv("CI")}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // A repository whose own config names programs for the hooks git runs on
@@ -24,7 +26,7 @@ func TestSandboxGitRunsNoRepositoryPrograms(t *testing.T) {
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
 	hook := filepath.Join(dir, "hook.sh")
-	writeScript(t, hook, "#!/bin/sh\necho HOOK-RAN >&2\nexit 0\n")
+	exectest.WriteScript(t, hook, "#!/bin/sh\necho HOOK-RAN >&2\nexit 0\n")
 	git := func(args ...string) {
 		t.Helper()
 		c := exec.Command("git", append([]string{"-C", repo}, args...)...)
@@ -50,7 +52,7 @@ func TestSandboxGitRunsNoRepositoryPrograms(t *testing.T) {
 		git("config", kv[0], kv[1])
 	}
 	// A hook that git runs on status, were hooks honoured.
-	writeScript(t, filepath.Join(dir, "post-index-change"), "#!/bin/sh\necho HOOK-RAN >&2\n")
+	exectest.WriteScript(t, filepath.Join(dir, "post-index-change"), "#!/bin/sh\necho HOOK-RAN >&2\n")
 
 	r := testRunner(t, RunnerOptions{Shell: "/bin/sh"})
 	for _, cmd := range []string{"git status --short", "git log --oneline", "git diff --stat", "git branch"} {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // realIcns is the .icns of the real app icon, made once: encoding ten PNGs
@@ -103,9 +105,7 @@ func TestBuildApp(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "hark")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho hark\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteProgram(t, bin, []byte("#!/bin/sh\necho hark\n"), 0o755)
 	plist, err := os.ReadFile("../../Info.plist")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/shell/exectest"
 	"github.com/hark-sh/hark/speech"
 )
 
@@ -20,9 +21,7 @@ func fakePlayer(t *testing.T, body string) (player, copied string) {
 	dir := t.TempDir()
 	player, copied = filepath.Join(dir, "paplay"), filepath.Join(dir, "played.wav")
 	script := "#!/bin/sh\ncp \"$1\" " + copied + "\n" + body + "\n"
-	if err := os.WriteFile(player, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteScript(t, player, script)
 	return player, copied
 }
 

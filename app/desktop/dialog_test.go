@@ -2,13 +2,13 @@ package desktop
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hark-sh/hark/app"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // fakeOsascript writes a script standing in for osascript: it saves its
@@ -19,7 +19,7 @@ func fakeOsascript(t *testing.T, behaviour string) (path, argsFile string) {
 	argsFile = filepath.Join(dir, "args")
 	path = filepath.Join(dir, "osascript")
 	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > " + argsFile + "\n" + behaviour + "\n"
-	writeScript(t, path, script)
+	exectest.WriteScript(t, path, script)
 	return path, argsFile
 }
 
@@ -199,18 +199,5 @@ func TestDialogWithdraw(t *testing.T) {
 	defer d.mu.Unlock()
 	if len(d.open) != 0 {
 		t.Errorf("%d dialogs still tracked after Withdraw", len(d.open))
-	}
-}
-
-// writeScript creates an executable script without this process ever holding
-// a writable descriptor to it: a child process forked meanwhile by another
-// test would inherit such a descriptor, and exec would then fail with "text
-// file busy" until that child itself execs.
-func writeScript(t testing.TB, path, content string) {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", path)
-	cmd.Stdin = strings.NewReader(content)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("writing %s: %v\n%s", path, err, out)
 	}
 }

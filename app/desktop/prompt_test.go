@@ -3,18 +3,17 @@ package desktop
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // fakeTool writes an executable script standing in for a dialog tool.
 func fakeTool(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tool")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteScript(t, path, "#!/bin/sh\n"+body+"\n")
 	return path
 }
 

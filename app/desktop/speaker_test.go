@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 func TestFindSpeaker(t *testing.T) {
@@ -67,9 +69,7 @@ func TestSpeakerStopsTheWholeGroup(t *testing.T) {
 	pidFile := filepath.Join(dir, "child.pid")
 	prog := filepath.Join(dir, "fake-say")
 	script := "#!/bin/sh\nsleep 60 &\necho $! > " + pidFile + "\nwait\n"
-	if err := os.WriteFile(prog, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteScript(t, prog, script)
 	s := &Speaker{Program: prog, Kind: "say"}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

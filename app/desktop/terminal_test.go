@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 func lookIn(names ...string) func(string) (string, error) {
@@ -145,9 +147,7 @@ func TestRunTerminalForReal(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "args")
 	script := filepath.Join(dir, "fake-term")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+out+"\nexec sleep 30\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	exectest.WriteScript(t, script, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+out+"\nexec sleep 30\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runTerminal(ctx, script, []string{"-e", "/bin/hark", "send", "--prompt"}) }()

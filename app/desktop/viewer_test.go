@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 func TestDetectTextViewer(t *testing.T) {
@@ -76,7 +78,7 @@ func TestTextViewerRunsTheTool(t *testing.T) {
 	}{{"0", false}, {"1", false}, {"5", true}} {
 		got := filepath.Join(dir, "got-"+c.exit)
 		bin := filepath.Join(dir, "zenity-"+c.exit)
-		writeScript(t, bin, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+got+"\nexit "+c.exit+"\n")
+		exectest.WriteScript(t, bin, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+got+"\nexit "+c.exit+"\n")
 		v := &TextViewer{Tool: "zenity", Path: bin}
 		err := v.ShowText(context.Background(), "T", "/tmp/x.txt")
 		if (err != nil) != c.wantErr {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/app/e2e/harness"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // fakeTools puts scripts named after desktop tools first in PATH.
@@ -18,9 +19,7 @@ func fakeTools(t *testing.T, d *desktop, scripts map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range scripts {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		exectest.WriteProgram(t, filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 	}
 	d.env = append(d.env, "PATH="+dir+":"+os.Getenv("PATH"), "EDITOR=", "VISUAL=")
 }

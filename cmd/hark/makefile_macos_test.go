@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // TestMakeMacOSFallsBackToVoiceless runs the Darwin branch of `make run`
@@ -92,9 +94,7 @@ chmod +x "$out"`,
 				files[filepath.Join(fake, name)] = "#!/bin/sh\n" + body + "\n"
 			}
 			for path, body := range files {
-				if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
-					t.Fatal(err)
-				}
+				exectest.WriteProgram(t, path, []byte(body), 0o755)
 			}
 			bin := filepath.Join(dir, "bin", "hark")
 			app := filepath.Join(dir, "dist", "Hark.app")

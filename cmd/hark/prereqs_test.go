@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // TestMakePrereqsOffersTheInstall runs `make prereqs` against fake
@@ -109,9 +111,7 @@ func TestMakePrereqsOffersTheInstall(t *testing.T) {
 				tools[k] = v
 			}
 			for name, body := range tools {
-				if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-					t.Fatal(err)
-				}
+				exectest.WriteProgram(t, filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 			}
 			rec := filepath.Join(dir, "ran.txt")
 			tty := "false"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // generous is the time bound of tests that are not about the time bound:
@@ -51,7 +52,7 @@ func TestPreviewerIsConfined(t *testing.T) {
 	body := "#!/bin/sh\n" +
 		"if touch '" + canary + "' 2>/dev/null; then s=wrote; else s=confined; fi\n" +
 		`printf '{"preview":{"status":"shown","summary":"%s"}}\n' "$s"` + "\n"
-	must(t, os.WriteFile(script, []byte(body), 0o755))
+	exectest.WriteProgram(t, script, []byte(body), 0o755)
 	got := New(Options{Timeout: generous, Executable: script}).Preview(context.Background(), "rm -rf x", dir)
 	if !sandboxed(t) {
 		check(t, "no sandbox", got, want{status: Unavailable})

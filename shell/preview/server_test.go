@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // TestServerServesEveryFolder: one preview server answers previews in
@@ -60,7 +62,7 @@ func protocolScript(t *testing.T, before, after string) (script, canary string) 
 		`  printf '{"preview":{"status":"shown","summary":"server %s"}}\n' "$s"` + "\n" +
 		"  " + after + "\n" +
 		"done\n"
-	must(t, os.WriteFile(script, []byte(body), 0o755))
+	exectest.WriteProgram(t, script, []byte(body), 0o755)
 	return script, canary
 }
 

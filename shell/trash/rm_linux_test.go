@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hark-sh/hark/shell/exectest"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -300,29 +301,7 @@ func TestMoveToTrashMatchesRmAsNobody(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the unprivileged run repeats the whole comparison; -short runs it once")
 	}
-	dir, err := os.MkdirTemp("", "hark-trash-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "trash.test")
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(work, 0o777)
+	bin, work := exectest.NobodyCopy(t, "trash.test")
 	cmd := exec.Command(bin, "-test.run", "^TestMoveToTrashMatchesRm$", "-test.count=1", "-test.v")
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work, nobodyEnv + "=1",
