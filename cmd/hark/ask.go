@@ -267,20 +267,34 @@ func hear(ctx context.Context, e *env, st settings.Settings, paths settings.Path
 }
 
 // summary ends the transcript with Hark's own account of the request, as
-// the app's notification does, so the model's words are never the last
-// ones when they claim what did not happen: the claim is flagged first.
+// the app's notification does. When the model's answer claims what did
+// not happen, Hark's account leads: the answer was held back (see
+// printer.holding), so the summary and the flagged claim come first and
+// the rest of the model's reply follows, marked as the model's.
 func (p *printer) summary(out agent.Outcome) {
 	t := out.Metrics.Tally()
 	t.Undo = "hark undo"
-	flag := t.Contradiction(out.Answer)
-	if flag == "" && t.Facts() == "" {
+	held := p.held.String()
+	p.held.Reset()
+	if t.Contradiction(out.Answer) != "" {
+		p.endLine()
+		p.write("\n")
+		for _, line := range strings.Split(agent.Ending(t, held), "\n") {
+			if strings.HasPrefix(line, "⚠") {
+				line = p.paint(red, visible.Line(line))
+			} else {
+				line = visible.Text(line)
+			}
+			p.write(line + "\n")
+		}
+		return
+	}
+	p.write(visible.Text(held))
+	if t.Facts() == "" {
 		return // a plain answer, no command proposed: nothing to add
 	}
-	p.write("\n")
-	if flag != "" {
-		p.write(p.paint(red, visible.Line(flag)) + "\n")
-	}
-	p.write(t.Summary() + "\n")
+	p.endLine()
+	p.write("\n" + t.Summary() + "\n")
 }
 
 // printer shows a request's progress as a readable transcript: the model's
@@ -292,6 +306,13 @@ type printer struct {
 	w           io.Writer
 	atLineStart bool
 	color       bool // ANSI colours for tiers and marks
+
+	// holding is set once a command that could change something has a
+	// result: from then on the model's words are kept in held, not
+	// streamed, until the next proposal or the end, where summary decides
+	// whether Hark's own account must come before them.
+	holding bool
+	held    strings.Builder
 }
 
 // wantColor is true on a terminal unless NO_COLOR (https://no-color.org)
@@ -333,6 +354,12 @@ func (p *printer) write(s string) {
 	p.atLineStart = strings.HasSuffix(s, "\n")
 }
 
+// flushHeld writes the model's words held so far.
+func (p *printer) flushHeld() {
+	p.write(visible.Text(p.held.String()))
+	p.held.Reset()
+}
+
 func (p *printer) endLine() {
 	if !p.atLineStart {
 		p.write("\n")
@@ -345,12 +372,18 @@ func (p *printer) event(ev agent.Event) {
 		if ev.Reset {
 			// What was shown was reasoning; a terminal cannot take it back,
 			// so the answer starts on a fresh line.
+			p.flushHeld()
 			p.endLine()
 			p.write("  (that was the model thinking)\n")
+		}
+		if p.holding {
+			p.held.WriteString(ev.Text)
+			return
 		}
 		p.write(visible.Text(ev.Text))
 	case agent.EventProposed:
 		c := ev.Call
+		p.flushHeld() // words before a proposal are not the final answer
 		p.endLine()
 		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", commandBlock(c.Command, "  > "), visible.Line(c.Purpose),
 			p.paint(tierColor(c.Tier), visible.Line(string(c.Tier))), visible.Line(c.WorkingDirectory)))
@@ -374,6 +407,7 @@ func (p *printer) event(ev agent.Event) {
 		p.write("  ! " + visible.Line(ev.Text) + "\n")
 	case agent.EventResult:
 		p.result(ev.Result)
+		p.holding = p.holding || ev.Result.Tier != shell.Safe
 	case agent.EventLoading, agent.EventThinking:
 		p.endLine()
 		p.write("  (" + visible.Line(ev.Text) + ")\n")

@@ -379,20 +379,55 @@ func TestAskShowsTheUserNotTheModel(t *testing.T) {
 }
 
 // TestAskEndsWithHarksSummary: after a denial the model's false "done" is
-// flagged and Hark's own summary is the last line printed.
+// held back, and Hark's own account leads: its summary, the flagged claim,
+// then the rest of the model's reply marked as the model's. The claim is
+// printed once, inside the flag; a reply that is only the claim is not
+// printed again.
 func TestAskEndsWithHarksSummary(t *testing.T) {
-	dir := t.TempDir()
-	askEnv(t,
-		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm "+filepath.Join(dir, "a.log"), "purpose", "executing", "workingDirectory", dir)}},
-		ollamatest.Reply{Text: "Removed the log file."},
-	)
-	r := runAgentCLI(t, "n\n", true, "ask", "--new", "remove the log")
-	if r.code != exitOK {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	for _, c := range []struct{ name, reply, want string }{
+		{"the reply is the claim", "Removed the log file.",
+			"✗ not run: you denied it\n\nHark: 1 command denied — nothing changed.\n" +
+				"⚠ The model says “Removed the log file”, but that command did not run (you denied it).\n"},
+		{"the claim and more", "Removed the log file. The folder is tidy now.",
+			"✗ not run: you denied it\n\nHark: 1 command denied — nothing changed.\n" +
+				"⚠ The model says “Removed the log file”, but that command did not run (you denied it).\n\n" +
+				"The model's reply: Removed the log file. The folder is tidy now.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			askEnv(t,
+				ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm "+filepath.Join(dir, "a.log"), "purpose", "executing", "workingDirectory", dir)}},
+				ollamatest.Reply{Text: c.reply},
+			)
+			r := runAgentCLI(t, "n\n", true, "ask", "--new", "remove the log")
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.HasSuffix(r.stdout, c.want) {
+				t.Errorf("stdout does not end with Hark's account, then the model's:\n%s\nwant the end:\n%s", r.stdout, c.want)
+			}
+		})
 	}
-	want := "Removed the log file.\n\n⚠ The model says “Removed the log file”, but that command did not run (you denied it).\n" +
-		"Hark: 1 command denied — nothing changed.\n"
-	if !strings.HasSuffix(r.stdout, want) {
-		t.Errorf("stdout does not end with Hark's flag and summary:\n%s", r.stdout)
+}
+
+// TestAskStreamsAnswersNothingContradicts: a request whose commands were
+// all read-only streams the model's answer as it comes, and one that ran
+// its change ends with the answer, then Hark's line.
+func TestAskStreamsAnswersNothingContradicts(t *testing.T) {
+	var b strings.Builder
+	p := &printer{w: &b, atLineStart: true}
+	p.event(agent.Event{Kind: agent.EventResult, Result: &shell.Result{Tier: shell.Safe, Executed: true, Success: true}})
+	p.event(agent.Event{Kind: agent.EventText, Text: "There are 3 files"})
+	if !strings.HasSuffix(b.String(), "There are 3 files") {
+		t.Errorf("after a read-only command the answer was held back: %q", b.String())
+	}
+	p.event(agent.Event{Kind: agent.EventResult, Result: &shell.Result{Tier: shell.Confirm, Executed: true, Success: true}})
+	p.event(agent.Event{Kind: agent.EventText, Text: "Created the folder."})
+	if strings.Contains(b.String(), "Created the folder") {
+		t.Errorf("after a change the answer was streamed before Hark could judge it: %q", b.String())
+	}
+	p.event(agent.Event{Kind: agent.EventProposed, Call: &agent.Call{Command: "ls", Tier: shell.Safe}})
+	if !strings.Contains(b.String(), "Created the folder.\n  $ ls") {
+		t.Errorf("words before the next proposal were not shown before it: %q", b.String())
 	}
 }
