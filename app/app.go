@@ -813,10 +813,8 @@ func (a *App) finish(d turnDone) {
 		a.note = d.err.Error()
 		reply = SendReply{Error: d.err.Error()}
 	case d.err != nil:
-		body := d.err.Error()
-		if text := a.offerMissing(d.err); text != "" {
-			body = text
-		}
+		a.offerMissing(d.err)
+		body := a.trayText(d.err)
 		a.lastError = body
 		a.lastMissing = downloadOffer(d.err)
 		a.setState(Error)

@@ -136,7 +136,7 @@ func (a *App) checkFinished(ctx context.Context, e checkDone) {
 		delete(a.problems, e.source)
 	} else {
 		if e.source != "ollama" || a.offerMissing(e.err) == "" {
-			a.setProblem(Problem{Source: e.source, Message: e.err.Error(), Title: titleOf(e.err)})
+			a.setProblem(Problem{Source: e.source, Message: a.trayText(e.err), Title: titleOf(e.err)})
 		}
 	}
 	a.scheduleRecheck(ctx)

@@ -83,6 +83,22 @@ func (a *App) missingModelText(err error, model string) string {
 	return sentence(what) + " Run  ollama pull " + model + "  in a terminal, or choose a model you have with the ollamaModel setting in Settings…."
 }
 
+// trayText is an error in the tray's words: a not-pulled model as
+// missingModelText says it, and a model that cannot call tools with the
+// setting to change instead of hark ask's --model, a flag of a terminal
+// command that means nothing to someone at the menu.
+func (a *App) trayText(err error) string {
+	if m := downloadOffer(err); m != "" {
+		return a.missingModelText(err, m)
+	}
+	var e *agent.Error
+	if errors.As(err, &e) && errors.Is(err, agent.ErrToolsUnsupported) && strings.Contains(err.Error(), "--model") {
+		return fmt.Sprintf("Model %q cannot call tools, which Hark needs to run commands. Choose a model that can, such as %s, with the ollamaModel setting in Settings… (run  ollama pull %s  in a terminal to download it first).",
+			e.Model, strings.Join(agent.ToolCapableModels, ", "), agent.ToolCapableModels[0])
+	}
+	return err.Error()
+}
+
 // offerMissing puts a not-pulled model's problem row, with its Download
 // row, in the menu at once, whoever found it missing: the periodic check
 // or a request that just failed. It returns the problem's text, or ""

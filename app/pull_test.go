@@ -405,3 +405,23 @@ func TestModelCheckNamesNoTerminalFlag(t *testing.T) {
 		t.Errorf("problem detail %q", d)
 	}
 }
+
+// TestToolsUnsupportedNamesNoTerminalFlag: a model that cannot call tools
+// is said in the tray's words, in the problem row, the failed request's
+// notification and its reply: the setting to change, never hark ask's
+// --model.
+func TestToolsUnsupportedNamesNoTerminalFlag(t *testing.T) {
+	t.Parallel()
+	model := "gemma:2b"
+	h := startPullOn(t, ollamatest.New(t, ollamatest.NoTools(model)), model)
+	v := h.views.wait(t, "the problem row", func(v View) bool { return v.Problems["ollama"].Detail != "" })
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "how much disk space is left", Wait: true, Reply: reply})
+	r := recv(t, "the reply", reply)
+	n := recv(t, "the notification", h.notifier.got)
+	for what, text := range map[string]string{"problem row": v.Problems["ollama"].Detail, "notification": n.body, "reply": r.Error} {
+		if strings.Contains(text, "--model") || !strings.Contains(text, "cannot call tools") || !strings.Contains(text, "ollamaModel setting in Settings…") {
+			t.Errorf("%s %q: want what is wrong and the setting to change, no --model", what, text)
+		}
+	}
+}
