@@ -117,6 +117,19 @@ func TestStatsCommand(t *testing.T) {
 	}
 }
 
+// TestStatsSaysOneErrorInTheSingular: a request that failed once reads
+// "1 error", never "1 errors" (the walk's D-21).
+func TestStatsSaysOneErrorInTheSingular(t *testing.T) {
+	askEnv(t, ollamatest.Reply{Status: 500, Error: "model runner has unexpectedly stopped"})
+	if r := runAgentCLI(t, "", true, "ask", "tidy up the folder"); r.code != exitError {
+		t.Fatalf("the failing request: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r := runAgentCLI(t, "", false, "stats")
+	if !strings.Contains(r.stdout, "0 completed (0%), 1 error, 0 cancelled") || strings.Contains(r.stdout, "1 errors") {
+		t.Errorf("stats after one failed request:\n%s", r.stdout)
+	}
+}
+
 // TestStatsCountsEachApprovalOnce: a Move to Trash is an approval, so the
 // audit line folds it into "approved" and the two lines of stats agree
 // (the walk saw "10 approved" beside "approved 7 … trashed 3").
