@@ -89,6 +89,8 @@ var credentialFiles = []string{
 	".node_repl_history",
 	".ts_node_repl_history",
 	".lesshst",
+	".local/state/lesshst",
+	".config/zsh/.zsh_history",
 	".irb_history",
 	".pry_history",
 	".rediscli_history",

@@ -135,6 +135,10 @@ var privateHome = []privateEntry{
 	{".node_repl_history", "your Node.js history", false, false},
 	{".ts_node_repl_history", "your Node.js history", false, false},
 	{".lesshst", "your less search history", false, false},
+	// less 600 and later keep it under XDG's state folder when that exists.
+	{".local/state/lesshst", "your less search history", false, false},
+	// zsh reads its files from $ZDOTDIR, which XDG-minded setups put here.
+	{".config/zsh/.zsh_history", "your shell history", false, false},
 	{".irb_history", "your Ruby history", false, false},
 	{".pry_history", "your Ruby history", false, false},
 	{".rediscli_history", "your Redis history", false, false},
