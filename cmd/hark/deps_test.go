@@ -85,7 +85,7 @@ var importTable = map[string]deps{
 	"shell/exectest":         {role: kit}, // programs a test writes and runs, never "text file busy"
 	"shell/internal/abitest": {role: kit},
 	// Its tests check the Seatbelt rules against agent's private list.
-	"shell/internal/sandbox": {tests: "agent"},
+	"shell/internal/sandbox": {tests: "agent shell/exectest"},
 	"shell/plan":             {},
 	"shell/visible":          {},
 	"shell/policy":           {imports: "shell/plan"},

@@ -63,7 +63,8 @@ func scratchUsed(dir string) int64 {
 
 // runMemory adds up the memory of a run's processes, one look at a time;
 // its zero value is ready to use, and it keeps what it learnt between
-// looks (which devices hold memory files, its buffers).
+// looks (which devices hold memory files) and its buffers (procFS), so a
+// look allocates nothing for the processes it passes over.
 //
 // Each look first takes a cheap upper bound: every member's resident size
 // (statm, which counts a shared page in each process that maps it) plus
@@ -74,10 +75,10 @@ func scratchUsed(dir string) int64 {
 // A memory file that is both held open and mapped counts twice, which can
 // only stop a run early, never late.
 type runMemory struct {
+	fs      procFS
 	fsTypes map[uint64]int64 // st_dev → its file system's type (to tell tmpfs, ramfs and hugetlbfs)
 	held    map[fileID]bool  // memory files counted in this look
 	pids    []int
-	buf     []byte
 }
 
 type fileID struct{ dev, ino uint64 }
@@ -86,13 +87,19 @@ type fileID struct{ dev, ino uint64 }
 // exact sum when it passes limit, else at most that.
 func (m *runMemory) session(sid int, limit int64) int64 {
 	m.pids = m.pids[:0]
-	processes(func(pid int) bool {
-		if sessionOf(pid) == sid {
+	m.fs.pids(func(pid int) {
+		if l, ok := m.fs.stat(pid); ok && l.sid == int64(sid) {
 			m.pids = append(m.pids, pid)
 		}
-		return false
 	})
 	return m.of(m.pids, limit)
+}
+
+// leads reports whether pid still leads its session (the run's shell has
+// not ended).
+func (m *runMemory) leads(pid int) bool {
+	l, ok := m.fs.stat(pid)
+	return ok && l.sid == int64(pid)
 }
 
 // of is session's sum over the processes pids.
@@ -104,7 +111,7 @@ func (m *runMemory) of(pids []int, limit int64) int64 {
 	var files, resident int64
 	for _, pid := range pids {
 		files += m.heldFiles(pid)
-		resident += residentBytes(pid)
+		resident += m.fs.resident(pid)
 	}
 	if files+resident <= limit {
 		return files + resident
@@ -121,54 +128,38 @@ func (m *runMemory) of(pids []int, limit int64) int64 {
 // unlinked one included. Their pages are in no process's resident set
 // unless mapped, and stay allocated while a descriptor is open.
 func (m *runMemory) heldFiles(pid int) int64 {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
-	f, err := os.Open(dir)
-	if err != nil {
-		return 0
-	}
-	names, _ := f.Readdirnames(-1)
-	f.Close()
-	if cap(m.buf) < unix.PathMax {
-		m.buf = make([]byte, unix.PathMax)
-	}
 	var sum int64
-	for _, name := range names {
-		path := dir + name
-		// Pipes, sockets and anonymous inodes read as "pipe:[…]" and the
-		// like: no file behind them to stat.
-		n, err := unix.Readlink(path, m.buf[:cap(m.buf)])
-		if err != nil || n == 0 || m.buf[0] != '/' {
-			continue
-		}
-		var st unix.Stat_t
-		if unix.Stat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-			continue
+	m.fs.openFiles(pid, func(f openFile) {
+		st := f.st
+		if st.Mode&unix.S_IFMT != unix.S_IFREG {
+			return
 		}
 		id := fileID{uint64(st.Dev), st.Ino}
 		if m.held[id] {
-			continue
+			return
 		}
-		switch m.fsType(path, uint64(st.Dev)) {
+		switch m.fsType(f, uint64(st.Dev)) {
 		case unix.TMPFS_MAGIC, unix.HUGETLBFS_MAGIC:
 			sum += st.Blocks * 512 // what is allocated: a sparse file's holes hold nothing
 		case unix.RAMFS_MAGIC:
 			sum += st.Size // ramfs counts no blocks, and has no holes
 		default:
-			continue
+			return
 		}
 		m.held[id] = true
-	}
+	})
 	return sum
 }
 
 // fsType is the type (statfs's magic number) of the file system of the
-// file at path, on device dev, which it remembers.
-func (m *runMemory) fsType(path string, dev uint64) int64 {
+// open file f, on device dev, which it remembers: only a device not seen
+// before costs a statfs (and a path to ask it of).
+func (m *runMemory) fsType(f openFile, dev uint64) int64 {
 	if v, ok := m.fsTypes[dev]; ok {
 		return v
 	}
 	var fs unix.Statfs_t
-	if unix.Statfs(path, &fs) != nil {
+	if unix.Statfs(f.path(), &fs) != nil {
 		return 0
 	}
 	m.fsTypes[dev] = fs.Type
@@ -180,9 +171,9 @@ func (m *runMemory) fsType(path string, dev uint64) int64 {
 // (before 5.8), its whole proportional set; where the file cannot be read,
 // its resident size.
 func (m *runMemory) proportional(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
-	if err != nil {
-		return residentBytes(pid)
+	b := m.fs.read(pid, "/smaps_rollup")
+	if b == nil {
+		return m.fs.resident(pid)
 	}
 	var pss, anon, shmem int64
 	split := false
@@ -212,24 +203,6 @@ func kB(v []byte) int64 {
 	return n << 10
 }
 
-// residentBytes reads a process's resident set from /proc/PID/statm (its
-// second field, in pages), or 0 when it is gone.
-func residentBytes(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-	if err != nil {
-		return 0
-	}
-	f := bytes.Fields(b)
-	if len(f) < 2 {
-		return 0
-	}
-	n, err := strconv.ParseInt(string(f[1]), 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n * pageSize
-}
-
 // watchHelperMemory is watchMemory for the per-command helper, whose one
 // run is the session the shell at pid leads: past the cap it says so on
 // the command's standard error and kills every descendant, which ends the
@@ -239,7 +212,7 @@ func watchHelperMemory(pid int, limit int64) {
 	defer t.Stop()
 	var m runMemory
 	over := pollMemory(t.C, nil, limit, func() (int64, bool) {
-		if sessionOf(pid) != pid {
+		if !m.leads(pid) {
 			return 0, false // the shell is gone
 		}
 		return m.session(pid, limit), true

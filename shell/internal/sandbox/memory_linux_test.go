@@ -9,13 +9,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
+	"github.com/hark-sh/hark/shell/exectest"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,110 +49,45 @@ func procTable() []proc {
 	return out
 }
 
-// procLister answers runTree's questions from /proc, in buffers it keeps,
-// so that the watcher macOS uses runs here on real processes. Linux has no
-// call that lists a process group (macOS's PROC_PGRP_ONLY), so group
-// stands in with the leader alone while it leads the group: a member that
-// leaves the group and loses its parent between two looks is missed here
-// and on macOS alike, one that keeps the group but loses its parent is
-// missed here only. Children are those of the main thread, the usage its
-// resident size.
-type procLister struct {
-	path, buf []byte
-}
-
-// read reads /proc/PID/LEAF into l.buf without allocating.
-func (l *procLister) read(pid int, leaf string) []byte {
-	l.path = strconv.AppendInt(append(l.path[:0], "/proc/"...), int64(pid), 10)
-	if leaf == "/task/" {
-		l.path = strconv.AppendInt(append(l.path, leaf...), int64(pid), 10)
-		leaf = "/children"
-	}
-	l.path = append(append(l.path, leaf...), 0)
-	if cap(l.buf) < 4096 {
-		l.buf = make([]byte, 4096)
-	}
-	cwd := unix.AT_FDCWD
-	fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&l.path[0])), unix.O_RDONLY|unix.O_CLOEXEC, 0, 0, 0)
-	if e != 0 {
-		return nil
-	}
-	defer unix.Close(int(fd))
-	n, err := unix.Read(int(fd), l.buf[:cap(l.buf)])
-	if err != nil || n < 0 {
-		return nil
-	}
-	return l.buf[:n]
-}
-
-// stat returns fields of /proc/PID/stat after the command name (0 = state,
-// 2 = process group, 19 = start time).
-func (l *procLister) stat(pid int) (state byte, pgid, start int64, ok bool) {
-	b := l.read(pid, "/stat")
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0, 0, 0, false
-	}
-	b = b[i+2:]
-	state = b[0]
-	for k := 0; k <= 19 && len(b) > 0; k++ {
-		j := bytes.IndexByte(b, ' ')
-		if j < 0 {
-			j = len(b)
-		}
-		switch k {
-		case 2:
-			pgid = atoi(b[:j])
-		case 19:
-			start = atoi(b[:j])
-		}
-		b = b[min(j+1, len(b)):]
-	}
-	return state, pgid, start, true
-}
-
-func atoi(b []byte) int64 {
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n
-}
+// procLister answers runTree's questions from /proc, through procFS's
+// buffers, so that the watcher macOS uses runs here on real processes.
+// Linux has no call that lists a process group (macOS's PROC_PGRP_ONLY),
+// so group stands in with the leader alone while it leads the group: a
+// member that leaves the group and loses its parent between two looks is
+// missed here and on macOS alike, one that keeps the group but loses its
+// parent is missed here only. Children are those of the main thread, the
+// usage its resident size.
+type procLister struct{ fs procFS }
 
 func (l *procLister) runLister() runLister {
 	return runLister{
 		group: func(pgid int, buf []int) []int {
-			if _, g, _, ok := l.stat(pgid); ok && g == int64(pgid) {
+			if st, ok := l.fs.stat(pgid); ok && st.pgid == int64(pgid) {
 				buf = append(buf, pgid)
 			}
 			return buf
 		},
 		children: func(pid int, buf []int) []int {
-			for b := l.read(pid, "/task/"); len(b) > 0; {
+			l.fs.setPath(pid, "/task/")
+			l.fs.path = append(appendInt(l.fs.path[:len(l.fs.path)-1], int64(pid)), "/children\x00"...)
+			for b := l.fs.readPath(); len(b) > 0; {
 				f, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \n"), []byte(" "))
-				if len(f) > 0 {
-					buf = append(buf, int(atoi(f)))
+				if n, ok := digits(bytes.TrimSpace(f)); ok {
+					buf = append(buf, int(n))
 				}
 				b = rest
 			}
 			return buf
 		},
 		usage: func(pid int) (int64, int64, procState) {
-			state, _, start, ok := l.stat(pid)
+			st, ok := l.fs.stat(pid)
 			switch {
 			case !ok:
 				return 0, 0, procGone
-			case state == 'Z' || state == 'X':
-				return 0, start, procZombie
+			case st.state == 'Z' || st.state == 'X':
+				return 0, st.start, procZombie
 			}
-			_, resident, ok := bytes.Cut(l.read(pid, "/statm"), []byte(" "))
-			if !ok {
-				return 0, start, procLive
-			}
-			return atoi(resident) * pageSize, start, procLive
+			return l.fs.resident(pid), st.start, procLive
 		},
 	}
 }
@@ -257,7 +193,7 @@ func TestRunMemoryCountsHeldMemoryFiles(t *testing.T) {
 			var m runMemory
 			got := m.of([]int{cmd.Process.Pid}, 0)
 			if got < c.min || got > c.max {
-				t.Errorf("counted %d MiB, want %d to %d MiB (resident: %d MiB)", got>>20, c.min>>20, c.max>>20, residentBytes(cmd.Process.Pid)>>20)
+				t.Errorf("counted %d MiB, want %d to %d MiB (resident: %d MiB)", got>>20, c.min>>20, c.max>>20, new(procFS).resident(cmd.Process.Pid)>>20)
 			}
 			// Held twice (a second process with the same file open would
 			// be the same): counted once.
@@ -437,4 +373,119 @@ func BenchmarkSessionMemory(b *testing.B) {
 			m.session(sid, 0)
 		}
 	})
+}
+
+// residentBytes is how the watch read a resident size before procFS, a
+// fresh file read each time: the baseline of BenchmarkSessionMemory.
+func residentBytes(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0
+	}
+	n, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n * pageSize
+}
+
+// A look at a sandboxed run (the zygote's and the helper's 50 ms poll)
+// allocates nothing, however many processes the machine runs: Linux has no
+// call that lists a session, so every look reads the stat line of every
+// process, but into procFS's buffers, not into fresh copies of the table
+// (the way before allocated with every process on the machine, about
+// 300 KB a look on a quiet desktop).
+func TestSessionLookAllocatesNothing(t *testing.T) {
+	start := func(attr *syscall.SysProcAttr, script string) int {
+		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.SysProcAttr = attr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pid := cmd.Process.Pid
+		t.Cleanup(func() {
+			syscall.Kill(-pid, syscall.SIGKILL)
+			cmd.Wait()
+		})
+		return pid
+	}
+	sid := start(&syscall.SysProcAttr{Setsid: true}, "sleep 60 & sleep 60 & sleep 60 & wait")
+	var m runMemory
+	for range 1000 {
+		if m.session(sid, 4<<30); len(m.pids) == 4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(m.pids) != 4 || m.session(sid, 4<<30) <= 0 {
+		t.Fatalf("a look found %v in the session, want its shell and three sleeps holding memory", m.pids)
+	}
+	before := testing.AllocsPerRun(20, func() { m.session(sid, 4<<30) })
+	// Forty processes more on the machine, none of them the run's.
+	others := start(&syscall.SysProcAttr{Setsid: true}, strings.Repeat("sleep 60 & ", 40)+"wait")
+	var n int
+	for range 1000 {
+		var fs procFS
+		n = 0
+		fs.pids(func(pid int) {
+			if st, ok := fs.stat(pid); ok && st.sid == int64(others) {
+				n++
+			}
+		})
+		if n == 41 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n != 41 {
+		t.Fatalf("the other session has %d processes, want 41", n)
+	}
+	after := testing.AllocsPerRun(20, func() { m.session(sid, 4<<30) })
+	if before != 0 || after != 0 {
+		t.Errorf("a look allocates %v times, and %v with 41 more processes running; want none", before, after)
+	}
+	if m.session(sid, 4<<30); len(m.pids) != 4 {
+		t.Errorf("the look counted %v, want the run's four processes only", m.pids)
+	}
+	if oldWay := testing.AllocsPerRun(5, func() {
+		processes(func(pid int) bool { return sessionOf(pid) == sid })
+	}); oldWay < 41 {
+		t.Errorf("the old way allocated %v times over more than 45 processes; the comparison is void", oldWay)
+	}
+}
+
+// procFS reads a stat line whose command name holds spaces and
+// parentheses, and refuses a cut one.
+func TestProcFSStatLine(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep to copy: ", err)
+	}
+	src, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "a) 1 (2 3")
+	exectest.WriteProgram(t, exe, src, 0o755)
+	cmd := exec.Command(exe, "60")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var fs procFS
+	if b := fs.read(cmd.Process.Pid, "/stat"); !bytes.Contains(b, []byte("(a) 1 (2 3)")) {
+		t.Fatalf("the stat line %q does not hold the awkward name", b)
+	}
+	st, ok := fs.stat(cmd.Process.Pid)
+	if !ok || st.ppid != int64(os.Getpid()) || st.pgid != int64(cmd.Process.Pid) || st.sid != int64(sessionOf(os.Getpid())) || st.start <= 0 {
+		t.Errorf("stat %+v (%v), want parent %d, group %d, session %d", st, ok, os.Getpid(), cmd.Process.Pid, sessionOf(os.Getpid()))
+	}
+	if _, ok := fs.stat(-1); ok {
+		t.Error("a stat line of no process was read")
+	}
 }
