@@ -3,8 +3,18 @@ package shell
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// diskUse orders the tests whose runs the disk watch judges. The watch
+// counts the free space of a whole file system, so where runs get no
+// scratch file system of their own (an unprivileged user) one test's
+// writers stop another test's run. A run that must not be stopped (it
+// writes little, or its writes are refused at the call) holds diskUse
+// alone; runs that write much share it, since each of them passes when
+// the watch stops it.
+var diskUse sync.RWMutex
 
 // A sandboxed command may write only to its temporary folder, but many
 // files there, or one deleted while still open, could fill the disk
@@ -18,6 +28,8 @@ func TestSandboxDiskQuotaStopsFillingTheDisk(t *testing.T) {
 	const quota = 32 << 20
 	// First and alone: the writers below use up free space for every run.
 	t.Run("under the quota", func(t *testing.T) {
+		diskUse.Lock()
+		defer diskUse.Unlock()
 		r := testRunner(t, RunnerOptions{DiskQuota: quota})
 		res := r.Run(context.Background(), Request{Command: `head -c 1000000 /dev/zero > "$TMPDIR/f" && wc -c < "$TMPDIR/f"`, Verdict: confirmed, Sandbox: SandboxReadOnly})
 		if !res.Success || strings.TrimSpace(res.Output) != "1000000" {
@@ -31,7 +43,9 @@ func TestSandboxDiskQuotaStopsFillingTheDisk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := testRunner(t, RunnerOptions{DiskQuota: quota})
+			diskUse.RLock()
 			res := r.Run(context.Background(), Request{Command: tc.command, Verdict: confirmed, Sandbox: SandboxReadOnly})
+			diskUse.RUnlock()
 			if res.Sandbox != SandboxApplied {
 				t.Fatalf("not sandboxed: %s", res.JSON())
 			}

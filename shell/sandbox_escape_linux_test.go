@@ -1227,8 +1227,16 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	const quota = 32 << 20
 	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", DiskQuota: quota})
 	r.perCommand = perCommand
-	run := func(command string) Result {
+	// alone: no other test's writers may run meanwhile (see diskUse)
+	run := func(command string, alone bool) Result {
 		t.Helper()
+		if alone {
+			diskUse.Lock()
+			defer diskUse.Unlock()
+		} else {
+			diskUse.RLock()
+			defer diskUse.RUnlock()
+		}
 		res := r.Run(context.Background(), Request{Command: command, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
 		if !res.Executed || res.Sandbox != SandboxApplied {
 			t.Fatalf("did not run sandboxed: %s", res.JSON())
@@ -1237,7 +1245,7 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	}
 	// Scratch space under the quota works, and is it a file system of
 	// the quota's size?
-	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`)
+	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`, true)
 	if !probe.Success || !strings.HasSuffix(probe.Output, "\n1000000\n") {
 		t.Fatalf("a small scratch file should be fine: %s", probe.JSON())
 	}
@@ -1275,7 +1283,7 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 		{"many writers", par(`head -c 30000000 /dev/zero > F`), false},
 	}
 	for _, c := range cases {
-		res := run(c.command)
+		res := run(c.command, c.atTheCall)
 		if strings.Contains(res.Output, "rc=0") {
 			t.Errorf("%s: the allocation past the quota succeeded: %s", c.name, res.JSON())
 		}
