@@ -7,14 +7,12 @@ import (
 	"testing"
 )
 
-// diskUse orders the tests whose runs the disk watch judges. The watch
-// counts the free space of a whole file system, so where runs get no
-// scratch file system of their own (an unprivileged user) one test's
-// writers stop another test's run. A run that must not be stopped (it
-// writes little, or its writes are refused at the call) holds diskUse
-// alone; runs that write much share it, since each of them passes when
-// the watch stops it.
-var diskUse sync.RWMutex
+// diskUse runs one disk-quota run at a time. The disk watch counts the
+// free space of a whole file system, so where runs get no scratch file
+// system of their own (an unprivileged user) one test's writers stop
+// another test's run, and one test's clean-up, freeing what its run
+// wrote, hides as much of another's writing from the watch.
+var diskUse sync.Mutex
 
 // A sandboxed command may write only to its temporary folder, but many
 // files there, or one deleted while still open, could fill the disk
@@ -43,9 +41,9 @@ func TestSandboxDiskQuotaStopsFillingTheDisk(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := testRunner(t, RunnerOptions{DiskQuota: quota})
-			diskUse.RLock()
+			diskUse.Lock()
 			res := r.Run(context.Background(), Request{Command: tc.command, Verdict: confirmed, Sandbox: SandboxReadOnly})
-			diskUse.RUnlock()
+			diskUse.Unlock()
 			if res.Sandbox != SandboxApplied {
 				t.Fatalf("not sandboxed: %s", res.JSON())
 			}

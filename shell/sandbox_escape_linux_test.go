@@ -1079,7 +1079,10 @@ func TestEscapeAsNobody(t *testing.T) {
 // machine: RLIMIT_NPROC for a user, a pids cgroup for root (Linux exempts
 // uid 0 from RLIMIT_NPROC), where the system has one to use.
 func TestEscapeForkLoopIsHeld(t *testing.T) {
-	t.Parallel()
+	// Not parallel: as an unprivileged user the loop is held by
+	// RLIMIT_NPROC, which counts every process of the user, so while it
+	// runs no other test's sandboxed command can fork (the test binary
+	// holds back its parallel tests until this one ends).
 	r, _ := escapeRunner(t)
 	if isRoot() && sandbox.PidsCgroupAvailable() == "" {
 		if os.Getenv("CI") == "true" {
@@ -1227,16 +1230,10 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	const quota = 32 << 20
 	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", DiskQuota: quota})
 	r.perCommand = perCommand
-	// alone: no other test's writers may run meanwhile (see diskUse)
-	run := func(command string, alone bool) Result {
+	run := func(command string) Result {
 		t.Helper()
-		if alone {
-			diskUse.Lock()
-			defer diskUse.Unlock()
-		} else {
-			diskUse.RLock()
-			defer diskUse.RUnlock()
-		}
+		diskUse.Lock() // no other test's writers meanwhile
+		defer diskUse.Unlock()
 		res := r.Run(context.Background(), Request{Command: command, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
 		if !res.Executed || res.Sandbox != SandboxApplied {
 			t.Fatalf("did not run sandboxed: %s", res.JSON())
@@ -1245,7 +1242,7 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	}
 	// Scratch space under the quota works, and is it a file system of
 	// the quota's size?
-	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`, true)
+	probe := run(`head -c 1000000 /dev/zero > "$TMPDIR/f" && stat -f -c '%T %b %S' "$TMPDIR" && wc -c < "$TMPDIR/f"`)
 	if !probe.Success || !strings.HasSuffix(probe.Output, "\n1000000\n") {
 		t.Fatalf("a small scratch file should be fine: %s", probe.JSON())
 	}
@@ -1283,7 +1280,7 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 		{"many writers", par(`head -c 30000000 /dev/zero > F`), false},
 	}
 	for _, c := range cases {
-		res := run(c.command, c.atTheCall)
+		res := run(c.command)
 		if strings.Contains(res.Output, "rc=0") {
 			t.Errorf("%s: the allocation past the quota succeeded: %s", c.name, res.JSON())
 		}
@@ -1291,9 +1288,17 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 		if i := strings.LastIndex(res.Output, "used "); i >= 0 {
 			fmt.Sscan(res.Output[i+len("used "):], &kib)
 		}
+		over := kib > quota>>10+64 // a folder's own blocks
 		switch {
-		case kib > quota>>10+64: // a folder's own blocks
+		case over && (private || c.atTheCall):
 			t.Errorf("%s: %d KiB allocated under a quota of %d KiB: %s", c.name, kib, quota>>10, res.JSON())
+		case over:
+			// Without a scratch file system parallel writers, each under
+			// the size limit, can finish between two looks of the disk
+			// watch: the overshoot docs/safety.md owns to. How far is
+			// logged; the watch stopping a writer that goes on is
+			// TestSandboxDiskQuotaStopsFillingTheDisk's.
+			t.Logf("%s: %d KiB allocated before the disk watch looked (%d ms; no scratch file system)", c.name, kib, res.ExecutionTimeMs)
 		case kib >= 0:
 			t.Logf("%s: held, %d KiB allocated", c.name, kib)
 		case !private && !c.atTheCall && strings.Contains(res.Error, "the disk lost more than"):
