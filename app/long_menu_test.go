@@ -135,10 +135,13 @@ func TestMenuLongCommandFamily(t *testing.T) {
 			// start among the command's rows (with spaces as wrap left
 			// them), so nothing destructive sits only in the hidden middle.
 			flat := strings.Join(strings.Fields(strings.Join(block, " ")), " ")
-			for _, r := range DestructiveParts(p) {
+			// Where more parts destroy than the rows can hold, a row counts
+			// the rest (Show full command… lists them), but the first is
+			// always shown.
+			for i, r := range DestructiveParts(p) {
 				part := strings.Join(strings.Fields(Visible(r.Command)), " ")
 				start := partStart(part)
-				if !strings.Contains(flat, start) && !strings.Contains(flat, "more parts that") {
+				if !strings.Contains(flat, start) && (i == 0 || !strings.Contains(flat, "more parts that")) {
 					t.Errorf("the part %q (%s) is not visible in the command rows:\n%s", start, r.Why, strings.Join(block, "\n"))
 				}
 			}
