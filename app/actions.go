@@ -210,7 +210,7 @@ func (a *App) background(f func() error) {
 			// A menu click must never fail silently: the menu is closed by
 			// now, so the reason goes out as a notification too.
 			a.post(noteEvent{text: err.Error()})
-			a.notify("Hark — could not open it", err.Error())
+			a.notify("Could not open it", err.Error())
 		}
 	}()
 }

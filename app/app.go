@@ -457,7 +457,7 @@ func (a *App) startBackground(ctx context.Context) {
 		a.runCheck(ctx, name)
 	}
 	if err := a.o.SettingsError; err != nil {
-		a.notifyKey("settings", "Hark — settings.json has a problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
+		a.notifyKey("settings", "Settings problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
 	}
 	a.loadRecent()
 	a.loadTrash()
@@ -821,7 +821,7 @@ func (a *App) finish(d turnDone) {
 		if f := tally.Facts(); f != "" {
 			body = f + ".\n\n" + body
 		}
-		a.notify("Hark — something went wrong", body)
+		a.notify("Request failed", body)
 		reply = SendReply{Error: body}
 	default:
 		a.stream = d.answer
@@ -831,7 +831,7 @@ func (a *App) finish(d turnDone) {
 			if tally.Contradiction(d.answer) != "" {
 				// The model's words claim what the record contradicts; the
 				// title is what a glance at the notification takes in.
-				title = "Hark — that did not happen"
+				title = "That didn't happen"
 			}
 			a.notify(title, ending)
 			a.say(SpokenAnswer(agent.SpokenEnding(tally, d.answer)))

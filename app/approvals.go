@@ -513,7 +513,7 @@ func (a *App) showFull(ctx context.Context, p Pending) {
 		}
 		if err != nil {
 			a.log.Warn("opening the full command", "path", path, "err", err)
-			a.notify(title, clip(fullCommandNote(p), 1500))
+			a.notify("The full command", clip(fullCommandNote(p), 1500))
 		}
 	}()
 }

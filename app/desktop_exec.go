@@ -95,7 +95,7 @@ func OpenByHand(goos, path string) string {
 // openFailedNote is the notification of a file that did not open: which
 // file, why, and how to open it by hand.
 func openFailedNote(goos, path string, err error) (title, body string) {
-	return "Hark — could not open " + filepath.Base(path), fmt.Sprintf("%s did not open: %v.\n%s.", path, err, strings.ToUpper(OpenByHand(goos, path)[:1])+OpenByHand(goos, path)[1:])
+	return "File did not open", fmt.Sprintf("%s did not open: %v.\n%s.", path, err, strings.ToUpper(OpenByHand(goos, path)[:1])+OpenByHand(goos, path)[1:])
 }
 
 // guiEditors are the text editors desktops ship, tried when neither

@@ -204,7 +204,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			// Only the rest came now: the time is not the whole size's.
 			what = "Finished downloading " + size
 		}
-		a.notify("Hark — "+e.model+" is ready", fmt.Sprintf("%sin %s. %s", what, took, a.speakHint()))
+		a.notify("Model downloaded", fmt.Sprintf("%s is ready. %sin %s. %s", e.model, what, took, a.speakHint()))
 		a.runCheck(ctx, "ollama")
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
 		a.keepPart(e)
@@ -213,11 +213,11 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			kept = fmt.Sprintf(" at %d%% — Resume download below goes on from there", pct)
 		}
 		a.note = "download cancelled" + kept
-		a.notify("Hark — download cancelled", cancelledText(e))
+		a.notify("Download cancelled", cancelledText(e))
 	default:
 		a.keepPart(e)
 		a.note = "download failed — see the notification"
-		a.notify("Hark — could not download "+e.model, e.err.Error())
+		a.notify("Download failed", "Could not download "+e.model+": "+e.err.Error())
 	}
 	a.renderNow()
 }

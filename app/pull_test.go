@@ -113,7 +113,7 @@ func TestMenuDownloadsTheModel(t *testing.T) {
 	}
 	h.srv.ReleasePulls()
 	n := recv(t, "the end's notification", h.notifier.got)
-	if n.title != "Hark — "+model+" is ready" || !strings.Contains(n.body, "Downloaded 2.5 GB in ") {
+	if n.title != "Model downloaded" || !strings.HasPrefix(n.body, model+" is ready.") || !strings.Contains(n.body, "Downloaded 2.5 GB in ") {
 		t.Errorf("notification %+v", n)
 	}
 	h.views.wait(t, "the problem gone", func(v View) bool {
@@ -146,7 +146,7 @@ func TestMenuCancelsTheDownload(t *testing.T) {
 		t.Errorf("the status line %q does not say what was kept and how to go on", v.Note)
 	}
 	n := recv(t, "the cancel's notification", h.notifier.got)
-	if n.title != "Hark — download cancelled" || !strings.Contains(n.body, "20% of 5.2 GB") || !strings.Contains(n.body, "Resume download") {
+	if n.title != "Download cancelled" || !strings.Contains(n.body, "20% of 5.2 GB") || !strings.Contains(n.body, "Resume download") {
 		t.Errorf("notification %+v", n)
 	}
 	// What was downloaded is offered to go on from, not from the start.
@@ -174,7 +174,7 @@ func TestMenuCancelsTheDownload(t *testing.T) {
 		t.Errorf("the second pull started from %d bytes, not from what the first kept", from)
 	}
 	h.srv.ReleasePulls()
-	if n := recv(t, "the ready notification", h.notifier.got); !strings.HasPrefix(n.body, "Finished downloading 5.2 GB in ") {
+	if n := recv(t, "the ready notification", h.notifier.got); !strings.HasPrefix(n.body, model+" is ready. Finished downloading 5.2 GB in ") {
 		t.Errorf("a resumed download's notification says %q", n.body)
 	}
 	h.views.wait(t, "downloaded", func(v View) bool { return v.Pull == nil && strings.Contains(v.Note, "downloaded") })
@@ -191,7 +191,7 @@ func TestMenuDownloadFails(t *testing.T) {
 	h.offered(t, "the offer without a size", "    Download "+model)
 	h.app.Post(MenuClick{ID: PrefixDownload + model})
 	n := recv(t, "the failure's notification", h.notifier.got)
-	if n.title != "Hark — could not download "+model || !strings.Contains(n.body, "connection reset") || !strings.Contains(n.body, "resumes") {
+	if n.title != "Download failed" || !strings.Contains(n.body, model) || !strings.Contains(n.body, "connection reset") || !strings.Contains(n.body, "resumes") {
 		t.Errorf("notification %+v", n)
 	}
 	// Ollama keeps what it got, so the offer goes on from there.

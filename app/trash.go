@@ -42,17 +42,17 @@ func (a *App) undoTrash() {
 	rec, err := a.o.Trash.UndoLast()
 	switch {
 	case errors.Is(err, trash.ErrNothingToUndo):
-		a.notify("Hark — nothing to undo", "Nothing moved to the Trash by Hark is waiting to be put back.")
+		a.notify("Nothing to undo", "Nothing moved to the Trash by Hark is waiting to be put back.")
 	case err != nil && len(rec.Items) > 0:
-		a.notify("Hark — put back "+rec.Summary()+", not everything", err.Error())
+		a.notify("Put back in part", "Put back "+rec.Summary()+", not everything: "+err.Error())
 	case err != nil:
-		a.notify("Hark — nothing was put back", err.Error())
+		a.notify("Nothing put back", err.Error())
 	default:
 		where := "Back where they were:\n"
 		if len(rec.Items) == 1 {
 			where = "Back where it was:\n"
 		}
-		a.notify("Hark — put back "+rec.Summary(), where+originals(rec))
+		a.notify("Put back", where+originals(rec))
 	}
 	a.loadTrash()
 	a.renderNow()

@@ -100,8 +100,8 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 		t.Fatalf("after undo: %q, %v", b, err)
 	}
 	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
-		if strings.HasPrefix(n.title, "Hark — put back") {
-			if n.title != "Hark — put back notes.txt" || !strings.Contains(n.body, target) || !strings.HasPrefix(n.body, "Back where it was:") {
+		if strings.HasPrefix(n.title, "Put back") {
+			if n.title != "Put back" || !strings.Contains(n.body, target) || !strings.HasPrefix(n.body, "Back where it was:") {
 				t.Fatalf("undo notification %+v", n)
 			}
 			break
@@ -126,7 +126,7 @@ func TestUndoTrashRefusalIsSaid(t *testing.T) {
 	h.views.waitFrom(t, 0, "Undo last trash offered at start", func(v View) bool { return v.UndoTrash == "notes.txt" })
 	h.app.Post(MenuClick{ID: IDUndoTrash})
 	n := recv(t, "notification", h.notifier.got)
-	if n.title != "Hark — nothing was put back" || !strings.Contains(n.body, target+" exists") {
+	if n.title != "Nothing put back" || !strings.Contains(n.body, target+" exists") {
 		t.Fatalf("notification %+v", n)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "new" {

@@ -36,7 +36,7 @@ func TestEndingSaysWhatHarkKnows(t *testing.T) {
 		t.Errorf("send answer %q, want %q", r.Answer, want)
 	}
 	n := recv(t, "final notification", h.notifier.got)
-	if n.body != want || n.title != "Hark — that did not happen" {
+	if n.body != want || n.title != "That didn't happen" {
 		t.Errorf("notification %q: %q, want %q", n.title, n.body, want)
 	}
 }

@@ -159,7 +159,7 @@ func (a *App) reloadSettings() {
 		msg := fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", err)
 		a.setProblem(Problem{Source: "settings", Message: msg})
 		if old.Detail != msg {
-			a.notifyKey("settings", "Hark — settings.json has a problem", err.Error())
+			a.notifyKey("settings", "Settings problem", err.Error())
 		}
 	} else {
 		if _, was := a.problems["settings"]; was {
@@ -209,7 +209,7 @@ func (a *App) reloadSettings() {
 		}
 		if keys := strings.Join(later, ", "); keys != a.restartNoted {
 			a.restartNoted = keys
-			a.notify("Hark — restart to apply "+keys, "Hark reads these settings when it starts: quit it from the menu and start it again. "+
+			a.notify("Restart to apply", "Changed in settings.json: "+keys+". Hark reads these when it starts: quit it from the menu and start it again. "+
 				"Confirm before executing, sound cues, confirmTimeout, maxRecording and the hotkey mode apply at once.")
 		}
 	case len(now) > 0:

@@ -87,7 +87,7 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 		t.Error("soundCues:false, a valid key beside the bad one, did not apply")
 	}
 	n := recv(t, "notification", h.notifier.got)
-	if n.title != "Hark — settings.json has a problem" || !strings.Contains(n.body, "confirmTimeout") {
+	if n.title != "Settings problem" || !strings.Contains(n.body, "confirmTimeout") {
 		t.Errorf("notification %+v", n)
 	}
 
@@ -113,8 +113,8 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 		t.Errorf("note %q does not say the key needs a restart", v.Note)
 	}
 	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
-		if strings.HasPrefix(n.title, "Hark — restart to apply") {
-			if n.title != "Hark — restart to apply ollamaModel" {
+		if n.title == "Restart to apply" {
+			if !strings.HasPrefix(n.body, "Changed in settings.json: ollamaModel.") {
 				t.Errorf("restart notification %+v", n)
 			}
 			break
@@ -127,7 +127,7 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 	h.notifier.mu.Lock()
 	restarts := 0
 	for _, n := range h.notifier.sent {
-		if strings.HasPrefix(n.title, "Hark — restart to apply") {
+		if n.title == "Restart to apply" {
 			restarts++
 		}
 	}

@@ -88,7 +88,7 @@ func TestOpenersWithoutXdgOpen(t *testing.T) {
 		})
 		h := startHark(t, d)
 		clickMenu(t, h, "Settings…")
-		n := waitNote(t, d, "the late failure", "could not open settings.json", filepath.Join(h.home, "settings.json"), "exit status 3", "by hand")
+		n := waitNote(t, d, "the late failure", "File did not open", filepath.Join(h.home, "settings.json"), "exit status 3", "by hand")
 		if !strings.Contains(n.Body, "no method available") {
 			t.Errorf("the note does not say what xdg-open said:\n%s", n.Body)
 		}

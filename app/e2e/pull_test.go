@@ -104,7 +104,7 @@ func TestMenuDownloadsModel(t *testing.T) {
 	h.menu.WaitFor(t, 20*time.Second, again)
 	harness.Eventually(t, 20*time.Second, "the cancel's notification", func() error {
 		for _, n := range d.notes.All() {
-			if n.Summary == "Hark — download cancelled" && strings.HasPrefix(n.Body, "49% of 40.0 MB of "+bigModel+" was downloaded.") && strings.Contains(n.Body, "Resume download") {
+			if n.Summary == "Download cancelled" && strings.HasPrefix(n.Body, "49% of 40.0 MB of "+bigModel+" was downloaded.") && strings.Contains(n.Body, "Resume download") {
 				return nil
 			}
 		}
@@ -134,7 +134,7 @@ func TestMenuDownloadsModel(t *testing.T) {
 	var ready harness.Notification
 	harness.Eventually(t, 30*time.Second, "the ready notification", func() error {
 		for _, n := range d.notes.All() {
-			if n.Summary == "Hark — "+bigModel+" is ready" {
+			if n.Summary == "Model downloaded" && strings.HasPrefix(n.Body, bigModel+" is ready.") {
 				ready = n
 				return nil
 			}

@@ -112,7 +112,7 @@ func TestTrustAtAGlance(t *testing.T) {
 		// The model claims the deletion; Hark's account leads, the flagged
 		// claim follows.
 		if !strings.HasPrefix(final.Body, "Hark: 1 command denied — nothing changed.\n⚠ The model says “") ||
-			!strings.Contains(final.Body, "⚠ The model says “") || final.Summary != "Hark — that did not happen" {
+			!strings.Contains(final.Body, "⚠ The model says “") || final.Summary != "That didn't happen" {
 			t.Errorf("final notification does not lead with Hark's facts, then the flag: %q: %q", final.Summary, final.Body)
 		}
 		if strings.ContainsAny(final.Body, "*`") || !strings.Contains(final.Body, "old_builds") {

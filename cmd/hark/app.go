@@ -542,7 +542,7 @@ func runHotkey(ctx context.Context, st settings.Settings, core *app.App, notifie
 		if errors.Is(err, hotkey.ErrTaken) && notifier != nil {
 			// Unlike a missing X server, a taken combination is something
 			// the user just caused and can fix at once: say it out loud.
-			if nerr := notifier.Notify("Hark — hotkey not available", err.Error()); nerr != nil {
+			if nerr := notifier.Notify("Hotkey unavailable", err.Error()); nerr != nil {
 				log.Warn("notification failed", "err", nerr)
 			}
 		}

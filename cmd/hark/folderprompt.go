@@ -21,7 +21,7 @@ func folderPromptWatcher(ex agent.Executor, n app.Notifier, log *slog.Logger) ag
 			return
 		}
 		go func() {
-			if err := n.Notify("Hark is waiting for macOS", strings.ToUpper(hint[:1])+hint[1:]+"."); err != nil {
+			if err := n.Notify("Waiting for macOS", strings.ToUpper(hint[:1])+hint[1:]+"."); err != nil {
 				log.Warn("could not post the folder-permission notice", "err", err)
 			}
 		}()
