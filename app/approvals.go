@@ -88,7 +88,7 @@ func (a *App) addPending(e pendingAdd) {
 // speakApproval reads p aloud when speak is on.
 func (a *App) speakApproval(p Pending) {
 	if a.speakOn() {
-		desc, _ := SpokenApproval(p, a.o.Home)
+		desc := SpokenApproval(p, a.o.Home)
 		byVoice, _ := a.voiceAnswerable()
 		a.sayFor(p.ID, desc, answerPrompt(p, byVoice))
 	}

@@ -51,7 +51,7 @@ func TestRetryIsMarkedAfterADenialOrATimeout(t *testing.T) {
 			if !strings.Contains(rows, c.line) || strings.Contains(rows, c.never) {
 				t.Errorf("menu rows do not say %q:\n%s", c.line, rows)
 			}
-			desc, _ := SpokenApproval(p, "/home/u")
+			desc := SpokenApproval(p, "/home/u")
 			if !strings.HasPrefix(desc, c.spoken) {
 				t.Errorf("spoken %q does not open with %q", desc, c.spoken)
 			}

@@ -136,9 +136,10 @@ func (a *App) cutShort(id string) bool {
 }
 
 // SpokenApproval is what Hark says about p: what it deletes or overwrites
-// first, then the warnings that need a click, then how to answer. The
+// first, then the warnings that need a click. How to answer is
+// answerPrompt's alone, which knows whether Hark can listen now. The
 // command itself is read only where nothing shorter says what it does.
-func SpokenApproval(p Pending, home string) (description, prompt string) {
+func SpokenApproval(p Pending, home string) string {
 	var b []string
 	if c := spokenClient(p.Client); c != "" {
 		b = append(b, c+" wants to run a command.")
@@ -174,7 +175,7 @@ func SpokenApproval(p Pending, home string) (description, prompt string) {
 	if wd := Tilde(p.WorkingDirectory, home); wd != "" && wd != "~" {
 		b = append(b, "In "+spokenFolder(Visible(p.WorkingDirectory), home)+".")
 	}
-	return strings.Join(b, " "), answerPrompt(p, true)
+	return strings.Join(b, " ")
 }
 
 // spokenReason says what one part of a command does and the part itself.

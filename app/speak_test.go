@@ -99,7 +99,7 @@ func TestSpokenApprovalSaysTheDangerFirst(t *testing.T) {
 		Preview:    &preview.Preview{Status: preview.Shown, Summary: "Would delete 3 folders in Downloads"},
 		HeardDoubt: "Hark was not sure it heard “bills”, and this command deletes or overwrites what it names",
 	}
-	desc, prompt := SpokenApproval(p, "/home/u")
+	desc, prompt := SpokenApproval(p, "/home/u"), answerPrompt(p, true)
 	for _, want := range []string{"not sure it heard “bills”", "hidden characters", "Would delete 3 folders in Downloads", "rm: deletes files", "old-bills"} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("description %q does not say %q", desc, want)
@@ -112,14 +112,14 @@ func TestSpokenApprovalSaysTheDangerFirst(t *testing.T) {
 		t.Errorf("a command with hidden characters must be answered with a click: %q", prompt)
 	}
 	p.Command, p.Reasons[0].Command, p.HeardDoubt = "rm -r ~/Downloads/old", "rm -r ~/Downloads/old", ""
-	desc, prompt = SpokenApproval(p, "/home/u")
+	desc, prompt = SpokenApproval(p, "/home/u"), answerPrompt(p, true)
 	if strings.Contains(desc, "hidden") || !strings.Contains(desc, "rm -r old in your home folder, Downloads") {
 		t.Errorf("description %q", desc)
 	}
 	if prompt != "Say yes to move it to the Trash, delete it to delete, or no." {
 		t.Errorf("prompt %q", prompt)
 	}
-	_, prompt = SpokenApproval(Pending{Command: "mkdir x"}, "")
+	prompt = answerPrompt(Pending{Command: "mkdir x"}, true)
 	if prompt != "Say yes or no." {
 		t.Errorf("prompt %q", prompt)
 	}

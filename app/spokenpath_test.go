@@ -61,7 +61,7 @@ func TestSpokenApprovalReadsPathsAsAPersonWould(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			desc, _ := SpokenApproval(c.p, home)
+			desc := SpokenApproval(c.p, home)
 			for _, w := range c.want {
 				if !strings.Contains(desc, w) {
 					t.Errorf("description %q does not say %q", desc, w)
