@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -672,10 +674,16 @@ func TestWorkingDirectoryDefaultsAndResolves(t *testing.T) {
 				kv = append(kv, "workingDirectory", c.given)
 			}
 			h := newHarness(t, []reply{tools(call(kv...)), text("ok")}, nil)
+			want := strings.Replace(c.want, "HOME", h.home, 1)
+			if err := os.MkdirAll(want, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := h.agent.Run(context.Background(), NewConversation(), "ls"); err != nil {
 				t.Fatal(err)
 			}
-			want := strings.Replace(c.want, "HOME", h.home, 1)
+			if len(h.exec.ran) == 0 {
+				t.Fatalf("nothing ran in %s", want)
+			}
 			if got := h.exec.ran[0].WorkingDirectory; got != want {
 				t.Errorf("working directory %q, want %q", got, want)
 			}
@@ -807,12 +815,15 @@ func TestClassifiedInItsWorkingDirectory(t *testing.T) {
 	}{
 		{"default folder is home", "", shell.Forbidden},
 		{"home spelled out", "~", shell.Forbidden},
-		{"a project folder", "/tmp/project", shell.Confirm},
+		{"a project folder", "PROJECT", shell.Confirm},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			args := []any{"command", "rm -rf *", "purpose", "executing"}
+			if c.dir == "PROJECT" {
+				c.dir = t.TempDir()
+			}
 			if c.dir != "" {
 				args = append(args, "workingDirectory", c.dir)
 			}
@@ -882,5 +893,39 @@ func TestPreviewOnlyForApprovals(t *testing.T) {
 	}
 	if len(off.asked) != 0 {
 		t.Errorf("previewed %q with confirmation off", off.asked)
+	}
+}
+
+// TestFolderThatCannotBeHeldIsNotRunByPath: a call whose folder cannot be
+// held when it is checked (not there yet, or a file) is refused before
+// anyone is asked, read-only or not: run later by its path, the path
+// could lead anywhere a link made there meanwhile points.
+func TestFolderThatCannotBeHeldIsNotRunByPath(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, command, dir string }{
+		{"read-only, folder missing", "ls", "missing"},
+		{"a change, folder missing", "touch notes.txt", "missing/deeper"},
+		{"a file, not a folder", "ls", "notes.txt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, nil, func(o *Options) { o.Classifier = shell.NewPolicy() })
+			if err := os.WriteFile(filepath.Join(h.home, "notes.txt"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(h.home, c.dir)
+			h.client.replies = []reply{tools(call("command", c.command, "purpose", "checking", "workingDirectory", dir)), text("Done.")}
+			h.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}}
+			if _, err := h.agent.Run(context.Background(), NewConversation(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			tm := toolMessages(t, h.client.request(t, 1).Messages)
+			if len(h.exec.ran) != 0 || len(h.confirmer.asked) != 0 || tm[0]["executed"] != false {
+				t.Fatalf("ran %d, asked %d times, told the model %v; want refused unasked", len(h.exec.ran), len(h.confirmer.asked), tm[0])
+			}
+			if why, _ := tm[0]["error"].(string); !strings.Contains(why, "cannot be used") || !strings.Contains(why, "folder that exists") {
+				t.Errorf("the model was told %q; want why and what to do", why)
+			}
+		})
 	}
 }

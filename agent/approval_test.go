@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +18,9 @@ func TestDeletionsAndOverwritesAreNeverOfferedAlwaysAllow(t *testing.T) {
 	t.Parallel()
 	h, _, asked := rulesHarness(t, nil, func(p Pending) Decision { return Decision{By: ByMenu} })
 	dl := filepath.Join(h.home, "Downloads")
+	if err := os.MkdirAll(dl, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cmds := []string{"rm -r old_builds", "mv a.txt b.txt", "cp a.txt b.txt", "rmdir old", "mkdir release_notes"}
 	// One request each: three denials in a row end a request.
 	for _, c := range cmds {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"testing"
 
 	"github.com/ollama/ollama/api"
@@ -28,13 +29,20 @@ func Example() {
 		ollamatest.Reply{Text: "You have two notes: groceries.txt and todo.txt."},
 	)
 	host, _ := url.Parse(srv.URL)
+	// Ada's home: a command runs only in a folder that exists.
+	home, err := os.MkdirTemp("", "ada-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(home)
 
 	a, err := agent.New(agent.Options{
 		Client:     agent.NewOllamaClient(host),
 		Model:      agent.DefaultModel,
 		Classifier: shell.NewPolicy(),
 		Executor:   notesExecutor{}, // Hark passes shell.NewRunner(...)
-		Home:       "/home/ada",
+		Home:       home,
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -478,11 +478,11 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 // handleOne classifies, decides, confirms, runs and records one valid
 // call; stop says the user's denials have ended the request.
 func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Result, stop bool) {
+	var unpinned error
 	if ta.Pin == nil {
 		// Held before the policy looks and the user is asked, so what runs
-		// is where they were asked about; a folder that cannot be held is
-		// left to the runner, which says why it cannot run there.
-		ta.Pin, _ = shell.PinDir(ta.WorkingDirectory)
+		// is where they were asked about.
+		ta.Pin, unpinned = shell.PinDir(ta.WorkingDirectory)
 	}
 	defer ta.Pin.Close()
 	v, rd := r.classifyCall(ta)
@@ -492,6 +492,13 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 
 	key := commandKey(ta.Command, ta.WorkingDirectory)
 	ap := decide(v, rd, !r.noConfirm, r.denials.deniedBefore(key))
+	if unpinned != nil && ap.Action != actRefuse {
+		// A folder that cannot be held (gone, or not a folder) is not run
+		// in by its path either, which a link made there meanwhile would
+		// lead elsewhere; and nobody is asked about what cannot run.
+		ap = approval{Action: actRefuse, Decision: DecisionRefused, By: ByPolicy,
+			Why: "Not run: " + unpinned.Error() + ". Run it in a folder that exists, or create the folder first."}
+	}
 	if secret && ap.Action == actRun && ap.Decision == DecisionAuto {
 		// Read-only, but what it reads is private and the output leaves
 		// Hark: the confirm tier's treatment.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -43,6 +44,9 @@ func TestAlwaysAllowThenSameCommandRunsUnaskedAndOtherStillAsks(t *testing.T) {
 		return Decision{Approved: false, By: ByMenu}
 	})
 	proj := filepath.Join(h.home, "proj")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	h.client.replies = []reply{
 		tools(call("command", "touch notes.txt", "workingDirectory", proj)),
 		tools(call("command", "touch notes.txt", "workingDirectory", proj)),

@@ -227,3 +227,46 @@ func BenchmarkRunPinned(b *testing.B) {
 		})
 	}
 }
+
+// TestEscapePinnedFolderUnreadable: a folder its user may enter but not
+// list (mode 0311 here; 0711 homes are common) is held and run in like
+// any other, sandboxed or not, and a swap of it is still refused. Run as
+// nobody by the escape suite; as root, who reads every folder, it shows
+// only that nothing else broke.
+func TestEscapePinnedFolderUnreadable(t *testing.T) {
+	for _, tier := range []struct {
+		name    string
+		verdict Verdict
+	}{{"approved", confirmed}, {"sandboxed", Verdict{Tier: Safe}}} {
+		t.Run(tier.name, func(t *testing.T) {
+			home, ssh, wd := pinTree(t, 2)
+			if err := os.Chmod(wd, 0o311); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(wd, 0o755) })
+			if f, err := os.Open(wd); err == nil {
+				f.Close()
+				if !isRoot() {
+					t.Fatalf("the folder of mode 0311 could be opened for reading")
+				}
+			}
+			r := testRunner(t, RunnerOptions{Home: home, Shell: "/bin/sh"})
+			pin, err := PinDir(wd)
+			if err != nil {
+				t.Fatalf("a folder that can be entered but not listed was not held: %v", err)
+			}
+			defer pin.Close()
+			res := r.Run(context.Background(), Request{Command: "pwd -P", WorkingDirectory: wd, Verdict: tier.verdict, Pin: pin})
+			if !res.Success || res.Output != wd+"\n" {
+				t.Fatalf("did not run in the held folder: %s", res.JSON())
+			}
+			if err := aside(wd, func() error { return os.Symlink(ssh, wd) }); err != nil {
+				t.Fatal(err)
+			}
+			res = r.Run(context.Background(), Request{Command: "pwd -P", WorkingDirectory: wd, Verdict: tier.verdict, Pin: pin})
+			if res.Executed || !strings.Contains(res.Error, "changed after the command was approved") {
+				t.Fatalf("ran after the folder was swapped: %s", res.JSON())
+			}
+		})
+	}
+}

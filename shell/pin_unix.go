@@ -55,7 +55,7 @@ func openNoFollow(path string) (*os.File, *unix.Stat_t, error) {
 	if !filepath.IsAbs(path) {
 		return nil, nil, fmt.Errorf("%s is not an absolute path", path)
 	}
-	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	const flags = pinOpen | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
 	fd, err := unix.Open("/", flags, 0)
 	if err != nil {
 		return nil, nil, err
