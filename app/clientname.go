@@ -1,77 +1,118 @@
 package app
 
 import (
-	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 )
 
 // namesHark reports whether a client's claimed name could be read as
-// Hark's own: any case, compatibility forms (fullwidth, mathematical
-// letters), accents and other combining marks, invisible and bidi
-// characters, letters of other scripts and digits that look like Latin
-// ones, punctuation or spaces between and around the letters, and
-// anything after ("Hark.app", "Hark (Hark)"). Only the look of the
-// letters counts, so "Hark" spelt with a Cyrillic Н is caught as surely
-// as the plain word.
+// Hark's own: whether some word of it, or letters spread over several
+// ("H.a.r.k"), spell h, a, r, k where each letter is either that Latin
+// letter in any case or any character that is not a Latin letter but
+// could stand in one's place. No list of lookalikes is complete: Unicode
+// keeps adding letters drawn like H or k (Cherokee, Armenian, Coptic,
+// Lisu, Latin small capitals), so every one of them counts as a
+// possible lookalike. A four-letter word in another script ("Клод")
+// is marked too; it is another program all the same, so the mark is
+// never false, while a missed lookalike would pass for Hark.
+//
+// Before matching, compatibility forms (fullwidth, mathematical and
+// circled letters) become the letters they are drawn as and combining
+// marks go. Only whole words count, so "Shark" and "Harkness" are not
+// Hark while "Claude:Hark", "HarkDesktop" and "Claude\u200bHark" hold
+// it.
 func namesHark(client string) bool {
-	sk := skeleton(client)
-	if strings.HasPrefix(lettersOnly(sk), "hark") {
-		return true
-	}
-	for _, w := range strings.FieldsFunc(sk, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == '[' || r == '/' }) {
-		if strings.HasPrefix(lettersOnly(w), "hark") {
+	rs := harkRunes(client)
+	for i := range rs {
+		if wordStart(rs, i) && spellsHark(rs, i) {
 			return true
 		}
 	}
 	return false
 }
 
-// skeleton is s decomposed (NFKD), without marks and invisible
-// characters, with lookalikes mapped to the Latin letter they pass for,
-// in lower case.
-func skeleton(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFKD.String(s) {
-		switch {
-		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point):
-			continue
+// harkRune is one character of a client's name as the matching sees it.
+type harkRune struct {
+	r     rune // the Latin letter, lower case, or the character itself
+	latin bool // r is a Latin letter a reader takes at face value
+	cand  bool // r may stand where a letter is: a letter, digit or symbol
+	upper bool
+	lower bool
+}
+
+func harkRunes(s string) []harkRune {
+	var rs []harkRune
+	for _, r := range s {
+		d := []rune(norm.NFKD.String(string(r)))
+		if len(d) > 1 && !unicode.IsLetter(r) {
+			// "№" is "No" and "™" is "TM" only to a search engine; on
+			// screen each is one sign, and gluing its letters to the
+			// next word would hide "Claude№hark".
+			d = []rune{r}
 		}
-		if l, ok := lookalikes[r]; ok {
-			r = l
+		for _, r := range d {
+			if unicode.In(r, unicode.M) {
+				continue // accents over a letter keep its look
+			}
+			rs = append(rs, classify(r))
 		}
-		b.WriteRune(unicode.ToLower(r))
 	}
-	return b.String()
+	return rs
 }
 
-func lettersOnly(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) {
-			return r
+func classify(r rune) harkRune {
+	h := harkRune{r: unicode.ToLower(r), upper: unicode.IsUpper(r), lower: unicode.IsLower(r)}
+	switch {
+	case r < 0x80 && unicode.IsLetter(r):
+		h.latin, h.cand = true, true
+	case r < 0x80:
+		// ASCII digits pass for letters (4 for a); ASCII punctuation
+		// and symbols are how names are joined ("Claude|Hark").
+		h.cand = unicode.IsDigit(r)
+	case unicode.In(r, unicode.Other_Default_Ignorable_Code_Point):
+		// Hangul fillers are letters that render as nothing.
+	default:
+		h.cand = unicode.In(r, unicode.L, unicode.N, unicode.S)
+	}
+	return h
+}
+
+// wordStart reports whether a word begins at rs[i]: after a separator,
+// at a change of case as in camel case ("ClaudeHark", "MCPHark"), or
+// where cased letters meet uncased ones (digits, symbols, most scripts).
+func wordStart(rs []harkRune, i int) bool {
+	if !rs[i].cand {
+		return false
+	}
+	if i == 0 || !rs[i-1].cand {
+		return true
+	}
+	p, c := rs[i-1], rs[i]
+	switch {
+	case cased(p) != cased(c):
+		return true
+	case c.upper && !p.upper:
+		return true
+	case c.upper && p.upper:
+		return i+1 < len(rs) && rs[i+1].lower
+	}
+	return false
+}
+
+func cased(h harkRune) bool { return h.upper || h.lower }
+
+// spellsHark reports whether the letters from rs[i] on, over any
+// separators between them, read as hark and the word ends there.
+func spellsHark(rs []harkRune, i int) bool {
+	for _, want := range "hark" {
+		for i < len(rs) && !rs[i].cand {
+			i++
 		}
-		return -1
-	}, s)
-}
-
-// lookalikes maps letters and digits that pass for Latin letters in a
-// menu or notification font to those letters: Cyrillic, Greek, Latin
-// small capitals and variants NFKD leaves alone, and digits.
-var lookalikes = map[rune]rune{
-	// Cyrillic
-	'А': 'a', 'а': 'a', 'В': 'b', 'в': 'b', 'Е': 'e', 'е': 'e', 'К': 'k', 'к': 'k', 'М': 'm', 'м': 'm',
-	'Н': 'h', 'н': 'h', 'О': 'o', 'о': 'o', 'Р': 'p', 'р': 'p', 'С': 'c', 'с': 'c', 'Т': 't', 'т': 't',
-	'Х': 'x', 'х': 'x', 'У': 'y', 'у': 'y', 'І': 'i', 'і': 'i', 'Ј': 'j', 'ј': 'j', 'Ѕ': 's', 'ѕ': 's',
-	'Һ': 'h', 'һ': 'h', 'Г': 'r', 'г': 'r', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'Ӏ': 'l', 'ӏ': 'l', 'Қ': 'k', 'қ': 'k',
-	'Ҝ': 'k', 'ҝ': 'k', 'Ҟ': 'k', 'ҟ': 'k', 'Ң': 'h', 'ң': 'h', 'Ӈ': 'h', 'ӈ': 'h',
-	// Greek
-	'Α': 'a', 'α': 'a', 'Β': 'b', 'β': 'b', 'Ε': 'e', 'ε': 'e', 'Ζ': 'z', 'Η': 'h', 'η': 'n', 'Ι': 'i', 'ι': 'i',
-	'Κ': 'k', 'κ': 'k', 'Μ': 'm', 'Ν': 'n', 'ν': 'v', 'Ο': 'o', 'ο': 'o', 'Ρ': 'p', 'ρ': 'p', 'Τ': 't', 'τ': 't',
-	'Υ': 'y', 'υ': 'u', 'Χ': 'x', 'χ': 'x', 'ϰ': 'k', 'Ϗ': 'k',
-	// Latin letters NFKD keeps
-	'ʜ': 'h', 'ɦ': 'h', 'ħ': 'h', 'Ħ': 'h', 'ᴀ': 'a', 'ɑ': 'a', 'ɐ': 'a', 'ʀ': 'r', 'ʁ': 'r', 'ɾ': 'r', 'ɼ': 'r',
-	'ᴋ': 'k', 'ĸ': 'k', 'ƙ': 'k', 'ɨ': 'i', 'ı': 'i',
-	// digits that stand in for letters
-	'0': 'o', '1': 'l', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b',
+		if i == len(rs) || rs[i].latin && rs[i].r != want {
+			return false
+		}
+		i++
+	}
+	return i == len(rs) || !rs[i].cand || wordStart(rs, i)
 }
