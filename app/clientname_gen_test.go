@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"unicode"
 
@@ -124,6 +125,11 @@ func TestClientNameGeneratedLookalikes(t *testing.T) {
 		t.Errorf("not marked: %d of %d with a lookalike letter, %d of %d with a separator",
 			failed[0], subs, failed[1], len(forms)-subs)
 	}
+	for _, name := range []string{"Ꮋark", "Claude:Hark", "Claude—Hark", "ClaudeHark", "H.a.r.k"} {
+		if got := spokenClient(name); !strings.HasPrefix(got, "Another program that calls itself") {
+			t.Errorf("%+q is spoken as %q", name, got)
+		}
+	}
 	t.Logf("%d forms: %d with a lookalike letter, %d with a separator", len(forms), subs, len(forms)-subs)
 }
 
@@ -138,6 +144,9 @@ func TestClientNameInnocent(t *testing.T) {
 	} {
 		if got := ClientName(name); got != name {
 			t.Errorf("%q is shown as %q", name, got)
+		}
+		if got := spokenClient(name); strings.Contains(got, "calls itself") {
+			t.Errorf("%q is spoken as %q", name, got)
 		}
 	}
 }

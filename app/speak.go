@@ -192,14 +192,16 @@ func spokenReason(r shell.Reason, home string) string {
 
 // spokenClient names the program that asked for an approval as another
 // program, so that it is never heard as Hark's own request: its name is
-// its own claim, and one calling itself Hark is said to be only that.
+// its own claim, and one calling itself Hark is said to be only that,
+// by the same reading of the name as the menu and notification use, so
+// a lookalike heard as "Hark" is never announced as plainly as another.
 func spokenClient(client string) string {
 	c := strings.Join(strings.Fields(Visible(client)), " ")
 	if c == "" {
 		return ""
 	}
 	c = clip(c, 40)
-	if strings.HasPrefix(strings.ToLower(c), "hark") {
+	if namesHark(client) {
 		return "Another program that calls itself " + c
 	}
 	return "Another program, " + c + ","
