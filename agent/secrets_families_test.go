@@ -59,16 +59,21 @@ func readFamilies(home, project, list, parentLink, linkedProject string) []secre
 	spell := []string{key, "~/.ssh/id_rsa", "$HOME/.ssh/id_rsa", "../../.ssh/id_rsa"}
 	var cs []secretCase
 	add := func(name, cmd, dir string) { cs = append(cs, secretCase{name, cmd, dir}) }
-	for i, k := range spell {
+	// Options are generated over more spellings than program text can
+	// hold: quoted inside the word, and relative after a cd.
+	optSpell := []struct{ cd, k string }{
+		{"", key}, {"", "~/.ssh/id_rsa"}, {"", "$HOME/.ssh/id_rsa"}, {"", "../../.ssh/id_rsa"},
+		{"", `$HOME/.s"s"h/id_r'sa'`}, {"cd ../.. && ", ".ssh/id_rsa"},
+	}
+	for i, o := range optSpell {
+		k := o.k
 		n := func(s string) string { return s + " #" + string(rune('a'+i)) }
-		quoted := strings.ReplaceAll(k, "$HOME", `"ENVIRON["HOME"]"`)
-		if strings.HasPrefix(k, "~") {
-			quoted = strings.Replace(quoted, "~", `"ENVIRON["HOME"]"`, 1)
-		}
 		// Options whose value is a file read, apart and attached.
 		for _, f := range []string{
 			"grep -f %s README.md", "grep -f%s README.md", "grep --file=%s README.md", "grep --file %s README.md",
 			"file -m %s README.md", "file -m%s README.md", "file --magic-file=%s README.md",
+			"file -m /dev/null:%s README.md", "file -m%s:/dev/null README.md", "file --magic-file=/dev/null:%s README.md",
+			"file -bm /usr/share/misc/magic:%s README.md", "file --magic-file /dev/null:%s:/dev/null README.md",
 			"sed -f %s README.md", "sed -f%s README.md", "sed --file=%s README.md",
 			"jq -n --rawfile k %s '$k'", "jq -n --slurpfile k %s '$k'", "jq -f %s README.md", "jq --from-file=%s README.md",
 			"diff --from-file=%s README.md", "diff --to-file=%s README.md",
@@ -76,20 +81,19 @@ func readFamilies(home, project, list, parentLink, linkedProject string) []secre
 			"strings %s", "od -c %s", "xxd %s", "base64 %s", "iconv -f utf-8 %s", "zcat -f %s",
 			"cmp %s README.md", "tar -tf %s", "sort -k1 %s", "head -c 100 %s",
 		} {
-			arg := k
-			if strings.Contains(f, "-f%s") || strings.Contains(f, "-m%s") {
-				if strings.HasPrefix(k, "~") {
-					continue // bash expands no ~ there
-				}
+			if strings.HasPrefix(k, "~") && (strings.Contains(f, "-f%s") || strings.Contains(f, "-m%s") || strings.Contains(f, ":%s")) {
+				continue // bash expands no ~ there
 			}
-			add(n(strings.Fields(f)[0]+" "+strings.Fields(f)[1]), strings.ReplaceAll(f, "%s", arg), project)
+			add(n(f), o.cd+strings.ReplaceAll(f, "%s", k), project)
 		}
+	}
+	for i, k := range spell {
+		n := func(s string) string { return s + " #" + string(rune('a'+i)) }
 		// A program's text naming the file, whole or built.
 		add(n("awk getline"), `awk 'BEGIN{while((getline l < "`+k+`")>0) print l}'`, project)
 		add(n("sed r"), "sed 'r "+k+"' README.md", project)
 		add(n("sed R"), "sed 'R "+k+"' README.md", project)
 		add(n("sed 1r"), "sed -n '1r"+k+"' README.md", project)
-		_ = quoted
 	}
 	// Text that builds the name: nothing in it spells the path.
 	add("awk getline concatenated", `awk 'BEGIN{f=ENVIRON["HOME"] "/.s" "sh/id_rsa"; while((getline l < f)>0) print l}'`, project)
@@ -152,7 +156,7 @@ func readFamilyOrdinary(project string) []secretCase {
 	for _, c := range []string{
 		"grep -f README.md README.md", "grep -fREADME.md README.md", "sed -n 'r README.md' README.md",
 		"awk 'BEGIN{while((getline l < \"README.md\")>0) print l}'", "awk '{print $1}' README.md",
-		"file -m README.md README.md", "jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
+		"file -m README.md README.md", "file -m /dev/null:README.md README.md", "file README.md", "jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
 		"find . -name '*.md' | xargs grep -l hello", "find . -exec cat {} +", "wc -l README.md",
 		"xargs -a README.md echo", "sed 's/r/x/' README.md", "sed -n '/r/p' README.md",
 		"cd .. && ls", "cat README.md | xargs echo", "find -L . -exec cat {} +", "grep -R hello .",

@@ -28,6 +28,9 @@ type fileOptions struct {
 	// takesValue are other short options that take a value, so that a
 	// letter inside it is not read as an option.
 	takesValue string
+	// colons says a file option's value is a colon-separated list of
+	// files, each read (file -m, like $MAGIC).
+	colons bool
 }
 
 var readOptions = map[string]fileOptions{
@@ -36,7 +39,7 @@ var readOptions = map[string]fileOptions{
 	"fgrep":   {short: "f", long: []string{"--file"}, takesValue: "eABCmd"},
 	"zgrep":   {short: "f", long: []string{"--file"}, takesValue: "eABCmd"},
 	"rg":      {short: "f", long: []string{"--file", "--ignore-file"}, takesValue: "eABCmgtTM"},
-	"file":    {short: "m", listShort: "f", long: []string{"--magic-file"}, listLong: []string{"--files-from"}, takesValue: "eFP"},
+	"file":    {short: "m", listShort: "f", long: []string{"--magic-file"}, listLong: []string{"--files-from"}, takesValue: "eFP", colons: true},
 	"sed":     {short: "f", long: []string{"--file"}, takesValue: "el"},
 	"jq":      {short: "f", long: []string{"--from-file", "--rawfile", "--slurpfile"}, takesValue: "L"},
 	"diff":    {long: []string{"--from-file", "--to-file", "--exclude-from"}, takesValue: "xXCUFIS", short: "X"},
@@ -97,7 +100,7 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 					if l == "--rawfile" || l == "--slurpfile" {
 						v = next() // NAME FILE
 					}
-					reads = append(reads, v)
+					reads = append(reads, spec.split(v)...)
 				}
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
@@ -117,7 +120,7 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 					if val == "" {
 						val = next()
 					}
-					reads = append(reads, val)
+					reads = append(reads, spec.split(val)...)
 				case strings.IndexByte(spec.takesValue, c) >= 0:
 					if val == "" {
 						next()
@@ -130,6 +133,16 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 		}
 	}
 	return reads, why
+}
+
+// split is the files an option's value names: one, or each of a
+// colon-separated list, where file prints a magic file's lines in its
+// warnings whichever entry of the list it is.
+func (spec fileOptions) split(v string) []string {
+	if !spec.colons {
+		return []string{v}
+	}
+	return strings.Split(v, ":")
 }
 
 func orStdin(v string) string {
