@@ -378,8 +378,36 @@ func (g *secretGate) call(c plan.Call) (why string, meta bool) {
 				return prog + " reads all of " + covers + ", " + hit + " included", false
 			}
 		}
+		for _, t := range attached(args) {
+			if hit, covers := g.check(p.Dir, t); hit != "" && covers == "" {
+				if isMeta {
+					return "lists " + hit, true
+				}
+				return prog + " reads " + hit + ", named in an option", false
+			}
+		}
 	}
 	return "", false
+}
+
+// attached are the values a cluster of short options may end with
+// (-fFILE, -xvf/path): every tail after its first letter. Which letters
+// take a file differs by program and version, and readOptions knows only
+// some programs, so any tail that is a private location counts.
+func attached(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		for k := 2; k < len(a); k++ {
+			out = append(out, a[k:])
+		}
+	}
+	return out
 }
 
 func orCommand(name string) string {

@@ -80,11 +80,32 @@ func readFamilies(home, project, list, parentLink, linkedProject string) []secre
 			"comm %s README.md", "join %s README.md", "paste %s README.md", "cut -c1- %s", "look a %s",
 			"strings %s", "od -c %s", "xxd %s", "base64 %s", "iconv -f utf-8 %s", "zcat -f %s",
 			"cmp %s README.md", "tar -tf %s", "sort -k1 %s", "head -c 100 %s",
+			"date -f %s", "date -f%s", "date -uf%s", "date --file=%s", "date --file %s", "date --fi=%s",
+			"git config -f %s -l", "git config -f%s -l", "git config -lf%s", "git config --file=%s --list",
+			"git config --file %s --get-all user.name", "git --no-pager config -f%s -l", "git config --blob=HEAD:%s -l",
+			"git blame --contents=%s README.md", "git blame --contents %s README.md", "git grep -f%s x",
+			"git log -O%s", "git diff -O%s", "git ls-files -X%s",
+			"jq -n -L%s 'import \"id_rsa\" as $c; $c'", "jq -nL%s '.'", "jq -n --library-path=%s '.'",
+			"hexdump -f%s README.md", "hexdump -f %s README.md", "hexdump --format-file=%s README.md", "hexdump -Cf%s README.md",
+			"zgrep -f%s README.md", "fgrep -if%s README.md",
 		} {
-			if strings.HasPrefix(k, "~") && (strings.Contains(f, "-f%s") || strings.Contains(f, "-m%s") || strings.Contains(f, ":%s")) {
+			if strings.HasPrefix(k, "~") && (strings.Contains(f, "f%s") || strings.Contains(f, "m%s") || strings.Contains(f, "O%s") || strings.Contains(f, "X%s") || strings.Contains(f, "L%s") || strings.Contains(f, ":%s")) {
 				continue // bash expands no ~ there
 			}
 			add(n(f), o.cd+strings.ReplaceAll(f, "%s", k), project)
+		}
+	}
+	// jq -L names a folder whose files its import reads: the folder
+	// itself, or one holding a private location.
+	for _, d := range []struct{ cd, lib, imp string }{
+		{"", "$HOME/.docker", "config"}, {"", `$HOME/.do"cker"`, "config"}, {"", home + "/.docker", "config"},
+		{"", "../../.docker", "config"}, {"cd ../.. && ", ".docker", "config"}, {"cd .. && cd .. && ", "./.docker", "config"},
+		{"", "$HOME", ".docker/config"}, {"cd ../.. && ", ".", ".docker/config"}, {"", "$HOME/.ssh", "id_rsa"},
+	} {
+		for _, f := range []string{"jq -n -L%s 'import \"%s\" as $c; $c'", "jq -n -L %s 'import \"%s\" as $c; $c'",
+			"jq -nL%s 'include \"%s\"; .'", "jq -n --library-path=%s 'import \"%s\" as $c; $c'", "jq -n --library-path %s 'import \"%s\" as $c; $c'"} {
+			c := d.cd + strings.Replace(strings.Replace(f, "%s", d.lib, 1), "%s", d.imp, 1)
+			add("jq -L: "+c, c, project)
 		}
 	}
 	for i, k := range spell {
@@ -156,7 +177,12 @@ func readFamilyOrdinary(project string) []secretCase {
 	for _, c := range []string{
 		"grep -f README.md README.md", "grep -fREADME.md README.md", "sed -n 'r README.md' README.md",
 		"awk 'BEGIN{while((getline l < \"README.md\")>0) print l}'", "awk '{print $1}' README.md",
-		"file -m README.md README.md", "file -m /dev/null:README.md README.md", "file README.md", "jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
+		"file -m README.md README.md", "file -m /dev/null:README.md README.md", "file README.md",
+		"git config -l", "git config --get user.name", "git config -f.git/config -l", "git config --file=.git/config -l",
+		"jq . README.md", "jq -n -L. 'import \"lib\" as $l; $l'", "jq -nL lib '.'", "date -f README.md", "date -fREADME.md",
+		"hexdump -C README.md", "git log -Sfoo", "git blame --contents=README.md README.md", "grep -e-foo README.md",
+		"cd .. && jq -n -L. 'import \"lib\" as $l; $l'", "date -u +%F", "git log -n5 --oneline",
+		"jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
 		"find . -name '*.md' | xargs grep -l hello", "find . -exec cat {} +", "wc -l README.md",
 		"xargs -a README.md echo", "sed 's/r/x/' README.md", "sed -n '/r/p' README.md",
 		"cd .. && ls", "cat README.md | xargs echo", "find -L . -exec cat {} +", "grep -R hello .",

@@ -31,6 +31,14 @@ type fileOptions struct {
 	// colons says a file option's value is a colon-separated list of
 	// files, each read (file -m, like $MAGIC).
 	colons bool
+	// dirShort and dirLong take a folder the program opens files in by
+	// names from its own text (jq -L and import "config"): a private
+	// location anywhere under the folder is read as well.
+	dirShort string
+	dirLong  []string
+	// blob says a value may be REV:PATH (git config --blob), the path
+	// being what is read.
+	blob bool
 }
 
 var readOptions = map[string]fileOptions{
@@ -41,28 +49,49 @@ var readOptions = map[string]fileOptions{
 	"rg":      {short: "f", long: []string{"--file", "--ignore-file"}, takesValue: "eABCmgtTM"},
 	"file":    {short: "m", listShort: "f", long: []string{"--magic-file"}, listLong: []string{"--files-from"}, takesValue: "eFP", colons: true},
 	"sed":     {short: "f", long: []string{"--file"}, takesValue: "el"},
-	"jq":      {short: "f", long: []string{"--from-file", "--rawfile", "--slurpfile"}, takesValue: "L"},
+	"jq":      {short: "f", long: []string{"--from-file", "--rawfile", "--slurpfile"}, dirShort: "L", dirLong: []string{"--library-path"}},
 	"diff":    {long: []string{"--from-file", "--to-file", "--exclude-from"}, takesValue: "xXCUFIS", short: "X"},
 	"tar":     {short: "X", listShort: "T", long: []string{"--exclude-from"}, listLong: []string{"--files-from"}, takesValue: "fCbHV"},
 	"rsync":   {long: []string{"--exclude-from", "--include-from"}, listLong: []string{"--files-from"}},
 	"xargs":   {listShort: "a", listLong: []string{"--arg-file"}, takesValue: "EIdLnPsJRSeil"},
 	"du":      {short: "X", long: []string{"--exclude-from"}, listLong: []string{"--files0-from"}, takesValue: "Bdt"},
 	"wc":      {listLong: []string{"--files0-from"}},
-	"sort":    {listLong: []string{"--files0-from"}, takesValue: "kotTS"},
+	"sort":    {listLong: []string{"--files0-from"}, long: []string{"--random-source"}, takesValue: "kotTS"},
+	"shuf":    {long: []string{"--random-source"}, takesValue: "ino"},
 	"cpio":    {short: "E", long: []string{"--pattern-file"}, takesValue: "CHIMORF"},
 	"tree":    {listLong: []string{"--fromfile"}, takesValue: "LPIoH"},
 	"stat":    {takesValue: "cf"},
 	"md5sum":  {short: "c", long: []string{"--check"}},
 	"sha1sum": {short: "c", long: []string{"--check"}}, "sha256sum": {short: "c", long: []string{"--check"}},
 	"sha512sum": {short: "c", long: []string{"--check"}},
+	// date prints each line of a -f file it cannot parse in its error.
+	"date":    {short: "f", long: []string{"--file"}, takesValue: "dr"},
+	"hexdump": {short: "f", long: []string{"--format-file"}, takesValue: "ens"},
+	// git's options depend on its subcommand: these are looked up as
+	// "git SUB" (gitCommand). config -f prints the file's settings,
+	// blame --contents its lines; the others echo lines they reject.
+	"git config":   {short: "f", long: []string{"--file", "--blob"}, blob: true},
+	"git blame":    {short: "S", long: []string{"--contents", "--ignore-revs-file"}, takesValue: "L"},
+	"git annotate": {short: "S", long: []string{"--contents", "--ignore-revs-file"}, takesValue: "L"},
+	"git grep":     {short: "f", long: []string{"--pathspec-from-file"}, takesValue: "eABCm"},
+	"git log":      {short: "O", long: []string{"--pathspec-from-file"}, takesValue: "SGLn"},
+	"git diff":     {short: "O", long: []string{"--pathspec-from-file"}, takesValue: "SGL"},
+	"git show":     {short: "O", long: []string{"--pathspec-from-file"}, takesValue: "SGL"},
+	"git ls-files": {short: "X", long: []string{"--exclude-from", "--pathspec-from-file"}, takesValue: "x"},
 }
 
-// optionReads are the files prog reads through its options, and why its
-// targets cannot be told (a list file names them), or "".
-func optionReads(prog string, args []string) (reads []string, why string) {
+// optionReads are the files prog reads through its options, the
+// folders it reads anything under (dirs), and why its targets cannot be
+// told (a list file names them), or "".
+func optionReads(prog string, args []string) (reads, dirs []string, why string) {
 	spec, ok := readOptions[prog]
+	if prog == "git" {
+		var sub string
+		sub, args = gitCommand(args)
+		spec, ok = readOptions["git "+sub]
+	}
 	if !ok {
-		return nil, ""
+		return nil, nil, ""
 	}
 	list := func(opt, v string) string {
 		return prog + " " + opt + " reads the names of what it reads from " + orStdin(v) + ", which Hark does not follow"
@@ -78,7 +107,7 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 		}
 		switch {
 		case a == "--":
-			return reads, why
+			return reads, dirs, why
 		case strings.HasPrefix(a, "--"):
 			name, v, has := strings.Cut(a, "=")
 			for _, l := range spec.listLong {
@@ -103,6 +132,14 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 					reads = append(reads, spec.split(v)...)
 				}
 			}
+			for _, l := range spec.dirLong {
+				if longPrefix(name, l) {
+					if !has {
+						v = next()
+					}
+					dirs = append(dirs, v)
+				}
+			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
 				c := a[j]
@@ -121,6 +158,11 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 						val = next()
 					}
 					reads = append(reads, spec.split(val)...)
+				case strings.IndexByte(spec.dirShort, c) >= 0:
+					if val == "" {
+						val = next()
+					}
+					dirs = append(dirs, val)
 				case strings.IndexByte(spec.takesValue, c) >= 0:
 					if val == "" {
 						next()
@@ -132,17 +174,60 @@ func optionReads(prog string, args []string) (reads []string, why string) {
 			}
 		}
 	}
-	return reads, why
+	return reads, dirs, why
+}
+
+// gitCommand is git's subcommand and its arguments, past git's own
+// options.
+func gitCommand(args []string) (sub string, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" || a == "--super-prefix":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a, args[i+1:]
+		}
+	}
+	return "", nil
+}
+
+// gitDir is the folder git -C moves to before it reads relative paths,
+// from dir, or dir.
+func gitDir(dir string, args []string) string {
+	for i := 0; i+1 < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C":
+			i++
+			if filepath.IsAbs(args[i]) {
+				dir = args[i]
+			} else {
+				dir = filepath.Join(dir, args[i])
+			}
+		case a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" || a == "--super-prefix":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return dir
+		}
+	}
+	return dir
 }
 
 // split is the files an option's value names: one, or each of a
 // colon-separated list, where file prints a magic file's lines in its
 // warnings whichever entry of the list it is.
 func (spec fileOptions) split(v string) []string {
-	if !spec.colons {
-		return []string{v}
+	switch {
+	case spec.colons:
+		return strings.Split(v, ":")
+	case spec.blob:
+		// REV:PATH names PATH in the repository, which may be home.
+		if _, p, ok := strings.Cut(v, ":"); ok {
+			return []string{v, p}
+		}
 	}
-	return strings.Split(v, ":")
+	return []string{v}
 }
 
 func orStdin(v string) string {
@@ -689,7 +774,7 @@ func findStarts(args []string) []string {
 // extraReads says why a call, at p and with its words expanded, reads a
 // private location, or cannot be told not to, by the means above.
 func (g *secretGate) extraReads(c plan.Call, p plan.Place, prog string, args []string) string {
-	reads, why := optionReads(prog, args)
+	reads, dirs, why := optionReads(prog, args)
 	if prog == "xargs" || prog == "parallel" {
 		if started, sargs := startedBy(prog, args); !readsContent(started, sargs) {
 			why = "" // it prints the names, the list's own lines
@@ -703,12 +788,20 @@ func (g *secretGate) extraReads(c plan.Call, p plan.Place, prog string, args []s
 	if why != "" {
 		return why + ", and it may be your credentials or keys"
 	}
-	for _, t := range reads {
+	dir := p.Dir
+	if prog == "git" {
+		dir = gitDir(dir, args)
+	}
+	for i, t := range append(reads, dirs...) {
 		if t == "~" || strings.HasPrefix(t, "~/") {
 			t = g.home + t[1:]
 		}
-		if hit, covers := g.check(p.Dir, t); hit != "" && covers == "" {
+		hit, covers := g.check(dir, t)
+		switch {
+		case hit != "" && covers == "":
 			return prog + " reads " + hit
+		case covers != "" && i >= len(reads):
+			return prog + " reads files under " + covers + " by names in its program, " + hit + " among what it can reach"
 		}
 	}
 	if prog == "xargs" || prog == "parallel" {
