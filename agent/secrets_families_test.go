@@ -148,9 +148,22 @@ func readFamilies(home, project, list, parentLink, linkedProject string) []secre
 		"find -H keys -exec cat {} +", "find . -exec cat {} +", "find . -type f -exec grep -l BEGIN {} +",
 		"find . -execdir cat {} \\;", "find . -print0 | xargs -0 cat", "find . | xargs grep BEGIN",
 		"grep -rL x -R .", "grep -R BEGIN .", "cat */id_rsa", "cat keys/*",
+		// Names a bare listing prints are read as they stand, links too.
+		"ls | xargs cat", "ls -1 | xargs -I{} cat {}", "ls | xargs -n1 head", "ls -A | xargs cat", "ls . | xargs cat",
+		"ls -R | xargs cat", "ls -1 | xargs -d '\\n' cat", "ls | xargs grep -r BEGIN", "ls -t | xargs -I% head %",
+		"ls --color=never | xargs cat", "\\ls | xargs cat", "command ls | xargs cat", "ls -- . | xargs cat",
+		"tree -if --noreport | xargs cat", "du -a | xargs cat", "printf '%s\\n' * | xargs cat", "echo * | xargs cat",
+		"for f in *; do cat \"$f\"; done", "cd " + linkedProject + " && ls | xargs cat", "ls " + linkedProject + " | xargs cat",
 	} {
 		add("linked project: "+c, c, linkedProject)
 	}
+	for _, c := range []string{"cd ~/work && ls | xargs cat", "cd ../../work; ls -1 | xargs -I{} cat {}", "ls ~/work | xargs cat", "ls $HOME/wo\"rk\" | xargs cat"} {
+		add("from a project: "+c, c, project)
+	}
+	for _, c := range []string{"ls -a | xargs cat", "ls -A | xargs grep -r x", "ls -a . | xargs -I{} cat {}", "ls -a ~ | xargs cat"} {
+		add("home: "+c, c, home)
+	}
+	add("home from a project: cd && ls -a | xargs cat", "cd && ls -a | xargs cat", project)
 	// '..' after a cd into a link is the kernel's: the link's target's parent.
 	for _, c := range []string{
 		"cd " + parentLink + "/src && cat ../.ssh/id_rsa",
@@ -181,6 +194,7 @@ func readFamilyOrdinary(project string) []secretCase {
 		"git config -l", "git config --get user.name", "git config -f.git/config -l", "git config --file=.git/config -l",
 		"jq . README.md", "jq -n -L. 'import \"lib\" as $l; $l'", "jq -nL lib '.'", "date -f README.md", "date -fREADME.md",
 		"hexdump -C README.md", "git log -Sfoo", "git blame --contents=README.md README.md", "grep -e-foo README.md",
+		"ls | xargs wc -l", "ls | xargs cat", "ls -1 | xargs -I{} cat {}", "ls -R | xargs cat",
 		"cd .. && jq -n -L. 'import \"lib\" as $l; $l'", "date -u +%F", "git log -n5 --oneline",
 		"jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
 		"find . -name '*.md' | xargs grep -l hello", "find . -exec cat {} +", "wc -l README.md",

@@ -684,9 +684,10 @@ const maxLinkScan = 5000
 
 // linkInto is the private location that a link under root leads into, as
 // a program that follows links would read it (dirs: links to folders are
-// entered too, as find -L and grep -R do); unknown says the folder was too
+// entered too, as find -L and grep -R do; shallow: only root's own
+// entries, as a bare ls names them); unknown says the folder was too
 // large to look through.
-func (g *secretGate) linkInto(root string, dirs bool) (hit string, unknown bool) {
+func (g *secretGate) linkInto(root string, dirs, shallow bool) (hit string, unknown bool) {
 	n := 0
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -697,6 +698,9 @@ func (g *secretGate) linkInto(root string, dirs bool) (hit string, unknown bool)
 			return filepath.SkipAll
 		}
 		if d.Type()&fs.ModeSymlink == 0 {
+			if shallow && d.IsDir() && p != root {
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		real, err := filepath.EvalSymlinks(p)
@@ -811,9 +815,16 @@ func (g *secretGate) extraReads(c plan.Call, p plan.Place, prog string, args []s
 				return why + ", and they may be your credentials or keys"
 			}
 			if fc, ok := g.shape.feed[c.Expr].(*syntax.CallExpr); ok {
-				if feed, ok := g.calls[fc]; ok && path.Base(feed.Name()) == "find" {
-					if why := g.followed(feed, "find", true); why != "" {
-						return why
+				if feed, ok := g.calls[fc]; ok {
+					switch n := path.Base(feed.Name()); {
+					case n == "find":
+						if why := g.followed(feed, "find", true); why != "" {
+							return why
+						}
+					case listers[n]:
+						if why := g.listed(feed, n, started); why != "" {
+							return why
+						}
 					}
 				}
 			}
@@ -821,6 +832,82 @@ func (g *secretGate) extraReads(c plan.Call, p plan.Place, prog string, args []s
 	}
 	if follows, _ := followsLinks(prog, args); follows {
 		return g.followedAt(p, prog, args)
+	}
+	return ""
+}
+
+// listers print the names of what a folder holds, bare: a program fed
+// those names opens each as it is, a link into a private location
+// included, though the names themselves say nothing of where they lead.
+var listers = map[string]bool{
+	"ls": true, "dir": true, "vdir": true, "eza": true, "exa": true, "lsd": true, "tree": true, "du": true,
+}
+
+// listsDeep says whether a lister names what lies below the folders it
+// lists, not only their own entries.
+func listsDeep(prog string, args []string) bool {
+	if prog == "tree" || prog == "du" {
+		return true
+	}
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--recursive" || a == "--recurse" || a == "--tree":
+			return true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "RT"):
+			return true
+		}
+	}
+	return false
+}
+
+// listed says why the names a lister prints, read by started, may lead
+// into a private location: a folder it lists holds a link into one.
+func (g *secretGate) listed(c plan.Call, prog, started string) string {
+	for _, p := range c.Places {
+		e := c.Args(g.env, p)
+		if e.Unknown != "" || len(e.Fields) == 0 {
+			continue
+		}
+		var args, roots []string
+		opts := true
+		for _, f := range e.Fields[1:] {
+			a := f.Value
+			args = append(args, a)
+			switch {
+			case opts && a == "--":
+				opts = false
+			case opts && strings.HasPrefix(a, "-") && a != "-":
+			default:
+				roots = append(roots, a)
+			}
+		}
+		if len(roots) == 0 {
+			roots = []string{"."}
+		}
+		for _, r := range roots {
+			real, why := g.env.Resolve(p.Dir, r)
+			if why != "" || real == "" {
+				continue
+			}
+			if fi, err := (plan.OS{}).Stat(real); err != nil || !fi.IsDir() {
+				continue
+			}
+			if hit, covers := g.check(p.Dir, r); hit != "" {
+				if covers == "" {
+					return started + " reads what " + prog + " lists: " + hit
+				}
+				return started + " reads what " + prog + " lists in " + covers + ", which holds " + hit
+			}
+			hit, unknown := g.linkInto(real, true, !listsDeep(prog, args))
+			switch {
+			case hit != "":
+				return started + " reads what " + prog + " lists: " + hit
+			case unknown:
+				return started + " reads the names " + prog + " lists under " + tilde(real, g.home) + ", a folder too large for Hark to look through for links to your credentials or keys"
+			}
+		}
 	}
 	return ""
 }
@@ -879,7 +966,7 @@ func (g *secretGate) followedAt(p plan.Place, prog string, args []string) string
 		if ok, err := (plan.OS{}).Stat(real); err != nil || !ok.IsDir() {
 			continue
 		}
-		hit, unknown := g.linkInto(real, dirs)
+		hit, unknown := g.linkInto(real, dirs, false)
 		switch {
 		case hit != "":
 			return prog + " reads " + hit
