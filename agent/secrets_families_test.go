@@ -153,11 +153,16 @@ func readFamilies(home, project, list, parentLink, linkedProject string) []secre
 		"ls -R | xargs cat", "ls -1 | xargs -d '\\n' cat", "ls | xargs grep -r BEGIN", "ls -t | xargs -I% head %",
 		"ls --color=never | xargs cat", "\\ls | xargs cat", "command ls | xargs cat", "ls -- . | xargs cat",
 		"tree -if --noreport | xargs cat", "du -a | xargs cat", "printf '%s\\n' * | xargs cat", "echo * | xargs cat",
-		"for f in *; do cat \"$f\"; done", "cd " + linkedProject + " && ls | xargs cat", "ls " + linkedProject + " | xargs cat",
+		"for f in *; do cat \"$f\"; done",
+		// diff -r follows links in the trees it compares; -N prints whole files.
+		"diff -rN . /nonexistent", "diff -r . /nonexistent", "diff -Nru . /nonexistent", "diff -Nur /nonexistent .",
+		"diff --recursive --new-file . /nonexistent", "diff -rq . /nonexistent", "diff -r --from-file=. /nonexistent",
+		"diff -rN ../work /nonexistent", "diff -rN \"$PWD\" /nonexistent", "cd " + linkedProject + " && ls | xargs cat", "ls " + linkedProject + " | xargs cat",
 	} {
 		add("linked project: "+c, c, linkedProject)
 	}
-	for _, c := range []string{"cd ~/work && ls | xargs cat", "cd ../../work; ls -1 | xargs -I{} cat {}", "ls ~/work | xargs cat", "ls $HOME/wo\"rk\" | xargs cat"} {
+	for _, c := range []string{"diff -rN ~/work /nonexistent", "cd ~/work && diff -rN . /nonexistent", "diff -rN $HOME/wo'rk' /nonexistent",
+		"cd ~/work && ls | xargs cat", "cd ../../work; ls -1 | xargs -I{} cat {}", "ls ~/work | xargs cat", "ls $HOME/wo\"rk\" | xargs cat"} {
 		add("from a project: "+c, c, project)
 	}
 	for _, c := range []string{"ls -a | xargs cat", "ls -A | xargs grep -r x", "ls -a . | xargs -I{} cat {}", "ls -a ~ | xargs cat"} {
@@ -194,7 +199,7 @@ func readFamilyOrdinary(project string) []secretCase {
 		"git config -l", "git config --get user.name", "git config -f.git/config -l", "git config --file=.git/config -l",
 		"jq . README.md", "jq -n -L. 'import \"lib\" as $l; $l'", "jq -nL lib '.'", "date -f README.md", "date -fREADME.md",
 		"hexdump -C README.md", "git log -Sfoo", "git blame --contents=README.md README.md", "grep -e-foo README.md",
-		"ls | xargs wc -l", "ls | xargs cat", "ls -1 | xargs -I{} cat {}", "ls -R | xargs cat",
+		"ls | xargs wc -l", "ls | xargs cat", "diff -rN . /nonexistent", "diff -r . .", "ls -1 | xargs -I{} cat {}", "ls -R | xargs cat",
 		"cd .. && jq -n -L. 'import \"lib\" as $l; $l'", "date -u +%F", "git log -n5 --oneline",
 		"jq -n --rawfile k README.md '$k'", "sed -n '1,3p' README.md",
 		"find . -name '*.md' | xargs grep -l hello", "find . -exec cat {} +", "wc -l README.md",

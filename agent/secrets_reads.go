@@ -749,6 +749,13 @@ func followsLinks(prog string, args []string) (follows, dirs bool) {
 				return true, true
 			}
 		}
+	case "diff":
+		// diff -r follows links unless told not to, and -N prints a
+		// whole file that has no match on the other side.
+		if !recursive(prog, args) || slicesContains(args, "--no-dereference") {
+			return false, false
+		}
+		return true, true
 	}
 	return false, false
 }
@@ -954,6 +961,8 @@ func (g *secretGate) followedAt(p plan.Place, prog string, args []string) string
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {
 				roots = append(roots, a)
+			} else if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+				roots = append(roots, v) // diff --from-file=DIR
 			}
 		}
 		roots = append(roots, ".")
