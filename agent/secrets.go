@@ -146,6 +146,57 @@ var privateHome = []privateEntry{
 	{".julia/logs/repl_history.jl", "your Julia history", false, false},
 	{".dbshell", "your MongoDB history", false, false},
 	{".viminfo", "your Vim history and registers", false, false},
+	// AI tools' keys and logins. Cursor keeps its login tokens in the
+	// state database under globalStorage; the rest of its folder is
+	// settings and extensions a client may read.
+	{".ollama/id_ed25519", "your Ollama key", false, false},
+	{".config/Cursor/User/globalStorage", "your Cursor login", true, false},
+	{"Library/Application Support/Cursor/User/globalStorage", "your Cursor login", true, false},
+	// Projects keep .continue/ and .qwen/ folders of their own settings.
+	{".continue", "your Continue API keys and sessions", true, true},
+	{".config/goose", "your Goose settings and secrets", true, false},
+	{".local/share/opencode", "your opencode logins and conversations", true, false},
+	// aider reads the same file name from a project and its git root too.
+	{".aider.conf.yml", "your aider settings and API keys", false, true},
+	{".qwen", "your Qwen Code login", true, true},
+	{".cache/huggingface/stored_tokens", "your Hugging Face tokens", false, false},
+	{".kaggle", "your Kaggle API key", true, false},
+	{".databrickscfg", "your Databricks tokens", false, false},
+	{".modal.toml", "your Modal tokens", false, false},
+	// History of REPLs and shells. tcsh's .history and gdb's
+	// .gdb_history are also written into projects, and a .history folder
+	// is an editor's local history there.
+	{".ipython", "your IPython history", true, false},
+	{".mongodb/mongosh", "your MongoDB history", true, false},
+	{".local/state/nvim/shada", "your Neovim history and registers", true, false},
+	{".history", "your shell history", false, true},
+	{".ksh_history", "your shell history", false, false},
+	{".config/pgcli/history", "your PostgreSQL history", false, false},
+	{".mycli-history", "your MySQL history", false, false},
+	{".duckdb_history", "your DuckDB history", false, false},
+	{".ghc/ghci_history", "your GHCi history", false, false},
+	{".gdb_history", "your GDB history", false, true},
+	// Credentials of package managers, databases and clouds.
+	{".config/composer/auth.json", "your Composer tokens", false, false},
+	{".yarnrc", "your Yarn registry token", false, true},
+	{".mylogin.cnf", "your MySQL passwords", false, false},
+	{".m2/settings-security.xml", "your Maven master password", false, false},
+	// pip's index URLs carry a private index's user and token.
+	{".config/pip/pip.conf", "your Python package index logins", false, false},
+	{".pip/pip.conf", "your Python package index logins", false, false},
+	{"Library/Application Support/pip/pip.conf", "your Python package index logins", false, false},
+	{".config/pypoetry/auth.toml", "your Poetry repository passwords", false, false},
+	{"Library/Application Support/pypoetry/auth.toml", "your Poetry repository passwords", false, false},
+	{".subversion/auth", "your saved Subversion passwords", true, false},
+	{".authinfo", "your saved passwords", false, false},
+	{".authinfo.gpg", "your saved passwords", false, false},
+	{".local/share/kwalletd", "your KDE wallets", true, false},
+	{".pki/nssdb", "your certificates and their private keys", true, false},
+	{".config/glab-cli", "your GitLab tokens", true, false},
+	{".config/doctl", "your DigitalOcean token", true, false},
+	{"Library/Application Support/doctl", "your DigitalOcean token", true, false},
+	{".pulumi/credentials.json", "your Pulumi tokens", false, false},
+	{".oci", "your Oracle Cloud keys", true, false},
 }
 
 // PrivateLocations are the folders and files under home that hold
