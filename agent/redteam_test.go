@@ -88,6 +88,12 @@ func redTeamReads(home, project string) []secretCase {
 		c(`x=$'\x2essh'; cat ~/$x/id_rsa`), c(`x=${HOME}; cat $x/.ssh/id_rsa`), c(`for f in ~/.ssh/*; do cat $f; done`),
 		c(`for d in .ssh; do cat ~/$d/id_rsa; done`), c(`select x in ~/.ssh/id_rsa; do cat $x; done`),
 		c(`f() { cat ~/.ssh/id_rsa; }; f`), c(`alias x=cat; x ~/.ssh/id_rsa`),
+		// Files named inside options of programs the policy runs unasked.
+		c(`file -m /dev/null:$HOME/.ssh/id_rsa README.md`), c(`file -m$HOME/.s"s"h/id_rsa:/dev/null README.md`),
+		c(`date -f$HOME/.s"s"h/id_rsa`), c(`date --file=$HOME/.s\sh/id_rsa`), c(`git config -f$HOME/.s"s"h/id_rsa -l`),
+		c(`git config --blob=HEAD:../../.s"s"h/id_rsa -l`), c(`git blame --contents=$HOME/.s\sh/id_rsa README.md`),
+		c(`jq -n -L$HOME/.s"s"h 'import "id_rsa" as $c; $c'`), c(`jq -n -L "$HOME" 'import ".docker/config" as $c; $c'`),
+		c(`hexdump -f$HOME/.ss''h/id_rsa README.md`), c(`cd ../.. && date -f.ssh/id_rsa`),
 	}
 }
 
@@ -99,6 +105,7 @@ func redTeamOrdinary(project string) []secretCase {
 		c("find . -name '*.go'"), c("cat .env"), c("tail -n 5 README.md"), c("echo hi"), c("pwd"),
 		// Metadata readers show names, sizes and types only (metaReaders),
 		// and bash's globs skip dot folders without dotglob.
+		c("file README.md"), c("git config -l"), c("jq . README.md"), c("ls | xargs wc -l"), c("date -u"),
 		c("ls ~/.ssh"), c("stat ~/.ssh/id_rsa"), c("wc -c ~/.ssh/id_rsa"), c("du -a ~/.ssh"), c("realpath ~/.ssh/id_rsa"),
 	}
 }
