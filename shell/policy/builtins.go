@@ -40,7 +40,7 @@ func cdCheck(in *invocation) {
 		in.c.cdCwd = homeMark
 		return
 	}
-	if root, ok := protectedTarget(ops[0], in.c.cdCwd); ok {
+	if root, ok := in.c.p.protectedTarget(ops[0], in.c.cdCwd); ok {
 		in.c.cdCwd = planDir(root)
 		return
 	}
@@ -51,7 +51,7 @@ func cdCheck(in *invocation) {
 	if !cdPhysical(in.args) {
 		logical := ops[0]
 		logical.val = path.Clean(logical.val)
-		if root, ok := protectedTarget(logical, in.c.cdCwd); ok {
+		if root, ok := in.c.p.protectedTarget(logical, in.c.cdCwd); ok {
 			in.c.cdCwd = planDir(root)
 			return
 		}

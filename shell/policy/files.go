@@ -34,11 +34,11 @@ func rmCheck(in *invocation) {
 	// Arguments xargs or find -exec add later do not take away the ones written here.
 	if recursive || unknownFlags {
 		for _, t := range targets {
-			if root, ok := protectedTarget(t, in.c.cwd); ok {
+			if root, ok := in.c.p.protectedTarget(t, in.c.cwd); ok {
 				in.forbid("recursive deletion of " + root + " is never run")
 				return
 			}
-			if name, root, ok := emptyVariableRoot(t, in.c.assigned, in.c.cwd); ok {
+			if name, root, ok := emptyVariableRoot(in.c.p, t, in.c.assigned, in.c.cwd); ok {
 				in.forbid("recursive deletion of " + root + " if $" + name + " is empty is never run")
 				return
 			}
@@ -51,7 +51,7 @@ func rmCheck(in *invocation) {
 // the variables in it that this command never assigns are empty, as they
 // may well be: "$dir/", "/$x", "~/$sub" and "/usr/$x/*" all qualify. It
 // returns the first such variable and the root.
-func emptyVariableRoot(t arg, assigned map[string]bool, cwd string) (string, string, bool) {
+func emptyVariableRoot(pol *Policy, t arg, assigned map[string]bool, cwd string) (string, string, bool) {
 	v := t.val
 	if !t.expanded || strings.Contains(v, "…") {
 		return "", "", false
@@ -82,7 +82,7 @@ func emptyVariableRoot(t arg, assigned map[string]bool, cwd string) (string, str
 	if first == "" || rest == "" {
 		return "", "", false
 	}
-	root, ok := protectedTarget(arg{val: rest, home: t.home || strings.HasPrefix(rest, "~")}, cwd)
+	root, ok := pol.protectedTarget(arg{val: rest, home: t.home || strings.HasPrefix(rest, "~")}, cwd)
 	return first, root, ok
 }
 
@@ -94,7 +94,7 @@ func deleteCheck(why string) check {
 				in.forbidAs(Disk, "", "erasing a disk is never run")
 				return
 			}
-			if root, ok := protectedTarget(a, in.c.cwd); ok && in.name == "shred" {
+			if root, ok := in.c.p.protectedTarget(a, in.c.cwd); ok && in.name == "shred" {
 				in.forbid("destroying the files of " + root + " is never run")
 				return
 			}
@@ -127,11 +127,11 @@ func permCheck(why string) check {
 		}
 		if recursive && len(ops) > 1 {
 			for _, t := range ops[1:] {
-				if root, ok := protectedTarget(t, in.c.cwd); ok {
+				if root, ok := in.c.p.protectedTarget(t, in.c.cwd); ok {
 					in.forbid("recursive change of " + root + " is never run")
 					return
 				}
-				if name, root, ok := emptyVariableRoot(t, in.c.assigned, in.c.cwd); ok {
+				if name, root, ok := emptyVariableRoot(in.c.p, t, in.c.assigned, in.c.cwd); ok {
 					in.forbid("recursive change of " + root + " if $" + name + " is empty is never run")
 					return
 				}
@@ -208,7 +208,7 @@ func diskTarget(in *invocation, why string) {
 			if i == len(ops)-1 && len(dests) > 0 && dests[0].val == a.val && !hasTargetDir(in.args) {
 				break // the destination
 			}
-			if root, ok := protectedTarget(a, in.c.cwd); ok {
+			if root, ok := in.c.p.protectedTarget(a, in.c.cwd); ok {
 				in.forbid("moving " + root + " away is never run")
 				return
 			}
@@ -216,7 +216,7 @@ func diskTarget(in *invocation, why string) {
 	case "rsync":
 		if rsyncDeletes(in.args) {
 			for _, d := range dests {
-				if root, ok := protectedTarget(d, in.c.cwd); ok {
+				if root, ok := in.c.p.protectedTarget(d, in.c.cwd); ok {
 					in.forbid("--delete into " + root + " removes everything the source lacks and is never run")
 					return
 				}

@@ -129,7 +129,7 @@ func findCheck(in *invocation) {
 			starts = append(starts, arg{val: "."})
 		}
 		for _, s := range starts {
-			if root, ok := protectedTarget(s, in.c.cwd); ok && (execDeletes || !tests || widens) {
+			if root, ok := in.c.p.protectedTarget(s, in.c.cwd); ok && (execDeletes || !tests || widens) {
 				in.forbidAs(Delete, "", "deleting everything under "+root+" is never run")
 				return
 			}

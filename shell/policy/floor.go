@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,7 +114,10 @@ func (c *classifier) callDirs(x *syntax.CallExpr) string {
 // the file-system root, a home folder, a system root or everything inside
 // one of them, after the aliases of / and of dir are taken back
 // (/proc/self/root, /proc/PID/root, /proc/self/cwd, ~+, //, /./, /../).
-func protectedIn(target arg, dir string) (string, bool) {
+// Options.Home and Options.Homes are recognised on the cleaned path, so
+// that /var/home//alice is the home /var/home/alice is, and a pattern is
+// protected when it may match a protected folder.
+func (pol *Policy) protectedIn(target arg, dir string) (string, bool) {
 	p := target.val
 	if target.home || strings.HasPrefix(p, "~") {
 		name, rest, slash := strings.Cut(p, "/")
@@ -137,7 +141,84 @@ func protectedIn(target arg, dir string) (string, bool) {
 	if why != "" {
 		return "", false
 	}
-	return rootName(stripAll(q))
+	q = stripAll(pol.homeOf(q))
+	if root, ok := rootName(q); ok {
+		return root, true
+	}
+	if slices.Contains(pol.homeParents, q) {
+		return q, true
+	}
+	if target.glob {
+		return pol.patternRoot(q)
+	}
+	return "", false
+}
+
+// patternRoot names the protected folder a pattern path (clean, with its
+// trailing wildcards stripped) may match: /var/home/ali*, /var/h?me/alice,
+// /b* or /h*/* delete what the folder they match holds, whatever the
+// spelling, so a pattern is judged by the folders it can reach rather than
+// the letters it is written with.
+func (pol *Policy) patternRoot(q string) (string, bool) {
+	if !strings.ContainsAny(q, "*?[") {
+		return "", false
+	}
+	var homesDirs []string
+	try := func(cand, name string) (string, bool) {
+		if matchPath(q, cand) {
+			return name, true
+		}
+		return "", false
+	}
+	if pol.home != "" {
+		if r, ok := try(pol.home, "~"); ok {
+			return r, true
+		}
+	}
+	for _, h := range pol.homes {
+		if r, ok := try(h, h); ok {
+			return r, true
+		}
+	}
+	homesDirs = append(homesDirs, pol.homeParents...)
+	for r, k := range paths {
+		if k != systemRoot && k != homes {
+			continue
+		}
+		if got, ok := try(r, r); ok {
+			return got, true
+		}
+		if k == homes {
+			homesDirs = append(homesDirs, r)
+		}
+	}
+	for _, h := range homesDirs {
+		if got, ok := try(h, h); ok {
+			return got, true
+		}
+		// someone's whole home in a folder of homes: any last name
+		if i := strings.LastIndexByte(q, '/'); i > 0 && matchPath(q[:i], h) {
+			return q, true
+		}
+	}
+	return "", false
+}
+
+// matchPath reports whether the pattern path pat matches the clean path p
+// name by name, as pathname expansion does (a / is never matched by *).
+func matchPath(pat, p string) bool {
+	ps, qs := strings.Split(pat, "/"), strings.Split(p, "/")
+	if len(ps) != len(qs) {
+		return false
+	}
+	for i := range ps {
+		if ok, err := path.Match(ps[i], qs[i]); err != nil || !ok {
+			if !strings.EqualFold(ps[i], qs[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // rootName names a cleaned plan path when it is protected.

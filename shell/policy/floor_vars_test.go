@@ -92,3 +92,57 @@ func TestFloorKnowsHomeAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// homeSpelt are ways to name the home folder dir/base by path: doubled
+// and dotted slashes, a detour through .., patterns that match it, its
+// parent (which holds every home) and everything in that parent.
+func homeSpelt(dir, base string) []struct{ pre, word string } {
+	h := dir + "/" + base
+	return []struct{ pre, word string }{
+		{"", h}, {"", h + "/"}, {"", h + "/."}, {"", dir + "//" + base}, {"", dir + "/./" + base},
+		{"", "/" + h}, {"", dir + "/x/../" + base}, {"", h + "/src/.."},
+		{"", dir + "/" + base[:3] + "*"}, {"", dir + "/" + base[:len(base)-1] + "[" + base[len(base)-1:] + "]"},
+		{"", dir + "/" + base[:len(base)-1] + "?"}, {"", dir + "/*"}, {"", dir}, {"", dir + "/"}, {"", dir + "/.*"},
+		{"", "/" + dir[1:2] + "*" + strings.TrimPrefix(dir[1:], strings.Split(dir[1:], "/")[0]) + "/" + base},
+		{"cd " + dir + " && ", base}, {"cd " + dir + "; ", "./" + base}, {"cd " + h + " && ", "."}, {"cd " + h + "/src && ", ".."},
+	}
+}
+
+// TestFloorKnowsHomeSpelt: the home folder is protected however its path
+// is spelt, inside /home or not, in each floor member and under each
+// wrapper; the folders in it are not.
+func TestFloorKnowsHomeSpelt(t *testing.T) {
+	verbs := []string{"rm -rf %s", "rm -r %s", "find %s -delete", "chmod -R 777 %s", "mv %s /tmp/away"}
+	wrappers := []string{"%s", "sudo %s", "nice -n 5 %s", "bash -c '%s'", "env %s"}
+	n := 0
+	for _, home := range []string{"/var/home/alice", "/home/alice", "/data/users/alice", "/Users/alice"} {
+		dir, base := home[:strings.LastIndexByte(home, '/')], home[strings.LastIndexByte(home, '/')+1:]
+		p := New(Options{Home: home})
+		for _, s := range homeSpelt(dir, base) {
+			for _, v := range verbs {
+				if strings.HasPrefix(v, "mv") && (strings.HasSuffix(s.word, ".") || strings.HasSuffix(s.word, "..")) {
+					continue // mv refuses . and ..
+				}
+				for _, w := range wrappers {
+					cmd := s.pre + strings.ReplaceAll(w, "%s", strings.ReplaceAll(v, "%s", s.word))
+					n++
+					t.Run(home+"/"+cmd, func(t *testing.T) {
+						if got := p.ClassifyIn(cmd, ""); got.Tier != Forbidden {
+							t.Errorf("%s %v", got.Tier, got.Reasons)
+						}
+					})
+				}
+			}
+		}
+		for _, cmd := range []string{"rm -rf " + home + "/tmp", "rm -rf " + home + "/Downloads/old", "rm -rf " + home + "/src/build*",
+			"find " + home + "/src -name '*.o' -delete", "rm -rf ./build", "find . -name '*.o' -delete", "rm -rf ~/Downloads/old",
+			"cd " + home + " && rm -rf build", "rm -rf " + home + "/.cache/*", "chmod -R 755 " + home + "/bin", "rm -rf /tmp/b*"} {
+			t.Run(home+"/ordinary/"+cmd, func(t *testing.T) {
+				if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
+					t.Errorf("forbidden: %v", got.Reasons)
+				}
+			})
+		}
+	}
+	t.Logf("%d generated lines", n)
+}

@@ -148,7 +148,7 @@ func gitCheck(in *invocation) {
 		if len(cDirs) > 0 {
 			at = cDirs[len(cDirs)-1]
 		}
-		if root, ok := protectedTarget(at, in.c.cwd); ok {
+		if root, ok := in.c.p.protectedTarget(at, in.c.cwd); ok {
 			in.forbidAs(Delete, "", "deleting the untracked files of "+root+" is never run")
 			return
 		}

@@ -7,6 +7,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,6 +35,10 @@ type Policy struct {
 	// home and homes are Options.Home and Options.Homes, clean.
 	home  string
 	homes []string
+	// homeParents hold home and homes: deleting one deletes every home
+	// in it, as deleting /home does, wherever the system keeps them
+	// (/var/home on Fedora Silverblue).
+	homeParents []string
 }
 
 // Options configures a Policy. The zero value is the default policy,
@@ -85,6 +90,11 @@ func New(o Options) *Policy {
 	for _, h := range o.Homes {
 		if h = filepath.Clean(h); filepath.IsAbs(h) && h != "/" && h != p.home {
 			p.homes = append(p.homes, h)
+		}
+	}
+	for _, h := range append([]string{p.home}, p.homes...) {
+		if d := filepath.Dir(h); h != "" && d != "/" && !slices.Contains(p.homeParents, d) {
+			p.homeParents = append(p.homeParents, d)
 		}
 	}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)) }

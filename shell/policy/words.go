@@ -322,12 +322,12 @@ func isSocketPath(p string) bool { return prefixKind(cleanPath(p)) == socket }
 // directory, a system root or everything inside one of them, in any of the
 // folders cwd lists (see dirList; a relative target names nothing known
 // when none is). It returns the root it names.
-func protectedTarget(target arg, cwd string) (string, bool) {
+func (p *Policy) protectedTarget(target arg, cwd string) (string, bool) {
 	if target.expanded && !target.home {
 		return "", false
 	}
 	for _, dir := range dirList(cwd) {
-		if root, ok := protectedIn(target, dir); ok {
+		if root, ok := p.protectedIn(target, dir); ok {
 			return root, true
 		}
 	}
