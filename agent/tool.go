@@ -96,6 +96,11 @@ func validateCall(tc api.ToolCall, home string) (toolArgs, error) {
 	return a, nil
 }
 
+// ResolveDir is the folder a command given dir runs in, as Handle reads
+// it, so that a tool judging a command without running it (hark check)
+// judges the same folder Handle would.
+func ResolveDir(dir, home string) string { return resolveDir(dir, home) }
+
 // resolveDir expands ~ and makes a relative folder absolute under home, the
 // same way the runner does, so the user approves the folder that is used.
 // Symlinks are resolved, so that the policy judges, and the approval

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
 )
 
@@ -65,7 +67,13 @@ func runCheck(_ context.Context, e *env, args []string) int {
 	}
 	// The folder exec would run in, judged by the policy exec uses: the
 	// same HOME, and the PWD and OLDPWD the runner starts every command with.
-	v := shell.NewPolicyFor(shell.SandboxAuto).ClassifyIn(command, execDir(dir))
+	// Links are resolved as exec resolves them, or a folder that is a link
+	// to home would ask here where exec refuses.
+	wd := execDir(dir)
+	if home, err := os.UserHomeDir(); err == nil {
+		wd = agent.ResolveDir(wd, home)
+	}
+	v := shell.NewPolicyFor(shell.SandboxAuto).ClassifyIn(command, wd)
 	if v.Reasons == nil {
 		v.Reasons = []shell.Reason{}
 	}

@@ -88,6 +88,27 @@ func TestCheckAgreesWithExec(t *testing.T) {
 			}
 		}
 	}
+	// A folder that is a link to home is home: exec resolves it before
+	// the policy sees it, and check must judge the same folder.
+	link := filepath.Join(t.TempDir(), "lnk")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{link, link + "/", "~", home} {
+		for _, cmd := range []string{"rm -rf *", `rm -rf "$PWD"`, "rm -rf .", "find . -delete", "rm -rf ./*", "chmod -R 777 .",
+			"rm -rf .[!.]* *", `find "$PWD" -delete`, "mv * /tmp/away"} {
+			t.Run(dir+"/"+cmd, func(t *testing.T) {
+				ct := checkTier(t, dir, cmd)
+				r := runExecCLI(t, "", false, "--sandbox", "read-only", "--dir", dir, "--", cmd)
+				if r.result.Tier != ct || ct != shell.Forbidden {
+					t.Errorf("check says %s, exec %s; want forbidden", ct, r.result.Tier)
+				}
+				if r.result.Executed {
+					t.Error("it ran")
+				}
+			})
+		}
+	}
 	if b, err := os.ReadFile(marker); err != nil || string(b) != "keep" {
 		t.Errorf("the marker in home: %q, %v", b, err)
 	}
