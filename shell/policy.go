@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -55,7 +56,17 @@ func NewPolicyFor(mode SandboxMode) *Policy {
 		RepoPrograms: repoPrograms(home),
 		Home:         home,
 		Homes:        userHomes("/etc/passwd", home),
+		Resolve:      resolveLinks,
 	})
+}
+
+// resolveLinks is the path p reaches on this machine once its links are
+// followed, as the kernel walks it; p itself when that cannot be told.
+func resolveLinks(p string) string {
+	if r, why := (plan.Env{}).Resolve("/", p); why == "" && r != "" {
+		return r
+	}
+	return p
 }
 
 // userHomes are the home folders the user database names (real users'

@@ -80,7 +80,7 @@ var importTable = map[string]deps{
 	"agent/openai/openaitest": {role: kit},
 
 	// shell: running, classifying and undoing commands.
-	"shell":                  {imports: "shell/internal/sandbox shell/policy", tests: "shell/internal/abitest shell/exectest"},
+	"shell":                  {imports: "shell/internal/sandbox shell/plan shell/policy", tests: "shell/internal/abitest shell/exectest"},
 	"shell/atomicfile":       {},
 	"shell/exectest":         {role: kit}, // programs a test writes and runs, never "text file busy"
 	"shell/internal/abitest": {role: kit},

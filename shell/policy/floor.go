@@ -141,9 +141,15 @@ func (pol *Policy) protectedIn(target arg, dir string) (string, bool) {
 	if why != "" {
 		return "", false
 	}
+	whole := stripAll(q) != q || strings.HasSuffix(target.val, "/") || strings.HasSuffix(target.val, "/.")
 	q = stripAll(pol.homeOf(q))
 	if root, ok := rootName(q); ok {
 		return root, true
+	}
+	if r := pol.landing(q, whole); r != "" && r != q {
+		if root, ok := rootName(stripAll(pol.homeOf(r))); ok {
+			return root, true
+		}
 	}
 	if slices.Contains(pol.homeParents, q) {
 		return q, true
@@ -152,6 +158,31 @@ func (pol *Policy) protectedIn(target arg, dir string) (string, bool) {
 		return pol.patternRoot(q)
 	}
 	return "", false
+}
+
+// landing is where the plan path q lands once Options.Resolve follows its
+// links, or "" when that cannot be told. The last name is followed only
+// when the command acts on what it holds (whole: h/, h/., h/*): rm -rf h
+// removes the link h, rm -rf h/ empties the folder it points to.
+func (pol *Policy) landing(q string, whole bool) string {
+	if pol.resolve == nil || strings.ContainsAny(q, "*?[") {
+		return ""
+	}
+	real := q
+	switch {
+	case under(q, homeMark) && pol.home != "":
+		real = pol.home + q[len(homeMark):]
+	case strings.ContainsRune(q, 0):
+		return "" // a folder nobody named
+	}
+	if whole {
+		return filepath.Clean(pol.resolve(real))
+	}
+	dir, base := path.Split(real)
+	if base == "" {
+		return ""
+	}
+	return path.Join(pol.resolve(filepath.Clean(dir)), base)
 }
 
 // patternRoot names the protected folder a pattern path (clean, with its

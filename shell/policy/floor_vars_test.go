@@ -146,3 +146,67 @@ func TestFloorKnowsHomeSpelt(t *testing.T) {
 	}
 	t.Logf("%d generated lines", n)
 }
+
+// fakeLinks resolves paths through the links given (link → target), name
+// by name, as plan.Env.Resolve does on a disk that holds them.
+func fakeLinks(links map[string]string) func(string) string {
+	return func(p string) string {
+		out := "/"
+		for _, name := range strings.Split(strings.Trim(p, "/"), "/") {
+			if name == "" {
+				continue
+			}
+			out = strings.TrimSuffix(out, "/") + "/" + name
+			for i := 0; i < 8; i++ {
+				t, ok := links[out]
+				if !ok {
+					break
+				}
+				out = t
+			}
+		}
+		return out
+	}
+}
+
+// TestFloorFollowsLinks: with Options.Resolve, a home reached through a
+// link is protected by its real path too, and a target that goes through
+// a link to home (h/, h/., h/*) is judged where it lands; the link itself
+// (rm -rf h) and folders inside home through it are not.
+func TestFloorFollowsLinks(t *testing.T) {
+	n := 0
+	for _, real := range []string{"/tmp/ah/home", "/home/alice", "/var/home/alice"} {
+		for _, homeIsLink := range []bool{false, true} {
+			home := real
+			links := map[string]string{"/w/h": real, "/w/deep": "/w/h"}
+			if homeIsLink {
+				home = "/tmp/ah/lnk"
+				links[home] = real
+			}
+			p := New(Options{Home: home, Resolve: fakeLinks(links)})
+			var forms []string
+			for _, word := range []string{real, real + "/", real + "/.", real + "/*", "h/", "h/.", "h/*", "h/.*", "/w/h/", "./h/", "deep/", "/w/deep/*", home + "/"} {
+				for _, v := range []string{"rm -rf %s", "find %s -delete", "chmod -R 777 %s", "sudo rm -r %s", "bash -c 'rm -rf %s'"} {
+					forms = append(forms, strings.ReplaceAll(v, "%s", word))
+				}
+			}
+			for _, cmd := range forms {
+				n++
+				t.Run(home+"/"+cmd, func(t *testing.T) {
+					if got := p.ClassifyIn(cmd, "/w"); got.Tier != Forbidden {
+						t.Errorf("%s %v", got.Tier, got.Reasons)
+					}
+				})
+			}
+			for _, cmd := range []string{"rm -rf h", "rm -rf deep", "rm -rf h/src", "rm -rf h/src/", "rm -rf " + real + "/src", "find h/src -delete",
+				"rm -rf ./build", "find . -name '*.o' -delete", "rm -rf ~/Downloads/old", "rm -rf " + real + "/tmp/*"} {
+				t.Run(home+"/ordinary/"+cmd, func(t *testing.T) {
+					if got := p.ClassifyIn(cmd, "/w"); got.Tier == Forbidden {
+						t.Errorf("forbidden: %v", got.Reasons)
+					}
+				})
+			}
+		}
+	}
+	t.Logf("%d generated lines", n)
+}

@@ -35,6 +35,10 @@ type Policy struct {
 	// home and homes are Options.Home and Options.Homes, clean.
 	home  string
 	homes []string
+	// realHome is home with its links followed, when Options.Resolve
+	// finds it elsewhere.
+	realHome string
+	resolve  func(string) string
 	// homeParents hold home and homes: deleting one deletes every home
 	// in it, as deleting /home does, wherever the system keeps them
 	// (/var/home on Fedora Silverblue).
@@ -79,6 +83,14 @@ type Options struct {
 	// usual places (/home/*, /Users/*, /root) are protected anyway.
 	Home  string
 	Homes []string
+
+	// Resolve, when set, is the path an absolute path reaches once its
+	// symbolic links are followed (the part that does not exist joined as
+	// written). With it a home reached through a link is known by its
+	// real path too, and a target through a link (h/ where h is a link
+	// to home) is judged where it lands. The policy stays pure: whoever
+	// may read the disk supplies it.
+	Resolve func(path string) string
 }
 
 // New returns a policy configured by o; New(Options{}) is the default.
@@ -92,7 +104,12 @@ func New(o Options) *Policy {
 			p.homes = append(p.homes, h)
 		}
 	}
-	for _, h := range append([]string{p.home}, p.homes...) {
+	if p.resolve = o.Resolve; p.resolve != nil && p.home != "" {
+		if r := filepath.Clean(p.resolve(p.home)); filepath.IsAbs(r) && r != "/" && r != p.home {
+			p.realHome = r
+		}
+	}
+	for _, h := range append([]string{p.home, p.realHome}, p.homes...) {
 		if d := filepath.Dir(h); h != "" && d != "/" && !slices.Contains(p.homeParents, d) {
 			p.homeParents = append(p.homeParents, d)
 		}
@@ -148,8 +165,10 @@ func (p *Policy) homeDir(dir string) string {
 // homeOf maps a plan path under Options.Home or one of Options.Homes to
 // the marks the floor protects (see homeMark).
 func (p *Policy) homeOf(v string) string {
-	if p.home != "" && (v == p.home || strings.HasPrefix(v, p.home+"/")) {
-		return homeMark + v[len(p.home):]
+	for _, h := range []string{p.home, p.realHome} {
+		if h != "" && (v == h || strings.HasPrefix(v, h+"/")) {
+			return homeMark + v[len(h):]
+		}
 	}
 	for _, h := range p.homes {
 		if v == h || strings.HasPrefix(v, h+"/") {
