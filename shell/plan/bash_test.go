@@ -271,3 +271,43 @@ func isCertain(line string) bool {
 	return !strings.Contains(line, "failglob") && !strings.Contains(line, "exit") && !strings.Contains(line, "&& ") &&
 		!strings.Contains(line, "||") && !strings.Contains(line, "cd build && ")
 }
+
+// TestArgumentsAgainstBash holds the model's reading of positional
+// parameters, function arguments, substrings, replacements, negative
+// subscripts, printf -v and echoing substitutions to bash, and requires
+// it to tell each one: these are how a line hands home to a deletion.
+func TestArgumentsAgainstBash(t *testing.T) {
+	bash := bashPath(t)
+	probes := probeDir(t)
+	lines := []string{
+		`set -- ~ build; probe 1 "$1" $2 "$@" $# "$*"`, `set -- a ~/src; shift; probe 1 "$1" "$#"`, `set -- a b; shift 3; probe 1 "$@"`,
+		`set -x -- ~; probe 1 "$1"`, `probe 1 "$@" $# "$1"`, `f() { probe 1 "$1" $# "$@"; }; f ~ b`,
+		`f() { probe 1 "$2"; }; g() { f "$@" x; }; g ~`, `f() { :; }; set -- a; f b c; probe 1 "$1"`,
+		`x=~/build; probe 1 "${x:0:3}" "${x:2}" "${HOME:0:99}" ${x:(-5)}`, `probe 1 "${HOME/#/}" "${HOME/%/}" "${HOME%/*}"`,
+		`x=build; probe 1 "${x/b/B}" "${x//i/I}" "${x/u*l/U}"`, `a=(a ~ c); probe 1 "${a[-1]}" "${a[-2]}"`,
+		`printf -v x %s ~/build; probe 1 "$x"`, `printf -v x ~; probe 1 $x`, `probe 1 $(echo ~) "$(printf build)" "$(printf %s a b)"`,
+		`x=$(echo ~/src); probe 1 "$x"`, "probe 1 `echo ~`", `probe 1 "$(echo -n a)" "$(echo a  b)" $(echo a  b)`,
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, line := range lines {
+		home, _ := tree(t, r)
+		see, unknown, err := modelProbes(t, line, home)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ran := runBash(t, bash, probes, home, line)
+		if len(ran) == 0 {
+			t.Errorf("%q: bash ran no probe", line)
+		}
+		for _, rec := range ran {
+			id, args := rec.Args[0], rec.Args[1:]
+			if why, ok := unknown[id]; ok {
+				t.Errorf("%q: the model cannot tell (%s); bash ran it with %q", line, why, args)
+				continue
+			}
+			if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
+				t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -50,7 +51,10 @@ func (env Env) Expand(p Place, words []*syntax.Word) Expansion {
 	if p.Unknown != "" {
 		return Expansion{Unknown: p.Unknown}
 	}
-	x := &expander{env: env, p: p}
+	return env.expandWith(&expander{env: env, p: p}, words)
+}
+
+func (env Env) expandWith(x *expander, words []*syntax.Word) Expansion {
 	var out []Field
 	for i, w := range words {
 		if why := x.opaque(w); why != "" {
@@ -95,6 +99,7 @@ type expander struct {
 	p     Place
 	reads int
 	sets  map[string]string // what ${x:=…} assigned so far
+	depth int               // command substitutions followed around this one
 }
 
 // opaque says why a word's value is only known when the shell runs it.
@@ -126,6 +131,10 @@ func (x *expander) opaque(w *syntax.Word) string {
 					visit(y.Exp.Word.Parts, quoted)
 				}
 			case *syntax.BraceExp:
+			case *syntax.CmdSubst:
+				if _, ok := x.substOutput(y); !ok {
+					why = "a command substitution or arithmetic, only known when the command runs"
+				}
 			default:
 				why = "a command substitution or arithmetic, only known when the command runs"
 			}
@@ -150,19 +159,49 @@ var paramOps = map[syntax.ParExpOperator]bool{
 // paramOpaque says why a parameter expansion is only known when the
 // shell runs it, or "".
 func (x *expander) paramOpaque(y *syntax.ParamExp, quoted bool) string {
-	if y.Param == nil || y.Excl || y.Width || y.Slice != nil || y.Repl != nil || y.Names != 0 ||
-		y.Flags != nil || len(y.Modifiers) > 0 || y.NestedParam != nil || y.IsSet || !isName(y.Param.Value) ||
+	if y.Param == nil || y.Excl || y.Width || y.Names != 0 ||
+		y.Flags != nil || len(y.Modifiers) > 0 || y.NestedParam != nil || y.IsSet ||
+		!isName(y.Param.Value) && !isPositional(y.Param.Value) ||
 		y.Exp != nil && !paramOps[y.Exp.Op] {
 		return "a parameter expansion Hark does not follow"
+	}
+	// ${x:off:len} and ${x/pat/rep} are computed by the expansion library
+	// as bash does, once their own parts are known: a slice or a
+	// replacement that may leave the value whole must be read, or
+	// "${HOME:0:99}" hides home.
+	if y.Slice != nil && (!constArith(y.Slice.Offset) || !constArith(y.Slice.Length)) {
+		return "a substring whose bounds are only known when the command runs"
+	}
+	if y.Repl != nil {
+		var lits [2]string
+		for i, w := range []*syntax.Word{y.Repl.Orig, y.Repl.With} {
+			if w == nil {
+				continue
+			}
+			l, ok := literal(w)
+			if !ok {
+				return "a replacement only known when the command runs"
+			}
+			lits[i] = l
+		}
+		// The library takes the anchors of ${x/#pat/…} and ${x/%pat/…}
+		// as letters; only an empty anchored pattern replaced by nothing
+		// (the value unchanged) reads the same.
+		if strings.HasPrefix(lits[0], "#") || strings.HasPrefix(lits[0], "%") {
+			if len(lits[0]) > 1 || lits[1] != "" {
+				return "an anchored replacement Hark does not follow"
+			}
+		}
 	}
 	name := y.Param.Value
 	index := ""
 	if y.Index != nil {
-		w, ok := y.Index.(*syntax.Word)
-		if !ok {
-			return "an array subscript Hark does not follow"
+		if w, ok := y.Index.(*syntax.Word); ok {
+			index = w.Lit()
+		} else if constArith(y.Index) {
+			index = "0" // a negative index: the library counts it from the end
 		}
-		if index = w.Lit(); index != "@" && index != "*" && !isDigits(index) {
+		if index != "@" && index != "*" && !isDigits(index) {
 			return "an array subscript Hark does not follow"
 		}
 	}
@@ -198,6 +237,26 @@ func hasBlank(w *syntax.Word) bool {
 	return false
 }
 
+// isPositional says whether s names a positional parameter or the list
+// of them ($1, $@, $*, $#).
+func isPositional(s string) bool { return s == "@" || s == "*" || s == "#" || isDigits(s) }
+
+// constArith says whether an arithmetic operand is absent or a literal
+// number, possibly negative: the only bounds read without running them.
+func constArith(a syntax.ArithmExpr) bool {
+	switch y := a.(type) {
+	case nil:
+		return true
+	case *syntax.Word:
+		return isDigits(y.Lit())
+	case *syntax.UnaryArithm:
+		return (y.Op == syntax.Minus || y.Op == syntax.Plus) && !y.Post && constArith(y.X) && y.X != nil
+	case *syntax.ParenArithm:
+		return constArith(y.X) && y.X != nil
+	}
+	return false
+}
+
 func isName(s string) bool {
 	if s == "" {
 		return false
@@ -224,7 +283,74 @@ func (x *expander) ifs() string {
 
 // config is the mvdan.cc/sh expansion config for the known variables.
 func (x *expander) config() *expand.Config {
-	return &expand.Config{Env: placeEnv{x}}
+	return &expand.Config{Env: placeEnv{x}, CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+		out, ok := x.substOutput(cs)
+		if !ok {
+			return fmt.Errorf("a command substitution, only known when the command runs")
+		}
+		_, err := io.WriteString(w, strings.ReplaceAll(out, "\x00", nulStandIn))
+		return err
+	}}
+}
+
+// substOutput is what $(echo WORDS) or $(printf FORMAT WORDS) prints when
+// its words are known and the format is one the model reads: a command
+// substitution that only echoes a value is that value, so
+// rm -rf $(printf ~) is rm -rf ~. Anything else is not followed.
+func (x *expander) substOutput(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 || x.depth > 4 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "", false
+	}
+	name := call.Args[0].Lit()
+	if name != "echo" && name != "printf" {
+		return "", false
+	}
+	sub := &expander{env: x.env, p: x.p, depth: x.depth + 1}
+	ex := x.env.expandWith(sub, call.Args[1:])
+	if ex.Unknown != "" || ex.NoRun != "" || anyPattern(ex.Fields) {
+		return "", false
+	}
+	vals := make([]string, len(ex.Fields))
+	for i, f := range ex.Fields {
+		vals[i] = f.Value
+	}
+	return echoOutput(name, vals)
+}
+
+// echoOutput is what echo or printf print given vals, for the forms whose
+// output does not depend on shell options (xpg_echo) or escapes.
+func echoOutput(name string, vals []string) (string, bool) {
+	for _, v := range vals {
+		if strings.Contains(v, `\`) {
+			return "", false
+		}
+	}
+	if name == "echo" {
+		nl := "\n"
+		if len(vals) > 0 && strings.HasPrefix(vals[0], "-") {
+			if vals[0] != "-n" {
+				return "", false
+			}
+			vals, nl = vals[1:], ""
+		}
+		return strings.Join(vals, " ") + nl, true
+	}
+	if len(vals) == 0 || strings.HasPrefix(vals[0], "-") {
+		return "", false
+	}
+	format, args := vals[0], vals[1:]
+	switch {
+	case !strings.Contains(format, "%"):
+		return format, true
+	case format == "%s":
+		return strings.Join(args, ""), true
+	}
+	return "", false
 }
 
 type placeEnv struct{ x *expander }
@@ -252,7 +378,7 @@ func (e placeEnv) Set(name string, vr expand.Variable) error {
 	if e.x.sets == nil {
 		e.x.sets = map[string]string{}
 	}
-	e.x.sets[name] = vr.Str
+	e.x.sets[name] = strings.ReplaceAll(vr.Str, nulStandIn, "\x00")
 	return nil
 }
 
@@ -291,6 +417,7 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
+		pat = strings.ReplaceAll(pat, nulStandIn, "\x00")
 		if pattern.HasMeta(pat, 0) || hasExtGlob(w) {
 			return x.globWord(pat, index)
 		}
@@ -301,10 +428,17 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 	}
 	out := make([]Field, len(vals))
 	for i, v := range vals {
-		out[i] = Field{Value: v, Word: index}
+		out[i] = Field{Value: strings.ReplaceAll(v, nulStandIn, "\x00"), Word: index}
 	}
 	return out, "", nil
 }
+
+// nulStandIn carries a NUL byte through a command substitution, whose
+// output the expansion library strips of them as bash does: a caller's
+// symbolic folder (Env.Home may hold NULs that no real path has) must
+// come out of $(echo ~) as it went in. It is a Unicode noncharacter,
+// which no command line Hark reads spells.
+const nulStandIn = "\ufdd0"
 
 // mergeLits joins adjacent literal parts (brace expansion leaves them
 // apart) and drops empty ones, so that a leading ~ is seen as bash sees it.

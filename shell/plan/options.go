@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -77,8 +78,7 @@ func shopt(env Env, p Place, args []*syntax.Word) Place {
 }
 
 // setBuiltin applies the options of `set` that change expansion: -f / +f
-// and -o / +o noglob. The positional parameters it may set are not
-// followed (the model never expands them).
+// and -o / +o noglob, and the positional parameters it sets.
 func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 	for i := 0; i < len(args); i++ {
 		l, ok := literal(args[i])
@@ -87,10 +87,10 @@ func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 			return p
 		}
 		if l == "--" || l == "-" {
-			return p
+			return setPositional(env, p, args[i+1:])
 		}
 		if len(l) < 2 || (l[0] != '-' && l[0] != '+') {
-			return p // positional parameters follow
+			return setPositional(env, p, args[i:])
 		}
 		on := l[0] == '-'
 		for _, c := range l[1:] {
@@ -123,4 +123,43 @@ func setOption(o Options, name string, on bool) Options {
 		o.Physical = on
 	}
 	return o
+}
+
+// positional is the name, in Place.Vars, of the positional parameters as
+// an array value; absent, they are whatever the line was started with.
+const positional = "@"
+
+// setPositional gives the positional parameters the values words expand
+// to at p, so that set -- ~; rm -rf "$1" is read as rm -rf ~.
+func setPositional(env Env, p Place, words []*syntax.Word) Place {
+	ex := env.Expand(p, words)
+	if ex.Unknown != "" || ex.NoRun != "" || anyPattern(ex.Fields) && !env.Disk {
+		return setVar(p, positional, unknownVar)
+	}
+	vals := make([]string, len(ex.Fields))
+	for i, f := range ex.Fields {
+		vals[i] = f.Value
+	}
+	return setVar(p, positional, arrayValue(vals))
+}
+
+// shift drops the first n positional parameters.
+func shift(p Place, args []*syntax.Word) Place {
+	n := 1
+	if len(args) > 0 {
+		l, ok := literal(args[0])
+		if !ok || !isDigits(l) {
+			return setVar(p, positional, unknownVar)
+		}
+		n, _ = strconv.Atoi(l)
+	}
+	v, ok := p.Vars[positional]
+	if !ok || v == unknownVar {
+		return setVar(p, positional, unknownVar)
+	}
+	elems, _ := arrayOf(v)
+	if n > len(elems) {
+		return p // bash: shift count out of range, nothing shifts
+	}
+	return setVar(p, positional, arrayValue(elems[n:]))
 }

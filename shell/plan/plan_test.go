@@ -51,7 +51,7 @@ func TestWordsWithoutDisk(t *testing.T) {
 // What only the running shell knows stays "cannot tell".
 func TestWordsCannotTell(t *testing.T) {
 	env := Env{Home: "/h", Dir: "/h", Vars: map[string]string{"HOME": "/h"}}
-	for _, line := range []string{"rm $(ls)", "rm `ls`", "rm $((1+1))", "rm ${X/a/b}", "rm ${X:1}", "rm ${X@Q}", "rm ~bob/x", "rm <(ls)", "read X; rm $X", "rm $1", "rm ${!X}", "X=$(ls); rm $X"} {
+	for _, line := range []string{"rm $(ls)", "rm `ls`", "rm $((1+1))", "rm ${HOME/$(ls)/b}", "rm ${HOME:$(ls)}", "rm ${HOME:X}", "rm $(printf %d 1)", "rm $(echo a; echo b)", "rm ${X@Q}", "rm ~bob/x", "rm <(ls)", "read X; rm $X", "read X; set -- $X; rm $1", "rm ${!X}", "X=$(ls); rm $X"} {
 		s, err := Parse(line)
 		if err != nil {
 			t.Fatal(err)
@@ -125,7 +125,9 @@ func TestFolders(t *testing.T) {
 		{env, "cd \"$HOME/build\"; rm *", []string{b}},
 		{env, "while x; do cd build; done; rm *", []string{home, b}},
 		{env, "eval cd build; rm *", []string{"?eval may change the folder or the shell's options"}},
-		{env, "cd $(echo build); rm *", []string{"?a command substitution or arithmetic, only known when the command runs"}},
+		{env, "cd $(echo build); rm *", []string{b}},
+		{env, "cd $(ls); rm *", []string{"?a command substitution or arithmetic, only known when the command runs"}},
+		{env, "cd $(echo -e build); rm *", []string{"?a command substitution or arithmetic, only known when the command runs"}},
 	} {
 		got := dirsOf(t, c.env, c.line)
 		slices.Sort(got)

@@ -494,10 +494,16 @@ func (w *walker) call(c *syntax.CallExpr, in []Place, sure, sub bool) (ok, fail 
 	case "unset":
 		out := w.mapPlaces(in, func(p Place) Place { return unset(p, args[1:]) })
 		return out, out
+	case "shift":
+		out := w.mapPlaces(in, func(p Place) Place { return shift(p, args[1:]) })
+		return out, out
 	case "eval", "source", ".", "trap", "enable", "alias":
 		out := markUnknown(in, name+" may change the folder or the shell's options")
 		return out, out
-	case "read", "mapfile", "readarray", "getopts", "printf", "let", "export", "declare", "typeset", "local", "readonly":
+	case "printf":
+		out := w.mapPlaces(in, func(p Place) Place { return printfVar(w.env, p, args[1:]) })
+		return out, out
+	case "read", "mapfile", "readarray", "getopts", "let", "export", "declare", "typeset", "local", "readonly":
 		out := w.mapPlaces(in, func(p Place) Place { return dynamicVars(p, name, args[1:]) })
 		return out, out
 	}
@@ -509,8 +515,16 @@ func (w *walker) call(c *syntax.CallExpr, in []Place, sure, sub bool) (ok, fail 
 		w.depth++
 		mark := len(w.locals)
 		defer func() { w.depth--; w.locals = w.locals[:mark] }()
-		// The body runs here, in this shell: its cd and shopt stay.
-		ok, fail := w.stmt(body, in, false, sub)
+		// The body runs here, in this shell: its cd and shopt stay. Its
+		// positional parameters are the call's arguments, and the
+		// caller's come back after it.
+		callArgs := args[1:]
+		bodyIn := w.mapPlaces(in, func(p Place) Place { return setPositional(w.env, p, callArgs) })
+		ok, fail := w.stmt(body, bodyIn, false, sub)
+		restore := func(ps []Place) []Place {
+			return w.mapPlaces(ps, func(p Place) Place { return setVar(p, positional, callerPositional(in)) })
+		}
+		ok, fail = restore(ok), restore(fail)
 		forget := func(ps []Place) []Place {
 			return w.mapPlaces(ps, func(p Place) Place {
 				for _, n := range w.locals[mark:] {
@@ -525,6 +539,23 @@ func (w *walker) call(c *syntax.CallExpr, in []Place, sure, sub bool) (ok, fail 
 		return ok, fail
 	}
 	return in, in
+}
+
+// callerPositional is what the positional parameters hold in every place
+// of in, or unknownVar where the places differ or the line never set them.
+func callerPositional(in []Place) string {
+	v, first := "", true
+	for _, p := range in {
+		pv, ok := p.Vars[positional]
+		if !ok {
+			pv = unknownVar // the line's own, which the model does not keep
+		}
+		if !first && pv != v {
+			return unknownVar
+		}
+		v, first = pv, false
+	}
+	return v
 }
 
 func (w *walker) substitutions(n syntax.Node, in []Place, sure bool) {
@@ -881,6 +912,32 @@ func dynamicVars(p Place, name string, args []*syntax.Word) Place {
 	return p
 }
 
+// printfVar applies printf -v NAME FORMAT ARGS: NAME holds what printf
+// would print, when the model reads the format (see echoOutput), else a
+// value it does not follow.
+func printfVar(env Env, p Place, args []*syntax.Word) Place {
+	if len(args) < 2 || args[0].Lit() != "-v" {
+		return dynamicVars(p, "printf", args)
+	}
+	name := args[1].Lit()
+	if !isName(name) {
+		return dynamicVars(p, "printf", args)
+	}
+	ex := env.Expand(p, args[2:])
+	if ex.Unknown != "" || ex.NoRun != "" || anyPattern(ex.Fields) {
+		return dynamicVars(p, "printf", args)
+	}
+	vals := make([]string, len(ex.Fields))
+	for i, f := range ex.Fields {
+		vals[i] = f.Value
+	}
+	out, ok := echoOutput("printf", vals)
+	if !ok || name == "GLOBIGNORE" || name == "IFS" {
+		return dynamicVars(p, "printf", args)
+	}
+	return setVar(p, name, out)
+}
+
 func markVar(p Place, w *syntax.Word) Place {
 	n := w.Lit()
 	if n == "" {
@@ -913,6 +970,9 @@ func lookup(env Env, p Place, name string) (string, bool) {
 }
 
 func lookupKnown(env Env, p Place, name string) (string, bool) {
+	if isPositional(name) {
+		return positionalParam(env, p, name)
+	}
 	if v, ok := p.Vars[name]; ok {
 		switch v {
 		case unknownVar:
@@ -937,6 +997,31 @@ func lookupKnown(env Env, p Place, name string) (string, bool) {
 		return "", false
 	}
 	return env.Vars[name], true
+}
+
+// positionalParam is $1…, $@, $* or $# from the parameters the line set
+// (set --, a function's arguments). Those the line was started with are
+// none when the whole environment is known (bash -c LINE), else not known.
+func positionalParam(env Env, p Place, name string) (string, bool) {
+	v, ok := p.Vars[positional]
+	if !ok && env.Vars != nil {
+		v, ok = arrayValue(nil), true
+	}
+	if !ok || v == unknownVar || name == "0" {
+		return "", false
+	}
+	elems, _ := arrayOf(v)
+	switch name {
+	case "@", "*":
+		return v, true
+	case "#":
+		return strconv.Itoa(len(elems)), true
+	}
+	i, err := strconv.Atoi(name)
+	if err != nil || i > len(elems) {
+		return "", true
+	}
+	return elems[i-1], true
 }
 
 // startDir is the folder the line starts in, clean, or "".

@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -38,31 +39,46 @@ func (c *classifier) call(x *syntax.CallExpr) {
 // written decided everything else, so what plan follows can make a verdict
 // stricter, never milder.
 func (c *classifier) seeThrough(x *syntax.CallExpr, text string, args []arg) {
+	envs := []plan.Env{planEnv}
+	if c.p.home != "" {
+		// $HOME by its real path as well: ${HOME:0:5} is /var/ when
+		// home is /var/home/me, which no cut of the symbolic mark says.
+		real := planEnv
+		real.Home = c.p.home
+		envs = append(envs, real)
+	}
 	for _, unset := range []bool{false, true} {
-		env := planEnv
-		env.Unset = unset
-		for _, p := range c.places[x] {
-			if p.Unknown != "" {
-				continue
-			}
-			ex := env.Expand(p, x.Args)
-			if ex.Unknown != "" || ex.NoRun != "" || len(ex.Fields) == 0 {
-				continue
-			}
-			alt := make([]arg, len(ex.Fields))
-			for i, f := range ex.Fields {
-				alt[i] = fromPlan(c.p.homeOf(f.Value))
-				alt[i].glob = f.Pattern
-			}
-			if sameArgs(alt, args) {
-				continue
-			}
-			note := ""
-			if unset {
-				note = " (when a variable it uses is unset or empty)"
-			}
-			c.floorOnly(text, alt, p.Dir, note)
+		for _, env := range envs {
+			env.Unset = unset
+			c.seeThroughIn(x, text, args, env)
 		}
+	}
+}
+
+// seeThroughIn is one run of seeThrough, with env's reading of $HOME and
+// of variables it cannot tell.
+func (c *classifier) seeThroughIn(x *syntax.CallExpr, text string, args []arg, env plan.Env) {
+	for _, p := range c.places[x] {
+		if p.Unknown != "" {
+			continue
+		}
+		ex := env.Expand(p, x.Args)
+		if ex.Unknown != "" || ex.NoRun != "" || len(ex.Fields) == 0 {
+			continue
+		}
+		alt := make([]arg, len(ex.Fields))
+		for i, f := range ex.Fields {
+			alt[i] = fromPlan(c.p.homeOf(f.Value))
+			alt[i].glob = f.Pattern
+		}
+		if sameArgs(alt, args) {
+			continue
+		}
+		note := ""
+		if env.Unset {
+			note = " (when a variable it uses is unset or empty)"
+		}
+		c.floorOnly(text, alt, p.Dir, note)
 	}
 }
 

@@ -210,3 +210,62 @@ func TestFloorFollowsLinks(t *testing.T) {
 	}
 	t.Logf("%d generated lines", n)
 }
+
+// argSpellings hand a value H to a deletion through the positional
+// parameters, function arguments, substrings, replacements, negative
+// subscripts, printf -v and command substitutions that only echo it.
+var argSpellings = []struct{ pre, word, post string }{
+	{"set -- {H}; ", `"$1"`, ""}, {"set -- a {H}; ", `"$2"`, ""}, {"set -- a {H}; shift; ", `"$1"`, ""}, {"set -- {H}; ", `"$@"`, ""},
+	{"set -- {H}; ", "$*", ""}, {"set -x -- {H}; ", "$1", ""}, {"f() { ", `"$1"`, "; }; f {H}"}, {"f() { ", `"$@"`, "; }; f x {H}"},
+	{"g() { f \"$2\"; }; f() { ", `"$1"`, "; }; g x {H}"}, {"x={H}; ", `"${x:0:999}"`, ""}, {"x={H}; ", `"${x/#/}"`, ""},
+	{"x={H}; ", `"${x/zz/}"`, ""}, {"x={H}; ", `"${x:0}"`, ""}, {"x=(a {H}); ", `"${x[-1]}"`, ""}, {"x=({H} b); ", `"${x[-2]}"`, ""},
+	{"printf -v x %s {H}; ", `"$x"`, ""}, {"printf -v x {H}; ", "$x", ""}, {"", "$(printf {H})", ""}, {"", `"$(echo {H})"`, ""},
+	{"x=$(echo {H}); ", `"$x"`, ""}, {"", `"$(printf %s {H})"`, ""}, {"", "`echo {H}`", ""},
+}
+
+// TestFloorFollowsArguments: home or / handed on through arguments and
+// echoes is refused in each floor member; the same forms with an
+// ordinary folder still only ask.
+func TestFloorFollowsArguments(t *testing.T) {
+	verbs := []string{"rm -rf {T}", "rm -r {T}", "find {T} -delete", "chmod -R 777 {T}", "sudo rm -rf {T}"}
+	n := 0
+	for _, o := range []Options{{}, {Home: "/var/home/alice"}} {
+		p := New(o)
+		homes := []string{"~", "$HOME", `"$HOME"`, "~/", "/"}
+		if o.Home != "" {
+			homes = append(homes, o.Home, o.Home+"/", "/var/home")
+		}
+		for _, h := range homes {
+			for _, s := range argSpellings {
+				for _, v := range verbs {
+					cmd := strings.ReplaceAll(s.pre+strings.ReplaceAll(v, "{T}", s.word)+s.post, "{H}", h)
+					n++
+					t.Run(o.Home+"/"+cmd, func(t *testing.T) {
+						if got := p.ClassifyIn(cmd, "~/src"); got.Tier != Forbidden {
+							t.Errorf("%s %v", got.Tier, got.Reasons)
+						}
+					})
+				}
+			}
+		}
+		for _, h := range []string{"./build", "~/Downloads/old", "/var/home/alice/tmp", "build"} {
+			for _, s := range argSpellings {
+				cmd := strings.ReplaceAll(s.pre+"rm -rf "+s.word+s.post, "{H}", h)
+				t.Run(o.Home+"/ordinary/"+cmd, func(t *testing.T) {
+					if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
+						t.Errorf("forbidden: %v", got.Reasons)
+					}
+				})
+			}
+		}
+		for _, cmd := range []string{`set -- ~ build; shift; rm -rf "$1"`, `f() { rm -rf "$1"; }; f build; f ./x`, `f() { rm -rf "$2"; }; f ~ build`,
+			"find . -name '*.o' -delete", `rm -rf "$(echo build)"`, `x=(~ a); rm -rf "${x[-1]}"`} {
+			t.Run(o.Home+"/ordinary/"+cmd, func(t *testing.T) {
+				if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
+					t.Errorf("forbidden: %v", got.Reasons)
+				}
+			})
+		}
+	}
+	t.Logf("%d generated lines", n)
+}
