@@ -924,7 +924,7 @@ func TestHotkeyTaken(t *testing.T) {
 	h.menu.WaitFor(t, 20*time.Second, "⚠ Hotkey ctrl+alt+space is taken by another app")
 	harness.Eventually(t, 20*time.Second, "notification about the hotkey", func() error {
 		for _, n := range d.notes.All() {
-			if strings.Contains(n.Summary, "hotkey") && strings.Contains(n.Body, "ctrl+alt+space") {
+			if n.Summary == "Hotkey unavailable" && strings.Contains(n.Body, "ctrl+alt+space") {
 				return nil
 			}
 		}

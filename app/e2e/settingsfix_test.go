@@ -27,7 +27,7 @@ func TestSettingsFixClearsAtTheFileEvent(t *testing.T) {
 	var bad harness.Notification
 	harness.Eventually(t, 20*time.Second, "the settings error's notification", func() error {
 		for _, n := range d.notes.All() {
-			if strings.Contains(n.Summary, "settings.json has a problem") && !n.Closed {
+			if n.Summary == "Settings problem" && !n.Closed {
 				bad = n
 				return nil
 			}

@@ -335,7 +335,7 @@ func TestForgivingSettings(t *testing.T) {
 	h.menu.WaitFor(t, 5*time.Second, "⚠ Confirmation is off")
 	harness.Eventually(t, 20*time.Second, "settings notification", func() error {
 		for _, n := range d.notes.All() {
-			if strings.Contains(n.Summary, "settings") && strings.Contains(n.Body, "line 3, column 3") && strings.Contains(n.Body, `did you mean "ollamaModel"?`) {
+			if n.Summary == "Settings problem" && strings.Contains(n.Body, "line 3, column 3") && strings.Contains(n.Body, `did you mean "ollamaModel"?`) {
 				return nil
 			}
 		}
