@@ -141,6 +141,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	}
 
 	out, err := a.Run(ctx, conv, request)
+	if err != nil {
+		p.flushHeld() // nothing to judge it by: the words as they came
+	}
 	p.endLine()
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)

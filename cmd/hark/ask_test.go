@@ -431,3 +431,17 @@ func TestAskStreamsAnswersNothingContradicts(t *testing.T) {
 		t.Errorf("words before the next proposal were not shown before it: %q", b.String())
 	}
 }
+
+// TestAskShowsHeldWordsWhenTheRequestFails: words held back after a
+// change are printed when the request ends in an error, never lost.
+func TestAskShowsHeldWordsWhenTheRequestFails(t *testing.T) {
+	dir := t.TempDir()
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm "+filepath.Join(dir, "a.log"), "purpose", "executing", "workingDirectory", dir)}},
+		ollamatest.Reply{Text: "Let me try another way", ErrorLine: "model runner has unexpectedly stopped"},
+	)
+	r := runAgentCLI(t, "n\n", true, "ask", "--new", "remove the log")
+	if r.code != exitError || !strings.Contains(r.stdout, "Let me try another way") {
+		t.Errorf("exit %d; the model's words before the failure are missing:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
