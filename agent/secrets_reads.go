@@ -894,11 +894,8 @@ func (g *secretGate) listed(c plan.Call, prog, started string) string {
 			roots = []string{"."}
 		}
 		for _, r := range roots {
-			real, why := g.env.Resolve(p.Dir, r)
-			if why != "" || real == "" {
-				continue
-			}
-			if fi, err := (plan.OS{}).Stat(real); err != nil || !fi.IsDir() {
+			real, ok := g.folderAt(p, r)
+			if !ok {
 				continue
 			}
 			if hit, covers := g.check(p.Dir, r); hit != "" {
@@ -950,6 +947,17 @@ func slicesContains(s []string, v string) bool {
 	return false
 }
 
+// folderAt resolves r, named in place p, to the folder on disk it names;
+// false when it cannot be resolved or is no folder.
+func (g *secretGate) folderAt(p plan.Place, r string) (string, bool) {
+	real, why := g.env.Resolve(p.Dir, r)
+	if why != "" || real == "" {
+		return "", false
+	}
+	fi, err := (plan.OS{}).Stat(real)
+	return real, err == nil && fi.IsDir()
+}
+
 // followedAt says why prog, following links under the folders it reads,
 // may read a private location, or "".
 func (g *secretGate) followedAt(p plan.Place, prog string, args []string) string {
@@ -968,11 +976,8 @@ func (g *secretGate) followedAt(p plan.Place, prog string, args []string) string
 		roots = append(roots, ".")
 	}
 	for _, r := range roots {
-		real, why := g.env.Resolve(p.Dir, r)
-		if why != "" || real == "" {
-			continue
-		}
-		if ok, err := (plan.OS{}).Stat(real); err != nil || !ok.IsDir() {
+		real, ok := g.folderAt(p, r)
+		if !ok {
 			continue
 		}
 		hit, unknown := g.linkInto(real, dirs, false)
