@@ -287,6 +287,11 @@ func TestArgumentsAgainstBash(t *testing.T) {
 		`x=build; probe 1 "${x/b/B}" "${x//i/I}" "${x/u*l/U}"`, `a=(a ~ c); probe 1 "${a[-1]}" "${a[-2]}"`,
 		`printf -v x %s ~/build; probe 1 "$x"`, `printf -v x ~; probe 1 $x`, `probe 1 $(echo ~) "$(printf build)" "$(printf %s a b)"`,
 		`x=$(echo ~/src); probe 1 "$x"`, "probe 1 `echo ~`", `probe 1 "$(echo -n a)" "$(echo a  b)" $(echo a  b)`,
+		`declare -A m=([k]=~ [j]=b [h]="$HOME" [l]=~/x); probe 1 "${m[k]}" "${m[j]}" "${m[x]}" "${m[h]}" "${m[l]}"`, `declare -A m; m[k]=~/src; m['a b']=c; probe 1 "${m[k]}" "${m['a b']}"`,
+		`declare -A m=([k]=~); declare -A m; m[j]=b; probe 1 "${m[k]}" "${m[j]}"`, `x=s; declare -A x; x[k]=~; probe 1 "${x[0]}" "${x[k]}"`,
+		`a=(x); a[3]=~; probe 1 "${a[3]}" "${a[@]}" "${a[-1]}" ${#a[@]}`, `a[2]=~; probe 1 "${a[2]}"`, `b=(1 2); b=z; probe 1 "${b[@]}"`,
+		`typeset -A m=(['a b']=~); probe 1 "${m['a b']}" "${m[@]}"`, `f() { local -A m=([k]=~); probe 1 "${m[k]}"; }; f`,
+		`export x=~; y=~/b; export y; probe 1 "$x" "$y"`,
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, line := range lines {

@@ -194,20 +194,30 @@ func (x *expander) paramOpaque(y *syntax.ParamExp, quoted bool) string {
 		}
 	}
 	name := y.Param.Value
-	index := ""
-	if y.Index != nil {
-		if w, ok := y.Index.(*syntax.Word); ok {
-			index = w.Lit()
-		} else if constArith(y.Index) {
-			index = "0" // a negative index: the library counts it from the end
-		}
-		if index != "@" && index != "*" && !isDigits(index) {
-			return "an array subscript Hark does not follow"
-		}
-	}
 	v, ok := lookup(x.env, x.p, name)
 	if !ok {
 		return "$" + name + " is only known when the command runs"
+	}
+	if y.Index != nil {
+		_, assoc := assocOf(v)
+		index := ""
+		if w, ok := y.Index.(*syntax.Word); ok {
+			index = w.Lit()
+		} else if constArith(y.Index) && !assoc {
+			index = "0" // a negative index: the library counts it from the end
+		}
+		k, ok := subscript(y.Index, assoc)
+		if !ok && index != "@" && index != "*" && !isDigits(index) {
+			return "an array subscript Hark does not follow"
+		}
+		if partial(v) && (!ok || !hasElem(v, k)) {
+			return "${" + name + "[" + index + "]} is only known when the command runs"
+		}
+	} else if partial(v) {
+		return "$" + name + " is only known when the command runs"
+	}
+	if y.Length && strings.HasPrefix(v, assocMark) {
+		return "the size of an associative array, which Hark does not count"
 	}
 	elems, isArray := arrayOf(v)
 	if !isArray {
@@ -363,10 +373,7 @@ func (e placeEnv) Get(name string) expand.Variable {
 	if !ok || (v == "" && !e.isSet(name)) {
 		return expand.Variable{}
 	}
-	if elems, ok := arrayOf(v); ok {
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: elems}
-	}
-	return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	return variable(v)
 }
 
 // Set records what ${NAME=WORD} and ${NAME:=WORD} assign, for the rest of

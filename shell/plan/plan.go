@@ -138,6 +138,14 @@ type Env struct {
 	// it starts in, as Hark's runner starts every command, so $OLDPWD and
 	// ~- before any cd are that folder.
 	OldPwdIsStart bool
+	// Args are the positional parameters the line starts with, $0 first,
+	// when they are known: a shell run with -c takes them from the words
+	// after its script. nil: not known.
+	Args []string
+	// Exported are variables the line starts with known values and
+	// exported, though Vars is nil: what a child shell inherits from the
+	// line that starts it (see Env.Exports).
+	Exported map[string]string
 	// Unset takes every variable the model cannot tell as unset (and so
 	// empty). A check that only ever adds refusals may ask what a word
 	// would be then: "${dir:-$HOME}" and "$dir/" are home and / that way.

@@ -32,6 +32,9 @@ func (s *Script) Calls(env Env) []Call {
 	if why := s.bashRefuses(); why != "" {
 		start = Place{Unknown: why}
 	}
+	if start.Unknown == "" {
+		start = env.seed(start)
+	}
 	w.list(s.File.Stmts, []Place{start}, true, false)
 	// Calls the walk never reached (inside a function never called, or an
 	// expansion the walk does not enter) are still listed, so nothing of
@@ -191,18 +194,34 @@ func (w *walker) cmd(c syntax.Command, in []Place, sure, sub bool) (ok, fail []P
 		if c.Variant.Value == "local" && w.depth == 0 {
 			return in, in // bash: local can only be used in a function
 		}
+		export, assoc := c.Variant.Value == "export", false
 		for _, a := range c.Args {
-			if a.Name != nil && !a.Naked {
-				out = w.assign(out, a)
+			switch {
+			case a.Name != nil && !a.Naked:
+				out = w.declAssign(out, a, assoc)
 				if c.Variant.Value == "local" {
 					w.locals = append(w.locals, a.Name.Value)
 				}
-			} else if a.Naked && a.Name == nil && a.Value != nil {
+			case a.Name != nil:
+				// declare -A m makes an empty associative array that
+				// m[k]=… fills; export x marks what x holds, now or later
+				if assoc {
+					out = w.mapPlaces(out, func(p Place) Place { return setVar(p, a.Name.Value, declareAssoc(w.env, p, a.Name.Value)) })
+				}
+			case a.Value != nil:
 				// an option such as -n or -g: the model does not follow
 				// what it does to names
-				if v := a.Value.Lit(); v != "" && strings.HasPrefix(v, "-") && strings.ContainsAny(v, "ngAiluc") {
-					out = markUnknown(out, "declare with -n, -a, -A or -g is not followed")
+				v := a.Value.Lit()
+				if v != "" && strings.HasPrefix(v, "-") && strings.ContainsAny(v, "ngiluc") {
+					out = markUnknown(out, "declare with -n, -i, -l, -u or -g is not followed")
 				}
+				if strings.HasPrefix(v, "-") {
+					export = export || strings.ContainsRune(v, 'x')
+					assoc = assoc || strings.ContainsRune(v, 'A')
+				}
+			}
+			if export && a.Name != nil {
+				out = w.mapPlaces(out, func(p Place) Place { return exported(p, a.Name.Value) })
 			}
 		}
 		return out, out
@@ -713,20 +732,20 @@ func (w *walker) assign(in []Place, a *syntax.Assign) []Place {
 	name := a.Name.Value
 	return w.mapPlaces(in, func(p Place) Place {
 		val := unknownVar
+		old, _ := lookupKnown(w.env, p, name)
+		_, isAssoc := assocOf(old)
 		switch {
-		case a.Index != nil:
+		case a.Index != nil && a.Array == nil:
+			val = w.elemAssign(p, a, w.scalar(p, a.Value))
+		case a.Array != nil && isAssoc:
+			val = w.assocAssign(p, a)
 		case a.Array != nil:
 			val = w.arrayAssign(p, a)
+		case isAssoc || strings.HasPrefix(old, sparseMark) || strings.HasPrefix(old, arrayMark):
+			// NAME=value on an array sets its element 0
+			val = w.elemAssign(p, &syntax.Assign{Name: a.Name, Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "0"}}}, Value: a.Value, Append: a.Append}, w.scalar(p, a.Value))
 		default:
-			if a.Value == nil {
-				val = ""
-			} else if ex := w.env.Expand(p, []*syntax.Word{a.Value}); ex.Unknown == "" && len(ex.Fields) <= 1 && !anyPattern(ex.Fields) {
-				val = ""
-				if len(ex.Fields) == 1 {
-					val = ex.Fields[0].Value
-				}
-				val = assignValue(w.env, p, a.Value, val)
-			}
+			val = w.scalar(p, a.Value)
 			if a.Append && val != unknownVar {
 				old, ok := lookup(w.env, p, name)
 				if _, isArray := arrayOf(old); !ok || isArray {
@@ -747,6 +766,23 @@ func (w *walker) assign(in []Place, a *syntax.Assign) []Place {
 	})
 }
 
+// scalar is the value NAME=WORD gives NAME: the word expanded without
+// splitting or globbing, or unknownVar.
+func (w *walker) scalar(p Place, word *syntax.Word) string {
+	if word == nil {
+		return ""
+	}
+	ex := w.env.Expand(p, []*syntax.Word{word})
+	if ex.Unknown != "" || len(ex.Fields) > 1 || anyPattern(ex.Fields) {
+		return unknownVar
+	}
+	val := ""
+	if len(ex.Fields) == 1 {
+		val = ex.Fields[0].Value
+	}
+	return assignValue(w.env, p, word, val)
+}
+
 // arrayAssign is the value of NAME=(…) or NAME+=(…): each element is
 // expanded as a command's words are (split and globbed); an element with
 // its own [index]= is not followed.
@@ -755,6 +791,9 @@ func (w *walker) arrayAssign(p Place, a *syntax.Assign) string {
 	if a.Append {
 		old, ok := lookup(w.env, p, a.Name.Value)
 		if !ok {
+			return unknownVar
+		}
+		if strings.HasPrefix(old, assocMark) || strings.HasPrefix(old, sparseMark) {
 			return unknownVar
 		}
 		if prev, isArray := arrayOf(old); isArray {
@@ -863,6 +902,7 @@ func unset(p Place, args []*syntax.Word) Place {
 		}
 		p = setVar(p, n, "")
 		delete(p.Vars, n)
+		delete(p.Vars, exportMark+n)
 		p.Vars = withUnset(p.Vars, n)
 	}
 	return p
@@ -1007,7 +1047,11 @@ func positionalParam(env Env, p Place, name string) (string, bool) {
 	if !ok && env.Vars != nil {
 		v, ok = arrayValue(nil), true
 	}
-	if !ok || v == unknownVar || name == "0" {
+	if name == "0" {
+		v0, ok0 := p.Vars["0"]
+		return v0, ok0
+	}
+	if !ok || v == unknownVar {
 		return "", false
 	}
 	elems, _ := arrayOf(v)
@@ -1045,8 +1089,24 @@ func arrayValue(elems []string) string {
 	return sb.String()
 }
 
-// arrayOf is the elements of an array value.
+// arrayOf is the elements of an array value, of any kind.
 func arrayOf(v string) ([]string, bool) {
+	if m, ok := assocOf(v); ok {
+		vals := make([]string, 0, len(m))
+		for k, e := range m {
+			if k != restKey {
+				vals = append(vals, e)
+			}
+		}
+		slices.Sort(vals)
+		return vals, true
+	}
+	_, vals, ok := indexedOf(v)
+	return vals, ok
+}
+
+// denseOf is the elements of an indexed array without gaps.
+func denseOf(v string) ([]string, bool) {
 	rest, ok := strings.CutPrefix(v, arrayMark)
 	if !ok {
 		return nil, false
