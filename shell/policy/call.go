@@ -71,14 +71,18 @@ func (c *classifier) seeThroughIn(x *syntax.CallExpr, text string, args []arg, e
 			alt[i] = fromPlan(c.p.homeOf(f.Value))
 			alt[i].glob = f.Pattern
 		}
-		if sameArgs(alt, args) {
+		exports := env.Exports(p, x.Assigns)
+		if sameArgs(alt, args) && exports == nil {
 			continue
 		}
 		note := ""
 		if env.Unset {
 			note = " (when a variable it uses is unset or empty)"
 		}
+		saved := c.exports
+		c.exports = exports
 		c.floorOnly(text, alt, p.Dir, note)
+		c.exports = saved
 	}
 }
 
@@ -230,6 +234,12 @@ func (in *invocation) forbidOpt(opt, why string) {
 // runs classifies the command a wrapper runs.
 func (in *invocation) runs(args []arg, extra bool) {
 	in.c.run(in.text, in.label+" ", args, extra || in.extra)
+}
+
+// sourceChild classifies the script of a shell the program starts, whose
+// positional parameters are args ($0 first, nil when not known).
+func (in *invocation) sourceChild(code string, args []string) {
+	in.c.p.classifyChild(in.c.v, code, in.c.depth+1, in.c.cwd, child{args: args, exports: in.c.exports})
 }
 
 // source classifies a string the program runs as shell code.

@@ -79,14 +79,48 @@ func joinDirs(dirs []string) string {
 
 // placesOf walks f once per starting folder and returns, for each simple
 // command, every state plan says the shell may be in when it runs.
-func placesOf(f *syntax.File, src, cwd string) map[*syntax.CallExpr][]plan.Place {
+func placesOf(f *syntax.File, src, cwd string, seed child) map[*syntax.CallExpr][]plan.Place {
 	s := &plan.Script{Src: src, File: f}
 	out := map[*syntax.CallExpr][]plan.Place{}
 	for _, start := range dirList(cwd) {
 		env := planEnv
 		env.Dir = start
+		env.Args, env.Exported = seed.args, seed.exports
 		for _, call := range s.Calls(env) {
 			out[call.Expr] = append(out[call.Expr], call.Places...)
+		}
+	}
+	return out
+}
+
+// child is what a shell started by the command being judged knows when
+// it starts: its positional parameters ($0 first; nil when not known)
+// and the variables exported to it, in plan's form.
+type child struct {
+	args    []string
+	exports map[string]string
+}
+
+// childArgs are the words after a -c script as the child's positional
+// parameters, or nil when one of them is only known when it runs.
+func childArgs(name string, words []arg) []string {
+	if len(words) == 0 {
+		return []string{name} // $0 is the shell's name
+	}
+	out := make([]string, len(words))
+	for i, w := range words {
+		switch {
+		case !w.plain():
+			return nil
+		case w.home:
+			out[i] = planDir(w.val)
+		case strings.HasPrefix(w.val, "~"):
+			return nil // ~bob or a quoted ~: not followed
+		default:
+			out[i] = w.val
+		}
+		if out[i] == "" && w.val != "" {
+			return nil
 		}
 	}
 	return out

@@ -52,7 +52,7 @@ func shellCheck(in *invocation) {
 			return
 		}
 		in.confirmOpt("-c", "runs a command string")
-		in.source(code.val)
+		in.sourceChild(code.val, childArgs(in.name, in.args[i+1:]))
 	case cflag:
 		in.confirmOpt("-c", "runs a command string")
 	case i < len(in.args) && !stdin:

@@ -16,6 +16,12 @@ const maxDepth = 6
 // how many shell strings deep we are; cwd lists the folders it starts in
 // (classifier.cwd's form).
 func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
+	p.classifyChild(v, src, depth, cwd, child{})
+}
+
+// classifyChild is classifySource for the script of a shell started with
+// what seed knows (sh -c SCRIPT ARGS…, exported variables).
+func (p *Policy) classifyChild(v *verdict, src string, depth int, cwd string, seed child) {
 	if depth > maxDepth {
 		v.add(Confirm, Parse, src, "commands nested this deeply are not classified")
 		return
@@ -43,7 +49,7 @@ func (p *Policy) classifySource(v *verdict, src string, depth int, cwd string) {
 		}
 		return
 	}
-	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd, cdCwd: cwd, places: placesOf(f, src, cwd)}
+	c := &classifier{p: p, v: v, src: src, depth: depth, cwd: cwd, cdCwd: cwd, places: placesOf(f, src, cwd, seed)}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:

@@ -23,6 +23,9 @@ type classifier struct {
 	// the command being judged may run in, or "" when none is known. It
 	// lets `cd / && rm -rf *` be recognised for what it is.
 	cwd string
+	// exports are the variables the command being judged hands a shell it
+	// starts, in plan's form, while the floor judges it in one plan state.
+	exports map[string]string
 	// places are plan's states of the shell for each simple command.
 	places map[*syntax.CallExpr][]plan.Place
 	// cdCwd is where the cd commands met so far lead, followed in order
