@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hark-sh/hark/shell/plan"
@@ -260,6 +261,12 @@ func (c *classifier) pipedNames(b *syntax.BinaryCmd) {
 		return
 	}
 	args := c.words(src)
+	if len(args) > 0 && (args[0].val == "find" || args[0].val == "ls") {
+		if names, ok := listedFirst(args[0].val, src.Args[1:]); ok {
+			c.xargsNames(dst, names)
+		}
+		return
+	}
 	if len(args) == 0 || args[0].val != "echo" && args[0].val != "printf" {
 		return
 	}
@@ -280,20 +287,116 @@ func (c *classifier) pipedNames(b *syntax.BinaryCmd) {
 // to hold appended, so that the names it hands its command are judged:
 // a deletion of home fed through xargs is refused like one written out.
 func (c *classifier) xargsNames(x *syntax.CallExpr, input []*syntax.Word) {
-	if len(x.Args) == 0 || len(input) == 0 || x.Args[0].Lit() != "xargs" {
+	// find's implied starting point "." is in no source text
+	text := func(w *syntax.Word) string {
+		if !w.Pos().IsValid() {
+			return w.Lit()
+		}
+		return c.text(w)
+	}
+	if len(x.Args) == 0 || len(input) == 0 || !runsXargs(x.Args) {
 		return
 	}
-	parts := []string{c.text(x.Args[0])}
-	for _, w := range x.Args[1:] {
+	var parts []string
+	for _, w := range x.Args {
 		parts = append(parts, c.text(w))
 	}
 	for _, w := range input {
 		if substitutes(w) {
 			return // more code to run: judged where it is
 		}
-		parts = append(parts, c.text(w))
+		parts = append(parts, text(w))
 	}
 	c.p.classifySource(c.v, strings.Join(parts, " "), c.depth+1, c.cwd)
+}
+
+// runsXargs says whether words run xargs, directly or under a wrapper
+// that hands it its input unchanged (nice -n 5 xargs …): the names read
+// are appended to the whole line either way.
+func runsXargs(words []*syntax.Word) bool {
+	for i, w := range words {
+		l, ok := litVal(w)
+		switch {
+		case !ok:
+			return false
+		case l == "xargs":
+			return true
+		case i == 0 && !slices.Contains([]string{"nice", "nohup", "command", "ionice", "stdbuf", "time"}, l):
+			return false
+		case i > 0 && !strings.HasPrefix(l, "-") && !isNumber(l):
+			return false
+		}
+	}
+	return false
+}
+
+// findKeeps are the parts of a find expression that never drop a
+// starting point from what find prints: find ~ -maxdepth 1 | xargs rm
+// -rf is handed ~ itself, first (last with -depth).
+var findKeeps = map[string]int{
+	"-maxdepth": 1, "-depth": 0, "-xdev": 0, "-mount": 0, "-print": 0, "-print0": 0, "-follow": 0,
+	"-noleaf": 0, "-ignore_readdir_race": 0, "-true": 0,
+}
+
+// listedFirst are the names find or ls -d surely print, as words: find's
+// starting points ("." when none is given) while its expression cannot
+// drop them (-type d keeps folders, which a floor target is), and the
+// operands of ls -d. ok is false when the output cannot be told.
+func listedFirst(prog string, words []*syntax.Word) (names []*syntax.Word, ok bool) {
+	if prog == "ls" {
+		dashD := false
+		for _, w := range words {
+			l, lit := litVal(w)
+			switch {
+			case lit && l == "--":
+			case lit && strings.HasPrefix(l, "-") && len(l) > 1:
+				if strings.Trim(l[1:], "d1aAFp") != "" {
+					return nil, false // -l, -Q … change what a line holds
+				}
+				dashD = dashD || strings.ContainsRune(l, 'd')
+			default:
+				names = append(names, w)
+			}
+		}
+		return names, dashD && len(names) > 0
+	}
+	i := 0
+	for i < len(words) {
+		l, _ := litVal(words[i])
+		if l != "-H" && l != "-L" && l != "-P" {
+			break
+		}
+		i++
+	}
+	for ; i < len(words); i++ {
+		l, lit := litVal(words[i])
+		if lit && (strings.HasPrefix(l, "-") || l == "(" || l == "!" || l == ",") {
+			break
+		}
+		names = append(names, words[i])
+	}
+	for ; i < len(words); i++ {
+		l, lit := litVal(words[i])
+		if lit && l == "-type" && i+1 < len(words) && words[i+1].Lit() == "d" {
+			i++
+			continue
+		}
+		n, keeps := findKeeps[l]
+		if !lit || !keeps {
+			return nil, false
+		}
+		i += n
+	}
+	if len(names) == 0 {
+		names = []*syntax.Word{lit(".")}
+	}
+	return names, true
+}
+
+// litVal is a word's value when the shell passes it as written.
+func litVal(w *syntax.Word) (string, bool) {
+	a := decodeWord(w)
+	return a.val, a.plain() && !a.home
 }
 
 // echoedWords judges a command whose word is $(echo …) or `echo …` of
