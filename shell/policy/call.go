@@ -27,8 +27,29 @@ func (c *classifier) call(x *syntax.CallExpr) {
 		c.add(Forbidden, Code, text, "a brace expansion too large to check (more than 10,000 words): Hark does not run words it cannot read")
 		return
 	}
+	c.opaque = c.cannotTell(x)
 	c.run(text, "", args, false)
+	c.opaque = false
 	c.seeThrough(x, text, args)
+}
+
+// cannotTell says whether plan cannot tell x's words in some state the
+// shell may be in.
+func (c *classifier) cannotTell(x *syntax.CallExpr) bool {
+	if len(c.places[x]) == 0 {
+		return true
+	}
+	for _, p := range c.places[x] {
+		if p.Unknown != "" {
+			return true
+		}
+		env := planEnv
+		env.Dir = p.Dir
+		if ex := env.Expand(p, x.Args); ex.Unknown != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // seeThrough judges the command again on its words as plan expands them
@@ -47,10 +68,16 @@ func (c *classifier) seeThrough(x *syntax.CallExpr, text string, args []arg) {
 		real.Home = c.p.home
 		envs = append(envs, real)
 	}
+	// One refusal is enough: the later readings would name the same
+	// folder again under another spelling (~/.. and /var/home).
+	n := len(c.v.forbids)
 	for _, unset := range []bool{false, true} {
 		for _, env := range envs {
 			env.Unset = unset
 			c.seeThroughIn(x, text, args, env)
+			if len(c.v.forbids) > n {
+				return
+			}
 		}
 	}
 }
@@ -62,6 +89,8 @@ func (c *classifier) seeThroughIn(x *syntax.CallExpr, text string, args []arg, e
 		if p.Unknown != "" {
 			continue
 		}
+		// With no cd before it (none set OLDPWD), the line started here.
+		env.Dir = p.Dir
 		ex := env.Expand(p, x.Args)
 		if ex.Unknown != "" || ex.NoRun != "" || len(ex.Fields) == 0 {
 			continue

@@ -44,7 +44,29 @@ func rmCheck(in *invocation) {
 			}
 		}
 	}
+	if recursive || unknownFlags {
+		if what := unknownTargets(targets); what != "" && in.c.opaque {
+			in.confirm("deletes " + what + ", which Hark cannot know before it runs")
+			return
+		}
+	}
 	in.confirm("deletes files")
+}
+
+// unknownTargets names the targets whose value is only known when the
+// command runs ("what $1 holds"), or "".
+func unknownTargets(targets []arg) string {
+	var what []string
+	for _, t := range targets {
+		switch {
+		case !t.expanded || t.home:
+		case strings.Contains(t.val, "…"):
+			what = append(what, "the names a command prints")
+		default:
+			what = append(what, "what "+t.val+" holds")
+		}
+	}
+	return strings.Join(what, " and ")
 }
 
 // emptyVariableRoot reports whether target names a protected root once

@@ -153,6 +153,9 @@ func (c *classifier) callDirs(x *syntax.CallExpr) string {
 // protected when it may match a protected folder.
 func (pol *Policy) protectedIn(target arg, dir string) (string, bool) {
 	p := target.val
+	if p == "" && target.plain() {
+		return "", false // rm -rf "" names nothing, not the folder it runs in
+	}
 	if target.home || strings.HasPrefix(p, "~") {
 		name, rest, slash := strings.Cut(p, "/")
 		switch {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,6 +133,40 @@ func TestFloorFollowsAssociativeArrays(t *testing.T) {
 	for _, cmd := range []string{`declare -A m=([k]=~ [j]=build); rm -rf "${m[j]}"`, `declare -A m; m[k]=~; rm -rf "${m[j]}"`} {
 		if got := p.ClassifyIn(cmd, "~/src"); got.Tier == Forbidden {
 			t.Errorf("%q forbidden: %v", cmd, got.Reasons)
+		}
+	}
+	t.Logf("%d generated lines", n)
+}
+
+// TestFloorSaysWhatItCannotKnow: a recursive deletion whose target is
+// only known when it runs asks, in home too, and says why; one whose
+// target the model follows does not claim ignorance.
+func TestFloorSaysWhatItCannotKnow(t *testing.T) {
+	n := 0
+	for _, o := range []Options{{}, {Home: "/var/home/alice"}} {
+		p := New(o)
+		for _, dir := range []string{"~", "~/src", "/tmp"} {
+			for _, target := range []string{`"$1"`, `$1`, `"$UNKNOWN"`, `$(cat list)`, `"$(cat list)"`, "`cat list`", `"${x}"`, `"$@"`} {
+				for _, v := range []string{"rm -rf %s", "rm -r %s", "rm -fr -- %s", "read x; rm -rf %s", "f() { rm -rf %s; }; f \"$1\""} {
+					cmd := strings.ReplaceAll(v, "%s", target)
+					n++
+					t.Run(o.Home+"/"+dir+"/"+cmd, func(t *testing.T) {
+						got := p.ClassifyIn(cmd, dir)
+						if got.Tier != Confirm {
+							t.Fatalf("%s %v", got.Tier, got.Reasons)
+						}
+						if !slices.ContainsFunc(got.Reasons, func(r Reason) bool { return strings.Contains(r.Why, "cannot know before it runs") }) {
+							t.Errorf("no reason says the target cannot be known: %v", got.Reasons)
+						}
+					})
+				}
+			}
+		}
+		for _, cmd := range []string{`x=build; rm -rf "$x"`, `set -- build; rm -rf "$1"`, "rm -rf build", `rm -rf ""`} {
+			got := p.ClassifyIn(cmd, "~")
+			if slices.ContainsFunc(got.Reasons, func(r Reason) bool { return strings.Contains(r.Why, "cannot know") }) || got.Tier != Confirm {
+				t.Errorf("%q: %s %v", cmd, got.Tier, got.Reasons)
+			}
 		}
 	}
 	t.Logf("%d generated lines", n)

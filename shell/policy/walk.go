@@ -27,6 +27,10 @@ type classifier struct {
 	// exports are the variables the command being judged hands a shell it
 	// starts, in plan's form, while the floor judges it in one plan state.
 	exports map[string]string
+	// opaque says plan cannot tell some word of the command being judged
+	// in some state the shell may be in, so a target that is only known
+	// at run time is said to be so.
+	opaque bool
 	// places are plan's states of the shell for each simple command.
 	places map[*syntax.CallExpr][]plan.Place
 	// cdCwd is where the cd commands met so far lead, followed in order
