@@ -103,6 +103,9 @@ func tree(t *testing.T, r *rand.Rand) (home, outside string) {
 	}
 	if r.IntN(2) == 0 {
 		must(t, os.Symlink(outside, filepath.Join(home, "link")))
+		// A link whose target sits at another depth: '..' from it is
+		// outside, while the spelling's '..' is home.
+		must(t, os.Symlink(filepath.Join(outside, "kept"), filepath.Join(home, "far")))
 	}
 	return home, outside
 }
@@ -122,7 +125,7 @@ var (
 	genCds = []string{"", "", "cd build; ", "cd missing; ", "[ -f build/.ready ] && cd build; ", "cd build && ",
 		"cd build & ", "if false; then cd build; fi; ", "cd build || exit; ", "(cd build); ", "true || cd src; ",
 		"for d in build src; do cd $d; done; ", "cd; ", "cd ~/src; ", "cd link; ", "cd build; cd ..; ", "cd -P link/..; ", "set -P; cd link; cd ..; ", "set -o physical; cd link/..; ", "set -P; cd -L link/..; ",
-		"cd link; cd -P ..; ",
+		"cd link; cd -P ..; ", "cd far; ", "cd far/; ", "cd far && cd ..; ", "set -P; cd far; ",
 		"builtin cd src; ", "cd build | cat; ", "f() { cd src; }; f; ", "pushd build >/dev/null; ", "cd \"$HOME/build\"; ",
 		"test -d cache && cd cache || cd src; ", "while false; do cd build; done; "}
 	genVars = []string{"", "", "x=~; ", "x=~/; ", "x=$HOME; ", "x=\"$HOME\"/build; ", "export x=~/src; ", "declare x=~; ",
@@ -135,7 +138,7 @@ var (
 		"*", ".*", "[!a]*", "[.]*", "*.txt", "**", "*/", "{a,b}*", "b*", "B*", "a.txt", ".", "build/.",
 		"a.txt/", "*/*", "?", "*[1]", "x\\[1]", "'*'", "\"$HOME\"/*", "~/*", "~+/*", "{build,src}/*", "**/*.txt", "-*",
 		"\"d e\"", "d\\ e", "*.{txt,log}", "link/*", "link/..", ".[!.]*", "[[:upper:]]*", "@(a|b)*", "*(x)", "$UNSET*",
-		"build/*/", "./*", "../home/*", "$HOME/.*"}
+		"build/*/", "./*", "../home/*", "$HOME/.*", "../*", "../*/", "../k*", "./../*", "far/../*", "../kept/../*"}
 )
 
 func genLine(r *rand.Rand) string {
@@ -156,7 +159,12 @@ func genLine(r *rand.Rand) string {
 // runBash runs line in home with bash and returns what each probe saw.
 func runBash(t *testing.T, bash, probes, home, line string) []probeRecord {
 	t.Helper()
-	log := filepath.Join(t.TempDir(), "probe.log")
+	// Not beside the trees: a line may list their parent (../*), which
+	// must not change between the model's look and bash's.
+	logDir, err := os.MkdirTemp("", "hark-probe")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	log := filepath.Join(logDir, "probe.log")
 	cmd := exec.Command(bash, "-c", line)
 	cmd.Dir = home
 	cmd.Env = []string{"HOME=" + home, "PATH=" + probes + ":/usr/bin:/bin", probeLogEnv + "=" + log, "LC_ALL=C"}
@@ -270,6 +278,46 @@ func TestExpansionAgainstBash(t *testing.T) {
 func isCertain(line string) bool {
 	return !strings.Contains(line, "failglob") && !strings.Contains(line, "exit") && !strings.Contains(line, "&& ") &&
 		!strings.Contains(line, "||") && !strings.Contains(line, "cd build && ")
+}
+
+// TestDotDotAfterLinkAgainstBash: after cd into a link, bash's pathname
+// expansion takes a '..' from where the link leads (the kernel walks the
+// folder it opens), while cd itself takes it from the spelling.
+func TestDotDotAfterLinkAgainstBash(t *testing.T) {
+	bash := bashPath(t)
+	probes := probeDir(t)
+	lines := []string{
+		"cd far; probe 1 ../* ../*/ ../k* ./../*", "cd far/; probe 1 ../*", "cd far; cd ..; probe 1 *",
+		"probe 1 far/../* far/../kept/../*", "cd far; probe 1 ../kept/../*", "cd link; probe 1 ../*",
+		"set -P; cd far; probe 1 ../*", "cd far && cd -P ..; probe 1 *", "cd \"$HOME/far\"; probe 1 ../* ../../*",
+		"shopt -s dotglob; cd far; probe 1 ../*", "cd far; probe 1 ../missing/*", "cd far; probe 1 ..",
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, line := range lines {
+		home, outside := tree(t, r)
+		if _, err := os.Lstat(filepath.Join(home, "far")); err != nil {
+			must(t, os.Symlink(filepath.Join(outside, "kept"), filepath.Join(home, "far")))
+			must(t, os.Symlink(outside, filepath.Join(home, "link")))
+		}
+		see, unknown, err := modelProbes(t, line, home)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ran := runBash(t, bash, probes, home, line)
+		if len(ran) == 0 {
+			t.Errorf("%q: bash ran no probe", line)
+		}
+		for _, rec := range ran {
+			id, args := rec.Args[0], rec.Args[1:]
+			if why, ok := unknown[id]; ok {
+				t.Errorf("%q: the model cannot tell (%s); bash ran it with %q", line, why, args)
+				continue
+			}
+			if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
+				t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
+			}
+		}
+	}
 }
 
 // TestArgumentsAgainstBash holds the model's reading of positional

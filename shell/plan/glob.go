@@ -45,7 +45,7 @@ func (x *expander) glob(dir, pat string) ([]string, error) {
 					next = append(next, b)
 					continue
 				}
-				if ok, _ := x.env.fs().IsDir(abs(dir, b)); ok {
+				if ok, _ := x.env.fs().IsDir(x.at(dir, b)); ok {
 					next = append(next, b+"/")
 				}
 			}
@@ -54,10 +54,10 @@ func (x *expander) glob(dir, pat string) ([]string, error) {
 			for _, b := range bases {
 				p := join(b, lit)
 				if last {
-					if _, err := x.env.fs().Lstat(abs(dir, p)); err == nil {
+					if _, err := x.env.fs().Lstat(x.at(dir, p)); err == nil {
 						next = append(next, p)
 					}
-				} else if ok, _ := x.env.fs().IsDir(abs(dir, p)); ok {
+				} else if ok, _ := x.env.fs().IsDir(x.at(dir, p)); ok {
 					next = append(next, p)
 				}
 			}
@@ -129,7 +129,7 @@ func (x *expander) list(dir, b string) ([]entry, error) {
 	if x.reads++; x.reads > maxDirReads {
 		return nil, errTooMany
 	}
-	d := abs(dir, b)
+	d := x.at(dir, b)
 	if b == "" {
 		d = dir
 	}
@@ -174,7 +174,7 @@ func (x *expander) starStar(dir, b string, last bool) ([]string, error) {
 				continue
 			}
 			q := join(p, e.name)
-			fi, err := x.env.fs().Lstat(abs(dir, q))
+			fi, err := x.env.fs().Lstat(x.at(dir, q))
 			realDir := err == nil && fi.IsDir()
 			if last || realDir {
 				out = append(out, q)
@@ -259,6 +259,28 @@ func join(b, name string) string {
 	// A base that ends in '/' came from "//" in the pattern, which bash
 	// keeps: "$HOME/"/* is /home/u//a.
 	return b + "/" + name
+}
+
+// at is the path the kernel opens for p, a pattern's matched part, run in
+// dir: a '..' after a link is taken from where the link leads (after cd
+// link, ../* lists the folder holding the link's target), as bash's
+// pathname expansion hands the spelling to the kernel.
+func (x *expander) at(dir, p string) string {
+	comps := strings.Split(p, "/")
+	i := len(comps) - 1
+	for i >= 0 && comps[i] != ".." {
+		i--
+	}
+	if i < 0 {
+		return abs(dir, p)
+	}
+	// Each name before the last '..' was matched as a folder on the way
+	// here, so the walk only has links to follow.
+	head, _ := x.env.Resolve(dir, strings.Join(comps[:i+1], "/"))
+	if head == "" {
+		return abs(dir, p)
+	}
+	return filepath.Join(append([]string{head}, comps[i+1:]...)...)
 }
 
 func abs(dir, p string) string {
