@@ -178,6 +178,62 @@ func (pol *Policy) protectedIn(target arg, dir string) (string, bool) {
 	if why != "" {
 		return "", false
 	}
+	if root, ok := pol.protectedPath(q, target); ok {
+		return root, true
+	}
+	// The kernel, and bash's pathname expansion, take a '..' from where a
+	// link leads, not from the folder holding it: after cd into a link
+	// to ~/sub, ../* is everything in home. The spelling's reading above
+	// stays, as a link may be pointed elsewhere before the command runs.
+	if phys, ok := pol.physical(p); ok && phys != q {
+		return pol.protectedPath(phys, target)
+	}
+	return "", false
+}
+
+// physical is the clean path p (absolute, as written) reaches when each
+// '..' in it is taken from where the links before it lead, as the kernel
+// walks it. ok is false when p has no '..' or Options.Resolve cannot tell:
+// no disk to read, a folder nobody named, or a pattern before the '..'.
+func (pol *Policy) physical(p string) (string, bool) {
+	if pol.resolve == nil {
+		return "", false
+	}
+	comps := strings.Split(p, "/")
+	i := len(comps) - 1
+	for i >= 0 && comps[i] != ".." {
+		i--
+	}
+	if i < 0 {
+		return "", false
+	}
+	// Only the part up to the last '..' is walked on the disk: what
+	// follows it is the name the command acts on, which rm -rf removes
+	// as a link rather than following.
+	prefix := strings.Join(comps[:i+1], "/")
+	switch {
+	case strings.ContainsAny(prefix, "*?["):
+		return "", false
+	case strings.HasPrefix(prefix, "/proc/"), strings.HasPrefix(prefix, "/dev/"):
+		return "", false // Normalize reads their aliases for the command, not for Hark
+	case strings.HasPrefix(prefix, homeMark+"/"):
+		if pol.home == "" {
+			return "", false
+		}
+		prefix = pol.home + prefix[len(homeMark):]
+	case strings.ContainsRune(prefix, 0):
+		return "", false
+	}
+	r := pol.resolve(prefix)
+	if !filepath.IsAbs(r) {
+		return "", false
+	}
+	return filepath.Clean(r + "/" + strings.Join(comps[i+1:], "/")), true
+}
+
+// protectedPath is protectedIn's judgement of the clean plan path q that
+// target names.
+func (pol *Policy) protectedPath(q string, target arg) (string, bool) {
 	whole := stripAll(q) != q || strings.HasSuffix(target.val, "/") || strings.HasSuffix(target.val, "/.")
 	q = stripAll(pol.homeOf(q))
 	if root, ok := rootName(q); ok {
