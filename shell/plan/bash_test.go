@@ -340,6 +340,8 @@ func TestArgumentsAgainstBash(t *testing.T) {
 		`a=(x); a[3]=~; probe 1 "${a[3]}" "${a[@]}" "${a[-1]}" ${#a[@]}`, `a[2]=~; probe 1 "${a[2]}"`, `b=(1 2); b=z; probe 1 "${b[@]}"`,
 		`typeset -A m=(['a b']=~); probe 1 "${m['a b']}" "${m[@]}"`, `f() { local -A m=([k]=~); probe 1 "${m[k]}"; }; f`,
 		`export x=~; y=~/b; export y; probe 1 "$x" "$y"`,
+		`probe 1 x=~ x=~/b x=a:~ x=~:~/c "x=~" x="~" x+=~ x[1]=~ 1x=~ --x=~ x=~"q" x=~/"q" a-b=~ x=\~ x=a:~:b~ x=$HOME:~`,
+		`for i in a=~ b=~/x; do probe 1 $i; done`, `x=y=~; a=(a=~); probe 1 "$x" "${a[0]}"`, `cd .; probe 1 x=~+ x=~-`,
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, line := range lines {

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -48,6 +49,15 @@ func (c Call) Args(env Env, p Place) Expansion { return env.Expand(p, c.Expr.Arg
 // tilde expansion, the variables known at p, quote removal, and pathname
 // expansion under p's options (only when Env.Disk lets the model look).
 func (env Env) Expand(p Place, words []*syntax.Word) Expansion {
+	if p.Unknown != "" {
+		return Expansion{Unknown: p.Unknown}
+	}
+	return env.expandWith(&expander{env: env, p: p, args: true}, words)
+}
+
+// expandValue is Expand for the value of an assignment, where a word that
+// looks like one (x=(a=~), x=y=~) keeps its ~.
+func (env Env) expandValue(p Place, words []*syntax.Word) Expansion {
 	if p.Unknown != "" {
 		return Expansion{Unknown: p.Unknown}
 	}
@@ -100,6 +110,10 @@ type expander struct {
 	reads int
 	sets  map[string]string // what ${x:=…} assigned so far
 	depth int               // command substitutions followed around this one
+	// args: the words are a command's (or a for loop's), where bash
+	// expands ~ after the '=' and each ':' of a word that looks like an
+	// assignment (env x=~ hands env x=/home/me).
+	args bool
 }
 
 // opaque says why a word's value is only known when the shell runs it.
@@ -418,6 +432,11 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 	if w, err = x.paramTildes(w); err != nil {
 		return nil, "", err
 	}
+	if x.args {
+		if w, err = x.assignTildes(w); err != nil {
+			return nil, "", err
+		}
+	}
 	cfg := x.config()
 	if !x.p.Opts.NoGlob {
 		pat, err := expand.Pattern(cfg, w)
@@ -496,24 +515,9 @@ func (x *expander) tilde(w *syntax.Word) (*syntax.Word, error) {
 	if !slash && len(w.Parts) > 1 {
 		return w, nil // ~'x': not a tilde prefix
 	}
-	var dir string
-	switch name {
-	case "":
-		v, ok := lookup(x.env, x.p, "HOME")
-		if !ok {
-			return nil, fmt.Errorf("~ is $HOME, which is not known")
-		}
-		dir = v
-	case "+":
-		dir = x.p.Dir
-	case "-":
-		v, ok := lookup(x.env, x.p, "OLDPWD")
-		if !ok || v == "" {
-			return nil, fmt.Errorf("~- is the previous folder, which is not known")
-		}
-		dir = v
-	default:
-		return nil, fmt.Errorf("~%s is another user's home folder", name)
+	dir, err := x.tildeDir(name)
+	if err != nil {
+		return nil, err
 	}
 	// The folder's name is quoted: a * in it is no pattern.
 	head := []syntax.WordPart{&syntax.SglQuoted{Value: dir}}
@@ -523,6 +527,109 @@ func (x *expander) tilde(w *syntax.Word) (*syntax.Word, error) {
 	cp := *w
 	cp.Parts = append(head, w.Parts[1:]...)
 	return &cp, nil
+}
+
+// assignLike is the NAME=, NAME+= or NAME[…]= a word starts with, as
+// bash (outside POSIX mode) recognises an assignment among a command's
+// words.
+var assignLike = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
+
+// assignTildes expands, in a word that starts like an assignment, each
+// tilde prefix after its first '=' and after each unquoted ':' (x=~:~/b),
+// as bash does for a command's words outside POSIX mode. A prefix ends at
+// '/' or ':'; one that runs into quotes or an expansion (x=~"q") is left
+// alone, as bash leaves it.
+func (x *expander) assignTildes(w *syntax.Word) (*syntax.Word, error) {
+	if len(w.Parts) == 0 {
+		return w, nil
+	}
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return w, nil
+	}
+	m := assignLike.FindStringIndex(first.Value)
+	if m == nil {
+		return w, nil
+	}
+	var parts []syntax.WordPart
+	changed := false
+	for i, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			parts = append(parts, part)
+			continue
+		}
+		v, from := lit.Value, 0
+		if i == 0 {
+			from = m[1]
+		}
+		var pend strings.Builder
+		pend.WriteString(v[:from])
+		for start := from; start <= len(v); {
+			// start is where a tilde prefix may begin: after the '=' or
+			// a ':'.
+			end := strings.IndexAny(v[start:], ":")
+			seg := v[start:]
+			if end >= 0 {
+				seg = v[start : start+end]
+			}
+			canStart := i == 0 && start == from || start > 0 && v[start-1] == ':'
+			if canStart && strings.HasPrefix(seg, "~") {
+				name, _, _ := strings.Cut(seg[1:], "/")
+				runsOn := end < 0 && !strings.Contains(seg, "/") && i < len(w.Parts)-1
+				if !runsOn && !strings.Contains(name, `\`) {
+					dir, err := x.tildeDir(name)
+					if err != nil {
+						return nil, err
+					}
+					if pend.Len() > 0 {
+						parts = append(parts, &syntax.Lit{Value: pend.String()})
+						pend.Reset()
+					}
+					parts = append(parts, &syntax.SglQuoted{Value: dir})
+					seg = seg[1+len(name):]
+					changed = true
+				}
+			}
+			pend.WriteString(seg)
+			if end < 0 {
+				break
+			}
+			pend.WriteByte(':')
+			start += end + 1
+		}
+		if pend.Len() > 0 {
+			parts = append(parts, &syntax.Lit{Value: pend.String()})
+		}
+	}
+	if !changed {
+		return w, nil
+	}
+	cp := *w
+	cp.Parts = parts
+	return &cp, nil
+}
+
+// tildeDir is the folder ~NAME names: home for "", the current folder for
+// +, the previous one for -.
+func (x *expander) tildeDir(name string) (string, error) {
+	switch name {
+	case "":
+		v, ok := lookup(x.env, x.p, "HOME")
+		if !ok {
+			return "", fmt.Errorf("~ is $HOME, which is not known")
+		}
+		return v, nil
+	case "+":
+		return x.p.Dir, nil
+	case "-":
+		v, ok := lookup(x.env, x.p, "OLDPWD")
+		if !ok || v == "" {
+			return "", fmt.Errorf("~- is the previous folder, which is not known")
+		}
+		return v, nil
+	}
+	return "", fmt.Errorf("~%s is another user's home folder", name)
 }
 
 // paramTildes expands the leading ~ of the word in an unquoted ${x:-~…}

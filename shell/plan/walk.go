@@ -772,7 +772,7 @@ func (w *walker) scalar(p Place, word *syntax.Word) string {
 	if word == nil {
 		return ""
 	}
-	ex := w.env.Expand(p, []*syntax.Word{word})
+	ex := w.env.expandValue(p, []*syntax.Word{word})
 	if ex.Unknown != "" || len(ex.Fields) > 1 || anyPattern(ex.Fields) {
 		return unknownVar
 	}
@@ -806,7 +806,7 @@ func (w *walker) arrayAssign(p Place, a *syntax.Assign) string {
 		if e.Index != nil || e.Value == nil {
 			return unknownVar
 		}
-		ex := w.env.Expand(p, []*syntax.Word{e.Value})
+		ex := w.env.expandValue(p, []*syntax.Word{e.Value})
 		if ex.Unknown != "" || ex.NoRun != "" || anyPattern(ex.Fields) && !w.env.Disk {
 			return unknownVar
 		}
