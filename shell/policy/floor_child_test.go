@@ -171,3 +171,28 @@ func TestFloorSaysWhatItCannotKnow(t *testing.T) {
 	}
 	t.Logf("%d generated lines", n)
 }
+
+// TestFloorFollowsEnvAssignments: env's NAME=VALUE words (bash expands ~
+// after their '=') reach the environment of the shell env starts; -u and
+// -i take names out of it, and then their value is not known.
+func TestFloorFollowsEnvAssignments(t *testing.T) {
+	var forms []struct{ form, target string }
+	for _, env := range []string{"env x={H}", "env -- x={H}", "env -u y x={H}", "env -i x={H}", "env - x={H}", "env y=1 x={H}",
+		"env --unset=y x={H}", "env -u y -- x={H}", "nice env x={H}", "export x=./b; env x={H}", "env x={H} nice", "env x={H} env", "env -i y=1 x={H}"} {
+		for _, sh := range []string{"bash -c", "sh -c"} {
+			forms = append(forms, struct{ form, target string }{env + " " + sh + ` '{V}'`, `"$x"`})
+		}
+	}
+	forms = append(forms, struct{ form, target string }{`env x={H} bash -c 'bash -c "{V}"'`, `\$x`},
+		struct{ form, target string }{`env x={H} bash -c 'y=$x; {V}'`, `"$y"`})
+	n := runFamily(t, "env", forms, childVerbs)
+	p := New(Options{})
+	for _, cmd := range []string{`env -u x bash -c 'rm -rf "$x"'`, `export x=~; env -u x bash -c 'rm -rf "$x"'`, `x=~ env -u x bash -c 'rm -rf "$x"'`,
+		`export x=~; env -i bash -c 'rm -rf "$x"'`, `export x=~; env - sh -c 'rm -rf "$x"'`, `env x=./build bash -c 'rm -rf "$x"'`,
+		`env x=~ bash -c 'rm -rf "$y"'`, `env -i x=~ bash -c 'x=./b; rm -rf "$x"'`, `env x='~' bash -c 'rm -rf "$x"'`} {
+		if got := p.ClassifyIn(cmd, "~/src"); got.Tier != Confirm {
+			t.Errorf("%q %s: %v", cmd, got.Tier, got.Reasons)
+		}
+	}
+	t.Logf("%d generated lines", n)
+}

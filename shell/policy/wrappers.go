@@ -42,9 +42,17 @@ func (w wrapSpec) check(in *invocation) {
 		}
 		if v == "--" {
 			i++
+			// env -- x=1 cmd: GNU env still reads assignments there
+			for w.assigns && i < len(args) && isEnvAssign(args[i].val) {
+				i++
+			}
 			break
 		}
-		if w.assigns && strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
+		if w.assigns && v == "-" { // env -: as -i
+			i++
+			continue
+		}
+		if w.assigns && isEnvAssign(v) {
 			name := v[:strings.IndexByte(v, '=')]
 			if why := envVariable(name); why != "" {
 				in.confirm(name + "=: " + why)
@@ -131,6 +139,11 @@ func (w wrapSpec) check(in *invocation) {
 	if dir, ok := w.chdir(in.name, args[:min(i, len(args))]); ok {
 		defer in.c.chdir(dir)()
 	}
+	if w.assigns {
+		saved := in.c.exports
+		in.c.exports = envExports(saved, args[:min(i, len(args))])
+		defer func() { in.c.exports = saved }()
+	}
 	if len(rest) == 0 {
 		if w.bare != nil {
 			in.runs([]arg{{val: w.bare[0]}}, w.extra)
@@ -138,6 +151,80 @@ func (w wrapSpec) check(in *invocation) {
 		return
 	}
 	in.runs(rest, w.extra)
+}
+
+// isEnvAssign says whether env takes v as NAME=VALUE rather than as the
+// command or an option.
+func isEnvAssign(v string) bool {
+	return strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=")
+}
+
+// envExports are the variables, in plan's form, that the command env runs
+// is known to start with: base (what the line exported) without what -i,
+// - and -u take out, with env's NAME=VALUE words over it. A value that is
+// not plain, or that holds a ~ only the line's own reading expands (the
+// expanded reading comes through plan), is left out, so the child cannot
+// tell it.
+func envExports(base map[string]string, opts []arg) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k := 0; k < len(opts); k++ {
+		o := opts[k]
+		v := o.val
+		next := func() string {
+			if k+1 < len(opts) {
+				k++
+				return opts[k].val
+			}
+			return ""
+		}
+		switch {
+		case v == "-":
+			clear(out)
+		case v == "--":
+		case isEnvAssign(v):
+			name, val, _ := strings.Cut(v, "=")
+			if o.plain() && !strings.Contains(val, "~") {
+				out[name] = val
+			} else {
+				delete(out, name)
+			}
+		case strings.HasPrefix(v, "--"):
+			name, val, eq := strings.Cut(v, "=")
+			switch {
+			case longMatch(name, "--ignore-environment"):
+				clear(out)
+			case longMatch(name, "--unset"):
+				if !eq {
+					val = next()
+				}
+				delete(out, val)
+			case !eq && (longMatch(name, "--chdir") || longMatch(name, "--split-string")):
+				next()
+			}
+		default:
+			for j := 1; j < len(v); j++ {
+				if c := v[j]; c == 'i' {
+					clear(out)
+				} else if strings.IndexByte("uCPS", c) >= 0 {
+					val := v[j+1:]
+					if val == "" {
+						val = next()
+					}
+					if c == 'u' {
+						delete(out, val)
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // xargsReplace returns the replacement strings of xargs -I R, -J R (BSD),
