@@ -258,21 +258,57 @@ func (c *classifier) pipedCode(b *syntax.BinaryCmd) {
 
 // pipedNames judges xargs fed by echo or printf of written words as if
 // those words were its arguments: `echo ~ | xargs rm -rf` is rm -rf ~.
+//
+// Stages between them that pass the names on unchanged, or only reorder
+// them (sort, sort -u, uniq, cat, tee FILE), are looked through; head -n N
+// keeps the first line, which is find's first starting point and all of
+// echo's words, so only those are judged then. Any other stage (tail,
+// grep, tr) leaves the names unknown, and the command asks.
 func (c *classifier) pipedNames(b *syntax.BinaryCmd) {
-	src, ok := b.X.Cmd.(*syntax.CallExpr)
-	dst, ok2 := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || !ok2 || len(src.Args) < 2 {
+	dst, ok := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return
+	}
+	left, firstLine := b.X, false
+	for {
+		inner, ok := left.Cmd.(*syntax.BinaryCmd)
+		if !ok || inner.Op != syntax.Pipe && inner.Op != syntax.PipeAll {
+			break
+		}
+		kind := passNone
+		if f, ok := inner.Y.Cmd.(*syntax.CallExpr); ok && plainStage(inner.Y) {
+			kind = passes(c.words(f))
+		}
+		if kind == passNone {
+			left = inner.Y // the source: what it reads does not matter
+			break
+		}
+		firstLine = firstLine || kind == passFirst
+		left = inner.X
+	}
+	src, ok := left.Cmd.(*syntax.CallExpr)
+	if !ok || len(src.Args) < 2 {
 		return
 	}
 	args := c.words(src)
 	if len(args) > 0 && (args[0].val == "find" || args[0].val == "ls") {
-		if names, ok := listedFirst(args[0].val, src.Args[1:]); ok {
+		names, ok := listedFirst(args[0].val, src.Args[1:])
+		if ok && firstLine {
+			// find prints its first starting point first (last under
+			// -depth); ls sorts its operands
+			ok = args[0].val == "find" && !slices.ContainsFunc(src.Args, func(w *syntax.Word) bool { return w.Lit() == "-depth" })
+			names = names[:min(1, len(names))]
+		}
+		if ok {
 			c.xargsNames(dst, names)
 		}
 		return
 	}
 	if len(args) == 0 || args[0].val != "echo" && args[0].val != "printf" {
 		return
+	}
+	if firstLine && (args[0].val == "printf" || slices.ContainsFunc(args[1:], func(a arg) bool { return a.option() && a.val != "-n" || strings.Contains(a.val, `\`) })) {
+		return // lines other than echo's one
 	}
 	var words []*syntax.Word
 	for i, w := range src.Args[1:] {
@@ -285,6 +321,83 @@ func (c *classifier) pipedNames(b *syntax.BinaryCmd) {
 		words = append(words, w)
 	}
 	c.xargsNames(dst, words)
+}
+
+// What a pipeline stage does to the names it reads, for pipedNames.
+const (
+	passNone  = iota // changes or drops them, or reads elsewhere
+	passAll          // hands on every name, perhaps reordered
+	passFirst        // hands on the first line among others
+)
+
+// plainStage says whether a pipeline stage's output is the program's own:
+// no redirection sends it elsewhere.
+func plainStage(s *syntax.Stmt) bool {
+	return len(s.Redirs) == 0 && !s.Negated && !s.Background && !s.Coprocess
+}
+
+// passes reads a stage's words as a filter of names (see pipedNames).
+func passes(args []arg) int {
+	if len(args) == 0 || slices.ContainsFunc(args, func(a arg) bool { return !a.plain() }) {
+		return passNone
+	}
+	ops := args[1:]
+	onlyOpts := func(letters string, long ...string) bool {
+		for _, a := range ops {
+			v := a.val
+			switch {
+			case v == "-":
+			case strings.HasPrefix(v, "--"):
+				if !slices.Contains(long, v) {
+					return false
+				}
+			case strings.HasPrefix(v, "-"):
+				if strings.Trim(v[1:], letters) != "" {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	switch args[0].val {
+	case "sort":
+		// no -o (the output goes to a file), -z, -f (-uf may drop a
+		// name that differs only in case), -k or -t
+		if onlyOpts("urbdnVsMhg", "--unique", "--reverse") {
+			return passAll
+		}
+	case "uniq", "cat":
+		if len(ops) == 0 || len(ops) == 1 && ops[0].val == "-" {
+			return passAll
+		}
+	case "tee":
+		for _, a := range ops {
+			if strings.HasPrefix(a.val, "-") && a.val != "-a" && a.val != "--append" && a.val != "-i" && a.val != "-p" {
+				return passNone
+			}
+		}
+		return passAll
+	case "head":
+		n := ""
+		switch {
+		case len(ops) == 0:
+			return passFirst
+		case len(ops) == 1 && strings.HasPrefix(ops[0].val, "--lines="):
+			n = ops[0].val[len("--lines="):]
+		case len(ops) == 1 && strings.HasPrefix(ops[0].val, "-n"):
+			n = ops[0].val[2:]
+		case len(ops) == 1 && strings.HasPrefix(ops[0].val, "-"):
+			n = ops[0].val[1:]
+		case len(ops) == 2 && (ops[0].val == "-n" || ops[0].val == "--lines"):
+			n = ops[1].val
+		}
+		if isNumber(n) && strings.Trim(n, "0") != "" {
+			return passFirst
+		}
+	}
+	return passNone
 }
 
 // xargsNames classifies an xargs call with the words its input is known
