@@ -105,13 +105,17 @@ func TestWatchRunKeepsTheCap(t *testing.T) {
 	}
 	const capBytes = 160 << 20
 	alloc := func(mib, secs int) string { return fmt.Sprintf("'%s' %s %d %d", exe, allocCommand, mib, secs) }
+	// Each case's allocators have arguments of their own, by which it finds
+	// what outlived it: a case looking for another's would stop that one's
+	// run in the middle (the two run in parallel).
 	cases := []struct {
 		name    string
 		command string
+		args    [2]string
 		over    bool
 	}{
-		{"four past the cap together", alloc(60, 60) + " & " + alloc(60, 60) + " & setsid " + alloc(60, 60) + " & " + alloc(60, 60) + " & wait", true},
-		{"one below it", alloc(40, 1), false},
+		{"four past the cap together", alloc(60, 60) + " & " + alloc(60, 60) + " & setsid " + alloc(60, 60) + " & " + alloc(60, 60) + " & wait", [2]string{"60", "60"}, true},
+		{"one below it", alloc(40, 1), [2]string{"40", "1"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,7 +130,7 @@ func TestWatchRunKeepsTheCap(t *testing.T) {
 			end := watchRun(pid, capBytes, runWatch{list: l.runLister(), kill: func(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }})
 			err := cmd.Wait()
 			over := end()
-			left := running(exe, allocCommand, "60", "60")
+			left := running(exe, allocCommand, c.args[0], c.args[1])
 			for _, p := range left {
 				_ = syscall.Kill(p, syscall.SIGKILL) // leave nothing behind, whatever happened
 			}
