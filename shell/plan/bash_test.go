@@ -299,23 +299,31 @@ func TestDotDotAfterLinkAgainstBash(t *testing.T) {
 			must(t, os.Symlink(filepath.Join(outside, "kept"), filepath.Join(home, "far")))
 			must(t, os.Symlink(outside, filepath.Join(home, "link")))
 		}
-		see, unknown, err := modelProbes(t, line, home)
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
+		sameAsBash(t, bash, probes, home, line)
+	}
+}
+
+// sameAsBash runs line in bash over home and requires the model to have
+// told every probe bash ran, in the folder and with the arguments bash
+// gave it.
+func sameAsBash(t *testing.T, bash, probes, home, line string) {
+	t.Helper()
+	see, unknown, err := modelProbes(t, line, home)
+	if err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	ran := runBash(t, bash, probes, home, line)
+	if len(ran) == 0 {
+		t.Errorf("%q: bash ran no probe", line)
+	}
+	for _, rec := range ran {
+		id, args := rec.Args[0], rec.Args[1:]
+		if why, ok := unknown[id]; ok {
+			t.Errorf("%q: the model cannot tell (%s); bash ran it with %q", line, why, args)
+			continue
 		}
-		ran := runBash(t, bash, probes, home, line)
-		if len(ran) == 0 {
-			t.Errorf("%q: bash ran no probe", line)
-		}
-		for _, rec := range ran {
-			id, args := rec.Args[0], rec.Args[1:]
-			if why, ok := unknown[id]; ok {
-				t.Errorf("%q: the model cannot tell (%s); bash ran it with %q", line, why, args)
-				continue
-			}
-			if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
-				t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
-			}
+		if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
+			t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
 		}
 	}
 }
@@ -346,23 +354,6 @@ func TestArgumentsAgainstBash(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, line := range lines {
 		home, _ := tree(t, r)
-		see, unknown, err := modelProbes(t, line, home)
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		ran := runBash(t, bash, probes, home, line)
-		if len(ran) == 0 {
-			t.Errorf("%q: bash ran no probe", line)
-		}
-		for _, rec := range ran {
-			id, args := rec.Args[0], rec.Args[1:]
-			if why, ok := unknown[id]; ok {
-				t.Errorf("%q: the model cannot tell (%s); bash ran it with %q", line, why, args)
-				continue
-			}
-			if !slices.ContainsFunc(see[id], func(m modelSee) bool { return m.dir == rec.Dir && slices.Equal(m.args, args) }) {
-				t.Errorf("%q\n  bash ran probe %s in %s with %q\n  the model had %+v", line, id, rec.Dir, args, see[id])
-			}
-		}
+		sameAsBash(t, bash, probes, home, line)
 	}
 }
