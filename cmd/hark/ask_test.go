@@ -445,3 +445,27 @@ func TestAskShowsHeldWordsWhenTheRequestFails(t *testing.T) {
 		t.Errorf("exit %d; the model's words before the failure are missing:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestAskHeldWordsShowTheirControls: the model's words held back and then
+// printed after Hark's account (a contradicted claim, the rest of the
+// reply) show their escapes, carriage returns and bidi controls as
+// ⟨U+XXXX⟩, as streamed words do.
+func TestAskHeldWordsShowTheirControls(t *testing.T) {
+	dir := t.TempDir()
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "rm "+filepath.Join(dir, "a.log"), "purpose", "executing", "workingDirectory", dir)}},
+		ollamatest.Reply{Text: "Removed the \x1b[2Jlog\r file\u202e. All tidy\b now."},
+	)
+	r := runAgentCLI(t, "n\n", true, "ask", "--new", "remove the log")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, raw := range []string{"\x1b", "\r", "\u202e", "\b"} {
+		if strings.Contains(r.stdout, raw) {
+			t.Errorf("stdout holds a raw %q:\n%q", raw, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "⟨U+001B⟩") || strings.Index(r.stdout, "Hark: 1 command denied") > strings.Index(r.stdout, "⟨U+001B⟩") {
+		t.Errorf("the escape is not shown, or not after Hark's account:\n%s", r.stdout)
+	}
+}
