@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case HelperCommand:
+			HardenProcess(3) // as hark's main does before any command
 			syscall.Exit(SandboxHelperMain(os.Args[2:]))
 		case "__escape":
 			syscall.Exit(escapeMain(os.Args[2:]))

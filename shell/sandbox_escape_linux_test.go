@@ -255,13 +255,17 @@ func escapeMain(args []string) int {
 		fillFD(fd, mib)
 		fmt.Println("wrote", mib, "MiB")
 		holdFD(fd, secs, false)
-	case "mapshare": // write MIB into a memfd, then N processes map all of it and hold it SECONDS; nobody keeps the descriptor
+	case "mapshare": // write MIB into a memfd (or, where none can be made, an unlinked file in $TMPDIR), then N processes map all of it and hold it SECONDS; nobody keeps the descriptor
 		mib, _ := strconv.Atoi(args[1])
 		n, _ := strconv.Atoi(args[2])
 		fd, err := unix.MemfdCreate("hark-escape", 0)
 		if err != nil {
-			fmt.Println("no memfd:", err)
-			return 0
+			name := filepath.Join(os.Getenv("TMPDIR"), "hark-escape-share")
+			if fd, err = unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600); err != nil {
+				fmt.Println("no file to share:", err)
+				return 1
+			}
+			unix.Unlink(name)
 		}
 		fillFD(fd, mib)
 		var pids []int
@@ -1133,15 +1137,22 @@ func TestEscapeMemoryCapHoldsTogether(t *testing.T) {
 }
 
 // The memory cap counts what the kernel holds for a run, not only what
-// its processes have mapped: pages written into a memfd through write()
-// and never mapped count while a member holds the descriptor, its own or
-// one it handed to a child. And pages that many members map together count
-// once, not once per process. Through the zygote and the per-command
-// helper, and (TestEscapeAsNobody) as an unprivileged user.
+// its processes have mapped. With a memory cgroup per run (the zygote as
+// root) a memfd counts in every form: held by the process that wrote it
+// through write() and never mapped it, handed to a child, parked in a
+// socketpair with no process holding it, or kept by a one-page mapping
+// of a far larger file. Without one (the per-command helper, and
+// TestEscapeAsNobody as an unprivileged user) the last two would go
+// uncounted, so no memfd can be made at all: every form is refused at
+// memfd_create, with ENOSYS, as on a kernel without the call. And pages
+// that many members map together count once, not once per process.
 func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
 	const capBytes = 128 << 20
+	if _, err := unix.MemfdCreate("probe", unix.MFD_CLOEXEC); err != nil {
+		t.Skipf("memfd_create is not available on this kernel at all: %v", err)
+	}
 	for _, perCommand := range []bool{false, true} {
 		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
 		t.Run(name, func(t *testing.T) {
@@ -1156,31 +1167,26 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 				if !res.Executed || res.Sandbox != SandboxApplied {
 					t.Fatalf("did not run sandboxed: %s", res.JSON())
 				}
-				if strings.Contains(res.Output, "no memfd:") {
-					t.Skipf("memfd_create is not available here: %s", res.Output)
-				}
 				return res
 			}
-			cases := []struct{ name, how string }{
-				{"memfd held", "held"},
-				{"memfd handed to a child", "child"},
-			}
-			// No process holds these: only the kernel's own count, a memory
-			// cgroup per run, sees them (see docs/safety.md).
-			if sandbox.MemoryCgroupAvailable() != "" && !perCommand {
-				cases = append(cases, struct{ name, how string }{"memfd parked in a socketpair", "inflight"},
-					struct{ name, how string }{"memfd mapped by one page and closed", "mapped"})
-			} else if isRoot() && os.Getenv("CI") == "true" && !perCommand {
+			counted := sandbox.MemoryCgroupAvailable() != "" && !perCommand
+			if !counted && isRoot() && os.Getenv("CI") == "true" && !perCommand {
 				t.Error("CI runs as root with a memory cgroup controller; the runner must count a run's memory there")
 			}
-			for _, c := range cases {
-				op := "memfd"
-				if c.how == "inflight" || c.how == "mapped" {
-					op = "memfds"
-				}
-				res := run(op, "480", "40", c.how)
-				if res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+			t.Logf("a memory cgroup per run: %v", counted)
+			forms := []struct{ name, op, how string }{
+				{"memfd held", "memfd", "held"},
+				{"memfd handed to a child", "memfd", "child"},
+				{"memfd parked in a socketpair", "memfds", "inflight"},
+				{"memfd mapped by one page and closed", "memfds", "mapped"},
+			}
+			for _, c := range forms {
+				res := run(c.op, "480", "40", c.how)
+				switch {
+				case counted && (res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached")):
 					t.Errorf("%s: 480 MiB in memfds under a 128 MiB cap was not stopped for it: %s", c.name, res.JSON())
+				case !counted && (!strings.Contains(res.Output, "no memfd: function not implemented") || strings.Contains(res.Output, "wrote")):
+					t.Errorf("%s: a run with no memory cgroup could make a memfd, which nothing would count once parked: %s", c.name, res.JSON())
 				}
 			}
 			// /dev/shm is outside the writable sandbox; were it not, an
@@ -1252,6 +1258,10 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	private := fsType == "tmpfs" && blocks*bsize == quota
 	if !private && isRoot() && os.Getenv("CI") == "true" {
 		t.Errorf("CI runs as root, where each run gets a scratch file system of the quota's size; this one is %q", probe.Output)
+	}
+	exe, _ := os.Executable()
+	if how := sandbox.ScratchAvailable(exe); !private && how != "" {
+		t.Errorf("runs here can have a scratch file system of their own (%s), but this one's $TMPDIR is %q", how, probe.Output)
 	}
 	t.Logf("private scratch file system: %v (%s)", private, strings.TrimSpace(probe.Output))
 

@@ -111,6 +111,17 @@ func TestSandboxTempIsRemoved(t *testing.T) {
 	r := testRunner(t, RunnerOptions{})
 	res := r.Run(context.Background(), Request{Command: `echo x > "$TMPDIR/f"; echo "$TMPDIR"`, Verdict: safe})
 	dir := strings.TrimSpace(res.Output)
+	// The next run starts with an empty folder, whatever it is.
+	if next := r.Run(context.Background(), Request{Command: `ls -A "$TMPDIR"`, Verdict: safe}); !next.Success || next.Output != "" {
+		t.Errorf("the next run's temporary folder is not empty: %s", next.JSON())
+	}
+	if res.Success && dir == sandbox.ScratchDir {
+		// Unprivileged, with a scratch file system from the maker: the
+		// folder is reachable only through the run's own descriptor, and
+		// the file system went with the run's last process.
+		t.Logf("the run's $TMPDIR was %s", dir)
+		return
+	}
 	if !res.Success || !strings.Contains(filepath.Base(dir), "hark-run-") {
 		t.Fatalf("%s", res.JSON())
 	}
@@ -283,7 +294,9 @@ func TestSandboxHelperFailsClosed(t *testing.T) {
 	t.Parallel()
 	requireLandlock(t)
 	marker := filepath.Join(t.TempDir(), "ran")
-	r := testRunner(t, RunnerOptions{})
+	// No disk quota: with one, an unprivileged run writes to a scratch
+	// file system of its own and never opens the folder below.
+	r := testRunner(t, RunnerOptions{DiskQuota: -1})
 	// A temporary folder that does not exist cannot be opened for the
 	// Landlock rule, so restricting fails before the shell starts.
 	argv, _ := r.argv("touch "+marker, true, filepath.Join(t.TempDir(), "missing"), nil)

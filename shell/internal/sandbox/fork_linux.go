@@ -64,7 +64,9 @@ type childSpec struct {
 	argv  **byte // nil-terminated
 	envv  **byte // nil-terminated
 	dir   *byte
-	fds   [4]int // stdin, stdout, stderr, and the status pipe's write end
+	// stdin, stdout, stderr, the status pipe's write end, and the run's
+	// scratch file system (or -1), which the child keeps as scratchFD
+	fds [5]int
 
 	// The confinement.
 	cgroup     int // cgroup.procs of the zygote's pids cgroup, or -1
@@ -72,6 +74,7 @@ type childSpec struct {
 	ruleset    int // Landlock ruleset, or -1
 	rulesFlags uintptr
 	filter     *unix.SockFprog
+	filter2    *unix.SockFprog // installed after filter, or nil
 	rlimits    [len(sandboxLimits)]rlimitSet
 	dropCaps   bool // CAP_SETPCAP is held: empty the bounding set and lock the securebits
 	lastCap    uintptr
@@ -257,6 +260,26 @@ func readRules() ([]landlock.Rule, error) {
 	return rules, nil
 }
 
+// confinement is what differs between sandboxed runs.
+type confinement struct {
+	dir, tmpDir string
+	// hide (Spec.Hide) are paths the command may not read; a run with some
+	// builds its own ruleset, since what it grants depends on what the
+	// folders around them hold at that moment.
+	hide []string
+	// fileLimit (Spec.DiskLimit; 0 for none) lowers RLIMIT_FSIZE to it, so
+	// no file of the run, sparse or not, can be larger than its disk quota.
+	fileLimit int64
+	memCgroup int // the open cgroup.procs of the run's memory cgroup, or -1 (see cgroup_linux.go)
+	// scratchFS is the root of the run's scratch file system from the
+	// scratch maker, or -1; the child keeps it as scratchFD, and tmpDir is
+	// then the folder in it that the child can write.
+	scratchFS int
+	// noMemfd refuses memfd_create: the run has a memory cap but no memory
+	// cgroup, so a memfd that no process holds any more would go uncounted.
+	noMemfd bool
+}
+
 // forkConfined starts argv as a confined process and returns its PID once
 // it has executed the shell. stdio are its descriptors 0, 1 and 2. The
 // child is not waited for here, not even when it failed: the zygote and the
@@ -268,29 +291,29 @@ func readRules() ([]landlock.Rule, error) {
 // Otherwise the child gives all of that up itself.
 //
 // cgroup is the open cgroup.procs of a pids cgroup the child joins first,
-// or -1, and memCgroup that of the run's memory cgroup, or -1 (see
-// cgroup_linux.go).
-//
-// fileLimit (Spec.DiskLimit; 0 for none) lowers RLIMIT_FSIZE to it, so no
-// file of the run, sparse or not, can be larger than its disk quota.
-//
-// hide (Spec.Hide) are paths the command may not read; a run with some
-// builds its own ruleset, since what it grants depends on what the folders
-// around them hold at that moment.
-func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, inherited bool, cgroup, memCgroup int, fileLimit int64) (int, error) {
+// or -1.
+func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, c confinement) (int, error) {
 	filter := sandboxFilter()
-	if inherited {
+	var filter2 *unix.SockFprog
+	switch {
+	case inherited && c.noMemfd:
+		filter = noSetsidNoMemfdFilter()
+	case inherited:
 		filter = noSetsidFilter()
+	case c.noMemfd:
+		filter2 = noMemfdFilter()
 	}
 	if filter == nil {
 		return 0, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
+	dir, tmpDir, hide := c.dir, c.tmpDir, c.hide
 	var ruleset int
 	var rulesFlags uint32
 	var err error
-	if inherited && len(hide) == 0 {
+	if inherited && len(hide) == 0 && c.scratchFS < 0 {
 		// The launcher is the only caller with inherited set, one run at a
-		// time, so its cache needs no lock.
+		// time, so its cache needs no lock. A scratch file system from the
+		// maker is new each run, and a cached ruleset would keep its root.
 		ruleset, rulesFlags, err = launcherRules.get(tmpDir)
 	} else {
 		ruleset, rulesFlags, err = sandboxRules(tmpDir, hide)
@@ -325,8 +348,8 @@ func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [
 	setpcap, lastCap := capabilities()
 	spec := &childSpec{
 		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
-		fds:    [4]int{stdio[0], stdio[1], stdio[2], status[1]},
-		cgroup: cgroup, memCgroup: memCgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter,
+		fds:    [5]int{stdio[0], stdio[1], stdio[2], status[1], c.scratchFS},
+		cgroup: cgroup, memCgroup: c.memCgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter, filter2: filter2,
 		dropCaps: setpcap && !inherited, lastCap: lastCap,
 		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
 	}
@@ -336,8 +359,8 @@ func forkConfined(argv, env []string, dir, tmpDir string, hide []string, stdio [
 			soft = processLimit()
 			hard = soft
 		}
-		if l.resource == unix.RLIMIT_FSIZE && fileLimit > 0 {
-			soft, hard = min(soft, uint64(fileLimit)), min(hard, uint64(fileLimit))
+		if l.resource == unix.RLIMIT_FSIZE && c.fileLimit > 0 {
+			soft, hard = min(soft, uint64(c.fileLimit)), min(hard, uint64(c.fileLimit))
 		}
 		var cur unix.Rlimit
 		if unix.Getrlimit(l.resource, &cur) == nil {
@@ -470,13 +493,14 @@ func childConfine(c *childSpec) {
 		goto fail
 	}
 
-	// Descriptors: first lift every source above 3, so that moving one into
-	// place cannot overwrite another, then 0–2 and the status pipe as 3.
+	// Descriptors: first lift every source above scratchFD, so that moving
+	// one into place cannot overwrite another, then 0–2, the status pipe as
+	// 3 and the scratch file system as scratchFD; every other one closes.
 	stage = stageFDs
 	for i := 0; i < len(c.fds); i++ {
-		if c.fds[i] < len(c.fds) {
+		if c.fds[i] >= 0 && c.fds[i] <= scratchFD {
 			var nfd uintptr
-			if nfd, _, e = syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(c.fds[i]), syscall.F_DUPFD_CLOEXEC, uintptr(len(c.fds))); e != 0 {
+			if nfd, _, e = syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(c.fds[i]), syscall.F_DUPFD_CLOEXEC, scratchFD+1); e != 0 {
 				goto fail
 			}
 			c.fds[i] = int(nfd)
@@ -494,8 +518,20 @@ func childConfine(c *childSpec) {
 		goto fail
 	}
 	status = 3
+	if c.fds[4] >= 0 {
+		if _, _, e = syscall.RawSyscall(syscall.SYS_DUP3, uintptr(c.fds[4]), scratchFD, 0); e != 0 {
+			goto fail
+		}
+	}
 	stage = stageCloseRange
-	if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 4, ^uintptr(0), 0); e != 0 {
+	if c.fds[4] >= 0 {
+		if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 4, scratchFD-1, 0); e != 0 {
+			goto fail
+		}
+		if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, scratchFD+1, ^uintptr(0), 0); e != 0 {
+			goto fail
+		}
+	} else if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 4, ^uintptr(0), 0); e != 0 {
 		goto fail
 	}
 
@@ -512,6 +548,11 @@ func childConfine(c *childSpec) {
 	stage = stageSeccomp
 	if _, _, e = syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(c.filter))); e != 0 {
 		goto fail
+	}
+	if c.filter2 != nil {
+		if _, _, e = syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(c.filter2))); e != 0 {
+			goto fail
+		}
 	}
 
 	stage = stageExec
@@ -551,14 +592,11 @@ type launcher struct {
 }
 
 type launchReq struct {
-	argv, env   []string
-	dir, tmpDir string
-	hide        []string
-	stdio       [3]int
-	fileLimit   int64
-	memCgroup   int  // the run's memory cgroup.procs, or -1
-	scratch     bool // tmpDir is a scratch file system mounted for this run
-	done        chan launchRes
+	argv, env []string
+	stdio     [3]int
+	conf      confinement
+	scratch   bool // conf.tmpDir is a scratch file system made for this run
+	done      chan launchRes
 }
 
 type launchRes struct {
@@ -587,9 +625,9 @@ func startLauncher() *launcher {
 			if r.scratch {
 				// A new file system on the folder, whose root may have the
 				// device and inode numbers of the last one unmounted there.
-				launcherRules.forget(r.tmpDir)
+				launcherRules.forget(r.conf.tmpDir)
 			}
-			pid, err := forkConfined(r.argv, r.env, r.dir, r.tmpDir, r.hide, r.stdio, true, childCgroup, r.memCgroup, r.fileLimit)
+			pid, err := forkConfined(r.argv, r.env, r.stdio, true, childCgroup, r.conf)
 			r.done <- launchRes{pid, err}
 		}
 	}()
@@ -598,11 +636,11 @@ func startLauncher() *launcher {
 }
 
 // fork runs forkConfined on the launcher's thread.
-func (l *launcher) fork(argv, env []string, dir, tmpDir string, hide []string, stdio [3]int, fileLimit int64, memCgroup int, scratch bool, done chan launchRes) (int, error) {
+func (l *launcher) fork(argv, env []string, stdio [3]int, conf confinement, scratch bool, done chan launchRes) (int, error) {
 	if l.err != nil {
 		return 0, fmt.Errorf("the sandbox launcher could not be prepared: %w", l.err)
 	}
-	l.reqs <- launchReq{argv: argv, env: env, dir: dir, tmpDir: tmpDir, hide: hide, stdio: stdio, fileLimit: fileLimit, memCgroup: memCgroup, scratch: scratch, done: done}
+	l.reqs <- launchReq{argv: argv, env: env, stdio: stdio, conf: conf, scratch: scratch, done: done}
 	r := <-done
 	return r.pid, r.err
 }

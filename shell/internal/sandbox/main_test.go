@@ -16,6 +16,7 @@ import (
 // for SECONDS, a run's process of known size.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HelperCommand {
+		HardenProcess(3) // as hark's main does before any command
 		syscall.Exit(HelperMain(os.Args[2:]))
 	}
 	if len(os.Args) == 4 && os.Args[1] == allocCommand {
@@ -23,6 +24,9 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) == 4 && os.Args[1] == memFileCommand {
 		syscall.Exit(memFileMain(os.Args[2], os.Args[3]))
+	}
+	if len(os.Args) == 3 && os.Args[1] == scratchCommand {
+		syscall.Exit(scratchMain(os.Args[2]))
 	}
 	os.Exit(m.Run())
 }

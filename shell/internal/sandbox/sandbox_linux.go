@@ -102,6 +102,9 @@ func HelperMain(args []string) int {
 	if len(args) == 1 && args[0] == ZygoteArg {
 		return serveZygote()
 	}
+	if len(args) == 3 && args[0] == ScratchArg {
+		return serveScratchMaker(args[1], args[2])
+	}
 	status := helperStatus()
 	HardenProcess(helperStatusFD + 1)
 	fail := func(format string, a ...any) int {
@@ -135,10 +138,23 @@ func HelperMain(args []string) int {
 		// The runner started the helper in a mount namespace of its own
 		// where it could (see scratch_linux.go); the scratch file system
 		// goes with the namespace, once the command's last process ends.
+		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
+			// No memory cgroup here: see noMemfdFilter.
+			noMemfd: h.memLimit > 0}
+		env := os.Environ()
 		if h.diskLimit > 0 && privateMounts() {
 			mountScratch(h.tmpDir, h.diskLimit)
+		} else if h.diskLimit > 0 && !CanMountScratch() {
+			// Unprivileged: a scratch file system from a maker of its own
+			// (see scratch_userns_linux.go), where user namespaces work.
+			if fd := helperScratch(h.diskLimit); fd >= 0 {
+				defer unix.Close(fd)
+				conf.scratchFS = fd
+				conf.tmpDir = "/proc/self/fd/" + strconv.Itoa(fd) + "/" + scratchFolder
+				env = withScratchEnv(env, h.tmpDir)
+			}
 		}
-		if pid, err = forkConfined(h.argv, os.Environ(), ".", h.tmpDir, h.hide, [3]int{0, 1, 2}, false, cg.procs, -1, h.diskLimit); err != nil {
+		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 		if h.memLimit > 0 {
@@ -365,3 +381,25 @@ func statField(pid, n int) int64 {
 
 // parentOf reads the parent PID, or returns -1.
 func parentOf(pid int) int { return int(statField(pid, 1)) }
+
+// helperScratch makes one scratch file system for the per-command helper's
+// run and returns its root, or -1 where none can be made. The maker exits
+// once asked, before the command starts, so the helper's supervision never
+// counts it among the run's processes.
+func helperScratch(size int64) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return -1
+	}
+	m, err := startScratchMaker(exe)
+	if err != nil {
+		return -1
+	}
+	fd, err := m.make(size)
+	m.close()
+	m.cmd.Wait()
+	if err != nil {
+		return -1
+	}
+	return fd
+}

@@ -21,10 +21,12 @@ import (
 // alone, so that no mount is seen by Hark, by the user or by another
 // zygote: as root the runner starts the zygote in a new one (see
 // startZygote, and the per-command helper, the fallback), and each checks
-// at start that it is in one (privateMounts) before it mounts anything. Unprivileged, and wherever
-// either is missing, runs keep the folder on the disk as it is, and the
-// quota is what RLIMIT_FSIZE (no file larger than the quota), the refusal
-// of fallocate and the runner's disk watch make of it.
+// at start that it is in one (privateMounts) before it mounts anything.
+// Unprivileged, a scratch maker in a user namespace makes the file system
+// instead (see scratch_userns_linux.go). Where neither can be had, runs
+// keep the folder on the disk as it is, and the quota is what RLIMIT_FSIZE
+// (no file larger than the quota), the refusal of fallocate and the
+// runner's disk watch make of it.
 //
 // The folder's pages are memory: a run may hold its quota of scratch
 // space in RAM on top of its memory cap.

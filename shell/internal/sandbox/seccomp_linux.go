@@ -76,6 +76,8 @@ var deniedSyscalls = []uintptr{
 	unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
 	unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL,
 	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+	// memory no cap counts: locked away from the kernel itself
+	unix.SYS_MEMFD_SECRET,
 	// the system
 	unix.SYS_SETHOSTNAME, unix.SYS_SETDOMAINNAME, unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME,
 	unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX, unix.SYS_REBOOT, unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
@@ -151,10 +153,20 @@ const (
 // thread (see launcher): a child forked there inherits it, starts its new
 // session, and then installs only noSetsidFilter, a few instructions that
 // the kernel compiles in a fraction of the time the whole filter takes.
+//
+// noMemfdFilter (on top of sandboxFilter) and noSetsidNoMemfdFilter (in
+// place of noSetsidFilter) also answer memfd_create with ENOSYS, for a run
+// with a memory cap but no memory cgroup: nothing else would count a memfd
+// that no process holds open or maps any more (parked in a socket, or kept
+// by a one-page mapping). ENOSYS, as on a kernel without the call, so
+// programs fall back to a temporary file, which the scratch file system or
+// the disk watch bounds.
 var (
-	sandboxFilter  = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), false)) })
-	launcherFilter = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), true)) })
-	noSetsidFilter = sync.OnceValue(func() *unix.SockFprog { return fprog(buildNoSetsidFilter(nativeAuditArch())) })
+	sandboxFilter         = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), false)) })
+	launcherFilter        = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), true)) })
+	noSetsidFilter        = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSmallFilter(nativeAuditArch(), true, false)) })
+	noSetsidNoMemfdFilter = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSmallFilter(nativeAuditArch(), true, true)) })
+	noMemfdFilter         = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSmallFilter(nativeAuditArch(), false, true)) })
 )
 
 func fprog(prog []unix.SockFilter) *unix.SockFprog {
@@ -164,22 +176,27 @@ func fprog(prog []unix.SockFilter) *unix.SockFprog {
 	return &unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 }
 
-// buildNoSetsidFilter refuses setsid(2) and allows everything else; it is
-// only ever installed on top of launcherFilter, which has checked the
-// architecture already, and checks it again only to read the right table.
-func buildNoSetsidFilter(arch uint32) []unix.SockFilter {
+// buildSmallFilter refuses setsid(2) (EPERM) and memfd_create(2)
+// (ENOSYS), as asked, and allows everything else; it is only ever
+// installed on top of a filter that has checked the architecture already,
+// and checks it again only to read the right table.
+func buildSmallFilter(arch uint32, setsid, memfd bool) []unix.SockFilter {
 	if arch == 0 {
 		return nil
 	}
-	return []unix.SockFilter{
+	prog := []unix.SockFilter{
 		ldAbs(offArch),
 		{Code: bpfJeq, K: arch, Jt: 1},
 		ret(seccompErrno(unix.EPERM)),
 		ldAbs(offNr),
-		{Code: bpfJeq, K: uint32(unix.SYS_SETSID), Jf: 1},
-		ret(seccompErrno(unix.EPERM)),
-		ret(seccompAllow),
 	}
+	if setsid {
+		prog = append(prog, unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_SETSID), Jf: 1}, ret(seccompErrno(unix.EPERM)))
+	}
+	if memfd {
+		prog = append(prog, unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_MEMFD_CREATE), Jf: 1}, ret(seccompErrno(unix.ENOSYS)))
+	}
+	return append(prog, ret(seccompAllow))
 }
 
 // buildSandboxFilter assembles the classic BPF program: the architecture

@@ -19,12 +19,14 @@ const (
 	runWireMemory   = 1 << 1 // a memory cap follows the flags
 	runWireHide     = 1 << 2 // the paths to hide follow env
 	runWireDisk     = 1 << 3 // a disk quota follows the memory cap
+	runWireScratch  = 1 << 4 // the last descriptor is the run's scratch file system (scratch_userns_linux.go)
 )
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
 // dir, tmp, argv and env as length-prefixed strings, and with
-// runWireHide the paths to hide.
-func appendRunRequest(b []byte, id uint64, s Spec) []byte {
+// runWireHide the paths to hide. scratch says a scratch file system's
+// descriptor goes with the request, last.
+func appendRunRequest(b []byte, id uint64, s Spec, scratch bool) []byte {
 	b = append(b, runWireTag)
 	b = binary.AppendUvarint(b, id)
 	var flags byte
@@ -39,6 +41,9 @@ func appendRunRequest(b []byte, id uint64, s Spec) []byte {
 	}
 	if s.DiskLimit > 0 {
 		flags |= runWireDisk
+	}
+	if scratch {
+		flags |= runWireScratch
 	}
 	b = append(b, flags)
 	if s.MemoryLimit > 0 {
@@ -93,7 +98,8 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 			d.bad = true
 		}
 	}
-	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk) != 0 {
+	m.Scratch = flags&runWireScratch != 0
+	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk|runWireScratch) != 0 {
 		d.bad = true
 	}
 	m.Dir = d.string()

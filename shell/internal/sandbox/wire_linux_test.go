@@ -10,27 +10,29 @@ import (
 func TestRunRequestWire(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name string
-		id   uint64
-		spec Spec
+		name    string
+		id      uint64
+		spec    Spec
+		scratch bool
 	}{
-		{"plain", 1, Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: "/home/u", Env: []string{"PATH=/usr/bin", "HOME=/home/u"}}},
-		{"sandboxed", 1 << 40, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, Dir: "/", Env: []string{"TMPDIR=/tmp/x"}, ReadOnly: true, TmpDir: "/tmp/x"}},
-		{"empty strings and no env", 7, Spec{Argv: []string{"/bin/sh", "-c", ""}}},
-		{"sandboxed with a memory cap", 5, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30}},
-		{"sandboxed with a disk quota", 6, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30, DiskLimit: 2 << 30}},
-		{"sandboxed with paths to hide", 9, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/z", Hide: []string{"/home/u/.ssh", "/home/u/.aws"}}},
-		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}},
+		{"plain", 1, Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: "/home/u", Env: []string{"PATH=/usr/bin", "HOME=/home/u"}}, false},
+		{"sandboxed", 1 << 40, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, Dir: "/", Env: []string{"TMPDIR=/tmp/x"}, ReadOnly: true, TmpDir: "/tmp/x"}, false},
+		{"empty strings and no env", 7, Spec{Argv: []string{"/bin/sh", "-c", ""}}, false},
+		{"sandboxed with a memory cap", 5, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30}, false},
+		{"sandboxed with a disk quota", 6, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30, DiskLimit: 2 << 30}, false},
+		{"sandboxed with paths to hide", 9, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/z", Hide: []string{"/home/u/.ssh", "/home/u/.aws"}}, false},
+		{"sandboxed with a scratch file system", 8, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", DiskLimit: 2 << 30}, true},
+		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			pkt := appendRunRequest(nil, c.id, c.spec)
+			pkt := appendRunRequest(nil, c.id, c.spec, c.scratch)
 			got, err := decodeRunRequest(pkt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit, DiskLimit: c.spec.DiskLimit, Hide: c.spec.Hide}
+			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit, DiskLimit: c.spec.DiskLimit, Hide: c.spec.Hide, Scratch: c.scratch}
 			if len(want.Env) == 0 {
 				want.Env = []string{}
 			}
@@ -50,7 +52,7 @@ func TestRunRequestWire(t *testing.T) {
 	}
 	t.Run("unknown flag", func(t *testing.T) {
 		t.Parallel()
-		pkt := appendRunRequest(nil, 1, Spec{Argv: []string{"/bin/sh"}})
+		pkt := appendRunRequest(nil, 1, Spec{Argv: []string{"/bin/sh"}}, false)
 		pkt[2] |= 1 << 7 // the flags byte, after the tag and a one-byte id
 		if _, err := decodeRunRequest(pkt); err == nil {
 			t.Error("a request with an unknown flag decoded")

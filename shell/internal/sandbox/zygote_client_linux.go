@@ -36,6 +36,35 @@ type Zygote struct {
 	conn   *net.UnixConn
 	dead   chan struct{} // closed when the zygote is gone
 	nextID atomic.Uint64
+
+	helper     string
+	makerOnce  sync.Once
+	maker      *scratchMaker // nil where none could start
+	makerStart error
+}
+
+// scratchFor returns the descriptor of a new scratch file system for a run
+// of spec from the scratch maker (see scratch_userns_linux.go), or -1: the
+// run is not sandboxed or has no disk quota, the zygote mounts scratch file
+// systems itself (as root), or no maker can make one here.
+func (z *Zygote) scratchFor(spec Spec) int {
+	if !spec.ReadOnly || spec.DiskLimit <= 0 || CanMountScratch() {
+		return -1
+	}
+	z.makerOnce.Do(func() {
+		z.maker, z.makerStart = startScratchMaker(z.helper)
+		if z.maker != nil {
+			go z.maker.cmd.Wait() // it exits when its socket closes
+		}
+	})
+	if z.maker == nil {
+		return -1
+	}
+	fd, err := z.maker.make(spec.DiskLimit)
+	if err != nil {
+		return -1
+	}
+	return fd
 }
 
 // zygotes holds one zygote per helper executable, started on first use and
@@ -96,7 +125,7 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 	}
 	defer devNull.Close()
 
-	z := &Zygote{conn: conn, dead: make(chan struct{})}
+	z := &Zygote{conn: conn, dead: make(chan struct{}), helper: helper}
 	started := make(chan error, 1)
 	var proc *os.Process
 	go func() {
@@ -135,6 +164,10 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 		p.Wait()
 		runtime.UnlockOSThread()
 		conn.Close()
+		z.makerOnce.Do(func() {}) // none starts after this
+		if z.maker != nil {
+			z.maker.close()
+		}
 		close(z.dead)
 	}()
 	if err := <-started; err != nil {
@@ -214,12 +247,19 @@ func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 	id := z.nextID.Add(1)
 	bp := zygoteBufs.Get().(*[]byte)
 	defer zygoteBufs.Put(bp)
-	req := appendRunRequest((*bp)[:0], id, spec)
+	scratch := z.scratchFor(spec)
+	req := appendRunRequest((*bp)[:0], id, spec, scratch >= 0)
 	rights := []int{outP[1], errP[1], replyP[1]}
 	if spec.DirFile != nil {
 		rights = append(rights, int(spec.DirFile.Fd())) // the zygote starts the command in it
 	}
+	if scratch >= 0 {
+		rights = append(rights, scratch)
+	}
 	_, _, err = z.conn.WriteMsgUnix(req, unix.UnixRights(rights...), nil)
+	if scratch >= 0 {
+		unix.Close(scratch) // the zygote's copy, and then the run's, keep it
+	}
 	if cap(req) <= zygoteBufSize {
 		*bp = req[:cap(req)]
 	}

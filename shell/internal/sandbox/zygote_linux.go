@@ -72,6 +72,7 @@ type zygoteMsg struct {
 	DiskLimit int64    // run: the run's disk quota, 0 for none (Spec.DiskLimit)
 	Hide      []string // run: paths the command may not read (Spec.Hide)
 	Reason    int      // exit: why the zygote stopped the run, if it did (exitMemory)
+	Scratch   bool     // run: the last descriptor is the run's scratch file system (see scratch_userns_linux.go)
 }
 
 // zrun is one command the zygote started.
@@ -230,6 +231,16 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 // shell confines itself between fork and exec (see forkConfined); the
 // zygote itself is never confined, in any thread.
 func (s *zserver) start(m zygoteMsg, fds []int) {
+	scratchFS := -1
+	if m.Scratch && len(fds) >= 4 {
+		// The run's scratch file system, made by the runner's scratch
+		// maker: it goes to the child as scratchFD, and the zygote's copy
+		// closes once the child has it.
+		scratchFS = fds[len(fds)-1]
+		unix.CloseOnExec(scratchFS)
+		fds = fds[:len(fds)-1]
+		defer unix.Close(scratchFS)
+	}
 	if len(fds) != 3 && len(fds) != 4 {
 		closeAll(fds)
 		return // no reply socket: nobody to answer
@@ -273,11 +284,20 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	}
 
-	if m.ReadOnly && m.DiskLimit > 0 && s.scratch && mountScratch(m.TmpDir, m.DiskLimit) {
+	if m.ReadOnly && m.DiskLimit > 0 && s.scratch && scratchFS < 0 && mountScratch(m.TmpDir, m.DiskLimit) {
 		r.scratch = m.TmpDir
 	}
 	if m.ReadOnly && m.MemLimit > 0 {
 		r.memCg = newRunCgroup("hark-run-" + s.nonce + "-" + strconv.FormatUint(m.ID, 10))
+	}
+	conf := confinement{dir: m.Dir, tmpDir: m.TmpDir, hide: m.Hide, fileLimit: m.DiskLimit, memCgroup: r.memCg.procs, scratchFS: -1,
+		// Without a memory cgroup nothing counts a memfd that no process
+		// holds (see memory.go): none can be made.
+		noMemfd: m.MemLimit > 0 && r.memCg.procs < 0}
+	if m.ReadOnly && scratchFS >= 0 {
+		conf.scratchFS = scratchFS
+		conf.tmpDir = "/proc/self/fd/" + strconv.Itoa(scratchFS) + "/" + scratchFolder
+		env = withScratchEnv(env, m.TmpDir)
 	}
 	s.mu.Lock()
 	if s.closing {
@@ -295,7 +315,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	var pid int
 	var err error
 	if m.ReadOnly {
-		pid, err = s.launcher.fork(m.Argv, env, m.Dir, m.TmpDir, m.Hide, [3]int{s.devNull, fds[0], fds[1]}, m.DiskLimit, r.memCg.procs, r.scratch != "", s.launched)
+		pid, err = s.launcher.fork(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, conf, r.scratch != "" || conf.scratchFS >= 0, s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
