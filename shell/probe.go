@@ -10,7 +10,13 @@ import (
 // problem), but then commands that can run code from their configuration
 // ask first, and the fix says how to get one.
 func ProbeSandbox(context.Context) (string, error) {
-	return probeSandbox(SandboxStatus, runtime.GOOS)
+	return probeSandbox(func() (bool, string) {
+		ok, detail := SandboxStatus()
+		if ok {
+			detail += scratchDetail()
+		}
+		return ok, detail
+	}, runtime.GOOS)
 }
 
 func probeSandbox(status func() (bool, string), goos string) (string, error) {
