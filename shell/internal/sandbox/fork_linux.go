@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,7 +198,7 @@ func sandboxRules(tmpDir string, hide []string) (fd int, flags uint32, err error
 	if len(hide) > 0 {
 		rules, err = hideRules(hide)
 	} else {
-		rules, err = readRules()
+		rules, err = readRulesCached()
 	}
 	if err != nil {
 		return -1, 0, err
@@ -221,6 +222,39 @@ func sandboxRules(tmpDir string, hide []string) (fd int, flags uint32, err error
 // lead through /proc/self/fd to the command's own descriptors, and Landlock
 // checks what they lead to.
 var harmlessDevices = []string{"null", "zero", "full", "random", "urandom"}
+
+// readRulesCache keeps readRules' answer while / and /dev are unchanged
+// (the same inode, and no entry added, removed or renamed since: their
+// ctime): it lists / and stats each entry, a third of building a ruleset
+// that cannot be cached whole (a run with a scratch file system of its
+// own, a new one each run).
+var readRulesCache struct {
+	sync.Mutex
+	key   [2]unix.Stat_t
+	rules []landlock.Rule
+}
+
+func readRulesCached() ([]landlock.Rule, error) {
+	var key [2]unix.Stat_t
+	if unix.Stat("/", &key[0]) != nil || unix.Stat("/dev", &key[1]) != nil {
+		return readRules()
+	}
+	same := func(a, b unix.Stat_t) bool {
+		return a.Dev == b.Dev && a.Ino == b.Ino && a.Ctim == b.Ctim && a.Mtim == b.Mtim
+	}
+	readRulesCache.Lock()
+	defer readRulesCache.Unlock()
+	// Clipped: the caller appends its own rules, which must not land in
+	// the cached array.
+	if readRulesCache.rules != nil && same(key[0], readRulesCache.key[0]) && same(key[1], readRulesCache.key[1]) {
+		return slices.Clip(readRulesCache.rules), nil
+	}
+	rules, err := readRules()
+	if err == nil {
+		readRulesCache.key, readRulesCache.rules = key, slices.Clip(rules)
+	}
+	return slices.Clip(rules), err
+}
 
 // readRules are the read rules of the ruleset: / may be listed, each of its
 // entries but /dev read (and executed) as a whole, and the harmless devices

@@ -59,6 +59,12 @@ type scratchMaker struct {
 	conn int // SOCK_SEQPACKET; -1 once the maker is gone
 	cmd  *exec.Cmd
 	err  error // why no scratch can be made, once known: runs then go without
+	// spare is a file system made ahead, of spareSize bytes, or -1: the
+	// next run takes it, so only the first run of a size waits for the
+	// maker (about a tenth of a millisecond).
+	spare     int
+	spareSize int64
+	ahead     bool // make spares: a long-lived maker's owner, which runs many
 }
 
 // startScratchMaker starts helper as a scratch maker in new user and mount
@@ -90,7 +96,7 @@ func startScratchMaker(helper string) (*scratchMaker, error) {
 		unix.Close(pair[0])
 		return nil, fmt.Errorf("no user namespace for a scratch file system: %w", err)
 	}
-	return &scratchMaker{conn: pair[0], cmd: cmd}, nil
+	return &scratchMaker{conn: pair[0], cmd: cmd, spare: -1}, nil
 }
 
 // make asks for a scratch file system of size bytes and returns the
@@ -101,13 +107,35 @@ func (m *scratchMaker) make(size int64) (int, error) {
 	if m.err != nil {
 		return -1, m.err
 	}
+	if m.spare >= 0 && m.spareSize == size {
+		fd := m.spare
+		m.spare = -1
+		go m.makeSpare(size)
+		return fd, nil
+	}
 	fd, err := m.ask(size)
 	if err != nil {
 		// Whatever failed fails again: runs go on without, at no cost.
 		m.err = err
 		m.closeLocked()
+		return -1, err
 	}
-	return fd, err
+	if m.ahead {
+		go m.makeSpare(size)
+	}
+	return fd, nil
+}
+
+// makeSpare makes the next run's file system ahead, unless one is there.
+func (m *scratchMaker) makeSpare(size int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil || m.spare >= 0 {
+		return
+	}
+	if fd, err := m.ask(size); err == nil {
+		m.spare, m.spareSize = fd, size
+	}
 }
 
 func (m *scratchMaker) ask(size int64) (int, error) {
@@ -151,6 +179,10 @@ func (m *scratchMaker) close() {
 }
 
 func (m *scratchMaker) closeLocked() {
+	if m.spare >= 0 {
+		unix.Close(m.spare)
+		m.spare = -1
+	}
 	if m.conn >= 0 {
 		unix.Close(m.conn)
 		m.conn = -1

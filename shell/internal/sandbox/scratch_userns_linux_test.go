@@ -179,3 +179,29 @@ func TestScratchMakerHoldsItsSize(t *testing.T) {
 		})
 	}
 }
+
+// The read rules are kept while / and /dev are unchanged, and what a
+// caller appends to them (its temporary folder's rule) never reaches the
+// next caller's.
+func TestReadRulesCacheIsNotShared(t *testing.T) {
+	t.Parallel()
+	fresh, err := readRules()
+	if err != nil {
+		t.Skipf("cannot list /: %v", err)
+	}
+	a, err := readRulesCached()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = append(a, a[0]) // what sandboxRules does with its own rules
+	b, err := readRulesCached()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != len(fresh) || len(a) != len(fresh)+1 {
+		t.Errorf("cached rules: %d then %d, read afresh %d", len(a)-1, len(b), len(fresh))
+	}
+	if &a[0] == &b[0] && cap(b) > len(b) {
+		t.Error("the cached rules have room to append into")
+	}
+}

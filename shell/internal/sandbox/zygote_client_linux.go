@@ -54,6 +54,7 @@ func (z *Zygote) scratchFor(spec Spec) int {
 	z.makerOnce.Do(func() {
 		z.maker, z.makerStart = startScratchMaker(z.helper)
 		if z.maker != nil {
+			z.maker.ahead = true
 			go z.maker.cmd.Wait() // it exits when its socket closes
 		}
 	})
