@@ -1,7 +1,9 @@
 package app
 
 import (
+	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -43,7 +45,16 @@ type harkRune struct {
 
 func harkRunes(s string) []harkRune {
 	var rs []harkRune
-	for _, r := range s {
+	for len(s) > 0 {
+		// A letter drawn with ASCII signs ("|<" for k, "/-\" for a)
+		// is one character that may stand where a letter is.
+		if n := asciiLetterSign(s); n > 0 {
+			rs = append(rs, harkRune{r: -1, cand: true})
+			s = s[n:]
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
 		d := []rune(norm.NFKD.String(string(r)))
 		if len(d) > 1 && !unicode.IsLetter(r) {
 			// "№" is "No" and "™" is "TM" only to a search engine; on
@@ -67,15 +78,40 @@ func classify(r rune) harkRune {
 	case r < 0x80 && unicode.IsLetter(r):
 		h.latin, h.cand = true, true
 	case r < 0x80:
-		// ASCII digits pass for letters (4 for a); ASCII punctuation
-		// and symbols are how names are joined ("Claude|Hark").
-		h.cand = unicode.IsDigit(r)
+		// ASCII digits pass for letters (4 for a), and so do the signs
+		// drawn like the letters of hark ("H@rk", "#ark"); other ASCII
+		// punctuation and symbols are how names are joined
+		// ("Claude|Hark").
+		h.cand = unicode.IsDigit(r) || strings.ContainsRune(asciiLetterSigns, r)
 	case unicode.In(r, unicode.Other_Default_Ignorable_Code_Point):
 		// Hangul fillers are letters that render as nothing.
 	default:
 		h.cand = unicode.In(r, unicode.L, unicode.N, unicode.S)
 	}
 	return h
+}
+
+// asciiLetterSigns are the single ASCII signs drawn like a letter of
+// hark: @ and ^ for a, # for h.
+const asciiLetterSigns = "@^#"
+
+// asciiLetterSeqs are the letters of hark drawn with several ASCII signs.
+var asciiLetterSeqs = []string{
+	"|-|", "}{", "]-[", ")-(", // h
+	"/-\\", "/\\", // a
+	"|2", "|?", "|Z", // r
+	"|<", "|{", "|(", // k
+}
+
+// asciiLetterSign returns the length of the letter drawn with ASCII signs
+// that s starts with, or 0.
+func asciiLetterSign(s string) int {
+	for _, seq := range asciiLetterSeqs {
+		if strings.HasPrefix(s, seq) {
+			return len(seq)
+		}
+	}
+	return 0
 }
 
 // wordStart reports whether a word begins at rs[i]: after a separator,

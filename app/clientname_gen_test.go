@@ -141,6 +141,7 @@ func TestClientNameInnocent(t *testing.T) {
 		"Claude Desktop", "Cursor", "Zed", "Goose", "Codex", "Sharkbot", "Harkness", "Mark", "Shark", "SHARK",
 		"Charkov", "Park", "Hank", "Harp", "Dark Reader", "Sharky's Tools", "shark-mcp", "Harkonnen", "Bark.app",
 		"Ark", "Hawk", "Harm", "Larks", "Claude 3.5", "VS Code", "GitHub Copilot", "Курсор", "克劳德",
+		"Sh@rk", "C# Tools", "user@host", "R&D", "a|b", "Mark#1", "Shark|<tools>", "s^rk", "#hashtag",
 	} {
 		if got := ClientName(name); got != name {
 			t.Errorf("%q is shown as %q", name, got)
@@ -149,4 +150,43 @@ func TestClientNameInnocent(t *testing.T) {
 			t.Errorf("%q is spoken as %q", name, got)
 		}
 	}
+}
+
+// TestClientNameASCIILetterSigns: "Hark" spelt with the ASCII signs drawn
+// like its letters, in every combination ("H@rk", "|-|4|2|<", "#/-\rk"),
+// alone and beside another program's name, is marked as another program.
+func TestClientNameASCIILetterSigns(t *testing.T) {
+	t.Parallel()
+	ways := [][]string{
+		{"h", "H", "#", "|-|", "}{", "]-[", ")-("},
+		{"a", "A", "@", "^", "4", "/-\\", "/\\"},
+		{"r", "R", "2", "|2", "|?", "|Z"},
+		{"k", "K", "|<", "|{", "|("},
+	}
+	forms := []string{""}
+	for _, letter := range ways {
+		var next []string
+		for _, f := range forms {
+			for _, w := range letter {
+				next = append(next, f+w)
+			}
+		}
+		forms = next
+	}
+	n := len(forms)
+	for _, f := range forms[:n] {
+		forms = append(forms, "Claude "+f, f+"-Claude", "Claude:"+f)
+	}
+	failed := 0
+	for _, name := range forms {
+		if !namesHark(name) {
+			if failed++; failed <= 20 {
+				t.Errorf("%q is not marked as another program", name)
+			}
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d forms not marked", failed, len(forms))
+	}
+	t.Logf("%d forms, %d spellings", len(forms), n)
 }
