@@ -155,12 +155,13 @@ const (
 // the kernel compiles in a fraction of the time the whole filter takes.
 //
 // noMemfdFilter (on top of sandboxFilter) and noSetsidNoMemfdFilter (in
-// place of noSetsidFilter) also answer memfd_create with ENOSYS, for a run
-// with a memory cap but no memory cgroup: nothing else would count a memfd
-// that no process holds open or maps any more (parked in a socket, or kept
-// by a one-page mapping). ENOSYS, as on a kernel without the call, so
-// programs fall back to a temporary file, which the scratch file system or
-// the disk watch bounds.
+// place of noSetsidFilter) also refuse memfd_create (ENOSYS) and shared
+// anonymous mappings (EPERM), for a run with a memory cap but no memory
+// cgroup: nothing else would count such memory once no process holds it
+// or maps more than a page of it (a memfd parked in a socket, a shared
+// mapping cut down to one page). ENOSYS, as on a kernel without the call,
+// so programs fall back to a temporary file, which the scratch file system
+// or the disk watch bounds.
 var (
 	sandboxFilter         = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), false)) })
 	launcherFilter        = sync.OnceValue(func() *unix.SockFprog { return fprog(buildSandboxFilter(nativeAuditArch(), true)) })
@@ -176,11 +177,14 @@ func fprog(prog []unix.SockFilter) *unix.SockFprog {
 	return &unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 }
 
-// buildSmallFilter refuses setsid(2) (EPERM) and memfd_create(2)
-// (ENOSYS), as asked, and allows everything else; it is only ever
-// installed on top of a filter that has checked the architecture already,
-// and checks it again only to read the right table.
-func buildSmallFilter(arch uint32, setsid, memfd bool) []unix.SockFilter {
+// buildSmallFilter refuses setsid(2) (EPERM) and, with uncounted, the two
+// ways to make memory that outlives every mapping of it but one:
+// memfd_create(2) (ENOSYS) and shared anonymous mmap(2) (EPERM; written,
+// then unmapped but for a page, its pages stay in memory that no process
+// shows). Everything else is allowed. It is only ever installed on top of
+// a filter that has checked the architecture already, and checks it again
+// only to read the right table.
+func buildSmallFilter(arch uint32, setsid, uncounted bool) []unix.SockFilter {
 	if arch == 0 {
 		return nil
 	}
@@ -193,11 +197,26 @@ func buildSmallFilter(arch uint32, setsid, memfd bool) []unix.SockFilter {
 	if setsid {
 		prog = append(prog, unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_SETSID), Jf: 1}, ret(seccompErrno(unix.EPERM)))
 	}
-	if memfd {
-		prog = append(prog, unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_MEMFD_CREATE), Jf: 1}, ret(seccompErrno(unix.ENOSYS)))
+	if uncounted {
+		prog = append(prog,
+			unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_MEMFD_CREATE), Jf: 1}, ret(seccompErrno(unix.ENOSYS)),
+			// mmap's flags are its fourth argument; all of them sit in
+			// the low 32 bits. Anonymous and not private (MAP_SHARED or
+			// MAP_SHARED_VALIDATE) is refused.
+			unix.SockFilter{Code: bpfJeq, K: uint32(unix.SYS_MMAP), Jf: 6},
+			ldAbs(argLo(3)),
+			unix.SockFilter{Code: bpfJset, K: unix.MAP_ANONYMOUS, Jf: 2},
+			unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: mapType},
+			unix.SockFilter{Code: bpfJeq, K: unix.MAP_PRIVATE, Jf: 1},
+			ret(seccompAllow),
+			ret(seccompErrno(unix.EPERM)),
+		)
 	}
 	return append(prog, ret(seccompAllow))
 }
+
+// mapType is MAP_TYPE, the bits of mmap's flags that say shared or private.
+const mapType = 0x0f
 
 // buildSandboxFilter assembles the classic BPF program: the architecture
 // checks; the calls with their own action or argument checks, one test

@@ -154,6 +154,57 @@ func TestSeccompFilterDecisions(t *testing.T) {
 	}
 }
 
+// The small filters, interpreted: setsid refused where asked, and for a run
+// whose memory no cgroup counts, memfd_create and every shared anonymous
+// mapping refused, while private, file-backed and other calls pass.
+func TestSmallFilterDecisions(t *testing.T) {
+	t.Parallel()
+	arch := nativeAuditArch()
+	if arch == 0 {
+		t.Skip("no filter for this architecture")
+	}
+	eperm, enosys := seccompErrno(unix.EPERM), seccompErrno(unix.ENOSYS)
+	const anon, shared, private, validate = unix.MAP_ANONYMOUS, unix.MAP_SHARED, unix.MAP_PRIVATE, 0x03
+	calls := []struct {
+		name string
+		nr   uintptr
+		args []uint64
+		// the action with setsid refused and uncounted memory refused
+		setsid, uncounted uint32
+	}{
+		{"setsid", unix.SYS_SETSID, nil, eperm, seccompAllow},
+		{"memfd_create", unix.SYS_MEMFD_CREATE, []uint64{0x1000, 0}, seccompAllow, enosys},
+		{"mmap shared anonymous", unix.SYS_MMAP, []uint64{0, 1 << 30, 3, anon | shared, ^uint64(0), 0}, seccompAllow, eperm},
+		{"mmap shared anonymous, populated", unix.SYS_MMAP, []uint64{0, 1 << 30, 3, anon | shared | unix.MAP_POPULATE, ^uint64(0), 0}, seccompAllow, eperm},
+		{"mmap shared_validate anonymous", unix.SYS_MMAP, []uint64{0, 1 << 30, 3, anon | validate, ^uint64(0), 0}, seccompAllow, eperm},
+		{"mmap shared anonymous, flags with high bits", unix.SYS_MMAP, []uint64{0, 1 << 30, 3, 0xffffffff00000000 | anon | shared, ^uint64(0), 0}, seccompAllow, eperm},
+		{"mmap private anonymous", unix.SYS_MMAP, []uint64{0, 1 << 30, 3, anon | private, ^uint64(0), 0}, seccompAllow, seccompAllow},
+		{"mmap private anonymous, fixed", unix.SYS_MMAP, []uint64{0x10000, 4096, 3, anon | private | unix.MAP_FIXED, ^uint64(0), 0}, seccompAllow, seccompAllow},
+		{"mmap shared file", unix.SYS_MMAP, []uint64{0, 4096, 1, shared, 3, 0}, seccompAllow, seccompAllow},
+		{"mmap private file", unix.SYS_MMAP, []uint64{0, 4096, 1, private, 3, 0}, seccompAllow, seccompAllow},
+		{"read", unix.SYS_READ, nil, seccompAllow, seccompAllow},
+		{"munmap", unix.SYS_MUNMAP, nil, seccompAllow, seccompAllow},
+	}
+	for _, f := range []struct{ setsid, uncounted bool }{{true, false}, {true, true}, {false, true}} {
+		prog := buildSmallFilter(arch, f.setsid, f.uncounted)
+		for _, c := range calls {
+			want := uint32(seccompAllow)
+			if f.setsid && c.setsid != seccompAllow {
+				want = c.setsid
+			}
+			if f.uncounted && c.uncounted != seccompAllow {
+				want = c.uncounted
+			}
+			if got := runFilter(t, prog, arch, c.nr, c.args...); got != want {
+				t.Errorf("setsid %v, uncounted %v: %s: %#x, want %#x", f.setsid, f.uncounted, c.name, got, want)
+			}
+		}
+		if got := runFilter(t, prog, 0x40000003, unix.SYS_READ); got != eperm {
+			t.Errorf("a foreign architecture: %#x", got)
+		}
+	}
+}
+
 // The launcher's ruleset cache reuses a ruleset only for the very folder it
 // was made for: the same path made anew gets a new one.
 func TestRulesetCache(t *testing.T) {
