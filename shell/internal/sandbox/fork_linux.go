@@ -68,6 +68,9 @@ type childSpec struct {
 	// stdin, stdout, stderr, the status pipe's write end, and the run's
 	// scratch file system (or -1), which the child keeps as scratchFD
 	fds [5]int
+	// liftTo is the lowest number the child moves descriptors to before it
+	// puts them in place: past every number it puts one at.
+	liftTo uintptr
 
 	// The confinement.
 	cgroup     int // cgroup.procs of the zygote's pids cgroup, or -1
@@ -340,6 +343,9 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 	if filter == nil {
 		return 0, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
+	if c.scratchFS >= 0 && !scratchFDFits() {
+		return 0, fmt.Errorf("the open-file limit is too low for descriptor %d, the scratch file system's", scratchFD)
+	}
 	dir, tmpDir, hide := c.dir, c.tmpDir, c.hide
 	var ruleset int
 	var rulesFlags uint32
@@ -382,7 +388,7 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 	setpcap, lastCap := capabilities()
 	spec := &childSpec{
 		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
-		fds:    [5]int{stdio[0], stdio[1], stdio[2], status[1], c.scratchFS},
+		fds: [5]int{stdio[0], stdio[1], stdio[2], status[1], c.scratchFS}, liftTo: 5,
 		cgroup: cgroup, memCgroup: c.memCgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter, filter2: filter2,
 		dropCaps: setpcap && !inherited, lastCap: lastCap,
 		capHeader: unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3},
@@ -407,6 +413,10 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 	// The child must not run Go signal handlers: signals stay blocked on
 	// this thread across the fork, and the child resets every handler
 	// before it unblocks them.
+	if c.scratchFS >= 0 {
+		spec.liftTo = scratchFD + 1
+	}
+
 	runtime.LockOSThread()
 	var all, old unix.Sigset_t
 	for i := range all.Val {
@@ -527,14 +537,15 @@ func childConfine(c *childSpec) {
 		goto fail
 	}
 
-	// Descriptors: first lift every source above scratchFD, so that moving
-	// one into place cannot overwrite another, then 0–2, the status pipe as
-	// 3 and the scratch file system as scratchFD; every other one closes.
+	// Descriptors: first lift every source to liftTo or above, so that
+	// moving one into place cannot overwrite another, then 0–2, the status
+	// pipe as 3 and the scratch file system as scratchFD; every other one
+	// closes.
 	stage = stageFDs
 	for i := 0; i < len(c.fds); i++ {
-		if c.fds[i] >= 0 && c.fds[i] <= scratchFD {
+		if c.fds[i] >= 0 && uintptr(c.fds[i]) < c.liftTo {
 			var nfd uintptr
-			if nfd, _, e = syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(c.fds[i]), syscall.F_DUPFD_CLOEXEC, scratchFD+1); e != 0 {
+			if nfd, _, e = syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(c.fds[i]), syscall.F_DUPFD_CLOEXEC, c.liftTo); e != 0 {
 				goto fail
 			}
 			c.fds[i] = int(nfd)

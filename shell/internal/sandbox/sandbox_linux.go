@@ -144,7 +144,7 @@ func HelperMain(args []string) int {
 		env := os.Environ()
 		if h.diskLimit > 0 && privateMounts() {
 			mountScratch(h.tmpDir, h.diskLimit)
-		} else if h.diskLimit > 0 && !CanMountScratch() {
+		} else if h.diskLimit > 0 && !CanMountScratch() && scratchFDFits() {
 			// Unprivileged: a scratch file system from a maker of its own
 			// (see scratch_userns_linux.go), where user namespaces work.
 			if fd := helperScratch(h.diskLimit); fd >= 0 {
@@ -397,7 +397,7 @@ func helperScratch(size int64) int {
 	}
 	fd, err := m.make(size)
 	m.close()
-	m.cmd.Wait()
+	m.wait()
 	if err != nil {
 		return -1
 	}

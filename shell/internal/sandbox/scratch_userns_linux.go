@@ -50,6 +50,16 @@ const (
 	makerFD       = 3
 )
 
+// makerPatience is how long a run waits for the maker, in milliseconds.
+var makerPatience = 5000
+
+// scratchFDFits says whether this process's open-file limit lets a child
+// hold scratchFD, with room to move its other descriptors past it.
+func scratchFDFits() bool {
+	var l unix.Rlimit
+	return unix.Getrlimit(unix.RLIMIT_NOFILE, &l) == nil && l.Cur > scratchFD+8
+}
+
 // ScratchDir is $TMPDIR in a run with a scratch file system from the maker.
 var ScratchDir = "/proc/self/fd/" + strconv.Itoa(scratchFD) + "/" + scratchFolder
 
@@ -64,7 +74,16 @@ type scratchMaker struct {
 	// maker (about a tenth of a millisecond).
 	spare     int
 	spareSize int64
-	ahead     bool // make spares: a long-lived maker's owner, which runs many
+	ahead     bool          // make spares: a long-lived maker's owner, which runs many
+	exited    chan struct{} // closed once the maker has exited and been waited for
+	exitErr   error         // how it exited, once exited is closed
+}
+
+// wait waits for the maker to exit (it does once its socket closes, or
+// once killed) and says how it did.
+func (m *scratchMaker) wait() error {
+	<-m.exited
+	return m.exitErr
 }
 
 // startScratchMaker starts helper as a scratch maker in new user and mount
@@ -96,7 +115,12 @@ func startScratchMaker(helper string) (*scratchMaker, error) {
 		unix.Close(pair[0])
 		return nil, fmt.Errorf("no user namespace for a scratch file system: %w", err)
 	}
-	return &scratchMaker{conn: pair[0], cmd: cmd, spare: -1}, nil
+	m := &scratchMaker{conn: pair[0], cmd: cmd, spare: -1, exited: make(chan struct{})}
+	go func() {
+		m.exitErr = cmd.Wait()
+		close(m.exited)
+	}()
+	return m, nil
 }
 
 // make asks for a scratch file system of size bytes and returns the
@@ -112,6 +136,10 @@ func (m *scratchMaker) make(size int64) (int, error) {
 		m.spare = -1
 		go m.makeSpare(size)
 		return fd, nil
+	}
+	if m.spare >= 0 { // made for another quota
+		unix.Close(m.spare)
+		m.spare = -1
 	}
 	fd, err := m.ask(size)
 	if err != nil {
@@ -147,6 +175,18 @@ func (m *scratchMaker) ask(size int64) (int, error) {
 	buf := make([]byte, 512)
 	oob := make([]byte, unix.CmsgSpace(4))
 	for {
+		// The maker answers in a tenth of a millisecond; one that does
+		// not answer at all (stopped, on a kernel where a command could
+		// signal it) must not hold up the run, which then goes without.
+		pfd := []unix.PollFd{{Fd: int32(m.conn), Events: unix.POLLIN}}
+		if k, err := unix.Poll(pfd, makerPatience); errors.Is(err, unix.EINTR) {
+			continue
+		} else if err != nil || k == 0 {
+			if m.cmd != nil && m.cmd.Process != nil {
+				m.cmd.Process.Kill()
+			}
+			return -1, errors.New("the scratch maker did not answer")
+		}
 		n, oobn, _, _, err := unix.Recvmsg(m.conn, buf, oob, unix.MSG_CMSG_CLOEXEC)
 		if errors.Is(err, unix.EINTR) {
 			continue
@@ -167,6 +207,13 @@ func (m *scratchMaker) ask(size int64) (int, error) {
 		}
 		return -1, errors.New(string(buf[:n]))
 	}
+}
+
+// failed says whether the maker can make no more file systems.
+func (m *scratchMaker) failed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err != nil
 }
 
 func (m *scratchMaker) close() {
@@ -303,6 +350,16 @@ func newScratchFS(size int64) (int, error) {
 	return root, nil
 }
 
+// isTmpfsRoot says whether fd is a folder on a tmpfs, as a scratch file
+// system's root from the maker is: the zygote checks what it is handed
+// before it grants writing there.
+func isTmpfsRoot(fd int) bool {
+	var fs unix.Statfs_t
+	var st unix.Stat_t
+	return unix.Fstatfs(fd, &fs) == nil && fs.Type == unix.TMPFS_MAGIC &&
+		unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
+}
+
 // withScratchEnv returns env with TMPDIR, and TMPPREFIX under it, moved
 // from tmpDir to ScratchDir.
 func withScratchEnv(env []string, tmpDir string) []string {
@@ -345,7 +402,7 @@ func ScratchAvailable(helper string) string {
 			how = "a user namespace of its own"
 		}
 		m.close()
-		m.cmd.Wait()
+		m.wait()
 	}
 	if scratchProbe.byHelper == nil {
 		scratchProbe.byHelper = map[string]string{}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -52,7 +53,7 @@ func scratchMain(size string) int {
 		fmt.Printf("unavailable (user namespaces %v): %v\n", userns, err)
 		return 0
 	}
-	defer m.cmd.Wait()
+	defer m.wait()
 	defer m.close()
 	root, err := m.make(n)
 	if err != nil {
@@ -203,5 +204,137 @@ func TestReadRulesCacheIsNotShared(t *testing.T) {
 	}
 	if &a[0] == &b[0] && cap(b) > len(b) {
 		t.Error("the cached rules have room to append into")
+	}
+}
+
+// A sandboxed command still runs where the open-file limit is too low for
+// descriptor 99 (a run then keeps its folder on the disk), or just high
+// enough, with a disk quota and without; none fails to set up its
+// descriptors.
+func TestSandboxUnderALowFileLimit(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	exe, _ := os.Executable()
+	for _, limit := range []int{16, 64, 100, 101, scratchFD + 9, 1024} {
+		for _, disk := range []string{"", "-disk 1000000"} {
+			dir := t.TempDir()
+			script := fmt.Sprintf(`ulimit -n %d && exec '%s' %s -ro -tmp '%s' %s -- /bin/sh -c 'echo "ok $TMPDIR" && echo x > "$TMPDIR/f"'`, limit, exe, HelperCommand, dir, disk)
+			cmd := exec.Command("/bin/sh", "-c", script)
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "TMPDIR=" + dir}
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.HasPrefix(string(out), "ok ") {
+				t.Errorf("open-file limit %d, %q: %v: %s", limit, disk, err, out)
+				continue
+			}
+			scratch := strings.Contains(string(out), ScratchDir)
+			if scratch && limit <= scratchFD+8 {
+				t.Errorf("open-file limit %d: the run got descriptor %d anyway: %s", limit, scratchFD, out)
+			}
+		}
+	}
+}
+
+// A scratch maker that stops answering (stopped by a signal, on a kernel
+// where a command could send one) holds up no run for longer than
+// makerPatience: the run goes without, the maker is killed, and the next
+// run after makerRetry gets a new one. Not parallel: it shortens both.
+func TestScratchMakerThatStopsAnsweringIsReplaced(t *testing.T) {
+	exe, _ := os.Executable()
+	probe, err := startScratchMaker(exe)
+	if err == nil {
+		var fd int
+		if fd, err = probe.make(1 << 20); err == nil {
+			unix.Close(fd)
+		}
+		probe.close()
+		probe.wait()
+	}
+	if err != nil {
+		t.Skipf("no user namespace to be had here: %v", err)
+	}
+	patience, retry := makerPatience, makerRetry
+	makerPatience, makerRetry = 300, 0
+	defer func() { makerPatience, makerRetry = patience, retry }()
+
+	z := &Zygote{helper: exe}
+	defer func() {
+		z.makerMu.Lock()
+		z.closed = true
+		if z.maker != nil {
+			z.maker.close()
+		}
+		z.makerMu.Unlock()
+	}()
+	spec := Spec{ReadOnly: true, DiskLimit: 1 << 20}
+	first := z.scratchMaker()
+	if first == nil {
+		t.Fatal("no scratch maker")
+	}
+	first.ahead = false // no spare: the next run must ask the stopped maker
+	if err := first.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if fd, err := first.make(spec.DiskLimit); err == nil || fd >= 0 {
+		t.Fatalf("a stopped maker answered: %d, %v", fd, err)
+	}
+	if err := first.wait(); err == nil {
+		t.Error("the maker that did not answer was not killed")
+	}
+	second := z.scratchMaker()
+	if second == nil || second == first {
+		t.Fatal("the maker was not replaced")
+	}
+	fd, err := second.make(spec.DiskLimit)
+	if err != nil {
+		t.Fatalf("the new maker made no file system: %v", err)
+	}
+	unix.Close(fd)
+}
+
+// The zygote grants writing only to what is a scratch file system: a run
+// request that hands it an ordinary folder as one (a project's, say) is
+// refused, and nothing runs.
+func TestZygoteRefusesAFolderPassedAsScratch(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	z := testZygote(t)
+	project := t.TempDir()
+	// The folder the run's $TMPDIR would be, shipped by the project.
+	if err := os.Mkdir(project+"/"+scratchFolder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := unix.Open(project, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(dir)
+	var out, errP [2]int
+	if err := unix.Pipe2(out[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Pipe2(errP[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll([]int{out[0], errP[0], reply[0]})
+	spec := Spec{Argv: []string{"/bin/sh", "-c", `echo ran > "$TMPDIR/f"`}, Dir: project, Env: testEnv(), ReadOnly: true, TmpDir: t.TempDir(), DiskLimit: 1 << 20}
+	req := appendRunRequest(nil, 1, spec, true)
+	if _, _, err := z.conn.WriteMsgUnix(req, unix.UnixRights(out[1], errP[1], reply[1], dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	closeAll([]int{out[1], errP[1], reply[1]})
+	buf := make([]byte, 4096)
+	n, err := unix.Read(reply[0], buf)
+	if err != nil || !bytes.Contains(buf[:n], []byte("not run")) {
+		t.Errorf("the zygote answered %q, %v", buf[:max(n, 0)], err)
+	}
+	// A refused run never starts; give one that did start the time
+	// to write before looking, by waiting for its output to close.
+	io.Copy(io.Discard, os.NewFile(uintptr(out[0]), "out"))
+	if _, err := os.Stat(project + "/" + scratchFolder + "/f"); err == nil {
+		t.Error("the command ran and wrote into the project's folder")
 	}
 }

@@ -37,11 +37,17 @@ type Zygote struct {
 	dead   chan struct{} // closed when the zygote is gone
 	nextID atomic.Uint64
 
-	helper     string
-	makerOnce  sync.Once
-	maker      *scratchMaker // nil where none could start
-	makerStart error
+	helper  string
+	makerMu sync.Mutex
+	maker   *scratchMaker // nil until the first run that needs one, and where none could start
+	makerAt time.Time     // when the last maker was started
+	closed  bool          // the zygote is gone: no maker starts
 }
+
+// makerRetry is how long after a maker failed or could not start another
+// is tried: a machine that refuses user namespaces refuses them again, and
+// a maker that was killed can be replaced.
+var makerRetry = 30 * time.Second
 
 // scratchFor returns the descriptor of a new scratch file system for a run
 // of spec from the scratch maker (see scratch_userns_linux.go), or -1: the
@@ -51,21 +57,41 @@ func (z *Zygote) scratchFor(spec Spec) int {
 	if !spec.ReadOnly || spec.DiskLimit <= 0 || CanMountScratch() {
 		return -1
 	}
-	z.makerOnce.Do(func() {
-		z.maker, z.makerStart = startScratchMaker(z.helper)
-		if z.maker != nil {
-			z.maker.ahead = true
-			go z.maker.cmd.Wait() // it exits when its socket closes
-		}
-	})
-	if z.maker == nil {
+	m := z.scratchMaker()
+	if m == nil {
 		return -1
 	}
-	fd, err := z.maker.make(spec.DiskLimit)
+	fd, err := m.make(spec.DiskLimit)
 	if err != nil {
 		return -1
 	}
 	return fd
+}
+
+// scratchMaker returns the zygote's scratch maker, starting one where
+// there is none or the last failed, at most every makerRetry; nil while
+// none can be had.
+func (z *Zygote) scratchMaker() *scratchMaker {
+	z.makerMu.Lock()
+	defer z.makerMu.Unlock()
+	if z.maker != nil && !z.maker.failed() {
+		return z.maker
+	}
+	if z.closed || (!z.makerAt.IsZero() && time.Since(z.makerAt) < makerRetry) {
+		return nil
+	}
+	if z.maker != nil {
+		z.maker.close()
+	}
+	z.makerAt = time.Now()
+	m, err := startScratchMaker(z.helper)
+	if err != nil {
+		z.maker = nil
+		return nil
+	}
+	m.ahead = true
+	z.maker = m
+	return m
 }
 
 // zygotes holds one zygote per helper executable, started on first use and
@@ -165,10 +191,12 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 		p.Wait()
 		runtime.UnlockOSThread()
 		conn.Close()
-		z.makerOnce.Do(func() {}) // none starts after this
+		z.makerMu.Lock()
+		z.closed = true // none starts after this
 		if z.maker != nil {
 			z.maker.close()
 		}
+		z.makerMu.Unlock()
 		close(z.dead)
 	}()
 	if err := <-started; err != nil {

@@ -188,7 +188,7 @@ func (s *zserver) send(m zygoteMsg) {
 // request's descriptors are never inherited by another request's command.
 func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 	for {
-		n, oobn, _, _, err := s.conn.ReadMsgUnix(buf, oob)
+		n, oobn, flags, _, err := s.conn.ReadMsgUnix(buf, oob)
 		if err != nil || n == 0 {
 			close(eof)
 			return
@@ -204,6 +204,11 @@ func (s *zserver) serve(buf, oob []byte, eof chan struct{}) {
 			}
 		}
 		m, err := decodeMsg(buf[:n])
+		if flags&unix.MSG_CTRUNC != 0 {
+			// Some of the request's descriptors did not arrive (the
+			// zygote's open-file limit): which is which cannot be told.
+			err = errors.New("not all of its descriptors arrived")
+		}
 		switch {
 		case err != nil && len(fds) >= 3:
 			sendTo(fds[2], zygoteMsg{Op: "error", Err: "the command runner could not read the request: " + err.Error()})
@@ -240,6 +245,11 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		unix.CloseOnExec(scratchFS)
 		fds = fds[:len(fds)-1]
 		defer unix.Close(scratchFS)
+		if !isTmpfsRoot(scratchFS) {
+			sendTo(fds[2], zygoteMsg{Op: "error", ID: m.ID, Err: "the command runner got something other than a scratch file system; the command was not run"})
+			closeAll(fds)
+			return
+		}
 	}
 	if len(fds) != 3 && len(fds) != 4 {
 		closeAll(fds)
@@ -294,7 +304,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		// Without a memory cgroup nothing counts a memfd that no process
 		// holds (see memory.go): none can be made.
 		noMemfd: m.MemLimit > 0 && r.memCg.procs < 0}
-	if m.ReadOnly && scratchFS >= 0 {
+	if m.ReadOnly && scratchFS >= 0 && scratchFDFits() {
 		conf.scratchFS = scratchFS
 		conf.tmpDir = "/proc/self/fd/" + strconv.Itoa(scratchFS) + "/" + scratchFolder
 		env = withScratchEnv(env, m.TmpDir)
