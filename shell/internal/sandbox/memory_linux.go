@@ -67,11 +67,12 @@ func scratchUsed(dir string) int64 {
 // look allocates nothing for the processes it passes over.
 //
 // Each look first takes a cheap upper bound: every member's resident size
-// (statm, which counts a shared page in each process that maps it) plus
-// the memory files members hold open. Only when that passes the cap does
-// it read each member's proportional set (smaps_rollup's Pss_Anon and
-// Pss_Shmem: a page that n processes map counts 1/n in each, and clean
-// file pages not at all), which costs a walk of the process's page tables.
+// (statm, which counts a shared page in each process that maps it) and
+// what it has in swap (status), plus the memory files members hold open.
+// Only when that passes the cap does it read each member's proportional
+// set (smaps_rollup's Pss_Anon, Pss_Shmem and SwapPss: a page that n
+// processes map counts 1/n in each, and clean file pages not at all),
+// which costs a walk of the process's page tables.
 // A memory file that is both held open and mapped counts twice, which can
 // only stop a run early, never late.
 type runMemory struct {
@@ -111,7 +112,7 @@ func (m *runMemory) of(pids []int, limit int64) int64 {
 	var files, resident int64
 	for _, pid := range pids {
 		files += m.heldFiles(pid)
-		resident += m.fs.resident(pid)
+		resident += m.fs.resident(pid) + m.fs.swapped(pid)
 	}
 	if files+resident <= limit {
 		return files + resident
@@ -175,7 +176,7 @@ func (m *runMemory) proportional(pid int) int64 {
 	if b == nil {
 		return m.fs.resident(pid)
 	}
-	var pss, anon, shmem int64
+	var pss, anon, shmem, swap int64
 	split := false
 	for line := range bytes.Lines(b) {
 		k, v, ok := bytes.Cut(line, []byte(":"))
@@ -189,12 +190,14 @@ func (m *runMemory) proportional(pid int) int64 {
 			anon, split = kB(v), true
 		case "Pss_Shmem":
 			shmem = kB(v)
+		case "SwapPss": // its share of what was moved to swap
+			swap = kB(v)
 		}
 	}
 	if !split {
-		return pss
+		return pss + swap
 	}
-	return anon + shmem
+	return anon + shmem + swap
 }
 
 // kB reads smaps' "   1234 kB" as bytes.

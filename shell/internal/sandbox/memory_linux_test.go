@@ -493,3 +493,31 @@ func TestProcFSStatLine(t *testing.T) {
 		t.Error("a stat line of no process was read")
 	}
 }
+
+// What a process has in swap counts toward the cap: VmSwap is read out of
+// a status text wherever it stands, in kB, and a text without it is 0.
+// (No test machine here has swap, so the kernel's side is not tried.)
+func TestStatusSwap(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text string
+		want int64
+	}{
+		{"Name:\tcat\nVmRSS:\t    1000 kB\nVmSwap:\t   20480 kB\nHugetlbPages:\t       0 kB\n", 20480 << 10},
+		{"Name:\tcat\nVmSwap:\t       0 kB\n", 0},
+		{"Name:\tkthreadd\nUmask:\t0000\n", 0},
+		{"Name:\tVmSwap: 99 kB\nVmSwap:\t 7 kB\n", 7 << 10}, // a command name that looks like the field
+		{"", 0},
+	}
+	for _, c := range cases {
+		if got := statusSwap([]byte(c.text)); got != c.want {
+			t.Errorf("%q: %d, want %d", c.text, got, c.want)
+		}
+	}
+	var fs procFS
+	if b := fs.read(os.Getpid(), "/status"); !bytes.Contains(b, []byte("\nVmSwap:")) {
+		t.Skip("this kernel's status has no VmSwap")
+	} else if got, want := fs.swapped(os.Getpid()), statusSwap(b); got != want || got < 0 {
+		t.Errorf("swapped: %d, status says %d", got, want)
+	}
+}

@@ -248,6 +248,30 @@ func (p *procFS) resident(pid int) int64 {
 	return n * pageSize
 }
 
+// swapped is how much of pid's memory the kernel has moved to swap, in
+// bytes: VmSwap in /proc/PID/status. Pages there are in no resident set,
+// and a run whose pages were pushed out would otherwise shrink under its
+// cap while it keeps them.
+func (p *procFS) swapped(pid int) int64 {
+	return statusSwap(p.read(pid, "/status"))
+}
+
+// statusSwap reads VmSwap out of a /proc/PID/status text, in bytes; 0
+// where there is none (a kernel thread, a kernel without swap support).
+func statusSwap(b []byte) int64 {
+	const key = "\nVmSwap:"
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return 0
+	}
+	v := bytes.TrimLeft(b[i+len(key):], " \t")
+	if j := bytes.IndexByte(v, ' '); j >= 0 {
+		v = v[:j]
+	}
+	n, _ := digits(v)
+	return n << 10
+}
+
 // openFile is one open file of a process, as openFiles reports it; valid
 // during the call only.
 type openFile struct {
