@@ -40,8 +40,16 @@ func runFamily(t *testing.T, name string, forms []struct{ form, target string },
 					cmd := strings.ReplaceAll(line, "{H}", home)
 					n++
 					t.Run(name+"/"+h.o.Home+"/"+cmd, func(t *testing.T) {
-						if got := p.ClassifyIn(cmd, "~/src"); got.Tier != Forbidden {
+						got := p.ClassifyIn(cmd, "~/src")
+						if got.Tier != Forbidden {
 							t.Errorf("%s %v", got.Tier, got.Reasons)
+						}
+						// Refused, its reasons do not also say Hark cannot
+						// know what it deletes.
+						for _, r := range got.Reasons {
+							if strings.Contains(r.Why, "cannot know") {
+								t.Errorf("a refusal that also says %q: %v", r.Why, got.Reasons)
+							}
 						}
 					})
 				}

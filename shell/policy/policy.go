@@ -131,11 +131,35 @@ func (p *Policy) classify(command, cwd, dir string) Verdict {
 	} else {
 		p.classifySource(v, command, 0, cwd)
 	}
-	reasons := v.reasons
+	reasons := withoutSubsumed(v.reasons, v.forbids)
 	if reasons == nil {
 		reasons = []Reason{}
 	}
 	return Verdict{Command: command, Tier: v.tier, Reasons: reasons}
+}
+
+// withoutSubsumed drops the reasons to ask that a refusal of the same part
+// for the same kind of harm makes moot: `export x=~; bash -c 'rm -rf "$x"'`
+// is read once not knowing $x (ask) and once knowing it (never run), and
+// the list should not say both of one rm.
+func withoutSubsumed(reasons, forbids []Reason) []Reason {
+	if len(forbids) == 0 {
+		return reasons
+	}
+	out := reasons[:0:0]
+	for _, r := range reasons {
+		moot := false
+		for _, f := range forbids {
+			if f != r && f.Command == r.Command && f.Category == r.Category {
+				moot = true
+				break
+			}
+		}
+		if !moot || slices.Contains(forbids, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ClassifyIn is Classify for a command that will run in workingDirectory
