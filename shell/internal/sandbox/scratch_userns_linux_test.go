@@ -319,7 +319,12 @@ func TestZygoteRefusesAFolderPassedAsScratch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeAll([]int{out[0], errP[0], reply[0]})
+	// The output's read end is read through an *os.File, which owns it
+	// (and closes it once, here): closing its number as well would close
+	// whatever another test had opened under it by then.
+	outF := os.NewFile(uintptr(out[0]), "out")
+	defer outF.Close()
+	defer closeAll([]int{errP[0], reply[0]})
 	spec := Spec{Argv: []string{"/bin/sh", "-c", `echo ran > "$TMPDIR/f"`}, Dir: project, Env: testEnv(), ReadOnly: true, TmpDir: t.TempDir(), DiskLimit: 1 << 20}
 	req := appendRunRequest(nil, 1, spec, true)
 	if _, _, err := z.conn.WriteMsgUnix(req, unix.UnixRights(out[1], errP[1], reply[1], dir), nil); err != nil {
@@ -333,7 +338,7 @@ func TestZygoteRefusesAFolderPassedAsScratch(t *testing.T) {
 	}
 	// A refused run never starts; give one that did start the time
 	// to write before looking, by waiting for its output to close.
-	io.Copy(io.Discard, os.NewFile(uintptr(out[0]), "out"))
+	io.Copy(io.Discard, outF)
 	if _, err := os.Stat(project + "/" + scratchFolder + "/f"); err == nil {
 		t.Error("the command ran and wrote into the project's folder")
 	}
