@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -182,9 +183,7 @@ func (m *scratchMaker) ask(size int64) (int, error) {
 		if k, err := unix.Poll(pfd, makerPatience); errors.Is(err, unix.EINTR) {
 			continue
 		} else if err != nil || k == 0 {
-			if m.cmd != nil && m.cmd.Process != nil {
-				m.cmd.Process.Kill()
-			}
+			m.cmd.Process.Kill()
 			return -1, errors.New("the scratch maker did not answer")
 		}
 		n, oobn, _, _, err := unix.Recvmsg(m.conn, buf, oob, unix.MSG_CMSG_CLOEXEC)
@@ -366,10 +365,12 @@ func withScratchEnv(env []string, tmpDir string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		for _, name := range [...]string{"TMPDIR=", "TMPPREFIX="} {
-			if len(kv) > len(name) && kv[:len(name)] == name {
-				if v := kv[len(name):]; v == tmpDir || (len(v) > len(tmpDir) && v[:len(tmpDir)] == tmpDir && v[len(tmpDir)] == '/') {
-					kv = name + ScratchDir + v[len(tmpDir):]
-				}
+			v, ok := strings.CutPrefix(kv, name)
+			if !ok {
+				continue
+			}
+			if rest, ok := strings.CutPrefix(v, tmpDir); ok && (rest == "" || rest[0] == '/') {
+				kv = name + ScratchDir + rest
 			}
 		}
 		out = append(out, kv)
