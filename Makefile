@@ -110,8 +110,13 @@ fmt-check: ## Fail when a Go file is not gofmt-formatted
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-darwin-check: ## Cross-build every package for macOS without cgo (the compile check of macOS code)
+# go build never compiles a _test.go file, so vet (which type-checks the
+# tests too) runs for both Mac architectures: a test naming something
+# defined only for Linux must fail here, not on a Mac.
+darwin-check: ## Cross-build and vet every package and its tests for macOS (arm64, amd64) without cgo (the compile check of macOS code)
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./app/... ./agent/... ./shell/... ./speech/...
 
 bench: ## Run the benchmarks (ratios against baselines measured in the same run)
