@@ -36,6 +36,10 @@ type CallRequest struct {
 	// confirmation switch does for spoken requests. The caller decides
 	// whether it applies to its clients at all.
 	NoConfirm bool
+	// NoConfirmBecause is why NoConfirm is set, in the words a result
+	// gives the caller ("hark exec was given --yes"); "": the user switched
+	// confirmation off.
+	NoConfirmBecause string
 	// OnEvent sees the call's progress; nil: none.
 	OnEvent func(Event)
 	// PrivateDirs are folders a call may not name as its workingDirectory,
@@ -114,7 +118,8 @@ func (a *Agent) Handle(ctx context.Context, req CallRequest) (shell.Result, erro
 	}
 	c := &Conversation{ID: id}
 	r := &run{a: a, c: c, start: a.o.now(), confirmer: req.Confirmer, onEvent: onEvent, noConfirm: req.NoConfirm,
-		client: req.Client, confirmTimeout: a.o.ConfirmTimeout, external: true, private: req.PrivateDirs}
+		client: req.Client, confirmTimeout: a.o.ConfirmTimeout, external: true, private: req.PrivateDirs,
+		unaskedBecause: req.NoConfirmBecause}
 	if req.ConfirmTimeout > 0 {
 		r.confirmTimeout = req.ConfirmTimeout
 	}

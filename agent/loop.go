@@ -37,6 +37,9 @@ type run struct {
 	confirmer Confirmer
 	onEvent   func(Event)
 	noConfirm bool
+	// unaskedBecause is why noConfirm is set, as a result tells it ("hark
+	// exec was given --yes"); "": the user switched confirmation off.
+	unaskedBecause string
 	// confirmTimeout is how long an approval waits in this request.
 	confirmTimeout time.Duration
 	client         string // who asked, for a call from outside (Handle); "" for the model
@@ -719,6 +722,12 @@ func (r *run) record(ctx context.Context, call *Call, ta toolArgs, v shell.Verdi
 		f.res.Command = ta.Command
 	}
 	f.res.Rule = f.rule
+	if f.res.Tier == "" {
+		// Moved to the Trash instead of run, the result is Hark's own,
+		// not the executor's: it still says what the policy made of the
+		// command, so the caller knows why it was not simply run.
+		f.res.Tier, f.res.Reasons = v.Tier, v.Reasons
+	}
 	e := r.callEvent(EventResult, call)
 	e.Result = &f.res
 	r.emit(e)

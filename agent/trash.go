@@ -76,7 +76,11 @@ func (r *run) moveToTrashAs(ctx context.Context, ta toolArgs, who string) (shell
 // targets go to the Trash, never away for good, and the result says why,
 // so the model and the user read "moved to the Trash", not "ran".
 func (r *run) trashUnasked(ctx context.Context, ta toolArgs, decision string, f *callFate) {
-	why := "Confirmation is off, so Hark did not ask; it moves deletions it runs without asking to the Trash"
+	because := r.unaskedBecause
+	if because == "" {
+		because = "Confirmation is off"
+	}
+	why := because + ", so Hark did not ask; it moves deletions it runs without asking to the Trash"
 	if decision == DecisionAllowed {
 		why = "One of the user's rules allows this deletion without asking; Hark moves such deletions to the Trash"
 	}

@@ -98,7 +98,8 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	callArgs, _ := json.Marshal(map[string]string{"command": command, "workingDirectory": wd})
 	// Like a client of hark mcp, it may not run in, nor read unasked, the
 	// folders that hold credentials and Hark's own files.
-	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e}, NoConfirm: *yes, PrivateDirs: mcpPrivateDirs(paths)})
+	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e},
+		NoConfirm: *yes, NoConfirmBecause: "hark exec was given --yes", PrivateDirs: mcpPrivateDirs(paths)})
 	if err != nil {
 		res = shell.Result{Command: command, WorkingDirectory: wd, ExitCode: -1, Error: "not run: " + strings.TrimPrefix(err.Error(), agent.ErrInvalidCall.Error()+": ")}
 	}

@@ -429,3 +429,45 @@ func TestExecSecretReadsAsk(t *testing.T) {
 		t.Errorf("--dir ~/.ssh: %+v", r.result)
 	}
 }
+
+// TestExecYesDeletionSaysWhatWasDecided: --yes on a deletion under home
+// moves the targets to the Trash instead of running rm. The result must
+// say so in full: the tier and the reasons the command needed a
+// confirmation, and that --yes (not a confirmation switch, which hark exec
+// does not read) is why nobody was asked.
+func TestExecYesDeletionSaysWhatWasDecided(t *testing.T) {
+	execHome(t)
+	home := os.Getenv("HOME")
+	old := filepath.Join(home, "Downloads", "old_builds")
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "a.zip"), []byte("zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runExecCLI(t, "", false, "--yes", "--", "rm -r ~/Downloads/old_builds")
+	if r.code != exitOK {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	res := r.result
+	if _, err := os.Stat(old); err == nil {
+		t.Fatalf("old_builds is still there: %+v", res)
+	}
+	if res.Executed || !res.Success {
+		t.Errorf("want the deletion trashed, not run: executed %v, success %v", res.Executed, res.Success)
+	}
+	if res.Tier != shell.Confirm {
+		t.Errorf("tier %q, want %q", res.Tier, shell.Confirm)
+	}
+	if len(res.Reasons) == 0 {
+		t.Error("no reasons: the client cannot tell why the command needed a confirmation")
+	}
+	for _, want := range []string{"--yes", "Moved 1 item to the Trash", "The command itself did not run"} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("output lacks %q: %q", want, res.Output)
+		}
+	}
+	if strings.Contains(res.Output, "Confirmation is off") {
+		t.Errorf("output blames a confirmation switch nobody turned off: %q", res.Output)
+	}
+}
