@@ -79,6 +79,7 @@ type Client struct {
 	mu       sync.Mutex
 	kind     Kind
 	detected bool // kind was learnt from the server, not guessed
+	noTools  int  // why the start-up check found no tool calls (llama-server)
 }
 
 // New returns a client for o.BaseURL.
@@ -161,6 +162,13 @@ func (c *Client) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResp
 	body := c.request(req, true)
 	resp, err := c.post(ctx, "/chat/completions", body)
 	if err != nil {
+		var se api.StatusError
+		if errors.As(err, &se) && isModelOutputText(se.ErrorMessage) {
+			// A reply generated whole before the server answered (no
+			// stream yet) and then refused by its parser: still the
+			// model's output.
+			return c.redact(modelOutput(se.ErrorMessage))
+		}
 		return err
 	}
 	defer resp.Body.Close()
@@ -184,7 +192,7 @@ func (c *Client) redact(err error) error {
 
 // request translates an Ollama chat request.
 func (c *Client) request(req *api.ChatRequest, stream bool) chatRequest {
-	out := chatRequest{Model: req.Model, Stream: stream, Tools: req.Tools, Messages: messages(req.Messages)}
+	out := chatRequest{Model: req.Model, Stream: stream, Tools: strictTools(req.Tools), Messages: messages(req.Messages)}
 	if stream {
 		out.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
@@ -204,6 +212,33 @@ func (c *Client) request(req *api.ChatRequest, stream bool) chatRequest {
 		// Templates that can think (qwen3 and its kind) read this; the
 		// others ignore it, and so do servers that do not pass it on.
 		out.ChatTemplateKwargs = map[string]any{"enable_thinking": req.Think.Bool()}
+	}
+	return out
+}
+
+// strictTools are the tools as a strict server accepts them: each one's
+// parameters a JSON Schema object with "properties" an object, even for a
+// tool that takes no arguments. Ollama's types write a tool without
+// properties as "properties": null, which Ollama reads as none but
+// llama-server refuses with a 400 before the model sees anything (its
+// schema-to-grammar conversion wants an object there).
+func strictTools(in api.Tools) []api.Tool {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]api.Tool, len(in))
+	for i, t := range in {
+		if t.Type == "" {
+			t.Type = "function"
+		}
+		p := &t.Function.Parameters
+		if p.Type == "" {
+			p.Type = "object"
+		}
+		if p.Type == "object" && p.Properties.Len() == 0 {
+			p.Properties = api.NewToolPropertiesMap()
+		}
+		out[i] = t
 	}
 	return out
 }
@@ -405,6 +440,11 @@ func readStream(ctx context.Context, r io.Reader, model string, fn api.ChatRespo
 			if msg == "" {
 				msg = strings.TrimSpace(string(payload))
 			}
+			if isModelOutputText(msg) {
+				// Except the one failure that is the model's: the
+				// server's parser could not read what it wrote.
+				return false, modelOutput(msg)
+			}
 			if isOverflowText(msg) {
 				// An overflow found after the headers: the same refusal.
 				return false, api.StatusError{StatusCode: http.StatusBadRequest, ErrorMessage: msg}
@@ -541,6 +581,24 @@ func finishStream(model string, calls []*accumulated, finish string, m api.Metri
 		reason = "length"
 	}
 	return fn(api.ChatResponse{Model: model, Message: api.Message{Role: "assistant", ToolCalls: out}, Done: true, DoneReason: reason, Metrics: m})
+}
+
+// isModelOutputText spots llama-server's parser refusing what the model
+// wrote: "The model produced output that does not match the expected
+// peg-native format" (current builds, also when max_tokens cut a reply
+// inside a tool call) and "Failed to parse input at pos N" (earlier ones).
+// The server reports it as a 500 error event, but nothing in the server
+// failed: the model gets its corrective turn.
+func isModelOutputText(s string) bool {
+	low := strings.ToLower(s)
+	return strings.Contains(low, "does not match the expected") || strings.Contains(low, "failed to parse input at pos")
+}
+
+// modelOutput is a reply the server could not parse, in the shape the
+// agent reads as the model's output (a plain error, like Ollama's own
+// parser errors inside a 200 stream).
+func modelOutput(msg string) error {
+	return fmt.Errorf("the server could not parse the model's reply: %s", msg)
 }
 
 // isOverflowText spots an overflow in a server's words, so one reported

@@ -54,7 +54,9 @@ func (c *Client) ContextHint() string {
 	case LMStudio:
 		return "load the model with a larger context length (LM Studio's load settings, or `lms load MODEL --context-length 16384`)"
 	case LlamaServer:
-		return "restart llama-server with a larger context (-c 16384)"
+		// The context is fixed when llama-server starts; the contextLength
+		// setting sizes nothing there.
+		return "restart llama-server with a larger -c (e.g. -c 16384)"
 	case MLX:
 		return "lower contextLength in settings to what the model handles"
 	case Jan:
@@ -64,11 +66,24 @@ func (c *Client) ContextHint() string {
 }
 
 // ToolsHint says how to get a model that calls tools.
+// On llama-server it follows what the start-up check found: --jinja is on
+// by default in current builds, so restarting with it is the fix only
+// when the server said it lacks it.
 func (c *Client) ToolsHint(model string) string {
+	const pick = "a model that calls tools (qwen3, qwen2.5, llama3.1 or mistral-nemo instruct builds)"
 	if c.Kind() == LlamaServer {
-		return "restart llama-server with --jinja (its tool calls need the model's own chat template), with a model that calls tools (qwen3, qwen2.5, llama3.1 instruct builds)"
+		c.mu.Lock()
+		why := c.noTools
+		c.mu.Unlock()
+		switch why {
+		case noJinja:
+			return "restart llama-server with --jinja (its tool calls need the model's own chat template)"
+		case plainTemplate:
+			return "the model's chat template takes no tools: restart llama-server with " + pick + ", or give it a template that does (--chat-template-file)"
+		}
+		return "restart llama-server with " + pick
 	}
-	return "load a model that calls tools (qwen3, qwen2.5, llama3.1 or mistral-nemo instruct builds), then set llmModel in settings"
+	return "load " + pick + ", then set llmModel in settings"
 }
 
 // RemoteHost is the server's host when it is not this machine.
@@ -253,9 +268,11 @@ func (c *Client) CheckModel(ctx context.Context, model string) (warnings []strin
 				// renders it (--jinja) nor whether the model calls: a no
 				// is final, a yes still needs the probe.
 				if !*p.ChatTemplateCaps.SupportsTools {
+					c.setNoTools(plainTemplate)
 					return nil, noTools(model)
 				}
 			case p.ChatTemplate != "" && !strings.Contains(p.ChatTemplate, "tools"):
+				c.setNoTools(plainTemplate)
 				return nil, noTools(model)
 			}
 		}
@@ -265,9 +282,32 @@ func (c *Client) CheckModel(ctx context.Context, model string) (warnings []strin
 		return nil, err
 	}
 	if !ok {
+		if c.noToolsWhy() == toolsUnknown {
+			c.setNoTools(answeredInWords)
+		}
 		return nil, noTools(model)
 	}
 	return warnings, nil
+}
+
+// Why the start-up check found no tool calls, for ToolsHint.
+const (
+	toolsUnknown    = iota
+	noJinja         // the server refused tools: started without --jinja
+	plainTemplate   // the model's chat template has no tools
+	answeredInWords // the model answered the probe in words
+)
+
+func (c *Client) setNoTools(why int) {
+	c.mu.Lock()
+	c.noTools = why
+	c.mu.Unlock()
+}
+
+func (c *Client) noToolsWhy() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.noTools
 }
 
 func noTools(model string) api.StatusError {
@@ -286,6 +326,7 @@ func (c *Client) probeTools(ctx context.Context, model string) (bool, error) {
 	if err != nil {
 		// llama-server without --jinja refuses tools outright.
 		if se, ok := err.(api.StatusError); ok && strings.Contains(strings.ToLower(se.ErrorMessage), "jinja") {
+			c.setNoTools(noJinja)
 			return false, nil
 		}
 		return false, err

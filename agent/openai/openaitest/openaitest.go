@@ -123,7 +123,8 @@ type Request struct {
 	MaxTokens int  `json:"max_tokens"`
 	Tools     []struct {
 		Function struct {
-			Name string `json:"name"`
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools"`
 	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs"`
@@ -288,6 +289,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": map[string]any{"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
 		return
 	}
+	if llama := s.Flavour == LlamaServer || s.Flavour == Jan; llama {
+		for _, t := range req.Tools {
+			if msg := schemaRefusal(t.Function.Parameters); msg != "" {
+				// llama-server builds a grammar and a parser from every
+				// tool's schema before the model runs, and refuses a
+				// schema it cannot read (recorded: testdata/llama-server).
+				writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"code": 400, "message": msg, "type": "invalid_request_error"}})
+				return
+			}
+		}
+	}
 	if s.Flavour == Jan && s.NoneRunning {
 		writeText(w, http.StatusServiceUnavailable, "No models are available")
 		return
@@ -330,6 +342,31 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stream(w, rep)
 }
+
+// schemaRefusal is llama-server's refusal of a tool's parameters schema,
+// "" when it accepts it. Its words are the recorded ones
+// (Recorded("properties-null")), so a drift in either shows in
+// TestStandInAgreesWithRecordings.
+func schemaRefusal(params json.RawMessage) string {
+	if len(params) == 0 {
+		return ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params, &obj) != nil {
+		return ""
+	}
+	if p, ok := obj["properties"]; ok {
+		var props map[string]json.RawMessage
+		if json.Unmarshal(p, &props) != nil || props == nil {
+			return parserFailed + "JSON schema error at #: properties must be an object"
+		}
+	}
+	return ""
+}
+
+// parserFailed opens llama-server's refusal of a schema it cannot turn
+// into its tool-call parser.
+const parserFailed = "Unable to generate parser for this template. Automatic parser generation failed: "
 
 func (s *Server) refuseModel(w http.ResponseWriter, model string) {
 	switch s.Flavour {
