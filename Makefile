@@ -27,13 +27,33 @@ BIN      := bin/hark
 # only when a CPU plug-in is really there, so a build never links without
 # a backend. Every library folder is also added as an rpath, so a private
 # prefix runs without LD_LIBRARY_PATH.
+#
+# Debian and Ubuntu (libwhisper-dev) build ggml the same way, with the CPU
+# plug-ins in <libdir>/ggml/backends0; Nix puts them in its bin. Where
+# whisper.pc is outside pkg-config's folders, or missing (Fedora), locate.sh
+# finds the install (speech/whisper/make; the tests lay out each
+# distribution's files in speech/whisper/testdata/distributions).
 PKGCONF         := $(shell command -v pkg-config 2>/dev/null)
 HOST_OS         ?= $(shell uname -s)
-WHISPER_PC      := $(if $(PKGCONF),$(shell pkg-config --exists whisper 2>/dev/null && echo yes))
-GGML_PC         := $(if $(WHISPER_PC),$(shell pkg-config --exists ggml 2>/dev/null && echo yes))
+# pkg-config sees only its default folders; locate.sh adds the one that holds
+# whisper.pc when a distribution, Nix, Homebrew on Linux, a build in ~/.local
+# or `make whisper` put it elsewhere, and writes a whisper.pc for an install
+# without one (Fedora's). WHISPER_ROOT stands in for / in the tests.
+WHISPER_MAKEDIR     := $(CURDIR)/speech/whisper/make
+WHISPER_RELEASE     ?= 1.9.3
+WHISPER_COMMIT      ?= 371b5a7561823ab2bb32142d2751e35e7534727b
+HARK_WHISPER_PREFIX ?= $(HOME)/.local/share/hark/whisper.cpp-$(WHISPER_RELEASE)
+WHISPER_PCDIR       ?= $(CURDIR)/bin/pkgconfig
+WHISPER_ROOT        ?=
+WHISPER_LOCATE   = PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)' WHISPER_ROOT='$(WHISPER_ROOT)' WHISPER_PCDIR='$(WHISPER_PCDIR)' \
+  HARK_WHISPER_PREFIX='$(HARK_WHISPER_PREFIX)' $(SHELL) $(WHISPER_MAKEDIR)/locate.sh
+WHISPER_PCPATH  := $(if $(PKGCONF),$(shell $(WHISPER_LOCATE) pcpath))
+PKGCONFIG       := PKG_CONFIG_PATH='$(WHISPER_PCPATH)' pkg-config
+WHISPER_PC      := $(if $(PKGCONF),$(shell $(PKGCONFIG) --exists whisper 2>/dev/null && echo yes))
+GGML_PC         := $(if $(WHISPER_PC),$(shell $(PKGCONFIG) --exists ggml 2>/dev/null && echo yes))
 WHISPER_PKGS    := whisper $(if $(GGML_PC),ggml)
-WHISPER_INCDIR  := $(if $(WHISPER_PC),$(shell pkg-config --variable=includedir whisper))
-WHISPER_LIBDIRS := $(if $(WHISPER_PC),$(sort $(patsubst -L%,%,$(filter -L%,$(shell pkg-config --libs-only-L $(WHISPER_PKGS)))) $(shell pkg-config --variable=libdir $(WHISPER_PKGS))))
+WHISPER_INCDIR  := $(if $(WHISPER_PC),$(shell $(PKGCONFIG) --variable=includedir whisper))
+WHISPER_LIBDIRS := $(if $(WHISPER_PC),$(sort $(patsubst -L%,%,$(filter -L%,$(shell $(PKGCONFIG) --libs-only-L $(WHISPER_PKGS)))) $(shell $(PKGCONFIG) --variable=libdir $(WHISPER_PKGS))))
 WHISPER_HEADER  := $(if $(WHISPER_INCDIR),$(wildcard $(WHISPER_INCDIR)/whisper.h))
 # The backend libraries the bindings link by name, and the files that count
 # as linkable: on macOS a .so is a loadable bundle, which ld refuses.
@@ -42,21 +62,32 @@ LINKABLE_EXTS   := .a $(if $(filter Darwin,$(HOST_OS)),.dylib .tbd,.so)
 linkable         = $(firstword $(foreach d,$(WHISPER_LIBDIRS),$(foreach x,$(LINKABLE_EXTS),$(wildcard $(d)/lib$(1)$(x)))))
 GGML_UNLINKABLE := $(if $(WHISPER_HEADER),$(foreach n,$(BINDINGS_GGML),$(if $(call linkable,$(n)),,$(n))))
 # Where a GGML_BACKEND_DL install puts its plug-ins: GGML_BACKEND_DIR
-# (Homebrew: libexec), else bin, or beside the libraries.
-GGML_PREFIX     := $(if $(GGML_PC),$(shell pkg-config --variable=prefix ggml),$(if $(WHISPER_PC),$(shell pkg-config --variable=prefix whisper)))
-GGML_MODULEDIRS := $(sort $(GGML_PREFIX)/libexec $(GGML_PREFIX)/bin $(WHISPER_LIBDIRS))
+# (Homebrew: libexec; Debian and Ubuntu: <libdir>/ggml/backends0), else bin,
+# or beside the libraries.
+GGML_PREFIX     := $(if $(GGML_PC),$(shell $(PKGCONFIG) --variable=prefix ggml),$(if $(WHISPER_PC),$(shell $(PKGCONFIG) --variable=prefix whisper)))
+GGML_MODULEDIRS := $(sort $(GGML_PREFIX)/libexec $(GGML_PREFIX)/bin $(WHISPER_LIBDIRS) $(wildcard $(addsuffix /ggml/backends*,$(WHISPER_LIBDIRS))))
 GGML_CPU_MODULE := $(if $(GGML_UNLINKABLE),$(firstword $(foreach d,$(GGML_MODULEDIRS),$(wildcard $(d)/libggml-cpu*.so))))
+WHISPER_REFIX   := $(if $(filter Darwin,$(HOST_OS)),reinstall ggml (brew reinstall ggml) or build whisper.cpp yourself (see docs/install.md),reinstall the ggml your whisper.cpp came with, or run 'make whisper' to build whisper.cpp for Hark)
 WHISPER_WHY     := $(strip \
   $(if $(WHISPER_PC),,libwhisper not found (pkg-config knows no whisper.pc)) \
   $(if $(WHISPER_PC),$(if $(WHISPER_HEADER),,whisper.pc says its headers are in $(WHISPER_INCDIR), but whisper.h is not there: reinstall whisper.cpp configured with -DCMAKE_INSTALL_PREFIX=DIR (see docs/install.md))) \
-  $(if $(filter ggml-cpu,$(GGML_UNLINKABLE)),$(if $(GGML_CPU_MODULE),,ggml's CPU backend is neither a library to link in $(WHISPER_LIBDIRS) nor a plug-in in $(GGML_MODULEDIRS): reinstall ggml (brew reinstall ggml) or build whisper.cpp yourself (see docs/install.md))))
+  $(if $(filter ggml-cpu,$(GGML_UNLINKABLE)),$(if $(GGML_CPU_MODULE),,ggml's CPU backend is neither a library to link in $(WHISPER_LIBDIRS) nor a plug-in in $(GGML_MODULEDIRS): $(WHISPER_REFIX))))
 WHISPER_OK      := $(if $(WHISPER_WHY),,yes)
 WHISPER_SHIMDIR := $(CURDIR)/bin/ggml-placeholders
 WHISPER_SHIMS   := $(if $(WHISPER_OK),$(foreach n,$(GGML_UNLINKABLE),$(WHISPER_SHIMDIR)/lib$(n).a))
-WHISPER_CFLAGS  := $(if $(WHISPER_OK),$(shell pkg-config --cflags $(WHISPER_PKGS)))
-WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(strip $(shell pkg-config --libs-only-L $(WHISPER_PKGS)) \
+WHISPER_CFLAGS  := $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --cflags $(WHISPER_PKGS)))
+WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(strip $(shell $(PKGCONFIG) --libs-only-L $(WHISPER_PKGS)) \
   $(if $(WHISPER_SHIMS),-L$(WHISPER_SHIMDIR)) $(foreach d,$(WHISPER_LIBDIRS),-Wl,-rpath,$(d))))
 TAGS     ?= $(if $(WHISPER_OK),whisper)
+# What `hark doctor` says about the whisper.cpp it was built with: version,
+# where it came from, and the folder of ggml's CPU plug-in, which Hark loads
+# from there when ggml itself does not know it (Nix puts it in bin).
+WHISPER_LIBVERSION := $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --modversion whisper))
+WHISPER_ORIGIN     := $(if $(WHISPER_OK),$(shell $(WHISPER_LOCATE) origin '$(shell $(PKGCONFIG) --variable=pcfiledir whisper)' '$(WHISPER_PCPATH)'))
+WHISPER_PLUGINDIR  := $(patsubst %/,%,$(dir $(GGML_CPU_MODULE)))
+WHISPER_GOPKG      := github.com/hark-sh/hark/speech/whisper
+WHISPER_XFLAGS      = $(if $(filter whisper,$(TAGS)),-X "$(WHISPER_GOPKG).libVersion=$(WHISPER_LIBVERSION)" \
+  -X "$(WHISPER_GOPKG).libOrigin=$(WHISPER_ORIGIN)" $(if $(WHISPER_PLUGINDIR),-X "$(WHISPER_GOPKG).pluginDir=$(WHISPER_PLUGINDIR)"))
 # build, test and bench all see the tag and its flags, so the whisper tests
 # and benchmarks run through make on a machine that has libwhisper.
 build test bench: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
@@ -81,7 +112,7 @@ help: ## List the targets with what they do
 # made later says (and is) the binary that was really built, with or
 # without voice input.
 build: ## Build bin/hark for this machine
-	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hark
+	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(WHISPER_XFLAGS)' -o $(BIN) ./cmd/hark
 	@printf '%s\n' '$(TAGS)' > $(BIN).tags
 
 test: fmt-check vet darwin-check ## Run every check and test (what CI runs)
@@ -101,6 +132,9 @@ whisper-config: ## Say whether whisper.cpp will be built in, and why not
 	@echo "cflags: $(WHISPER_CFLAGS)"
 	@echo "ldflags: $(WHISPER_LDFLAGS)"
 	@echo "placeholders: $(notdir $(WHISPER_SHIMS))"
+	@echo "version: $(WHISPER_LIBVERSION)"
+	@echo "from: $(WHISPER_ORIGIN)"
+	@echo "plug-ins: $(WHISPER_PLUGINDIR)"
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY).)"
 
 vet: ## Run go vet

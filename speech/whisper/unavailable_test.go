@@ -20,3 +20,15 @@ func TestUnavailableTextPerOS(t *testing.T) {
 		t.Errorf("macOS text = %q", mac)
 	}
 }
+
+// TestNoBackendTextPerOS: a ggml that finds no CPU plug-in at run time is
+// not fixed on Linux with a Homebrew command.
+func TestNoBackendTextPerOS(t *testing.T) {
+	t.Parallel()
+	if linux := noBackendText("linux"); strings.Contains(linux, "brew") || !strings.Contains(linux, "GGML_BACKEND_PATH") {
+		t.Errorf("Linux text = %q", linux)
+	}
+	if mac := noBackendText("darwin"); !strings.Contains(mac, "brew reinstall ggml") {
+		t.Errorf("macOS text = %q", mac)
+	}
+}
