@@ -113,7 +113,15 @@ func compactResult(content string) string {
 }
 
 // contextOverflowError says that even the smallest request does not fit.
-func contextOverflowError(model string, need, have int) *Error {
+// server is set when the size is the one the server fixed itself (rt
+// says which server and how to enlarge it): raising contextLength would
+// change nothing there, so the advice is the server's own setting.
+func contextOverflowError(model string, need, have int, server Runtime) *Error {
+	if server != nil {
+		return &Error{Kind: ErrContextOverflow, Model: model, msg: fmt.Sprintf(
+			"the request needs about %d tokens but the context is %d, which %s set when it loaded the model (the contextLength setting does not change it); %s, lower toolOutputLimit, or start a new conversation",
+			need, have, server.RuntimeName(), server.ContextHint())}
+	}
 	return &Error{Kind: ErrContextOverflow, Model: model, msg: fmt.Sprintf(
 		"the request needs about %d tokens but the context is %d (setting contextLength); raise contextLength, lower toolOutputLimit, or start a new conversation", need, have)}
 }
@@ -193,7 +201,11 @@ func (r *run) requestMessages() ([]api.Message, error) {
 		total += messageTokens(cur[i]) - before
 	}
 	if total > budget {
-		return nil, contextOverflowError(a.o.Model, total+a.o.NumPredict, r.contextLength)
+		var server Runtime
+		if r.contextFromServer {
+			server = a.runtimeOf()
+		}
+		return nil, contextOverflowError(a.o.Model, total+a.o.NumPredict, r.contextLength, server)
 	}
 	out := make([]api.Message, 0, 1+len(hist)+len(cur))
 	out = append(out, view[0])

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +25,9 @@ type denials struct {
 	// answer in time), not the ones of nobody to ask: what a session of
 	// calls from another program carries from call to call.
 	byUser int
+	// notAsked is why the last command nobody could be asked about was
+	// not run ("" when none was), for the message that ends the request.
+	notAsked string
 }
 
 // commandKey is a command as the shell reads it, in its folder: two
@@ -106,8 +110,36 @@ func (d *denials) denied(key string, asked bool) (stop bool) {
 }
 
 // ran breaks a run of denials: the user let something happen.
-func (d *denials) ran() { d.inRow, d.byUser = 0, 0 }
+func (d *denials) ran() { d.inRow, d.byUser, d.notAsked = 0, 0, "" }
 
-func denialsError() *Error {
-	return &Error{Kind: ErrDenials, msg: "stopped after 3 denials in a row; nothing you denied ran — say what you want done differently, and your next request starts fresh"}
+// err ends the request after maxDenials commands in a row were not run.
+// It speaks of denials only when somebody denied: commands that nobody
+// could be asked about (no terminal, Hark not running) are no one's
+// "no", and the fix is a place where someone can answer.
+func (d *denials) err() *Error {
+	unasked := d.inRow - d.byUser
+	switch {
+	case unasked <= 0:
+		return &Error{Kind: ErrDenials, msg: fmt.Sprintf("stopped after %d denials in a row; nothing you denied ran — say what you want done differently, and your next request starts fresh", d.inRow)}
+	case d.byUser == 0:
+		return &Error{Kind: ErrDenials, msg: fmt.Sprintf("stopped after %d commands in a row that needed your approval and could not get it (%s); none of them ran — ask where Hark can ask you, and your next request starts fresh", d.inRow, d.why())}
+	}
+	return &Error{Kind: ErrDenials, msg: fmt.Sprintf("stopped after %d commands in a row were not run: %d denied by you, %d that could not be put to you (%s) — say what you want done differently, and your next request starts fresh",
+		d.inRow, d.byUser, unasked, d.why())}
+}
+
+// why is the reason nobody was asked, in its first sentence: the rest of
+// it speaks to the model.
+func (d *denials) why() string {
+	s := d.notAsked
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	for _, p := range []string{"nobody was asked: ", "not run: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	if s = strings.TrimSuffix(strings.TrimSpace(s), "."); s == "" {
+		return "nobody could be asked"
+	}
+	return s
 }

@@ -266,6 +266,9 @@ var parserTexts = []string{
 	"failed to parse json", "empty function name", "tool call", "unexpected end of json", "invalid character",
 	"invalid format", "failed to parse xml", "failed to parse function call", "invalid function call format",
 	"llama-server chat error", "invalid tool call arguments", "failed to parse input at pos",
+	// llama-server since the PEG parser: "The model produced output that
+	// does not match the expected peg-native format".
+	"does not match the expected",
 }
 
 // looksLikeCommand spots a reply that wrote a tool call or a shell command

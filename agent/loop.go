@@ -61,10 +61,13 @@ type run struct {
 	// contextLength is this request's budget: the setting, or the size
 	// the server loaded the model with when it fixes one (ContextSizer).
 	contextLength int
-	latestUser    int  // index in c.Messages of this request's user message
-	corrected     bool // the last turn was a corrective one
-	nudged        bool // the model was told once that text is never run
-	denials       denials
+	// contextFromServer: the server fixed contextLength (llama-server's
+	// -c), so an overflow's advice names that, not the setting.
+	contextFromServer bool
+	latestUser        int  // index in c.Messages of this request's user message
+	corrected         bool // the last turn was a corrective one
+	nudged            bool // the model was told once that text is never run
+	denials           denials
 	// saidNo is the last command of this request the user denied, or
 	// whose approval timed out (timedOut), so the next approval can say
 	// it comes after a no or a timeout.
@@ -176,7 +179,7 @@ func (r *run) loop(ctx context.Context) (string, error) {
 	if err := a.ensureLocal(ctx); err != nil {
 		return "", err
 	}
-	r.contextLength = a.contextLength(ctx)
+	r.contextLength, r.contextFromServer = a.contextLength(ctx)
 	for {
 		if r.turn >= a.o.MaxTurns {
 			return "", turnLimitError(a.o.MaxTurns)
@@ -187,9 +190,11 @@ func (r *run) loop(ctx context.Context) (string, error) {
 		msg := t.msg
 		if err != nil {
 			if ctx.Err() == nil && isParserError(err) {
-				// Ollama's parser choked on the model's call: the model's
-				// mistake, told back to it, not a broken server.
-				if cerr := r.correct(ctx, t, fmt.Sprintf("Ollama could not read your tool call (%v).", err)); cerr != nil {
+				// The server's parser choked on the model's call: the
+				// model's mistake, told back to it, not a broken server.
+				// The words name the server in use.
+				name := wordsFor(a.runtimeOf(), a.o.Model).name
+				if cerr := r.correct(ctx, t, fmt.Sprintf("%s could not read your tool call (%v).", name, err)); cerr != nil {
 					return "", cerr
 				}
 				continue
@@ -473,7 +478,7 @@ func (r *run) handleCalls(ctx context.Context, calls []api.ToolCall) (invalid bo
 		return false, err
 	}
 	if stopped {
-		return false, denialsError()
+		return false, r.denials.err()
 	}
 	return false, nil
 }
@@ -632,6 +637,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	if notAsked != "" {
 		// Nobody was asked, so this is no denial by the user: the result
 		// says why and what to do.
+		r.denials.notAsked = notAsked
 		r.m.NotAsked++
 		f.res = notRun(ta, v, notAsked)
 		return

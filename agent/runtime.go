@@ -53,16 +53,20 @@ func (a *Agent) classify(ctx context.Context, err error) *Error {
 // reports when it fixes one itself, else Options.ContextLength. A server
 // that cannot say (or a failing ask) leaves the setting in force; the
 // server's own refusal still stops an overflow.
-func (a *Agent) contextLength(ctx context.Context) int {
+//
+// fromServer says the size is the server's, so the advice for a request
+// that does not fit names the server's own setting (llama-server's -c):
+// contextLength would change nothing there.
+func (a *Agent) contextLength(ctx context.Context) (n int, fromServer bool) {
 	cs, ok := a.o.Client.(ContextSizer)
 	if !ok {
-		return a.o.ContextLength
+		return a.o.ContextLength, false
 	}
 	n, err := cs.ContextLength(ctx, a.o.Model)
 	if err != nil || n <= 0 {
-		return a.o.ContextLength
+		return a.o.ContextLength, false
 	}
-	return n
+	return n, true
 }
 
 // words are what messages call the server and its fixes.
