@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hark-sh/hark/shell/internal/sandbox"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // Defaults for RunnerOptions' zero values.
@@ -72,6 +73,11 @@ type Request struct {
 	// Pin, when set, is the folder as it was checked and approved (see
 	// PinDir): the command runs in that folder or not at all.
 	Pin *DirPin
+	// Scope is what a command that is not read-only may change and reach,
+	// as its approval showed it (see package scope); under SandboxAuto the
+	// kernel holds the run to it. Nil: the folder it runs in, and nothing
+	// else.
+	Scope *scope.Scope
 }
 
 // Runner runs shell commands carefully: each in its own process group with a
@@ -202,6 +208,19 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 
 	want := wantSandbox(req.Sandbox, req.Verdict.Tier)
+	// Every command but a read-only one is held to its scope: what its
+	// approval showed it may change.
+	var sc *scope.Scope
+	if want && req.Sandbox != SandboxReadOnly && req.Verdict.Tier != Safe {
+		sc = req.Scope
+		if sc == nil {
+			real, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				real = dir
+			}
+			sc = &scope.Scope{Write: []string{real}}
+		}
+	}
 	sandboxed, state := false, SandboxNotApplied
 	if want {
 		state = SandboxUnavailable
@@ -209,10 +228,13 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		switch {
 		case osHasOne && r.canSandbox():
 			sandboxed, state = true, SandboxApplied
+			if sc != nil {
+				state = SandboxScoped
+			}
 		case osHasOne:
 			// The system has a sandbox, but this runner cannot reach the
 			// helper that applies it: never run the command weaker instead.
-			return NotRun(req, "not run: the read-only sandbox could not be applied (Hark could not start its command helper); try again, and if it persists run `hark doctor`")
+			return NotRun(req, "not run: the sandbox could not be applied (Hark could not start its command helper); try again, and if it persists run `hark doctor`")
 		case req.Sandbox == SandboxReadOnly:
 			// Asked for by name: running it unconfined would break the
 			// promise. In auto mode the policy already made safe commands
@@ -239,7 +261,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var diskFull atomic.Bool
-	if sandboxed && r.diskQuota > 0 {
+	if sandboxed && sc == nil && r.diskQuota > 0 {
 		watchCtx, stop := context.WithCancel(runCtx)
 		defer stop()
 		defer watchDisk(tmpDir, r.diskQuota, diskPoll, func() { diskFull.Store(true); stop() })()
@@ -250,9 +272,13 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	// allowlisted variables, sandbox or not.
 	env := r.baseEnv
 	switch {
+	case sandboxed && sc != nil:
+		// An approved command sees the variables an approved command
+		// always saw, and its own temporary folder.
+		env = sandboxEnv(r.baseEnv, tmpDir)
 	case sandboxed:
 		env = sandboxEnv(r.sandboxBase, tmpDir)
-	case want:
+	case want && sc == nil:
 		env = r.sandboxBase
 	}
 	env = withDirs(env, dir)
@@ -262,7 +288,11 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		outW, errW = activityWriter{stdout, req.OnOutput}, activityWriter{stderr, req.OnOutput}
 	}
 	spec := sandbox.Spec{Argv: []string{r.shell, "-c", req.Command}, Dir: dir, Env: env, ReadOnly: sandboxed, TmpDir: tmpDir}
-	if sandboxed {
+	switch {
+	case sandboxed && sc != nil:
+		spec.Scope = sc
+		spec.Hide = req.Hide
+	case sandboxed:
 		spec.MemoryLimit = max(r.memoryLimit, 0)
 		spec.DiskLimit = max(r.diskQuota, 0)
 		spec.Hide = req.Hide
@@ -272,13 +302,16 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 	out, ok := r.runZygote(runCtx, spec, outW, errW)
 	if !ok {
-		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide)
+		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide, spec.Scope, spec.DiskLimit, spec.MemoryLimit)
 		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0}
 		out = p.run(runCtx)
 	}
 
 	res := NotRun(req, "")
 	res.Sandbox = state
+	if sandboxed {
+		res.Scope = sc
+	}
 	if !out.Started {
 		res.Error = "not run: " + out.Err
 		if errText, _ := stderr.String(); errText != "" {
@@ -341,15 +374,15 @@ func reasonText(rs []Reason) string {
 	return strings.Join(parts, "; ")
 }
 
-// wantSandbox says whether a request asks for the read-only sandbox.
+// wantSandbox says whether a request asks for the sandbox.
 func wantSandbox(mode SandboxMode, tier Tier) bool {
 	switch mode {
 	case SandboxReadOnly:
 		return true
 	case SandboxOff:
 		return false
-	default: // SandboxAuto and ""
-		return tier == Safe
+	default: // SandboxAuto and "": every tier, each to its scope
+		return true
 	}
 }
 

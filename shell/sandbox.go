@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/hark-sh/hark/shell/internal/sandbox"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // The sandbox's mechanics live in package sandbox; these are the names
@@ -53,8 +54,8 @@ func (r *Runner) canSandbox() bool { return sandbox.CanConfine(r.helperPath()) }
 
 // argv is the command line that runs command, wrapped in the helper or in
 // the OS sandbox as the OS needs, and whether it is the helper's.
-func (r *Runner) argv(command string, sandboxed bool, tmpDir string, hide []string) ([]string, bool) {
-	return sandbox.Wrap(r.helperPath(), []string{r.shell, "-c", command}, sandboxed, tmpDir, max(r.memoryLimit, 0), max(r.diskQuota, 0), hide)
+func (r *Runner) argv(command string, sandboxed bool, tmpDir string, hide []string, sc *scope.Scope, disk, mem int64) ([]string, bool) {
+	return sandbox.Wrap(r.helperPath(), []string{r.shell, "-c", command}, sandboxed, tmpDir, mem, disk, hide, sc)
 }
 
 // runZygote runs the command in the zygote. ok is false when the request

@@ -299,7 +299,7 @@ func TestSandboxHelperFailsClosed(t *testing.T) {
 	r := testRunner(t, RunnerOptions{DiskQuota: -1})
 	// A temporary folder that does not exist cannot be opened for the
 	// Landlock rule, so restricting fails before the shell starts.
-	argv, _ := r.argv("touch "+marker, true, filepath.Join(t.TempDir(), "missing"), nil)
+	argv, _ := r.argv("touch "+marker, true, filepath.Join(t.TempDir(), "missing"), nil, nil, 0, 0)
 	out := process{argv: argv, env: os.Environ(), dir: "/", stdout: newCapture(0), stderr: newCapture(0), viaHelper: true}.run(context.Background())
 	if out.Started || !strings.Contains(out.Err, "sandbox could not be applied") {
 		t.Errorf("started %v, err %q", out.Started, out.Err)

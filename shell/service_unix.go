@@ -54,7 +54,7 @@ func (r *Runner) StartService(argv []string) (*Service, error) {
 		return nil, err
 	}
 	removeTmp := func() { os.RemoveAll(tmp) }
-	wrapped, viaHelper := sandbox.Wrap(r.helperPath(), argv, true, tmp, max(r.memoryLimit, 0), max(r.diskQuota, 0), nil)
+	wrapped, viaHelper := sandbox.Wrap(r.helperPath(), argv, true, tmp, max(r.memoryLimit, 0), max(r.diskQuota, 0), nil, nil)
 	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		removeTmp()

@@ -10,23 +10,28 @@ package shell
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // SandboxMode says how the Runner should confine a command.
 type SandboxMode string
 
 const (
-	// SandboxAuto confines safe-tier commands and leaves the others unconfined.
+	// SandboxAuto confines every command: a safe-tier one to the read-only
+	// sandbox, any other to the scope it was approved with (Request.Scope;
+	// the folder it runs in when none is given).
 	SandboxAuto SandboxMode = "auto"
 	// SandboxReadOnly always applies the read-only, no-network sandbox.
 	SandboxReadOnly SandboxMode = "read-only"
-	// SandboxOff never confines.
+	// SandboxOff never confines: "Run without limits".
 	SandboxOff SandboxMode = "off"
 )
 
 // Values of Result.Sandbox.
 const (
 	SandboxApplied     = "read-only"   // the OS sandbox confined the command
+	SandboxScoped      = "scoped"      // the OS sandbox held the command to its approved scope (Result.Scope)
 	SandboxNotApplied  = "off"         // no sandbox was requested
 	SandboxUnavailable = "unavailable" // requested, but the OS offers none; the command ran anyway
 )
@@ -51,6 +56,8 @@ type Result struct {
 	// Rule is the user's rule that decided, when one did: the model learns
 	// that a rule, not a person, allowed, asked or refused.
 	Rule string `json:"rule,omitempty"`
+	// Scope is what the kernel held a scoped run to.
+	Scope *scope.Scope `json:"scope,omitempty"`
 }
 
 // JSON encodes the result. Strings are already valid UTF-8 after capture, and

@@ -18,6 +18,8 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // A sandboxed command is confined as a whole process: the zygote (or the
@@ -188,7 +190,9 @@ var capabilities = sync.OnceValues(func() (setpcap bool, last uintptr) {
 // everywhere, /dev included: names are not secrets.
 //
 // hide (Spec.Hide) are paths the run may not read: see hideRules.
-func sandboxRules(tmpDir string, hide []string) (fd int, flags uint32, err error) {
+//
+// sc, when set, is an approved run's scope: see scopeRules and scopeConfig.
+func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags uint32, err error) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
 		return -1, 0, errors.New("Landlock is not available in this kernel")
@@ -210,7 +214,14 @@ func sandboxRules(tmpDir string, hide []string) (fd int, flags uint32, err error
 		landlock.PathAccess(tmpRights, tmpDir).WithRefer(),
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
 	)
-	fd, flags, err = landlock.V11.BestEffort().NewRulesetFD(rules...)
+	if sc != nil {
+		more, err := scopeRules(*sc)
+		if err != nil {
+			return -1, 0, err
+		}
+		rules = append(rules, more...)
+	}
+	fd, flags, err = scopeConfig(sc).BestEffort().NewRulesetFD(rules...)
 	if err != nil {
 		return -1, 0, err
 	}
@@ -315,6 +326,10 @@ type confinement struct {
 	// noMemfd refuses memfd_create: the run has a memory cap but no memory
 	// cgroup, so a memfd that no process holds any more would go uncounted.
 	noMemfd bool
+	// scope is an approved run's (Spec.Scope): its places are writable,
+	// metadata may change, and sockets, signals and resources are as it
+	// says. Empty for a read-only run.
+	scope scope.Scope
 }
 
 // forkConfined starts argv as a confined process and returns its PID once
@@ -332,7 +347,12 @@ type confinement struct {
 func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, c confinement) (int, error) {
 	filter := sandboxFilter()
 	var filter2 *unix.SockFprog
+	scoped := !c.scope.Empty()
 	switch {
+	case scoped && inherited:
+		return 0, errors.New("an approved run cannot start on the read-only launcher")
+	case scoped:
+		filter = scopedFilter(c.scope.Network, c.scope.Agent)
 	case inherited && c.noMemfd:
 		filter = noSetsidNoMemfdFilter()
 	case inherited:
@@ -356,7 +376,11 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 		// maker is new each run, and a cached ruleset would keep its root.
 		ruleset, rulesFlags, err = launcherRules.get(tmpDir)
 	} else {
-		ruleset, rulesFlags, err = sandboxRules(tmpDir, hide)
+		var sc *scope.Scope
+		if scoped {
+			sc = &c.scope
+		}
+		ruleset, rulesFlags, err = sandboxRules(tmpDir, hide, sc)
 		defer unix.Close(ruleset)
 	}
 	if err != nil {
@@ -401,6 +425,12 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 		}
 		if l.resource == unix.RLIMIT_FSIZE && c.fileLimit > 0 {
 			soft, hard = min(soft, uint64(c.fileLimit)), min(hard, uint64(c.fileLimit))
+		}
+		if scoped && l.resource != unix.RLIMIT_CORE {
+			// An approved run keeps the user's own limits (a build takes
+			// minutes and many processes); only core dumps, which the
+			// kernel would write past Landlock, stay off.
+			soft, hard = ^uint64(0), ^uint64(0)
 		}
 		var cur unix.Rlimit
 		if unix.Getrlimit(l.resource, &cur) == nil {
@@ -769,7 +799,7 @@ func (c *rulesetCache) get(dir string) (int, uint32, error) {
 		c.entries = append(c.entries[:i], c.entries[i+1:]...)
 		break
 	}
-	fd, flags, err := sandboxRules(dir, nil)
+	fd, flags, err := sandboxRules(dir, nil, nil)
 	if err != nil {
 		return -1, 0, err
 	}

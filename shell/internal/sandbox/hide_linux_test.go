@@ -88,7 +88,7 @@ func BenchmarkSandboxRules(b *testing.B) {
 	}{{"plain", nil}, {"hide", hide}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				fd, _, err := sandboxRules(tmp, c.hide)
+				fd, _, err := sandboxRules(tmp, c.hide, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // The sandbox helper is Hark's own executable started as
@@ -75,7 +77,16 @@ type Spec struct {
 	// approved the command: the command starts in it, whatever Dir leads
 	// to by then (see shell.DirPin).
 	DirFile *os.File
+	// Scope, with ReadOnly, is what an approved run may change and reach
+	// beyond TmpDir: the places it may write (less those it must keep),
+	// the network, local sockets, signals. Nil or empty is the read-only
+	// sandbox. See scopeRules (Linux) and seatbeltScope (macOS).
+	Scope *scope.Scope
 }
+
+// Confined reports whether the run has a scope beyond the read-only
+// sandbox.
+func (s Spec) scoped() bool { return s.Scope != nil && !s.Scope.Empty() }
 
 // Outcome is what became of a command.
 type Outcome struct {
@@ -101,7 +112,35 @@ type helperArgs struct {
 	memLimit  int64    // bytes; 0 for no cap
 	diskLimit int64    // bytes; 0 for none (Spec.DiskLimit)
 	hide      []string // paths the command may not read (Spec.Hide)
+	scope     scope.Scope
 	argv      []string // the shell and its arguments
+}
+
+// scopeArgs are the helper's arguments for sc (see parseHelperArgs).
+func scopeArgs(sc *scope.Scope) []string {
+	if sc == nil {
+		return nil
+	}
+	var a []string
+	for _, p := range sc.Write {
+		a = append(a, "-write", p)
+	}
+	for _, p := range sc.Remove {
+		a = append(a, "-remove", p)
+	}
+	for _, p := range sc.Keep {
+		a = append(a, "-keep", p)
+	}
+	if sc.Network {
+		a = append(a, "-net")
+	}
+	if sc.Agent {
+		a = append(a, "-agent")
+	}
+	if sc.Signals {
+		a = append(a, "-signals")
+	}
+	return a
 }
 
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -134,11 +173,15 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, fmt.Errorf("-disk %q is not a number of bytes", args[1])
 			}
 			h.diskLimit, args = n, args[2:]
-		case "-hide":
+		case "-hide", "-write", "-remove", "-keep":
 			if len(args) < 2 {
-				return h, errors.New("-hide needs a path")
+				return h, errors.New(a + " needs a path")
 			}
-			h.hide, args = append(h.hide, args[1]), args[2:]
+			list := map[string]*[]string{"-hide": &h.hide, "-write": &h.scope.Write, "-remove": &h.scope.Remove, "-keep": &h.scope.Keep}[a]
+			*list, args = append(*list, args[1]), args[2:]
+		case "-net", "-agent", "-signals":
+			*map[string]*bool{"-net": &h.scope.Network, "-agent": &h.scope.Agent, "-signals": &h.scope.Signals}[a] = true
+			args = args[1:]
 		case "--":
 			h.argv = args[1:]
 			args = nil
@@ -153,6 +196,8 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		return h, errors.New("-ro needs -tmp DIR, the only writable folder")
 	case len(h.hide) > 0 && !h.readOnly:
 		return h, errors.New("-hide needs -ro: only the sandbox can hide files")
+	case !h.scope.Empty() && !h.readOnly:
+		return h, errors.New("a scope needs -ro: only the sandbox can hold one")
 	}
 	return h, nil
 }

@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"os"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // Status reports whether sandbox-exec, the command-line face of the macOS
@@ -38,11 +40,11 @@ func CanConfine(string) bool { return true }
 // WatchMemory (memory_darwin.go); memLimit is not needed here. Each path of
 // hide that exists is refused to the command by its real path (see
 // seatbeltHiding).
-func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _, _ int64, hide []string) ([]string, bool) {
+func Wrap(_ string, argv []string, readOnly bool, tmpDir string, _, _ int64, hide []string, sc *scope.Scope) ([]string, bool) {
 	if !readOnly {
 		return argv, false
 	}
-	a := SeatbeltArgs(tmpDir, hide)
+	a := SeatbeltArgs(tmpDir, hide, sc)
 	return append(a, argv...), false
 }
 

@@ -18,6 +18,8 @@ import (
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // landlockABI is read once: the kernel's answer does not change.
@@ -59,7 +61,7 @@ func CanConfine(helper string) bool { return helper != "" }
 // command's memory, all its processes together (see memory_linux.go);
 // diskLimit (0 for none) is its disk quota (Spec.DiskLimit);
 // hide are paths a sandboxed command may not read (Spec.Hide).
-func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit, diskLimit int64, hide []string) ([]string, bool) {
+func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit, diskLimit int64, hide []string, sc *scope.Scope) ([]string, bool) {
 	if helper == "" {
 		return argv, false
 	}
@@ -75,6 +77,7 @@ func Wrap(helper string, argv []string, readOnly bool, tmpDir string, memLimit, 
 		for _, p := range hide {
 			a = append(a, "-hide", p)
 		}
+		a = append(a, scopeArgs(sc)...)
 	}
 	return append(append(a, "--"), argv...), true
 }
@@ -133,12 +136,17 @@ func HelperMain(args []string) int {
 	os.Unsetenv(HelperEnv)
 	var pid int
 	if h.readOnly {
-		cg, _ := newSandboxCgroup()
+		// An approved run (one with a scope) has no process bound of the
+		// sandbox's: a build may start many.
+		cg := noCgroup
+		if h.scope.Empty() {
+			cg, _ = newSandboxCgroup()
+		}
 		defer cg.remove()
 		// The runner started the helper in a mount namespace of its own
 		// where it could (see scratch_linux.go); the scratch file system
 		// goes with the namespace, once the command's last process ends.
-		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
+		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, scope: h.scope, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
 			// No memory cgroup here: see noMemfdFilter.
 			noMemfd: h.memLimit > 0}
 		env := os.Environ()

@@ -2,7 +2,11 @@
 
 package sandbox
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/hark-sh/hark/shell/scope"
+)
 
 // Status reports that this OS has no sandbox Hark can use.
 func Status() (bool, string) {
@@ -13,6 +17,6 @@ func Status() (bool, string) {
 func CanConfine(string) bool { return false }
 
 // Wrap returns argv as it is: commands start directly.
-func Wrap(_ string, argv []string, _ bool, _ string, _, _ int64, _ []string) ([]string, bool) {
+func Wrap(_ string, argv []string, _ bool, _ string, _, _ int64, _ []string, _ *scope.Scope) ([]string, bool) {
 	return argv, false
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // seatbeltProfile is the macOS sandbox (Seatbelt) profile for commands that
@@ -135,6 +137,33 @@ func seatbeltHiding(n int) string {
 	return b.String()
 }
 
+// seatbeltScope is what follows for an approved run with a scope: each
+// place of Write (WRITEn) may be written, with everything beneath it, and
+// removed; each place of Keep (KEEPn) may not, whatever allowed it before
+// (later rules win); the network, and with it the ssh agent's socket, only
+// when granted; signals to the user's other processes only when granted.
+// Seatbelt checks a removal on the path removed, so Remove needs no rule.
+func seatbeltScope(write, keep int, network, signals bool) string {
+	if write == 0 && keep == 0 && !network && !signals {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n; An approved run: the places its approval named, and nothing else.\n")
+	for i := range write {
+		fmt.Fprintf(&b, "(allow file-write* (subpath (param \"WRITE%d\")))\n", i)
+	}
+	for i := range keep {
+		fmt.Fprintf(&b, "(deny file-write* (subpath (param \"KEEP%d\")))\n", i)
+	}
+	if network {
+		b.WriteString("; The approval grants the network (and the ssh agent's socket).\n(allow network*)\n")
+	}
+	if signals {
+		b.WriteString("; The approval grants signals to the user's other processes (kill).\n(allow signal)\n")
+	}
+	return b.String()
+}
+
 const sandboxExec = "/usr/bin/sandbox-exec"
 
 // SeatbeltArgs are sandbox-exec's arguments before the command for a
@@ -142,16 +171,55 @@ const sandboxExec = "/usr/bin/sandbox-exec"
 // path of hide that exists, by its real path (see seatbeltHiding). It is
 // plain Go on every system, so the list of hidden paths can be checked
 // where macOS does not run.
-func SeatbeltArgs(tmpDir string, hide []string) []string {
+//
+// sc, when set, is an approved run's scope (see seatbeltScope): its places
+// by their real paths as WRITEn and KEEPn.
+func SeatbeltArgs(tmpDir string, hide []string, sc *scope.Scope) []string {
 	var params []string
+	n := 0
 	for _, p := range hide {
 		if !filepath.IsAbs(p) {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(p); err == nil {
-			params = append(params, "-D", "HIDE"+strconv.Itoa(len(params)/2)+"="+real)
+			params = append(params, "-D", "HIDE"+strconv.Itoa(n)+"="+real)
+			n++
 		}
 	}
-	a := []string{sandboxExec, "-p", seatbeltProfile + seatbeltHiding(len(params)/2), "-D", "TMPDIR=" + tmpDir}
+	profile := seatbeltProfile + seatbeltHiding(n)
+	if sc != nil && !sc.Empty() {
+		var w, k int
+		for _, p := range sc.Write {
+			if filepath.IsAbs(p) {
+				params = append(params, "-D", "WRITE"+strconv.Itoa(w)+"="+realish(p))
+				w++
+			}
+		}
+		for _, p := range sc.Keep {
+			if filepath.IsAbs(p) {
+				params = append(params, "-D", "KEEP"+strconv.Itoa(k)+"="+realish(p))
+				k++
+			}
+		}
+		profile += seatbeltScope(w, k, sc.Network || sc.Agent, sc.Signals)
+	}
+	a := []string{sandboxExec, "-p", profile, "-D", "TMPDIR=" + tmpDir}
 	return append(a, params...)
+}
+
+// realish is p with the links of the part of it that exists resolved:
+// Seatbelt matches real paths, and a place that does not exist yet is
+// matched where it would be made.
+func realish(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for d := p; ; d = filepath.Dir(d) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if d == "/" || d == "." {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+	}
 }

@@ -31,7 +31,7 @@ func TestSeatbeltHidesEveryPrivateLocation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	args := sandbox.SeatbeltArgs("/tmp/run", private)
+	args := sandbox.SeatbeltArgs("/tmp/run", private, nil)
 	if len(args) < 3 || args[1] != "-p" {
 		t.Fatalf("no profile in %q", args)
 	}

@@ -11,3 +11,9 @@ var deniedArchSyscalls = []uintptr{
 	unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_UTIME, unix.SYS_UTIMES, unix.SYS_FUTIMESAT,
 	unix.SYS_IOPL, unix.SYS_IOPERM, unix.SYS_USELIB,
 }
+
+// metaArchSyscalls are those of deniedArchSyscalls that change metadata,
+// which an approved run may (see metaSyscalls).
+var metaArchSyscalls = []uintptr{
+	unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_UTIME, unix.SYS_UTIMES, unix.SYS_FUTIMESAT,
+}

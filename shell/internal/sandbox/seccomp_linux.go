@@ -226,13 +226,70 @@ const mapType = 0x0f
 // sandboxed command's cost: about 150 instructions, where one comparison
 // per refused call took over 400.
 func buildSandboxFilter(arch uint32, allowSetsid bool) []unix.SockFilter {
+	return buildFilter(arch, filterOpts{allowSetsid: allowSetsid})
+}
+
+// filterOpts are what an approved run's filter (scopedFilter) allows
+// beyond a read-only run's.
+type filterOpts struct {
+	allowSetsid bool
+	// meta: mode, owner, times and extended attributes may change (chmod
+	// +x, touch, cp -a); Landlock does not cover them, so this reaches
+	// every file the user owns (docs/safety.md says so).
+	meta bool
+	// inet: IPv4, IPv6 and netlink sockets (Spec.Scope.Network); local:
+	// Unix sockets too (Spec.Scope.Agent: the ssh agent).
+	inet, local bool
+}
+
+// metaSyscalls are the metadata calls of deniedSyscalls and
+// deniedArchSyscalls that an approved run may make.
+var metaSyscalls = map[uintptr]bool{
+	unix.SYS_FCHMOD: true, unix.SYS_FCHMODAT: true, unix.SYS_FCHMODAT2: true, unix.SYS_FCHOWN: true,
+	unix.SYS_FCHOWNAT: true, unix.SYS_UTIMENSAT: true, unix.SYS_SETXATTR: true, unix.SYS_LSETXATTR: true,
+	unix.SYS_FSETXATTR: true, unix.SYS_SETXATTRAT: true, unix.SYS_REMOVEXATTR: true, unix.SYS_LREMOVEXATTR: true,
+	unix.SYS_FREMOVEXATTR: true, unix.SYS_REMOVEXATTRAT: true,
+}
+
+func init() {
+	for _, nr := range metaArchSyscalls {
+		metaSyscalls[nr] = true
+	}
+}
+
+// scopedFilters are the filters of approved runs, one for each way their
+// sockets may go (see scopedFilter).
+var scopedFilters = func() (out [4]func() *unix.SockFprog) {
+	for i := range out {
+		out[i] = sync.OnceValue(func() *unix.SockFprog {
+			return fprog(buildFilter(nativeAuditArch(), filterOpts{meta: true, inet: i&1 != 0, local: i&2 != 0}))
+		})
+	}
+	return out
+}()
+
+// scopedFilter is the whole filter of an approved run: the read-only
+// run's, but metadata may change, and sockets open as its scope says.
+func scopedFilter(network, agent bool) *unix.SockFprog {
+	i := 0
+	if network {
+		i |= 1
+	}
+	if agent {
+		i |= 2
+	}
+	return scopedFilters[i]()
+}
+
+func buildFilter(arch uint32, o filterOpts) []unix.SockFilter {
 	if arch == 0 {
 		return nil
 	}
+	allowSetsid := o.allowSetsid
 	eperm, eacces, enotty, enosys := seccompErrno(unix.EPERM), seccompErrno(unix.EACCES), seccompErrno(unix.ENOTTY), seccompErrno(unix.ENOSYS)
 
 	special := map[uint32][]unix.SockFilter{}
-	special[uint32(unix.SYS_SOCKET)] = []unix.SockFilter{ret(eacces)}
+	special[uint32(unix.SYS_SOCKET)] = socketRule(o.inet, o.local)
 	special[uint32(unix.SYS_CLONE3)] = []unix.SockFilter{ret(enosys)}
 	// fallocate: refused, since it takes disk space faster than any watch
 	// can look, and with FALLOC_FL_KEEP_SIZE past any file size limit too.
@@ -310,7 +367,7 @@ func buildSandboxFilter(arch uint32, allowSetsid bool) []unix.SockFilter {
 	// gets the bit's mask.
 	var words []uint32
 	for _, nr := range append(deniedSyscalls, deniedArchSyscalls...) {
-		if allowSetsid && nr == unix.SYS_SETSID {
+		if allowSetsid && nr == unix.SYS_SETSID || o.meta && metaSyscalls[nr] {
 			continue
 		}
 		for int(nr/32) >= len(words) {
@@ -341,6 +398,26 @@ func buildSandboxFilter(arch uint32, allowSetsid bool) []unix.SockFilter {
 			ret(seccompAllow))
 	}
 	return append(p, ret(seccompAllow))
+}
+
+// socketRule is the body of the socket(2) check: the families allowed by
+// inet (IPv4, IPv6, netlink) and local (Unix), EACCES for the rest.
+func socketRule(inet, local bool) []unix.SockFilter {
+	var fams []uint32
+	if inet {
+		fams = append(fams, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK)
+	}
+	if local {
+		fams = append(fams, unix.AF_UNIX)
+	}
+	if len(fams) == 0 {
+		return []unix.SockFilter{ret(seccompErrno(unix.EACCES))}
+	}
+	out := []unix.SockFilter{ldAbs(argLo(0))}
+	for i, f := range fams {
+		out = append(out, unix.SockFilter{Code: bpfJeq, K: f, Jt: uint8(len(fams) - i)})
+	}
+	return append(out, ret(seccompErrno(unix.EACCES)), ret(seccompAllow))
 }
 
 const (

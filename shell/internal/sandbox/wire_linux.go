@@ -20,6 +20,14 @@ const (
 	runWireHide     = 1 << 2 // the paths to hide follow env
 	runWireDisk     = 1 << 3 // a disk quota follows the memory cap
 	runWireScratch  = 1 << 4 // the last descriptor is the run's scratch file system (scratch_userns_linux.go)
+	runWireScope    = 1 << 5 // an approved run's scope follows the paths to hide
+)
+
+// The scope's flags, in one byte after its three lists.
+const (
+	scopeWireNetwork = 1 << iota
+	scopeWireAgent
+	scopeWireSignals
 )
 
 // appendRunRequest encodes a run request: the tag, the id, the flags, then
@@ -45,6 +53,9 @@ func appendRunRequest(b []byte, id uint64, s Spec, scratch bool) []byte {
 	if scratch {
 		flags |= runWireScratch
 	}
+	if s.scoped() {
+		flags |= runWireScope
+	}
 	b = append(b, flags)
 	if s.MemoryLimit > 0 {
 		b = binary.AppendUvarint(b, uint64(s.MemoryLimit))
@@ -67,6 +78,26 @@ func appendRunRequest(b []byte, id uint64, s Spec, scratch bool) []byte {
 		for _, p := range s.Hide {
 			b = appendWireString(b, p)
 		}
+	}
+	if s.scoped() {
+		sc := s.Scope
+		for _, list := range [][]string{sc.Write, sc.Remove, sc.Keep} {
+			b = binary.AppendUvarint(b, uint64(len(list)))
+			for _, p := range list {
+				b = appendWireString(b, p)
+			}
+		}
+		var f byte
+		if sc.Network {
+			f |= scopeWireNetwork
+		}
+		if sc.Agent {
+			f |= scopeWireAgent
+		}
+		if sc.Signals {
+			f |= scopeWireSignals
+		}
+		b = append(b, f)
 	}
 	return b
 }
@@ -99,7 +130,7 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 		}
 	}
 	m.Scratch = flags&runWireScratch != 0
-	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk|runWireScratch) != 0 {
+	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk|runWireScratch|runWireScope) != 0 {
 		d.bad = true
 	}
 	m.Dir = d.string()
@@ -108,6 +139,16 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 	m.Env = d.strings()
 	if flags&runWireHide != 0 {
 		if m.Hide = d.strings(); len(m.Hide) == 0 {
+			d.bad = true
+		}
+	}
+	if flags&runWireScope != 0 {
+		m.Scope.Write = d.strings()
+		m.Scope.Remove = d.strings()
+		m.Scope.Keep = d.strings()
+		f := d.byte()
+		m.Scope.Network, m.Scope.Agent, m.Scope.Signals = f&scopeWireNetwork != 0, f&scopeWireAgent != 0, f&scopeWireSignals != 0
+		if f&^(scopeWireNetwork|scopeWireAgent|scopeWireSignals) != 0 || m.Scope.Empty() || !m.ReadOnly {
 			d.bad = true
 		}
 	}

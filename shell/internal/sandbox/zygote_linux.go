@@ -18,6 +18,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // The zygote is the long-lived form of the helper: `hark __sandbox -server`,
@@ -68,11 +70,12 @@ type zygoteMsg struct {
 	PID       int
 	Code      int
 	Err       string
-	MemLimit  int64    // run: the cap on the run's memory, 0 for none
-	DiskLimit int64    // run: the run's disk quota, 0 for none (Spec.DiskLimit)
-	Hide      []string // run: paths the command may not read (Spec.Hide)
-	Reason    int      // exit: why the zygote stopped the run, if it did (exitMemory)
-	Scratch   bool     // run: the last descriptor is the run's scratch file system (see scratch_userns_linux.go)
+	MemLimit  int64       // run: the cap on the run's memory, 0 for none
+	DiskLimit int64       // run: the run's disk quota, 0 for none (Spec.DiskLimit)
+	Hide      []string    // run: paths the command may not read (Spec.Hide)
+	Reason    int         // exit: why the zygote stopped the run, if it did (exitMemory)
+	Scratch   bool        // run: the last descriptor is the run's scratch file system (see scratch_userns_linux.go)
+	Scope     scope.Scope // run: an approved run's scope (Spec.Scope); empty for a read-only run
 }
 
 // zrun is one command the zygote started.
@@ -300,7 +303,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	if m.ReadOnly && m.MemLimit > 0 {
 		r.memCg = newRunCgroup("hark-run-" + s.nonce + "-" + strconv.FormatUint(m.ID, 10))
 	}
-	conf := confinement{dir: m.Dir, tmpDir: m.TmpDir, hide: m.Hide, fileLimit: m.DiskLimit, memCgroup: r.memCg.procs, scratchFS: -1,
+	conf := confinement{dir: m.Dir, tmpDir: m.TmpDir, hide: m.Hide, scope: m.Scope, fileLimit: m.DiskLimit, memCgroup: r.memCg.procs, scratchFS: -1,
 		// Without a memory cgroup nothing counts a memfd that no process
 		// holds (see memory.go): none can be made.
 		noMemfd: m.MemLimit > 0 && r.memCg.procs < 0}
@@ -324,7 +327,13 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	// still recognised as this run's.
 	var pid int
 	var err error
-	if m.ReadOnly {
+	if m.ReadOnly && !m.Scope.Empty() {
+		// An approved run confines itself from a thread of the zygote's
+		// own: the launcher's thread carries the read-only filter for good.
+		if pid, err = forkConfined(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, false, -1, conf); err != nil {
+			err = fmt.Errorf("the command's approved scope could not be applied, so it was not run: %v", err)
+		}
+	} else if m.ReadOnly {
 		pid, err = s.launcher.fork(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, conf, r.scratch != "" || conf.scratchFS >= 0, s.launched)
 		if err != nil {
 			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)

@@ -1,0 +1,131 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/hark-sh/hark/shell/scope"
+)
+
+// Rights of a place a scope lets a run change: everything a run may do
+// in its own temporary folder, in a folder with all it holds, or in place
+// on a file.
+var (
+	treeRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
+		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
+		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
+		llsys.AccessFSTruncate)
+	fileRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile | llsys.AccessFSTruncate)
+)
+
+// scopeRules are the write rules of an approved run's scope, on top of
+// the read rules every sandboxed run has: each place of sc.Write with
+// everything beneath it, less sc.Keep; the remove-folder right in each of
+// sc.Remove, less sc.Keep too.
+//
+// Landlock only grants, and a rule covers everything beneath its folder,
+// so a kept place inside a writable folder is left out as hideRules leaves
+// a hidden one out of the readable tree: the folders on the way to it are
+// split into their entries, and each entry but the one that leads there is
+// granted whole. A kept place that does not exist yet is kept all the
+// same: the folder it would be made in is split, so nothing can be created
+// in it at all. A link inside a split folder is not granted, and neither
+// is its target through it.
+//
+// Every place must be, right now, what it was when the scope was built: a
+// path that leads elsewhere through a link (a folder swapped for a link
+// since the approval) makes the run fail before it starts.
+func scopeRules(sc scope.Scope) ([]landlock.Rule, error) {
+	keep := make(hiddenSet, 0, len(sc.Keep))
+	for _, k := range sc.Keep {
+		if filepath.IsAbs(k) {
+			keep = append(keep, realish(k))
+		}
+	}
+	var rules []landlock.Rule
+	grant := func(p string, dirRights, fileRights landlock.AccessFSSet) error {
+		if !filepath.IsAbs(p) {
+			return fmt.Errorf("the place %q is not an absolute path", p)
+		}
+		p = filepath.Clean(p)
+		real, err := filepath.EvalSymlinks(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil // nothing there to change, nor to make in its place
+		case err != nil:
+			return fmt.Errorf("%s cannot be read: %v", p, err)
+		case real != p:
+			return fmt.Errorf("%s leads to %s through a link since it was approved; ask again to approve the command as things are now", p, real)
+		}
+		rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
+		return nil
+	}
+	for _, p := range sc.Write {
+		if err := grant(p, treeRights, fileRights); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range sc.Remove {
+		if err := grant(p, landlock.AccessFSSet(llsys.AccessFSRemoveDir), 0); err != nil {
+			return nil, err
+		}
+	}
+	return rules, nil
+}
+
+// grantBeneath grants p (a real path) with everything beneath it, less
+// the kept places: dirRights on folders, fileRights on files.
+func (h hiddenSet) grantBeneath(p string, dirRights, fileRights landlock.AccessFSSet) []landlock.Rule {
+	if h.covers(p) {
+		return nil
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case fi.IsDir() && h.leadsTo(p):
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil
+		}
+		var out []landlock.Rule
+		for _, e := range ents {
+			if e.Type()&os.ModeSymlink != 0 {
+				continue
+			}
+			out = append(out, h.grantBeneath(filepath.Join(p, e.Name()), dirRights, fileRights)...)
+		}
+		return out
+	case fi.IsDir():
+		return []landlock.Rule{landlock.PathAccess(dirRights, p).WithRefer().IgnoreIfMissing()}
+	case fi.Mode().IsRegular() && fileRights != 0:
+		return []landlock.Rule{landlock.PathAccess(fileRights, p).IgnoreIfMissing()}
+	}
+	return nil
+}
+
+// scopeConfig is the Landlock configuration of a run with sc: every file
+// access handled as for the read-only sandbox; TCP handled (refused) unless
+// sc.Network; signals to processes outside the run refused unless
+// sc.Signals; abstract Unix sockets outside the run refused always.
+func scopeConfig(sc *scope.Scope) landlock.Config {
+	cfg := landlock.V11
+	if sc == nil {
+		return cfg
+	}
+	if sc.Network {
+		cfg.HandledAccessNet = 0
+	}
+	if sc.Signals {
+		cfg.Scoped &^= landlock.ScopedSet(llsys.ScopeSignal)
+	}
+	return cfg
+}

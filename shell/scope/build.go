@@ -1,0 +1,322 @@
+package scope
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Change is one place the preview says a command changes.
+type Change struct {
+	Path   string `json:"path"`             // absolute
+	Dir    bool   `json:"dir,omitempty"`    // an existing folder, changed with what it holds
+	Exists bool   `json:"exists,omitempty"` // false: the command creates it
+	Remove bool   `json:"remove,omitempty"` // deleted or moved away
+}
+
+// Input is what a scope is built from: the one reading of the command.
+type Input struct {
+	Dir  string // the folder the command runs in
+	Home string
+	// Changes are the places the preview names; Known says they are all
+	// the command writes: every part that writes is one the preview
+	// reads. Otherwise the folder the command runs in is in the scope.
+	Changes []Change
+	Known   bool
+	// Programs are the programs the line runs, with their first argument
+	// (git's subcommand), as the policy's reasons name them.
+	Programs [][]string
+	// Network says the policy found a part that reaches another machine.
+	Network bool
+	// Env looks up the command's environment (CARGO_HOME, GOCACHE …);
+	// nil reads none.
+	Env func(string) string
+	// Own are places no run may change unless the command names them:
+	// Hark's files and the user's keys and credentials.
+	Own []string
+	// Stat tells whether a path is a folder (for a repository's .git);
+	// nil uses the disk.
+	Stat func(string) (dir, ok bool)
+}
+
+// Build is the scope of one approved run.
+func Build(in Input) Scope {
+	if in.Stat == nil {
+		in.Stat = func(p string) (bool, bool) {
+			fi, err := os.Stat(p)
+			return err == nil && fi.IsDir(), err == nil
+		}
+	}
+	if in.Env == nil {
+		in.Env = func(string) string { return "" }
+	}
+	var s Scope
+	named := map[string]bool{}
+	add := func(p, why string) {
+		p = filepath.Clean(p)
+		if p == "" || p == "." || slices.Contains(s.Write, p) {
+			return
+		}
+		s.Write = append(s.Write, p)
+		if why != "" {
+			if s.Why == nil {
+				s.Why = map[string]string{}
+			}
+			s.Why[p] = why
+		}
+	}
+	for _, c := range in.Changes {
+		p := filepath.Clean(c.Path)
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		named[p] = true
+		parent := filepath.Dir(p)
+		switch {
+		case c.Dir:
+			add(p, "")
+			if c.Remove && !slices.Contains(s.Remove, parent) {
+				s.Remove = append(s.Remove, parent)
+			}
+		case c.Exists && !c.Remove && IsBroad(parent, in.Home):
+			// Written in place, in a folder too large to open: the file
+			// alone. Replacing it by a new file (sed -i) is refused.
+			add(p, "")
+		default:
+			// Created, removed, renamed or replaced: its folder's entries.
+			add(parent, "")
+		}
+	}
+	if !in.Known || len(in.Changes) == 0 && len(in.Programs) == 0 {
+		add(in.Dir, "")
+	}
+	s.Network = in.Network
+	for _, prog := range in.Programs {
+		if len(prog) == 0 {
+			continue
+		}
+		r, ok := rows[filepath.Base(prog[0])]
+		if !ok {
+			continue
+		}
+		for _, pl := range r.places(in, prog) {
+			add(pl.path, pl.why)
+			if pl.named {
+				named[filepath.Clean(pl.path)] = true
+			}
+		}
+		s.Network = s.Network || r.network(prog)
+		s.Agent = s.Agent || r.agent(prog)
+		s.Signals = s.Signals || r.signals
+	}
+	for _, p := range s.Write {
+		if IsBroad(p, in.Home) && s.Broad == "" {
+			s.Broad = p
+		}
+	}
+	s.Keep = keep(in, s.Write, named)
+	return s
+}
+
+// keep are the protected places beneath the scope's writes that the
+// command does not name itself.
+func keep(in Input, write []string, named map[string]bool) []string {
+	var cands []string
+	if in.Home != "" {
+		for _, rel := range startup {
+			cands = append(cands, filepath.Join(in.Home, rel))
+		}
+	}
+	cands = append(cands, in.Own...)
+	// A repository's hooks and configuration are not kept here: Landlock
+	// can only keep a place by leaving its folder's own entries fixed, and
+	// git and every build must make new files in .git and beside it.
+	var out []string
+	for _, k := range cands {
+		k = filepath.Clean(k)
+		if named[k] || slices.Contains(out, k) {
+			continue
+		}
+		for _, w := range write {
+			if Under(k, w) {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// gitDir is the .git folder of the repository p lies in, or "".
+func gitDir(p string, stat func(string) (bool, bool)) string {
+	for d := filepath.Clean(p); ; d = filepath.Dir(d) {
+		if dir, ok := stat(filepath.Join(d, ".git")); ok && dir {
+			return filepath.Join(d, ".git")
+		}
+		if d == "/" || d == "." {
+			return ""
+		}
+	}
+}
+
+// startup are the files and folders under home that run code the next
+// time the user logs in, opens a shell or starts a program: no run may
+// change them unless its command names them.
+var startup = []string{
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+	".zprofile", ".zlogin", ".zlogout", ".config/fish", ".inputrc", ".pam_environment",
+	".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".ssh", ".config/autostart",
+	".config/systemd", ".config/environment.d", "Library/LaunchAgents", ".local/bin", "bin",
+	".gitconfig", ".config/git", ".npmrc", ".config/hark", ".local/state/hark", ".local/share/hark",
+	"Library/Application Support/Hark",
+}
+
+// Startup is the list above under home, for tests and docs.
+func Startup(home string) []string {
+	out := make([]string, len(startup))
+	for i, rel := range startup {
+		out[i] = filepath.Join(home, rel)
+	}
+	return out
+}
+
+// place is one place a program row adds.
+type place struct {
+	path, why string
+	named     bool // the command names it itself: it is not kept out
+}
+
+// row is what one program always needs beyond the places its command
+// names: its caches and locks, the network, the ssh agent, signals.
+type row struct {
+	caches  func(in Input, args []string) []place
+	net     bool
+	netFor  []string // subcommands that reach the network (git)
+	agentOn []string // subcommands that use the ssh agent; "*" every one
+	signals bool
+}
+
+func (r row) places(in Input, args []string) []place {
+	if r.caches == nil {
+		return nil
+	}
+	return r.caches(in, args)
+}
+
+func (r row) network(args []string) bool {
+	return r.net || len(args) > 1 && slices.Contains(r.netFor, args[1])
+}
+
+func (r row) agent(args []string) bool {
+	return slices.Contains(r.agentOn, "*") || len(args) > 1 && slices.Contains(r.agentOn, args[1])
+}
+
+// inHome is a cache under home unless the environment variable env says
+// where it is.
+func inHome(env, rel, why string) func(Input, []string) []place {
+	return func(in Input, _ []string) []place {
+		if v := in.Env(env); env != "" && filepath.IsAbs(v) {
+			return []place{{path: v, why: why}}
+		}
+		if in.Home == "" {
+			return nil
+		}
+		return []place{{path: filepath.Join(in.Home, rel), why: why}}
+	}
+}
+
+func both(fs ...func(Input, []string) []place) func(Input, []string) []place {
+	return func(in Input, args []string) []place {
+		var out []place
+		for _, f := range fs {
+			out = append(out, f(in, args)...)
+		}
+		return out
+	}
+}
+
+// rows is the policy's table of what programs always write and reach,
+// one row each; see docs/safety.md "What an approval lets a command do".
+var rows = map[string]row{
+	"npm":  {caches: inHome("npm_config_cache", ".npm", "npm's package cache and logs"), net: true},
+	"npx":  {caches: inHome("npm_config_cache", ".npm", "npm's package cache and logs"), net: true},
+	"pnpm": {caches: both(inHome("", ".local/share/pnpm", "pnpm's package store"), inHome("", ".cache/pnpm", "pnpm's cache")), net: true},
+	"yarn": {caches: both(inHome("YARN_CACHE_FOLDER", ".cache/yarn", "Yarn's package cache"), inHome("", ".yarn", "Yarn's own files")), net: true},
+	"pip":  {caches: inHome("PIP_CACHE_DIR", ".cache/pip", "pip's download cache"), net: true},
+	"pip3": {caches: inHome("PIP_CACHE_DIR", ".cache/pip", "pip's download cache"), net: true},
+	"uv":   {caches: both(inHome("UV_CACHE_DIR", ".cache/uv", "uv's cache"), inHome("", ".local/share/uv", "uv's Pythons and tools")), net: true},
+	"cargo": {caches: func(in Input, _ []string) []place {
+		home := in.Env("CARGO_HOME")
+		if !filepath.IsAbs(home) {
+			if in.Home == "" {
+				return nil
+			}
+			home = filepath.Join(in.Home, ".cargo")
+		}
+		// Its registry and git checkouts, never its credentials or bin.
+		return []place{{path: filepath.Join(home, "registry"), why: "cargo's crate cache"},
+			{path: filepath.Join(home, "git"), why: "cargo's git checkouts"}}
+	}, net: true},
+	"go": {caches: func(in Input, _ []string) []place {
+		var out []place
+		if c := in.Env("GOCACHE"); filepath.IsAbs(c) {
+			out = append(out, place{path: c, why: "Go's build cache"})
+		} else if in.Home != "" {
+			out = append(out, place{path: filepath.Join(in.Home, ".cache/go-build"), why: "Go's build cache"})
+		}
+		mod := in.Env("GOMODCACHE")
+		if !filepath.IsAbs(mod) {
+			if gp := strings.Split(in.Env("GOPATH"), string(filepath.ListSeparator))[0]; filepath.IsAbs(gp) {
+				mod = filepath.Join(gp, "pkg/mod")
+			} else if in.Home != "" {
+				mod = filepath.Join(in.Home, "go/pkg/mod")
+			}
+		}
+		if mod != "" {
+			out = append(out, place{path: mod, why: "Go's module cache"})
+		}
+		return out
+	}, net: true},
+	"git": {caches: func(in Input, args []string) []place {
+		// The repository's own .git, where it lies outside the folder
+		// the command runs in (a subfolder of the work tree).
+		if g := gitDir(in.Dir, in.Stat); g != "" && !Under(in.Dir, g) {
+			return []place{{path: g, why: "the repository's history"}}
+		}
+		return nil
+	}, netFor: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"},
+		agentOn: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule"}},
+	"ssh-keygen": {caches: func(in Input, _ []string) []place {
+		if in.Home == "" {
+			return nil
+		}
+		return []place{{path: filepath.Join(in.Home, ".ssh"), why: "where ssh-keygen writes keys", named: true}}
+	}},
+	"brew": {caches: func(in Input, _ []string) []place {
+		out := []place{{path: "/opt/homebrew", why: "Homebrew's prefix"}, {path: "/usr/local/Homebrew", why: "Homebrew's prefix"}}
+		if in.Home != "" {
+			out = append(out, place{path: filepath.Join(in.Home, "Library/Caches/Homebrew"), why: "Homebrew's cache"})
+		}
+		return out
+	}, net: true},
+	"curl":    {net: true},
+	"wget":    {net: true},
+	"ssh":     {net: true, agentOn: []string{"*"}},
+	"scp":     {net: true, agentOn: []string{"*"}},
+	"sftp":    {net: true, agentOn: []string{"*"}},
+	"rsync":   {net: true, agentOn: []string{"*"}},
+	"kill":    {signals: true},
+	"pkill":   {signals: true},
+	"killall": {signals: true},
+}
+
+// Rows names the programs the table has a row for, for tests.
+func Rows() []string {
+	out := make([]string, 0, len(rows))
+	for k := range rows {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,182 @@
+package shell
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hark-sh/hark/shell/scope"
+)
+
+// hostileBuild is what a project's own build script does when it is
+// hostile: it reaches for everything a build approved in the project
+// could reach if it ran with the user's full rights. Each attempt that
+// works prints WROTE and its name.
+const hostileBuild = `
+try() { if ( eval "$1" ) 2>/dev/null; then echo "WROTE: $2"; fi; }
+try 'echo evil >> "$H/.bashrc"' bashrc
+try 'echo evil > "$H/.profile"' profile
+try 'echo evil >> "$H/.ssh/authorized_keys"' authorized_keys
+try 'echo "{}" > "$H/.config/hark/settings.json"' hark-settings
+try 'echo "{}" > "$H/.config/hark/rules.json"' hark-rules
+try 'mkdir -p "$H/.config/autostart" && echo x > "$H/.config/autostart/e.desktop"' autostart
+try 'mkdir -p "$H/.config/systemd/user" && echo x > "$H/.config/systemd/user/e.service"' systemd
+try 'mkdir -p "$H/.local/bin" && echo x > "$H/.local/bin/sudo"' local-bin-sudo
+try 'cp "$H/.ssh/id_rsa" ./stolen' copied-key
+try 'echo x > "$H/Documents/new.txt"' documents-new
+try 'rm -f "$H/Documents/keep.txt"' documents-rm
+try 'echo x > /tmp/hark-scope-escape-$$' tmp-outside
+echo built > out.txt
+echo ref > .git/HEAD2
+`
+
+// layHome makes a home folder with the places hostileBuild reaches for
+// and a project with a repository in it.
+func layHome(t *testing.T) (home, proj string) {
+	t.Helper()
+	home = t.TempDir()
+	for p, body := range map[string]string{
+		".bashrc": "orig\n", ".profile": "orig\n", ".ssh/authorized_keys": "orig\n", ".ssh/id_rsa": "KEY\n",
+		".config/hark/settings.json": "orig\n", "Documents/keep.txt": "orig\n",
+		"proj/.git/config": "orig\n", "proj/.git/HEAD": "ref\n", "proj/src.c": "int main;\n",
+	} {
+		p = filepath.Join(home, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, "proj/.git/hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return home, filepath.Join(home, "proj")
+}
+
+// A command the user approved in a project runs held to its scope: the
+// project. Everything a
+// hostile build reaches for outside it is refused by the kernel, through
+// the zygote and through the per-command helper; the same build run
+// without limits reaches all of it, so the test can tell.
+func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
+	requireLandlock(t)
+	for _, via := range []string{"zygote", "helper"} {
+		t.Run(via, func(t *testing.T) {
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+			r.perCommand = via == "helper"
+			home, proj := layHome(t)
+			sc := scope.Build(scope.Input{Dir: proj, Home: home, Own: []string{filepath.Join(home, ".config/hark")}})
+			res := r.Run(context.Background(), Request{Command: "H='" + home + "'\n" + hostileBuild, WorkingDirectory: proj,
+				Verdict: Verdict{Tier: Confirm}, Scope: &sc, Hide: []string{filepath.Join(home, ".ssh")}})
+			if !res.Executed || res.Sandbox != SandboxScoped {
+				t.Fatalf("the build did not run scoped: %s", res.JSON())
+			}
+			if strings.Contains(res.Output, "WROTE") {
+				t.Errorf("the approved build reached outside its scope:\n%s", res.Output)
+			}
+			for p, want := range map[string]string{".bashrc": "orig\n", ".ssh/authorized_keys": "orig\n",
+				".config/hark/settings.json": "orig\n", "Documents/keep.txt": "orig\n",
+				"proj/out.txt": "built\n", "proj/.git/HEAD2": "ref\n"} {
+				if got, _ := os.ReadFile(filepath.Join(home, p)); string(got) != want {
+					t.Errorf("%s holds %q, want %q", p, got, want)
+				}
+			}
+			for _, p := range []string{".config/autostart", ".local/bin", "Documents/new.txt", "proj/stolen"} {
+				if _, err := os.Lstat(filepath.Join(home, p)); err == nil {
+					t.Errorf("%s was made", p)
+				}
+			}
+
+			// Without limits the same build reaches all of it.
+			off := r.Run(context.Background(), Request{Command: "H='" + home + "'\n" + hostileBuild, WorkingDirectory: proj,
+				Verdict: Verdict{Tier: Confirm}, Sandbox: SandboxOff})
+			for _, w := range []string{"bashrc", "authorized_keys", "hark-settings", "autostart", "documents-rm", "copied-key"} {
+				if !strings.Contains(off.Output, "WROTE: "+w+"\n") {
+					t.Errorf("without limits the build could not write %s, so the test cannot tell:\n%s", w, off.JSON())
+				}
+			}
+		})
+	}
+}
+
+// A place on the card swapped for a link after the approval changes
+// nothing outside the scope: the run does not start.
+func TestEscapeApprovedPlaceSwappedForALink(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+	home, proj := layHome(t)
+	build := filepath.Join(proj, "build")
+	if err := os.Mkdir(build, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(build, "a.o"), []byte("x"), 0o644)
+	sc := scope.Build(scope.Input{Dir: proj, Home: home, Known: true, Changes: []scope.Change{{Path: build, Dir: true, Exists: true, Remove: true}}})
+	if len(sc.Write) != 1 || sc.Write[0] != build {
+		t.Fatalf("scope %+v, want the build folder alone", sc)
+	}
+	// Between the card and the answer: build becomes a link to Documents.
+	if err := os.RemoveAll(build); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "Documents"), build); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Run(context.Background(), Request{Command: "rm -rf build/*", WorkingDirectory: proj, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+	if got, _ := os.ReadFile(filepath.Join(home, "Documents/keep.txt")); string(got) != "orig\n" {
+		t.Fatalf("Documents was emptied through the swapped link: %s", res.JSON())
+	}
+	if res.Executed || !strings.Contains(res.Error, "through a link since it was approved") {
+		t.Errorf("the run should not start, saying the place changed: %s", res.JSON())
+	}
+}
+
+// The network is closed to an approved run unless its scope grants it.
+func TestEscapeApprovedRunNetworkOnlyWhenGranted(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/bash"})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			b := make([]byte, 64)
+			n, _ := c.Read(b)
+			got <- string(b[:n])
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	send := func(word string, sc *scope.Scope) Result {
+		cmd := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(port) + " && echo " + word + " >&3"
+		return r.Run(context.Background(), Request{Command: cmd, WorkingDirectory: t.TempDir(), Verdict: Verdict{Tier: Confirm}, Scope: sc})
+	}
+	if res := send("closed", &scope.Scope{Write: []string{t.TempDir()}}); res.ExitCode == 0 {
+		t.Errorf("an approved run without the network reached the listener: %s", res.JSON())
+	}
+	if res := send("open", &scope.Scope{Write: []string{t.TempDir()}, Network: true}); res.ExitCode != 0 {
+		t.Fatalf("an approved run granted the network could not connect: %s", res.JSON())
+	}
+	select {
+	case w := <-got:
+		if w != "open\n" {
+			t.Errorf("the listener received %q, want only the granted run's word", w)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the granted run's word never arrived")
+	}
+}
+
