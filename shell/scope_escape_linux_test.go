@@ -179,4 +179,3 @@ func TestEscapeApprovedRunNetworkOnlyWhenGranted(t *testing.T) {
 		t.Fatal("the granted run's word never arrived")
 	}
 }
-
