@@ -104,12 +104,15 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		p.write("Heard “" + visible.Line(strings.Join(strings.Fields(confirmer.heard), " ")) + "”\n")
 	}
 	var store *agent.Store
-	a, server, err := newAgent(s, paths, *model, func(o *agent.Options) {
+	// The preview server starts once the start-up check has passed: a
+	// check that fails ends the process, and one ended while the server
+	// starts leaves its temporary folder behind.
+	a, server, pv, err := newAgentWarm(s, paths, *model, func(o *agent.Options) {
 		o.Confirmer, o.OnEvent, store = confirmer, p.event, o.History
 		for _, w := range rulesProblems(o.Rules) {
 			showln(e.stderr, "hark ask: warning:", w)
 		}
-	})
+	}, false)
 	if err != nil {
 		showln(e.stderr, "hark ask:", err)
 		return exitError
@@ -130,6 +133,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	for _, w := range warnings {
 		showln(e.stderr, "hark ask: warning:", w)
 	}
+	warmUp(pv)
 
 	store.Warn = func(msg string) { showln(e.stderr, "hark: warning:", msg) }
 	conv := agent.NewConversation()

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/agent/openai/openaitest"
 	"github.com/hark-sh/hark/app/settings"
+	"github.com/hark-sh/hark/shell/preview"
 )
 
 // llmRuntime picks the client, the start-up check and the doctor lines;
@@ -115,5 +118,42 @@ func TestRuntimeKeyAndCloud(t *testing.T) {
 		if strings.Contains(r.Detail+r.Fix, key) {
 			t.Errorf("doctor shows the key: %+v", r)
 		}
+	}
+}
+
+// hark ask starts its preview server only once the start-up check has
+// passed: a check that fails ends the process, and a process ended while
+// the server starts leaves the server's hark-service-NNNN folder in
+// $TMPDIR. (The e2e suite checks the folder itself, with a real binary.)
+func TestAskWarmsPreviewsOnlyAfterTheCheck(t *testing.T) {
+	// Swaps warmUp and the environment: not parallel.
+	var warmed int
+	saved := warmUp
+	warmUp = func(*preview.Previewer) { warmed++ }
+	defer func() { warmUp = saved }()
+	for _, c := range []struct {
+		name    string
+		noTools bool
+		code    int
+		warm    int
+	}{
+		{"check fails", true, exitError, 0},
+		{"check passes", false, exitOK, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			warmed = 0
+			home := t.TempDir()
+			t.Setenv("HARK_HOME", home)
+			srv := openaitest.New(t, openaitest.LlamaServer, "tiny").Script(openaitest.Reply{Text: "Nothing to do."})
+			srv.NoTools = c.noTools
+			st := fmt.Sprintf(`{"llmRuntime": "openai", "openaiBaseURL": %q, "llmModel": "tiny"}`, srv.URL)
+			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(st), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := runAgentCLI(t, "", false, "ask", "--new", "hi")
+			if r.code != c.code || warmed != c.warm {
+				t.Fatalf("exit %d, warmed %d times; stderr %s", r.code, warmed, r.stderr)
+			}
+		})
 	}
 }

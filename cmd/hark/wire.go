@@ -163,6 +163,16 @@ func (u unusable) Chat(context.Context, *api.ChatRequest, api.ChatResponseFunc) 
 // caller may set the confirmer and progress callback in tune first, or
 // pass them per request.
 func newAgent(s settings.Settings, paths settings.Paths, model string, tune func(*agent.Options)) (*agent.Agent, server, error) {
+	a, sv, _, err := newAgentWarm(s, paths, model, tune, true)
+	return a, sv, err
+}
+
+// newAgentWarm is newAgent with the choice of starting the preview
+// server now (warm) or leaving it to warmUp: `hark ask` starts it only
+// once its start-up check has passed, since a process that exits while
+// the server is starting leaves the server's hark-service-NNNN folder
+// behind in $TMPDIR. pv is the agent's Previewer.
+func newAgentWarm(s settings.Settings, paths settings.Paths, model string, tune func(*agent.Options), warm bool) (_ *agent.Agent, _ server, pv *preview.Previewer, _ error) {
 	if model == "" {
 		model = s.Model()
 	}
@@ -172,12 +182,20 @@ func newAgent(s settings.Settings, paths settings.Paths, model string, tune func
 		// and every request reports the problem (sv.err).
 		model = "(llmModel not set)"
 	}
-	opts := agentOptions(s, paths, model, sv.client, sv.host, true)
+	opts := agentOptions(s, paths, model, sv.client, sv.host, warm)
+	pv, _ = opts.Previewer.(*preview.Previewer)
 	if tune != nil {
 		tune(&opts)
 	}
 	a, err := agent.New(opts)
-	return a, sv, err
+	return a, sv, pv, err
+}
+
+// warmUp starts pv's server now; tests see when it is called.
+var warmUp = func(pv *preview.Previewer) {
+	if pv != nil {
+		pv.Warm()
+	}
 }
 
 // previewTimeout, when set, replaces the previewTimeout setting. Tests
