@@ -123,6 +123,8 @@ type mcpServer struct {
 	// session remembers what the user denied this client, so that it is
 	// not put to the user again.
 	session agent.Session
+	// name is the client's, fixed for the session.
+	name sessionName
 }
 
 // mcpPrivateDirs are the folders a client's command may not name as its
@@ -169,6 +171,7 @@ func newMCPServer(m *mcpServer) *mcp.Server {
 		},
 		OutputSchema: mcpOutputSchema,
 	}, m.call)
+	s.AddReceivingMiddleware(m.learnName)
 	return s
 }
 
@@ -265,19 +268,55 @@ var mcpOutputSchema = json.RawMessage(`{
   }
 }`)
 
-// clientName is how the approval and the audit log name a client: its
-// title or name from initialize, or a plain word when it gave none.
-func clientName(ss *mcp.ServerSession) string {
-	if ss != nil {
-		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
-			for _, n := range []string{p.ClientInfo.Title, p.ClientInfo.Name} {
-				if n = strings.Join(strings.Fields(n), " "); n != "" {
-					return clipText(n, 60)
-				}
+// clientName is how the approval and the audit log name a client: the
+// title or name it gave, or a plain word when it gave none.
+func clientName(info *mcp.Implementation) string {
+	if info != nil {
+		for _, n := range []string{info.Title, info.Name} {
+			if n = strings.Join(strings.Fields(n), " "); n != "" {
+				return clipText(n, 60)
 			}
 		}
 	}
 	return "an MCP client"
+}
+
+// sessionName is the client's name for the whole session, fixed the first
+// time the client gives one: in initialize, in server/discover, or (at
+// protocol 2026-07-28, which needs neither) in a call's _meta. The SDK
+// takes the client's word anew from every server/discover and every
+// request, so a client could otherwise have its next approval say it
+// comes from another program, one the user trusts more.
+type sessionName struct {
+	mu   sync.Mutex
+	info *mcp.Implementation
+}
+
+// of is the session's name; info, the name the request gives, fixes it
+// when none is fixed yet.
+func (n *sessionName) of(info *mcp.Implementation) string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.info == nil && clientName(info) != clientName(nil) {
+		n.info = info
+	}
+	return clientName(n.info)
+}
+
+// learnName is middleware that fixes the session's name from the first
+// initialize or server/discover that gives one.
+func (m *mcpServer) learnName(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "initialize" || method == "server/discover" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && err == nil {
+				if p := ss.InitializeParams(); p != nil {
+					m.name.of(p.ClientInfo)
+				}
+			}
+		}
+		return res, err
+	}
 }
 
 func clipText(s string, n int) string {
@@ -299,7 +338,7 @@ func (m *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		defer cancel()
 		defer context.AfterFunc(m.stop, cancel)()
 	}
-	client := clientName(req.Session)
+	client := m.name.of(req.ClientInfo())
 	var args json.RawMessage
 	if req.Params != nil {
 		args = req.Params.Arguments
