@@ -86,8 +86,12 @@ WHISPER_LIBVERSION := $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --modversion whisp
 WHISPER_ORIGIN     := $(if $(WHISPER_OK),$(shell $(WHISPER_LOCATE) origin '$(shell $(PKGCONFIG) --variable=pcfiledir whisper)' '$(WHISPER_PCPATH)'))
 WHISPER_PLUGINDIR  := $(patsubst %/,%,$(dir $(GGML_CPU_MODULE)))
 WHISPER_GOPKG      := github.com/hark-sh/hark/speech/whisper
+# Without whisper.cpp, doctor's fix is the one command that gets it here,
+# asked of the package manager only when a build needs it (= not :=).
+WHISPER_HINT        = $(if $(filter Darwin,$(HOST_OS)),brew install whisper-cpp,$(shell $(SHELL) $(WHISPER_MAKEDIR)/package.sh hint))
 WHISPER_XFLAGS      = $(if $(filter whisper,$(TAGS)),-X "$(WHISPER_GOPKG).libVersion=$(WHISPER_LIBVERSION)" \
-  -X "$(WHISPER_GOPKG).libOrigin=$(WHISPER_ORIGIN)" $(if $(WHISPER_PLUGINDIR),-X "$(WHISPER_GOPKG).pluginDir=$(WHISPER_PLUGINDIR)"))
+  -X "$(WHISPER_GOPKG).libOrigin=$(WHISPER_ORIGIN)" $(if $(WHISPER_PLUGINDIR),-X "$(WHISPER_GOPKG).pluginDir=$(WHISPER_PLUGINDIR)"),\
+  -X "$(WHISPER_GOPKG).installHint=$(WHISPER_HINT)")
 # build, test and bench all see the tag and its flags, so the whisper tests
 # and benchmarks run through make on a machine that has libwhisper.
 build test bench: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
@@ -103,7 +107,7 @@ $(WHISPER_SHIMDIR)/lib%.a:
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build test e2e bench vet fmt-check darwin-check whisper-config
+.PHONY: help build test e2e bench vet fmt-check darwin-check whisper-config whisper
 
 help: ## List the targets with what they do
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -136,6 +140,16 @@ whisper-config: ## Say whether whisper.cpp will be built in, and why not
 	@echo "from: $(WHISPER_ORIGIN)"
 	@echo "plug-ins: $(WHISPER_PLUGINDIR)"
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY).)"
+
+# whisper builds the pinned release into HARK_WHISPER_PREFIX, where
+# whisper-config then finds it. WHISPER_GIT= names another source (a local
+# mirror); the commit is checked against WHISPER_COMMIT all the same.
+WHISPER_GIT   ?= https://github.com/ggml-org/whisper.cpp.git
+WHISPER_BUILD  = WHISPER_GIT='$(WHISPER_GIT)' WHISPER_RELEASE='$(WHISPER_RELEASE)' WHISPER_COMMIT='$(WHISPER_COMMIT)' \
+  HARK_WHISPER_PREFIX='$(HARK_WHISPER_PREFIX)' WHISPER_TTY='$(PREREQS_TTY)' HARK_SH='$(SHELL)' $(SHELL) $(WHISPER_MAKEDIR)/build.sh
+
+whisper: ## Build whisper.cpp (the pinned release) into ~/.local/share/hark, for Linux without a whisper.cpp package
+	@$(WHISPER_BUILD)
 
 vet: ## Run go vet
 	$(GO) vet ./...
@@ -203,22 +217,26 @@ ifeq ($(UNAME),Darwin)
 	fi
 	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
 else
-	@missing=""; install=""; pc=""; pa=""; \
+	@missing=""; install=""; pc=""; pa=""; wpkg=""; \
 	if command -v apt-get >/dev/null; then install="apt-get install"; pc=pkg-config; pa=portaudio19-dev; \
 	elif command -v dnf >/dev/null; then install="dnf install"; pc=pkgconf-pkg-config; pa=portaudio-devel; \
 	elif command -v pacman >/dev/null; then install="pacman -S"; pc=pkgconf; pa=portaudio; fi; \
 	command -v pkg-config >/dev/null || missing="$$missing $${pc:-pkg-config}"; \
 	pkg-config --exists portaudio-2.0 2>/dev/null || missing="$$missing $${pa:-PortAudio's development files}"; \
+	$(if $(WHISPER_OK),,[ -z "$$install" ] || wpkg=$$($(SHELL) $(WHISPER_MAKEDIR)/package.sh name);) \
 	if [ -n "$$missing" ] && [ -z "$$install" ]; then \
 	  echo "Missing packages:$$missing. Install them with your package manager, then run 'make run' again."; exit 1; \
 	fi; \
-	if [ -n "$$missing" ]; then \
-	  echo "Missing packages. Install them with:"; \
-	  line="$$install$$missing"; [ "$$(id -u)" = 0 ] || line="sudo $$line"; \
+	if [ -n "$$missing$$wpkg" ]; then \
+	  if [ -n "$$missing" ]; then echo "Missing packages$${wpkg:+ (and $$wpkg, whisper.cpp for voice input)}. Install them with:"; \
+	  else echo "whisper.cpp, for voice input, is packaged here as $$wpkg. Install it with:"; fi; \
+	  line="$$install$$missing$${wpkg:+ $$wpkg}"; [ "$$(id -u)" = 0 ] || line="sudo $$line"; \
 	  $(offer_install); \
-	  [ -n "$$installed" ] || exit 1; \
-	fi
-	@echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"
+	  [ -n "$$installed" ] || [ -z "$$missing" ] || exit 1; \
+	fi; \
+	if [ -n "$$wpkg" ] && [ -n "$$installed" ]; then echo "libwhisper installed: building with whisper.cpp."; \
+	else echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"; fi; \
+	$(if $(WHISPER_OK),,[ -n "$$wpkg" ] || [ -z "$(filter libwhisper not found%,$(WHISPER_WHY))" ] || $(WHISPER_BUILD) -ask || true)
 endif
 
 run: prereqs build-any ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app

@@ -83,7 +83,8 @@ func TestMakePrereqsOffersTheInstall(t *testing.T) {
 			wantExit: 2, wantSays: []string{"The install failed"}, wantRan: []string{"sudo apt-get install portaudio19-dev", "apt-get install portaudio19-dev"}},
 		{name: "dnf",
 			uname: "Linux", tools: linux("1000", map[string]string{"apt-get": "", "dnf": record}), tty: true, answer: "y\n",
-			wantExit: 0, wantRan: []string{"sudo dnf install portaudio-devel", "dnf install portaudio-devel"}},
+			// dnf is first asked whether it has whisper.cpp (it answers nothing here).
+			wantExit: 0, wantRan: []string{"dnf info --quiet whisper-cpp-devel", "sudo dnf install portaudio-devel", "dnf install portaudio-devel"}},
 		{name: "no known package manager: the names, no offer",
 			uname: "Linux", tools: linux("1000", map[string]string{"apt-get": ""}), tty: true, answer: "y\n",
 			wantExit: 2, wantSays: []string{"Install them with your package manager"}, wantNoRun: true},
