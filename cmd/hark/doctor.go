@@ -21,6 +21,7 @@ import (
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/app/tray"
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/speech"
 	"github.com/hark-sh/hark/speech/models"
 	"github.com/hark-sh/hark/speech/portaudio"
 	"github.com/hark-sh/hark/speech/whisper"
@@ -99,6 +100,11 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 			return models.ProbeVAD(ctx, paths.Models)
 		}),
 	}
+	if whisper.Available() {
+		checks = append(checks, doctor.FromProbe("Speech speed", false, func(ctx context.Context) (string, error) {
+			return probeSpeechSpeed(ctx, st.WhisperModel, paths.Models)
+		}))
+	}
 	checks = append(checks, modelChecks(st, server, goos)...)
 	checks = append(checks, []doctor.Check{
 		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
@@ -122,6 +128,20 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
 	return append(checks, focusChecks(goos)...)
+}
+
+// probeSpeechSpeed times whisper.cpp on its built-in clip with the model
+// the settings choose; a missing model is the Whisper model line's to
+// report, so this line only says it has nothing to time.
+func probeSpeechSpeed(ctx context.Context, setting, dir string) (string, error) {
+	path, err := models.Path(setting, dir, models.Catalog)
+	if err == nil {
+		_, err = os.Stat(path)
+	}
+	if err != nil {
+		return "", &speech.ProbeError{Problem: "no whisper model to time yet", Next: "see the Whisper model line", Minor: true}
+	}
+	return whisper.ProbeSpeed(ctx, path)
 }
 
 // focusChecks is, on macOS, the line saying that a Focus hides approval

@@ -82,3 +82,12 @@ func backendNames() []string {
 	}
 	return names
 }
+
+// loadedBackends loads ggml's backends as the first transcription would,
+// and names the ones registered (doctor's line).
+func loadedBackends() ([]string, error) {
+	if err := loadBackends(); err != nil {
+		return nil, err
+	}
+	return backendNames(), nil
+}

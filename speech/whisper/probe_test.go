@@ -2,22 +2,75 @@ package whisper
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hark-sh/hark/speech"
 )
 
+// TestProbeBuild: the line says which whisper.cpp (version, where from)
+// and which backends loaded; without whisper.cpp its fix is the command
+// make found for this system, and on Linux never brew.
 func TestProbeBuild(t *testing.T) {
-	t.Parallel()
-	if d, err := probeBuild(true, "linux"); err != nil || !strings.Contains(d, "whisper.cpp") {
+	// Not parallel: it sets the values make records with -X.
+	defer func(v, o string) { libVersion, libOrigin = v, o }(libVersion, libOrigin)
+	libVersion, libOrigin = "1.9.5", "package libwhisper-dev, /usr"
+	d, err := probeBuild(true, "linux", "", []string{"CPU", "BLAS"}, nil)
+	if err != nil || d != "built with whisper.cpp 1.9.5 (package libwhisper-dev, /usr); backends: CPU, BLAS" {
 		t.Errorf("built with whisper: %q, %v", d, err)
 	}
-	for goos, fix := range map[string]string{"darwin": "brew install whisper-cpp", "linux": "libwhisper"} {
-		_, err := probeBuild(false, goos)
+	_, err = probeBuild(true, "linux", "", nil, errors.New(noBackendText("linux")))
+	var pe *speech.ProbeError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Problem, "whisper.cpp 1.9.5 (package libwhisper-dev, /usr): ggml has no CPU backend") ||
+		!strings.Contains(pe.Fix(), "GGML_BACKEND_PATH") {
+		t.Errorf("no backend: %#v", err)
+	}
+	for _, c := range []struct{ goos, hint, fix string }{
+		{"darwin", "", "brew install whisper-cpp, then `make build`"},
+		{"linux", "sudo apt-get install libwhisper-dev", "sudo apt-get install libwhisper-dev, then `make build`"},
+		{"linux", "sudo dnf install whisper-cpp-devel", "sudo dnf install whisper-cpp-devel, then `make build`"},
+		{"linux", "make whisper", "run `make whisper` (it builds whisper.cpp for Hark"},
+		{"linux", "", "make whisper"},
+	} {
+		_, err := probeBuild(false, c.goos, c.hint, nil, nil)
 		var pe *speech.ProbeError
-		if !errors.As(err, &pe) || !strings.Contains(pe.Error(), "no whisper.cpp") || !strings.Contains(pe.Fix(), fix) {
-			t.Errorf("%s without whisper: %v", goos, err)
+		if !errors.As(err, &pe) || !strings.Contains(pe.Error(), "no whisper.cpp") || !strings.Contains(pe.Fix(), c.fix) {
+			t.Errorf("%s %q without whisper: %v", c.goos, c.hint, err)
+			continue
+		}
+		if c.goos == "linux" && strings.Contains(pe.Fix(), "brew") {
+			t.Errorf("Linux fix names brew: %q", pe.Fix())
+		}
+	}
+}
+
+func TestSpeedDetail(t *testing.T) {
+	t.Parallel()
+	got := speedDetail(4*time.Second, 600*time.Millisecond, "ggml-base.en.bin", 4)
+	if want := "real-time factor 0.15 (faster than speech): 4.0 s of built-in audio took 0.60 s with ggml-base.en.bin, 4 threads"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := speedDetail(4*time.Second, 6*time.Second, "ggml-large-v3.bin", 2); !strings.Contains(got, "real-time factor 1.50 (slower than speech") {
+		t.Errorf("slow: %q", got)
+	}
+}
+
+// The built-in clip lasts as long as the shortest encoder window, at
+// whisper's rate, and is loud enough to pass Hark's own loudness gate.
+func TestClip(t *testing.T) {
+	t.Parallel()
+	c := Clip()
+	if c.SampleRate != speech.WhisperRate || c.Duration() != ClipSeconds*time.Second {
+		t.Fatalf("clip: %d Hz, %v", c.SampleRate, c.Duration())
+	}
+	if _, err := speech.CheckSpeech(c); err != nil {
+		t.Errorf("Hark's loudness gate refuses the clip: %v", err)
+	}
+	for _, s := range c.Samples {
+		if math.Abs(float64(s)) > 1 {
+			t.Fatalf("the clip clips: sample %v", s)
 		}
 	}
 }

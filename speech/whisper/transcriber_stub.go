@@ -53,3 +53,6 @@ func (t *Transcriber) SpeechSpans(ctx context.Context, a speech.Audio) ([]speech
 func (t *Transcriber) TranscribeWords(ctx context.Context, a speech.Audio) (string, []speech.Word, error) {
 	return "", nil, ErrUnavailable
 }
+
+// loadedBackends has nothing to load without whisper.cpp.
+func loadedBackends() ([]string, error) { return nil, ErrUnavailable }

@@ -51,7 +51,7 @@ func unavailableText(goos string) string {
 		return head + "Install it with `brew install whisper-cpp`, then run `make build`."
 	}
 	return head + "Install whisper.cpp (your distribution's libwhisper development package where it has one; " +
-		"otherwise build whisper.cpp with cmake and `cmake --install`, which installs libwhisper and whisper.pc), " +
+		"otherwise `make whisper` builds it for Hark, or build it yourself with cmake and `cmake --install`, which installs libwhisper and whisper.pc), " +
 		"then run `make build`: it adds the `whisper` build tag when pkg-config finds libwhisper " +
 		"(add the folder holding whisper.pc to PKG_CONFIG_PATH if it does not; cgo must be enabled)."
 }
