@@ -80,10 +80,11 @@ WHISPER_LDFLAGS := $(if $(WHISPER_OK),$(strip $(shell $(PKGCONFIG) --libs-only-L
   $(if $(WHISPER_SHIMS),-L$(WHISPER_SHIMDIR)) $(foreach d,$(WHISPER_LIBDIRS),-Wl,-rpath,$(d))))
 TAGS     ?= $(if $(WHISPER_OK),whisper)
 # What `hark doctor` says about the whisper.cpp it was built with: version,
-# where it came from, and the folder of ggml's CPU plug-in, which Hark loads
-# from there when ggml itself does not know it (Nix puts it in bin).
-WHISPER_LIBVERSION := $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --modversion whisper))
-WHISPER_ORIGIN     := $(if $(WHISPER_OK),$(shell $(WHISPER_LOCATE) origin '$(shell $(PKGCONFIG) --variable=pcfiledir whisper)' '$(WHISPER_PCPATH)'))
+# where it came from (asked only by the targets that print or record it),
+# and the folder of ggml's CPU plug-in, which Hark loads from there when
+# ggml itself does not know it (Nix puts it in bin).
+WHISPER_LIBVERSION  = $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --modversion whisper))
+WHISPER_ORIGIN      = $(if $(WHISPER_OK),$(shell $(WHISPER_LOCATE) origin '$(shell $(PKGCONFIG) --variable=pcfiledir whisper)' '$(WHISPER_PCPATH)'))
 WHISPER_PLUGINDIR  := $(patsubst %/,%,$(dir $(GGML_CPU_MODULE)))
 WHISPER_GOPKG      := github.com/hark-sh/hark/speech/whisper
 # Without whisper.cpp, doctor's fix is the one command that gets it here,
