@@ -75,8 +75,7 @@ type Request struct {
 	Pin *DirPin
 	// Scope is what a command that is not read-only may change and reach,
 	// as its approval showed it (see package scope); under SandboxAuto the
-	// kernel holds the run to it. Nil: the folder it runs in, and nothing
-	// else.
+	// kernel holds the run to it. Nil: no scope (see SandboxAuto).
 	Scope *scope.Scope
 }
 
@@ -207,19 +206,12 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		runDir = req.Pin.dirPath()
 	}
 
-	want := wantSandbox(req.Sandbox, req.Verdict.Tier)
-	// Every command but a read-only one is held to its scope: what its
+	want := wantSandbox(req.Sandbox, req.Verdict.Tier) || req.Sandbox != SandboxOff && req.Scope != nil
+	// A command that is not read-only is held to its scope: what its
 	// approval showed it may change.
 	var sc *scope.Scope
 	if want && req.Sandbox != SandboxReadOnly && req.Verdict.Tier != Safe {
 		sc = req.Scope
-		if sc == nil {
-			real, err := filepath.EvalSymlinks(dir)
-			if err != nil {
-				real = dir
-			}
-			sc = &scope.Scope{Write: []string{real}}
-		}
 	}
 	sandboxed, state := false, SandboxNotApplied
 	if want {
@@ -381,8 +373,8 @@ func wantSandbox(mode SandboxMode, tier Tier) bool {
 		return true
 	case SandboxOff:
 		return false
-	default: // SandboxAuto and "": every tier, each to its scope
-		return true
+	default: // SandboxAuto and "": the safe tier; others by their scope (Request.Scope)
+		return tier == Safe
 	}
 }
 

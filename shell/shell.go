@@ -18,9 +18,10 @@ import (
 type SandboxMode string
 
 const (
-	// SandboxAuto confines every command: a safe-tier one to the read-only
-	// sandbox, any other to the scope it was approved with (Request.Scope;
-	// the folder it runs in when none is given).
+	// SandboxAuto confines a safe-tier command to the read-only sandbox
+	// and any other to the scope it was approved with (Request.Scope; the
+	// agent gives every call one). A Request without a scope that is not
+	// safe runs unconfined, as only tests and "Run without limits" ask.
 	SandboxAuto SandboxMode = "auto"
 	// SandboxReadOnly always applies the read-only, no-network sandbox.
 	SandboxReadOnly SandboxMode = "read-only"

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hark-sh/hark/shell/plan"
+	"github.com/hark-sh/hark/shell/scope"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -62,6 +63,15 @@ type analyzer struct {
 	counted map[effect][]counted
 	// touched is every path the preview shows as changed.
 	touched []counted
+	// changes are the places the command writes, for its scope.
+	changes []scope.Change
+}
+
+// change records a place the command writes, for the run's scope: a
+// folder changed with what it holds, an existing file changed in place,
+// or an entry made, removed or renamed in its folder.
+func (a *analyzer) change(p string, dir, exists, remove bool) {
+	a.changes = append(a.changes, scope.Change{Path: filepath.Clean(p), Dir: dir, Exists: exists, Remove: remove})
 }
 
 // counted is a target already counted: a path, and whether everything
@@ -479,7 +489,7 @@ func (a *analyzer) render() *Preview {
 	if len(all) > maxLines {
 		kept, rest = all[:maxLines-1], all[maxLines-1:]
 	}
-	p := &Preview{Status: Shown}
+	p := &Preview{Status: Shown, Changes: a.changes, Sure: len(a.unknowns) == 0 && a.skipped == 0}
 	partial := a.skipped > 0
 	var phrases []string
 	for i, pt := range a.parts {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/scope"
 	vis "github.com/hark-sh/hark/shell/visible"
 )
 
@@ -47,6 +48,11 @@ type Preview struct {
 	// Omitted is how many lines the last line stands for ("… and 9 more
 	// lines: …"), when the preview had more than it keeps.
 	Omitted int `json:"omitted,omitempty"`
+	// Changes are the places the command changes, as the preview read
+	// them, for its scope (package scope); Sure says the preview could
+	// tell every target it looked for.
+	Changes []scope.Change `json:"changes,omitempty"`
+	Sure    bool           `json:"sure,omitempty"`
 }
 
 // Total is one total of the summary ("deletes 3 files, 442.4 KB"): what

@@ -417,8 +417,10 @@ func previewSedInPlace(a *analyzer, st *state, _ string, args []field) {
 func (a *analyzer) landing(tool, land, shown, src string, keep bool) {
 	fi, err := os.Lstat(land)
 	if err != nil {
+		a.change(land, false, false, false) // made there
 		return // nothing there: nothing is replaced
 	}
+	a.change(land, fi.IsDir(), true, false)
 	if same, err := os.Lstat(src); err == nil && os.SameFile(fi, same) {
 		return
 	}
@@ -515,6 +517,10 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		a.unknown(shown, "it cannot be read ("+errText(err)+")")
 		return false
 	}
+	switch eff {
+	case effDelete, effMove, effOverwrite, effResize, effWriteInto, effAppend, effLose:
+		a.change(p, fi.IsDir() && (recursive || eff == effMove), true, eff == effDelete || eff == effMove)
+	}
 	switch {
 	case fi.IsDir() && (recursive || eff == effMove):
 		a.counted[eff][len(a.counted[eff])-1].whole = true
@@ -590,6 +596,9 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 	fi, err := os.Stat(p) // writes go through a link to what it points to
 	if real, rerr := filepath.EvalSymlinks(p); rerr == nil {
 		a.touch(real, false)
+		a.change(real, false, err == nil && fi.Mode().IsRegular(), false)
+	} else {
+		a.change(p, false, false, false)
 	}
 	a.touch(p, false)
 	switch {

@@ -1,0 +1,91 @@
+package scope
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestBuild(t *testing.T) {
+	home := "/home/u"
+	noGit := func(string) (bool, bool) { return false, false }
+	env := func(k string) string { return map[string]string{"CARGO_HOME": "/opt/cargo"}[k] }
+	cases := []struct {
+		name      string
+		in        Input
+		write     []string
+		remove    []string
+		broad     string
+		net, agnt bool
+	}{
+		{"a deletion the preview reads whole is scoped to it",
+			Input{Dir: home, Known: true, Changes: []Change{{Path: home + "/Downloads/old", Dir: true, Exists: true, Remove: true}}},
+			[]string{home + "/Downloads/old"}, []string{home + "/Downloads"}, "", false, false},
+		{"a file deleted in a folder: that folder",
+			Input{Dir: home, Known: true, Changes: []Change{{Path: home + "/Downloads/a.txt", Exists: true, Remove: true}}},
+			[]string{home + "/Downloads"}, nil, "", false, false},
+		{"a file written in place directly in home: the file alone",
+			Input{Dir: home, Known: true, Changes: []Change{{Path: home + "/notes.txt", Exists: true}}},
+			[]string{home + "/notes.txt"}, nil, "", false, false},
+		{"a program the preview does not read: the folder it runs in",
+			Input{Dir: home + "/proj", Programs: [][]string{{"make"}}},
+			[]string{home + "/proj"}, nil, "", false, false},
+		{"unknown writes in home: home, said first",
+			Input{Dir: home, Programs: [][]string{{"make"}}},
+			[]string{home}, nil, home, false, false},
+		{"cargo: its registry and git under the effective CARGO_HOME, and the network",
+			Input{Dir: home + "/proj", Programs: [][]string{{"cargo", "build"}}, Env: env},
+			[]string{home + "/proj", "/opt/cargo/registry", "/opt/cargo/git"}, nil, "", true, false},
+		{"git push: the network and the ssh agent",
+			Input{Dir: home + "/proj", Programs: [][]string{{"git", "push"}}},
+			[]string{home + "/proj"}, nil, "", true, true},
+		{"git commit: neither",
+			Input{Dir: home + "/proj", Programs: [][]string{{"git", "commit"}}},
+			[]string{home + "/proj"}, nil, "", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.in.Home, c.in.Stat = home, noGit
+			s := Build(c.in)
+			if !slices.Equal(s.Write, c.write) || !slices.Equal(s.Remove, c.remove) || s.Broad != c.broad || s.Network != c.net || s.Agent != c.agnt {
+				t.Errorf("got write %q remove %q broad %q net %v agent %v", s.Write, s.Remove, s.Broad, s.Network, s.Agent)
+			}
+		})
+	}
+}
+
+// What the user's shell, keys and Hark's own files hold is kept out of a
+// scope that holds them, unless the command names the place itself.
+func TestBuildKeepsStartupFilesUnlessNamed(t *testing.T) {
+	home := "/home/u"
+	s := Build(Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Stat: func(string) (bool, bool) { return false, false }})
+	for _, k := range []string{".bashrc", ".profile", ".ssh", ".config/autostart", ".config/systemd", ".local/bin", ".config/hark"} {
+		if !slices.Contains(s.Keep, filepath.Join(home, k)) {
+			t.Errorf("%s is not kept from a scope of home: %q", k, s.Keep)
+		}
+	}
+	named := Build(Input{Dir: home, Home: home, Known: true, Changes: []Change{{Path: home + "/.bashrc", Exists: true}},
+		Stat: func(string) (bool, bool) { return false, false }})
+	if slices.Contains(named.Keep, home+"/.bashrc") || !slices.Contains(named.Write, home+"/.bashrc") {
+		t.Errorf("a command that names ~/.bashrc must be able to change it: %+v", named)
+	}
+	sub := Build(Input{Dir: home + "/proj", Home: home, Programs: [][]string{{"make"}}, Stat: func(string) (bool, bool) { return false, false }})
+	if len(sub.Keep) != 0 {
+		t.Errorf("nothing to keep inside a project: %q", sub.Keep)
+	}
+}
+
+func TestLines(t *testing.T) {
+	home := "/home/u"
+	s := Scope{Write: []string{home, home + "/.npm"}, Broad: home, Network: true, Why: map[string]string{home + "/.npm": "npm's package cache and logs"}}
+	got := strings.Join(s.Lines(home), "\n")
+	want := "⚠ May change anything in your home folder (~) (Hark cannot tell what this command writes)\n" +
+		"May change: ~, ~/.npm (npm's package cache and logs)\nUses the network"
+	if got != want {
+		t.Errorf("lines:\n%s\nwant:\n%s", got, want)
+	}
+	if l := (Scope{}).Lines(home); len(l) != 1 || !strings.Contains(l[0], "nothing outside its temporary folder") {
+		t.Errorf("empty scope: %q", l)
+	}
+}
