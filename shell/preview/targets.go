@@ -418,7 +418,7 @@ func (a *analyzer) landing(tool, land, shown, src string, keep bool) {
 	fi, err := os.Lstat(land)
 	if err != nil {
 		a.change(land, false, false, false) // made there
-		return // nothing there: nothing is replaced
+		return                              // nothing there: nothing is replaced
 	}
 	a.change(land, fi.IsDir(), true, false)
 	if same, err := os.Lstat(src); err == nil && os.SameFile(fi, same) {
