@@ -174,7 +174,7 @@ func TestStreamEnds(t *testing.T) {
 				// server calls a 500, but what failed is the model's
 				// output, so it comes back as the model's, never as a
 				// status error the agent would blame the server for.
-				if err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), "Failed to parse input at pos") {
+				if err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), "does not match the expected peg-native format") {
 					t.Fatalf("err %v", err)
 				}
 			case openaitest.MLX:

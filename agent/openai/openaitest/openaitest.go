@@ -16,8 +16,11 @@
 //     "length" unless stopped by a word or EOS, then "tool_calls" or
 //     "stop"; usage in a last chunk with no choices), server-context.cpp
 //     (an error after the headers is data: {"error": …} and the stream
-//     ends, no [DONE]; a reply the strict chat parser cannot read is such
-//     an error, "Failed to parse input at pos N").
+//     ends, no [DONE]; a reply the chat parser cannot read is such an
+//     error: "The model produced output that does not match the expected
+//     peg-native format" in build 11669, "Failed to parse input at pos N"
+//     before). The refusals and errors of a real llama-server are
+//     recorded in testdata/llama-server and spoken from there.
 //   - mlx-lm: mlx_lm/server.py (every delta repeats role; reasoning in
 //     "reasoning"; a call is sent whole with an index and a uuid4 id, in
 //     the chunk that carries finish_reason when it ends the reply; a call
@@ -344,9 +347,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 // schemaRefusal is llama-server's refusal of a tool's parameters schema,
-// "" when it accepts it. Its words are the recorded ones
-// (Recorded("properties-null")), so a drift in either shows in
-// TestStandInAgreesWithRecordings.
+// "" when it accepts it, in the recorded words (properties-null.json), so
+// a drift in either shows in TestStandInAgreesWithRecordings.
 func schemaRefusal(params json.RawMessage) string {
 	if len(params) == 0 {
 		return ""
@@ -358,15 +360,11 @@ func schemaRefusal(params json.RawMessage) string {
 	if p, ok := obj["properties"]; ok {
 		var props map[string]json.RawMessage
 		if json.Unmarshal(p, &props) != nil || props == nil {
-			return parserFailed + "JSON schema error at #: properties must be an object"
+			return recordedMessage("properties-null")
 		}
 	}
 	return ""
 }
-
-// parserFailed opens llama-server's refusal of a schema it cannot turn
-// into its tool-call parser.
-const parserFailed = "Unable to generate parser for this template. Automatic parser generation failed: "
 
 func (s *Server) refuseModel(w http.ResponseWriter, model string) {
 	switch s.Flavour {
@@ -516,8 +514,8 @@ func (s *Server) stream(w http.ResponseWriter, rep Reply) {
 		}
 		if llama && !json.Valid([]byte(c.Arguments)) {
 			// The final parse of the whole reply fails: an error event,
-			// and the stream ends.
-			streamError(fmt.Sprintf("Failed to parse input at pos %d: %s", len(rep.Text), c.Arguments))
+			// and the stream ends (recorded: parse-failure.json).
+			streamError(recordedMessage("parse-failure"))
 			return
 		}
 	}
