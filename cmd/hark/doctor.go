@@ -175,7 +175,10 @@ func modelChecks(st settings.Settings, server server, goos string) []doctor.Chec
 			return "", &shell.ProbeError{Problem: problem, Next: next}
 		}), local}
 	case server.runtime != nil:
-		return []doctor.Check{doctor.FromProbe(server.runtime.RuntimeName(), true, func(ctx context.Context) (string, error) {
+		// Which server answers is known only once the probe has asked it
+		// (llama-server off its usual port is told by its /props), so the
+		// row is "Model server" and the line names the server it found.
+		return []doctor.Check{doctor.FromProbe("Model server", true, func(ctx context.Context) (string, error) {
 			return agent.ProbeRuntime(ctx, server.runtime, server.host, st.Model(), st.AllowCloudModels)
 		}), local}
 	}

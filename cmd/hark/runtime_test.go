@@ -42,7 +42,7 @@ func TestRuntimeChoice(t *testing.T) {
 	if _, err := sv.check(context.Background(), st.Model(), st.ContextLength, false); err != nil {
 		t.Errorf("check: %v", err)
 	}
-	if n := names(st); len(n) != 2 || n[1] != "Local runtimes" {
+	if n := names(st); len(n) != 2 || n[0] != "Model server" || n[1] != "Local runtimes" {
 		t.Errorf("doctor lines %q", n)
 	}
 	// Placement and downloads are Ollama's: the openai runtime gets
