@@ -27,6 +27,20 @@ type Conversation struct {
 	Model    string        `json:"model"`
 	Messages []api.Message `json:"messages"`
 	Runs     []RunMetrics  `json:"runs"` // one per request, in order
+	// Unfinished are the requests still running when the file was last
+	// written, each by its own process (the app, `hark ask`): where its
+	// messages so far lie in Messages, so that its next save replaces
+	// them while the others' requests stay (Store.SaveRequest). A request
+	// that ended stored its metrics in Runs and is no longer here.
+	Unfinished []Unfinished `json:"unfinished,omitempty"`
+}
+
+// Unfinished places a running request's messages in Messages:
+// Messages[Start:Start+Len].
+type Unfinished struct {
+	Key   string `json:"key"`
+	Start int    `json:"start"`
+	Len   int    `json:"len"`
 }
 
 // NewConversation starts an empty conversation with a fresh ID.

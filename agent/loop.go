@@ -40,6 +40,9 @@ type run struct {
 	// unaskedBecause is why noConfirm is set, as a result tells it ("hark
 	// exec was given --yes"); "": the user switched confirmation off.
 	unaskedBecause string
+	// saveKey names this request in the history file, whose other
+	// requests another process may be adding meanwhile (SaveRequest).
+	saveKey string
 	// confirmTimeout is how long an approval waits in this request.
 	confirmTimeout time.Duration
 	client         string // who asked, for a call from outside (Handle); "" for the model
@@ -112,6 +115,11 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	if c.ID == "" {
 		c.ID = newID(now)
 	}
+	if a.o.History != nil {
+		// Another process (hark ask beside the app) may have continued
+		// this conversation: the model sees those requests too.
+		a.o.History.Refresh(c)
+	}
 	if c.Created.IsZero() {
 		c.Created = now
 	}
@@ -122,7 +130,7 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 	latest := len(c.Messages)
 	c.Messages = append(c.Messages, api.Message{Role: "user", Content: request})
 
-	r := &run{a: a, c: c, start: now, latestUser: latest, system: a.systemPrompt(now), m: RunMetrics{Request: request, Started: now},
+	r := &run{a: a, c: c, start: now, latestUser: latest, system: a.systemPrompt(now), m: RunMetrics{Request: request, Started: now}, saveKey: newID(now),
 		confirmer: a.o.Confirmer, onEvent: a.o.OnEvent, noConfirm: a.o.NoConfirm}
 	if ro.Confirmer != nil {
 		r.confirmer = ro.Confirmer
@@ -163,7 +171,7 @@ func (a *Agent) RunWith(ctx context.Context, c *Conversation, request string, ro
 		r.emit(Event{Kind: EventError, ConversationID: c.ID, Turn: r.turn, Text: err.Error(), Err: err})
 	}
 	if a.o.History != nil {
-		if serr := a.o.History.Save(c); serr != nil {
+		if serr := a.o.History.SaveRequest(c, r.saveKey, latest, true); serr != nil {
 			// The request itself is over; a history that cannot be written
 			// is worth a warning, not a failed request.
 			r.emit(Event{Kind: EventWarning, ConversationID: c.ID, Turn: r.turn, Text: serr.Error(), Err: serr})
@@ -273,7 +281,7 @@ func (r *run) checkpoint() {
 		return
 	}
 	r.c.Updated = r.a.o.now()
-	if err := r.a.o.History.Save(r.c); err != nil {
+	if err := r.a.o.History.SaveRequest(r.c, r.saveKey, r.latestUser, false); err != nil {
 		r.emit(Event{Kind: EventWarning, ConversationID: r.c.ID, Turn: r.turn, Text: err.Error(), Err: err})
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ollama/ollama/api"
 )
 
 // DefaultKeep is how many conversations the history keeps.
@@ -75,17 +78,147 @@ func validID(id string) bool {
 	return id != "" && !strings.ContainsAny(id, `/\`) && !strings.HasPrefix(id, ".")
 }
 
-// Save writes c and then drops the oldest conversations beyond Keep.
+// lock orders the writers of the history: those of this Store by its
+// mutex, those of other processes (the app, hark ask, hark mcp) by an
+// advisory lock on a file beside the folder (history.lock beside
+// history/), so that the folder holds only conversations.
+func (s *Store) lock() (unlock func()) {
+	s.mu.Lock()
+	dir := filepath.Clean(s.Dir)
+	if s.Dir == "" || os.MkdirAll(filepath.Dir(dir), 0o700) != nil {
+		return s.mu.Unlock // the write that follows says what is wrong
+	}
+	release := lockPath(dir + ".lock")
+	return func() { release(); s.mu.Unlock() }
+}
+
+// Save writes c as it is, replacing what is stored, and then drops the
+// oldest conversations beyond Keep. A request of the agent saves with
+// SaveRequest instead, which keeps what other processes added.
 func (s *Store) Save(c *Conversation) error {
 	if !validID(c.ID) {
 		return fmt.Errorf("history: conversation ID %q cannot be a file name", c.ID)
 	}
+	unlock := s.lock()
+	defer unlock()
+	return s.writeLocked(c)
+}
+
+// maxUnfinished bounds Conversation.Unfinished: a request whose process
+// died never ends, and its entry (the least recently saved) is dropped
+// once this many are open, its messages left where they are.
+const maxUnfinished = 16
+
+// SaveRequest stores one request of c: its messages, c.Messages[from:],
+// and when done its metrics (the last of c.Runs). It adds them to the
+// conversation as stored, read afresh under the lock, so that two
+// processes continuing the same conversation (the app and hark ask) both
+// keep every request: key names the request, and its next save replaces
+// what this one stored. A request still running stays after the finished
+// ones; one that ends is placed before every request still running, so
+// requests and their metrics keep one order. Once done, c is the stored
+// conversation, the other processes' requests included.
+func (s *Store) SaveRequest(c *Conversation, key string, from int, done bool) error {
+	if !validID(c.ID) {
+		return fmt.Errorf("history: conversation ID %q cannot be a file name", c.ID)
+	}
+	from = min(max(from, 0), len(c.Messages))
+	var run []RunMetrics
+	runs := c.Runs
+	if done && len(runs) > 0 {
+		run, runs = runs[len(runs)-1:], runs[:len(runs)-1]
+	}
+	unlock := s.lock()
+	defer unlock()
+	stored, err := s.Load(c.ID)
+	switch {
+	case errors.Is(err, ErrNoConversation):
+		// Not stored yet (or cleared, or unreadable and moved aside):
+		// what this process holds from before its request is all there is.
+		stored = &Conversation{ID: c.ID, Title: c.Title, Created: c.Created,
+			Messages: slices.Clone(c.Messages[:from]), Runs: slices.Clone(runs)}
+	case err != nil:
+		return err
+	}
+	stored.addRequest(key, c.Messages[from:], run, done)
+	stored.Updated, stored.Model = c.Updated, c.Model
+	if stored.Title == "" {
+		stored.Title = c.Title
+	}
+	if err := s.writeLocked(stored); err != nil {
+		return err
+	}
+	if done {
+		c.Title, c.Created, c.Messages, c.Runs, c.Unfinished = stored.Title, stored.Created, stored.Messages, stored.Runs, stored.Unfinished
+	}
+	return nil
+}
+
+// addRequest replaces what request key stored before with part, and when
+// done appends its metrics (run).
+func (c *Conversation) addRequest(key string, part []api.Message, run []RunMetrics, done bool) {
+	var open []Unfinished
+	for _, u := range c.Unfinished {
+		if u.Start >= 0 && u.Len >= 0 && u.Start+u.Len <= len(c.Messages) {
+			open = append(open, u) // anything else names no place in this file
+		}
+	}
+	if i := slices.IndexFunc(open, func(u Unfinished) bool { return u.Key == key }); i >= 0 {
+		u := open[i]
+		open = slices.Delete(open, i, i+1)
+		c.Messages = slices.Delete(c.Messages, u.Start, u.Start+u.Len)
+		for j := range open {
+			if open[j].Start > u.Start {
+				open[j].Start -= u.Len
+			}
+		}
+	}
+	at := len(c.Messages)
+	if done {
+		for _, u := range open {
+			at = min(at, u.Start)
+		}
+	}
+	c.Messages = slices.Insert(c.Messages, at, part...)
+	for j := range open {
+		if open[j].Start >= at {
+			open[j].Start += len(part)
+		}
+	}
+	if done {
+		c.Runs = append(c.Runs, run...)
+	} else {
+		open = append(open, Unfinished{Key: key, Start: at, Len: len(part)})
+	}
+	if len(open) > maxUnfinished {
+		open = open[len(open)-maxUnfinished:]
+	}
+	c.Unfinished = open
+}
+
+// Refresh brings c up to date with its stored copy when that is newer:
+// the requests another process (hark ask beside the app) added to the
+// same conversation since c was read or saved here. It reports whether c
+// changed.
+func (s *Store) Refresh(c *Conversation) bool {
+	if !validID(c.ID) {
+		return false
+	}
+	stored, err := s.Load(c.ID)
+	if err != nil || !stored.Updated.After(c.Updated) {
+		return false
+	}
+	c.Title, c.Created, c.Updated = stored.Title, stored.Created, stored.Updated
+	c.Messages, c.Runs, c.Unfinished = stored.Messages, stored.Runs, stored.Unfinished
+	return true
+}
+
+// writeLocked writes c; the caller holds the lock.
+func (s *Store) writeLocked(c *Conversation) error {
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	write := s.write
 	if write == nil {
 		return fmt.Errorf("history: no file writer configured for %s", s.Dir)
@@ -238,8 +371,8 @@ func (s *Store) All() ([]*Conversation, error) {
 
 // Clear deletes every conversation and returns how many there were.
 func (s *Store) Clear() (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock := s.lock()
+	defer unlock()
 	infos, err := s.files()
 	if err != nil {
 		return 0, err
