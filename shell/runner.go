@@ -292,10 +292,18 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if req.Pin != nil {
 		spec.DirFile = req.Pin.file()
 	}
-	out, ok := r.runZygote(runCtx, spec, outW, errW)
+	// A kept place inside a writable one is held by a mount, which takes
+	// a helper of the run's own (the zygote shares one mount namespace).
+	mounts := sandboxed && sandbox.NeedsMounts(sc)
+	missing := missingKept(sc)
+	out, ok := sandbox.Outcome{}, false
+	if !mounts {
+		out, ok = r.runZygote(runCtx, spec, outW, errW)
+	}
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide, spec.Scope, spec.DiskLimit, spec.MemoryLimit)
-		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0}
+		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0,
+			mounts: mounts && viaHelper}
 		out = p.run(runCtx)
 	}
 
@@ -322,6 +330,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	}
 	if out.MemoryCapped {
 		res.Error = appendNote(res.Error, sandbox.MemoryCapNote(r.memoryLimit))
+	}
+	for _, k := range madeKept(missing) {
+		res.Error = appendNote(res.Error, "hark: this run made "+tildeHome(k, r.home)+", which runs code when you log in or start a program, and the command did not name it: look at it before you open a new shell")
 	}
 	switch {
 	case !out.Stopped: // finished on its own, even if a deadline passed since
@@ -582,6 +593,11 @@ type process struct {
 	// scratch asks for a helper in a mount namespace of its own, where it
 	// can mount a scratch file system of the disk quota (Linux, as root).
 	scratch bool
+	// mounts asks for a helper in a mount namespace of its own (and a user
+	// namespace for a user other than root) that holds the scope's kept
+	// places by read-only mounts (sandbox.HoldMounts); where the kernel
+	// refuses, the helper runs without and Landlock keeps them alone.
+	mounts bool
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -599,6 +615,9 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	setProcessGroup(cmd)
 	if p.viaHelper && p.scratch {
 		ownMounts(cmd)
+	}
+	if p.mounts && holdMounts(cmd) {
+		cmd.Args = append(cmd.Args[:2:2], append([]string{sandbox.MountsArg}, cmd.Args[2:]...)...)
 	}
 	if p.viaHelper {
 		dieWithHark(cmd, sigTerm) // the helper stops every descendant on it
@@ -679,4 +698,36 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		return sandbox.Outcome{Err: fmt.Sprintf("waiting for %s: %v", p.argv[0], waitErr)}
 	}
 	return sandbox.Outcome{Started: true, ExitCode: exitCode(cmd.ProcessState), Stopped: stopped.Load(), MemoryCapped: memoryCapped}
+}
+
+// missingKept are the kept places of sc inside its writable places that
+// do not exist before the run.
+func missingKept(sc *scope.Scope) []string {
+	if sc == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range sc.Keep {
+		for _, w := range sc.Write {
+			if scope.Under(k, w) {
+				if _, err := os.Lstat(k); err != nil {
+					out = append(out, k)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// madeKept are those of missing that exist now: a kept place that no
+// rule could keep from being made (see sandbox's holdKept).
+func madeKept(missing []string) []string {
+	var out []string
+	for _, k := range missing {
+		if _, err := os.Lstat(k); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
 }

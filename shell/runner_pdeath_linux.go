@@ -35,3 +35,13 @@ func lockThread() func() {
 	runtime.LockOSThread()
 	return runtime.UnlockOSThread
 }
+
+// holdMounts starts the helper where it can hold a scope's kept places by
+// read-only mounts (see sandbox.HoldMounts), and says whether it will.
+func holdMounts(cmd *exec.Cmd) bool {
+	if !sandbox.CanHoldMounts() {
+		return false
+	}
+	sandbox.HoldMounts(cmd.SysProcAttr)
+	return true
+}

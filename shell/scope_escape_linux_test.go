@@ -179,3 +179,47 @@ func TestEscapeApprovedRunNetworkOnlyWhenGranted(t *testing.T) {
 		t.Fatal("the granted run's word never arrived")
 	}
 }
+
+// A command whose writes Hark cannot tell, run in home, may change home:
+// it makes new files and folders there, while the start-up files, keys
+// and Hark's own files stay as they were, held by read-only mounts (in a
+// user namespace of the run's own for a user other than root). A kept
+// place that does not exist yet in home itself cannot be held without
+// closing home, and the result says the run made it.
+func TestEscapeApprovedRunInHomeKeepsStartupFiles(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+	home, _ := layHome(t)
+	sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".config/hark")}})
+	if sc.Broad != home {
+		t.Fatalf("a scope of home must say so: %+v", sc)
+	}
+	script := "H='" + home + "'\n" + hostileBuild + `
+mkdir newdir && echo made > newdir/f && echo note > notes.txt && echo ok > proj/built.txt
+`
+	res := r.Run(context.Background(), Request{Command: script, WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc,
+		Hide: []string{filepath.Join(home, ".ssh")}})
+	if !res.Executed || res.Sandbox != SandboxScoped {
+		t.Fatalf("the command did not run scoped: %s", res.JSON())
+	}
+	for _, w := range []string{"bashrc", "profile", "authorized_keys", "hark-settings", "hark-rules", "autostart", "copied-key"} {
+		if strings.Contains(res.Output, "WROTE: "+w+"\n") {
+			t.Errorf("the run in home changed %s:\n%s", w, res.Output)
+		}
+	}
+	for p, want := range map[string]string{".bashrc": "orig\n", ".profile": "orig\n", ".ssh/authorized_keys": "orig\n",
+		".config/hark/settings.json": "orig\n", "newdir/f": "made\n", "notes.txt": "note\n", "proj/built.txt": "ok\n"} {
+		if got, _ := os.ReadFile(filepath.Join(home, p)); string(got) != want {
+			t.Errorf("%s holds %q, want %q", p, got, want)
+		}
+	}
+	// A kept folder that did not exist is made, empty, to be held.
+	if ents, err := os.ReadDir(filepath.Join(home, ".config/autostart")); len(ents) > 0 {
+		t.Errorf("an autostart entry was made: %v %v", ents, err)
+	}
+	// ~/.local did not exist, so ~/.local/bin could be made in home; the
+	// result says so.
+	if _, err := os.Lstat(filepath.Join(home, ".local/bin/sudo")); err == nil && !strings.Contains(res.Error, "this run made ~/.local/bin") {
+		t.Errorf("the run made ~/.local/bin/sudo and the result does not say so: %s", res.JSON())
+	}
+}

@@ -122,24 +122,19 @@ func Build(in Input) Scope {
 // keep are the protected places beneath the scope's writes that the
 // command does not name itself.
 func keep(in Input, write []string, named map[string]bool) []string {
-	var cands []string
-	if in.Home != "" {
-		for _, rel := range startup {
-			cands = append(cands, filepath.Join(in.Home, rel))
-		}
-	}
+	cands := Startup(in.Home)
 	cands = append(cands, in.Own...)
 	// A repository's hooks and configuration are not kept here: Landlock
 	// can only keep a place by leaving its folder's own entries fixed, and
 	// git and every build must make new files in .git and beside it.
 	var out []string
 	for _, k := range cands {
-		k = filepath.Clean(k)
-		if named[k] || slices.Contains(out, k) {
+		c := filepath.Clean(k)
+		if named[c] || slices.Contains(out, k) {
 			continue
 		}
 		for _, w := range write {
-			if Under(k, w) {
+			if Under(c, w) {
 				out = append(out, k)
 				break
 			}
@@ -162,21 +157,28 @@ func gitDir(p string, stat func(string) (bool, bool)) string {
 
 // startup are the files and folders under home that run code the next
 // time the user logs in, opens a shell or starts a program: no run may
-// change them unless its command names them.
+// change them unless its command names them. A folder ends in "/", as
+// in Scope.Keep.
 var startup = []string{
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
-	".zprofile", ".zlogin", ".zlogout", ".config/fish", ".inputrc", ".pam_environment",
-	".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".ssh", ".config/autostart",
-	".config/systemd", ".config/environment.d", "Library/LaunchAgents", ".local/bin", "bin",
-	".gitconfig", ".config/git", ".npmrc", ".config/hark", ".local/state/hark", ".local/share/hark",
-	"Library/Application Support/Hark",
+	".zprofile", ".zlogin", ".zlogout", ".config/fish/", ".inputrc", ".pam_environment",
+	".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".ssh/", ".config/autostart/",
+	".config/systemd/", ".config/environment.d/", "Library/LaunchAgents/", ".local/bin/", "bin/",
+	".gitconfig", ".config/git/", ".npmrc", ".config/hark/", ".local/state/hark/", ".local/share/hark/",
+	"Library/Application Support/Hark/",
 }
 
-// Startup is the list above under home, for tests and docs.
+// Startup is the list above under home; folders end in "/".
 func Startup(home string) []string {
+	if home == "" {
+		return nil
+	}
 	out := make([]string, len(startup))
 	for i, rel := range startup {
 		out[i] = filepath.Join(home, rel)
+		if strings.HasSuffix(rel, "/") {
+			out[i] += "/"
+		}
 	}
 	return out
 }

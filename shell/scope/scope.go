@@ -24,7 +24,8 @@ type Scope struct {
 	Remove []string `json:"remove,omitempty"`
 	// Keep are places beneath Write that the run may still not change:
 	// Hark's own files, keys and credentials, start-up files, autostart
-	// entries, a repository's hooks and configuration.
+	// entries. A folder ends in "/", so that one that does not exist yet
+	// can be made (empty) to be held.
 	Keep []string `json:"keep,omitempty"`
 	// Network: the run may reach other machines.
 	Network bool `json:"network,omitempty"`

@@ -1,7 +1,6 @@
 package scope
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,8 +59,8 @@ func TestBuild(t *testing.T) {
 func TestBuildKeepsStartupFilesUnlessNamed(t *testing.T) {
 	home := "/home/u"
 	s := Build(Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Stat: func(string) (bool, bool) { return false, false }})
-	for _, k := range []string{".bashrc", ".profile", ".ssh", ".config/autostart", ".config/systemd", ".local/bin", ".config/hark"} {
-		if !slices.Contains(s.Keep, filepath.Join(home, k)) {
+	for _, k := range []string{".bashrc", ".profile", ".ssh/", ".config/autostart/", ".config/systemd/", ".local/bin/", ".config/hark/"} {
+		if !slices.Contains(s.Keep, home+"/"+k) {
 			t.Errorf("%s is not kept from a scope of home: %q", k, s.Keep)
 		}
 	}

@@ -113,8 +113,14 @@ type helperArgs struct {
 	diskLimit int64    // bytes; 0 for none (Spec.DiskLimit)
 	hide      []string // paths the command may not read (Spec.Hide)
 	scope     scope.Scope
+	mounts    bool     // started in a mount namespace of its own (MountsArg)
 	argv      []string // the shell and its arguments
 }
+
+// MountsArg tells the helper that the runner started it in a mount
+// namespace of its own for this run (see HoldMounts, Linux), where it
+// holds the kept places of a scope read-only by bind mounts.
+const MountsArg = "-mounts"
 
 // scopeArgs are the helper's arguments for sc (see parseHelperArgs).
 func scopeArgs(sc *scope.Scope) []string {
@@ -179,6 +185,9 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			}
 			list := map[string]*[]string{"-hide": &h.hide, "-write": &h.scope.Write, "-remove": &h.scope.Remove, "-keep": &h.scope.Keep}[a]
 			*list, args = append(*list, args[1]), args[2:]
+		case MountsArg:
+			h.mounts = true
+			args = args[1:]
 		case "-net", "-agent", "-signals":
 			*map[string]*bool{"-net": &h.scope.Network, "-agent": &h.scope.Agent, "-signals": &h.scope.Signals}[a] = true
 			args = args[1:]

@@ -162,6 +162,15 @@ func HelperMain(args []string) int {
 				env = withScratchEnv(env, h.tmpDir)
 			}
 		}
+		if h.mounts && !h.scope.Empty() {
+			// Kept places inside writable ones are held read-only by
+			// mounts here; Landlock keeps only what is left.
+			split, err := holdKept(h.scope)
+			if err != nil {
+				return fail("the kept places could not be held, so the command was not run: %v", err)
+			}
+			conf.scope.Keep = split
+		}
 		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}

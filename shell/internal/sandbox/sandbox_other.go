@@ -20,3 +20,6 @@ func CanConfine(string) bool { return false }
 func Wrap(_ string, argv []string, _ bool, _ string, _, _ int64, _ []string, _ *scope.Scope) ([]string, bool) {
 	return argv, false
 }
+
+// NeedsMounts is false: no helper holds mounts here.
+func NeedsMounts(*scope.Scope) bool { return false }

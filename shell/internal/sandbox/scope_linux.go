@@ -14,15 +14,16 @@ import (
 	"github.com/hark-sh/hark/shell/scope"
 )
 
-// Rights of a place a scope lets a run change: everything a run may do
-// in its own temporary folder, in a folder with all it holds, or in place
-// on a file.
+// Rights of a place a scope lets a run change, in a folder with all it
+// holds or in place on a file: every change a run may make in its own
+// temporary folder. Reading is not among them: it comes from the read
+// rules alone, so a private place hidden from the run (Spec.Hide) stays
+// unreadable inside a writable folder too.
 var (
-	treeRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
-		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
-		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
-		llsys.AccessFSTruncate)
-	fileRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile | llsys.AccessFSTruncate)
+	treeRights = landlock.AccessFSSet(llsys.AccessFSWriteFile | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile |
+		llsys.AccessFSMakeDir | llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo |
+		llsys.AccessFSMakeSym | llsys.AccessFSTruncate)
+	fileRights = landlock.AccessFSSet(llsys.AccessFSWriteFile | llsys.AccessFSTruncate)
 )
 
 // scopeRules are the write rules of an approved run's scope, on top of

@@ -1,0 +1,116 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/hark-sh/hark/shell/scope"
+)
+
+// NeedsMounts says whether a scope keeps a place inside one of its
+// writable places. Landlock only grants, so without a mount namespace such
+// a place is kept by splitting the folders on the way to it into their
+// entries, and nothing new can be made in those folders; a read-only bind
+// mount keeps it exactly and leaves its folder writable.
+func NeedsMounts(sc *scope.Scope) bool {
+	if sc == nil {
+		return false
+	}
+	for _, k := range sc.Keep {
+		for _, w := range sc.Write {
+			if scope.Under(k, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// HoldMounts starts cmd, the helper, in a mount namespace of its own: as
+// root directly; otherwise in a user namespace of its own too, where the
+// user's own ids map to themselves (file owners read true) and the helper
+// alone holds CAP_SYS_ADMIN there, to mount. The command it starts gives
+// up every capability (forkConfined), and its seccomp filter refuses
+// mount and umount. The caller retries without, where the kernel refuses
+// user namespaces.
+func HoldMounts(attr *syscall.SysProcAttr) {
+	attr.Cloneflags |= syscall.CLONE_NEWNS
+	if os.Geteuid() == 0 {
+		return
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.Cloneflags |= syscall.CLONE_NEWUSER
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+}
+
+// UnholdMounts undoes HoldMounts, for the retry.
+func UnholdMounts(attr *syscall.SysProcAttr) {
+	attr.Cloneflags &^= syscall.CLONE_NEWNS | syscall.CLONE_NEWUSER
+	attr.UidMappings, attr.GidMappings, attr.AmbientCaps = nil, nil, nil
+}
+
+// holdKept holds each kept place of sc that lies inside a writable place
+// read-only by a bind mount over itself, in the helper's own mount
+// namespace, so that the folders around it stay writable. A kept folder
+// that does not exist yet (its name ends in "/") is made, empty, to be
+// held; a kept file that does not exist yet cannot be held without closing
+// its whole folder, and the runner says afterwards if the run made it (see
+// shell's madeKept). It returns the kept places left for Landlock: those
+// outside every writable place, where it has nothing to do.
+func holdKept(sc scope.Scope) (rest []string, err error) {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
+		return nil, err
+	}
+	for _, k := range sc.Keep {
+		c := filepath.Clean(k)
+		inside := false
+		for _, w := range sc.Write {
+			inside = inside || scope.Under(c, filepath.Clean(w))
+		}
+		if !inside {
+			rest = append(rest, k)
+			continue
+		}
+		real, err := filepath.EvalSymlinks(c)
+		if err != nil && strings.HasSuffix(k, "/") {
+			if err := os.MkdirAll(c, 0o700); err != nil {
+				return nil, err
+			}
+			real, err = filepath.EvalSymlinks(c)
+		}
+		if err != nil {
+			continue // a file not made yet: see above
+		}
+		if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return nil, err
+		}
+		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+			return nil, err
+		}
+	}
+	return rest, nil
+}
+
+// CanHoldMounts says whether HoldMounts works here: always for root; for
+// other users where the kernel lets them make a user namespace (some
+// distributions refuse it, or let only programs they name do it).
+var CanHoldMounts = sync.OnceValue(func() bool {
+	if os.Geteuid() == 0 {
+		return true
+	}
+	c := exec.Command("/bin/true")
+	c.SysProcAttr = &syscall.SysProcAttr{}
+	HoldMounts(c.SysProcAttr)
+	return c.Run() == nil
+})
