@@ -80,6 +80,11 @@ func isSecretName(name string) bool {
 		if slices.Contains(secretParts, p) {
 			return true
 		}
+		// PWD alone is the working folder; as a part of a longer name
+		// (DB_PWD, MYSQL_PWD) it is a password.
+		if p == "PWD" && len(parts) > 1 {
+			return true
+		}
 		// Run together with a program's name: PGPASS, SSHPASS, GHTOKEN.
 		if (strings.HasSuffix(p, "PASS") && !slices.Contains(passWords, p)) || strings.HasSuffix(p, "TOKEN") || strings.HasSuffix(p, "TOKENS") {
 			return true
@@ -120,9 +125,125 @@ func hasURLCredentials(value string) bool {
 	}
 }
 
+// tokenShapes are the formats of well-known credentials, found anywhere in
+// a value whatever the variable is called (STRIPE_SK, SLACK_BOT): the
+// prefix the service puts in front of every key it issues, and how many
+// characters of the key's own alphabet at least follow it. Prefixes this
+// distinctive mean a key; a shorter tail is a name or an example.
+var tokenShapes = []struct {
+	prefix string
+	min    int
+}{
+	{"sk_live_", 16}, {"sk_test_", 16}, {"rk_live_", 16}, {"rk_test_", 16}, {"whsec_", 16}, // Stripe
+	{"xoxb-", 10}, {"xoxp-", 10}, {"xoxa-", 10}, {"xoxr-", 10}, {"xoxs-", 10}, {"xoxe-", 10}, {"xapp-", 10}, // Slack
+	{"ghp_", 20}, {"gho_", 20}, {"ghu_", 20}, {"ghs_", 20}, {"ghr_", 20}, {"github_pat_", 20}, // GitHub
+	{"glpat-", 20}, {"gldt-", 20}, {"glrt-", 20}, // GitLab
+	{"npm_", 30}, {"pypi-", 50}, {"hf_", 30}, {"dop_v1_", 40}, {"xai-", 40},
+}
+
+// hasSecretValue reports whether value holds a credential by its shape: a
+// token of a well-known format (tokenShapes, AWS access key IDs, Google API
+// keys, OpenAI-style sk- keys, JWTs), a private key, a URL with a password
+// in it, or a connection string's password (JDBC, ADO.NET, libpq).
+func hasSecretValue(value string) bool {
+	if value == "" {
+		return false
+	}
+	if hasURLCredentials(value) || hasConnPassword(value) ||
+		(strings.Contains(value, "-----BEGIN") && strings.Contains(value, "PRIVATE KEY-----")) {
+		return true
+	}
+	words := strings.FieldsFunc(value, func(r rune) bool { return !isKeyChar(r) && r != '.' })
+	return slices.ContainsFunc(words, isTokenShaped)
+}
+
+// isKeyChar is a character of the alphabets keys are written in (base62,
+// base64url).
+func isKeyChar(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
+}
+
+// keyTail counts how many characters of a key's alphabet s holds from its
+// start.
+func keyTail(s string) int {
+	n := 0
+	for n < len(s) && isKeyChar(rune(s[n])) {
+		n++
+	}
+	return n
+}
+
+func isTokenShaped(w string) bool {
+	for _, s := range tokenShapes {
+		if rest, ok := strings.CutPrefix(w, s.prefix); ok && keyTail(rest) >= s.min {
+			return true
+		}
+	}
+	// AWS access key IDs: AKIA (long-term) or ASIA (temporary) and 16
+	// upper-case letters or digits.
+	if len(w) == 20 && (strings.HasPrefix(w, "AKIA") || strings.HasPrefix(w, "ASIA")) &&
+		strings.IndexFunc(w, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) < 0 {
+		return true
+	}
+	// Google API keys: AIza and 35 more.
+	if rest, ok := strings.CutPrefix(w, "AIza"); ok && len(rest) == 35 && keyTail(rest) == 35 {
+		return true
+	}
+	// OpenAI and Anthropic keys: sk- and a long random tail, which has
+	// digits where a long hyphenated name would have none.
+	if rest, ok := strings.CutPrefix(w, "sk-"); ok && keyTail(rest) >= 32 && strings.ContainsAny(rest, "0123456789") {
+		return true
+	}
+	// A JWT: header.payload.signature, the first two base64url JSON
+	// objects, so both start with eyJ ({").
+	if parts := strings.Split(w, "."); len(parts) == 3 && strings.HasPrefix(parts[0], "eyJ") && strings.HasPrefix(parts[1], "eyJ") &&
+		len(parts[0]) >= 10 && len(parts[1]) >= 10 {
+		return true
+	}
+	return false
+}
+
+// hasConnPassword reports whether value is a connection string with a
+// password in it: password=, pwd= or passwd= as one of its settings
+// (jdbc:sqlserver://h;password=…, jdbc:postgresql://h/db?password=…,
+// Server=h;Password=…;, host=h password=…), or Oracle's
+// jdbc:oracle:thin:user/password@host.
+func hasConnPassword(value string) bool {
+	lower := strings.ToLower(value)
+	for _, key := range []string{"password", "pwd", "passwd"} {
+		for i := 0; ; {
+			j := strings.Index(lower[i:], key)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(key)
+			if at > 0 && !strings.ContainsRune(";?& \t\n", rune(lower[at-1])) {
+				continue // part of a longer word: passwordless, oldpwd
+			}
+			rest := strings.TrimLeft(lower[i:], " ")
+			if v, ok := strings.CutPrefix(rest, "="); ok {
+				if v = strings.TrimLeft(v, " "); v != "" && !strings.ContainsRune(";& \t\n", rune(v[0])) {
+					return true
+				}
+			}
+		}
+	}
+	if _, rest, ok := strings.Cut(lower, "jdbc:oracle:"); ok {
+		if _, rest, ok = strings.Cut(rest, ":"); ok { // the driver: thin, oci
+			if creds, _, ok := strings.Cut(rest, "@"); ok {
+				if user, pass, ok := strings.Cut(creds, "/"); ok && user != "" && pass != "" && !strings.ContainsAny(user, ": ") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // isSecret reports whether a variable holds a credential, by its name or by
 // its value.
-func isSecret(name, value string) bool { return isSecretName(name) || hasURLCredentials(value) }
+func isSecret(name, value string) bool { return isSecretName(name) || hasSecretValue(value) }
 
 // zygoteEnv is the zygote's own environment: Hark's without secrets (every
 // command gets its own environment; the zygote only needs the Go runtime's

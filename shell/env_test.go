@@ -19,7 +19,7 @@ func TestIsSecretName(t *testing.T) {
 		{"sessions", []string{"BW_SESSION", "OP_SESSION_abc", "OP_SESSION_my_team", "TERRAFORM_SESSIONTOKEN", "AWS_SESSION_TOKEN", "MYSESSIONID"}, []string{"DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "GDMSESSION", "SESSION_MANAGER"}},
 		{"JWTs", []string{"CI_JOB_JWT", "CI_JOB_JWT_V2", "VAULT_JWT", "MYJWT"}, nil},
 		{"webhooks", []string{"SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK", "TEAMSWEBHOOK"}, nil},
-		{"passwords", []string{"DB_PASSWORD", "PGPASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "PGPASS", "SSHPASS", "GPG_PASSPHRASE", "VPN_PASSCODE", "MY_PASSKEY"}, []string{"PASSENGER_ENV", "PASSAGE_DIR", "COMPASS_HOME", "BYPASS_LIST", "NO_PROXY_BYPASS"}},
+		{"passwords", []string{"DB_PASSWORD", "PGPASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "PGPASS", "SSHPASS", "GPG_PASSPHRASE", "VPN_PASSCODE", "MY_PASSKEY", "DB_PWD"}, []string{"PASSENGER_ENV", "PASSAGE_DIR", "COMPASS_HOME", "BYPASS_LIST", "NO_PROXY_BYPASS"}},
 		{"secrets", []string{"CLIENT_SECRET", "MYSECRET", "JWT_SECRET_KEY", "AWS_SECRET_ACCESS_KEY"}, nil},
 		{"keys", []string{"OPENAI_API_KEY", "OPENAI_KEY", "STRIPE_KEY", "APIKEY", "MY_APIKEY", "AWS_ACCESS_KEY_ID", "SSH_PRIVATE_KEY"}, []string{"GPG_KEY_ID", "KEYMAP", "KEY"}},
 		{"other credentials", []string{"GOOGLE_APPLICATION_CREDENTIALS", "DOCKER_CREDS", "BASIC_AUTH", "SENTRY_DSN", "SESSION_COOKIE", "MYSQL_PWD"}, []string{"GIT_AUTHOR_NAME", "SSH_AUTH_SOCK", "XAUTHORITY"}},
@@ -274,5 +274,102 @@ func TestSandboxBase(t *testing.T) {
 		if lookupEnv(got, gone) != "" {
 			t.Errorf("sandboxed env keeps %s: %q", gone, got)
 		}
+	}
+}
+
+// A value shaped like a well-known credential is one whatever its
+// variable is called (STRIPE_SK, SLACK_BOT): the token formats of the
+// services people keep keys for, a JWT, a private key, a credential URL
+// and a connection string's password. Values that merely look alike stay.
+func TestHasSecretValue(t *testing.T) {
+	t.Parallel()
+	secret := []string{
+		"sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+		"sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+		"rk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+		"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+		"xoxb-2710429183-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+		"xoxp-2710429183-1234567890-1234567890123-0123456789abcdef0123456789abcdef",
+		"xapp-1-A0123456789-1234567890123-abcdef0123456789",
+		"ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+		"gho_16C7e42F292c6912E7710c838347Ae178B4a",
+		"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTU",
+		"glpat-xxxxxxxxxxxxxxxxxxxx",
+		"AKIAIOSFODNN7EXAMPLE",
+		"ASIAY34FZKBOKMUTVV7A",
+		"AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
+		"sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+		"sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+		"sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH",
+		"npm_abcdefghijklmnopqrstuvwxyz0123456789",
+		"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+		"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"Bearer xoxb-2710429183-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", // a token inside a header
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+		"postgres://app:hunter2@db/app",
+		"jdbc:postgresql://db:5432/app?user=app&password=hunter2",
+		"jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Hunter2!",
+		"Server=db;Database=app;User Id=sa;Password=Hunter2!;",
+		"host=db dbname=app user=app password=hunter2",
+		"jdbc:oracle:thin:scott/tiger@db:1521/orcl",
+	}
+	stays := []string{
+		"", "/usr/local/bin:/usr/bin:/bin", "en_US.UTF-8", "xterm-256color",
+		"rs=0:di=01;34:ln=01;36:*.tar=01;31", // LS_COLORS
+		"unix:path=/run/user/1000/bus", "/run/user/1000/keyring/ssh",
+		"sk-", "sk_live_", "xoxb-", "ghp_short", "AKIA", "AKIAshort", "eyJhbGciOiJIUzI1NiJ9",
+		"task-runner", "desk-lamp", "ask-me-later",
+		"postgres://app@db/app", "jdbc:postgresql://db:5432/app?user=app",
+		"password=", "no password here", "passwordless=true",
+		"jdbc:oracle:thin:@db:1521/orcl",
+		"HEAD~1..HEAD", "v1.2.3",
+	}
+	for _, v := range secret {
+		if !hasSecretValue(v) {
+			t.Errorf("hasSecretValue(%q) = false, want true", v)
+		}
+	}
+	for _, v := range stays {
+		if hasSecretValue(v) {
+			t.Errorf("hasSecretValue(%q) = true, want false", v)
+		}
+	}
+}
+
+// The variables of issue 39's attack: named so that no name rule knows
+// them, they reached an approved command. They are withheld like
+// secret-named ones, and keepEnv still passes one through by name.
+func TestCommandEnvWithholdsSecretValues(t *testing.T) {
+	t.Parallel()
+	environ := []string{
+		"HOME=/home/ada", "PATH=/usr/bin:/bin",
+		"DB_PWD=hunter2",
+		"STRIPE_SK=sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+		"SLACK_BOT=xoxb-2710429183-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+		"GH=ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+		"AWS_ID=AKIAIOSFODNN7EXAMPLE",
+		"ID_JWT=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"JDBC_URL=jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Hunter2!",
+		"APP_DB=postgres://app:hunter2@db/app",
+		"EDITOR=vim", "LS_COLORS=rs=0:di=01;34:ln=01;36:*.tar=01;31",
+	}
+	withheld := []string{"DB_PWD", "STRIPE_SK", "SLACK_BOT", "GH", "AWS_ID", "ID_JWT", "JDBC_URL", "APP_DB"}
+	env := commandEnv(envConfig{goos: "linux", environ: environ})
+	for _, name := range withheld {
+		if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") }) {
+			t.Errorf("%s reached the command", name)
+		}
+	}
+	for _, kv := range []string{"EDITOR=vim", "LS_COLORS=rs=0:di=01;34:ln=01;36:*.tar=01;31", "HOME=/home/ada"} {
+		if !slices.Contains(env, kv) {
+			t.Errorf("%s was withheld", kv)
+		}
+	}
+	if z := zygoteEnv(environ); slices.ContainsFunc(z, func(kv string) bool { return strings.HasPrefix(kv, "STRIPE_SK=") }) {
+		t.Error("the zygote keeps STRIPE_SK")
+	}
+	kept := commandEnv(envConfig{goos: "linux", environ: environ, keep: []string{"STRIPE_SK"}})
+	if !slices.Contains(kept, "STRIPE_SK=sk_live_51H8xYzAbCdEfGhIjKlMnOpQr") {
+		t.Error("keepEnv did not pass STRIPE_SK through")
 	}
 }
