@@ -26,6 +26,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
+	"github.com/hark-sh/hark/shell/scope"
 	"github.com/hark-sh/hark/shell/trash"
 )
 
@@ -94,6 +95,10 @@ type Pending struct {
 	// overwrites…), looked at in the read-only sandbox; nil when the
 	// command names nothing a preview covers or no Previewer is set.
 	Preview *preview.Preview
+	// Scope is what the command may change and reach once approved: the
+	// kernel holds the run to it, and every surface that asks shows it
+	// (Scope.Lines) with the preview.
+	Scope *scope.Scope `json:",omitempty"`
 	// Heard is the transcript of the spoken request the command came
 	// from, so a misheard request shows where it matters; "" for typed
 	// requests. The agent does not know how a request arrived: the

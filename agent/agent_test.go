@@ -884,15 +884,19 @@ func TestPreviewOnlyForApprovals(t *testing.T) {
 		t.Errorf("audit previews %+v", es)
 	}
 
-	// With confirmation off nobody reads a preview, so none is made.
+	// With confirmation off nobody reads it, but the same reading gives
+	// the run its scope: one preview, of the command that runs.
 	off := &fakePreviewer{}
 	h2 := newHarness(t, []reply{tools(cmd("rm -r old", "executing")), text("done")},
 		func(o *Options) { o.Previewer, o.NoConfirm = off, true })
 	if _, err := h2.agent.Run(context.Background(), NewConversation(), "clean up"); err != nil {
 		t.Fatal(err)
 	}
-	if len(off.asked) != 0 {
-		t.Errorf("previewed %q with confirmation off", off.asked)
+	if !slices.Equal(off.asked, []string{"rm -r old"}) {
+		t.Errorf("previewed %q with confirmation off, want the command that runs, for its scope", off.asked)
+	}
+	if ran := h2.exec.ran; len(ran) != 1 || ran[0].Scope == nil {
+		t.Errorf("the unasked run carried no scope: %+v", ran)
 	}
 }
 

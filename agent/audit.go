@@ -13,6 +13,7 @@ import (
 
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // Audit decisions: what happened to a proposed command.
@@ -58,6 +59,10 @@ type AuditEntry struct {
 	HeardAnswer string `json:"heardAnswer,omitempty"`
 	// Preview is what the approval showed the command would touch.
 	Preview *preview.Preview `json:"preview,omitempty"`
+	// Scope is what the kernel held the run to: the places it could
+	// change, and whether it could use the network, the ssh agent or
+	// signals.
+	Scope *scope.Scope `json:"scope,omitempty"`
 	// Trashed lists what Move to Trash moved, by original path.
 	Trashed []string `json:"trashed,omitempty"`
 	// Client is the program that asked over MCP ("Claude Desktop"); empty

@@ -15,6 +15,7 @@ import (
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/rules"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // Messages put in tool results when Hark itself did not run a command.
@@ -553,10 +554,18 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		stop = r.denials.denied(key, f.by != ByPolicy)
 	}
 	if f.runIt {
+		if v.Tier != shell.Safe && f.scope == nil {
+			// Nobody was asked (a rule, confirmation off): the same
+			// reading gives the scope a card would have shown.
+			if f.preview == nil && r.a.o.Previewer != nil {
+				f.preview = r.a.o.Previewer.Preview(ctx, ta.Command, ta.WorkingDirectory)
+			}
+			f.scope = r.scopeOf(ta, v, f.preview)
+		}
 		// A private read the gate put to the user runs as approved; every
 		// other read-only call from another program runs with the private
 		// files hidden.
-		f.res = r.execute(ctx, call, ta, v, !secret)
+		f.res = r.execute(ctx, call, ta, v, !secret, f.scope)
 	}
 	r.record(ctx, call, ta, v, &f)
 	return f.res, stop
@@ -573,6 +582,7 @@ type callFate struct {
 	res          shell.Result
 	preview      *preview.Preview
 	trashed      []string
+	scope        *scope.Scope // what the run may change and reach, as its card showed
 }
 
 // classifyCall is the policy's verdict on ta and what the user's rules
@@ -636,6 +646,10 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	r.emit(r.callEvent(EventAwaiting, call))
 	p := r.pending(call, v, rd)
 	p.Preview = f.preview
+	if v.Tier != shell.Safe {
+		f.scope = r.scopeOf(ta, v, f.preview)
+		p.Scope = f.scope
+	}
 	p.TrashOffered = r.trashOffered(ta, v)
 	p.AfterNo, p.AfterTimeout = r.saidNo, r.saidNo != "" && r.timedOut
 	var d Decision
@@ -691,11 +705,14 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 // execute runs call through the Executor and counts it in the metrics;
 // hide asks for the private files to be hidden from a call from another
 // program (sandboxHide).
-func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool) shell.Result {
+//
+// sc, for a call that is not read-only, is what the kernel holds the run
+// to (scopeOf).
+func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, sc *scope.Scope) shell.Result {
 	a := r.a
 	r.emit(r.callEvent(EventRunning, call))
 	start := a.o.now()
-	res := a.o.Executor.Run(ctx, shell.Request{
+	req := shell.Request{
 		Command:          ta.Command,
 		WorkingDirectory: ta.WorkingDirectory,
 		Purpose:          ta.Purpose,
@@ -703,7 +720,12 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		Sandbox:          a.o.Sandbox,
 		Hide:             r.sandboxHide(hide),
 		Pin:              ta.Pin,
-	})
+		Scope:            sc,
+	}
+	if sc != nil {
+		req.Hide = r.hideFor(sc, !hide)
+	}
+	res := a.o.Executor.Run(ctx, req)
 	elapsed := a.o.now().Sub(start)
 	r.m.CommandTimeMs += elapsed.Milliseconds()
 	if res.Executed {
@@ -761,7 +783,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 		Rule:      f.rule, DenyReason: f.denyReason, HeardAnswer: f.heardAnswer,
-		Preview: f.preview, Trashed: f.trashed, Client: r.client,
+		Preview: f.preview, Trashed: f.trashed, Client: r.client, Scope: f.scope,
 	}
 	if res.Executed {
 		code := res.ExitCode

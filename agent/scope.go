@@ -1,0 +1,121 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/policy"
+	"github.com/hark-sh/hark/shell/preview"
+	"github.com/hark-sh/hark/shell/scope"
+)
+
+// previewRead are the programs whose every write the preview reads from
+// their arguments: a command made only of these (and of redirections) is
+// scoped to exactly the places the preview names.
+var previewRead = map[string]bool{
+	"rm": true, "unlink": true, "rmdir": true, "shred": true, "mv": true, "cp": true, "chmod": true,
+	"chown": true, "chgrp": true, "truncate": true, "tee": true, "dd": true, "ln": true, "sed": true,
+}
+
+// plainWrappers run their arguments as a command unchanged.
+var plainWrappers = map[string]bool{"env": true, "nice": true, "nohup": true, "command": true, "time": true, "exec": true}
+
+// programOf is the program a reason's part runs and its first argument,
+// past assignments and plain wrappers; nil for a redirection.
+func programOf(part string) []string {
+	f := strings.Fields(part)
+	for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") || plainWrappers[f[0]] || strings.HasPrefix(f[0], "-")) {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return nil
+	}
+	if op := strings.TrimLeft(f[0], "0123456789&"); strings.HasPrefix(op, ">") || strings.HasPrefix(op, "<") {
+		return nil
+	}
+	name := filepath.Base(strings.Trim(f[0], `'"`))
+	if len(f) > 1 {
+		return []string{name, f[1]}
+	}
+	return []string{name}
+}
+
+// scopeOf is what a call that is not read-only may change and reach once
+// it runs: the places its preview names; the folder it runs in, where the
+// preview cannot tell everything it writes; what the programs it runs
+// always need (package scope's rows); never the private places nor Hark's
+// own files unless the command names them.
+func (r *run) scopeOf(ta toolArgs, v shell.Verdict, p *preview.Preview) *scope.Scope {
+	dir := ta.WorkingDirectory
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	in := scope.Input{Dir: dir, Home: r.a.o.Home, Env: os.Getenv, Own: r.keepPrivate()}
+	known := p != nil && p.Sure
+	for _, rs := range v.Reasons {
+		if rs.Category == policy.Network {
+			in.Network = true
+		}
+		prog := programOf(rs.Command)
+		if prog == nil {
+			continue // a redirection: the preview reads its file
+		}
+		in.Programs = append(in.Programs, prog)
+		known = known && previewRead[prog[0]]
+	}
+	if p != nil {
+		in.Changes = p.Changes
+	}
+	in.Known = known
+	sc := scope.Build(in)
+	return &sc
+}
+
+// keepPrivate are the places no run may change unless its command names
+// them: the private list (keys, credentials, history, Hark's own files),
+// folders marked with a final "/" as scope.Scope.Keep wants them, and the
+// caller's own private folders (CallRequest.PrivateDirs).
+func (r *run) keepPrivate() []string {
+	home := r.a.o.Home
+	var out []string
+	if home != "" {
+		for _, e := range privateHome {
+			p := filepath.Join(home, e.rel)
+			if e.dir {
+				p += "/"
+			}
+			out = append(out, p)
+		}
+	}
+	for _, p := range r.private {
+		if !slices.ContainsFunc(out, func(q string) bool { return filepath.Clean(q) == filepath.Clean(p) }) {
+			out = append(out, p+"/")
+		}
+	}
+	return out
+}
+
+// hideFor are the places a scoped run may not read: the private list,
+// for the user's own requests too (a hostile build must not copy a key
+// into its project), less any place the scope names. A call the secret
+// gate put to the user as a private read (secret) hides nothing.
+func (r *run) hideFor(sc *scope.Scope, secret bool) []string {
+	if secret {
+		return nil
+	}
+	var out []string
+	for _, p := range r.keepPrivate() {
+		p = filepath.Clean(p)
+		named := false
+		for _, w := range sc.Write {
+			named = named || scope.Under(w, p)
+		}
+		if !named {
+			out = append(out, p)
+		}
+	}
+	return out
+}
