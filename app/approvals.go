@@ -461,6 +461,9 @@ func FullCommandText(p Pending, home string) string {
 	if l := HomeLegend(p, home); l != "" {
 		b.WriteString(l + "\n")
 	}
+	for _, l := range ScopeLines(p, home) {
+		b.WriteString(Visible(l) + "\n")
+	}
 	if pv := p.Preview; pv != nil {
 		b.WriteString("\nPreview: " + Visible(pv.Summary) + "\n")
 		for _, l := range pv.Lines {
@@ -549,4 +552,15 @@ func namesPath(cmd, dir string) bool {
 		i = j + 1
 	}
 	return false
+}
+
+// ScopeLines are what the approved command may change and reach, as the
+// kernel will hold it (agent.Pending.Scope): every surface that asks shows
+// them. The first says so when the scope is a whole home folder or system
+// root.
+func ScopeLines(p Pending, home string) []string {
+	if p.Scope == nil {
+		return nil
+	}
+	return p.Scope.Lines(home)
 }

@@ -239,6 +239,21 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 			folder.rows = append(folder.rows, prefix+r)
 		}
 	}
+	// What the kernel will hold the run to; a whole home folder or
+	// system root first, with the warnings.
+	for i, l := range ScopeLines(p, v.Home) {
+		rows := &folder.rows
+		if i == 0 && p.Scope.Broad != "" {
+			rows = &doubt.rows
+		}
+		for j, r := range wrap(Visible(l), reasonWidth) {
+			prefix := "      "
+			if j == 0 {
+				prefix = "    "
+			}
+			*rows = append(*rows, prefix+r)
+		}
+	}
 	why = reasonRows(p.Reasons)
 	// Never folded: it says what an absolute home path in the command is.
 	legend := HomeLegend(p, v.Home)

@@ -159,6 +159,9 @@ func SpokenApproval(p Pending, home string) string {
 	if pv := p.Preview; pv != nil && pv.Summary != "" {
 		b = append(b, sentence(Visible(pv.Summary)))
 	}
+	for _, l := range ScopeLines(p, home) {
+		b = append(b, sentence(strings.TrimPrefix(Visible(l), "⚠ ")))
+	}
 	parts := DestructiveParts(p)
 	for i, r := range parts {
 		if i == 3 {

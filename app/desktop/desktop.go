@@ -35,6 +35,12 @@ var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 
 func approvalBody(p app.Pending) string {
 	var b strings.Builder
+	sl := app.ScopeLines(p, homeDir)
+	if len(sl) > 0 && p.Scope.Broad != "" {
+		// A whole home folder or system root: said before anything else.
+		b.WriteString(app.Visible(sl[0]) + "\n")
+		sl = sl[1:]
+	}
 	if p.HeardDoubt != "" {
 		b.WriteString("⚠ " + app.Visible(p.HeardDoubt) + "\n")
 	}
@@ -82,6 +88,9 @@ func approvalBody(p app.Pending) string {
 		// The request was spoken: a misheard word shows here, before
 		// anyone approves what came of it.
 		b.WriteString("\n\nHeard: “" + clipRunes(v(h), heardLimit) + "”")
+	}
+	if len(sl) > 0 {
+		b.WriteString("\n\n" + v(strings.Join(sl, "\n")))
 	}
 	if pv := p.Preview; pv != nil {
 		b.WriteString("\n\n" + v(pv.Summary))

@@ -8,6 +8,7 @@ import (
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // TestApprovalBodyShowsPreviewAndWhatWasHeard: the notification says
@@ -197,5 +198,19 @@ func TestApprovalBodyKeepsAnAbsoluteCommand(t *testing.T) {
 	body = approvalBody(app.Pending{Command: evil, WorkingDirectory: homeDir + "-evil", Client: "Claude Desktop"})
 	if !strings.HasPrefix(body, evil+"\n") || strings.Contains(body, "~") {
 		t.Errorf("a look-alike of home:\n%s", body)
+	}
+}
+
+// The notification says what the run may change; a whole home folder in
+// its first line.
+func TestApprovalBodyShowsScope(t *testing.T) {
+	home := homeDir
+	body := approvalBody(app.Pending{Command: "make", WorkingDirectory: home, Scope: &scope.Scope{Write: []string{home}, Broad: home}})
+	if !strings.HasPrefix(body, "⚠ May change anything in your home folder") {
+		t.Errorf("the home-folder warning is not the first line:\n%s", body)
+	}
+	body = approvalBody(app.Pending{Command: "rm -r b", WorkingDirectory: "/srv/x", Scope: &scope.Scope{Write: []string{"/srv/x/b"}}})
+	if !strings.Contains(body, "\n\nMay change: /srv/x/b") {
+		t.Errorf("the notification lacks the scope:\n%s", body)
 	}
 }

@@ -141,6 +141,7 @@ func askToRun(ctx context.Context, e *env, p agent.Pending) agent.Decision {
 		}
 	}
 	fmt.Fprint(e.stderr, previewText(p.Preview, ""))
+	fmt.Fprint(e.stderr, scopeText(p, ""))
 	if p.Rule != "" {
 		showln(e.stderr, p.Rule)
 	}

@@ -374,6 +374,7 @@ func (c *terminalConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent
 	}
 	fmt.Fprint(c.e.stderr, hiddenWarning(p.Command, "    "))
 	fmt.Fprint(c.e.stderr, previewText(p.Preview, "    "))
+	fmt.Fprint(c.e.stderr, scopeText(p, "    "))
 	if p.Rule != "" {
 		showf(c.e.stderr, "    %s\n", p.Rule)
 	}
@@ -487,6 +488,17 @@ func describeRule(r rules.Rule, indent string) string {
 // previewText is a command's preview as the y/N prompts of run, ask and
 // exec print it before the question: the summary, then what it found
 // about each target. Empty when there is none.
+// scopeText is what the approved command may change and reach, one line
+// each, as the kernel will hold it.
+func scopeText(p agent.Pending, indent string) string {
+	home, _ := os.UserHomeDir()
+	var b strings.Builder
+	for _, l := range app.ScopeLines(p, home) {
+		b.WriteString(indent + visible.Line(l) + "\n")
+	}
+	return b.String()
+}
+
 func previewText(pv *preview.Preview, indent string) string {
 	if pv == nil {
 		return ""
