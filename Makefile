@@ -237,7 +237,7 @@ else
 	fi; \
 	if [ -n "$$wpkg" ] && [ -n "$$installed" ]; then echo "libwhisper installed: building with whisper.cpp."; \
 	else echo "$(if $(WHISPER_OK),libwhisper found: building with whisper.cpp.,building without whisper.cpp: $(WHISPER_WHY) (no voice input; 'hark send' and Type a request… still work).)"; fi; \
-	$(if $(WHISPER_OK),,[ -n "$$wpkg" ] || [ -z "$(filter libwhisper not found%,$(WHISPER_WHY))" ] || $(WHISPER_BUILD) -ask || true)
+	$(if $(WHISPER_PC),,[ -n "$$wpkg" ] || $(WHISPER_BUILD) -ask || true)
 endif
 
 run: prereqs build-any ## From a fresh clone to a running Hark: check packages, build, fetch the speech model, check Ollama, start the app

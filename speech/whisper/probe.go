@@ -2,6 +2,7 @@ package whisper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -123,11 +124,26 @@ func ProbeSpeed(ctx context.Context, modelPath string) (string, error) {
 	}
 	clip := Clip()
 	start := time.Now()
-	if _, err := tr.Transcribe(ctx, clip); err != nil {
+	// The clip is no sentence: whisper hearing no words in it is a
+	// finished run, and what is timed is the run.
+	_, err = tr.Transcribe(ctx, clip)
+	if ctx.Err() != nil {
+		// Cut short by doctor's time limit: what was measured is a bound.
+		return "", &speech.ProbeError{Problem: speedBound(clip.Duration(), time.Since(start)),
+			Next: "`hark doctor -timeout 30s` waits for the whole clip", Minor: true}
+	}
+	if err != nil && !errors.Is(err, speech.ErrNoSpeech) {
 		return "", &speech.ProbeError{Problem: "the timed transcription failed: " + strings.TrimPrefix(err.Error(), "whisper: "),
 			Next: "run `hark doctor -timeout 30s`; if it still fails, `HARK_WHISPER_DEBUG=1 hark doctor` shows whisper.cpp's reason", Minor: true}
 	}
 	return speedDetail(clip.Duration(), time.Since(start), filepath.Base(modelPath), tr.opts.Threads), nil
+}
+
+// speedBound is the line for a timing cut short after took: the
+// real-time factor is at least took over the clip's length.
+func speedBound(audio, took time.Duration) string {
+	return fmt.Sprintf("the built-in %.1f s clip was not transcribed within doctor's time limit: real-time factor above %.2f",
+		audio.Seconds(), took.Seconds()/audio.Seconds())
 }
 
 func speedDetail(audio, took time.Duration, model string, threads int) string {

@@ -55,6 +55,9 @@ func TestSpeedDetail(t *testing.T) {
 	if got := speedDetail(4*time.Second, 6*time.Second, "ggml-large-v3.bin", 2); !strings.Contains(got, "real-time factor 1.50 (slower than speech") {
 		t.Errorf("slow: %q", got)
 	}
+	if got := speedBound(4*time.Second, 1900*time.Millisecond); !strings.Contains(got, "real-time factor above 0.47") {
+		t.Errorf("cut short: %q", got)
+	}
 }
 
 // The built-in clip lasts as long as the shortest encoder window, at

@@ -110,12 +110,16 @@ got=$(git -C "$work/src" rev-parse HEAD) || fail "git cannot read the fetched so
 
 jobs=${WHISPER_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 echo "Configuring (cmake) …"
+# A release tag is no development build: its version has no -dev.
 cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" \
 	-DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
-	-DWHISPER_BUILD_EXAMPLES=OFF -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_SERVER=OFF ||
+	-DWHISPER_BUILD_EXAMPLES=OFF -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_SERVER=OFF \
+	-DWHISPER_BUILD_IS_DEV=OFF ||
 	fail "cmake could not configure the build (see above)"
 echo "Compiling with $jobs jobs (cmake prints the percentage done) …"
-cmake --build "$work/build" -j "$jobs" --target whisper || fail "the compile failed (see above)"
+# Every target, not only whisper: `cmake --install` installs all the
+# libraries the release defines (since 1.9, libparakeet beside libwhisper).
+cmake --build "$work/build" -j "$jobs" || fail "the compile failed (see above)"
 # Installed beside the prefix, then moved into place: a prefix that exists
 # is a whole one. whisper.pc keeps the configured prefix, the final one.
 cmake --install "$work/build" --prefix "$work/stage" || fail "cmake --install failed (see above)"
