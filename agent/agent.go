@@ -99,6 +99,12 @@ type Pending struct {
 	// kernel holds the run to it, and every surface that asks shows it
 	// (Scope.Lines) with the preview.
 	Scope *scope.Scope `json:",omitempty"`
+	// Further, on a second question after a run the kernel stopped at the
+	// edge of its scope, says what it was refused and what is asked now;
+	// Unlimited says the answer lets it run without limits. Neither can
+	// be answered by voice.
+	Further   string `json:",omitempty"`
+	Unlimited bool   `json:",omitempty"`
 	// Heard is the transcript of the spoken request the command came
 	// from, so a misheard request shows where it matters; "" for typed
 	// requests. The agent does not know how a request arrived: the

@@ -28,6 +28,8 @@ const (
 	DecisionTimeout        = "timeout"         // nobody answered in time; not run
 	DecisionCancelled      = "cancelled"       // the request was cancelled while waiting; not run
 	DecisionTrashed        = "trashed"         // the user chose Move to Trash: Hark moved the targets, the command did not run
+	DecisionWidened        = "widened"         // the run was stopped at the edge of its scope, and the user allowed what it needed, for that run
+	DecisionUnlimited      = "unlimited"       // the run was stopped at the edge of its scope, and the user let it run without limits
 )
 
 // AuditEntry is one line of the audit log: one decision about one command.

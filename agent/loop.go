@@ -566,6 +566,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		// other read-only call from another program runs with the private
 		// files hidden.
 		f.res = r.execute(ctx, call, ta, v, !secret, f.scope)
+		r.goFurther(ctx, call, ta, v, !secret, &f)
 	}
 	r.record(ctx, call, ta, v, &f)
 	return f.res, stop
@@ -709,6 +710,12 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 // sc, for a call that is not read-only, is what the kernel holds the run
 // to (scopeOf).
 func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, sc *scope.Scope) shell.Result {
+	return r.executeAs(ctx, call, ta, v, hide, sc, r.a.o.Sandbox)
+}
+
+// executeAs is execute in the sandbox mode mode: SandboxOff only for a run
+// the user let go without limits (goFurther).
+func (r *run) executeAs(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, sc *scope.Scope, mode shell.SandboxMode) shell.Result {
 	a := r.a
 	r.emit(r.callEvent(EventRunning, call))
 	start := a.o.now()
@@ -717,7 +724,7 @@ func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verd
 		WorkingDirectory: ta.WorkingDirectory,
 		Purpose:          ta.Purpose,
 		Verdict:          v,
-		Sandbox:          a.o.Sandbox,
+		Sandbox:          mode,
 		Hide:             r.sandboxHide(hide),
 		Pin:              ta.Pin,
 		Scope:            sc,

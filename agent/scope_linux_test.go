@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,91 @@ func TestApprovedBuildHeldToWhatItsCardShowed(t *testing.T) {
 	}
 	es := w.auditEntries(t)
 	if len(es) != 1 || es[0].Scope == nil || es[0].Sandbox != shell.SandboxScoped || es[0].Scope.Write[0] != realProj {
+		t.Errorf("audit %+v", es)
+	}
+}
+
+// A run the kernel stopped at the edge of its scope leads to a second,
+// separate question that names what was refused; a yes runs it again with
+// that place added, for that run. Confirmation off does not answer it.
+func TestStoppedAtTheEdgeAsksAgain(t *testing.T) {
+	if ok, why := shell.SandboxStatus(); !ok {
+		t.Skip("no sandbox on this machine: " + why)
+	}
+	for _, answer := range []bool{true, false} {
+		home := t.TempDir()
+		proj, notes := filepath.Join(home, "proj"), filepath.Join(home, "notes")
+		os.MkdirAll(proj, 0o755)
+		os.MkdirAll(notes, 0o755)
+		cmd := "touch built && touch " + notes + "/log"
+		w := newWire(t, []ollamatest.Reply{
+			{Calls: []api.ToolCall{ollamatest.Call("command", cmd, "workingDirectory", proj, "purpose", "executing")}},
+			{Text: "Done."},
+		}, func(o *Options) {
+			o.Classifier = shell.NewPolicy()
+			runner := shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh", Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}})
+			o.Executor = runner
+			o.Home = home
+			o.NoConfirm = true // the first run is not asked; the second always is
+		})
+		w.confirmer.decisions = []Decision{{Approved: answer, By: ByMenu}}
+		if _, err := w.agent.Run(context.Background(), NewConversation(), "build and log"); err != nil {
+			t.Fatal(err)
+		}
+		asked := w.confirmer.asked
+		if len(asked) != 1 || !strings.Contains(asked[0].Further, "Also allow changing ~/notes/log (this run)") || asked[0].Unlimited {
+			t.Fatalf("the second question: %+v", asked)
+		}
+		if asked[0].Scope == nil || !slices.Contains(asked[0].Scope.Write, filepath.Join(notes, "log")) && !slices.Contains(asked[0].Scope.Write, notes) {
+			t.Errorf("the second question's scope does not add the refused place: %+v", asked[0].Scope)
+		}
+		_, err := os.Stat(filepath.Join(notes, "log"))
+		es := w.auditEntries(t)
+		if answer {
+			if err != nil || len(es) != 2 || es[0].Decision != DecisionUnconfirmedRun || es[1].Decision != DecisionWidened {
+				t.Errorf("after a yes: log %v, audit %+v", err, es)
+			}
+		} else {
+			res := w.wireToolResults(t, 1)[0]
+			if err == nil || len(es) != 1 || !strings.Contains(res["error"].(string), "stopped at the edge of what the user approved") {
+				t.Errorf("after a no: log %v, audit %+v, result %v", err, es, res)
+			}
+		}
+	}
+}
+
+// A refusal whose place the output does not name leads to the question
+// of a run without limits, said as such; a yes runs it without the
+// sandbox, and the audit log records it as such.
+func TestRefusedUnnamedAsksToRunWithoutLimits(t *testing.T) {
+	if ok, why := shell.SandboxStatus(); !ok {
+		t.Skip("no sandbox on this machine: " + why)
+	}
+	home := t.TempDir()
+	proj, notes := filepath.Join(home, "proj"), filepath.Join(home, "notes")
+	os.MkdirAll(proj, 0o755)
+	os.MkdirAll(notes, 0o755)
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{ollamatest.Call("command", "cd ../notes && touch y", "workingDirectory", proj, "purpose", "executing")}},
+		{Text: "Done."},
+	}, func(o *Options) {
+		o.Classifier = shell.NewPolicy()
+		o.Executor = shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh", Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C"}})
+		o.Home = home
+	})
+	w.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}, {Approved: true, By: ByMenu}}
+	if _, err := w.agent.Run(context.Background(), NewConversation(), "touch y in notes"); err != nil {
+		t.Fatal(err)
+	}
+	asked := w.confirmer.asked
+	if len(asked) != 2 || !asked[1].Unlimited || asked[1].Scope != nil {
+		t.Fatalf("the second question should be a run without limits: %+v", asked)
+	}
+	if _, err := os.Stat(filepath.Join(notes, "y")); err != nil {
+		t.Errorf("the run without limits did not happen: %v", err)
+	}
+	es := w.auditEntries(t)
+	if len(es) != 2 || es[1].Decision != DecisionUnlimited || es[1].Sandbox != shell.SandboxNotApplied {
 		t.Errorf("audit %+v", es)
 	}
 }

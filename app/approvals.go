@@ -558,9 +558,26 @@ func namesPath(cmd, dir string) bool {
 // kernel will hold it (agent.Pending.Scope): every surface that asks shows
 // them. The first says so when the scope is a whole home folder or system
 // root.
+//
+// A second question, after a run the kernel stopped at the edge of its
+// scope, says what was refused and what is asked now; a run without
+// limits says so first.
 func ScopeLines(p Pending, home string) []string {
-	if p.Scope == nil {
-		return nil
+	var out []string
+	if p.Unlimited {
+		out = append(out, "⚠ Runs without limits: full access to your files, your session and the network")
 	}
-	return p.Scope.Lines(home)
+	if p.Scope != nil {
+		out = append(out, p.Scope.Lines(home)...)
+	}
+	if p.Further != "" {
+		out = append(out, p.Further)
+	}
+	return out
+}
+
+// ScopeWarns says whether ScopeLines starts with a warning that every
+// surface shows first: a whole home folder or system root, or no limits.
+func ScopeWarns(p Pending) bool {
+	return p.Unlimited || p.Scope != nil && p.Scope.Broad != ""
 }

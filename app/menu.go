@@ -243,7 +243,7 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	// system root first, with the warnings.
 	for i, l := range ScopeLines(p, v.Home) {
 		rows := &folder.rows
-		if i == 0 && p.Scope.Broad != "" {
+		if i == 0 && ScopeWarns(p) {
 			rows = &doubt.rows
 		}
 		for j, r := range wrap(Visible(l), reasonWidth) {

@@ -38,3 +38,30 @@ func TestApprovalShowsItsScope(t *testing.T) {
 		t.Error("a call without a scope has no scope lines")
 	}
 }
+
+// A spoken "yes" alone approves neither a scope of a whole home folder,
+// nor going beyond what was approved, nor a run without limits; a spoken
+// "no" still denies each.
+func TestSpokenYesCannotWidenAScope(t *testing.T) {
+	t.Parallel()
+	home := "/home/u"
+	for name, p := range map[string]Pending{
+		"home":      {ID: "p", Command: "make", Scope: &scope.Scope{Write: []string{home}, Broad: home}},
+		"further":   {ID: "p", Command: "make", Scope: &scope.Scope{Write: []string{home + "/proj", home + "/notes"}}, Further: "Also allow changing ~/notes (this run)?"},
+		"unlimited": {ID: "p", Command: "make", Unlimited: true, Further: "It was refused something outside what you approved."},
+	} {
+		if d, ok, why := spokenDecision(p, "yes", nil); ok || d.Approved || why == "" {
+			t.Errorf("%s: a spoken yes gave %+v ok=%v", name, d, ok)
+		}
+		if d, ok, _ := spokenDecision(p, "no", nil); !ok || d.Approved {
+			t.Errorf("%s: a spoken no gave %+v ok=%v", name, d, ok)
+		}
+	}
+	narrow := Pending{ID: "p", Command: "make", Scope: &scope.Scope{Write: []string{home + "/proj"}}}
+	if d, ok, _ := spokenDecision(narrow, "yes", nil); !ok || !d.Approved {
+		t.Errorf("a narrow scope is approved by voice as before: %+v %v", d, ok)
+	}
+	if l := ScopeLines(Pending{Unlimited: true}, home); len(l) == 0 || !strings.HasPrefix(l[0], "⚠ Runs without limits") {
+		t.Errorf("a run without limits says so first: %q", l)
+	}
+}

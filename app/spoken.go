@@ -207,6 +207,12 @@ func needsClick(p Pending) string {
 		return "this command holds hidden characters — approve it with a click, not by voice"
 	case previewCannotTell(p.Preview):
 		return "Hark cannot tell what this command would touch — approve it with a click, not by voice"
+	case p.Unlimited:
+		return "a run without limits is approved with a click, never by voice"
+	case p.Further != "":
+		return "going beyond what you approved is approved with a click, not by voice"
+	case p.Scope != nil && p.Scope.Broad != "":
+		return "this command may change anything in a whole folder such as your home — approve it with a click, not by voice"
 	}
 	return ""
 }

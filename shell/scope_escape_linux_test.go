@@ -131,7 +131,7 @@ func TestEscapeApprovedPlaceSwappedForALink(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(home, "Documents/keep.txt")); string(got) != "orig\n" {
 		t.Fatalf("Documents was emptied through the swapped link: %s", res.JSON())
 	}
-	if res.Executed || !strings.Contains(res.Error, "through a link since it was approved") {
+	if res.Executed || !strings.Contains(res.Error, "changed after the command was approved") {
 		t.Errorf("the run should not start, saying the place changed: %s", res.JSON())
 	}
 }

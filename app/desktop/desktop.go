@@ -36,7 +36,7 @@ var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 func approvalBody(p app.Pending) string {
 	var b strings.Builder
 	sl := app.ScopeLines(p, homeDir)
-	if len(sl) > 0 && p.Scope.Broad != "" {
+	if len(sl) > 0 && app.ScopeWarns(p) {
 		// A whole home folder or system root: said before anything else.
 		b.WriteString(app.Visible(sl[0]) + "\n")
 		sl = sl[1:]

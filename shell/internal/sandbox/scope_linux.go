@@ -63,7 +63,7 @@ func scopeRules(sc scope.Scope) ([]landlock.Rule, error) {
 		case err != nil:
 			return fmt.Errorf("%s cannot be read: %v", p, err)
 		case real != p:
-			return fmt.Errorf("%s leads to %s through a link since it was approved; ask again to approve the command as things are now", p, real)
+			return fmt.Errorf("%s changed after the command was approved: it now leads to %s through a link. Nothing ran; ask for the command again to have it checked as things are now", p, real)
 		}
 		rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
 		return nil

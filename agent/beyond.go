@@ -1,0 +1,172 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/scope"
+)
+
+// Going further is a second, separate decision. A run held to its scope
+// that fails because the kernel refused something outside it is put to
+// the user once more: "Also allow changing X (this run)" when its output
+// names the places it was refused, or "Run without limits" when it names
+// none. Neither is inherited from the first yes, a rule, confirmation off
+// or a client's request: it is always asked, and a spoken answer cannot
+// give it (the app's needsClick).
+
+// refusalWords are what programs print when the kernel refuses them a
+// file or a connection.
+var refusalWords = []string{"permission denied", "operation not permitted", "read-only file system"}
+
+// networkWords are what programs print when they cannot reach another
+// machine, which a scope without the network makes them do.
+var networkWords = []string{"could not resolve host", "temporary failure in name resolution", "name or service not known",
+	"network is unreachable", "failed to connect", "connection refused", "could not resolve hostname"}
+
+var pathInOutput = regexp.MustCompile(`(?:^|[\s'"‘“(=:])((?:/|~/)[^\s'"’”():]+)`)
+
+// beyond is what a run was refused outside its scope, as its output
+// tells it: places, the network, or (unnamed) a refusal whose place the
+// output does not name outside the scope.
+type beyond struct {
+	places  []string
+	network bool
+	unnamed bool
+}
+
+// refusedOutside reads a scoped run's failure for the kernel's refusals
+// outside sc: the places named in lines that say "permission denied" and
+// the like that lie outside every writable place, and a failed
+// connection where the scope had no network. ok is false when the run
+// succeeded or nothing points outside the scope.
+func refusedOutside(res shell.Result, sc *scope.Scope, home string) (b beyond, ok bool) {
+	if sc == nil || !res.Executed || res.Success || res.Sandbox != shell.SandboxScoped {
+		return b, false
+	}
+	refused := false
+	for _, line := range strings.Split(res.Error+"\n"+res.Output, "\n") {
+		low := strings.ToLower(line)
+		if !sc.Network && slices.ContainsFunc(networkWords, func(w string) bool { return strings.Contains(low, w) }) {
+			b.network = true
+		}
+		if !slices.ContainsFunc(refusalWords, func(w string) bool { return strings.Contains(low, w) }) {
+			continue
+		}
+		refused = true
+		for _, m := range pathInOutput.FindAllStringSubmatch(line, -1) {
+			p := strings.TrimRight(m[1], ".,;")
+			if strings.HasPrefix(p, "~/") && home != "" {
+				p = filepath.Join(home, p[2:])
+			}
+			p = filepath.Clean(p)
+			if inScope(p, sc) || slices.Contains(b.places, p) || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/") {
+				continue
+			}
+			b.places = append(b.places, p)
+		}
+		if len(b.places) == 0 && strings.Contains(low, "connect") && !sc.Network {
+			b.network = true
+		}
+	}
+	b.unnamed = refused && len(b.places) == 0 && !b.network
+	return b, len(b.places) > 0 || b.network || b.unnamed
+}
+
+// inScope says whether p lies in a writable place of sc and is not kept.
+func inScope(p string, sc *scope.Scope) bool {
+	for _, k := range sc.Keep {
+		if scope.Under(p, filepath.Clean(k)) {
+			return false
+		}
+	}
+	for _, w := range sc.Write {
+		if scope.Under(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// widen is sc with what b names added, for this run only: each place
+// refused, or its folder where it does not exist (it was to be made).
+func (b beyond) widen(sc *scope.Scope) *scope.Scope {
+	w := *sc
+	w.Write = slices.Clone(sc.Write)
+	w.Why = nil
+	for _, p := range b.places {
+		if _, err := os.Lstat(p); err != nil {
+			p = filepath.Dir(p) // to be made there
+		}
+		w.Write = append(w.Write, p)
+		w.Keep = slices.DeleteFunc(slices.Clone(w.Keep), func(k string) bool { return scope.Under(filepath.Clean(k), p) || scope.Under(p, filepath.Clean(k)) })
+	}
+	w.Network = w.Network || b.network
+	return &w
+}
+
+// words is what the refusal named, for the card.
+func (b beyond) words(home string) string {
+	var parts []string
+	for _, p := range b.places {
+		parts = append(parts, "changing "+scope.Tilde(p, home))
+	}
+	if b.network {
+		parts = append(parts, "the network")
+	}
+	return strings.Join(parts, " and ")
+}
+
+// goFurther asks the second question after a run the kernel stopped at
+// the edge of its scope, and runs the command again as the answer allows.
+// f holds the first run; on a yes it holds the second. The first run is
+// audited here, the second by the caller.
+func (r *run) goFurther(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, f *callFate) {
+	b, ok := refusedOutside(f.res, f.scope, r.a.o.Home)
+	if !ok || r.confirmer == nil {
+		return
+	}
+	home := r.a.o.Home
+	p := Pending{
+		ID: call.ID + "-further", ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Client: r.client, Preview: f.preview,
+		NoProposal: "Always allow is not offered: going beyond what was approved is asked each time",
+	}
+	runAs := r.a.o.Sandbox
+	if b.unnamed {
+		p.Unlimited = true
+		p.Further = "It was refused something outside what you approved, and Hark cannot tell what."
+		runAs = shell.SandboxOff
+	} else {
+		p.Scope = b.widen(f.scope)
+		p.Further = "It was stopped at the edge of what you approved. Also allow " + b.words(home) + " (this run)?"
+	}
+	decision, by, d, _ := r.confirm(ctx, p)
+	if decision != DecisionApproved {
+		what := "something outside what the user approved was refused"
+		if !b.unnamed {
+			what = b.words(home) + " was refused"
+		}
+		f.res.Error = appendLine(f.res.Error, "hark: the command was stopped at the edge of what the user approved ("+what+"), and the user did not allow more. Do not retry it; say what it needed.")
+		return
+	}
+	r.audit(ctx, ta, v, f) // the first run, as it ended
+	f.decision, f.by, f.heardAnswer = DecisionWidened, by, d.Heard
+	if p.Unlimited {
+		f.decision = DecisionUnlimited
+	}
+	f.scope = p.Scope
+	f.res = r.executeAs(ctx, call, ta, v, hide, f.scope, runAs)
+}
+
+func appendLine(text, line string) string {
+	if text == "" || strings.HasSuffix(text, "\n") {
+		return text + line
+	}
+	return text + "\n" + line
+}
