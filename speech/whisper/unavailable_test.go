@@ -9,7 +9,7 @@ import (
 // told to run brew or to install a package name some distributions lack.
 func TestUnavailableTextPerOS(t *testing.T) {
 	t.Parallel()
-	linux, mac := unavailableText("linux"), unavailableText("darwin")
+	linux, mac := unavailableText("linux", ""), unavailableText("darwin", "")
 	if strings.Contains(linux, "brew") || strings.Contains(linux, "macOS") || strings.Contains(linux, "libwhisper-dev") {
 		t.Errorf("Linux text has macOS steps or a made-up package: %q", linux)
 	}
@@ -18,6 +18,12 @@ func TestUnavailableTextPerOS(t *testing.T) {
 	}
 	if !strings.Contains(mac, "brew install whisper-cpp") || strings.Contains(mac, "Linux") {
 		t.Errorf("macOS text = %q", mac)
+	}
+	// The command make found for this system, when it found one.
+	for _, hint := range []string{"sudo apt-get install libwhisper-dev", "make whisper"} {
+		if got := unavailableText("linux", hint); !strings.Contains(got, "`"+hint+"`, then run `make build`") || strings.Contains(got, "brew") {
+			t.Errorf("Linux text with %q = %q", hint, got)
+		}
 	}
 }
 

@@ -40,15 +40,19 @@ const MaxThreads = 8
 
 // ErrUnavailable is returned by every method of a Transcriber in a build
 // without whisper.cpp. Its text tells the user how to get one that has it.
-var ErrUnavailable = errors.New(unavailableText(runtime.GOOS))
+var ErrUnavailable = errors.New(unavailableText(runtime.GOOS, installHint))
 
 // unavailableText says how to get a build that transcribes, on this OS
 // only: the first-run Problems… showed macOS steps on Linux, and named a
-// libwhisper-dev package Debian 12 does not have.
-func unavailableText(goos string) string {
+// libwhisper-dev package Debian 12 does not have. hint, when make found
+// one, is the command that gets whisper.cpp on the system it built on.
+func unavailableText(goos, hint string) string {
 	const head = "this hark was built without whisper.cpp, so it cannot transcribe. "
 	if goos == "darwin" {
 		return head + "Install it with `brew install whisper-cpp`, then run `make build`."
+	}
+	if hint != "" {
+		return head + "On this system, `" + hint + "`, then run `make build`: it adds the `whisper` build tag by itself."
 	}
 	return head + "Install whisper.cpp (your distribution's libwhisper development package where it has one; " +
 		"otherwise `make whisper` builds it for Hark, or build it yourself with cmake and `cmake --install`, which installs libwhisper and whisper.pc), " +
