@@ -116,7 +116,7 @@ esac`
 			}
 			// What was built is what the next build finds, unasked.
 			cfg := exec.Command("make", "-s", "--no-print-directory", "-C", root, "HOST_OS=Linux",
-				"WHISPER_PCDIR="+filepath.Join(dir, "pc"), "whisper-config")
+				"WHISPER_ROOT="+filepath.Join(dir, "no-system"), "WHISPER_PCDIR="+filepath.Join(dir, "pc"), "whisper-config")
 			cfg.Env = env
 			out, err = cfg.CombinedOutput()
 			if err != nil {

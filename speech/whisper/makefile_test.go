@@ -159,11 +159,15 @@ func TestMakefileWhisperDetection(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			path := tt.layout(t, dir)
-			args := append([]string{"-s", "--no-print-directory", "-C", root}, tt.vars...)
+			// WHISPER_ROOT and HOME keep locate.sh's search (/usr, /usr/local,
+			// ~/.local, Nix, Homebrew) to the temporary folder as well, so a
+			// whisper.cpp installed on the machine running the test is not seen.
+			args := append([]string{"-s", "--no-print-directory", "-C", root,
+				"WHISPER_ROOT=" + filepath.Join(dir, "no-system"), "WHISPER_PCDIR=" + filepath.Join(dir, "pc")}, tt.vars...)
 			cmd := exec.Command("make", append(args, "whisper-config")...)
 			// PKG_CONFIG_LIBDIR replaces the system's folders, so only the fake
 			// installation is seen.
-			cmd.Env = append(withoutTags(os.Environ()), "PKG_CONFIG_PATH="+path, "PKG_CONFIG_LIBDIR="+path)
+			cmd.Env = append(withoutTags(os.Environ()), "PKG_CONFIG_PATH="+path, "PKG_CONFIG_LIBDIR="+path, "HOME="+filepath.Join(dir, "home"))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("make whisper-config: %v\n%s", err, out)
