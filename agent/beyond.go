@@ -134,7 +134,7 @@ func (r *run) goFurther(ctx context.Context, call *Call, ta toolArgs, v shell.Ve
 	home := r.a.o.Home
 	p := Pending{
 		ID: call.ID + "-further", ConversationID: r.c.ID, Command: call.Command, WorkingDirectory: call.WorkingDirectory,
-		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Client: r.client, Preview: f.preview,
+		Purpose: call.Purpose, Tier: call.Tier, Reasons: call.Reasons, Client: r.client, Preview: shownPreview(f.preview),
 		NoProposal: "Always allow is not offered: going beyond what was approved is asked each time",
 	}
 	runAs := r.a.o.Sandbox

@@ -646,7 +646,7 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	f.preview = r.preview(ctx, call)
 	r.emit(r.callEvent(EventAwaiting, call))
 	p := r.pending(call, v, rd)
-	p.Preview = f.preview
+	p.Preview = shownPreview(f.preview)
 	if v.Tier != shell.Safe {
 		f.scope = r.scopeOf(ta, v, f.preview)
 		p.Scope = f.scope
@@ -790,7 +790,7 @@ func (r *run) audit(ctx context.Context, ta toolArgs, v shell.Verdict, f *callFa
 		Executed: res.Executed, DurationMs: res.ExecutionTimeMs, Sandbox: res.Sandbox, TimedOut: res.TimedOut,
 		Cancelled: f.runIt && res.Executed && !res.TimedOut && errors.Is(ctx.Err(), context.Canceled),
 		Rule:      f.rule, DenyReason: f.denyReason, HeardAnswer: f.heardAnswer,
-		Preview: f.preview, Trashed: f.trashed, Client: r.client, Scope: f.scope,
+		Preview: shownPreview(f.preview), Trashed: f.trashed, Client: r.client, Scope: f.scope,
 	}
 	if res.Executed {
 		code := res.ExitCode

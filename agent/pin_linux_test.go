@@ -200,7 +200,12 @@ func TestApprovedFolderRace(t *testing.T) {
 	var ran, refused int
 	for i := range runs {
 		done := make(chan struct{})
-		approve := ConfirmerFunc(func(context.Context, Pending) (Decision, error) {
+		approve := ConfirmerFunc(func(_ context.Context, p Pending) (Decision, error) {
+			if p.Further != "" {
+				// A run stopped at the edge of its scope while the folder
+				// was away: the second question is not this test's.
+				return Decision{By: ByMenu}, nil
+			}
 			go func() {
 				defer close(done)
 				// Each state is held for a few scheduler turns, so the run

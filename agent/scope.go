@@ -18,6 +18,7 @@ import (
 var previewRead = map[string]bool{
 	"rm": true, "unlink": true, "rmdir": true, "shred": true, "mv": true, "cp": true, "chmod": true,
 	"chown": true, "chgrp": true, "truncate": true, "tee": true, "dd": true, "ln": true, "sed": true,
+	"mkdir": true, "touch": true,
 }
 
 // plainWrappers run their arguments as a command unchanged.
@@ -118,4 +119,13 @@ func (r *run) hideFor(sc *scope.Scope, secret bool) []string {
 		}
 	}
 	return out
+}
+
+// shownPreview is p as an approval and the audit log show it: nil for a
+// preview that only carries the places a scope needs (preview.Quiet).
+func shownPreview(p *preview.Preview) *preview.Preview {
+	if p != nil && p.Status == preview.Quiet {
+		return nil
+	}
+	return p
 }

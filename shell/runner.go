@@ -700,14 +700,18 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	return sandbox.Outcome{Started: true, ExitCode: exitCode(cmd.ProcessState), Stopped: stopped.Load(), MemoryCapped: memoryCapped}
 }
 
-// missingKept are the kept places of sc inside its writable places that
-// do not exist before the run.
+// missingKept are the kept files of sc inside its writable places that
+// do not exist before the run. (A kept folder that does not exist is made
+// empty and held; see sandbox's holdKept.)
 func missingKept(sc *scope.Scope) []string {
 	if sc == nil {
 		return nil
 	}
 	var out []string
 	for _, k := range sc.Keep {
+		if strings.HasSuffix(k, "/") {
+			continue
+		}
 		for _, w := range sc.Write {
 			if scope.Under(k, w) {
 				if _, err := os.Lstat(k); err != nil {

@@ -344,7 +344,8 @@ func TestAskShowsPreview(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    Run this? [N]o (safe choice) / [y]es"
+	realDir, _ := filepath.EvalSymlinks(dir)
+	want := "    preview: Deletes 1 file, 5 B\n      notes.txt: file, 5 B\n    May change: " + realDir + "\n    Run this? [N]o (safe choice) / [y]es"
 	if ok, _ := shell.SandboxStatus(); !ok {
 		want = "    preview: Preview unavailable"
 	}

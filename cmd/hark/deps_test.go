@@ -53,10 +53,10 @@ var importTable = map[string]deps{
 	"cmd/mkapp": {imports: "app/bundle"},
 
 	// app: the menu-bar core and the pieces around it.
-	"app":             {imports: "agent app/settings shell shell/preview shell/rules shell/trash shell/visible speech", tests: "agent/ollamatest shell/exectest"},
+	"app":             {imports: "agent app/settings shell shell/preview shell/rules shell/trash shell/visible speech", tests: "agent/ollamatest shell/exectest shell/scope"},
 	"app/bundle":      {imports: "app/settings assets", tests: "shell/exectest"},
 	"app/control":     {imports: "app", tests: "agent app/settings"},
-	"app/desktop":     {imports: "app app/doctor app/settings assets shell/rules speech", tests: "app/e2e/harness shell shell/preview shell/exectest"},
+	"app/desktop":     {imports: "app app/doctor app/settings assets shell/rules speech", tests: "app/e2e/harness shell shell/preview shell/exectest shell/scope"},
 	"app/doctor":      {imports: "app/bundle app/settings", tests: "agent agent/ollamatest speech/models"},
 	"app/e2e":         {}, // its tests are all behind the e2e tag
 	"app/e2e/harness": {role: kit},
@@ -69,7 +69,7 @@ var importTable = map[string]deps{
 	// files the agent keeps; a test-only edge, so it links nothing into agent.
 	// Its scenarios run against each OpenAI-compatible runtime too, so its
 	// tests import the adapter, which therefore imports nothing of agent.
-	"agent":            {imports: "agent/internal/loopback assets shell shell/plan shell/policy shell/preview shell/rules shell/trash shell/visible", tests: "agent/ollamatest agent/openai agent/openai/openaitest app/settings shell/exectest"},
+	"agent":            {imports: "agent/internal/loopback assets shell shell/plan shell/policy shell/preview shell/rules shell/scope shell/trash shell/visible", tests: "agent/ollamatest agent/openai agent/openai/openaitest app/settings shell/exectest"},
 	"agent/ollamatest": {role: kit},
 	// agent/internal/loopback: what keeps both model clients' "local"
 	// requests on this machine.
@@ -80,18 +80,20 @@ var importTable = map[string]deps{
 	"agent/openai/openaitest": {role: kit},
 
 	// shell: running, classifying and undoing commands.
-	"shell":                  {imports: "shell/internal/sandbox shell/plan shell/policy", tests: "shell/internal/abitest shell/exectest"},
+	"shell":                  {imports: "shell/internal/sandbox shell/plan shell/policy shell/scope", tests: "shell/internal/abitest shell/exectest"},
 	"shell/atomicfile":       {},
 	"shell/exectest":         {role: kit}, // programs a test writes and runs, never "text file busy"
 	"shell/internal/abitest": {role: kit},
 	// Its tests check the Seatbelt rules against agent's private list.
-	"shell/internal/sandbox": {tests: "agent shell/exectest"},
+	"shell/internal/sandbox": {imports: "shell/scope", tests: "agent shell/exectest"},
 	"shell/plan":             {},
 	"shell/visible":          {},
 	"shell/policy":           {imports: "shell/plan"},
-	"shell/preview":          {imports: "shell shell/plan shell/policy shell/visible", tests: "shell/exectest"},
-	"shell/rules":            {imports: "shell/atomicfile shell/plan shell/policy"},
-	"shell/trash":            {imports: "shell/atomicfile shell/plan", tests: "shell/exectest"},
+	"shell/preview":          {imports: "shell shell/plan shell/policy shell/scope shell/visible", tests: "shell/exectest"},
+	// shell/scope: what one run may change and reach, pure.
+	"shell/scope": {},
+	"shell/rules": {imports: "shell/atomicfile shell/plan shell/policy"},
+	"shell/trash": {imports: "shell/atomicfile shell/plan", tests: "shell/exectest"},
 
 	// speech: a leaf, with its two cgo adapters.
 	"speech":            {tests: "speech/speechtest"},

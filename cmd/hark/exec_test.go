@@ -115,11 +115,15 @@ func TestExecTiers(t *testing.T) {
 			},
 		},
 		{
-			name:    "confirm with --yes runs unsandboxed",
+			name:    "confirm with --yes runs held to its scope",
 			args:    []string{"--yes", "--", "touch " + marker},
 			wantRun: true,
 			wantResult: func(t *testing.T, r shell.Result) {
-				if !r.Executed || !r.Success || r.Sandbox != shell.SandboxNotApplied {
+				want := shell.SandboxScoped
+				if ok, _ := shell.SandboxStatus(); !ok {
+					want = shell.SandboxUnavailable
+				}
+				if !r.Executed || !r.Success || r.Sandbox != want || want == shell.SandboxScoped && (r.Scope == nil || len(r.Scope.Write) != 1) {
 					t.Errorf("%+v", r)
 				}
 			},

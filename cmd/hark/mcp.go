@@ -211,7 +211,7 @@ func outcome(res shell.Result, decision string, unasked bool) mcpOutcome {
 	if res.Reasons == nil {
 		res.Reasons = []shell.Reason{}
 	}
-	o := mcpOutcome{Result: res, Decision: decision, Sandboxed: res.Executed && res.Sandbox == shell.SandboxApplied,
+	o := mcpOutcome{Result: res, Decision: decision, Sandboxed: res.Executed && (res.Sandbox == shell.SandboxApplied || res.Sandbox == shell.SandboxScoped),
 		// Not run and yet done: only the Trash does that.
 		Trashed: res.Success && !res.Executed}
 	switch {
@@ -225,8 +225,14 @@ func outcome(res shell.Result, decision string, unasked bool) mcpOutcome {
 		o.Why = "read-only: ran at once in the read-only, no-network sandbox; nobody was asked"
 	case decision == agent.DecisionAuto:
 		o.Why = "read-only: ran at once, nobody was asked (no sandbox on this system)"
+	case decision == agent.DecisionApproved && res.Sandbox == shell.SandboxScoped:
+		o.Why = "the user approved it; it ran held to what its approval showed it may change (scope)"
 	case decision == agent.DecisionApproved:
 		o.Why = "the user approved it"
+	case decision == agent.DecisionWidened:
+		o.Why = "it was stopped at the edge of what the user approved, and the user allowed what it needed, for this run (scope)"
+	case decision == agent.DecisionUnlimited:
+		o.Why = "it was stopped at the edge of what the user approved, and the user let it run without limits"
 	case decision == agent.DecisionAllowed:
 		o.Why = "one of the user's rules allows it, so it ran without asking"
 	case decision == agent.DecisionUnconfirmedRun:
@@ -257,13 +263,17 @@ var mcpOutputSchema = json.RawMessage(`{
     "timedOut": {"type": "boolean", "description": "the command ran past Hark's time limit and was stopped"},
     "truncated": {"type": "boolean"},
     "executionTimeMs": {"type": "integer"},
-    "sandbox": {"type": "string", "enum": ["read-only", "off", "unavailable", ""]},
+    "sandbox": {"type": "string", "enum": ["read-only", "scoped", "off", "unavailable", ""], "description": "read-only: the read-only sandbox; scoped: held to what its approval showed it may change (scope)"},
+    "scope": {"type": "object", "description": "what a scoped run could change and reach",
+      "properties": {"write": {"type": "array", "items": {"type": "string"}}, "remove": {"type": "array", "items": {"type": "string"}},
+        "keep": {"type": "array", "items": {"type": "string"}}, "network": {"type": "boolean"}, "sshAgent": {"type": "boolean"},
+        "signals": {"type": "boolean"}, "broad": {"type": "string"}, "why": {"type": "object"}}},
     "rule": {"type": "string", "description": "the user's rule that decided, when one did"},
     "decision": {"type": "string",
-      "enum": ["auto", "approved", "allowed", "unconfirmed-run", "trashed", "refused", "denied", "not-asked", "timeout", "cancelled", "invalid"],
-      "description": "ran: auto (read-only, unasked), approved, allowed (a rule), unconfirmed-run (confirmation off); not run: trashed (moved to the Trash instead), refused (never runs), denied (by the user), not-asked (nobody could be asked), timeout (the approval went unanswered), cancelled, invalid (bad arguments)"},
+      "enum": ["auto", "approved", "allowed", "unconfirmed-run", "widened", "unlimited", "trashed", "refused", "denied", "not-asked", "timeout", "cancelled", "invalid"],
+      "description": "ran: auto (read-only, unasked), approved, allowed (a rule), unconfirmed-run (confirmation off), widened or unlimited (a second approval after the first run was stopped at the edge of its scope); not run: trashed (moved to the Trash instead), refused (never runs), denied (by the user), not-asked (nobody could be asked), timeout (the approval went unanswered), cancelled, invalid (bad arguments)"},
     "why": {"type": "string", "description": "why Hark decided so, in words"},
-    "sandboxed": {"type": "boolean", "description": "it ran inside the read-only, no-network sandbox"},
+    "sandboxed": {"type": "boolean", "description": "it ran confined: in the read-only sandbox, or held to its scope"},
     "trashed": {"type": "boolean", "description": "its targets went to the Trash instead of being deleted"}
   }
 }`)

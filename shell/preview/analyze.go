@@ -476,6 +476,9 @@ func (a *analyzer) unknown(what, why string) {
 // the rest add up to, as one more part of that sum.
 func (a *analyzer) render() *Preview {
 	if len(a.lines) == 0 && len(a.unknowns) == 0 && a.skipped == 0 {
+		if len(a.changes) > 0 {
+			return &Preview{Status: Quiet, Changes: a.changes, Sure: true}
+		}
 		return nil
 	}
 	if a.skipped > 0 {

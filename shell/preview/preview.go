@@ -31,6 +31,10 @@ const (
 	Nothing Status = "nothing"
 	// Unavailable: the preview could not be computed in time or at all.
 	Unavailable Status = "unavailable"
+	// Quiet: the command only makes files or folders (mkdir, touch): no
+	// line to show, only the places its scope needs (Changes). Nobody is
+	// shown a Quiet preview.
+	Quiet Status = "quiet"
 )
 
 // Preview is what an approval shows about a command's effect: one line to

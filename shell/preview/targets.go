@@ -117,6 +117,8 @@ var programs = map[string]func(a *analyzer, st *state, name string, args []field
 	"git":      previewGit,
 	"ln":       previewLink,
 	"sed":      previewSedInPlace,
+	"mkdir":    previewCreate,
+	"touch":    previewCreate,
 }
 
 // opts is a command line split the way getopt would: GNU tools accept
@@ -727,4 +729,20 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// previewCreate covers mkdir and touch: they make what they name (touch
+// changes only the times of what exists), which no line shows, but the
+// run's scope needs: the place is recorded for it (see Quiet).
+func previewCreate(a *analyzer, st *state, name string, args []field) {
+	o := parseOpts(args, map[string]string{"mkdir": "m", "touch": "drt"}[name], "mode", "context", "date", "reference", "time")
+	for _, f := range o.operands {
+		if f.unknown != "" {
+			a.unknown(name+" "+a.shown(f.val), f.unknown)
+			continue
+		}
+		p := a.abs(st, f.val)
+		_, err := os.Lstat(p)
+		a.change(p, false, err == nil, false)
+	}
 }

@@ -3,6 +3,7 @@ package scope
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -84,7 +85,14 @@ func Build(in Input) Scope {
 			// alone. Replacing it by a new file (sed -i) is refused.
 			add(p, "")
 		default:
-			// Created, removed, renamed or replaced: its folder's entries.
+			// Created, removed, renamed or replaced: its folder's entries;
+			// for mkdir -p, the nearest folder that exists.
+			for !c.Exists && parent != "/" {
+				if _, ok := in.Stat(parent); ok {
+					break
+				}
+				parent = filepath.Dir(parent)
+			}
 			add(parent, "")
 		}
 	}
@@ -173,12 +181,16 @@ func Startup(home string) []string {
 	if home == "" {
 		return nil
 	}
-	out := make([]string, len(startup))
-	for i, rel := range startup {
-		out[i] = filepath.Join(home, rel)
-		if strings.HasSuffix(rel, "/") {
-			out[i] += "/"
+	var out []string
+	for _, rel := range startup {
+		if strings.HasPrefix(rel, "Library/") != (runtime.GOOS == "darwin") {
+			continue // the other system's places
 		}
+		p := filepath.Join(home, rel)
+		if strings.HasSuffix(rel, "/") {
+			p += "/"
+		}
+		out = append(out, p)
 	}
 	return out
 }

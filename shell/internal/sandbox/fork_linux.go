@@ -215,10 +215,11 @@ func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags 
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
 	)
 	if sc != nil {
-		more, err := scopeRules(*sc)
+		more, done, err := scopeRules(*sc)
 		if err != nil {
 			return -1, 0, err
 		}
+		defer done() // once the ruleset holds what they lead to
 		rules = append(rules, more...)
 	}
 	fd, flags, err = scopeConfig(sc).BestEffort().NewRulesetFD(rules...)

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -43,42 +46,70 @@ var (
 // Every place must be, right now, what it was when the scope was built: a
 // path that leads elsewhere through a link (a folder swapped for a link
 // since the approval) makes the run fail before it starts.
-func scopeRules(sc scope.Scope) ([]landlock.Rule, error) {
+func scopeRules(sc scope.Scope) (rules []landlock.Rule, done func(), err error) {
 	keep := make(hiddenSet, 0, len(sc.Keep))
 	for _, k := range sc.Keep {
 		if filepath.IsAbs(k) {
 			keep = append(keep, realish(k))
 		}
 	}
-	var rules []landlock.Rule
+	var held []int
+	done = func() {
+		for _, fd := range held {
+			unix.Close(fd)
+		}
+	}
 	grant := func(p string, dirRights, fileRights landlock.AccessFSSet) error {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("the place %q is not an absolute path", p)
 		}
 		p = filepath.Clean(p)
-		real, err := filepath.EvalSymlinks(p)
+		// Opened without following any link on the way, so that no
+		// link put there since the approval can lead the rule elsewhere;
+		// the rule is then attached to what was opened.
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS})
 		switch {
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, unix.ENOENT):
 			return nil // nothing there to change, nor to make in its place
+		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
+			real, _ := filepath.EvalSymlinks(p)
+			return fmt.Errorf("%s changed after the command was approved: it now leads to %s through a link. Nothing ran; ask for the command again to have it checked as things are now", p, real)
+		case errors.Is(err, unix.ENOSYS):
+			return errors.New("this kernel cannot open a path without following links (openat2), which a scope needs")
 		case err != nil:
 			return fmt.Errorf("%s cannot be read: %v", p, err)
-		case real != p:
-			return fmt.Errorf("%s changed after the command was approved: it now leads to %s through a link. Nothing ran; ask for the command again to have it checked as things are now", p, real)
 		}
-		rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
+		held = append(held, fd)
+		handle := "/proc/self/fd/" + strconv.Itoa(fd)
+		if keep.leadsTo(p) || keep.covers(p) {
+			rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
+			return nil
+		}
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			return nil
+		}
+		switch {
+		case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+			rules = append(rules, landlock.PathAccess(dirRights, handle).WithRefer())
+		case st.Mode&unix.S_IFMT == unix.S_IFREG && fileRights != 0:
+			rules = append(rules, landlock.PathAccess(fileRights, handle))
+		}
 		return nil
 	}
 	for _, p := range sc.Write {
 		if err := grant(p, treeRights, fileRights); err != nil {
-			return nil, err
+			done()
+			return nil, func() {}, err
 		}
 	}
 	for _, p := range sc.Remove {
 		if err := grant(p, landlock.AccessFSSet(llsys.AccessFSRemoveDir), 0); err != nil {
-			return nil, err
+			done()
+			return nil, func() {}, err
 		}
 	}
-	return rules, nil
+	return rules, done, nil
 }
 
 // grantBeneath grants p (a real path) with everything beneath it, less
