@@ -10,8 +10,9 @@
 # pkg-config alone finds only what is in its default folders. Distributions,
 # Nix, Homebrew on Linux and builds into a home folder put whisper.cpp in
 # places it does not look, and Fedora's whisper-cpp-devel ships no whisper.pc
-# at all; this finds each of them. Only shell built-ins and pkg-config are
-# used: `make prereqs` runs under a PATH of its own.
+# at all; this finds each of them. Besides shell built-ins it runs only
+# pkg-config, mkdir and mv (to write a whisper.pc) and the package manager's
+# "which package owns this file": `make prereqs` runs under a PATH of its own.
 #
 # Environment: HOME; WHISPER_ROOT, a folder standing in for / (tests lay out a
 # distribution's files there); WHISPER_PCDIR, where a whisper.pc is written for
