@@ -64,6 +64,10 @@ type desktop struct {
 	ollama  *ollamatest.Server
 	work    string   // where the commands leave their marker files
 	env     []string // more environment for hark, e.g. TERMINAL
+	// helpers are the desktop programs (harness.DesktopHelpers) this
+	// desktop has: Hark finds no other, whatever the machine has.
+	helpers []string
+	fakes   string // a folder of stand-in programs, first in PATH (fakeTools)
 }
 
 // rule scripts the model: when the newest user request contains when, it
@@ -268,8 +272,12 @@ func launchHarkWith(t *testing.T, d *desktop, settingsJSON string) *hark {
 	if err := os.Mkdir(run, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	path := harness.HelperPath(t, d.helpers...)
+	if d.fakes != "" {
+		path = d.fakes + string(os.PathListSeparator) + path
+	}
 	h.env = []string{
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + path,
 		"HOME=" + home,
 		"HARK_HOME=" + home,
 		"XDG_RUNTIME_DIR=" + run,

@@ -14,14 +14,15 @@ import (
 	"github.com/hark-sh/hark/shell/exectest"
 )
 
-// fakeTools puts scripts named after desktop tools first in PATH.
+// fakeTools puts scripts named after desktop tools first in Hark's PATH.
 func fakeTools(t *testing.T, d *desktop, scripts map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range scripts {
 		exectest.WriteProgram(t, filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 	}
-	d.env = append(d.env, "PATH="+dir+":"+os.Getenv("PATH"), "EDITOR=", "VISUAL=")
+	d.fakes = dir
+	d.env = append(d.env, "EDITOR=", "VISUAL=")
 }
 
 // clickMenu clicks the visible item whose label starts with prefix.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,19 +15,15 @@ import (
 	"github.com/hark-sh/hark/app/e2e/harness"
 )
 
-// TestTypeInTerminal is a Linux desktop without zenity or kdialog: Type a
-// request… opens the user's terminal running `hark send --prompt`, the
-// line typed there reaches the app, and its answer arrives as a
-// notification.
+// TestTypeInTerminal is a Linux desktop without zenity or kdialog, with
+// xterm: Type a request… opens the user's terminal running `hark send
+// --prompt`, the line typed there reaches the app, and its answer arrives
+// as a notification.
 func TestTypeInTerminal(t *testing.T) {
 	harness.Need(t, "xterm", "xdotool")
-	for _, dialog := range []string{"zenity", "kdialog"} {
-		if _, err := exec.LookPath(dialog); err == nil {
-			t.Skipf("%s is installed, so Type a request… opens its dialog; this test is for desktops without one", dialog)
-		}
-	}
 	d := newDesktop(t, true, true)
 	d.env = []string{"TERMINAL=xterm"}
+	d.helpers = []string{"xterm"}
 	h := startHark(t, d)
 	h.waitIdle()
 
@@ -74,13 +69,9 @@ func TestTypeInTerminal(t *testing.T) {
 // the audit log.
 func TestDenyWhyInTerminal(t *testing.T) {
 	harness.Need(t, "xterm", "xdotool")
-	for _, dialog := range []string{"zenity", "kdialog"} {
-		if _, err := exec.LookPath(dialog); err == nil {
-			t.Skipf("%s is installed, so Deny and say why… opens its dialog; this test is for desktops without one", dialog)
-		}
-	}
 	d := newDesktop(t, true, true)
 	d.env = []string{"TERMINAL=xterm"}
+	d.helpers = []string{"xterm"}
 	h := startHark(t, d)
 	h.waitIdle()
 	if out, code := h.send(false, "make the deny marker"); code != 0 {
