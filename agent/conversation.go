@@ -97,7 +97,12 @@ type RunMetrics struct {
 	TrashFailed        int       `json:"trashFailed,omitempty"` // Move to Trash chosen, not everything moved
 	// TrashedNames are the names (last path element) of what Move to
 	// Trash moved, for the ending to say.
-	TrashedNames  []string `json:"trashedNames,omitempty"`
+	TrashedNames []string `json:"trashedNames,omitempty"`
+	// Deleted counts the plain deletions the user answered with Delete
+	// that ran and succeeded, and DeletedNames what they named: gone for
+	// good, which the ending says instead of "1 command ran".
+	Deleted       int      `json:"deleted,omitempty"`
+	DeletedNames  []string `json:"deletedNames,omitempty"`
 	ModelTimeMs   int64    `json:"modelTimeMs"`   // waiting for the model
 	CommandTimeMs int64    `json:"commandTimeMs"` // running commands
 	TotalTimeMs   int64    `json:"totalTimeMs"`
@@ -134,6 +139,7 @@ func (c *Conversation) Deeds() (headline string, total Tally) {
 		total.NotAsked += t.NotAsked
 		total.Trashed += t.Trashed
 		total.TrashFailed += t.TrashFailed
+		total.Deleted += t.Deleted
 	}
 	return headline, total
 }
@@ -150,5 +156,6 @@ func (m *RunMetrics) trashedNames(paths []string) {
 // Records written before timeouts were counted apart show them as denials.
 func (m RunMetrics) Tally() Tally {
 	return Tally{Ran: m.Commands, Failed: m.Failed, ReadOnly: m.ReadOnly, ReadOnlyFailed: m.ReadOnlyFailed, Denied: max(m.Denied-m.TimedOut, 0), TimedOut: m.TimedOut, Refused: m.Refused, NotAsked: m.NotAsked,
-		Trashed: m.Trashed, TrashFailed: m.TrashFailed, TrashedWhat: trashedWhat(m.TrashedNames), TrashedItems: len(m.TrashedNames)}
+		Trashed: m.Trashed, TrashFailed: m.TrashFailed, TrashedWhat: trashedWhat(m.TrashedNames), TrashedItems: len(m.TrashedNames),
+		Deleted: m.Deleted, DeletedWhat: deletedWhat(m.DeletedNames), DeletedItems: len(m.DeletedNames)}
 }

@@ -37,6 +37,13 @@ type Tally struct {
 	// Tally stays comparable.)
 	TrashedWhat  string
 	TrashedItems int
+	// Deleted counts the plain deletions the user answered with Delete
+	// (not Move to Trash) that ran and succeeded: gone for good. They are
+	// among Ran. DeletedWhat and DeletedItems name what they removed,
+	// as TrashedWhat does; "" for a find, whose matches are not listed.
+	Deleted      int
+	DeletedWhat  string
+	DeletedItems int
 	// Undo is how the surface showing the facts puts the last trashed
 	// set back ("Undo last trash in the menu", "`hark undo`"); "" says
 	// nothing about it (a transcript read later).
@@ -48,10 +55,17 @@ type Tally struct {
 func (o Tally) Facts() string {
 	var parts []string
 	moved := o.movedText()
-	if o.Ran > 0 {
-		s := countOf(o.Ran, "command ran", "commands ran")
-		if o.ReadOnly == o.Ran {
-			s = countOf(o.Ran, "read-only command ran", "read-only commands ran")
+	if d := o.deletedText(); d != "" {
+		if moved != "" {
+			moved = d + ". " + moved
+		} else {
+			moved = d
+		}
+	}
+	if ran := o.Ran - o.Deleted; ran > 0 {
+		s := countOf(ran, "command ran", "commands ran")
+		if o.ReadOnly == ran {
+			s = countOf(ran, "read-only command ran", "read-only commands ran")
 		}
 		if o.Failed > 0 {
 			s += fmt.Sprintf(" (%d failed)", o.Failed)
@@ -119,6 +133,23 @@ func (o Tally) movedText() string {
 	return s
 }
 
+// deletedText says what a Delete answer removed for good ("Deleted
+// old_builds for good (not in the Trash)"), or "" when none did.
+func (o Tally) deletedText() string {
+	if o.Deleted == 0 {
+		return ""
+	}
+	what := o.DeletedWhat
+	if what == "" {
+		what = "what " + countOf(o.Deleted, "command", "commands") + " removed"
+	}
+	return "Deleted " + what + " for good (not in the Trash)"
+}
+
+// deletedWhat names what Delete removed, as trashedWhat names what went
+// to the Trash.
+func deletedWhat(names []string) string { return trashedWhat(names) }
+
 // CouldChange reports whether anything ran that could have changed the
 // machine: a command outside the read-only tier, or a Move to Trash.
 func (o Tally) CouldChange() bool {
@@ -152,24 +183,40 @@ func trashedWhat(names []string) string {
 // model's reply, marked as the model's. A model sentence that only says
 // again that nothing changed is left out, so it is said once, by Hark.
 func Ending(o Tally, answer string) string {
+	hark, model, flagged := EndingParts(o, answer)
+	switch {
+	case flagged && model != "":
+		return "Hark: " + hark + "\n\nThe model's reply: " + model
+	case flagged:
+		return "Hark: " + hark
+	case hark == "":
+		return model
+	case model == "":
+		return hark
+	}
+	return hark + "\n\n" + model
+}
+
+// EndingParts is Ending by speaker, for a surface that names each (a
+// transcript): Hark's account (its facts, or when the answer claims what
+// did not happen its summary and the flagged claim, flagged true) and
+// what remains of the model's words as plain text; either may be "".
+func EndingParts(o Tally, answer string) (hark, model string, flagged bool) {
 	facts, plain := o.Facts(), PlainText(answer)
 	if claim := o.claim(plain); claim != "" {
-		s := o.Summary() + "\n" + o.flag(claim)
+		hark = strings.TrimPrefix(o.Summary(), "Hark: ") + "\n" + o.flag(claim)
 		if strings.TrimRight(strings.TrimSpace(plain), ".!") != strings.TrimRight(claim, ".!") {
-			s += "\n\nThe model's reply: " + plain
+			model = plain
 		}
-		return s
+		return hark, model, true
 	}
 	if !o.CouldChange() {
 		plain = dropNothingChanged(plain)
 	}
-	switch {
-	case facts == "":
-		return plain
-	case plain == "":
-		return facts + "."
+	if facts != "" {
+		hark = facts + "."
 	}
-	return facts + ".\n\n" + plain
+	return hark, plain, false
 }
 
 // SpokenEnding is Ending for a voice: Hark's summary and, when the model
@@ -219,8 +266,9 @@ func (o Tally) Did() string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
+	add(o.Deleted, "deleted for good")
 	add(o.Trashed+o.TrashFailed, "moved to the Trash")
-	add(o.Ran-o.ReadOnly, "ran")
+	add(o.Ran-o.ReadOnly-o.Deleted, "ran")
 	add(o.Failed-o.ReadOnlyFailed, "failed")
 	add(o.Denied, "denied")
 	add(o.TimedOut, "timed out")

@@ -765,6 +765,7 @@ func (r *run) record(ctx context.Context, call *Call, ta toolArgs, v shell.Verdi
 		f.res.Command = ta.Command
 	}
 	f.res.Rule = f.rule
+	r.countDeleted(ta, v, f)
 	if f.res.Tier == "" {
 		// Moved to the Trash instead of run, the result is Hark's own,
 		// not the executor's: it still says what the policy made of the

@@ -10,7 +10,7 @@ import (
 )
 
 // Transcript renders a conversation as a person reads it: each request, the
-// model's words as plain text, every command with its purpose and a line
+// model's words as plain text under "Model:", every command with its purpose and a line
 // saying what came of it, and Hark's own ending. The last answer of a
 // request leads with Hark's facts about its commands (Tally, as the final
 // notification said), so a model that claims "Deleted it." after a denial
@@ -53,21 +53,20 @@ func Transcript(c *Conversation) string {
 			request++
 			fmt.Fprintf(&b, "\nYou: %s\n", strings.TrimSpace(m.Content))
 		case "assistant":
+			// The model's words are the model's; "Hark:" is only ever
+			// Hark's own account of what happened.
 			text := strings.TrimSpace(m.Content)
 			if text != "" || len(m.ToolCalls) == 0 {
+				hark, model := "", PlainText(text)
 				if len(m.ToolCalls) == 0 && finalAnswer(c.Messages, i) && request >= 0 && request < len(c.Runs) &&
 					c.Runs[request].Outcome == OutcomeCompleted {
-					text = Ending(c.Runs[request].Tally(), text)
-				} else {
-					text = PlainText(text)
+					hark, model, _ = EndingParts(c.Runs[request].Tally(), text)
 				}
-				switch {
-				case strings.HasPrefix(text, "Hark: "):
-					// A contradicted claim's ending leads with Hark's own
-					// summary, which names its speaker already.
-					fmt.Fprintf(&b, "\n%s\n", text)
-				case text != "":
-					fmt.Fprintf(&b, "\nHark: %s\n", text)
+				if hark != "" {
+					fmt.Fprintf(&b, "\nHark: %s\n", hark)
+				}
+				if model != "" {
+					fmt.Fprintf(&b, "\nModel: %s\n", model)
 				}
 			}
 			for _, tc := range m.ToolCalls {

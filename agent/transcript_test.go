@@ -23,7 +23,7 @@ func TestTranscriptEndingsAreHonest(t *testing.T) {
 			RunMetrics{Denied: 1, TimedOut: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: the approval timed out", "Hark: approval timed out — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (its approval timed out).\n"}},
 		{"denied", `{"executed":false,"exitCode":-1,"error":"The user denied this command. Do not try the same change another way."}`,
 			RunMetrics{Denied: 1, Outcome: OutcomeCompleted}, []string{"✗ not run: The user denied this command.", "Hark: 1 command denied — nothing changed.\n⚠ The model says “Deleted it”, but that command did not run (you denied it).\n"}},
-		{"ran", `{"executed":true,"exitCode":0}`, RunMetrics{Commands: 1, Outcome: OutcomeCompleted}, []string{"✓ ran\n", "Hark: 1 command ran.\n\nDeleted it."}},
+		{"ran", `{"executed":true,"exitCode":0}`, RunMetrics{Commands: 1, Outcome: OutcomeCompleted}, []string{"✓ ran\n", "Hark: 1 command ran.\n\nModel: Deleted it."}},
 		{"failed", `{"executed":true,"exitCode":1,"output":"rm: old_builds: Permission denied"}`, RunMetrics{Commands: 1, Failed: 1, Outcome: OutcomeCompleted},
 			[]string{"✗ exit status 1: rm: old_builds: Permission denied", "Hark: 1 command ran (1 failed).\n⚠ The model says “Deleted it”, but that command failed.\n"}},
 		{"refused", `{"executed":false,"exitCode":-1,"error":"Refused: Hark never runs this kind of command (sudo)."}`, RunMetrics{Refused: 1, Outcome: OutcomeCompleted},
@@ -64,7 +64,7 @@ func TestTranscriptUnfinishedRequest(t *testing.T) {
 		{Role: "assistant", Content: "It is still going."},
 	}, Runs: []RunMetrics{{Commands: 1, Outcome: OutcomeCancelled, Error: "cancelled by the user"}, {Outcome: OutcomeCompleted}}}
 	got := Transcript(conv)
-	want := "You: wait a while\n\nHark: Waiting.\n\nHark: 1 command ran; the request ended: cancelled by the user\n\nYou: and now?\n\nHark: It is still going.\n"
+	want := "You: wait a while\n\nModel: Waiting.\n\nHark: 1 command ran; the request ended: cancelled by the user\n\nYou: and now?\n\nModel: It is still going.\n"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("transcript:\n%s\nwant it to end with:\n%s", got, want)
 	}

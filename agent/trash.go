@@ -96,6 +96,25 @@ func (r *run) trashUnasked(ctx context.Context, ta toolArgs, decision string, f 
 	}
 }
 
+// countDeleted counts a plain deletion under home that ran because the
+// user approved it (Delete, where Move to Trash was the other answer) and
+// succeeded: its targets are gone for good, and the ending says so by name
+// instead of "1 command ran". A find's matches are not listed, so it is
+// counted without names.
+func (r *run) countDeleted(ta toolArgs, v shell.Verdict, f *callFate) {
+	if !f.runIt || f.decision != DecisionApproved || v.Tier != shell.Confirm || !f.res.Executed || f.res.ExitCode != 0 {
+		return
+	}
+	plan, err := trash.PlanFor(ta.Command, ta.WorkingDirectory, r.a.o.Home)
+	if err != nil {
+		return
+	}
+	r.m.Deleted++
+	for _, p := range plan.Paths {
+		r.m.DeletedNames = append(r.m.DeletedNames, filepath.Base(p))
+	}
+}
+
 // move is Move, also returning how long find's listing ran.
 // who starts the sentence of a failure ("The user chose Move to Trash"),
 // since a rule's deletion goes this way too.

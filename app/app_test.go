@@ -606,7 +606,7 @@ func TestMenuActionsOpenFiles(t *testing.T) {
 	h.app.Post(MenuClick{ID: PrefixConversation + "20261130-1"})
 	p := recv(t, "transcript opened", h.opener.opened)
 	got, err := os.ReadFile(p)
-	if err != nil || string(got) != agent.Transcript(conv) || !strings.Contains(string(got), "Hark: 3 files") {
+	if err != nil || string(got) != agent.Transcript(conv) || !strings.Contains(string(got), "Model: 3 files") {
 		t.Errorf("transcript file %s holds %q (err %v)", p, got, err)
 	}
 

@@ -43,7 +43,7 @@ func TestStoreIsTheAppsHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := agent.Transcript(c)
-	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "✓ ran: a.txt …", "Hark: 1 command ran.\n\nTwo files."} {
+	for _, want := range []string{"You: what is in downloads", "$ ls ~/Downloads", "✓ ran: a.txt …", "Hark: 1 command ran.\n\nModel: Two files."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}

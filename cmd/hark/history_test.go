@@ -41,7 +41,7 @@ func TestHistoryCommands(t *testing.T) {
 	id := strings.Fields(strings.Split(list.stdout, "\n")[1])[0]
 
 	show := runAgentCLI(t, "", false, "history", "show", id)
-	for _, want := range []string{"You: tidy up the folder", "$ ls ", "(checking)", "✓ ran", "(executing)", "✗ not run: The user denied this command.", "Hark: 1 read-only command ran, 1 command denied — nothing changed.\n\nListed it"} {
+	for _, want := range []string{"You: tidy up the folder", "$ ls ", "(checking)", "✓ ran", "(executing)", "✗ not run: The user denied this command.", "Hark: 1 read-only command ran, 1 command denied — nothing changed.\n\nModel: Listed it"} {
 		if !strings.Contains(show.stdout, want) {
 			t.Errorf("show lacks %q:\n%s", want, show.stdout)
 		}
