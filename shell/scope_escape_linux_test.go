@@ -223,3 +223,82 @@ mkdir newdir && echo made > newdir/f && echo note > notes.txt && echo ok > proj/
 		t.Errorf("the run made ~/.local/bin/sudo and the result does not say so: %s", res.JSON())
 	}
 }
+
+// An approved run reaches nothing of the user's session but what its scope
+// grants: no terminal (its own nor another), no other process's
+// environment, no signal outside its run, and no local socket (the ssh
+// agent, the session bus, Hark's own control socket) unless the scope
+// grants the agent; each control outside the sandbox works, so the test
+// can tell.
+func TestEscapeApprovedRunReachesNoSession(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sc := &scope.Scope{Write: []string{dir}}
+	run := func(sc *scope.Scope, mode SandboxMode, args ...string) Result {
+		cmd := "'" + exe + "' __escape"
+		for _, a := range args {
+			cmd += " '" + a + "'"
+		}
+		return r.Run(context.Background(), Request{Command: cmd, WorkingDirectory: dir, Verdict: Verdict{Tier: Confirm}, Scope: sc, Sandbox: mode})
+	}
+	other := sleeper(t)
+	pid := strconv.Itoa(other.Process.Pid)
+	if res := run(sc, SandboxAuto, "proc", pid); strings.Contains(res.Output, "ESCAPED") {
+		t.Errorf("an approved run read another process: %s", res.Output)
+	}
+	if res := run(sc, SandboxAuto, "signal", pid); strings.Contains(res.Output, "ESCAPED") {
+		t.Errorf("an approved run signalled another process: %s", res.Output)
+	}
+	master, slave := openPTY(t)
+	if res := run(sc, SandboxAuto, "tiocsti", slave); strings.Contains(res.Output, "ESCAPED") || strings.Contains(readAvailable(master), "INJECTED") {
+		t.Errorf("an approved run typed into a terminal: %s", res.Output)
+	}
+
+	// A local socket, as the ssh agent and Hark's control socket are.
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			got <- struct{}{}
+			c.Close()
+		}
+	}()
+	connect := "exec python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' " + sock
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		connect = "'" + exe + "' __escape unixgram " + sock // a datagram: also a local socket
+	}
+	if res := r.Run(context.Background(), Request{Command: connect, WorkingDirectory: dir, Verdict: Verdict{Tier: Confirm}, Scope: sc}); res.ExitCode == 0 && !strings.Contains(res.Output, "ESCAPED") && len(got) > 0 {
+		t.Errorf("an approved run without the agent reached a local socket: %s", res.JSON())
+	}
+	select {
+	case <-got:
+		t.Error("the local socket was reached")
+	default:
+	}
+	if strings.HasPrefix(connect, "exec python3") {
+		withAgent := &scope.Scope{Write: []string{dir}, Agent: true}
+		res := r.Run(context.Background(), Request{Command: connect, WorkingDirectory: dir, Verdict: Verdict{Tier: Confirm}, Scope: withAgent})
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			t.Errorf("granted the agent, the run could not reach the local socket: %s", res.JSON())
+		}
+	}
+	if res := run(nil, SandboxOff, "proc", pid); !strings.Contains(res.Output, "ESCAPED: read /proc") {
+		t.Errorf("control: without limits the same read should work: %s", res.JSON())
+	}
+}

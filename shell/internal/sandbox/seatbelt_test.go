@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // The Seatbelt profile cannot run on Linux, so CI checks it twice: its text
@@ -744,5 +746,42 @@ func TestSeatbeltProfileKeepsSecretsOut(t *testing.T) {
 		if ttys.MatchString(p) {
 			t.Errorf("%s is refused too", p)
 		}
+	}
+}
+
+// The profile of an approved run with a scope: the read-only profile, then
+// one write grant per place, one refusal per kept place after them (later
+// rules win), and the network and signals only when granted.
+func TestSeatbeltScopeGolden(t *testing.T) {
+	profile := seatbeltProfile + seatbeltHiding(1) + seatbeltScope(2, 2, true, false)
+	golden := filepath.Join("testdata", "sandbox_darwin_scope.sb")
+	if *update {
+		if err := os.WriteFile(golden, []byte(profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if profile != string(want) {
+		t.Errorf("profile differs from %s; run with -update if the change is intended", golden)
+	}
+	for i := range 2 {
+		grant := strings.Index(profile, fmt.Sprintf("(allow file-write* (subpath (param \"WRITE%d\")))", i))
+		keep := strings.Index(profile, fmt.Sprintf("(deny file-write* (subpath (param \"KEEP%d\")))", i))
+		if grant < 0 || keep < 0 || keep < grant || grant < strings.Index(profile, "(deny default)") {
+			t.Errorf("WRITE%d at %d, KEEP%d at %d: each kept place must be refused after every grant", i, grant, i, keep)
+		}
+	}
+	if !strings.Contains(profile, "\n(allow network*)\n") || strings.Contains(profile, "\n(allow signal)\n") {
+		t.Error("the network is granted and signals are not")
+	}
+	if seatbeltScope(0, 0, false, false) != "" {
+		t.Error("an empty scope adds nothing")
+	}
+	args := SeatbeltArgs("/tmp/run", nil, &scope.Scope{Write: []string{"/Users/me/proj"}, Keep: []string{"/Users/me/proj/.envrc"}})
+	if !slices.Contains(args, "WRITE0=/Users/me/proj") || !slices.Contains(args, "KEEP0=/Users/me/proj/.envrc") {
+		t.Errorf("the places are not passed as parameters: %q", args)
 	}
 }
