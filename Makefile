@@ -87,12 +87,13 @@ WHISPER_LIBVERSION  = $(if $(WHISPER_OK),$(shell $(PKGCONFIG) --modversion whisp
 WHISPER_ORIGIN      = $(if $(WHISPER_OK),$(shell $(WHISPER_LOCATE) origin '$(shell $(PKGCONFIG) --variable=pcfiledir whisper)' '$(WHISPER_PCPATH)'))
 WHISPER_PLUGINDIR  := $(patsubst %/,%,$(dir $(GGML_CPU_MODULE)))
 WHISPER_GOPKG      := github.com/hark-sh/hark/speech/whisper
-# Without whisper.cpp, doctor's fix is the one command that gets it here,
-# asked of the package manager only when a build needs it (= not :=).
-WHISPER_HINT        = $(if $(filter Darwin,$(HOST_OS)),brew install whisper-cpp,$(shell $(SHELL) $(WHISPER_MAKEDIR)/package.sh hint))
+# Without whisper.cpp, doctor's fix on Linux is the one command that gets it
+# here, asked of the package manager only when a build needs it (= not :=);
+# on macOS it is always Homebrew's, which Hark knows by itself.
+WHISPER_HINT        = $(shell $(SHELL) $(WHISPER_MAKEDIR)/package.sh hint)
 WHISPER_XFLAGS      = $(if $(filter whisper,$(TAGS)),-X "$(WHISPER_GOPKG).libVersion=$(WHISPER_LIBVERSION)" \
   -X "$(WHISPER_GOPKG).libOrigin=$(WHISPER_ORIGIN)" $(if $(WHISPER_PLUGINDIR),-X "$(WHISPER_GOPKG).pluginDir=$(WHISPER_PLUGINDIR)"),\
-  -X "$(WHISPER_GOPKG).installHint=$(WHISPER_HINT)")
+  $(if $(filter Darwin,$(HOST_OS)),,-X "$(WHISPER_GOPKG).installHint=$(WHISPER_HINT)"))
 # build, test and bench all see the tag and its flags, so the whisper tests
 # and benchmarks run through make on a machine that has libwhisper.
 build test bench: export CGO_CFLAGS  := $(strip $(or $(CGO_CFLAGS),-O2 -g) $(WHISPER_CFLAGS))
