@@ -98,18 +98,41 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	callArgs, _ := json.Marshal(map[string]string{"command": command, "workingDirectory": wd})
 	// Like a client of hark mcp, it may not run in, nor read unasked, the
 	// folders that hold credentials and Hark's own files.
+	var decision string
 	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e},
-		NoConfirm: *yes, NoConfirmBecause: "hark exec was given --yes", PrivateDirs: mcpPrivateDirs(paths)})
+		NoConfirm: *yes, NoConfirmBecause: "hark exec was given --yes", PrivateDirs: mcpPrivateDirs(paths),
+		OnEvent: func(ev agent.Event) {
+			if ev.Kind == agent.EventDecided {
+				decision = ev.Decision
+			}
+		}})
 	if err != nil {
-		res = shell.Result{Command: command, WorkingDirectory: wd, ExitCode: -1, Error: "not run: " + strings.TrimPrefix(err.Error(), agent.ErrInvalidCall.Error()+": ")}
+		res, decision = shell.Result{Command: command, WorkingDirectory: wd, ExitCode: -1, Error: "not run: " + strings.TrimPrefix(err.Error(), agent.ErrInvalidCall.Error()+": ")}, ""
 	}
-	// The result is shown as the model would get it, and its JSON escapes
-	// what encoding/json leaves raw, so a terminal showing it obeys nothing.
-	if _, err := fmt.Fprintf(e.stdout, "%s\n", safeJSON(agent.ShownResult(res).JSON())); err != nil {
+	// The result is shown as the model would get it, with what Hark
+	// decided and why as hark mcp's clients read them, and its JSON
+	// escapes what encoding/json leaves raw, so a terminal showing it
+	// obeys nothing.
+	if _, err := fmt.Fprintf(e.stdout, "%s\n", safeJSON(execOutcome(agent.ShownResult(res), decision).JSON())); err != nil {
 		showln(e.stderr, "hark exec:", err)
 		return exitError
 	}
 	return exitOK
+}
+
+// execOutcome is hark mcp's outcome for a result of hark exec: the same
+// decision, and a why that names --yes where --yes, not a setting, is why
+// nobody was asked.
+func execOutcome(res shell.Result, decision string) mcpOutcome {
+	o := outcome(res, decision, false)
+	if decision == agent.DecisionUnconfirmedRun {
+		o.Why = "hark exec was given --yes, so it ran without asking"
+		if o.Trashed {
+			o.Why = "hark exec was given --yes, so nobody was asked; a deletion under home that runs unasked goes to the Trash instead, " +
+				"so its targets were moved there and nothing was deleted for good"
+		}
+	}
+	return o
 }
 
 // execConfirmer asks at hark exec's terminal; without one nobody can

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/rules"
 )
@@ -473,5 +474,45 @@ func TestExecYesDeletionSaysWhatWasDecided(t *testing.T) {
 	}
 	if strings.Contains(res.Output, "Confirmation is off") {
 		t.Errorf("output blames a confirmation switch nobody turned off: %q", res.Output)
+	}
+	// As hark mcp's result does, it names the decision and says why.
+	var told struct {
+		Decision, Why string
+		Trashed       bool
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &told); err != nil {
+		t.Fatal(err)
+	}
+	if told.Decision != agent.DecisionUnconfirmedRun || !told.Trashed || !strings.Contains(told.Why, "--yes") || !strings.Contains(told.Why, "Trash") {
+		t.Errorf("decision %q, trashed %v, why %q: want unconfirmed-run, trashed, and why naming --yes and the Trash", told.Decision, told.Trashed, told.Why)
+	}
+}
+
+// TestExecSaysWhatWasDecided: every hark exec result names the decision
+// and why, as hark mcp's does.
+func TestExecSaysWhatWasDecided(t *testing.T) {
+	execHome(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		decision string
+		why      string
+	}{
+		{"read-only", []string{"--dir", dir, "--", "ls"}, agent.DecisionAuto, "read-only"},
+		{"--yes", []string{"--yes", "--dir", dir, "--", "touch made-by-yes"}, agent.DecisionUnconfirmedRun, "--yes"},
+		{"refused", []string{"--yes", "--", "sudo true"}, agent.DecisionRefused, "never"},
+		{"nobody to ask", []string{"--dir", dir, "--", "touch not-made"}, agent.DecisionNotAsked, "needs confirmation"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runExecCLI(t, "", false, tc.args...)
+			var told struct{ Decision, Why string }
+			if err := json.Unmarshal([]byte(r.stdout), &told); err != nil {
+				t.Fatal(err)
+			}
+			if told.Decision != tc.decision || !strings.Contains(told.Why, tc.why) {
+				t.Errorf("decision %q, why %q; want %q and a why with %q", told.Decision, told.Why, tc.decision, tc.why)
+			}
+		})
 	}
 }

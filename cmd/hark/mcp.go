@@ -219,6 +219,10 @@ func outcome(res shell.Result, decision string, unasked bool) mcpOutcome {
 		o.Decision, o.Why = mcpInvalid, res.Error
 	case decision == agent.DecisionDenied && unasked:
 		o.Decision, o.Why = mcpNotAsked, res.Error
+	case o.Trashed && decision == agent.DecisionUnconfirmedRun:
+		o.Why = "confirmation is off for MCP clients (mcpConfirmOff), so nobody was asked; a deletion under home that runs unasked goes to the Trash instead, so its targets were moved there and nothing was deleted for good"
+	case o.Trashed && decision == agent.DecisionAllowed:
+		o.Why = "one of the user's rules allows it without asking; a deletion under home that runs unasked goes to the Trash instead, so its targets were moved there and nothing was deleted for good"
 	case o.Trashed:
 		o.Why = "Hark moved the command's targets to the Trash instead of running it; nothing was deleted for good"
 	case decision == agent.DecisionAuto && o.Sandboxed:
