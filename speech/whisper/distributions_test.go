@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // TestMakefileFindsDistributionWhisper lays out, under a folder standing in
@@ -96,9 +94,9 @@ func TestMakefileFindsDistributionWhisper(t *testing.T) {
 			}
 			owner.WriteString("*) exit 1;;\nesac\n")
 			for _, pm := range []string{"rpm", "pacman"} {
-				exectest.WriteProgram(t, filepath.Join(bin, pm), []byte(owner.String()), 0o755)
+				writeProgram(t, filepath.Join(bin, pm), []byte(owner.String()), 0o755)
 			}
-			exectest.WriteProgram(t, filepath.Join(bin, "dpkg-query"), []byte(dpkgOwner(owners)), 0o755)
+			writeProgram(t, filepath.Join(bin, "dpkg-query"), []byte(dpkgOwner(owners)), 0o755)
 
 			var pcdirs []string
 			for _, d := range strings.Split(tt.pcdefault, ":") {

@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
-
-	"github.com/hark-sh/hark/shell/exectest"
 )
 
 // makeRoot is the repository's root, where the Makefile is.
@@ -34,6 +33,23 @@ func needTools(t *testing.T, tools ...string) {
 	}
 }
 
+// writeProgram writes an executable file for a test to run at once. The
+// write holds the fork lock for reading: a process forked by a parallel
+// test while the file is open for writing would keep it open, and running
+// the file would then fail with "text file busy".
+func writeProgram(t *testing.T, path string, content []byte, perm os.FileMode) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, content, perm)
+	syscall.ForkLock.RUnlock()
+	if err == nil {
+		err = os.Chmod(path, perm) // an existing file keeps its mode; the umask trims a new one's
+	}
+	if err != nil {
+		t.Fatalf("writing the program %s: %v", path, err)
+	}
+}
+
 // fakeBin writes each program (name → shell script body) into a new
 // folder and returns it.
 func fakeBin(t *testing.T, dir string, tools map[string]string) string {
@@ -43,7 +59,7 @@ func fakeBin(t *testing.T, dir string, tools map[string]string) string {
 		t.Fatal(err)
 	}
 	for name, body := range tools {
-		exectest.WriteProgram(t, filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
+		writeProgram(t, filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 	}
 	return bin
 }
