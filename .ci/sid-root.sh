@@ -18,7 +18,7 @@ packages=(
   llama.cpp-tools              # llama-server
   libwhisper-dev               # whisper.cpp for the whisper-tagged build
   python3-gguf python3-numpy   # the tiny model is written at test time
-  gcc libc6-dev pkg-config     # cgo inside the root
+  gcc g++ libc6-dev pkg-config make  # cgo (libwhisper links libstdc++) and make
   portaudio19-dev              # cmd/hark's cgo audio, so the tagged app builds too
 )
 marker="$root/.hark-ready"
