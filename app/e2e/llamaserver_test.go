@@ -35,34 +35,50 @@ import (
 // Jinja, its tool-call grammar and parser, its errors and its stream are
 // the real ones. The server listens on 127.0.0.1 only.
 
-// sidRoot is the root, or a skip (a fatal error in CI) saying what is
-// missing.
-func sidRoot(t *testing.T) (root, script string) {
+// needRoot is the sid root, or a skip (a fatal error in CI) saying why it
+// cannot be used.
+func needRoot(t *testing.T) string {
 	t.Helper()
-	root = os.Getenv("HARK_CI_ROOT")
+	root := os.Getenv("HARK_CI_ROOT")
 	if root == "" {
 		root = "/var/lib/hark-ci/sid"
 	}
-	script = os.Getenv("HARK_TINYGGUF")
-	if script == "" {
-		script, _ = filepath.Abs("../../../shared/tinygguf/make_tiny_gguf.py")
-	}
-	why := ""
 	switch {
 	case !present(filepath.Join(root, ".hark-ready")):
-		why = "no Debian sid root with llama-server at " + root + " (make it with .ci/sid-root.sh, as root; .ci/run does)"
+		skipOrFail(t, "no Debian sid root with llama-server and libwhisper at "+root+" (make it with .ci/sid-root.sh, as root; .ci/run does)")
 	case os.Geteuid() != 0:
-		why = "llama-server runs in the sid root through chroot, which needs root"
-	case !present(script):
-		why = "no tiny-model maker at " + script + " (set HARK_TINYGGUF to make_tiny_gguf.py)"
+		skipOrFail(t, "the sid root is entered with chroot, which needs root")
 	}
-	if why != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
+	return root
+}
+
+// shared is a file of the workspace's ../shared folder (beside the
+// repository), or the file env names; a skip (a fatal error in CI) when
+// it is missing.
+func shared(t *testing.T, env, rel string) string {
+	t.Helper()
+	p := os.Getenv(env)
+	if p == "" {
+		p, _ = filepath.Abs(filepath.Join("..", "..", "..", "shared", rel))
 	}
-	return root, script
+	if !present(p) {
+		skipOrFail(t, "no "+p+" (set "+env+")")
+	}
+	return p
+}
+
+func skipOrFail(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+}
+
+// sidRoot is the root and the tiny-model maker.
+func sidRoot(t *testing.T) (root, script string) {
+	t.Helper()
+	return needRoot(t), shared(t, "HARK_TINYGGUF", "tinygguf/make_tiny_gguf.py")
 }
 
 func present(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -170,6 +186,10 @@ var (
 	plainModel = []string{"--template", "qwen2.5"}
 	callsModel = []string{"--template", "qwen2.5", "--after", `\n`, "<tool_call>", "14", "--after", "<tool_call>", `\n`, "20",
 		"--bias", `"=2`, "--after", "</tool_call>", "<|im_end|>", "20"}
+	// thinks: Qwen3's thinking template opens <think>; a few words of
+	// reasoning, then a call.
+	thinksModel = []string{"--template", "qwen3-thinking", "--bias", "</think>=1.5", "--after", "</think>", "<tool_call>", "20",
+		"--after", "<tool_call>", `\n`, "20", "--bias", `"=2`, "--after", "</tool_call>", "<|im_end|>", "20"}
 )
 
 // tap stands between Hark and llama-server: it passes everything on and
@@ -381,6 +401,28 @@ func TestLlamaServer(t *testing.T) {
 		}
 	})
 
+	t.Run("reasoning is never the answer", func(t *testing.T) {
+		thinks := startLlama(t, 4096, thinksModel...)
+		tp := newTap(t, thinks)
+		out, _, _ := harkRun(t, openaiSettings(tp.URL, `, "numPredict": 256, "maxTurns": 3`), "ask", "--new", "list tmp")
+		checkWords(t, "ask", out)
+		_, replies := tp.requests()
+		reasoned := 0
+		for _, r := range replies[1:] {
+			text := streamed(r, "reasoning_content")
+			if len(strings.TrimSpace(text)) < 4 {
+				continue
+			}
+			reasoned++
+			if strings.Contains(out, text) {
+				t.Errorf("the reasoning %q was shown:\n%s", text, out)
+			}
+		}
+		if reasoned == 0 {
+			t.Errorf("the server sent no reasoning to check against")
+		}
+	})
+
 	t.Run("a parse failure is the model's", func(t *testing.T) {
 		// The recorded request makes this server's parser fail; it goes
 		// in place of Hark's first chat, so Hark reads the real failure.
@@ -476,6 +518,31 @@ func TestLlamaServer(t *testing.T) {
 		}
 		t.Logf("hark send (exit %d): %s", code, out)
 	})
+}
+
+// streamed is the text of one field of the deltas in an SSE reply.
+func streamed(sse []byte, field string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(string(sse), "\n") {
+		p, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ch struct {
+			Choices []struct {
+				Delta map[string]any `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(p), &ch) != nil {
+			continue
+		}
+		for _, c := range ch.Choices {
+			if s, ok := c.Delta[field].(string); ok {
+				b.WriteString(s)
+			}
+		}
+	}
+	return b.String()
 }
 
 // toolResults are the tool messages Hark sent back, decoded.
