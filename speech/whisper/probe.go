@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hark-sh/hark/speech"
@@ -117,26 +118,69 @@ func ProbeSpeed(ctx context.Context, modelPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer tr.Close()
-	if err := tr.Warm(ctx); err != nil {
-		return "", &speech.ProbeError{Problem: "cannot time transcription: " + strings.TrimPrefix(err.Error(), "whisper: "),
-			Next: "fix the Whisper model line first", Minor: true}
-	}
+	return timeClip(ctx, tr, filepath.Base(modelPath), tr.opts.Threads)
+}
+
+// clipTimer is what timing the clip needs of a Transcriber.
+type clipTimer interface {
+	Warm(ctx context.Context) error
+	Transcribe(ctx context.Context, a speech.Audio) (string, error)
+	Close() error
+}
+
+// timeClip loads the model, then times one transcription of the clip. When
+// ctx ends first (doctor's time limit) it answers at once with what it
+// measured so far, a bound, rather than wait for whisper.cpp's next abort
+// check (one encoder pass can take seconds on a slow machine): the run
+// stops there by itself and closes the transcriber.
+func timeClip(ctx context.Context, tr clipTimer, model string, threads int) (string, error) {
 	clip := Clip()
-	start := time.Now()
-	// The clip is no sentence: whisper hearing no words in it is a
-	// finished run, and what is timed is the run.
-	_, err = tr.Transcribe(ctx, clip)
-	if ctx.Err() != nil {
-		// Cut short by doctor's time limit: what was measured is a bound.
-		return "", &speech.ProbeError{Problem: speedBound(clip.Duration(), time.Since(start)),
+	var started atomic.Int64 // when the timed run began (UnixNano); 0 while the model loads
+	type outcome struct {
+		err    error
+		took   time.Duration
+		loaded bool
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer tr.Close()
+		if err := tr.Warm(ctx); err != nil {
+			done <- outcome{err: err}
+			return
+		}
+		start := time.Now()
+		started.Store(start.UnixNano())
+		_, err := tr.Transcribe(ctx, clip)
+		done <- outcome{err: err, took: time.Since(start), loaded: true}
+	}()
+	cutShort := func() (string, error) {
+		s := started.Load()
+		if s == 0 {
+			return "", &speech.ProbeError{Problem: "the model did not load within doctor's time limit, so nothing was timed",
+				Next: "`hark doctor -timeout 30s` waits longer", Minor: true}
+		}
+		return "", &speech.ProbeError{Problem: speedBound(clip.Duration(), time.Since(time.Unix(0, s))),
 			Next: "`hark doctor -timeout 30s` waits for the whole clip", Minor: true}
 	}
-	if err != nil && !errors.Is(err, speech.ErrNoSpeech) {
-		return "", &speech.ProbeError{Problem: "the timed transcription failed: " + strings.TrimPrefix(err.Error(), "whisper: "),
+	var o outcome
+	select {
+	case <-ctx.Done():
+		return cutShort()
+	case o = <-done:
+	}
+	switch {
+	case ctx.Err() != nil:
+		return cutShort()
+	case !o.loaded:
+		return "", &speech.ProbeError{Problem: "cannot time transcription: " + strings.TrimPrefix(o.err.Error(), "whisper: "),
+			Next: "fix the Whisper model line first", Minor: true}
+	// The clip is no sentence: whisper hearing no words in it is a
+	// finished run, and what is timed is the run.
+	case o.err != nil && !errors.Is(o.err, speech.ErrNoSpeech):
+		return "", &speech.ProbeError{Problem: "the timed transcription failed: " + strings.TrimPrefix(o.err.Error(), "whisper: "),
 			Next: "run `hark doctor -timeout 30s`; if it still fails, `HARK_WHISPER_DEBUG=1 hark doctor` shows whisper.cpp's reason", Minor: true}
 	}
-	return speedDetail(clip.Duration(), time.Since(start), filepath.Base(modelPath), tr.opts.Threads), nil
+	return speedDetail(clip.Duration(), o.took, model, threads), nil
 }
 
 // speedBound is the line for a timing cut short after took: the

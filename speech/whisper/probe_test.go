@@ -1,7 +1,9 @@
 package whisper
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -76,4 +78,91 @@ func TestClip(t *testing.T) {
 			t.Fatalf("the clip clips: sample %v", s)
 		}
 	}
+}
+
+// fakeClipTimer stands in for a Transcriber: Warm and Transcribe wait for
+// their gate (or for ctx), and Close is recorded.
+type fakeClipTimer struct {
+	warmGate, runGate chan struct{}
+	running           chan struct{} // closed when Transcribe begins
+	runErr            error
+	closed            chan struct{}
+}
+
+func newFakeClipTimer() *fakeClipTimer {
+	return &fakeClipTimer{warmGate: make(chan struct{}), runGate: make(chan struct{}),
+		running: make(chan struct{}), closed: make(chan struct{})}
+}
+
+func (f *fakeClipTimer) Warm(ctx context.Context) error {
+	select {
+	case <-f.warmGate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Transcribe ignores ctx, as whisper.cpp in the middle of an encoder pass
+// does: only its gate ends it.
+func (f *fakeClipTimer) Transcribe(context.Context, speech.Audio) (string, error) {
+	close(f.running)
+	<-f.runGate
+	return "", f.runErr
+}
+
+func (f *fakeClipTimer) Close() error { close(f.closed); return nil }
+
+// TestTimeClip: a finished run (no words heard counts) gives the factor; a
+// run cut short by doctor's limit answers at once with a bound while
+// whisper.cpp is still busy, and the transcriber is closed once it is done;
+// a model that has not loaded by then says so.
+func TestTimeClip(t *testing.T) {
+	t.Parallel()
+	t.Run("finished, no words", func(t *testing.T) {
+		t.Parallel()
+		f := newFakeClipTimer()
+		f.runErr = fmt.Errorf("%w: whisper heard no words", speech.ErrNoSpeech)
+		close(f.warmGate)
+		close(f.runGate)
+		d, err := timeClip(context.Background(), f, "ggml-base.en.bin", 4)
+		if err != nil || !strings.HasPrefix(d, "real-time factor ") || !strings.Contains(d, "ggml-base.en.bin, 4 threads") {
+			t.Errorf("timeClip = %q, %v", d, err)
+		}
+		<-f.closed
+	})
+	t.Run("cut short while whisper.cpp is busy", func(t *testing.T) {
+		t.Parallel()
+		f := newFakeClipTimer()
+		close(f.warmGate)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-f.running // doctor's limit strikes once the timed run has begun
+			cancel()
+		}()
+		_, err := timeClip(ctx, f, "m.bin", 1)
+		var pe *speech.ProbeError
+		if !errors.As(err, &pe) || !pe.Limited() || !strings.Contains(pe.Problem, "real-time factor above") {
+			t.Fatalf("cut short: %v", err)
+		}
+		select {
+		case <-f.closed:
+			t.Error("the transcriber was closed while its run was still going")
+		default:
+		}
+		close(f.runGate)
+		<-f.closed
+	})
+	t.Run("the model still loading", func(t *testing.T) {
+		t.Parallel()
+		f := newFakeClipTimer()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := timeClip(ctx, f, "m.bin", 1)
+		var pe *speech.ProbeError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Problem, "did not load") {
+			t.Errorf("still loading: %v", err)
+		}
+		<-f.closed
+	})
 }
