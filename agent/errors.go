@@ -98,6 +98,12 @@ func classifyOn(ctx context.Context, err error, host, model string, rt Runtime) 
 			return mk(ErrOllamaServer, se.StatusCode,
 				"%s at %s failed with %d (%s); %s and try again — restarting %s often helps",
 				w.name, host, se.StatusCode, strings.TrimSpace(text), w.logs, w.name)
+		case rt != nil:
+			// Such a server serves the model it loaded whatever the name,
+			// and one that refuses what Hark sends is as likely current:
+			// the request is what it did not accept.
+			return mk(ErrOllama, se.StatusCode, "%s at %s refused Hark's request with %d (%s); this server does not accept something Hark sends, which no setting of yours changes: docs/models.md names the builds Hark is tested with — please report it with this message",
+				w.name, host, se.StatusCode, strings.TrimSpace(text))
 		default:
 			return mk(ErrOllama, se.StatusCode, "%s at %s refused the request with %d (%s); check the model name and that %s is up to date",
 				w.name, host, se.StatusCode, strings.TrimSpace(text), w.name)

@@ -133,3 +133,20 @@ func TestRuntimeBudgetAdviceFitsTheServer(t *testing.T) {
 		t.Errorf("%d requests sent", len(s.srv.Requests()))
 	}
 }
+
+// A request an OpenAI-compatible server refuses is no fault of the model
+// name (llama-server serves the model it loaded whatever the name) nor
+// proof of an old server: the advice says what is known.
+func TestRuntimeRefusalAdvice(t *testing.T) {
+	t.Parallel()
+	s := newRuntimeScenario(t, openaitest.LlamaServer, nil, nil,
+		openaitest.Reply{Status: 400, Error: "Unable to generate parser for this template."})
+	_, err := s.agent.Run(context.Background(), NewConversation(), "hi")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "llama-server") || strings.Contains(msg, "model name") || strings.Contains(msg, "up to date") || strings.Contains(msg, "Ollama") {
+		t.Errorf("advice %q", msg)
+	}
+}
