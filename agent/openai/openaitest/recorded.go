@@ -33,6 +33,11 @@ type Recording struct {
 	// from the request: the stand-in shows it for a call whose arguments
 	// are not JSON.
 	ModelOutput bool `json:"modelOutput,omitempty"`
+	// Calls is how many tool calls the reply held, and Reasoning the
+	// reasoning_content it streamed: what the e2e suite sends Hark in place
+	// of a reply of its own, when it needs one of that shape.
+	Calls     int    `json:"calls,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // ErrorBody is a recording's error object.
