@@ -392,14 +392,22 @@ func TestLlamaServer(t *testing.T) {
 		if len(results) != several.Calls {
 			t.Errorf("%d results for the %d calls of one reply", len(results), several.Calls)
 		}
+		malformed := 0
 		for _, r := range results {
 			// Every call is answered: run, or refused by the policy or the
 			// argument check, with the reason in the result.
 			msg, _ := r["error"].(string)
 			tier, _ := r["tier"].(string)
+			if strings.Contains(msg, "Invalid call") {
+				malformed++
+			}
 			if tier == "" && !strings.Contains(msg, "Invalid call") && !strings.Contains(msg, "Not run") {
 				t.Errorf("a result neither judged nor refused with a reason: %v", r)
 			}
+		}
+		// The recorded reply's first call has an empty command.
+		if malformed == 0 {
+			t.Errorf("no call was refused as malformed: %v", results)
 		}
 	})
 
