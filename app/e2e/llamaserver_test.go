@@ -628,9 +628,14 @@ func checkRecordings(t *testing.T, plain, calls, thinks *llama) {
 				return
 			}
 			want := openaitest.Recorded(c.name)
-			if got.Status != want.Status || got.InStream != want.InStream || got.Build != want.Build || normal(got.Error) != normal(want.Error) ||
+			// What counts is what the server says, not its build number: a
+			// newer sid build that answers alike passes, and is named.
+			if got.Build != want.Build {
+				t.Logf("llama-server %s, recorded with %s", got.Build, want.Build)
+			}
+			if got.Status != want.Status || got.InStream != want.InStream || normal(got.Error) != normal(want.Error) ||
 				got.Calls != want.Calls || got.Reasoning != want.Reasoning {
-				t.Errorf("llama-server %s no longer answers as recorded in %s (HARK_E2E_RECORD=1 records it anew, then check the stand-in):\ngot  %s", got.Build, file, b)
+				t.Errorf("llama-server %s no longer answers as recorded with %s in %s (HARK_E2E_RECORD=1 records it anew; then check the stand-in and docs/models.md):\ngot  %s", got.Build, want.Build, file, b)
 			}
 		})
 	}
