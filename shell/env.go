@@ -415,6 +415,19 @@ func sandboxVar(name string) bool {
 	return slices.ContainsFunc(nonInteractive, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
+// scopedEnv is base, a commandEnv result, for an approved run held to its
+// scope: TMPDIR and TMPPREFIX set for tmpDir, git as the user set it up
+// (its hooks, signing and credential helpers run inside the scope).
+func scopedEnv(base []string, tmpDir string) []string {
+	out := make([]string, 0, len(base)+2)
+	for _, kv := range base {
+		if name, _, _ := strings.Cut(kv, "="); name != "TMPDIR" && name != "TMPPREFIX" {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "TMPDIR="+tmpDir, "TMPPREFIX="+zshTmpPrefix(tmpDir))
+}
+
 // sandboxEnv is base, a commandEnv result, for a sandboxed run: TMPDIR and
 // TMPPREFIX set for tmpDir, and git's program hooks neutralised.
 func sandboxEnv(base []string, tmpDir string) []string {

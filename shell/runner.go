@@ -267,7 +267,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	case sandboxed && sc != nil:
 		// An approved command sees the variables an approved command
 		// always saw, and its own temporary folder.
-		env = sandboxEnv(r.baseEnv, tmpDir)
+		env = scopedEnv(r.baseEnv, tmpDir)
 	case sandboxed:
 		env = sandboxEnv(r.sandboxBase, tmpDir)
 	case want && sc == nil:
@@ -292,9 +292,19 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if req.Pin != nil {
 		spec.DirFile = req.Pin.file()
 	}
+	// A program's own cache that does not exist yet (the first go build,
+	// npm install) is made, as it would make it, so that it can be
+	// granted: it is on the card by name.
+	if sandboxed && sc != nil {
+		for p := range sc.Why {
+			if _, err := os.Lstat(p); err != nil && r.home != "" && strings.HasPrefix(p, filepath.Clean(r.home)+"/") {
+				os.MkdirAll(p, 0o700)
+			}
+		}
+	}
 	// A kept place inside a writable one is held by a mount, which takes
 	// a helper of the run's own (the zygote shares one mount namespace).
-	mounts := sandboxed && sandbox.NeedsMounts(sc)
+	mounts := sandboxed && sandbox.NeedsMounts(sc, spec.Hide)
 	missing := missingKept(sc)
 	out, ok := sandbox.Outcome{}, false
 	if !mounts {

@@ -136,11 +136,13 @@ func keep(in Input, write []string, named map[string]bool) []string {
 	// can only keep a place by leaving its folder's own entries fixed, and
 	// git and every build must make new files in .git and beside it.
 	var out []string
+	seen := map[string]bool{}
 	for _, k := range cands {
 		c := filepath.Clean(k)
-		if named[c] || slices.Contains(out, k) {
-			continue
+		if named[c] || seen[c] {
+			continue // the first spelling wins: a folder marked "/" comes first
 		}
+		seen[c] = true
 		for _, w := range write {
 			if Under(c, w) {
 				out = append(out, k)

@@ -203,7 +203,7 @@ func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags 
 		llsys.AccessFSTruncate)
 	var rules []landlock.Rule
 	if len(hide) > 0 {
-		rules, err = hideRules(hide)
+		rules, err = hideRulesCached(hide)
 	} else {
 		rules, err = readRulesCached()
 	}
@@ -215,7 +215,7 @@ func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags 
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
 	)
 	if sc != nil {
-		more, done, err := scopeRules(*sc)
+		more, done, err := scopeRules(*sc, hide)
 		if err != nil {
 			return -1, 0, err
 		}
@@ -327,10 +327,11 @@ type confinement struct {
 	// noMemfd refuses memfd_create: the run has a memory cap but no memory
 	// cgroup, so a memfd that no process holds any more would go uncounted.
 	noMemfd bool
-	// scope is an approved run's (Spec.Scope): its places are writable,
-	// metadata may change, and sockets, signals and resources are as it
-	// says. Empty for a read-only run.
-	scope scope.Scope
+	// scope is an approved run's (Spec.Scope), when scoped: its places are
+	// writable, metadata may change, and sockets, signals and resources
+	// are as it says.
+	scope  scope.Scope
+	scoped bool
 }
 
 // forkConfined starts argv as a confined process and returns its PID once
@@ -348,7 +349,7 @@ type confinement struct {
 func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, c confinement) (int, error) {
 	filter := sandboxFilter()
 	var filter2 *unix.SockFprog
-	scoped := !c.scope.Empty()
+	scoped := c.scoped
 	switch {
 	case scoped && inherited:
 		return 0, errors.New("an approved run cannot start on the read-only launcher")

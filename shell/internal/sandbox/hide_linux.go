@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -38,6 +42,12 @@ import (
 // listable everywhere (the / rule), as in every sandboxed run. A hard link
 // or a bind mount of a hidden file elsewhere is not hidden.
 func hideRules(hide []string) ([]landlock.Rule, error) {
+	rules, _, err := hideRulesListing(hide)
+	return rules, err
+}
+
+// hideRulesListing is hideRules, and the folders it listed to build them.
+func hideRulesListing(hide []string) ([]landlock.Rule, []string, error) {
 	var hidden []string
 	for _, p := range hide {
 		if !filepath.IsAbs(p) {
@@ -48,12 +58,14 @@ func hideRules(hide []string) ([]landlock.Rule, error) {
 		}
 	}
 	if len(hidden) == 0 {
-		return readRules()
+		rules, err := readRules()
+		return rules, []string{"/", "/dev"}, err
 	}
 	h := hiddenSet(hidden)
 	var dirs, files []string
-	if err := h.split("/", true, &dirs, &files); err != nil {
-		return nil, err
+	listed := []string{"/dev"}
+	if err := h.split("/", true, &dirs, &files, &listed); err != nil {
+		return nil, nil, err
 	}
 	for _, d := range harmlessDevices {
 		p := "/dev/" + d
@@ -68,7 +80,7 @@ func hideRules(hide []string) ([]landlock.Rule, error) {
 	if len(files) > 0 {
 		rules = append(rules, landlock.ROFiles(files...).IgnoreIfMissing())
 	}
-	return rules, nil
+	return rules, listed, nil
 }
 
 // hiddenSet holds real, clean, absolute paths.
@@ -95,7 +107,8 @@ func within(p, dir string) bool {
 // split adds to dirs and files the grants for dir's entries: whole where
 // no hidden path is involved, split again on the way to one. dir is a real
 // path. top is / itself, whose /dev is never granted as a whole.
-func (h hiddenSet) split(dir string, top bool, dirs, files *[]string) error {
+func (h hiddenSet) split(dir string, top bool, dirs, files, listed *[]string) error {
+	*listed = append(*listed, dir)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		if top {
@@ -112,7 +125,7 @@ func (h hiddenSet) split(dir string, top bool, dirs, files *[]string) error {
 			continue
 		}
 		if e.Type()&os.ModeSymlink == 0 && e.IsDir() && h.leadsTo(p) {
-			if err := h.split(p, false, dirs, files); err != nil {
+			if err := h.split(p, false, dirs, files, listed); err != nil {
 				return err
 			}
 			continue
@@ -140,4 +153,74 @@ func (h hiddenSet) split(dir string, top bool, dirs, files *[]string) error {
 		}
 	}
 	return nil
+}
+
+// hideCache keeps the rules of the last hidden lists while every folder
+// listed to build them is unchanged (the same inode, and no entry added,
+// removed or renamed since: their ctime and mtime): an approved run from
+// another program hides the same hundred-odd places every time, and
+// listing the folders around them is most of what building the rules
+// costs.
+var hideCache struct {
+	sync.Mutex
+	entries []hideCached
+}
+
+type hideCached struct {
+	key    string
+	rules  []landlock.Rule
+	listed []string
+	stats  []unix.Stat_t
+}
+
+const maxHideCached = 4
+
+// hideRulesCached is hideRules, from the cache where it can be.
+func hideRulesCached(hide []string) ([]landlock.Rule, error) {
+	key := strings.Join(hide, "\x00")
+	same := func(e hideCached) bool {
+		for i, d := range e.listed {
+			var st unix.Stat_t
+			if unix.Stat(d, &st) != nil {
+				return false
+			}
+			o := e.stats[i]
+			if st.Dev != o.Dev || st.Ino != o.Ino || st.Ctim != o.Ctim || st.Mtim != o.Mtim {
+				return false
+			}
+		}
+		return true
+	}
+	hideCache.Lock()
+	defer hideCache.Unlock()
+	for i, e := range hideCache.entries {
+		if e.key == key {
+			if same(e) {
+				return slices.Clip(e.rules), nil
+			}
+			hideCache.entries = slices.Delete(hideCache.entries, i, i+1)
+			break
+		}
+	}
+	// Kept only when no folder listed changed since just before the
+	// listing began: one changed meanwhile could have been listed as it
+	// was, and its new times would make the stale rules look fresh.
+	start := time.Now().Add(-time.Millisecond).UnixNano()
+	var stats []unix.Stat_t
+	rules, listed, err := hideRulesListing(hide)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range listed {
+		var st unix.Stat_t
+		if unix.Stat(d, &st) != nil || st.Ctim.Nano() >= start || st.Mtim.Nano() >= start {
+			return slices.Clip(rules), nil // gone or changed meanwhile: not kept
+		}
+		stats = append(stats, st)
+	}
+	if len(hideCache.entries) == maxHideCached {
+		hideCache.entries = hideCache.entries[1:]
+	}
+	hideCache.entries = append(hideCache.entries, hideCached{key: key, rules: slices.Clip(rules), listed: listed, stats: stats})
+	return slices.Clip(rules), nil
 }

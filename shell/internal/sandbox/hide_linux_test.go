@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -48,8 +49,8 @@ func TestHideGrants(t *testing.T) {
 		r, _ := filepath.EvalSymlinks(p)
 		hidden = append(hidden, r)
 	}
-	var dirs, files []string
-	if err := hidden.split("/", true, &dirs, &files); err != nil {
+	var dirs, files, listed []string
+	if err := hidden.split("/", true, &dirs, &files, &listed); err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range append(slices.Clone(dirs), files...) {
@@ -95,5 +96,29 @@ func BenchmarkSandboxRules(b *testing.B) {
 				unix.Close(fd)
 			}
 		})
+	}
+}
+
+// The hidden list's rules are kept while the folders listed for them are
+// unchanged, and built again once one of them changes: a file made in
+// home after the first run is readable to the next (it is not hidden),
+// as it would be without the cache.
+func TestHideRulesCacheFollowsTheFolders(t *testing.T) {
+	home := t.TempDir()
+	os.Mkdir(filepath.Join(home, ".ssh"), 0o700)
+	time.Sleep(10 * time.Millisecond) // the folders' times must be older than the first listing
+	hide := []string{filepath.Join(home, ".ssh")}
+	first, err := hideRulesCached(hide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := hideRulesCached(hide)
+	if len(first) == 0 || &first[0] != &again[0] {
+		t.Error("unchanged folders: the rules should come from the cache")
+	}
+	os.WriteFile(filepath.Join(home, "new.txt"), nil, 0o644)
+	fresh, _ := hideRulesCached(hide)
+	if &fresh[0] == &again[0] {
+		t.Error("a folder changed: the rules must be built again")
 	}
 }

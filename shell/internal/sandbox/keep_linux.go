@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,18 +16,19 @@ import (
 	"github.com/hark-sh/hark/shell/scope"
 )
 
-// NeedsMounts says whether a scope keeps a place inside one of its
-// writable places. Landlock only grants, so without a mount namespace such
-// a place is kept by splitting the folders on the way to it into their
-// entries, and nothing new can be made in those folders; a read-only bind
-// mount keeps it exactly and leaves its folder writable.
-func NeedsMounts(sc *scope.Scope) bool {
+// NeedsMounts says whether a scope keeps a place, or a run hides one,
+// inside one of the scope's writable places. Landlock only grants, so
+// without a mount namespace such a place is kept by splitting the folders
+// on the way to it into their entries, and nothing new can be made (or,
+// for a hidden one, read) in those folders; a mount over the place itself
+// holds it exactly and leaves its folder as it was.
+func NeedsMounts(sc *scope.Scope, hide []string) bool {
 	if sc == nil {
 		return false
 	}
-	for _, k := range sc.Keep {
+	for _, k := range append(slices.Clone(sc.Keep), hide...) {
 		for _, w := range sc.Write {
-			if scope.Under(k, w) {
+			if scope.Under(filepath.Clean(k), w) {
 				return true
 			}
 		}
@@ -69,9 +71,6 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 // shell's madeKept). It returns the kept places left for Landlock: those
 // outside every writable place, where it has nothing to do.
 func holdKept(sc scope.Scope) (rest []string, err error) {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
-		return nil, err
-	}
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		inside := false
@@ -114,3 +113,46 @@ var CanHoldMounts = sync.OnceValue(func() bool {
 	HoldMounts(c.SysProcAttr)
 	return c.Run() == nil
 })
+
+// privatize makes the helper's mount namespace its own: no mount made in
+// it reaches the rest of the system.
+func privatize() error { return unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, "") }
+
+// maskHidden hides each of hide that lies inside a writable place of sc
+// by a mount over it: an empty, read-only, unreadable file system over a
+// folder, a read-only /dev/null over a file. It returns the rest, for
+// Landlock to hide by leaving them out of its read rules.
+func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
+	for _, h := range hide {
+		c := filepath.Clean(h)
+		inside := false
+		for _, w := range sc.Write {
+			inside = inside || scope.Under(c, filepath.Clean(w))
+		}
+		if !inside {
+			rest = append(rest, h)
+			continue
+		}
+		real, err := filepath.EvalSymlinks(c)
+		if err != nil {
+			continue // nothing there to read
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			continue
+		}
+		if fi.IsDir() {
+			if err := unix.Mount("hark-hidden", real, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,nr_inodes=1,mode=000"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := unix.Mount("/dev/null", real, "", unix.MS_BIND, ""); err != nil {
+			return nil, err
+		}
+		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+			return nil, err
+		}
+	}
+	return rest, nil
+}

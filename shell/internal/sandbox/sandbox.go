@@ -84,9 +84,10 @@ type Spec struct {
 	Scope *scope.Scope
 }
 
-// Confined reports whether the run has a scope beyond the read-only
-// sandbox.
-func (s Spec) scoped() bool { return s.Scope != nil && !s.Scope.Empty() }
+// scoped reports whether the run is an approved one, held to its scope
+// (which may name no place: chmod, touch of what exists), rather than
+// the read-only sandbox.
+func (s Spec) scoped() bool { return s.Scope != nil }
 
 // Outcome is what became of a command.
 type Outcome struct {
@@ -113,6 +114,7 @@ type helperArgs struct {
 	diskLimit int64    // bytes; 0 for none (Spec.DiskLimit)
 	hide      []string // paths the command may not read (Spec.Hide)
 	scope     scope.Scope
+	scoped    bool     // an approved run, held to scope (ScopedArg)
 	mounts    bool     // started in a mount namespace of its own (MountsArg)
 	argv      []string // the shell and its arguments
 }
@@ -122,12 +124,16 @@ type helperArgs struct {
 // holds the kept places of a scope read-only by bind mounts.
 const MountsArg = "-mounts"
 
+// ScopedArg marks an approved run: held to the scope that the arguments
+// after it give, rather than the read-only sandbox.
+const ScopedArg = "-scoped"
+
 // scopeArgs are the helper's arguments for sc (see parseHelperArgs).
 func scopeArgs(sc *scope.Scope) []string {
 	if sc == nil {
 		return nil
 	}
-	var a []string
+	a := []string{ScopedArg}
 	for _, p := range sc.Write {
 		a = append(a, "-write", p)
 	}
@@ -188,6 +194,9 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		case MountsArg:
 			h.mounts = true
 			args = args[1:]
+		case ScopedArg:
+			h.scoped = true
+			args = args[1:]
 		case "-net", "-agent", "-signals":
 			*map[string]*bool{"-net": &h.scope.Network, "-agent": &h.scope.Agent, "-signals": &h.scope.Signals}[a] = true
 			args = args[1:]
@@ -205,7 +214,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		return h, errors.New("-ro needs -tmp DIR, the only writable folder")
 	case len(h.hide) > 0 && !h.readOnly:
 		return h, errors.New("-hide needs -ro: only the sandbox can hide files")
-	case !h.scope.Empty() && !h.readOnly:
+	case h.scoped && !h.readOnly:
 		return h, errors.New("a scope needs -ro: only the sandbox can hold one")
 	}
 	return h, nil

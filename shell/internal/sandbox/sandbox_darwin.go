@@ -55,4 +55,4 @@ func isExecutable(path string) bool {
 
 // NeedsMounts is false: Seatbelt keeps a place inside a writable one by a
 // later deny rule (seatbeltScope).
-func NeedsMounts(*scope.Scope) bool { return false }
+func NeedsMounts(*scope.Scope, []string) bool { return false }

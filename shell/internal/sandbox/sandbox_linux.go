@@ -139,14 +139,14 @@ func HelperMain(args []string) int {
 		// An approved run (one with a scope) has no process bound of the
 		// sandbox's: a build may start many.
 		cg := noCgroup
-		if h.scope.Empty() {
+		if !h.scoped {
 			cg, _ = newSandboxCgroup()
 		}
 		defer cg.remove()
 		// The runner started the helper in a mount namespace of its own
 		// where it could (see scratch_linux.go); the scratch file system
 		// goes with the namespace, once the command's last process ends.
-		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, scope: h.scope, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
+		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, scope: h.scope, scoped: h.scoped, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
 			// No memory cgroup here: see noMemfdFilter.
 			noMemfd: h.memLimit > 0}
 		env := os.Environ()
@@ -162,14 +162,19 @@ func HelperMain(args []string) int {
 				env = withScratchEnv(env, h.tmpDir)
 			}
 		}
-		if h.mounts && !h.scope.Empty() {
-			// Kept places inside writable ones are held read-only by
-			// mounts here; Landlock keeps only what is left.
-			split, err := holdKept(h.scope)
+		if h.mounts && h.scoped {
+			// Kept and hidden places inside writable ones are held by
+			// mounts here; Landlock keeps and hides only what is left.
+			err := privatize()
+			if err == nil {
+				conf.scope.Keep, err = holdKept(h.scope)
+			}
+			if err == nil {
+				conf.hide, err = maskHidden(h.scope, h.hide)
+			}
 			if err != nil {
 				return fail("the kept places could not be held, so the command was not run: %v", err)
 			}
-			conf.scope.Keep = split
 		}
 		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)

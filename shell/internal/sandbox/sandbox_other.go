@@ -22,4 +22,4 @@ func Wrap(_ string, argv []string, _ bool, _ string, _, _ int64, _ []string, _ *
 }
 
 // NeedsMounts is false: no helper holds mounts here.
-func NeedsMounts(*scope.Scope) bool { return false }
+func NeedsMounts(*scope.Scope, []string) bool { return false }

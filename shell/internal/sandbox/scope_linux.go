@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -18,15 +19,16 @@ import (
 )
 
 // Rights of a place a scope lets a run change, in a folder with all it
-// holds or in place on a file: every change a run may make in its own
-// temporary folder. Reading is not among them: it comes from the read
-// rules alone, so a private place hidden from the run (Spec.Hide) stays
-// unreadable inside a writable folder too.
+// holds or in place on a file: everything a run may do in its own
+// temporary folder, reading what it makes included. A private place
+// hidden from the run (Spec.Hide) inside a writable folder is masked by a
+// mount (maskHidden) or left out of the grant like a kept one.
 var (
-	treeRights = landlock.AccessFSSet(llsys.AccessFSWriteFile | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile |
-		llsys.AccessFSMakeDir | llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo |
-		llsys.AccessFSMakeSym | llsys.AccessFSTruncate)
-	fileRights = landlock.AccessFSSet(llsys.AccessFSWriteFile | llsys.AccessFSTruncate)
+	treeRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
+		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
+		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
+		llsys.AccessFSTruncate)
+	fileRights = landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile | llsys.AccessFSTruncate)
 )
 
 // scopeRules are the write rules of an approved run's scope, on top of
@@ -46,9 +48,9 @@ var (
 // Every place must be, right now, what it was when the scope was built: a
 // path that leads elsewhere through a link (a folder swapped for a link
 // since the approval) makes the run fail before it starts.
-func scopeRules(sc scope.Scope) (rules []landlock.Rule, done func(), err error) {
-	keep := make(hiddenSet, 0, len(sc.Keep))
-	for _, k := range sc.Keep {
+func scopeRules(sc scope.Scope, hide []string) (rules []landlock.Rule, done func(), err error) {
+	keep := make(hiddenSet, 0, len(sc.Keep)+len(hide))
+	for _, k := range append(slices.Clone(sc.Keep), hide...) {
 		if filepath.IsAbs(k) {
 			keep = append(keep, realish(k))
 		}
@@ -81,7 +83,7 @@ func scopeRules(sc scope.Scope) (rules []landlock.Rule, done func(), err error) 
 		}
 		held = append(held, fd)
 		handle := "/proc/self/fd/" + strconv.Itoa(fd)
-		if keep.leadsTo(p) || keep.covers(p) {
+		if fileRights != 0 && (keep.leadsTo(p) || keep.covers(p)) {
 			rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
 			return nil
 		}
@@ -103,6 +105,10 @@ func scopeRules(sc scope.Scope) (rules []landlock.Rule, done func(), err error) 
 			return nil, func() {}, err
 		}
 	}
+	// The right to remove an empty folder is not split around kept
+	// places: a kept one is held by a mount (which cannot be removed), or
+	// outside the places the run may make anything in, where it could not
+	// be made again.
 	for _, p := range sc.Remove {
 		if err := grant(p, landlock.AccessFSSet(llsys.AccessFSRemoveDir), 0); err != nil {
 			done()

@@ -187,7 +187,7 @@ func SeatbeltArgs(tmpDir string, hide []string, sc *scope.Scope) []string {
 		}
 	}
 	profile := seatbeltProfile + seatbeltHiding(n)
-	if sc != nil && !sc.Empty() {
+	if sc != nil {
 		var w, k int
 		for _, p := range sc.Write {
 			if filepath.IsAbs(p) {

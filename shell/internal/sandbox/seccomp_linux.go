@@ -304,14 +304,18 @@ func buildFilter(arch uint32, o filterOpts) []unix.SockFilter {
 		ret(eperm),
 		ret(seccompAllow),
 	}
-	// socketpair: AF_UNIX stream pairs only. The type's low four bits are
-	// the socket type; the rest are SOCK_CLOEXEC and SOCK_NONBLOCK.
+	// socketpair: AF_UNIX stream and sequenced-packet pairs only, which
+	// are connected to each other and reach nothing else (Rust's process
+	// spawning passes a pidfd through a sequenced-packet pair). The type's
+	// low four bits are the socket type; the rest are SOCK_CLOEXEC and
+	// SOCK_NONBLOCK.
 	special[uint32(unix.SYS_SOCKETPAIR)] = []unix.SockFilter{
 		ldAbs(argLo(0)),
-		{Code: bpfJeq, K: unix.AF_UNIX, Jf: 3},
+		{Code: bpfJeq, K: unix.AF_UNIX, Jf: 4},
 		ldAbs(argLo(1)),
 		{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: 0xf},
-		{Code: bpfJeq, K: unix.SOCK_STREAM, Jt: 1},
+		{Code: bpfJeq, K: unix.SOCK_STREAM, Jt: 2},
+		{Code: bpfJeq, K: unix.SOCK_SEQPACKET, Jt: 1},
 		ret(eacces),
 		ret(seccompAllow),
 	}

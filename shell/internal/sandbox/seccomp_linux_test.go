@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -110,7 +111,7 @@ func TestSeccompFilterDecisions(t *testing.T) {
 		{"clone, a new network namespace", arch, unix.SYS_CLONE, []uint64{unix.CLONE_NEWNET}, eperm},
 		{"socketpair stream", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC}, seccompAllow},
 		{"socketpair datagram", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_DGRAM}, eacces},
-		{"socketpair seqpacket", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET}, eacces},
+		{"socketpair seqpacket", arch, unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET | unix.SOCK_CLOEXEC}, seccompAllow},
 		{"ioctl TCGETS", arch, unix.SYS_IOCTL, []uint64{1, unix.TCGETS}, seccompAllow},
 		{"ioctl TIOCGWINSZ", arch, unix.SYS_IOCTL, []uint64{1, unix.TIOCGWINSZ}, seccompAllow},
 		{"ioctl TIOCSTI", arch, unix.SYS_IOCTL, []uint64{0, unix.TIOCSTI}, enotty},
@@ -248,5 +249,46 @@ func TestRulesetCache(t *testing.T) {
 	}
 	if len(c.entries) != maxCachedRulesets {
 		t.Errorf("%d entries, want at most %d", len(c.entries), maxCachedRulesets)
+	}
+}
+
+// An approved run's filter, interpreted: the read-only filter's refusals,
+// but metadata may change, and sockets open only as its scope grants: the
+// network's families with the network, Unix sockets with the ssh agent.
+func TestScopedFilterDecisions(t *testing.T) {
+	t.Parallel()
+	arch := nativeAuditArch()
+	if arch == 0 {
+		t.Skip("no filter for this architecture")
+	}
+	eperm, eacces := seccompErrno(unix.EPERM), seccompErrno(unix.EACCES)
+	for _, c := range []struct {
+		net, agent bool
+		nr         uintptr
+		args       []uint64
+		want       uint32
+	}{
+		{false, false, unix.SYS_FCHMODAT, []uint64{0, 0, 0o755}, seccompAllow},
+		{false, false, unix.SYS_UTIMENSAT, nil, seccompAllow},
+		{false, false, unix.SYS_FCHOWNAT, nil, seccompAllow},
+		{false, false, unix.SYS_PTRACE, nil, eperm},
+		{false, false, unix.SYS_MOUNT, nil, eperm},
+		{false, false, unix.SYS_SOCKET, []uint64{unix.AF_INET}, eacces},
+		{false, false, unix.SYS_SOCKET, []uint64{unix.AF_UNIX}, eacces},
+		{true, false, unix.SYS_SOCKET, []uint64{unix.AF_INET}, seccompAllow},
+		{true, false, unix.SYS_SOCKET, []uint64{unix.AF_INET6}, seccompAllow},
+		{true, false, unix.SYS_SOCKET, []uint64{unix.AF_UNIX}, eacces},
+		{true, false, unix.SYS_SOCKET, []uint64{unix.AF_PACKET}, eacces},
+		{true, true, unix.SYS_SOCKET, []uint64{unix.AF_UNIX}, seccompAllow},
+		{false, true, unix.SYS_SOCKET, []uint64{unix.AF_INET}, eacces},
+	} {
+		f := scopedFilter(c.net, c.agent)
+		prog := unsafe.Slice(f.Filter, f.Len)
+		if got := runFilter(t, prog, arch, c.nr, c.args...); got != c.want {
+			t.Errorf("network %v, agent %v, syscall %d %v: %#x, want %#x", c.net, c.agent, c.nr, c.args, got, c.want)
+		}
+	}
+	if got := runFilter(t, buildSandboxFilter(arch, false), arch, unix.SYS_FCHMODAT); got != eperm {
+		t.Errorf("the read-only filter lets metadata change: %#x", got)
 	}
 }

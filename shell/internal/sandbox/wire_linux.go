@@ -148,9 +148,10 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 		m.Scope.Keep = d.strings()
 		f := d.byte()
 		m.Scope.Network, m.Scope.Agent, m.Scope.Signals = f&scopeWireNetwork != 0, f&scopeWireAgent != 0, f&scopeWireSignals != 0
-		if f&^(scopeWireNetwork|scopeWireAgent|scopeWireSignals) != 0 || m.Scope.Empty() || !m.ReadOnly {
+		if f&^(scopeWireNetwork|scopeWireAgent|scopeWireSignals) != 0 || !m.ReadOnly {
 			d.bad = true
 		}
+		m.Scoped = true
 	}
 	if d.bad || d.s != "" {
 		return zygoteMsg{}, errBadRunRequest

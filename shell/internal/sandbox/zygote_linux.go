@@ -75,7 +75,8 @@ type zygoteMsg struct {
 	Hide      []string    // run: paths the command may not read (Spec.Hide)
 	Reason    int         // exit: why the zygote stopped the run, if it did (exitMemory)
 	Scratch   bool        // run: the last descriptor is the run's scratch file system (see scratch_userns_linux.go)
-	Scope     scope.Scope // run: an approved run's scope (Spec.Scope); empty for a read-only run
+	Scope     scope.Scope // run: an approved run's scope (Spec.Scope), with Scoped
+	Scoped    bool        // run: an approved run, held to Scope, not a read-only one
 }
 
 // zrun is one command the zygote started.
@@ -303,7 +304,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	if m.ReadOnly && m.MemLimit > 0 {
 		r.memCg = newRunCgroup("hark-run-" + s.nonce + "-" + strconv.FormatUint(m.ID, 10))
 	}
-	conf := confinement{dir: m.Dir, tmpDir: m.TmpDir, hide: m.Hide, scope: m.Scope, fileLimit: m.DiskLimit, memCgroup: r.memCg.procs, scratchFS: -1,
+	conf := confinement{dir: m.Dir, tmpDir: m.TmpDir, hide: m.Hide, scope: m.Scope, scoped: m.Scoped, fileLimit: m.DiskLimit, memCgroup: r.memCg.procs, scratchFS: -1,
 		// Without a memory cgroup nothing counts a memfd that no process
 		// holds (see memory.go): none can be made.
 		noMemfd: m.MemLimit > 0 && r.memCg.procs < 0}
@@ -327,7 +328,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	// still recognised as this run's.
 	var pid int
 	var err error
-	if m.ReadOnly && !m.Scope.Empty() {
+	if m.ReadOnly && m.Scoped {
 		// An approved run confines itself from a thread of the zygote's
 		// own: the launcher's thread carries the read-only filter for good.
 		if pid, err = forkConfined(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, false, -1, conf); err != nil {
