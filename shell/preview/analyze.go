@@ -65,6 +65,9 @@ type analyzer struct {
 	touched []counted
 	// changes are the places the command writes, for its scope.
 	changes []scope.Change
+	// made are the folders earlier parts of the line make (mkdir), so
+	// that a later part writing into one is not said to fail.
+	made map[string]bool
 }
 
 // change records a place the command writes, for the run's scope: a

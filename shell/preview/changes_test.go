@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hark-sh/hark/shell/scope"
@@ -35,5 +36,20 @@ func TestPreviewChangesForTheScope(t *testing.T) {
 	}
 	if q := compute(context.Background(), "rm -r $(cat list)", dir, nil); q == nil || q.Sure {
 		t.Errorf("a target a command substitution names cannot be sure: %+v", q)
+	}
+}
+
+// The preview reads a line in order: a file written into a folder that an
+// earlier part of the same line makes is a new file, never "fails"; one
+// whose folder nothing makes still fails.
+func TestPreviewReadsTheLineInOrder(t *testing.T) {
+	dir := t.TempDir()
+	p := compute(context.Background(), "mkdir -p D/sub && echo x > D/sub/README.txt", dir, []string{"HOME=" + dir})
+	if p == nil || strings.Contains(p.Text(""), "fails") || !strings.Contains(p.Text(""), "D/sub/README.txt: new file, in a folder the command makes first") {
+		t.Errorf("preview: %+v", p)
+	}
+	q := compute(context.Background(), "echo x > E/README.txt", dir, []string{"HOME=" + dir})
+	if q == nil || !strings.Contains(q.Text(""), "its folder does not exist, so this fails") {
+		t.Errorf("a folder nothing makes: %+v", q)
 	}
 }

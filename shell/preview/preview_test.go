@@ -312,7 +312,9 @@ func TestWrites(t *testing.T) {
 		})
 	}
 	for _, cmd := range []string{"ls > /dev/null", "ls 2>&1", "ls >&2", "cat a.txt", "ls -la", "ln -s a.txt new-link", "sed 's/a/b/' a.txt"} {
-		if got := run(t, cmd, root, root); got != nil {
+		// Nothing a person is shown; ln -s still names, for the scope,
+		// where it makes the link (a quiet preview).
+		if got := run(t, cmd, root, root); got != nil && got.Status != Quiet {
 			t.Errorf("%s touches nothing, got %+v", cmd, got)
 		}
 	}

@@ -119,6 +119,11 @@ var programs = map[string]func(a *analyzer, st *state, name string, args []field
 	"sed":      previewSedInPlace,
 	"mkdir":    previewCreate,
 	"touch":    previewCreate,
+	"tar":      previewArchive,
+	"zip":      previewArchive,
+	"unzip":    previewArchive,
+	"gzip":     previewArchive,
+	"gunzip":   previewArchive,
 }
 
 // opts is a command line split the way getopt would: GNU tools accept
@@ -322,9 +327,7 @@ func previewTransfer(a *analyzer, st *state, name string, args []field) {
 // without -f, ln refuses to replace anything, so there is nothing to show.
 func previewLink(a *analyzer, st *state, _ string, args []field) {
 	o := parseOpts(args, "tS", "target-directory", "suffix", "backup")
-	if !o.has("f", "force") {
-		return
-	}
+	force := o.has("f", "force") // without it ln replaces nothing: only the scope needs the link's place
 	srcs := o.operands
 	dest, dirGiven := o.targetDir()
 	if !dirGiven {
@@ -358,7 +361,11 @@ func previewLink(a *analyzer, st *state, _ string, args []field) {
 			base := filepath.Base(strings.TrimSuffix(s.val, "/"))
 			land, landShown = filepath.Join(destAbs, base), filepath.Join(dest.val, base)
 		}
-		a.landing("ln", land, a.display(st, landShown), "", false)
+		if force {
+			a.landing("ln", land, a.display(st, landShown), "", false)
+		} else {
+			a.change(land, false, false, false)
+		}
 	}
 }
 
@@ -520,7 +527,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		return false
 	}
 	switch eff {
-	case effDelete, effMove, effOverwrite, effResize, effWriteInto, effAppend, effLose:
+	case effDelete, effMove, effOverwrite, effResize, effWriteInto, effAppend, effLose, effMode, effOwner, effGroup:
 		a.change(p, fi.IsDir() && (recursive || eff == effMove), true, eff == effDelete || eff == effMove)
 	}
 	switch {
@@ -610,6 +617,11 @@ func (a *analyzer) written(st *state, eff effect, label string, f field, noCreat
 			return
 		}
 		if _, perr := os.Stat(filepath.Dir(p)); perr != nil {
+			if a.made[filepath.Clean(filepath.Dir(p))] {
+				// An earlier part of the line makes it: read in order.
+				a.add(effCreate, tally{Files: 1}, func(string) string { return shown + ": new file, in a folder the command makes first" })
+				return
+			}
 			a.note(shown+": its folder does not exist, so this fails", false)
 			return
 		}
@@ -744,5 +756,108 @@ func previewCreate(a *analyzer, st *state, name string, args []field) {
 		p := a.abs(st, f.val)
 		_, err := os.Lstat(p)
 		a.change(p, false, err == nil, false)
+		if name == "mkdir" {
+			if a.made == nil {
+				a.made = map[string]bool{}
+			}
+			a.made[filepath.Clean(p)] = true
+		}
 	}
+}
+
+// previewArchive covers what tar, zip, unzip, gzip and gunzip write, for
+// the run's scope alone (see Quiet): the archive tar -c or zip makes, the
+// folder tar -x or unzip fills (-C, -d, or the one it runs in), and the
+// file gzip and gunzip replace. A mode it cannot tell, or a name it cannot
+// know, makes the preview unsure, and the scope falls back to the folder
+// the command runs in.
+func previewArchive(a *analyzer, st *state, name string, args []field) {
+	here := field{val: st.dir}
+	switch name {
+	case "tar":
+		o := parseOpts(args, "fCbHKLNTVXg", "file", "directory", "exclude", "transform", "files-from", "format", "owner", "group", "mode", "mtime", "newer", "use-compress-program")
+		mode := ""
+		for k := range o.short {
+			if strings.ContainsRune("cxtrudA", k) {
+				mode += string(k)
+			}
+		}
+		for k := range o.long {
+			switch {
+			case longIs(k, "create"):
+				mode += "c"
+			case longIs(k, "extract"), longIs(k, "get"):
+				mode += "x"
+			case longIs(k, "list"):
+				mode += "t"
+			}
+		}
+		if mode == "" && len(o.operands) > 0 && !strings.HasPrefix(o.operands[0].val, "-") {
+			// tar czf a.tgz …: the first word is the options, bundled
+			mode, o = bundledTar(args)
+		}
+		file, hasFile := o.short['f']
+		if !hasFile {
+			file, hasFile = o.longVal("file")
+		}
+		switch {
+		case mode == "t":
+		case strings.ContainsAny(mode, "cru") && hasFile && file != "" && file != "-":
+			a.written(st, effCreate, "tar ", field{val: file}, false)
+		case mode == "x":
+			dir := here
+			if c, ok := o.short['C']; ok {
+				dir = field{val: c}
+			} else if c, ok := o.longVal("directory"); ok {
+				dir = field{val: c}
+			}
+			a.change(a.abs(st, dir.val), true, true, false)
+		default:
+			a.unknown("tar", "Hark cannot tell what this tar writes")
+		}
+	case "zip":
+		o := parseOpts(args, "btnxiP", "temp-path", "suffixes", "exclude", "include", "password")
+		if len(o.operands) > 0 {
+			a.written(st, effCreate, "zip ", o.operands[0], false)
+		}
+	case "unzip":
+		o := parseOpts(args, "dxP", "")
+		dir := here
+		if d, ok := o.short['d']; ok {
+			dir = field{val: d}
+		}
+		a.change(a.abs(st, dir.val), true, true, false)
+	case "gzip", "gunzip":
+		o := parseOpts(args, "S", "suffix")
+		for _, f := range o.operands {
+			if f.unknown != "" {
+				a.unknown(name, f.unknown)
+				continue
+			}
+			a.change(a.abs(st, f.val), false, true, true) // replaced by its (un)compressed twin
+		}
+	}
+}
+
+// bundledTar reads tar's old form, options bundled in the first word
+// without a dash (tar czf a.tgz dir): f and C take the next words.
+func bundledTar(args []field) (string, opts) {
+	o := opts{short: map[rune]string{}, long: map[string]string{}}
+	first, rest := args[0].val, args[1:]
+	mode := ""
+	for _, k := range first {
+		switch {
+		case strings.ContainsRune("cxtru", k):
+			mode += string(k)
+			o.short[k] = ""
+		case k == 'f' || k == 'C':
+			if len(rest) > 0 {
+				o.short[k], rest = rest[0].val, rest[1:]
+			}
+		default:
+			o.short[k] = ""
+		}
+	}
+	o.operands = rest
+	return mode, o
 }
