@@ -18,7 +18,7 @@ import (
 var previewRead = map[string]bool{
 	"rm": true, "unlink": true, "rmdir": true, "shred": true, "mv": true, "cp": true, "chmod": true,
 	"chown": true, "chgrp": true, "truncate": true, "tee": true, "dd": true, "ln": true, "sed": true,
-	"mkdir": true, "touch": true,
+	"mkdir": true, "touch": true, "tar": true, "zip": true, "unzip": true, "gzip": true, "gunzip": true,
 }
 
 // plainWrappers run their arguments as a command unchanged.
@@ -76,24 +76,16 @@ func (r *run) scopeOf(ta toolArgs, v shell.Verdict, p *preview.Preview) *scope.S
 }
 
 // keepPrivate are the places no run may change unless its command names
-// them: the private list (keys, credentials, history, Hark's own files),
-// folders marked with a final "/" as scope.Scope.Keep wants them, and the
-// caller's own private folders (CallRequest.PrivateDirs).
+// them: the private list (keys, credentials, history, Hark's own files)
+// and the caller's own private folders (CallRequest.PrivateDirs). None
+// ends in "/": one that does not exist is not made to be held (that would
+// litter home with a folder per program), and the result says if a run
+// made it.
 func (r *run) keepPrivate() []string {
-	home := r.a.o.Home
-	var out []string
-	if home != "" {
-		for _, e := range privateHome {
-			p := filepath.Join(home, e.rel)
-			if e.dir {
-				p += "/"
-			}
-			out = append(out, p)
-		}
-	}
+	out := PrivateLocations(r.a.o.Home)
 	for _, p := range r.private {
-		if !slices.ContainsFunc(out, func(q string) bool { return filepath.Clean(q) == filepath.Clean(p) }) {
-			out = append(out, p+"/")
+		if !slices.Contains(out, filepath.Clean(p)) {
+			out = append(out, filepath.Clean(p))
 		}
 	}
 	return out
