@@ -73,11 +73,7 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 func holdKept(sc scope.Scope) (rest []string, err error) {
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
-		inside := false
-		for _, w := range sc.Write {
-			inside = inside || scope.Under(c, filepath.Clean(w))
-		}
-		if !inside {
+		if !insideWrite(sc, c) {
 			rest = append(rest, k)
 			continue
 		}
@@ -91,14 +87,24 @@ func holdKept(sc scope.Scope) (rest []string, err error) {
 		if err != nil {
 			continue // a file not made yet: see above
 		}
-		if err := unix.Mount(real, real, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return nil, err
-		}
-		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+		if err := bindReadOnly(real, real); err != nil {
 			return nil, err
 		}
 	}
 	return rest, nil
+}
+
+// insideWrite says whether the clean path p lies in a writable place of sc.
+func insideWrite(sc scope.Scope, p string) bool {
+	return slices.ContainsFunc(sc.Write, func(w string) bool { return scope.Under(p, filepath.Clean(w)) })
+}
+
+// bindReadOnly mounts src over dst, read-only.
+func bindReadOnly(src, dst string) error {
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	return unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, "")
 }
 
 // CanHoldMounts says whether HoldMounts works here: always for root; for
@@ -125,11 +131,7 @@ func privatize() error { return unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAV
 func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
 	for _, h := range hide {
 		c := filepath.Clean(h)
-		inside := false
-		for _, w := range sc.Write {
-			inside = inside || scope.Under(c, filepath.Clean(w))
-		}
-		if !inside {
+		if !insideWrite(sc, c) {
 			rest = append(rest, h)
 			continue
 		}
@@ -147,10 +149,7 @@ func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
 			}
 			continue
 		}
-		if err := unix.Mount("/dev/null", real, "", unix.MS_BIND, ""); err != nil {
-			return nil, err
-		}
-		if err := unix.Mount("", real, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+		if err := bindReadOnly("/dev/null", real); err != nil {
 			return nil, err
 		}
 	}

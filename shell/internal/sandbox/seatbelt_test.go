@@ -18,27 +18,14 @@ import (
 // that a change which would open the sandbox fails however it is worded.
 // Refresh the golden copy with `go test ./shell/internal/sandbox -run SeatbeltProfile -update`.
 func TestSeatbeltProfileGolden(t *testing.T) {
-	golden := filepath.Join("testdata", "sandbox_darwin.sb")
-	if *update {
-		if err := os.WriteFile(golden, []byte(seatbeltProfile), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if seatbeltProfile != string(want) {
-		t.Errorf("profile differs from %s; run with -update if the change is intended", golden)
-	}
+	checkGolden(t, "sandbox_darwin.sb", seatbeltProfile)
 }
 
-// The profile of a run that hides the user's private files from a command
-// run on behalf of another program: the same profile, then one refusal per
-// path, which must come after the general (allow file-read*) to win.
-func TestSeatbeltHidingGolden(t *testing.T) {
-	profile := seatbeltProfile + seatbeltHiding(2)
-	golden := filepath.Join("testdata", "sandbox_darwin_hide.sb")
+// checkGolden compares profile with testdata/name, or writes it there
+// with -update.
+func checkGolden(t *testing.T, name, profile string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(golden, []byte(profile), 0o644); err != nil {
 			t.Fatal(err)
@@ -51,6 +38,14 @@ func TestSeatbeltHidingGolden(t *testing.T) {
 	if profile != string(want) {
 		t.Errorf("profile differs from %s; run with -update if the change is intended", golden)
 	}
+}
+
+// The profile of a run that hides the user's private files from a command
+// run on behalf of another program: the same profile, then one refusal per
+// path, which must come after the general (allow file-read*) to win.
+func TestSeatbeltHidingGolden(t *testing.T) {
+	profile := seatbeltProfile + seatbeltHiding(2)
+	checkGolden(t, "sandbox_darwin_hide.sb", profile)
 	for _, err := range checkSeatbeltProfile(profile) {
 		t.Error(err)
 	}
@@ -754,19 +749,7 @@ func TestSeatbeltProfileKeepsSecretsOut(t *testing.T) {
 // rules win), and the network and signals only when granted.
 func TestSeatbeltScopeGolden(t *testing.T) {
 	profile := seatbeltProfile + seatbeltHiding(1) + seatbeltScope(2, 2, true, false)
-	golden := filepath.Join("testdata", "sandbox_darwin_scope.sb")
-	if *update {
-		if err := os.WriteFile(golden, []byte(profile), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if profile != string(want) {
-		t.Errorf("profile differs from %s; run with -update if the change is intended", golden)
-	}
+	checkGolden(t, "sandbox_darwin_scope.sb", profile)
 	for i := range 2 {
 		grant := strings.Index(profile, fmt.Sprintf("(allow file-write* (subpath (param \"WRITE%d\")))", i))
 		keep := strings.Index(profile, fmt.Sprintf("(deny file-write* (subpath (param \"KEEP%d\")))", i))
