@@ -203,7 +203,13 @@ func (r *run) loop(ctx context.Context) (string, error) {
 				// model's mistake, told back to it, not a broken server.
 				// The words name the server in use.
 				name := wordsFor(a.runtimeOf(), a.o.Model).name
-				if cerr := r.correct(ctx, t, fmt.Sprintf("%s could not read your tool call (%v).", name, err)); cerr != nil {
+				why := fmt.Sprintf("%s could not read your tool call (%v).", name, err)
+				if strings.Contains(err.Error(), "does not match the expected") && a.o.NumPredict > 0 {
+					// llama-server says the same of a call that the length
+					// limit cut off, which the model cannot tell apart.
+					why += fmt.Sprintf(" A reply longer than %d tokens is cut off and reads the same way.", a.o.NumPredict)
+				}
+				if cerr := r.correct(ctx, t, why); cerr != nil {
 					return "", cerr
 				}
 				continue

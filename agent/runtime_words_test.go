@@ -32,6 +32,11 @@ func TestRuntimeParseFailureIsTheModels(t *testing.T) {
 				if !strings.Contains(told, runtimeName[f]+" could not read your tool call") || strings.Contains(told, "Ollama") {
 					t.Errorf("the model was told %q", told)
 				}
+				// The peg-native failure is also what a call cut by the
+				// length limit gets: the model is told of that limit too.
+				if peg := text == pegNative; peg != strings.Contains(told, "is cut off") {
+					t.Errorf("the model was told %q", told)
+				}
 				s.events.mu.Lock()
 				for _, e := range s.events.events {
 					if strings.Contains(strings.ToLower(e.Text), "restart") {
