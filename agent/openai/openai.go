@@ -24,9 +24,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/ollama/ollama/api"
 
@@ -325,7 +327,7 @@ func (c *Client) do(hr *http.Request) (*http.Response, error) {
 	if c.key != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.key)
 	}
-	resp, err := c.hc.Do(hr)
+	resp, err := c.send(hr)
 	if err != nil {
 		return nil, err
 	}
@@ -335,6 +337,37 @@ func (c *Client) do(hr *http.Request) (*http.Response, error) {
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	return nil, c.redact(statusError(resp.StatusCode, resp.Status, data))
+}
+
+// send is one round trip, tried a second time on a fresh connection when
+// a kept-alive one turns out to be closed before any answer came. Go
+// retries that itself only for requests it may repeat (not a POST), and
+// llama-server closes idle connections after a few seconds (cpp-httplib's
+// keep-alive), so a request sent just then failed with EOF and read as a
+// reply cut off by a crash. Nothing reached the model: the server read no
+// request it answered, so sending it again is safe.
+func (c *Client) send(hr *http.Request) (*http.Response, error) {
+	var reused bool
+	trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused }}
+	resp, err := c.hc.Do(hr.WithContext(httptrace.WithClientTrace(hr.Context(), trace)))
+	if err == nil || !reused || hr.Context().Err() != nil || !closedBeforeAnswer(err) {
+		return resp, err
+	}
+	retry := hr.Clone(hr.Context())
+	if hr.GetBody != nil {
+		body, gerr := hr.GetBody()
+		if gerr != nil {
+			return nil, err
+		}
+		retry.Body = body
+	}
+	return c.hc.Do(retry)
+}
+
+// closedBeforeAnswer is a connection that ended before the server wrote
+// anything back.
+func closedBeforeAnswer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // statusError reads {"error": {"message", "type"}} (llama-server's
