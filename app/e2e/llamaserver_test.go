@@ -228,7 +228,7 @@ func (tp *tap) serve(w http.ResponseWriter, r *http.Request) {
 	tp.mu.Unlock()
 	req, _ := http.NewRequestWithContext(r.Context(), r.Method, tp.up+r.URL.RequestURI(), bytes.NewReader(body))
 	req.Header = r.Header.Clone()
-	resp, err := http.DefaultTransport.RoundTrip(req)
+	resp, err := upstream.RoundTrip(req)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
@@ -278,6 +278,10 @@ func (tp *tap) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// upstream is the tap's own way to the server: a connection per request,
+// so that the tap adds no connection reuse of its own to what it shows.
+var upstream = &http.Transport{DisableKeepAlives: true}
 
 func (tp *tap) requests() (chats, replies [][]byte) {
 	tp.mu.Lock()
