@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hark-sh/hark/shell"
+	"github.com/hark-sh/hark/shell/preview"
 	"github.com/hark-sh/hark/shell/scope"
 )
 
@@ -169,4 +170,51 @@ func appendLine(text, line string) string {
 		return text + line
 	}
 	return text + "\n" + line
+}
+
+// stillAsShown reads the command again right after the yes, as the card
+// read it: if what it would touch changed meanwhile (a file a glob now
+// takes, a link where a folder was), the yes was to another card, so the
+// new one is put to the user instead, once; a second change, or a no,
+// leaves the command not run. It reports whether the answer in f (and p)
+// still stands, updating them to the new card's when it was approved.
+func (r *run) stillAsShown(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, p *Pending, f *callFate) bool {
+	if f.preview == nil || r.a.o.Previewer == nil {
+		return true
+	}
+	for round := 0; ; round++ {
+		again := r.a.o.Previewer.Preview(ctx, ta.Command, ta.WorkingDirectory)
+		if samePreview(f.preview, again) {
+			return true
+		}
+		if round == 1 {
+			f.decision, f.by = DecisionDenied, ByPolicy
+			f.res = notRun(ta, v, "Not run: what the command would touch changed while the user decided, twice; nothing ran. Ask again only if the user still wants it.")
+			return false
+		}
+		f.preview = again
+		p.Preview = shownPreview(again)
+		p.ID = call.ID + "-changed"
+		p.Further = "What it would touch changed while you decided; this is the card as things are now."
+		if v.Tier != shell.Safe {
+			f.scope = r.scopeOf(ta, v, again)
+			p.Scope = f.scope
+		}
+		var d Decision
+		f.decision, f.by, d, _ = r.confirm(ctx, *p)
+		f.heardAnswer = d.Heard
+		if f.decision != DecisionApproved {
+			f.res = notRun(ta, v, "Not run: what the command would touch changed while the user decided, and the user did not approve the new card.")
+			return false
+		}
+	}
+}
+
+// samePreview says whether two readings of a command show the same: the
+// same summary, lines and places.
+func samePreview(a, b *preview.Preview) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Summary == b.Summary && slices.Equal(a.Lines, b.Lines) && slices.Equal(a.Changes, b.Changes)
 }

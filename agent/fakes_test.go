@@ -185,14 +185,20 @@ type scriptedConfirmer struct {
 	decisions []Decision
 	asked     []Pending
 	block     bool // wait for the context instead of answering
+	// before, when set, sees each Pending before it is answered (a test
+	// changes the world while the user decides).
+	before func(Pending)
 }
 
 func (c *scriptedConfirmer) Confirm(ctx context.Context, p Pending) (Decision, error) {
 	c.mu.Lock()
 	n := len(c.asked)
 	c.asked = append(c.asked, p)
-	block := c.block
+	block, before := c.block, c.before
 	c.mu.Unlock()
+	if before != nil {
+		before(p)
+	}
 	if block {
 		<-ctx.Done()
 		return Decision{}, ctx.Err()

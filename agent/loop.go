@@ -671,6 +671,9 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 		f.res = notRun(ta, v, notAsked)
 		return
 	}
+	if f.decision == DecisionApproved && !r.stillAsShown(ctx, call, ta, v, &p, f) {
+		return
+	}
 	switch f.decision {
 	case DecisionApproved:
 		r.m.Approved++

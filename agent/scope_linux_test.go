@@ -155,3 +155,43 @@ func TestRefusedUnnamedAsksToRunWithoutLimits(t *testing.T) {
 		t.Errorf("audit %+v", es)
 	}
 }
+
+// The yes is to the card as shown: when what the command would touch
+// changes while the user decides (a file a glob now takes), the new card
+// is put to the user before anything runs.
+func TestChangedWhileDecidingAsksAgain(t *testing.T) {
+	if ok, why := shell.SandboxStatus(); !ok {
+		t.Skip("no sandbox on this machine: " + why)
+	}
+	home := t.TempDir()
+	build := filepath.Join(home, "proj", "build")
+	os.MkdirAll(build, 0o755)
+	os.WriteFile(filepath.Join(build, "a.o"), []byte("a"), 0o644)
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{ollamatest.Call("command", "rm -r build/*", "workingDirectory", filepath.Join(home, "proj"), "purpose", "executing")}},
+		{Text: "Done."},
+	}, func(o *Options) {
+		o.Classifier = shell.NewPolicy()
+		runner := shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh", Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}})
+		o.Executor = runner
+		o.Previewer = preview.New(preview.Options{Runner: runner, Timeout: 20 * time.Second})
+		o.Home = home
+	})
+	w.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}, {Approved: true, By: ByMenu}}
+	w.confirmer.before = func(p Pending) {
+		if p.Further == "" { // while the first card waits, a file appears
+			os.WriteFile(filepath.Join(build, "b.o"), []byte("bb"), 0o644)
+		}
+	}
+	if _, err := w.agent.Run(context.Background(), NewConversation(), "clean the build"); err != nil {
+		t.Fatal(err)
+	}
+	asked := w.confirmer.asked
+	if len(asked) != 2 || asked[0].Preview == nil || asked[1].Preview == nil || asked[0].Preview.Summary == asked[1].Preview.Summary ||
+		!strings.Contains(asked[1].Further, "changed while you decided") {
+		t.Fatalf("the changed card was not put again: %+v", asked)
+	}
+	if ents, _ := os.ReadDir(build); len(ents) != 0 {
+		t.Errorf("approved on the new card, the deletion did not happen: %v", ents)
+	}
+}
