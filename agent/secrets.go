@@ -633,14 +633,15 @@ func (r *run) secretGate(ta toolArgs, v *shell.Verdict, rd *rules.Decision) bool
 // the read-only sandbox (shell.Request.Hide): the same private locations
 // the gate above asks about, so that a command the policy wrongly calls
 // read-only, or one that reads a private file the gate cannot see (through
-// a link, or implicitly), is still refused by the sandbox. The local
-// model's calls keep the sandbox as it was: what they read stays on the
-// machine, and the voice loop reads these files when asked to. A read the
+// a link, or implicitly), is still refused by the sandbox: whenever the
+// output leaves the machine (another program's call, or a cloud model's).
+// The local model's calls keep the sandbox as it was: what they read stays
+// on the machine, and the voice loop reads these files when asked to. A read the
 // gate found and put to the user (want false) runs as the user approved
 // it, or as confirmation off lets it: hiding what they said yes to would
 // only make the approval useless.
 func (r *run) sandboxHide(want bool) []string {
-	if !want || !r.external {
+	if !want || !r.outputLeaves() {
 		return nil
 	}
 	if r.private != nil {

@@ -334,3 +334,22 @@ func BenchmarkSecretGate(b *testing.B) {
 		}
 	})
 }
+
+// With cloud models allowed, a read-only command of Hark's own model
+// runs, like another program's, with the private places hidden by the
+// sandbox: what it prints leaves the machine. Local-only, nothing is
+// hidden.
+func TestCloudModelRunsHidePrivatePlaces(t *testing.T) {
+	for _, cloud := range []bool{false, true} {
+		h := newHarness(t, []reply{tools(call("command", "ls", "purpose", "checking")), text("done")}, func(o *Options) {
+			o.Classifier = policy.New(policy.Options{})
+			o.AllowCloudModels = cloud
+		})
+		if _, err := h.agent.Run(context.Background(), NewConversation(), "look"); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.exec.ran) != 1 || (len(h.exec.ran[0].Hide) > 0) != cloud {
+			t.Errorf("cloud models allowed %v: ran %+v", cloud, h.exec.ran)
+		}
+	}
+}
