@@ -233,3 +233,69 @@ func Resolve(setting, dir string, catalog []Model) (string, error) {
 	}
 	return path, nil
 }
+
+// IsVAD reports whether m is a voice activity model rather than a whisper
+// model.
+func IsVAD(m Model) bool { return strings.HasPrefix(m.Name, "silero-") }
+
+// English reports whether m knows English only (the ".en" models): it
+// transcribes any other language as garbled English.
+func English(m Model) bool { return strings.Contains(m.Name, ".en") }
+
+// fits is what each size of whisper model asks of the machine, by family,
+// from the memory whisper.cpp's README gives for each (tiny 273 MB, base
+// 388 MB, small 852 MB, medium 2.1 GB, large 3.9 GB); the quantized ones
+// need less memory but about the same speed.
+var fits = []struct{ family, text string }{
+	{"tiny", "fits any laptop; the least accurate"},
+	{"base", "fits any laptop"},
+	{"small", "fits most laptops (about 1 GB of memory); more accurate, slower"},
+	{"medium", "needs about 2 GB of memory and a fast laptop"},
+	{"large", "needs about 4 GB of memory: Apple silicon or a graphics card"},
+}
+
+// About says what choosing m costs besides its size, for a menu row: the
+// languages it knows and what machine it fits.
+func About(m Model) string {
+	if IsVAD(m) {
+		return "optional: keeps music and typing away from whisper"
+	}
+	lang := "multilingual"
+	if English(m) {
+		lang = "English only"
+	}
+	for _, f := range fits {
+		if strings.HasPrefix(m.Name, f.family) {
+			return lang + ", " + f.text
+		}
+	}
+	return lang
+}
+
+// offerOrder is the whisper models offered to someone who has none, the
+// small ones first: every one fits a laptop, and between them they show
+// the trade of size, speed and languages.
+var offerOrder = []string{"base.en", "small.en", "tiny.en", "base", "small", "tiny"}
+
+// Offers lists the whisper models of catalog to offer when the one the
+// setting names is missing: that one first, then the others of
+// offerOrder that can hear language ("" and "en" mean English; any other
+// rules the English-only models out), at most four in all.
+func Offers(setting, language string, catalog []Model) []Model {
+	english := language == "" || language == "en"
+	var out []Model
+	if m, err := Lookup(catalog, setting); err == nil && !IsVAD(m) {
+		out = append(out, m)
+	}
+	for _, name := range offerOrder {
+		if len(out) == 4 {
+			break
+		}
+		m, err := Lookup(catalog, name)
+		if err != nil || m.Name == setting || (English(m) && !english) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -221,6 +221,7 @@ type progressWriter struct {
 	p        Progress
 	report   func(Progress)
 	last     time.Time
+	shown    int64 // the tenth of a percent last reported
 	writeErr error
 }
 
@@ -235,13 +236,20 @@ func (w *progressWriter) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-// emit reports progress at most ten times a second, and always when forced.
+// emit reports progress ten times a second, and whenever the download
+// moves by a tenth of a percent, and always when forced: a download that
+// stalls (a slow host, a lost connection) shows where it stands, not where
+// it stood at the last tick.
 func (w *progressWriter) emit(force bool) {
 	if w.report == nil {
 		return
 	}
-	if now := time.Now(); force || now.Sub(w.last) >= 100*time.Millisecond {
-		w.last = now
+	permille := int64(-1)
+	if w.p.Total > 0 {
+		permille = 1000 * w.p.Done / w.p.Total
+	}
+	if now := time.Now(); force || permille != w.shown || now.Sub(w.last) >= 100*time.Millisecond {
+		w.last, w.shown = now, permille
 		w.report(w.p)
 	}
 }
