@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -139,10 +140,13 @@ func keep(in Input, write []string, named map[string]bool) []string {
 	seen := map[string]bool{}
 	for _, k := range cands {
 		c := filepath.Clean(k)
-		if named[c] || seen[c] {
+		if seen[c] {
 			continue // the first spelling wins: a folder marked "/" comes first
 		}
 		seen[c] = true
+		if !harkOwn(c, in.Home) && slices.ContainsFunc(slices.Collect(maps.Keys(named)), func(n string) bool { return Under(n, c) }) {
+			continue // the command names it, or something in it: the card shows it
+		}
 		for _, w := range write {
 			if Under(c, w) {
 				out = append(out, k)
@@ -163,6 +167,17 @@ func gitDir(p string, stat func(string) (bool, bool)) string {
 			return ""
 		}
 	}
+}
+
+// harkOwn says whether p is, or lies in, one of Hark's own folders under
+// home: no run may change them, even one that names them.
+func harkOwn(p, home string) bool {
+	for _, rel := range []string{".config/hark", ".local/state/hark", ".local/share/hark", "Library/Application Support/Hark"} {
+		if home != "" && Under(p, filepath.Join(home, rel)) {
+			return true
+		}
+	}
+	return false
 }
 
 // startup are the files and folders under home that run code the next

@@ -88,3 +88,19 @@ func TestLines(t *testing.T) {
 		t.Errorf("empty scope: %q", l)
 	}
 }
+
+// A command that names a file inside a kept folder (~/.ssh/authorized_keys)
+// may change that folder, shown on its card; Hark's own files stay kept
+// even when named.
+func TestBuildNamedInsideKept(t *testing.T) {
+	home := "/home/u"
+	stat := func(string) (bool, bool) { return true, true }
+	s := Build(Input{Dir: home, Home: home, Known: true, Stat: stat,
+		Changes: []Change{{Path: home + "/.ssh/authorized_keys", Exists: true}, {Path: home + "/.config/hark/rules.json", Exists: true}}})
+	if slices.Contains(s.Keep, home+"/.ssh/") || !slices.Contains(s.Write, home+"/.ssh") {
+		t.Errorf("named inside ~/.ssh: %+v", s)
+	}
+	if !slices.Contains(s.Keep, home+"/.config/hark/") {
+		t.Errorf("Hark's own files are kept even when named: %+v", s.Keep)
+	}
+}

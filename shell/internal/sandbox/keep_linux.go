@@ -70,7 +70,11 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 // its whole folder, and the runner says afterwards if the run made it (see
 // shell's madeKept). It returns the kept places left for Landlock: those
 // outside every writable place, where it has nothing to do.
-func holdKept(sc scope.Scope) (rest []string, err error) {
+//
+// made are the folders it made for that, parents included, outermost
+// first: unmadeKept takes them away again after the run if it left them
+// empty.
+func holdKept(sc scope.Scope) (rest, made []string, err error) {
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		if !insideWrite(sc, c) {
@@ -79,19 +83,39 @@ func holdKept(sc scope.Scope) (rest []string, err error) {
 		}
 		real, err := filepath.EvalSymlinks(c)
 		if err != nil && strings.HasSuffix(k, "/") {
-			if err := os.MkdirAll(c, 0o700); err != nil {
-				return nil, err
+			var missing []string
+			for d := c; ; d = filepath.Dir(d) {
+				if _, err := os.Lstat(d); err == nil || d == "/" {
+					break
+				}
+				missing = append([]string{d}, missing...)
 			}
+			if err := os.MkdirAll(c, 0o700); err != nil {
+				return nil, made, err
+			}
+			made = append(made, missing...)
 			real, err = filepath.EvalSymlinks(c)
 		}
 		if err != nil {
 			continue // a file not made yet: see above
 		}
 		if err := bindReadOnly(real, real); err != nil {
-			return nil, err
+			return nil, made, err
 		}
 	}
-	return rest, nil
+	return rest, made, nil
+}
+
+// unmadeKept takes away the folders holdKept made, innermost first, each
+// once its mount is gone and if the run left it empty: the home folder
+// is as the run left it, not as Hark's holding left it.
+func unmadeKept(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		// Every mount on it: a hidden place is masked over its hold.
+		for n := 0; n < 8 && unix.Unmount(made[i], unix.MNT_DETACH) == nil; n++ {
+		}
+		_ = unix.Rmdir(made[i]) // fails, as it should, where the run put something
+	}
 }
 
 // insideWrite says whether the clean path p lies in a writable place of sc.

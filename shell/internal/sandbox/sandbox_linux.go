@@ -166,8 +166,10 @@ func HelperMain(args []string) int {
 			// Kept and hidden places inside writable ones are held by
 			// mounts here; Landlock keeps and hides only what is left.
 			err := privatize()
+			var made []string
 			if err == nil {
-				conf.scope.Keep, err = holdKept(h.scope)
+				conf.scope.Keep, made, err = holdKept(h.scope)
+				defer unmadeKept(made)
 			}
 			if err == nil {
 				conf.hide, err = maskHidden(h.scope, h.hide)
