@@ -69,9 +69,13 @@ func (a *App) view() View {
 			}
 			v.Problems[k] = p
 		}
+		if len(p.Offers) > 0 {
+			p.Offers = a.offersNow(p.Offers)
+			v.Problems[k] = p
+		}
 	}
 	if a.pull != nil {
-		v.Pull = &PullView{Model: a.pull.model, Progress: a.pull.progress}
+		v.Pull = &PullView{Model: a.pull.model, Progress: a.pull.progress, Keeps: a.pull.keeps()}
 	}
 	return v
 }
@@ -144,6 +148,8 @@ func (a *App) click(ctx context.Context, id string) {
 		a.cancel()
 	case strings.HasPrefix(id, PrefixDownload):
 		a.startPull(ctx, strings.TrimPrefix(id, PrefixDownload))
+	case strings.HasPrefix(id, PrefixSpeechModel):
+		a.startSpeechDownload(ctx, strings.TrimPrefix(id, PrefixSpeechModel))
 	case id == IDCancelDownload:
 		a.cancelPull()
 	case id == IDConfirm:

@@ -96,6 +96,10 @@ type Options struct {
 	// not pulled: the problem row offers "Download MODEL (SIZE)". Nil: no
 	// offer. A "gpu" check, when given, runs again after the first load.
 	Puller ModelPuller
+	// Speech, when set, offers the speech models voice input lacks for
+	// download from the menu (speechmodel.go); a request spoken before
+	// they are in place is kept and runs once they are.
+	Speech *SpeechModels
 
 	// LogFile is Hark's log, opened by "Open log"; empty hides the entry.
 	LogFile string
@@ -222,6 +226,9 @@ type App struct {
 	described map[string]bool
 	// relisten: Say it again cancelled the turn; listen when it ends.
 	relisten bool
+	// held is a recording made while no speech model was there to
+	// transcribe it, nil when none: it runs once the model is in place.
+	held *speech.Audio
 }
 
 // turn is the loop's record of one request from key-down (or typed text)
@@ -333,6 +340,7 @@ func New(o Options) *App {
 		}
 		a.o.Checks = checks
 	}
+	a.offerSpeech()
 	if o.LoginItem != nil {
 		// The login-item file is the truth (the user may have removed it in
 		// the desktop's own settings); reading it is one small file.
@@ -574,6 +582,7 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 		text:              text,
 		conv:              a.conv,
 		stop:              stop,
+		keep:              a.speechMissing(),
 		noConfirm:         !a.settings.ConfirmBeforeExecute,
 		confirmTimeout:    a.settings.ConfirmTimeout.D(),
 		maxRecording:      a.settings.MaxRecording.D(),
@@ -800,6 +809,7 @@ func (a *App) finish(d turnDone) {
 		tally.Timeout = t.timeout
 	}
 	ending := agent.Ending(tally, d.answer)
+	var held *heldVoice
 	reply := SendReply{OK: true, Answer: ending}
 	switch {
 	case d.cancelled:
@@ -811,6 +821,9 @@ func (a *App) finish(d turnDone) {
 		a.stream = ""
 		a.setState(Idle)
 		a.note = d.err.Error()
+		reply = SendReply{Error: d.err.Error()}
+	case errors.As(d.err, &held):
+		a.holdVoice(held)
 		reply = SendReply{Error: d.err.Error()}
 	case d.err != nil:
 		a.offerMissing(d.err)
@@ -853,6 +866,7 @@ func (a *App) finish(d turnDone) {
 	if a.relisten {
 		a.relistenNow(t.ctxParent)
 	}
+	a.runHeld(t.ctxParent)
 }
 
 // notifyKey posts a notification about a state under key, replacing the

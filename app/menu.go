@@ -70,6 +70,23 @@ type ProblemInfo struct {
 	// DownloadKept is the share of the model an earlier, stopped download
 	// got (0 to 1): Ollama keeps it and the next download goes on from it.
 	DownloadKept float64
+	// Offers are further downloads the problem offers, one row each: the
+	// speech models a Hark without one can download.
+	Offers []DownloadOffer
+}
+
+// DownloadOffer is one model a problem row offers to download.
+type DownloadOffer struct {
+	ID   string // the row's MenuItem.ID
+	Name string
+	Size int64   // bytes, 0 when unknown
+	Kept float64 // the share an earlier, stopped download left to go on from
+	// About says what choosing it costs besides its size ("English only,
+	// fits any laptop").
+	About string
+	// Tip and ResumeTip are the row's tooltip, before a first try and
+	// once a part is kept.
+	Tip, ResumeTip string
 }
 
 // Widths of menu text in characters. Menus grow as wide as their widest
@@ -139,9 +156,14 @@ func BuildMenu(v View) Menu {
 		if p.Download != "" && v.Pull == nil {
 			add(downloadRow(p))
 		}
+		for _, o := range p.Offers {
+			if v.Pull == nil {
+				add(offerRow(o))
+			}
+		}
 	}
 	if v.Pull != nil {
-		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; Ollama keeps what is downloaded for the next try, unless it restarts first"})
+		add(MenuItem{ID: IDCancelDownload, Kind: ItemAction, Label: "Cancel download", Tooltip: "Stop downloading " + v.Pull.Model + "; " + v.Pull.Keeps})
 	}
 	if len(srcs) > 0 {
 		add(MenuItem{ID: IDProblems, Kind: ItemAction, Label: "Problems…", Tooltip: "What is wrong and how to fix it"})
@@ -502,17 +524,26 @@ func shownReasons(rs []shell.Reason) []shell.Reason {
 // downloadRow offers to pull the model a problem names, with its size
 // when Hark knows it before asking the registry.
 func downloadRow(p ProblemInfo) MenuItem {
-	if pct := int(100 * p.DownloadKept); pct > 0 && p.DownloadSize > 0 {
-		return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction,
-			Label:   fmt.Sprintf("    Resume download %s (%s, %d%% already downloaded)", clip(Visible(p.Download), 40), agent.SizeText(p.DownloadSize), pct),
-			Tooltip: resumeTip}
+	return offerRow(DownloadOffer{ID: PrefixDownload + p.Download, Name: p.Download, Size: p.DownloadSize, Kept: p.DownloadKept,
+		Tip: "Pull it through Ollama now; progress shows in the status line", ResumeTip: resumeTip})
+}
+
+// offerRow is the row of one download on offer: its size and what else
+// it costs, or, once an earlier try left a part, how much of it is there.
+func offerRow(o DownloadOffer) MenuItem {
+	if pct := int(100 * o.Kept); pct > 0 && o.Size > 0 {
+		return MenuItem{ID: o.ID, Kind: ItemAction,
+			Label:   fmt.Sprintf("    Resume download %s (%s, %d%% already downloaded)", clip(Visible(o.Name), 40), agent.SizeText(o.Size), pct),
+			Tooltip: o.ResumeTip}
 	}
-	label := "    Download " + clip(Visible(p.Download), 40)
-	if p.DownloadSize > 0 {
-		label += " (" + agent.SizeText(p.DownloadSize) + ")"
+	label := "    Download " + clip(Visible(o.Name), 40)
+	if o.Size > 0 {
+		label += " (" + agent.SizeText(o.Size) + ")"
 	}
-	return MenuItem{ID: PrefixDownload + p.Download, Kind: ItemAction, Label: label,
-		Tooltip: "Pull it through Ollama now; progress shows in the status line"}
+	if o.About != "" {
+		label += " — " + o.About
+	}
+	return MenuItem{ID: o.ID, Kind: ItemAction, Label: label, Tooltip: o.Tip}
 }
 
 // resumeTip says when the part already downloaded is kept: Ollama keeps
@@ -816,6 +847,9 @@ func tooltipLine(v View, status string) string {
 func readyLine(v View) string {
 	if blocked := answerBlocked(v); blocked != "" {
 		return blocked
+	}
+	if p := v.Problems["transcriber"]; len(p.Offers) > 0 {
+		return "No speech model yet — download one below; what you say is kept"
 	}
 	if v.CantListen != "" {
 		if v.CanType {

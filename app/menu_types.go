@@ -83,6 +83,7 @@ const (
 	PrefixSayAgain     = "say-again:"    // + Pending.ID: drop it and listen for the request again
 	PrefixProblem      = "problem:"      // + the problem's source
 	PrefixDownload     = "download:"     // + the Ollama model a problem offers to pull
+	PrefixSpeechModel  = "speech-model:" // + the speech model (speech/models name) a problem offers to download
 )
 
 // SayAgainLabel is the menu entry and the notification button that drop a

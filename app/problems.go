@@ -132,12 +132,18 @@ func (a *App) checkFinished(ctx context.Context, e checkDone) {
 		a.runCheck(ctx, e.source)
 		return
 	}
-	if e.err == nil {
+	switch {
+	case e.err == nil:
 		delete(a.problems, e.source)
-	} else {
-		if e.source != "ollama" || a.offerMissing(e.err) == "" {
-			a.setProblem(Problem{Source: e.source, Message: a.trayText(e.err), Title: titleOf(e.err)})
+		if e.source == "transcriber" {
+			a.runHeld(ctx) // the speech model is in place
 		}
+	case e.source == "ollama" && a.offerMissing(e.err) != "":
+	case e.source == "transcriber" && a.offerSpeech():
+		// The model is missing: its Download rows say more than the
+		// load's error.
+	default:
+		a.setProblem(Problem{Source: e.source, Message: a.trayText(e.err), Title: titleOf(e.err)})
 	}
 	a.scheduleRecheck(ctx)
 	a.renderNow()

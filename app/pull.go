@@ -28,15 +28,34 @@ func (f PullFunc) Pull(ctx context.Context, model string, progress func(agent.Pu
 type PullView struct {
 	Model    string
 	Progress agent.PullProgress
+	// Keeps says what a cancel keeps, for the Cancel download row.
+	Keeps string
 }
 
-// pullJob is the loop's record of the one download that may run.
+// pullJob is the loop's record of the one download that may run: the
+// language model through Ollama, or a speech model into Hark's models
+// folder (speech.go). Both run, report and stop the same way; only where
+// the bytes go and what a finished one sets going differ.
 type pullJob struct {
 	model    string
+	speech   bool // a speech model, not Ollama's
 	cancel   context.CancelFunc
 	progress agent.PullProgress
 	started  time.Time
 	resumed  bool // an earlier download of the model left a part to go on from
+}
+
+// What a cancelled download keeps, by where it went.
+const (
+	ollamaKeeps = "Ollama keeps what is downloaded for the next try, unless it restarts first"
+	speechKeeps = "Hark keeps what is downloaded in its models folder for the next try"
+)
+
+func (j *pullJob) keeps() string {
+	if j.speech {
+		return speechKeeps
+	}
+	return ollamaKeeps
 }
 
 type (
@@ -132,19 +151,32 @@ func (a *App) offerSize(model string) int64 {
 // of a percent or says something new, so a fast download does not flood
 // the loop.
 func (a *App) startPull(ctx context.Context, model string) {
-	if a.o.Puller == nil || a.pull != nil || model == "" {
+	puller := a.o.Puller
+	if puller == nil {
+		return
+	}
+	a.startDownload(ctx, &pullJob{model: model}, a.offerSize(model), func(ctx context.Context, progress func(agent.PullProgress)) error {
+		return puller.Pull(ctx, model, progress)
+	})
+}
+
+// startDownload runs fetch for job, the one download there may be.
+func (a *App) startDownload(ctx context.Context, job *pullJob, size int64, fetch func(context.Context, func(agent.PullProgress)) error) {
+	model := job.model
+	if a.pull != nil || model == "" {
 		return
 	}
 	pctx, cancel := context.WithCancel(ctx)
-	_, resumed := a.pullKept[model]
-	a.pull = &pullJob{model: model, cancel: cancel, started: a.o.now(), resumed: resumed,
-		progress: agent.PullProgress{Model: model, Total: a.offerSize(model), Status: "starting"}}
-	puller, loop := a.o.Puller, a.loop
+	_, job.resumed = a.pullKept[model]
+	job.cancel, job.started = cancel, a.o.now()
+	job.progress = agent.PullProgress{Model: model, Total: size, Status: "starting"}
+	a.pull = job
+	loop := a.loop
 	go func() {
 		defer cancel()
 		var last agent.PullProgress
 		shown := -1
-		err := puller.Pull(pctx, model, func(p agent.PullProgress) {
+		err := fetch(pctx, func(p agent.PullProgress) {
 			permille := int(1000 * p.Fraction())
 			if permille != shown || p.Status != last.Status {
 				shown = permille
@@ -204,8 +236,13 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			// Only the rest came now: the time is not the whole size's.
 			what = "Finished downloading " + size
 		}
-		a.notify("Model downloaded", fmt.Sprintf("%s is ready. %sin %s. %s", e.model, what, took, a.speakHint()))
-		a.runCheck(ctx, "ollama")
+		next := a.speakHint()
+		if job.speech {
+			next = a.speechDownloaded(ctx, e.model)
+		} else {
+			a.runCheck(ctx, "ollama")
+		}
+		a.notify("Model downloaded", fmt.Sprintf("%s is ready. %sin %s. %s", e.model, what, took, next))
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
 		a.keepPart(e)
 		kept := ""
@@ -213,11 +250,11 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			kept = fmt.Sprintf(" at %d%% — Resume download below goes on from there", pct)
 		}
 		a.note = "download cancelled" + kept
-		a.notify("Download cancelled", cancelledText(e))
+		a.notify("Download cancelled", cancelledText(e, job)+a.heldNote())
 	default:
 		a.keepPart(e)
 		a.note = "download failed — see the notification"
-		a.notify("Download failed", "Could not download "+e.model+": "+e.err.Error())
+		a.notify("Download failed", "Could not download "+e.model+": "+e.err.Error()+a.heldNote())
 	}
 	a.renderNow()
 }
@@ -231,7 +268,11 @@ func (a *App) keepPart(e pullDone) {
 }
 
 // cancelledText says what a cancelled download leaves and how to go on.
-func cancelledText(e pullDone) string {
+func cancelledText(e pullDone, job *pullJob) string {
+	if pct := int(100 * e.last.Fraction()); pct > 0 && job.speech {
+		return fmt.Sprintf("%d%% of %s of %s was downloaded. Hark keeps it in its models folder: Resume download in the Hark menu goes on from there.",
+			pct, agent.SizeText(e.last.Total), e.model)
+	}
 	if pct := int(100 * e.last.Fraction()); pct > 0 {
 		return fmt.Sprintf("%d%% of %s of %s was downloaded. Ollama keeps it: Resume download in the Hark menu goes on from there (if Ollama restarts first, it starts over).",
 			pct, agent.SizeText(e.last.Total), e.model)

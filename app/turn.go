@@ -60,6 +60,12 @@ type turnRun struct {
 	maxRecording   time.Duration
 	cues           bool
 
+	// keep: no speech model is there yet, so the recording is handed back
+	// to the loop (heldVoice) instead of transcribed. kept: a recording
+	// so held, to transcribe instead of recording.
+	keep bool
+	kept *speech.Audio
+
 	agent             Agent
 	recorder          Recorder
 	transcriber       Transcriber
@@ -147,10 +153,16 @@ func (r *turnRun) body() (agent.Outcome, error) {
 // length passes, or the turn is cancelled, then transcribes; words are nil
 // unless the transcriber gives them.
 func (r *turnRun) listen() (text string, words []speech.Word, err error) {
+	if r.kept != nil {
+		return r.transcribe(nil, *r.kept)
+	}
 	if err := r.recorder.Start(r.ctx); err != nil {
 		return "", nil, fmt.Errorf("could not start recording: %w", err)
 	}
-	live := r.beginStream()
+	var live *liveStream
+	if !r.keep {
+		live = r.beginStream()
+	}
 	if live != nil {
 		defer func() {
 			if live != nil {
@@ -189,12 +201,22 @@ func (r *turnRun) listen() (text string, words []speech.Word, err error) {
 	if audio.Duration() < MinRecording {
 		return "", nil, errDidntCatch
 	}
+	if r.keep {
+		return "", nil, &heldVoice{audio: audio}
+	}
 	if f := r.onTranscribeStart; f != nil && !keyUp.IsZero() {
 		f(r.now().Sub(keyUp))
 	}
+	l := live
+	live = nil
+	return r.transcribe(l, audio)
+}
+
+// transcribe turns audio into words: through live, the stream that
+// followed the recording, when there is one.
+func (r *turnRun) transcribe(live *liveStream, audio speech.Audio) (text string, words []speech.Word, err error) {
 	if live != nil {
 		text, words, err = live.finish(r.ctx, audio)
-		live = nil
 	} else if wt, ok := r.transcriber.(WordTranscriber); ok {
 		text, words, err = wt.TranscribeWords(r.ctx, audio)
 	} else {

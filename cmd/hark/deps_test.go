@@ -53,7 +53,7 @@ var importTable = map[string]deps{
 	"cmd/mkapp": {imports: "app/bundle"},
 
 	// app: the menu-bar core and the pieces around it.
-	"app":             {imports: "agent app/settings shell shell/preview shell/rules shell/trash shell/visible speech", tests: "agent/ollamatest shell/exectest shell/scope"},
+	"app":             {imports: "agent app/settings shell shell/preview shell/rules shell/trash shell/visible speech speech/models", tests: "agent/ollamatest shell/exectest shell/scope"},
 	"app/bundle":      {imports: "app/settings assets", tests: "shell/exectest"},
 	"app/control":     {imports: "app", tests: "agent app/settings"},
 	"app/desktop":     {imports: "app app/doctor app/settings assets shell/rules speech", tests: "app/e2e/harness shell shell/preview shell/exectest shell/scope"},

@@ -247,11 +247,11 @@ func English(m Model) bool { return strings.Contains(m.Name, ".en") }
 // 388 MB, small 852 MB, medium 2.1 GB, large 3.9 GB); the quantized ones
 // need less memory but about the same speed.
 var fits = []struct{ family, text string }{
-	{"tiny", "fits any laptop; the least accurate"},
+	{"tiny", "fits any laptop, least accurate"},
 	{"base", "fits any laptop"},
-	{"small", "fits most laptops (about 1 GB of memory); more accurate, slower"},
-	{"medium", "needs about 2 GB of memory and a fast laptop"},
-	{"large", "needs about 4 GB of memory: Apple silicon or a graphics card"},
+	{"small", "fits most laptops, 1 GB of memory"},
+	{"medium", "2 GB of memory, a fast laptop"},
+	{"large", "4 GB of memory, Apple silicon or a GPU"},
 }
 
 // About says what choosing m costs besides its size, for a menu row: the
@@ -284,7 +284,7 @@ var offerOrder = []string{"base.en", "small.en", "tiny.en", "base", "small", "ti
 func Offers(setting, language string, catalog []Model) []Model {
 	english := language == "" || language == "en"
 	var out []Model
-	if m, err := Lookup(catalog, setting); err == nil && !IsVAD(m) {
+	if m, err := Lookup(catalog, setting); err == nil && !IsVAD(m) && (english || !English(m)) {
 		out = append(out, m)
 	}
 	for _, name := range offerOrder {

@@ -29,6 +29,7 @@ func TestOffers(t *testing.T) {
 		{"no language set", "base.en", "", "base.en small.en tiny.en base"},
 		{"a larger model set", "medium.en", "en", "medium.en base.en small.en tiny.en"},
 		{"another language", "base", "de", "base small tiny"},
+		{"an English-only setting for another language", "base.en", "fr", "base small tiny"},
 		{"a path, not a name", "/models/mine.bin", "en", "base.en small.en tiny.en base"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,10 +45,10 @@ func TestAbout(t *testing.T) {
 	for name, want := range map[string]string{
 		"base.en":        "English only, fits any laptop",
 		"base":           "multilingual, fits any laptop",
-		"tiny.en-q5_1":   "English only, fits any laptop; the least accurate",
-		"small.en":       "English only, fits most laptops (about 1 GB of memory); more accurate, slower",
-		"medium":         "multilingual, needs about 2 GB of memory and a fast laptop",
-		"large-v3-turbo": "multilingual, needs about 4 GB of memory: Apple silicon or a graphics card",
+		"tiny.en-q5_1":   "English only, fits any laptop, least accurate",
+		"small.en":       "English only, fits most laptops, 1 GB of memory",
+		"medium":         "multilingual, 2 GB of memory, a fast laptop",
+		"large-v3-turbo": "multilingual, 4 GB of memory, Apple silicon or a GPU",
 		"silero-v5":      "optional: keeps music and typing away from whisper",
 	} {
 		m, err := Lookup(All(), name)
