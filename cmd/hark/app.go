@@ -321,6 +321,7 @@ func (w *wiring) buildCore(context.Context) error {
 			"gpu":  gpuCheck(server, st.Model()),
 		},
 		Puller:     modelPuller(server),
+		Speech:     speechModels(st, paths, w.transcriber),
 		WatchEvery: watchEvery(),
 		OnTranscribeStart: func(d time.Duration) {
 			log.Info("transcription started", "sinceKeyUpMs", float64(d.Microseconds())/1000)
