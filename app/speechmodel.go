@@ -198,7 +198,7 @@ func (a *App) startSpeechDownload(ctx context.Context, name string) {
 // choice, and the transcriber's check loads it, which runs a request kept
 // meanwhile. It returns the notification's next step.
 func (a *App) speechDownloaded(ctx context.Context, name string) string {
-	if strings.HasPrefix(name, "silero-") {
+	if models.IsVAD(models.Model{Name: name}) {
 		delete(a.problems, "vad")
 		return a.speakHint()
 	}
