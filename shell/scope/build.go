@@ -76,6 +76,9 @@ func Build(in Input) Scope {
 		named[p] = true
 		parent := filepath.Dir(p)
 		switch {
+		case c.Remove && IsBroad(p, in.Home):
+			// Never granted: no scope lets a run remove or replace /, a
+			// home folder or a system root, however the command spelled it.
 		case c.Dir:
 			add(p, "")
 			if c.Remove && !slices.Contains(s.Remove, parent) {

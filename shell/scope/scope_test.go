@@ -104,3 +104,16 @@ func TestBuildNamedInsideKept(t *testing.T) {
 		t.Errorf("Hark's own files are kept even when named: %+v", s.Keep)
 	}
 }
+
+// No scope lets a run remove a home folder, / or a system root, whatever
+// the preview read the command to remove.
+func TestBuildNeverRemovesARoot(t *testing.T) {
+	home := "/home/u"
+	for _, p := range []string{home, "/", "/usr", "/home", "/etc"} {
+		s := Build(Input{Dir: home + "/proj", Home: home, Known: true, Changes: []Change{{Path: p, Dir: true, Exists: true, Remove: true}},
+			Stat: func(string) (bool, bool) { return true, true }})
+		if slices.Contains(s.Write, p) || len(s.Remove) != 0 {
+			t.Errorf("removing %s: %+v", p, s)
+		}
+	}
+}
