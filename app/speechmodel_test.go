@@ -340,3 +340,30 @@ func TestMenuDownloadsTheVADModel(t *testing.T) {
 		return !ok && v.Pull == nil
 	})
 }
+
+// A part an earlier run left (Hark quit mid-download) is offered to
+// resume, and the download goes on from it.
+func TestSpeechModelResumesAPartFromAnEarlierRun(t *testing.T) {
+	t.Parallel()
+	_, files := speechCatalog()
+	file := "ggml-base.en.bin"
+	kept := (1<<20)*30/100 + 1000
+	h := startSpeech(t, func(o *Options) {
+		if err := os.MkdirAll(o.Paths.Models, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(o.Paths.Models, file+".part"), files[file][:kept], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	h.views.wait(t, "the offer to resume", func(v View) bool {
+		return rowLabel(v, PrefixSpeechModel+"base.en") == "    Resume download base.en (1.0 MB, 30% already downloaded)"
+	})
+	h.app.Post(MenuClick{ID: PrefixSpeechModel + "base.en"})
+	if n := recv(t, "the ready notification", h.notifier.got); !strings.HasPrefix(n.body, "base.en is ready. Finished downloading") {
+		t.Errorf("notification %+v", n)
+	}
+	if got := h.host.rangesOf(file); len(got) != 1 || got[0] != fmt.Sprintf("bytes=%d-", kept) {
+		t.Errorf("ranges %q, want one going on from the %d bytes kept", got, kept)
+	}
+}
