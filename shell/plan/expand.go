@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -432,6 +433,7 @@ func (x *expander) word(w *syntax.Word, index int) ([]Field, string, error) {
 	if w, err = x.paramTildes(w); err != nil {
 		return nil, "", err
 	}
+	w = replUnescaped(w)
 	if x.args {
 		if w, err = x.assignTildes(w); err != nil {
 			return nil, "", err
@@ -698,6 +700,71 @@ func unescapePattern(pat string) string {
 			i++
 		}
 		sb.WriteByte(pat[i])
+	}
+	return sb.String()
+}
+
+// replUnescaped is w with the replacement of every ${x/pat/rep} in it as
+// bash reads it: outside quotes there, a backslash escapes the character
+// after it ("${HOME//\//\/}" is home itself, each / replaced by /), which
+// the expansion library would keep; \& is a literal & then, as the
+// library reads a bare one. Parts inside quotes keep their backslashes,
+// as in bash. w itself is left as it is: the parse tree is shared.
+func replUnescaped(w *syntax.Word) *syntax.Word {
+	changed := false
+	var walk func([]syntax.WordPart) []syntax.WordPart
+	walk = func(ps []syntax.WordPart) []syntax.WordPart {
+		out := slices.Clone(ps)
+		for i, p := range ps {
+			switch y := p.(type) {
+			case *syntax.DblQuoted:
+				c := *y
+				c.Parts = walk(y.Parts)
+				out[i] = &c
+			case *syntax.ParamExp:
+				if y.Repl == nil || y.Repl.With == nil {
+					continue
+				}
+				with := *y.Repl.With
+				with.Parts = slices.Clone(with.Parts)
+				touched := false
+				for j, wp := range with.Parts {
+					if l, ok := wp.(*syntax.Lit); ok && strings.Contains(l.Value, `\`) {
+						c := *l
+						c.Value = unescapeRepl(l.Value)
+						with.Parts[j] = &c
+						touched = true
+					}
+				}
+				if touched {
+					c, r := *y, *y.Repl
+					r.With = &with
+					c.Repl = &r
+					out[i] = &c
+					changed = true
+				}
+			}
+		}
+		return out
+	}
+	parts := walk(w.Parts)
+	if !changed {
+		return w
+	}
+	c := *w
+	c.Parts = parts
+	return &c
+}
+
+// unescapeRepl takes the escaping backslashes out of an unquoted part of
+// a replacement.
+func unescapeRepl(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		sb.WriteByte(s[i])
 	}
 	return sb.String()
 }

@@ -15,6 +15,8 @@ var homeSpellings = []struct{ set, word string }{
 	{"declare -x x=~; ", "$x"}, {"readonly x=~; ", "$x"}, {"a=(~); ", `"${a[@]}"`}, {"a=(/tmp ~); ", "${a[1]}"},
 	{"a=(); a+=(~); ", "${a[*]}"}, {"x=/; ", "$x"}, {"x=; ", "$x/"}, {": ${x:=~}; ", "$x"},
 	{"x=$HOME; y=$x; ", "$y"}, {"x=~; x=${x%/}; ", `"$x"`},
+	// a replacement that leaves the value whole, its / escaped as bash reads it
+	{"", `"${HOME//\//\/}"`}, {"", `${HOME//\//\/}`},
 }
 
 // floorVerbs are the floor's destructive members, each given a target.
