@@ -122,6 +122,11 @@ func Build(in Input) Scope {
 		s.Agent = s.Agent || r.agent(prog)
 		s.Signals = s.Signals || r.signals
 	}
+	// A place inside another one adds nothing the card should list twice.
+	all := slices.Clone(s.Write)
+	s.Write = slices.DeleteFunc(s.Write, func(p string) bool {
+		return slices.ContainsFunc(all, func(w string) bool { return w != p && Under(p, w) })
+	})
 	for _, p := range s.Write {
 		if IsBroad(p, in.Home) && s.Broad == "" {
 			s.Broad = p

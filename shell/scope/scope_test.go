@@ -117,3 +117,13 @@ func TestBuildNeverRemovesARoot(t *testing.T) {
 		}
 	}
 }
+
+// A place inside another place of the scope is not listed again.
+func TestBuildListsNoPlaceInsideAnother(t *testing.T) {
+	home := "/home/u"
+	s := Build(Input{Dir: home, Home: home, Known: true, Stat: func(string) (bool, bool) { return true, true },
+		Changes: []Change{{Path: home + "/Downloads/old", Dir: true, Exists: true, Remove: true}, {Path: home + "/Downloads/a.txt", Exists: true, Remove: true}}})
+	if !slices.Equal(s.Write, []string{home + "/Downloads"}) {
+		t.Errorf("write %q, want ~/Downloads alone", s.Write)
+	}
+}
