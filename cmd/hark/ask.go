@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -80,6 +81,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
+	p.home, _ = os.UserHomeDir()
 	confirmer := newTerminalConfirmer(e)
 	if spoken {
 		var audio speech.Audio
@@ -312,7 +314,8 @@ func (p *printer) summary(out agent.Outcome) {
 type printer struct {
 	w           io.Writer
 	atLineStart bool
-	color       bool // ANSI colours for tiers and marks
+	color       bool   // ANSI colours for tiers and marks
+	home        string // written as ~, as commands write it
 
 	// holding is set once a command that could change something has a
 	// result: from then on the model's words are kept in held, not
@@ -393,7 +396,7 @@ func (p *printer) event(ev agent.Event) {
 		p.flushHeld() // words before a proposal are not the final answer
 		p.endLine()
 		p.write(fmt.Sprintf("  $ %s\n    %s · %s · in %s\n", commandBlock(c.Command, "  > "), visible.Line(c.Purpose),
-			p.paint(tierColor(c.Tier), visible.Line(string(c.Tier))), visible.Line(c.WorkingDirectory)))
+			p.paint(tierColor(c.Tier), visible.Line(string(c.Tier))), visible.Line(app.Tilde(c.WorkingDirectory, p.home))))
 		if c.Tier != shell.Safe {
 			for _, r := range c.Reasons {
 				p.write("    why: " + visible.Line(r.Why) + "\n")

@@ -470,3 +470,33 @@ func TestAskHeldWordsShowTheirControls(t *testing.T) {
 		t.Errorf("the escape is not shown, or not after Hark's account:\n%s", r.stdout)
 	}
 }
+
+// TestAskWritesHomeAsTilde: the folder a command runs in is written with
+// ~ for home, as the command itself and every other surface write it, not
+// as an absolute path beside a command that says ~.
+func TestAskWritesHomeAsTilde(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	sub := filepath.Join(home, "Downloads")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, dir, want string }{
+		{"home", home, "checking · safe · in ~\n"},
+		{"below home", sub, "checking · safe · in ~/Downloads\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			askEnv(t,
+				ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "ls", "purpose", "checking", "workingDirectory", c.dir)}},
+				ollamatest.Reply{Text: "Done looking."},
+			)
+			r := runAgentCLI(t, "", false, "ask", "--new", "what is there")
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, c.want) || strings.Contains(r.stdout, "in "+home) {
+				t.Errorf("stdout lacks %q:\n%s", c.want, r.stdout)
+			}
+		})
+	}
+}
