@@ -16,10 +16,10 @@ import (
 	"time"
 )
 
-// tsSDK is the node_modules folder that holds the pinned TypeScript SDK
-// (.ci/run installs it there from testdata/mcpclient's lock file), or
-// "" with why not.
-func tsSDK() (string, string) {
+// tsSDK is the node_modules folder that holds the pinned TypeScript
+// package pkg at version (.ci/run installs both SDK generations there
+// from testdata/mcpclient's lock file), or "" with why not.
+func tsSDK(pkg, version string) (string, string) {
 	if _, err := exec.LookPath("node"); err != nil {
 		return "", "node is not installed"
 	}
@@ -28,13 +28,13 @@ func tsSDK() (string, string) {
 		home, _ := os.UserHomeDir()
 		dir = filepath.Join(home, ".cache", "hark-e2e", "mcpclient", "node_modules")
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "@modelcontextprotocol", "sdk", "package.json"))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(pkg), "package.json"))
 	if err != nil {
-		return "", "the TypeScript MCP SDK is not installed in " + dir + " (run .ci/run's npm step, or set HARK_E2E_NODE_MODULES)"
+		return "", pkg + " is not installed in " + dir + " (run .ci/run's npm step, or set HARK_E2E_NODE_MODULES)"
 	}
 	var p struct{ Version string }
-	if json.Unmarshal(b, &p) != nil || p.Version != "1.32.2" {
-		return "", "the TypeScript MCP SDK in " + dir + " is " + p.Version + ", not the pinned 1.32.2 (run npm ci from app/e2e/testdata/mcpclient)"
+	if json.Unmarshal(b, &p) != nil || p.Version != version {
+		return "", pkg + " in " + dir + " is " + p.Version + ", not the pinned " + version + " (run npm ci from app/e2e/testdata/mcpclient)"
 	}
 	return dir, ""
 }
@@ -68,6 +68,8 @@ type tsStep struct {
 	Thrown     string            `json:"thrown"`
 	Count      int               `json:"count"`
 	Errors     []string          `json:"errors"`
+	Era        string            `json:"era"`
+	Version    string            `json:"version"`
 }
 
 // TestMCPTypeScriptClient: the official TypeScript SDK, a client Hark did
@@ -78,7 +80,23 @@ type tsStep struct {
 // gets no late answer, which the SDK would report as an error. The SDK
 // checks each structuredContent against the tool's outputSchema itself.
 func TestMCPTypeScriptClient(t *testing.T) {
-	sdk, why := tsSDK()
+	testTSClient(t, "@modelcontextprotocol/sdk", "1.32.2", "mcpclient.mjs", "TypeScript Client", "")
+}
+
+// TestMCPTypeScriptClientV2: the same session from the SDK's second
+// generation, @modelcontextprotocol/client, pinned to protocol
+// 2026-07-28: no initialize, a server/discover probe, the client's name
+// in every request's _meta, no ping. The tray must still name the client
+// and the cancel must still stop the command.
+func TestMCPTypeScriptClientV2(t *testing.T) {
+	testTSClient(t, "@modelcontextprotocol/client", "2.4.0", "mcpclient2.mjs", "TypeScript Client v2", "2026-07-28")
+}
+
+// testTSClient runs one of testdata's client scripts against hark mcp
+// beside the running app and checks each step it reports; protocol, when
+// set, is the version the client must have settled on.
+func testTSClient(t *testing.T, pkg, version, scriptName, client, protocol string) {
+	sdk, why := tsSDK(pkg, version)
 	if sdk == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(why)
@@ -88,7 +106,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	d := newDesktop(t, true, true)
 	h := startHark(t, d)
 	h.waitIdle()
-	script, err := filepath.Abs(filepath.Join("testdata", "mcpclient.mjs"))
+	script, err := filepath.Abs(filepath.Join("testdata", scriptName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +162,9 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 	decision := func(s tsStep) string { d, _ := s.Structured["decision"].(string); return d }
 
-	next("connected")
+	if c := next("connected"); protocol != "" && c.Version != protocol {
+		t.Errorf("the client settled on protocol %q (era %q), want %s", c.Version, c.Era, protocol)
+	}
 	if l := next("list"); len(l.Tools) != 1 || !strings.Contains(string(l.Tools[0]), `"destructiveHint":true`) || !strings.Contains(string(l.Tools[0]), `"outputSchema"`) {
 		t.Errorf("tools/list: %s", l.Tools)
 	}
@@ -163,7 +183,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	next("approval asked")
 	marker := filepath.Join(d.work, "ts-approved")
 	approvalFor(t, d.notes, "touch "+marker)
-	h.menu.WaitFor(t, 20*time.Second, "From TypeScript Client")
+	h.menu.WaitFor(t, 20*time.Second, "From "+client)
 	h.menu.ClickUntil(t, 30*time.Second, "Approve", func() error {
 		if !exists(marker) {
 			return errors.New("not run yet")
@@ -208,5 +228,5 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("the client exited: %v", err)
 	}
-	t.Logf("the TypeScript client's session took %v", time.Since(start).Round(time.Millisecond))
+	t.Logf("%s's session took %v", client, time.Since(start).Round(time.Millisecond))
 }
