@@ -41,7 +41,7 @@ launch at login. Exits 1 when something Hark needs is missing (✗); ⚠ lines a
 func runDoctor(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	verbose := fs.Bool("v", false, "also show how long each check took")
+	verbose := fs.Bool("v", false, "also show how long each check took, and how the sandbox confines commands in the kernel's terms")
 	timeout := fs.Duration("timeout", doctor.DefaultTimeout, "give up on a check after this long")
 	firstRun := fs.Bool("first-run", false, "for make run: also download the whisper model when missing, and exit 0 so the app still starts")
 	fs.Usage = func() { writeUsage(e.stderr, "doctor", fs) }
@@ -61,7 +61,7 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "Hark %s doctor (%s/%s)\n\n", version, runtime.GOOS, runtime.GOARCH)
-	reports := doctor.Run(ctx, doctorChecks(paths, st, loadErr), *timeout)
+	reports := doctor.Run(ctx, doctorChecks(paths, st, loadErr, doctorOptions{whisper: whisper.Available(), verbose: *verbose}), *timeout)
 	failed := doctor.Print(e.stdout, reports)
 	if *verbose {
 		fmt.Fprintf(e.stdout, "\nChecked in %s; slowest:\n", time.Since(start).Round(time.Millisecond))
@@ -79,9 +79,16 @@ func runDoctor(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// doctorOptions are what shapes the list of checks beyond the settings:
+// whether this build has whisper.cpp, and whether -v asks for the detail.
+type doctorOptions struct {
+	whisper bool
+	verbose bool
+}
+
 // doctorChecks lists the checks: doctor's own (settings, folders, launch
 // at login) and the probe each adapter exports.
-func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []doctor.Check {
+func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error, o doctorOptions) []doctor.Check {
 	goos := runtime.GOOS
 	server := newServer(st)
 	checks := []doctor.Check{
@@ -89,25 +96,32 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		doctor.Folders(paths),
 		// Without whisper.cpp in this build voice input is off, so its
 		// microphone and model are not things Hark needs now.
-		doctor.FromProbe("Microphone", whisper.Available(), func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
+		doctor.FromProbe("Microphone", o.whisper, func(ctx context.Context) (string, error) { return portaudio.ProbeMicrophone(ctx, st.Microphone) }),
 		// Voice input is optional (typed requests work without it), so
 		// a build without whisper.cpp is a ⚠ line, never a ✗.
 		doctor.FromProbe("Speech recognition", false, whisper.ProbeBuild),
-		doctor.FromProbe("Whisper model", whisper.Available(), func(ctx context.Context) (string, error) {
-			return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
-		}),
-		doctor.FromProbe("Voice activity model", false, func(ctx context.Context) (string, error) {
-			return models.ProbeVAD(ctx, paths.Models)
-		}),
 	}
-	if whisper.Available() {
-		checks = append(checks, doctor.FromProbe("Speech speed", false, func(ctx context.Context) (string, error) {
-			return probeSpeechSpeed(ctx, st.WhisperModel, paths.Models)
-		}))
+	// A build without whisper.cpp cannot use a speech model: advice to
+	// download one would cost a download and change nothing. The Speech
+	// recognition line says what brings voice input; once it is built
+	// in, these lines say which models it still needs.
+	if o.whisper {
+		checks = append(checks,
+			doctor.FromProbe("Whisper model", true, func(ctx context.Context) (string, error) {
+				return models.ProbeModel(ctx, st.WhisperModel, paths.Models)
+			}),
+			doctor.FromProbe("Voice activity model", false, func(ctx context.Context) (string, error) {
+				return models.ProbeVAD(ctx, paths.Models)
+			}),
+			doctor.FromProbe("Speech speed", false, func(ctx context.Context) (string, error) {
+				return probeSpeechSpeed(ctx, st.WhisperModel, paths.Models)
+			}))
 	}
 	checks = append(checks, modelChecks(st, server, goos)...)
 	checks = append(checks, []doctor.Check{
-		doctor.FromProbe("Sandbox", false, shell.ProbeSandbox),
+		doctor.FromProbe("Sandbox", false, func(ctx context.Context) (string, error) {
+			return sandboxLine(ctx, shell.ProbeSandbox, o.verbose)
+		}),
 		doctor.FromProbe("Notifications", false, desktop.ProbeNotifications),
 		doctor.FromProbe("Spoken replies", false, func(context.Context) (string, error) {
 			return desktop.ProbeSpeaker(goos, st.Language, st.Speak)
@@ -128,6 +142,24 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error) []d
 		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
 	return append(checks, focusChecks(goos)...)
+}
+
+// sandboxPlain is the Sandbox line in a user's words: what the sandbox
+// means for the commands Hark runs, not how the kernel holds it.
+const sandboxPlain = "on: read-only commands cannot change anything, and an approved command can change only what its approval shows"
+
+// sandboxLine is the Sandbox line: plain words when it works, with the
+// kernel's terms (Landlock ABI, namespaces) only under -v. A sandbox that
+// does not work keeps the probe's own words: they name what is missing.
+func sandboxLine(ctx context.Context, probe doctor.Probe, verbose bool) (string, error) {
+	detail, err := probe(ctx)
+	switch {
+	case err != nil:
+		return detail, err
+	case verbose && detail != "":
+		return sandboxPlain + " (" + detail + ")", nil
+	}
+	return sandboxPlain, nil
 }
 
 // probeSpeechSpeed times whisper.cpp on its built-in clip with the model

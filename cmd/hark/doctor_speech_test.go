@@ -20,7 +20,7 @@ func TestDoctorTimesSpeechOnlyWithWhisper(t *testing.T) {
 	dir := t.TempDir()
 	paths := settings.Paths{Settings: dir + "/settings.json", Models: dir + "/models"}
 	found := false
-	for _, c := range doctorChecks(paths, settings.Defaults(), nil) {
+	for _, c := range doctorChecks(paths, settings.Defaults(), nil, doctorOptions{whisper: whisper.Available()}) {
 		if c.Name == "Speech speed" {
 			found = true
 			if c.Required {

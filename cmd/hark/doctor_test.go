@@ -65,7 +65,11 @@ func TestDoctorCLI(t *testing.T) {
 		t.Errorf("no line for %q in:\n%s", name, r.stdout)
 		return ""
 	}
-	for _, name := range []string{"Settings", "Data folders", "Microphone", "Speech recognition", "Whisper model", "Voice activity model", "Sandbox", "Notifications", "Spoken replies", "Tray", "Hotkey", "Launch at login"} {
+	names := []string{"Settings", "Data folders", "Microphone", "Speech recognition", "Sandbox", "Notifications", "Spoken replies", "Tray", "Hotkey", "Launch at login"}
+	if whisper.Available() {
+		names = append(names, "Whisper model", "Voice activity model")
+	}
+	for _, name := range names {
 		find(name)
 	}
 	if l := find("Ollama"); !strings.HasPrefix(l, "✓") || !strings.Contains(l, "9.9.9") {
@@ -131,12 +135,60 @@ func TestVoicePartsRequiredOnlyWhenUsable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range doctorChecks(paths, st, nil) {
+	for _, c := range doctorChecks(paths, st, nil, doctorOptions{whisper: whisper.Available()}) {
 		if c.Name == "Speech recognition" && c.Required {
 			t.Error("Speech recognition is counted among the required things, yet voice input is optional")
 		}
 		if (c.Name == "Microphone" || c.Name == "Whisper model") && c.Required != whisper.Available() {
 			t.Errorf("%s: Required = %v in a build where whisper.Available() = %v", c.Name, c.Required, whisper.Available())
 		}
+	}
+}
+
+// TestDoctorSpeaksToUsers: a build without whisper.cpp is not told to
+// download speech models it cannot use, and the Sandbox line says what
+// the sandbox means for commands in plain words; the kernel's terms
+// (Landlock, namespaces) are there only under -v.
+func TestDoctorSpeaksToUsers(t *testing.T) {
+	t.Setenv("HARK_HOME", t.TempDir())
+	t.Setenv("OLLAMA_HOST", "http://127.0.0.1:1")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	findSandbox := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, " Sandbox ") {
+				return l
+			}
+		}
+		t.Fatalf("no Sandbox line in:\n%s", out)
+		return ""
+	}
+	r := runCLI("doctor", "-timeout", "3s")
+	if !whisper.Available() {
+		for _, bad := range []string{"hark models download", "Whisper model", "Voice activity model"} {
+			if strings.Contains(r.stdout, bad) {
+				t.Errorf("a build without whisper.cpp is told about %q:\n%s", bad, r.stdout)
+			}
+		}
+	}
+	l := findSandbox(r.stdout)
+	if strings.HasPrefix(l, "✓") {
+		for _, jargon := range []string{"Landlock", "ABI", "namespace", "seccomp", "Seatbelt"} {
+			if strings.Contains(l, jargon) {
+				t.Errorf("the Sandbox line speaks the kernel's terms (%q) without -v:\n%s", jargon, l)
+			}
+		}
+		if !strings.Contains(l, "read-only commands cannot change anything") {
+			t.Errorf("the Sandbox line does not say what it means for commands:\n%s", l)
+		}
+	}
+	// -v keeps the detail for whoever wants it.
+	ok := func(context.Context) (string, error) { return "Landlock ABI 7: read-only files", nil }
+	if got, _ := sandboxLine(context.Background(), ok, true); !strings.Contains(got, "Landlock ABI 7") || !strings.HasPrefix(got, sandboxPlain) {
+		t.Errorf("-v: %q", got)
+	}
+	if got, _ := sandboxLine(context.Background(), ok, false); got != sandboxPlain {
+		t.Errorf("without -v: %q", got)
 	}
 }
