@@ -15,7 +15,10 @@ type Stats struct {
 	Commands           int
 	ConfirmationsAsked int
 	Approved           int
-	Denied             int
+	Denied             int // includes TimedOut
+	TimedOut           int
+	NotAsked           int // among ConfirmationsAsked, yet nobody could be asked
+	Trashed            int // of Approved, answered with Move to Trash
 	Refused            int
 	ModelTime          time.Duration
 	CommandTime        time.Duration
@@ -46,6 +49,9 @@ func Summarize(convs []*Conversation) Stats {
 			s.ConfirmationsAsked += r.ConfirmationsAsked
 			s.Approved += r.Approved
 			s.Denied += r.Denied
+			s.TimedOut += r.TimedOut
+			s.NotAsked += r.NotAsked
+			s.Trashed += r.Trashed + r.TrashFailed
 			s.Refused += r.Refused
 			s.ModelTime += time.Duration(r.ModelTimeMs) * time.Millisecond
 			s.CommandTime += time.Duration(r.CommandTimeMs) * time.Millisecond

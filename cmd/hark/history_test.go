@@ -110,7 +110,7 @@ func TestStatsCommand(t *testing.T) {
 	if bad := regexp.MustCompile(`\b1 (conversations|errors|decisions|requests|commands|files|folders)\b`).FindString(r.stdout); bad != "" {
 		t.Errorf("stats says %q:\n%s", bad, r.stdout)
 	}
-	for _, want := range []string{"Requests:       1 in 1 conversation,", "0 errors", "1 completed (100%)", "Model turns:    2", "Tool calls:     2; commands run: 1", "1 asked, 0 approved, 1 denied", "Audit log:      2 decisions"} {
+	for _, want := range []string{"Requests:       1 in 1 conversation,", "0 errors", "1 completed (100%)", "Model turns:    2", "Tool calls:     2; commands run: 1", "Confirmations:  1 asked: 0 approved, 1 denied\n", "Audit log:      2 decisions"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stats lacks %q:\n%s", want, r.stdout)
 		}
@@ -130,9 +130,9 @@ func TestStatsSaysOneErrorInTheSingular(t *testing.T) {
 	}
 }
 
-// TestStatsCountsEachApprovalOnce: a Move to Trash is an approval, so the
-// audit line folds it into "approved" and the two lines of stats agree
-// (the walk saw "10 approved" beside "approved 7 … trashed 3").
+// TestStatsCountsEachApprovalOnce: a Move to Trash is an approval, so it
+// is counted inside "approved", never beside it (the walk saw "10
+// approved" beside "approved 7 … trashed 3").
 func TestStatsCountsEachApprovalOnce(t *testing.T) {
 	t.Parallel()
 	var es []agent.AuditEntry
@@ -146,12 +146,45 @@ func TestStatsCountsEachApprovalOnce(t *testing.T) {
 	add(agent.DecisionTrashed, 3)
 	add(agent.DecisionDenied, 7)
 	add(agent.DecisionAllowed, 1)
-	got := auditSummary(es)
-	want := "14 ran at once (read-only), 10 approved (3 of them moved to the Trash instead), 7 denied, 1 allowed by your rules"
+	got := confirmationsLine(agent.Stats{}, es)
+	want := "17 asked: 10 approved (3 of them moved to the Trash instead), 7 denied"
 	if got != want {
-		t.Errorf("auditSummary =\n %q\nwant\n %q", got, want)
+		t.Errorf("confirmationsLine =\n %q\nwant\n %q", got, want)
 	}
-	if strings.Contains(got, "trashed") {
-		t.Errorf("trashed counted beside approved: %q", got)
+	if got := auditSummary(es); strings.Contains(got, "trashed") || strings.Contains(got, "approved") {
+		t.Errorf("the audit line counts approvals again: %q", got)
+	}
+}
+
+// TestStatsAddUp: the walk's numbers (B3-18): the Confirmations line and
+// the Audit log line count the same approvals, and the parts of each add
+// up to its whole, so "15 asked, 4 approved, 10 denied or unanswered"
+// beside "5 approved" cannot happen. Without an audit log the history's
+// counts add up the same way.
+func TestStatsAddUp(t *testing.T) {
+	t.Parallel()
+	var es []agent.AuditEntry
+	add := func(d string, n int) {
+		for range n {
+			es = append(es, agent.AuditEntry{Decision: d})
+		}
+	}
+	add(agent.DecisionAuto, 21)
+	add(agent.DecisionDenied, 6)
+	add(agent.DecisionApproved, 2)
+	add(agent.DecisionTrashed, 3)
+	add(agent.DecisionTimeout, 4)
+	add(agent.DecisionNotAsked, 1)
+	// The history lost a request the audit log kept: its counts differ,
+	// and the line follows the audit log.
+	hist := agent.Stats{ConfirmationsAsked: 15, Approved: 4, Denied: 10, TimedOut: 4, NotAsked: 1}
+	if got, want := confirmationsLine(hist, es), "15 asked: 5 approved (3 of them moved to the Trash instead), 6 denied, 4 timed out"; got != want {
+		t.Errorf("from the audit log:\n %q\nwant\n %q", got, want)
+	}
+	if got, want := auditSummary(es), "21 ran at once (read-only), 15 asked you (see Confirmations), 1 not asked (nobody could approve them)"; got != want {
+		t.Errorf("audit line:\n %q\nwant\n %q", got, want)
+	}
+	if got, want := confirmationsLine(hist, nil), "14 asked: 4 approved, 6 denied, 4 timed out"; got != want {
+		t.Errorf("from the history:\n %q\nwant\n %q", got, want)
 	}
 }

@@ -53,43 +53,104 @@ func runStats(_ context.Context, e *env, args []string) int {
 		s.Completed, 100*s.SuccessRate(), pluralWord(s.Errors, "error", "errors"), s.Cancelled, s.TurnLimits)
 	fmt.Fprintf(w, "Model turns:    %d (%.1f per request)\n", s.Turns, float64(s.Turns)/float64(s.Requests))
 	fmt.Fprintf(w, "Tool calls:     %d; commands run: %d; refused: %d\n", s.ToolCalls, s.Commands, s.Refused)
-	fmt.Fprintf(w, "Confirmations:  %d asked, %d approved, %d denied or unanswered\n", s.ConfirmationsAsked, s.Approved, s.Denied)
+	entries, _, auditErr := agent.ReadAudit(paths.Audit)
+	if auditErr != nil || len(entries) == 0 {
+		entries = nil
+	}
+	fmt.Fprintf(w, "Confirmations:  %s\n", confirmationsLine(s, entries))
 	fmt.Fprintf(w, "Model time:     %s total, %s per request\n", s.ModelTime.Round(time.Millisecond), per(s.ModelTime))
 	fmt.Fprintf(w, "Command time:   %s total, %s per request\n", s.CommandTime.Round(time.Millisecond), per(s.CommandTime))
 
-	if entries, _, err := agent.ReadAudit(paths.Audit); err == nil && len(entries) > 0 {
+	if len(entries) > 0 {
 		fmt.Fprintf(w, "Audit log:      %s: %s\n", pluralWord(len(entries), "decision", "decisions"), auditSummary(entries))
 	}
 	return exitOK
 }
 
 // auditDecisionWords names each audit decision the way the rest of stats
-// speaks. Move to Trash is an approval (the user said yes, Hark moved the
-// targets instead of running the command), so it is counted inside
-// "approved" rather than beside it: one approval is counted once, and the
-// total agrees with the Confirmations line.
+// speaks. The decisions a person was asked for are not among them: the
+// audit line counts them as one "asked" and the Confirmations line says
+// how they were answered, so each approval is counted once, on one line,
+// and both lines add up.
 var auditDecisionWords = map[string]string{
 	agent.DecisionAuto:           "ran at once (read-only)",
-	agent.DecisionApproved:       "approved",
 	agent.DecisionAllowed:        "allowed by your rules",
-	agent.DecisionDenied:         "denied",
 	agent.DecisionNotAsked:       "not asked (nobody could approve them)",
 	agent.DecisionRefused:        "refused (never allowed)",
 	agent.DecisionUnconfirmedRun: "ran with confirmation off",
-	agent.DecisionTimeout:        "timed out",
-	agent.DecisionCancelled:      "cancelled",
+}
+
+// answerWords sort the decisions a person was asked for by their answer.
+// Move to Trash is an approval (the user said yes, Hark moved the targets
+// instead of running the command), and so is letting a stopped run go on.
+var answerWords = map[string]string{
+	agent.DecisionApproved:  "approved",
+	agent.DecisionTrashed:   "approved",
+	agent.DecisionWidened:   "approved",
+	agent.DecisionUnlimited: "approved",
+	agent.DecisionDenied:    "denied",
+	agent.DecisionTimeout:   "timed out",
+	agent.DecisionCancelled: "cancelled while waiting",
+}
+
+// answerOrder is the order the answers are listed in.
+var answerOrder = []string{"approved", "denied", "timed out", "cancelled while waiting"}
+
+// confirmationsLine says how many approvals were asked for and how each
+// was answered, the parts adding up to the whole. The audit log is the
+// record of every approval (the app, hark ask, hark exec, MCP clients),
+// so when it has entries the line is counted from it, as the Audit log
+// line is; without one, from the history.
+func confirmationsLine(s agent.Stats, entries []agent.AuditEntry) string {
+	counts := map[string]int{}
+	asked, trashed := 0, 0
+	if entries != nil {
+		for _, en := range entries {
+			if w, ok := answerWords[en.Decision]; ok {
+				asked++
+				counts[w]++
+			}
+			if en.Decision == agent.DecisionTrashed {
+				trashed++
+			}
+		}
+	} else {
+		// ConfirmationsAsked counts the approvals nobody could be asked
+		// for too; they are no answer.
+		asked = max(s.ConfirmationsAsked-s.NotAsked, 0)
+		counts["approved"] = s.Approved
+		counts["denied"] = max(s.Denied-s.TimedOut, 0)
+		counts["timed out"] = s.TimedOut
+		counts["cancelled while waiting"] = max(asked-s.Approved-s.Denied, 0)
+		trashed = s.Trashed
+	}
+	if asked == 0 {
+		return "none asked"
+	}
+	parts := []string{}
+	for _, w := range answerOrder {
+		n := counts[w]
+		if n == 0 && w != "approved" && w != "denied" {
+			continue
+		}
+		part := fmt.Sprintf("%d %s", n, w)
+		if w == "approved" && trashed > 0 {
+			part += fmt.Sprintf(" (%d of them moved to the Trash instead)", trashed)
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("%d asked: %s", asked, strings.Join(parts, ", "))
 }
 
 // auditSummary counts the audit log's decisions, largest first, each
-// decision once.
+// decision once; those a person was asked for are one count, "asked",
+// which the Confirmations line breaks down.
 func auditSummary(entries []agent.AuditEntry) string {
 	counts := map[string]int{}
-	trashed := 0
 	for _, en := range entries {
 		d := en.Decision
-		if d == agent.DecisionTrashed {
-			trashed++
-			d = agent.DecisionApproved
+		if _, ok := answerWords[d]; ok {
+			d = "asked"
 		}
 		counts[d]++
 	}
@@ -103,14 +164,13 @@ func auditSummary(entries []agent.AuditEntry) string {
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		words, ok := auditDecisionWords[k]
-		if !ok {
+		switch {
+		case k == "asked":
+			words = "asked you (see Confirmations)"
+		case !ok:
 			words = k
 		}
-		part := fmt.Sprintf("%d %s", counts[k], words)
-		if k == agent.DecisionApproved && trashed > 0 {
-			part += fmt.Sprintf(" (%d of them moved to the Trash instead)", trashed)
-		}
-		parts = append(parts, part)
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], words))
 	}
 	return strings.Join(parts, ", ")
 }
