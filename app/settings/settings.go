@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Settings are the user's choices, stored as JSON in Paths.Settings. The zero
@@ -261,11 +262,21 @@ func editDistance(a, b string) int {
 // decode applies every valid key of data to s and reports the others
 // together; a bad key keeps its default.
 func (s *Settings) decode(data []byte) error {
+	// TextEdit, which Settings… opens on macOS, turns each typed " into
+	// “ or ” by default; where one stands in place of a JSON quote, read
+	// it as one rather than lose every key to one typed line.
+	data = straightenQuotes(data)
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
 			line, col := position(data, int(syn.Offset)-1) // Offset counts the bad byte itself
+			if r, _ := utf8.DecodeRune(data[min(max(int(syn.Offset)-1, 0), len(data)):]); isCurlyQuote(r) {
+				// json names only the quote's first byte ('â'), which says
+				// nothing to whoever typed it.
+				return fmt.Errorf("line %d has a curly quote %c — TextEdit's smart quotes; JSON needs straight quotes (\"): "+
+					"turn off Edit › Substitutions › Smart Quotes, then retype it (column %d)", line, r, col)
+			}
 			return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, err)
 		}
 		return fmt.Errorf("not a JSON object of settings: %v", err)
@@ -318,6 +329,62 @@ func (s *Settings) decode(data []byte) error {
 		*s = trial
 	}
 	return errors.Join(errs...)
+}
+
+// curlyDoubles are the quotes a smart-quotes editor types for ": “ and ”
+// in English, „ and “ in German, ‟ and the fullwidth ＂ elsewhere.
+const curlyDoubles = "“”„‟＂"
+
+// isCurlyQuote reports whether r is a typographic quote, double or single.
+func isCurlyQuote(r rune) bool { return strings.ContainsRune(curlyDoubles+"‘’‚‛", r) }
+
+// straightenQuotes gives data with every curly double quote that stands
+// where JSON needs a quote made straight: one that opens a string, and
+// one inside a string that closes it, that is, followed by : , } ] or the
+// end of the line, and (in a string a straight quote opened) with no
+// straight quote left on the line to close it instead. Curly quotes
+// inside a string's text stay. Valid JSON comes back unchanged: outside
+// its strings no curly quote stands, and each of its strings ends with a
+// straight quote on its own line.
+func straightenQuotes(data []byte) []byte {
+	if !bytes.ContainsAny(data, curlyDoubles) {
+		return data
+	}
+	out := make([]byte, 0, len(data))
+	inString, curlyOpened := false, false
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		switch {
+		case !inString && r == '"':
+			inString, curlyOpened = true, false
+		case !inString && strings.ContainsRune(curlyDoubles, r):
+			inString, curlyOpened = true, true
+			out, i = append(out, '"'), i+n
+			continue
+		case inString && r == '\\' && i+1 < len(data):
+			out, i = append(out, data[i], data[i+1]), i+2
+			continue
+		case inString && r == '"':
+			inString = false
+		case inString && strings.ContainsRune(curlyDoubles, r) && closesString(data[i+n:], curlyOpened):
+			inString = false
+			out, i = append(out, '"'), i+n
+			continue
+		}
+		out, i = append(out, data[i:i+n]...), i+n
+	}
+	return out
+}
+
+// closesString reports whether a curly quote followed by rest ends the
+// string it stands in.
+func closesString(rest []byte, curlyOpened bool) bool {
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	if !curlyOpened && bytes.ContainsRune(line, '"') {
+		return false
+	}
+	next := bytes.TrimLeft(line, " \t\r")
+	return len(next) == 0 || strings.IndexByte(":,}]", next[0]) >= 0
 }
 
 // Validate reports the first value that cannot work, naming its key.

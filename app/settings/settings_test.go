@@ -289,3 +289,68 @@ func TestRuntimeKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadSmartQuotes: TextEdit, which Settings… opens on macOS, types “
+// and ” for " unless Smart Quotes is off. Where such a quote stands in
+// place of a JSON quote it is read as one; inside a string's text it
+// stays as typed.
+func TestLoadSmartQuotes(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		json  string
+		check func(Settings) bool
+	}{
+		"typed key":           {"{\n  “speak”: false,\n  \"maxTurns\": 3\n}", func(s Settings) bool { return !s.Speak && s.MaxTurns == 3 }},
+		"typed key and value": {"{\n  “ollamaHost”: “192.168.1.5:11434”,\n  \"maxTurns\": 3\n}", func(s Settings) bool { return s.OllamaHost == "192.168.1.5:11434" }},
+		"German quotes":       {"{„speak“: false}", func(s Settings) bool { return !s.Speak }},
+		"closed by a curly":   {"{\n  \"speak\": false,\n  \"ollamaHost\": \"10.0.0.2:11434”\n}", func(s Settings) bool { return s.OllamaHost == "10.0.0.2:11434" }},
+		"curly in the text":   {`{"initialPrompt": "the “Hark” app, “x”", "speak": false}`, func(s Settings) bool { return s.InitialPrompt == "the “Hark” app, “x”" && !s.Speak }},
+		"a comma after one":   {`{"initialPrompt": "a ”, b", "speak": false}`, func(s Settings) bool { return s.InitialPrompt == "a ”, b" }},
+		"curly in a curly":    {"{\n  “initialPrompt”: “a “b” c”\n}", func(s Settings) bool { return s.InitialPrompt == "a “b” c" }},
+		"escaped then curly":  {`{"initialPrompt": "a \"b” c\"", "speak": false}`, func(s Settings) bool { return s.InitialPrompt == `a "b” c"` }},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "settings.json")
+			if err := os.WriteFile(p, []byte(c.json), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(p)
+			if err != nil || !c.check(s) {
+				t.Fatalf("Load(%s) = %+v, %v", c.json, s, err)
+			}
+		})
+	}
+}
+
+// TestLoadSmartQuoteErrorNamesTheCause: a curly quote Hark cannot read as
+// a straight one is named, with its line and where it comes from, instead
+// of json's "invalid character 'â'".
+func TestLoadSmartQuoteErrorNamesTheCause(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(p, []byte("{\n  \"speak\": false,\n  ‘maxTurns’: 3\n}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(p)
+	if err == nil || !strings.Contains(err.Error(), "line 3 has a curly quote ‘ — TextEdit's smart quotes") ||
+		!strings.Contains(err.Error(), "Smart Quotes") || strings.Contains(err.Error(), "'â'") {
+		t.Fatalf("Load: %v", err)
+	}
+}
+
+// FuzzStraightenQuotes: valid JSON is never changed, so a file that
+// parses means what it meant.
+func FuzzStraightenQuotes(f *testing.F) {
+	for _, s := range []string{`{"a": "“b”", "c": ["”", "a ”, b"]}`, `"„x“"`, `{"k":"\"”"}`, "{“a”: 1}", `["”]"]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if json.Valid([]byte(s)) {
+			if got := string(straightenQuotes([]byte(s))); got != s {
+				t.Fatalf("straightenQuotes(%q) = %q", s, got)
+			}
+		}
+	})
+}
