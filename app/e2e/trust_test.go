@@ -71,7 +71,7 @@ func TestTrustAtAGlance(t *testing.T) {
 			t.Fatalf("hark send: exit %d: %s", code, out)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
-		summary, line := "Deletes 2 folders, 3 files, 9 B", filepath.Join(d.work, "old_builds")+": folder with 1 folder, 2 files, 8 B"
+		summary, line := "Deletes 2 folders, 3 files, 9 B", filepath.Join(d.work, "old_builds")+": 2 folders (this one and 1 inside), 2 files, 8 B"
 		if ok, _ := shell.SandboxStatus(); !ok {
 			summary, line = "Preview unavailable", ""
 		}
@@ -184,10 +184,17 @@ func TestLongDeletionAndRetry(t *testing.T) {
 		rm := cmd[strings.Index(cmd, "&& rm ")+3 : strings.LastIndex(cmd, " && echo")]
 		h.send(false, "archive the logs")
 		n := approvalFor(t, d.notes, "mkdir -p")
-		if !strings.Contains(n.Body, "more characters") || !strings.Contains(strings.ReplaceAll(n.Body, "\n", " "), " ⚠ rm: deletes files: "+rm+" ") {
+		// The deletion's start, in rows that fit the screen: the body
+		// is bounded like the menu entry, Show full command… has the rest.
+		_, part, _ := strings.Cut(n.Body, "\n⚠ rm: deletes files:\n")
+		first, _, _ := strings.Cut(part, "\n")
+		if !strings.Contains(n.Body, "more characters") || len(first) < 10 || !strings.HasPrefix(rm, strings.TrimSuffix(first, " …")) {
 			t.Errorf("the notification hides the deletion:\n%s", n.Body)
 		}
-		if !strings.Contains(n.Body, "\n\n• rm: deletes files\n") || strings.Contains(n.Summary, "(executing)") {
+		if rows := strings.Count(n.Body, "\n") + 1; rows > 20 {
+			t.Errorf("the notification takes %d rows:\n%s", rows, n.Body)
+		}
+		if !strings.Contains(n.Body, "\n\n• rm: deletes files") || strings.Contains(n.Summary, "(executing)") {
 			t.Errorf("the deletion's reason does not lead, or the title has jargon: %q\n%s", n.Summary, n.Body)
 		}
 		if want := []string{"hark-deny", "Deny (safe choice)", "hark-approve", "Approve"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {

@@ -115,14 +115,14 @@ func TestDeletions(t *testing.T) {
 	// the bytes of the path it holds, never what it points to.
 	linkSize := int64(len(filepath.Join(outside, "big")))
 	build := "3 folders, 4 files, " + Size(60+linkSize)
-	buildInner := "2 folders, 4 files, " + Size(60+linkSize)
+	buildLine := "3 folders (this one and 2 inside), 4 files, " + Size(60+linkSize)
 	cases := []struct {
 		name, cmd string
 		want
 	}{
 		{"recursive folder", "rm -rf build", want{status: Shown,
 			summary: "Deletes " + build,
-			lines:   []string{"build: folder with " + buildInner}}},
+			lines:   []string{"build: " + buildLine}}},
 		{"glob with spaces, quoted", `rm "my dir"/*.txt`, want{status: Shown,
 			summary: "Deletes 2 files, 7 B",
 			lines:   []string{"my dir/one two.txt: file, 3 B", "my dir/three.txt: file, 4 B"},
@@ -145,7 +145,7 @@ func TestDeletions(t *testing.T) {
 		{"rmdir empty", "rmdir empty", want{status: Shown, summary: "Deletes 1 folder", lines: []string{"empty: empty folder"}}},
 		{"rmdir not empty", "rmdir full", want{status: Nothing, lines: []string{"full: folder that is not empty, so rmdir refuses it"}}},
 		{"home variable", "rm -r $HOME/build", want{status: Shown, summary: "Deletes " + build,
-			lines: []string{"~/build: folder with " + buildInner}}},
+			lines: []string{"~/build: " + buildLine}}},
 		{"tilde", "rm ~/notes.txt", want{status: Shown, lines: []string{"~/notes.txt: file, 1.2 KB"}}},
 		{"braces", "rm build/{a,b}.o", want{status: Shown, summary: "Deletes 2 files, 30 B"}},
 		{"after cd", "cd build && rm a.o", want{status: Shown, lines: []string{"a.o: file, 10 B"}}},
@@ -493,8 +493,10 @@ func TestClipPathNeverCutsAName(t *testing.T) {
 }
 
 // The summary's totals are the sum of the lines: each file line is one
-// file, each folder line the folder itself and what it holds, so "Deletes
-// 8 folders" sits over "build: folder with 7 folders", never unexplained.
+// file, each folder line the folder itself and what it holds, and says
+// so in the same numbers: "Deletes 8 folders" sits over "build: 8 folders
+// (this one and 7 inside)", never over "folder with 7 folders" (walk 6
+// A-13).
 func TestSummaryTotalsAddUpToTheLines(t *testing.T) {
 	t.Parallel()
 	specs := []string{"notes.txt:5", "todo.md:7"}
@@ -518,8 +520,14 @@ func TestSummaryTotalsAddUpToTheLines(t *testing.T) {
 			sum.Bytes += sizeIn(t, strings.TrimPrefix(desc, "file, "))
 		case strings.HasPrefix(desc, "folder with "):
 			sum.Folders++
-			inner := parseTally(t, strings.TrimPrefix(desc, "folder with "))
-			sum.add(inner)
+			sum.add(parseTally(t, strings.TrimPrefix(desc, "folder with ")))
+		case strings.Contains(desc, " (this one and "):
+			counts, inside, _ := strings.Cut(desc, " (this one and ")
+			n, _, _ := strings.Cut(inside, " inside)")
+			if whole := parseTally(t, counts); whole.Folders != int64(atoi(t, n))+1 {
+				t.Errorf("line %q: its folders are not this one and the ones inside", l)
+			}
+			sum.add(parseTally(t, strings.Replace(desc, " (this one and "+n+" inside)", "", 1)))
 		default:
 			t.Fatalf("line %q: unknown description", l)
 		}
@@ -529,6 +537,9 @@ func TestSummaryTotalsAddUpToTheLines(t *testing.T) {
 	}
 	if got.Summary != "Deletes 8 folders, 9 files, 40 B" {
 		t.Errorf("summary %q", got.Summary)
+	}
+	if want := "build: 8 folders (this one and 7 inside), 7 files, 28 B"; !slices.Contains(got.Lines, want) {
+		t.Errorf("no line %q: the folder's line and the total disagree\n%s", want, strings.Join(got.Lines, "\n"))
 	}
 }
 

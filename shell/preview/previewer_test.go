@@ -33,7 +33,7 @@ func TestPreviewerRunsInTheSandbox(t *testing.T) {
 		return
 	}
 	check(t, "rm -rf old", got, want{status: Shown, summary: "Deletes 2 folders, 3 files, 60 B",
-		lines: []string{"old: folder with 1 folder, 3 files, 60 B"}})
+		lines: []string{"old: 2 folders (this one and 1 inside), 3 files, 60 B"}})
 
 	if got := p.Preview(context.Background(), "ls -la", root); got != nil {
 		t.Errorf("a read-only command has no preview, got %+v", got)

@@ -535,14 +535,7 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		a.counted[eff][len(a.counted[eff])-1].whole = true
 		a.touch(p, true)
 		t := a.walk(p)
-		inner := t
-		inner.Folders--
-		a.add(eff, t, func(size string) string {
-			if inner.empty() {
-				return shown + ": empty folder"
-			}
-			return shown + ": folder with " + inner.words(size)
-		})
+		a.add(eff, t, func(size string) string { return shown + ": " + wholeFolder(t, size) })
 	case fi.IsDir() && eff == effDelete:
 		empty := isEmptyDir(p)
 		switch {
@@ -584,6 +577,24 @@ func (a *analyzer) target(st *state, eff effect, f field, recursive bool, tool s
 		a.add(eff, tally{Files: 1, Bytes: fi.Size()}, func(size string) string { return shown + ": " + kind + ", " + size })
 	}
 	return true
+}
+
+// wholeFolder describes a folder taken with everything it holds, t
+// counting the folder itself. The folder is one of the folders the total
+// above counts, so a line with folders inside names the same number and
+// says where it comes from: "8 folders (this one and 7 inside), 19 files"
+// under "Deletes 8 folders, 19 files", never "folder with 7 folders".
+func wholeFolder(t tally, size string) string {
+	inner := t
+	inner.Folders--
+	switch {
+	case inner.empty():
+		return "empty folder"
+	case inner.Folders == 0:
+		return "folder with " + inner.words(size)
+	}
+	folders := count(t.Folders, "folder", "folders")
+	return strings.Replace(t.words(size), folders, folders+" (this one and "+Thousands(inner.Folders)+" inside)", 1)
 }
 
 // written previews a file that a redirection or a writing program opens:
