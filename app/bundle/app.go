@@ -55,6 +55,7 @@ func CheckInfoPlist(d *Dict) error {
 	str("NSMicrophoneUsageDescription", sentence, "a full sentence telling people why Hark needs the microphone")
 	str("NSAppleEventsUsageDescription", sentence, "a full sentence telling people why Hark asks Finder to move files to the Trash (without it macOS denies the Apple event silently)")
 	str("NSAppDataUsageDescription", sentence, "a full sentence telling people why a command may read another app's data")
+	str("NSLocalNetworkUsageDescription", sentence, "a full sentence telling people why Hark reaches a model server on the local network (macOS 15 asks, and shows it)")
 	str("NSUserNotificationAlertStyle", func(s string) bool { return s == "alert" }, "alert (approvals must stay on screen until answered)")
 	str("NSHumanReadableCopyright", nonEmpty, "a copyright line")
 	switch v, found := d.Get("LSUIElement"); {

@@ -71,6 +71,9 @@ func TestCheckInfoPlistFindsProblems(t *testing.T) {
 		// Without it Finder's Move to Trash is denied with no prompt (-1743).
 		{"no Apple events reason", func(d *Dict) { remove(d, "NSAppleEventsUsageDescription") }, "NSAppleEventsUsageDescription is missing"},
 		{"no app data reason", func(d *Dict) { remove(d, "NSAppDataUsageDescription") }, "NSAppDataUsageDescription is missing"},
+		// macOS 15 asks before an ollamaHost on the LAN is reached; a
+		// prompt without a reason gets denied, and stays denied.
+		{"no local network reason", func(d *Dict) { remove(d, "NSLocalNetworkUsageDescription") }, "NSLocalNetworkUsageDescription is missing"},
 		{"banners, not alerts", func(d *Dict) { d.Set("NSUserNotificationAlertStyle", "banner") }, "NSUserNotificationAlertStyle is \"banner\", want alert"},
 		{"no alert style", func(d *Dict) { remove(d, "NSUserNotificationAlertStyle") }, "NSUserNotificationAlertStyle is missing"},
 	}
