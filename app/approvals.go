@@ -581,3 +581,101 @@ func ScopeLines(p Pending, home string) []string {
 func ScopeWarns(p Pending) bool {
 	return p.Unlimited || p.Scope != nil && p.Scope.Broad != ""
 }
+
+// ByCommandLine marks a Decision given with `hark approve` or `hark deny`,
+// usually from a key the desktop binds; the audit log records it in
+// decidedBy.
+const ByCommandLine = "command"
+
+// AnswerRequest is `hark approve` or `hark deny`: an answer to the oldest
+// waiting approval from the keyboard, for a desktop whose tray menu no key
+// opens. The core answers on Reply exactly once (Reply must have room for
+// one value): OK with what was answered in Answer, or Error saying why not.
+type AnswerRequest struct {
+	Approve bool // else deny
+	// Delete, with Approve, deletes for good where Move to Trash is
+	// offered; without it such an approval takes the Trash, the safe
+	// choice, as a spoken "yes" does.
+	Delete bool
+	Reason string // a denial's reason, told to the model
+	Reply  chan<- SendReply
+}
+
+func (AnswerRequest) isEvent() {}
+
+func (e AnswerRequest) handleBy(_ context.Context, a *App) { a.answerOldest(e) }
+
+// keyReadTime is how long an approval must have been waiting before
+// `hark approve` runs it: a key pressed for an approval that was answered
+// or timed out a moment before must not approve the next one, unread.
+const keyReadTime = 2 * time.Second
+
+// answerOldest answers the oldest waiting approval as AnswerRequest asks.
+// A denial always goes through; an approval only where a key press is
+// enough: never for another program's command (that program could run
+// `hark approve` itself), nor for what needs a click (keyRefusal).
+func (a *App) answerOldest(r AnswerRequest) {
+	if len(a.pending) == 0 {
+		r.Reply <- SendReply{Error: "no approval is waiting"}
+		return
+	}
+	e := a.pending[0]
+	p := e.p
+	what := "“" + clip(Visible(firstLine(p.Command)), 60) + "”"
+	if n := len(a.pending); n > 1 {
+		what += fmt.Sprintf(" (the oldest of %d waiting)", n)
+	}
+	if !r.Approve {
+		a.decide(Decision{PendingID: p.ID, By: ByCommandLine, Reason: strings.TrimSpace(r.Reason)})
+		r.Reply <- SendReply{OK: true, Answer: "Denied " + what}
+		return
+	}
+	refuse := func(why string) { r.Reply <- SendReply{Error: "did not approve " + what + ": " + why} }
+	if why := keyRefusal(p); why != "" {
+		refuse(why + " — answer it with a click in the Hark menu, or deny it with  hark deny")
+		return
+	}
+	if a.o.now().Sub(e.added) < keyReadTime {
+		refuse("it appeared just now — read it in the menu or the notification, then run  hark approve  again")
+		return
+	}
+	d := Decision{PendingID: p.ID, By: ByCommandLine}
+	answer := "Approved " + what
+	switch {
+	case r.Delete && !p.TrashOffered:
+		refuse("--delete answers a deletion that offers Move to Trash, and this one does not — run  hark approve  to run it")
+		return
+	case p.TrashOffered && !r.Delete:
+		d.Trash = true
+		answer = "Moving what " + what + " deletes to the Trash (the safe choice; hark approve --delete deletes for good)"
+	case p.TrashOffered:
+		d.Approved = true
+		answer = "Deleting for good: " + what
+	default:
+		d.Approved = true
+	}
+	a.decide(d)
+	r.Reply <- SendReply{OK: true, Answer: answer}
+}
+
+// keyRefusal says why `hark approve` may not approve p, or "": what a
+// spoken yes may not run (needsClick), and any other program's command.
+func keyRefusal(p Pending) string {
+	switch {
+	case p.Client != "":
+		return ClientName(p.Client) + " asked for it, and a program that asks could run  hark approve  itself"
+	case p.Tier == shell.Forbidden:
+		return "this command is forbidden and never runs"
+	case p.Unlimited:
+		return "a run without limits is approved only with a click"
+	case p.Further != "":
+		return "going beyond what you approved is approved only with a click"
+	case p.Scope != nil && p.Scope.Broad != "":
+		return "it may change anything in a whole folder such as your home, which is approved only with a click"
+	case needsClick(p) != "":
+		// Hidden characters, or a preview that cannot tell what it
+		// touches: the person cannot have read what would run.
+		return strings.TrimSuffix(strings.Split(needsClick(p), " — ")[0], ".")
+	}
+	return ""
+}

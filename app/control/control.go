@@ -66,6 +66,11 @@ type controlRequest struct {
 	// typed in a terminal); Text is then empty.
 	Deny   string `json:"deny,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Answer is `hark approve` ("approve", with Delete for --delete) or
+	// `hark deny` ("deny", with Reason): an answer to the oldest waiting
+	// approval (app.AnswerRequest).
+	Answer string `json:"answer,omitempty"`
+	Delete bool   `json:"delete,omitempty"`
 	// Approval is a command another program wants to run (`hark mcp`),
 	// for the app to put to the user. The connection stays open until
 	// the answer; closing it withdraws the approval.
@@ -304,6 +309,14 @@ func (s *Server) handle(ctx context.Context, c *net.UnixConn, post func(app.Even
 	if req.Deny != "" {
 		ev = app.DenyRequest{PendingID: req.Deny, Reason: req.Reason, Reply: reply}
 	}
+	switch req.Answer {
+	case "":
+	case answerApprove, answerDeny:
+		ev = app.AnswerRequest{Approve: req.Answer == answerApprove, Delete: req.Delete, Reason: req.Reason, Reply: reply}
+	default:
+		respond(app.SendReply{Error: fmt.Sprintf("unknown answer %q; use %q or %q (update hark, or quit and start Hark again)", req.Answer, answerApprove, answerDeny)})
+		return
+	}
 	if !post(ev) {
 		respond(app.SendReply{Error: "Hark is quitting; start it again with `hark`"})
 		return
@@ -457,6 +470,27 @@ func Quit(ctx context.Context, runtimeDir string) error {
 // false says why not (the approval was answered or timed out meanwhile).
 func Deny(ctx context.Context, runtimeDir, pendingID, reason string) (app.SendReply, error) {
 	return exchange(ctx, runtimeDir, controlRequest{Deny: pendingID, Reason: reason})
+}
+
+// The answers of `hark approve` and `hark deny` on the wire.
+const (
+	answerApprove = "approve"
+	answerDeny    = "deny"
+)
+
+// Approve answers the running app's oldest waiting approval with yes:
+// `hark approve`. Where it offers Move to Trash that is the answer, unless
+// del asks to delete for good. A reply with OK false says why not (nothing
+// waits, or the approval needs a click); OK true carries what was answered
+// in Answer.
+func Approve(ctx context.Context, runtimeDir string, del bool) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Answer: answerApprove, Delete: del})
+}
+
+// DenyOldest denies the running app's oldest waiting approval, telling the
+// model reason when it is not empty: `hark deny`.
+func DenyOldest(ctx context.Context, runtimeDir, reason string) (app.SendReply, error) {
+	return exchange(ctx, runtimeDir, controlRequest{Answer: answerDeny, Reason: reason})
 }
 
 // RefusedError is the running app's refusal to ask (too many approvals

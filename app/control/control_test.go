@@ -465,3 +465,46 @@ func TestDenyReachesTheAppAsADenial(t *testing.T) {
 		t.Fatalf("the core got %#v, want a DenyRequest for p7", ev)
 	}
 }
+
+// TestApproveAndDenyOldestReachTheApp: hark approve and hark deny reach
+// the core as AnswerRequests (never as a request to run, never naming an
+// approval), and the core's words come back; with no app they are
+// ErrNotRunning.
+func TestApproveAndDenyOldestReachTheApp(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	dir := shortDir(t)
+	if _, err := Approve(ctx, dir, false); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Approve with no app = %v, want ErrNotRunning", err)
+	}
+	posted := make(chan app.AnswerRequest, 1)
+	serve(t, dir, func(ev app.Event) bool {
+		a, ok := ev.(app.AnswerRequest)
+		if !ok {
+			t.Errorf("posted %T, want an AnswerRequest", ev)
+			return false
+		}
+		posted <- a
+		if a.Approve {
+			a.Reply <- app.SendReply{Error: "no approval is waiting"}
+		} else {
+			a.Reply <- app.SendReply{OK: true, Answer: "Denied “rm x”"}
+		}
+		return true
+	})
+	r, err := Approve(ctx, dir, true)
+	if err != nil || r.OK || r.Error != "no approval is waiting" {
+		t.Fatalf("Approve = %+v, %v", r, err)
+	}
+	if a := recv(t, "approve", posted); !a.Approve || !a.Delete {
+		t.Errorf("the core got %+v, want approve with delete", a)
+	}
+	r, err = DenyOldest(ctx, dir, "keep it")
+	if err != nil || !r.OK || r.Answer != "Denied “rm x”" {
+		t.Fatalf("DenyOldest = %+v, %v", r, err)
+	}
+	if a := recv(t, "deny", posted); a.Approve || a.Reason != "keep it" {
+		t.Errorf("the core got %+v, want a denial with its reason", a)
+	}
+}
