@@ -835,6 +835,7 @@ func (a *App) finish(d turnDone) {
 			body = f + ".\n\n" + body
 		}
 		a.notify("Request failed", body)
+		a.say(SpokenFailure(body))
 		reply = SendReply{Error: body}
 	default:
 		a.stream = d.answer

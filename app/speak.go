@@ -276,3 +276,12 @@ func SpokenAnswer(text string) string {
 	}
 	return strings.ToValidUTF8(cut, "") + "… The rest is in the menu."
 }
+
+// schemeRe is the scheme of a web address, which a voice spells out.
+var schemeRe = regexp.MustCompile(`\bhttps?://`)
+
+// SpokenFailure is a failed request as Hark says it: whoever relies on
+// speech hears that it failed and why, as they hear an answer.
+func SpokenFailure(text string) string {
+	return "Request failed: " + SpokenAnswer(schemeRe.ReplaceAllString(text, ""))
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -360,5 +361,26 @@ func TestSpokenAnswerKeepsNames(t *testing.T) {
 	}
 	if got := SpokenAnswer("It is _really_ gone, **for good**."); got != "It is really gone, for good." {
 		t.Errorf("emphasis kept: %q", got)
+	}
+}
+
+// TestSpeakSaysAFailedRequest: with speak on, a request that fails is
+// said aloud like an answer (walk 6, B2-8: every answer was spoken, the
+// failures were not, and a listener waited for nothing); a web address
+// is said as its place, not letter by letter from "https".
+func TestSpeakSaysAFailedRequest(t *testing.T) {
+	t.Parallel()
+	sp := newFakeSpeaker(nil)
+	ag := newFakeAgent(func(ctx context.Context, r request, c agent.Confirmer, on func(agent.Event)) (string, error) {
+		return "", errors.New("Ollama 0.12.5 is too old for Hark (needs 0.12.6). Update it: https://ollama.com/download")
+	})
+	h := start(t, ag, func(o *Options) {
+		o.Speaker = sp
+		o.Settings.Speak = true
+	})
+	h.app.Post(SendRequest{Text: "say hi", Reply: make(chan SendReply, 1)})
+	said := recv(t, "the failure spoken", sp.started)
+	if !strings.HasPrefix(said, "Request failed: Ollama 0.12.5 is too old for Hark") || !strings.Contains(said, "ollama.com/download") || strings.Contains(said, "https") {
+		t.Errorf("the failure is spoken as %q", said)
 	}
 }
