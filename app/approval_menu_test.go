@@ -122,7 +122,7 @@ func TestMenuApprovalDetailsAreReadableText(t *testing.T) {
 		if strings.HasPrefix(it.ID, PrefixPending+"p1:") {
 			n++
 			if it.Kind != ItemText || it.Disabled {
-				t.Errorf("row %q is %v disabled=%v; the details must not be greyed out", it.Label, it.Kind, it.Disabled)
+				t.Errorf("row %q is %v disabled=%v; the details must be text rows", it.Label, it.Kind, it.Disabled)
 			}
 		}
 	}
@@ -272,4 +272,24 @@ func pendingAgent(p Pending, out chan<- Decision) *fakeAgent {
 		out <- d
 		return "done", err
 	})
+}
+
+// TestAnswersHaveAccessKeys: every answer but deleting for good can be
+// chosen with one letter while the menu is open (walk 6: no mnemonics),
+// each letter in the answer's own label.
+func TestAnswersHaveAccessKeys(t *testing.T) {
+	t.Parallel()
+	for _, p := range []Pending{{ID: "p1", Command: "mkdir x"}, {ID: "p1", Command: "rm -r ~/old", TrashOffered: true}} {
+		m := BuildMenu(View{State: AwaitingApproval, Confirm: true, CanType: true, Pending: []Pending{p}})
+		for _, id := range []string{PrefixTrash, PrefixDeny, PrefixDenyWhy, PrefixApprove} {
+			it := findItem(m.Items, id+"p1")
+			if it == nil {
+				continue
+			}
+			deletes := id == PrefixApprove && p.TrashOffered
+			if deletes != (it.AccessKey == 0) || it.AccessKey != 0 && !strings.ContainsRune(it.Label, it.AccessKey) {
+				t.Errorf("%q: access key %q", it.Label, it.AccessKey)
+			}
+		}
+	}
 }

@@ -348,24 +348,26 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	}
 	if long {
 		// Above the answers: read it before choosing.
-		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…",
+		add(MenuItem{ID: PrefixShowFull + p.ID, Kind: ItemAction, Label: "    Show full command…", AccessKey: 'f',
 			Tooltip: fmt.Sprintf("Open all %d characters, wrapped, with every reason", utf8.RuneCountInString(p.Command))})
 	}
 	for _, ans := range answers {
 		switch ans.Kind {
 		case AnswerTrash:
-			add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    " + ans.Label,
+			add(MenuItem{ID: PrefixTrash + p.ID, Kind: ItemAction, Label: "    " + ans.Label, AccessKey: 'T',
 				Tooltip: "Move what it would delete to the Trash instead; Undo last trash puts it back"})
 		case AnswerDeny:
-			add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: "Do not run it; the model is told you said no"})
+			add(MenuItem{ID: PrefixDeny + p.ID, Kind: ItemAction, Label: "    " + ans.Label, AccessKey: 'D', Tooltip: "Do not run it; the model is told you said no"})
 		case AnswerDenyWhy:
-			add(MenuItem{ID: PrefixDenyWhy + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: "Do not run it, and tell the model why so it can try something else"})
+			add(MenuItem{ID: PrefixDenyWhy + p.ID, Kind: ItemAction, Label: "    " + ans.Label, AccessKey: 'w', Tooltip: "Do not run it, and tell the model why so it can try something else"})
 		case AnswerApprove:
-			tip := "Run: " + clip(visible, 400)
+			tip, key := "Run: "+clip(visible, 400), 'A'
 			if p.TrashOffered {
-				tip = "Delete for good, not to the Trash: " + clip(visible, 400)
+				// Deleting for good takes the arrow keys and Enter,
+				// never one stray letter.
+				tip, key = "Delete for good, not to the Trash: "+clip(visible, 400), 0
 			}
-			add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    " + ans.Label, Tooltip: tip})
+			add(MenuItem{ID: PrefixApprove + p.ID, Kind: ItemAction, Label: "    " + ans.Label, AccessKey: key, Tooltip: tip})
 		}
 	}
 	if p.Proposal != nil {

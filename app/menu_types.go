@@ -31,8 +31,9 @@ const (
 	// ItemSubmenu opens Children.
 	ItemSubmenu
 	// ItemText is text to read that does nothing when clicked: an
-	// approval's command, reasons and preview. Unlike ItemLabel it is not
-	// greyed out, because it is what the user decides on.
+	// approval's command, reasons and preview. The tray shows it, like
+	// ItemLabel, as an item that cannot be chosen, so that the arrow keys
+	// skip it and Enter never lands on a row that does nothing.
 	ItemText
 )
 
@@ -47,7 +48,12 @@ type MenuItem struct {
 	Tooltip  string
 	Checked  bool // ItemCheckbox only
 	Disabled bool // shown greyed out; clicks are ignored
-	Children []MenuItem
+	// AccessKey is the letter of Label that chooses the item from the
+	// keyboard while the menu is open (a mnemonic, shown underlined where
+	// the platform marks them: dbusmenu on Linux); 0 for none. Items
+	// that destroy for good get none, so no stray key press deletes.
+	AccessKey rune
+	Children  []MenuItem
 }
 
 // Stable IDs of the fixed menu entries. Per-pending and per-conversation

@@ -202,17 +202,17 @@ func TestLongDeletionAndRetry(t *testing.T) {
 		}
 		h.menu.WaitFor(t, 20*time.Second, "⚠ rm ")
 		root := stableLayout(t, h.menu)
-		var part []string
+		var menuPart []string
 		in, show, deny := false, -1, -1
 		for i, c := range root.Children {
 			l := c.Label
 			switch {
 			case strings.HasPrefix(l, "    ⚠ rm "):
 				in = true
-				if !c.Enabled {
-					t.Errorf("the deletion's row is greyed out")
+				if c.Enabled {
+					t.Errorf("the deletion's row takes the keyboard's focus; rows to read are never chosen")
 				}
-				part = append(part, strings.TrimPrefix(l, "    ⚠ "))
+				menuPart = append(menuPart, strings.TrimPrefix(l, "    ⚠ "))
 				continue
 			case strings.TrimSpace(l) == "Show full command…":
 				show = i
@@ -220,14 +220,14 @@ func TestLongDeletionAndRetry(t *testing.T) {
 				deny = i
 			}
 			if in && strings.HasPrefix(l, "      ") {
-				part = append(part, strings.TrimSpace(l))
+				menuPart = append(menuPart, strings.TrimSpace(l))
 			} else {
 				in = false
 			}
 		}
 		// The deletion starts its own row among the command's rows; what
 		// does not fit is counted, and Show full command… has it all.
-		shown, _, _ := strings.Cut(strings.Join(part, " "), " … and ")
+		shown, _, _ := strings.Cut(strings.Join(menuPart, " "), " … and ")
 		// Rows split a long path after a slash, so spaces are not compared.
 		if shown == "" || !strings.HasPrefix(strings.ReplaceAll(rm, " ", ""), strings.ReplaceAll(shown, " ", "")) {
 			t.Errorf("menu shows the deletion as %q, want the start of %q\n%s", shown, rm, root.Labels())

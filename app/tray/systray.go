@@ -41,7 +41,7 @@ func (systrayBackend) reset() { systray.ResetMenu() }
 func (systrayBackend) add(parent handle, it app.MenuItem) handle {
 	var m *systray.MenuItem
 	checkbox := it.Kind == app.ItemCheckbox
-	it.Label = Label(runtime.GOOS, it.Label)
+	it.Label = Text(runtime.GOOS, it)
 	switch p, ok := parent.(item); {
 	case ok && checkbox:
 		m = p.m.AddSubMenuItemCheckbox(it.Label, it.Tooltip, it.Checked)
@@ -52,7 +52,7 @@ func (systrayBackend) add(parent handle, it app.MenuItem) handle {
 	default:
 		m = systray.AddMenuItem(it.Label, it.Tooltip)
 	}
-	if it.Disabled || it.Kind == app.ItemLabel {
+	if !Enabled(it) {
 		m.Disable()
 	}
 	return item{m}
@@ -68,7 +68,7 @@ func (systrayBackend) separator(parent handle) {
 
 func (systrayBackend) update(h handle, it app.MenuItem) {
 	m := h.(item).m
-	m.SetTitle(Label(runtime.GOOS, it.Label))
+	m.SetTitle(Text(runtime.GOOS, it))
 	m.SetTooltip(it.Tooltip)
 	if it.Kind == app.ItemCheckbox {
 		// Linux never toggles a checkbox by itself; the core's model decides.
@@ -78,10 +78,10 @@ func (systrayBackend) update(h handle, it app.MenuItem) {
 			m.Uncheck()
 		}
 	}
-	if it.Disabled || it.Kind == app.ItemLabel {
-		m.Disable()
-	} else {
+	if Enabled(it) {
 		m.Enable()
+	} else {
+		m.Disable()
 	}
 }
 

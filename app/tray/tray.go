@@ -181,6 +181,39 @@ func Label(goos, s string) string {
 	return strings.ReplaceAll(s, "_", "__")
 }
 
+// Text is the platform label of it: Label, with it's access key marked
+// where the platform has mnemonics. dbusmenu marks the key with a `_`
+// before it (the first one not doubled), and GTK and Qt hosts underline
+// it and choose the item when it is typed in the open menu. macOS menus
+// have no mnemonics; typing there selects by the label's start anyway.
+func Text(goos string, it app.MenuItem) string {
+	s := Label(goos, it.Label)
+	if goos == "darwin" || it.AccessKey == 0 || !Enabled(it) {
+		return s
+	}
+	i := strings.IndexRune(s, it.AccessKey)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + "_" + s[i:]
+}
+
+// Enabled reports whether the platform may let the user choose it. Only
+// actions, checkboxes and submenus can be chosen: a row that is only there
+// to be read (a status, an approval's command and reasons) never takes
+// the keyboard's focus, so the arrow keys go from answer to answer and
+// Enter never closes the menu on a row that does nothing.
+func Enabled(it app.MenuItem) bool {
+	if it.Disabled {
+		return false
+	}
+	switch it.Kind {
+	case app.ItemAction, app.ItemCheckbox, app.ItemSubmenu:
+		return true
+	}
+	return false
+}
+
 // matches reports whether node n can show item it.
 func matches(n *node, it app.MenuItem) bool {
 	return n.item.ID == it.ID && n.item.Kind == it.Kind && (it.Kind != app.ItemSubmenu || fits(n.kids, it.Children))
@@ -215,7 +248,7 @@ func (t *Tray) sync(nodes []*node, items []app.MenuItem) {
 				continue
 			}
 			o := n.item
-			if o.Label != it.Label || o.Tooltip != it.Tooltip || o.Checked != it.Checked || o.Disabled != it.Disabled {
+			if o.Label != it.Label || o.Tooltip != it.Tooltip || o.Checked != it.Checked || o.Disabled != it.Disabled || o.AccessKey != it.AccessKey {
 				t.b.update(n.h, it)
 			}
 			if n.hidden {

@@ -417,3 +417,52 @@ func TestNothingReachesTheBackendAfterClose(t *testing.T) {
 		t.Errorf("backend changed after Close: %q", after[len(before):])
 	}
 }
+
+// TestReadOnlyRowsNeverTakeFocus: walk 6 found the keyboard's first Down
+// on an approval's command row and five presses to reach Deny, and Enter
+// there closing the menu with nothing done. Only rows that do something
+// can be chosen; the rest reach the platform disabled.
+func TestReadOnlyRowsNeverTakeFocus(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		it   app.MenuItem
+		want bool
+	}{
+		{app.MenuItem{Kind: app.ItemText, Label: "  $ mkdir notes"}, false},
+		{app.MenuItem{Kind: app.ItemText, Label: "    Why: mkdir: creates directories"}, false},
+		{app.MenuItem{Kind: app.ItemLabel, Label: "Pending approval (1)"}, false},
+		{app.MenuItem{Kind: app.ItemAction, Label: "    Deny (safe choice)"}, true},
+		{app.MenuItem{Kind: app.ItemAction, Label: "Cancelling…", Disabled: true}, false},
+		{app.MenuItem{Kind: app.ItemCheckbox, Label: "Sound cues"}, true},
+		{app.MenuItem{Kind: app.ItemSubmenu, Label: "    Always allow…"}, true},
+	} {
+		if got := Enabled(c.it); got != c.want {
+			t.Errorf("%v %q: enabled %v, want %v", c.it.Kind, c.it.Label, got, c.want)
+		}
+	}
+}
+
+// TestAccessKeysAreMarkedForDbusmenu: an answer's access key reaches a
+// Linux tray host as dbusmenu's `_` mark before its letter, underscores
+// in the text stay literal, a row without a key or that cannot be chosen
+// gets no mark, and macOS, which has no mnemonics, gets the text as is.
+func TestAccessKeysAreMarkedForDbusmenu(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		goos string
+		it   app.MenuItem
+		want string
+	}{
+		{"linux", app.MenuItem{Kind: app.ItemAction, Label: "    Deny (safe choice)", AccessKey: 'D'}, "    _Deny (safe choice)"},
+		{"linux", app.MenuItem{Kind: app.ItemAction, Label: "    Move to Trash (safe choice)", AccessKey: 'T'}, "    Move to _Trash (safe choice)"},
+		{"linux", app.MenuItem{Kind: app.ItemAction, Label: "    Deny and say why…", AccessKey: 'w'}, "    Deny and say _why…"},
+		{"linux", app.MenuItem{Kind: app.ItemAction, Label: "old_builds: Approve", AccessKey: 'A'}, "old__builds: _Approve"},
+		{"linux", app.MenuItem{Kind: app.ItemAction, Label: "    Delete"}, "    Delete"},
+		{"linux", app.MenuItem{Kind: app.ItemText, Label: "  $ Deny", AccessKey: 'D'}, "  $ Deny"},
+		{"darwin", app.MenuItem{Kind: app.ItemAction, Label: "    Approve", AccessKey: 'A'}, "    Approve"},
+	} {
+		if got := Text(c.goos, c.it); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.goos, c.it.Label, got, c.want)
+		}
+	}
+}
