@@ -267,7 +267,6 @@ type Agent struct {
 
 	localMu sync.Mutex
 	local   bool // the model was shown to be served here; checked once
-	fresh   bool // Ollama's version was shown to be MinVersion or later, or unknown
 }
 
 // versioner is the part of *api.Client that tells Ollama's version.
@@ -277,20 +276,16 @@ type versioner interface {
 
 // ensureFresh refuses an Ollama older than MinVersion: it would cut an
 // overflowing conversation silently (no truncate field) where Hark relies
-// on a refusal. Asked until it passes, so an update is seen without a
-// restart; a version that cannot be read is left to the chat to report.
+// on a refusal. Asked before every request, one local GET: an update is
+// seen without a restart, and so is a downgrade, which a Hark that had
+// checked once went on answering through. A version that cannot be read
+// is left to the chat to report.
 func (a *Agent) ensureFresh(ctx context.Context) error {
 	if a.runtimeOf() != nil {
 		return nil
 	}
 	vc, ok := a.o.Client.(versioner)
 	if !ok {
-		return nil
-	}
-	a.localMu.Lock()
-	done := a.fresh
-	a.localMu.Unlock()
-	if done {
 		return nil
 	}
 	v, err := vc.Version(ctx)
@@ -300,9 +295,6 @@ func (a *Agent) ensureFresh(ctx context.Context) error {
 	if VersionTooOld(v) {
 		return tooOldError(a.o.Host, v)
 	}
-	a.localMu.Lock()
-	a.fresh = true
-	a.localMu.Unlock()
 	return nil
 }
 

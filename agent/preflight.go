@@ -42,11 +42,22 @@ func VersionTooOld(v string) bool { return !VersionUnknown(v) && versionLess(v, 
 const UpdateOllama = "update Ollama: download it again from https://ollama.com/download (on Linux, `curl -fsSL https://ollama.com/install.sh | sh`), then restart it"
 
 // tooOldError refuses an Ollama older than MinVersion, with the version
-// found and how to update.
+// found and where to update, in one sentence a notification shows whole:
+// the reasons cut the way to fix it off. TooOldWhy has them.
 func tooOldError(host, version string) *Error {
 	return &Error{Kind: ErrOllamaTooOld, Host: host, msg: fmt.Sprintf(
-		"Ollama %s at %s is older than %s, which Hark needs (%s); %s",
-		strings.TrimSpace(version), host, MinVersion, MinVersionWhy, UpdateOllama)}
+		"Ollama %s is too old for Hark (needs %s). Update it: https://ollama.com/download",
+		strings.TrimSpace(version), MinVersion)}
+}
+
+// TooOld is the error a request to Ollama version at host gets when the
+// version is older than MinVersion.
+func TooOld(host, version string) error { return tooOldError(host, version) }
+
+// TooOldWhy is the rest of tooOldError, for where there is room to read
+// it (Problems…, hark doctor): which Ollama, why the floor, how to update.
+func TooOldWhy(host string) string {
+	return fmt.Sprintf("The Ollama at %s is older than %s: %s. To %s.", host, MinVersion, MinVersionWhy, UpdateOllama)
 }
 
 // Check is Preflight with warnings: problems that do not stop a request but

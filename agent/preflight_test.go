@@ -103,3 +103,46 @@ func TestCheckCloudModels(t *testing.T) {
 		})
 	}
 }
+
+// TestDowngradedOllamaIsSeen: a running Hark that has already talked to
+// a new enough Ollama refuses a request once Ollama is replaced by one
+// below the floor (walk 6, B2-10: it kept answering through 0.12.5 while
+// hark doctor said ✗), and takes requests again after the update.
+func TestDowngradedOllamaIsSeen(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t, ollamatest.Qwen3(DefaultModel), nil, ollamatest.Reply{Text: "hi"}, ollamatest.Reply{Text: "hi again"})
+	s.srv.SetVersion("0.17.4")
+	if _, err := s.agent.Run(context.Background(), NewConversation(), "say hi"); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.SetVersion("0.12.5")
+	_, err := s.agent.Run(context.Background(), NewConversation(), "say hi")
+	if !errors.Is(err, ErrOllamaTooOld) {
+		t.Fatalf("a request to a downgraded Ollama: err %v, want it refused as too old", err)
+	}
+	if n := len(s.srv.Requests()); n != 1 {
+		t.Errorf("%d chats reached Ollama, want only the one before the downgrade", n)
+	}
+	s.srv.SetVersion("0.17.4")
+	if _, err := s.agent.Run(context.Background(), NewConversation(), "say hi"); err != nil {
+		t.Errorf("after the update: %v", err)
+	}
+}
+
+// TestTooOldSaysItShort: the refusal of an old Ollama is one short
+// sentence a notification shows whole (walk 6, B2-9: the reasons cut the
+// way to fix it off); the reasons are in TooOldWhy, for Problems….
+func TestTooOldSaysItShort(t *testing.T) {
+	t.Parallel()
+	err := tooOldError("http://127.0.0.1:11586", "0.12.5")
+	want := "Ollama 0.12.5 is too old for Hark (needs 0.12.6). Update it: https://ollama.com/download"
+	if err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err.Error(), want)
+	}
+	why := TooOldWhy("http://127.0.0.1:11586")
+	for _, w := range []string{"older than 0.12.6", "truncate:false", "http://127.0.0.1:11586", "https://ollama.com/download", "install.sh"} {
+		if !strings.Contains(why, w) {
+			t.Errorf("TooOldWhy lacks %q: %s", w, why)
+		}
+	}
+}
