@@ -827,6 +827,7 @@ func (a *App) finish(d turnDone) {
 		reply = SendReply{Error: d.err.Error()}
 	case d.err != nil:
 		a.offerMissing(d.err)
+		a.offerTooOld(t.ctxParent, d.err)
 		body := a.trayText(d.err)
 		a.lastError = body
 		a.lastMissing = downloadOffer(d.err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/app/settings"
 )
 
@@ -52,6 +53,31 @@ func titleOf(err error) string {
 		return own.ProblemTitle()
 	}
 	return ""
+}
+
+// ollamaTooOldTitle is the problem row of an Ollama older than Hark needs.
+const ollamaTooOldTitle = "Ollama is too old — update it"
+
+// problemText is what Problems… says of err, whose short form is text: a
+// notification has room for one sentence, Problems… for the reasons.
+func problemText(text string, err error) string {
+	var e *agent.Error
+	if errors.As(err, &e) && errors.Is(err, agent.ErrOllamaTooOld) {
+		return text + "\n" + agent.TooOldWhy(e.Host)
+	}
+	return text
+}
+
+// offerTooOld puts the too-old row in the menu when a request found
+// Ollama older than Hark needs: the start-up check saw a newer one, and a
+// downgrade since is only seen by a request. The ollama check clears the
+// row once Ollama is updated.
+func (a *App) offerTooOld(ctx context.Context, err error) {
+	if !errors.Is(err, agent.ErrOllamaTooOld) {
+		return
+	}
+	a.problems["ollama"] = ProblemInfo{Title: ollamaTooOldTitle, Detail: problemText(err.Error(), err)}
+	a.scheduleRecheck(ctx)
 }
 
 // YesNo asks a question in a native dialog; yes is false when the user
@@ -143,7 +169,7 @@ func (a *App) checkFinished(ctx context.Context, e checkDone) {
 		// The model is missing: its Download rows say more than the
 		// load's error.
 	default:
-		a.setProblem(Problem{Source: e.source, Message: a.trayText(e.err), Title: titleOf(e.err)})
+		a.setProblem(Problem{Source: e.source, Message: problemText(a.trayText(e.err), e.err), Title: titleOf(e.err)})
 	}
 	a.scheduleRecheck(ctx)
 	a.renderNow()
