@@ -654,6 +654,7 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		return sandbox.Outcome{Err: fmt.Sprintf("could not start %s: %v", p.argv[0], err)}
 	}
 	pid := cmd.Process.Pid
+	defer track(pid)()
 	endMemory := func() bool { return false }
 	if !p.viaHelper && p.memLimit > 0 {
 		endMemory = sandbox.WatchMemory(pid, p.memLimit)
