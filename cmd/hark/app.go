@@ -151,7 +151,12 @@ const exitGrace = 2 * time.Second
 // exit(), so that runApp's deferred cleanup never runs. It cancels the
 // core, waits up to grace for done, then runs closeAll. It reports whether
 // the core stopped in time.
-func shutdown(stop func(), done <-chan struct{}, grace time.Duration, closeAll func(), log *slog.Logger) bool {
+//
+// A command the core stopped has SIGTERM and the runner's kill grace to
+// end, no shorter than exitGrace: one that ignores SIGTERM would still run
+// when exit() comes, and on macOS nothing ends it with Hark. So when the
+// core is late, kill (shell.KillRunning) sends its group SIGKILL first.
+func shutdown(stop func(), done <-chan struct{}, grace time.Duration, kill func() int, closeAll func(), log *slog.Logger) bool {
 	stop()
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -160,7 +165,7 @@ func shutdown(stop func(), done <-chan struct{}, grace time.Duration, closeAll f
 	case <-done:
 	case <-t.C:
 		stopped = false
-		log.Warn("quit: the core did not stop in time; closing anyway", "waited", grace)
+		log.Warn("quit: the core did not stop in time; closing anyway", "waited", grace, "commands killed", kill())
 	}
 	closeAll()
 	return stopped
@@ -440,7 +445,7 @@ func (w *wiring) run(ctx context.Context) int {
 		}
 		start()
 		<-core.Done()
-	} else if err := tray.Run(start, func() { shutdown(stop, core.Done(), exitGrace, w.close, w.log) }); err != nil {
+	} else if err := tray.Run(start, func() { shutdown(stop, core.Done(), exitGrace, shell.KillRunning, w.close, w.log) }); err != nil {
 		showf(e.stderr, "hark: %v\n", err)
 		return exitError
 	}

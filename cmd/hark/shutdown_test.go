@@ -29,8 +29,12 @@ func TestShutdownStopsTheCoreThenCloses(t *testing.T) {
 		w.onClose(func() { closed++; order = append(order, "closed") })
 		// A grace no loaded machine can run out of: the core stops as soon
 		// as it is cancelled.
-		if !shutdown(stop, done, time.Hour, w.close, slog.New(slog.DiscardHandler)) {
+		killed := 0
+		if !shutdown(stop, done, time.Hour, func() int { killed++; return 0 }, w.close, slog.New(slog.DiscardHandler)) {
 			t.Error("shutdown reported a core that stopped as late")
+		}
+		if killed != 0 {
+			t.Error("shutdown killed the commands of a core that stopped in time")
 		}
 		w.close() // runApp's defer, after the tray returned
 		if closed != 1 {
@@ -47,11 +51,20 @@ func TestShutdownStopsTheCoreThenCloses(t *testing.T) {
 		closed := 0
 		w.onClose(func() { closed++ })
 		never := make(chan struct{})
-		if shutdown(func() { stopped = true }, never, time.Millisecond, w.close, slog.New(slog.DiscardHandler)) {
+		// A command that ignores SIGTERM holds the core past the grace:
+		// its group gets SIGKILL before the closers, the last thing before
+		// AppKit's exit().
+		var order []string
+		w.onClose(func() { order = append(order, "closed") })
+		kill := func() int { order = append(order, "killed"); return 1 }
+		if shutdown(func() { stopped = true }, never, time.Millisecond, kill, w.close, slog.New(slog.DiscardHandler)) {
 			t.Error("shutdown reported a core that never stopped as stopped")
 		}
 		if !stopped || closed != 1 {
 			t.Errorf("stopped %v, closers ran %d times; want cancelled and closed once anyway", stopped, closed)
+		}
+		if len(order) != 2 || order[0] != "killed" || order[1] != "closed" {
+			t.Errorf("order %q, want the running commands killed, then the closers", order)
 		}
 	})
 }
@@ -97,7 +110,7 @@ func TestShutdownNeverWaitsOnTheMainThread(t *testing.T) {
 	w.onCloseMain(main.needsMain(&hotkey))
 	exited := make(chan bool, 1)
 	main <- func() { // AppKit's applicationWillTerminate
-		exited <- shutdown(stop, done, time.Hour, w.close, slog.New(slog.DiscardHandler))
+		exited <- shutdown(stop, done, time.Hour, func() int { return 0 }, w.close, slog.New(slog.DiscardHandler))
 	}
 	select {
 	case ok := <-exited:
