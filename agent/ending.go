@@ -182,8 +182,12 @@ func trashedWhat(names []string) string {
 // still leads: its summary, then the flagged claim, then the rest of the
 // model's reply, marked as the model's. A model sentence that only says
 // again that nothing changed is left out, so it is said once, by Hark.
+//
+// It is read in a notification, a reply or aloud, where padded columns
+// cannot line up, so its tables are one line per row (readableTables);
+// EndingParts keeps them as columns for a transcript.
 func Ending(o Tally, answer string) string {
-	hark, model, flagged := EndingParts(o, answer)
+	hark, model, flagged := endingParts(o, answer, readableText)
 	switch {
 	case flagged && model != "":
 		return "Hark: " + hark + "\n\nThe model's reply: " + model
@@ -202,7 +206,12 @@ func Ending(o Tally, answer string) string {
 // did not happen its summary and the flagged claim, flagged true) and
 // what remains of the model's words as plain text; either may be "".
 func EndingParts(o Tally, answer string) (hark, model string, flagged bool) {
-	facts, plain := o.Facts(), PlainText(answer)
+	return endingParts(o, answer, PlainText)
+}
+
+// endingParts is EndingParts with the model's words made plain by render.
+func endingParts(o Tally, answer string, render func(string) string) (hark, model string, flagged bool) {
+	facts, plain := o.Facts(), render(answer)
 	if claim := o.claim(plain); claim != "" {
 		hark = strings.TrimPrefix(o.Summary(), "Hark: ") + "\n" + o.flag(claim)
 		if strings.TrimRight(strings.TrimSpace(plain), ".!") != strings.TrimRight(claim, ".!") {
@@ -233,9 +242,12 @@ func SpokenEnding(o Tally, answer string) string {
 // nothingChangedRe is a sentence that says only that nothing changed.
 var nothingChangedRe = regexp.MustCompile(`(?i)^\s*(so\s+)?(nothing|no files?|no changes?)(\s+(was|were|has been|have been|got))?\s+(changed|modified|touched|deleted|removed|made)\s*[.!]?\s*$`)
 
-var spaceRunRe = regexp.MustCompile(`[ \t]{2,}`)
-
 var sentenceRe = regexp.MustCompile(`[^.!?\n]+[.!?]*`)
+
+// DropNothingChanged leaves out of plain text the sentences that say only
+// that nothing changed, for a surface whose own closing line says it
+// (hark ask, which streams the model's words before that line).
+func DropNothingChanged(plain string) string { return dropNothingChanged(plain) }
 
 // dropNothingChanged leaves out the sentences of s that say only that
 // nothing changed: Hark's facts have said it.
@@ -244,14 +256,25 @@ func dropNothingChanged(s string) string {
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
-		if nothingChangedRe.MatchString(s[l[0]:l[1]]) {
-			b.WriteString(s[last:l[0]])
-			last = l[1]
+		if !nothingChangedRe.MatchString(s[l[0]:l[1]]) {
+			continue
+		}
+		b.WriteString(s[last:l[0]])
+		// Where a sentence went, one space joins what stood on either
+		// side; runs of spaces elsewhere are kept, for they line up a
+		// table's columns.
+		last = l[1]
+		for last < len(s) && (s[last] == ' ' || s[last] == '\t') {
+			last++
+		}
+		if cur := b.String(); cur != "" && !strings.HasSuffix(cur, "\n") && last > l[1] {
+			if !strings.HasSuffix(cur, " ") {
+				b.WriteString(" ")
+			}
 		}
 	}
 	b.WriteString(s[last:])
 	out := strings.TrimSpace(b.String())
-	out = spaceRunRe.ReplaceAllString(out, " ")
 	return blanks.ReplaceAllString(out, "\n\n")
 }
 
@@ -402,7 +425,16 @@ var (
 // PlainText strips the Markdown a model likes to write (bold, code,
 // headings, bullets, links, tables) so a notification shows words, not markup.
 // Underscores are kept: `old_builds` must stay `old_builds`.
-func PlainText(md string) string {
+//
+// Tables become padded columns, for a fixed-width font; readableText is
+// the same with each row on a line of its own that names its columns.
+func PlainText(md string) string { return plainText(md, plainTables) }
+
+// readableText is PlainText for a proportional font (a notification,
+// speech): tables become one line per row.
+func readableText(md string) string { return plainText(md, readableTables) }
+
+func plainText(md string, tables func(string) string) string {
 	s := strings.ReplaceAll(md, "\r\n", "\n")
 	s = mdFence.ReplaceAllString(s, "")
 	s = mdHead.ReplaceAllString(s, "")
@@ -411,7 +443,7 @@ func PlainText(md string) string {
 	s = StripEmphasis(s) // only real emphasis: names keep their underscores
 	s = mdCode.ReplaceAllString(s, "$1")
 	s = mdLink.ReplaceAllString(s, "$1 ($2)")
-	s = plainTables(s) // last, so the columns line up on the text as shown
+	s = tables(s) // last, so the columns line up on the text as shown
 	s = blanks.ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }
