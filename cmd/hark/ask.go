@@ -279,16 +279,32 @@ func hear(ctx context.Context, e *env, st settings.Settings, paths settings.Path
 // the app's notification does. When the model's answer claims what did
 // not happen, Hark's account leads: the answer was held back (see
 // printer.holding), so the summary and the flagged claim come first and
-// the rest of the model's reply follows, marked as the model's.
+// the rest of the model's reply follows, marked as the model's. The
+// model's words are made plain for a terminal as they are everywhere, and
+// a sentence of theirs that only says nothing changed is left to Hark's
+// line, as in the notification.
 func (p *printer) summary(out agent.Outcome) {
+	p.flushStream()
 	t := out.Metrics.Tally()
 	t.Undo = "hark undo"
 	held := p.held.String()
 	p.held.Reset()
+	hark, model, flagged := agent.EndingParts(t, held)
 	if t.Contradiction(out.Answer) != "" {
+		ending := hark
+		switch {
+		case flagged && model != "":
+			ending = "Hark: " + hark + "\n\nThe model's reply: " + model
+		case flagged:
+			ending = "Hark: " + hark
+		case hark == "":
+			ending = model
+		case model != "":
+			ending = hark + "\n\n" + model
+		}
 		p.endLine()
 		p.write("\n")
-		for _, line := range strings.Split(agent.Ending(t, held), "\n") {
+		for _, line := range strings.Split(ending, "\n") {
 			if strings.HasPrefix(line, "⚠") {
 				line = p.paint(red, visible.Line(line))
 			} else {
@@ -298,8 +314,11 @@ func (p *printer) summary(out agent.Outcome) {
 		}
 		return
 	}
-	p.write(visible.Text(held))
+	if model != "" {
+		p.write(visible.Text(model))
+	}
 	if t.Facts() == "" {
+		p.endLine()
 		return // a plain answer, no command proposed: nothing to add
 	}
 	p.endLine()
@@ -323,6 +342,10 @@ type printer struct {
 	// whether Hark's own account must come before them.
 	holding bool
 	held    strings.Builder
+	// stream renders the words that are not held, line by line; until
+	// something could have changed, a line that only says nothing
+	// changed is Hark's to say.
+	stream mdStream
 }
 
 // wantColor is true on a terminal unless NO_COLOR (https://no-color.org)
@@ -364,10 +387,19 @@ func (p *printer) write(s string) {
 	p.atLineStart = strings.HasSuffix(s, "\n")
 }
 
-// flushHeld writes the model's words held so far.
+// flushHeld writes the model's words held so far, and the rest of those
+// streamed.
 func (p *printer) flushHeld() {
-	p.write(visible.Text(p.held.String()))
+	p.flushStream()
+	md := mdStream{}
+	p.write(visible.Text(md.write(p.held.String()) + md.flush()))
 	p.held.Reset()
+}
+
+// flushStream writes the rest of the streamed words: a line still
+// without its line break, a table still without its last row's.
+func (p *printer) flushStream() {
+	p.write(visible.Text(p.stream.flush()))
 }
 
 func (p *printer) endLine() {
@@ -390,7 +422,8 @@ func (p *printer) event(ev agent.Event) {
 			p.held.WriteString(ev.Text)
 			return
 		}
-		p.write(visible.Text(ev.Text))
+		p.stream.quiet = true
+		p.write(visible.Text(p.stream.write(ev.Text)))
 	case agent.EventProposed:
 		c := ev.Call
 		p.flushHeld() // words before a proposal are not the final answer
@@ -425,6 +458,7 @@ func (p *printer) event(ev agent.Event) {
 		p.endLine()
 		p.write("  ! the model's reply was unusable, asking it again: " + visible.Line(ev.Text) + "\n")
 	case agent.EventFinal:
+		p.flushStream()
 		p.endLine()
 	}
 }

@@ -418,8 +418,8 @@ func TestAskStreamsAnswersNothingContradicts(t *testing.T) {
 	var b strings.Builder
 	p := &printer{w: &b, atLineStart: true}
 	p.event(agent.Event{Kind: agent.EventResult, Result: &shell.Result{Tier: shell.Safe, Executed: true, Success: true}})
-	p.event(agent.Event{Kind: agent.EventText, Text: "There are 3 files"})
-	if !strings.HasSuffix(b.String(), "There are 3 files") {
+	p.event(agent.Event{Kind: agent.EventText, Text: "There are 3 files\n"})
+	if !strings.HasSuffix(b.String(), "There are 3 files\n") {
 		t.Errorf("after a read-only command the answer was held back: %q", b.String())
 	}
 	p.event(agent.Event{Kind: agent.EventResult, Result: &shell.Result{Tier: shell.Confirm, Executed: true, Success: true}})
@@ -498,5 +498,44 @@ func TestAskWritesHomeAsTilde(t *testing.T) {
 				t.Errorf("stdout lacks %q:\n%s", c.want, r.stdout)
 			}
 		})
+	}
+}
+
+// TestAskRendersMarkdown: the model's Markdown reaches the terminal as
+// text, not markup (walk 6 B3-12): headings and emphasis without their
+// marks, a table in padded columns, and its "*Nothing was changed.*"
+// left to Hark's own line, as the notification leaves it (D-20). Words
+// stream a line at a time; a table shows once its last row is in.
+func TestAskRendersMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "checking")}},
+		ollamatest.Reply{Text: "## Biggest folders in your home\n\n| Folder | Size |\n|---|---|\n| **Downloads** | 11M |\n| **Videos** | 7.7M |\n| Projects | 452K |\n\n" +
+			"- `Downloads/old_builds` is most of Downloads.\n- You could run `rm -r ~/Downloads/old_builds` to free about 7 MB.\n\n*Nothing was changed.*"},
+	)
+	r := runAgentCLI(t, "", false, "ask", "--new", "which folders are biggest")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "Biggest folders in your home\n\nFolder     Size\nDownloads  11M\nVideos     7.7M\nProjects   452K\n\n" +
+		"• Downloads/old_builds is most of Downloads.\n• You could run rm -r ~/Downloads/old_builds to free about 7 MB.\n\n" +
+		"Hark: 1 read-only command ran — nothing changed.\n"
+	if !strings.HasSuffix(r.stdout, want) {
+		t.Errorf("stdout does not end with the answer made plain:\n%s\nwant the end:\n%s", r.stdout, want)
+	}
+	if strings.Contains(r.stdout, "Nothing was changed") {
+		t.Errorf("the model's \"nothing changed\" is said beside Hark's:\n%s", r.stdout)
+	}
+
+	var b strings.Builder
+	p := &printer{w: &b, atLineStart: true}
+	for _, part := range []string{"| A | B |\n|---|---|\n| x", " | 1 |\n", "| yyy | 22 |\n", "Done **now**", ".\n"} {
+		p.event(agent.Event{Kind: agent.EventText, Text: part})
+		if strings.Contains(b.String(), "x") && !strings.Contains(b.String(), "yyy") {
+			t.Fatalf("a table was shown before its last row: %q", b.String())
+		}
+	}
+	if want := "A    B\nx    1\nyyy  22\nDone now.\n"; b.String() != want {
+		t.Errorf("streamed:\n%q\nwant\n%q", b.String(), want)
 	}
 }
