@@ -141,7 +141,35 @@ func doctorChecks(paths settings.Paths, st settings.Settings, loadErr error, o d
 	if goos == "darwin" {
 		checks = append(checks, doctor.MacSignature(desktop.BundlePath, codesignDisplay))
 	}
+	checks = append(checks, intelChecks(goos, runtime.GOARCH, o.whisper, st.WhisperModel)...)
 	return append(checks, focusChecks(goos)...)
+}
+
+// intelSlowMiB is the size above which a speech model is slow on a CPU
+// alone: base.en (142 MiB) answers in about a second there, small.en
+// (466 MiB) in several.
+const intelSlowMiB = 200
+
+// intelChecks is, on an Intel Mac with voice input, the line saying that
+// speech runs on the CPU: Homebrew has no ggml bottles for Intel Macs,
+// builds ggml from source and without Metal there. A model larger than
+// base then costs seconds per request, which the line says before the
+// user blames Hark.
+func intelChecks(goos, goarch string, hasWhisper bool, model string) []doctor.Check {
+	if goos != "darwin" || goarch != "amd64" || !hasWhisper {
+		return nil
+	}
+	return []doctor.Check{{Name: "Speech on an Intel Mac", Run: func(context.Context) doctor.Result {
+		const detail = "runs on the CPU only: Homebrew builds ggml from source on Intel Macs, without Metal"
+		if m, err := models.Lookup(models.Catalog, model); err == nil && m.SizeMiB > intelSlowMiB {
+			return doctor.Result{
+				Status: doctor.Warn,
+				Detail: fmt.Sprintf("%s, and %s (%d MiB) may take several seconds per request", detail, m.Name, m.SizeMiB),
+				Fix:    fmt.Sprintf("set \"whisperModel\": %q (or \"tiny.en\") in settings; the Speech speed line times the model you have", models.Default),
+			}
+		}
+		return doctor.Result{Status: doctor.OK, Detail: detail + "; keep a small model such as " + models.Default}
+	}}}
 }
 
 // sandboxPlain is the Sandbox line in a user's words: what the sandbox
