@@ -332,6 +332,77 @@ func escapeMain(args []string) int {
 		if len(pids) >= n {
 			escaped("started %d processes", n)
 		}
+	case "sockbufs": // in PROCS processes, each fill up to PAIRS socket pairs (its send buffer raised first, where allowed) with up to MIB in all, and hold them SECONDS
+		procs, _ := strconv.Atoi(args[1])
+		if procs > 1 {
+			var pids []int
+			for range procs {
+				p, err := syscall.ForkExec(os.Args[0], []string{os.Args[0], "__escape", "sockbufs", "1", args[2], args[3], args[4]}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2}})
+				if err != nil {
+					fmt.Println("fork:", err)
+					break
+				}
+				pids = append(pids, p)
+			}
+			for _, p := range pids {
+				var ws syscall.WaitStatus
+				syscall.Wait4(p, &ws, 0, nil)
+			}
+			return 0
+		}
+		pairs, _ := strconv.Atoi(args[2])
+		budget, _ := strconv.Atoi(args[3])
+		secs, _ := strconv.Atoi(args[4])
+		chunk := make([]byte, 64<<10)
+		var queued int64
+		made, sndbuf := 0, 0
+		var stop error
+		var last [2]int
+		for made < pairs {
+			p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK, 0)
+			if err != nil {
+				stop = err
+				if made > 0 {
+					unix.Close(last[0]) // room for the runtime's own, to sleep
+					unix.Close(last[1])
+				}
+				break
+			}
+			made, last = made+1, p
+			if unix.SetsockoptInt(p[0], unix.SOL_SOCKET, unix.SO_SNDBUF, 64<<20) == nil && made == 1 {
+				escaped("raised a send buffer")
+			}
+			sndbuf, _ = unix.GetsockoptInt(p[0], unix.SOL_SOCKET, unix.SO_SNDBUF)
+			for queued < int64(budget)<<20 {
+				n, err := unix.Write(p[0], chunk)
+				if err != nil {
+					break
+				}
+				queued += int64(n)
+			}
+		}
+		fmt.Printf("pairs %d (%v), send buffer %d, queued %d MiB\n", made, stop, sndbuf, queued>>20)
+		time.Sleep(time.Duration(secs) * time.Second)
+	case "openmany": // open /dev/null up to N times and hold the descriptors SECONDS
+		n, _ := strconv.Atoi(args[1])
+		secs, _ := strconv.Atoi(args[2])
+		var fds []int
+		var stop error
+		for len(fds) < n {
+			fd, err := unix.Open("/dev/null", unix.O_RDONLY, 0)
+			if err != nil {
+				stop = err
+				break
+			}
+			fds = append(fds, fd)
+		}
+		fmt.Printf("opened %d (%v)\n", len(fds), stop)
+		if stop != nil && len(fds) > 8 {
+			for _, fd := range fds[len(fds)-8:] {
+				unix.Close(fd) // room for the runtime's own, to sleep
+			}
+		}
+		time.Sleep(time.Duration(secs) * time.Second)
 	case "fds": // write through every descriptor above 2
 		for fd := 3; fd < 256; fd++ {
 			if _, err := unix.Write(fd, []byte("leak-fd\n")); err == nil {
@@ -1227,6 +1298,106 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 			shared := run("mapshare", "32", "5", "2")
 			if !shared.Success || strings.Count(shared.Output, "mapped 32 MiB") != 5 {
 				t.Errorf("32 MiB mapped by five processes was counted more than once: %s", shared.JSON())
+			}
+		})
+	}
+}
+
+// A read-only run holds few descriptors: the kernel refuses an open past
+// the sandbox's limit, however many the user's own limit allows (the
+// control, outside the sandbox, shows the difference where the test's own
+// limit is higher). Counted from outside, in /proc/PID/fd, while the
+// attack holds them.
+func TestEscapeDescriptorLimit(t *testing.T) {
+	t.Parallel()
+	r, _ := escapeRunner(t)
+	exe, _ := os.Executable()
+	const tries = 3000
+	held := func(mode SandboxMode) (int, Result) {
+		t.Helper()
+		token := fmt.Sprintf("%06d", time.Now().UnixNano()%1000000)
+		done := make(chan Result, 1)
+		go func() { done <- attack(t, r, mode, "openmany", strconv.Itoa(tries), "30", token) }()
+		var pid, n int
+		waitFor(t, "the attack holding its descriptors", func() bool {
+			if pid == 0 {
+				pid = findProcess(exe + "\x00__escape\x00openmany\x00" + strconv.Itoa(tries) + "\x0030\x00" + token)
+			}
+			if pid == 0 {
+				return false
+			}
+			ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+			if err != nil {
+				return false
+			}
+			if len(ents) == n && n > 0 {
+				return true // two looks alike: it has stopped opening
+			}
+			n = len(ents)
+			time.Sleep(50 * time.Millisecond)
+			return false
+		})
+		unix.Kill(pid, unix.SIGKILL)
+		return n, <-done
+	}
+	n, res := held(SandboxReadOnly)
+	if n > sandbox.ReadOnlyFileLimit {
+		t.Errorf("a read-only run held %d descriptors, past the limit of %d: %s", n, sandbox.ReadOnlyFileLimit, res.Output)
+	}
+	t.Logf("held in the sandbox: %d (%s)", n, strings.TrimSpace(res.Output))
+	var own unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &own); own.Max < tries+64 {
+		t.Logf("no control: this test's own limit is %d", own.Max)
+		return
+	}
+	if c, _ := held(SandboxOff); c <= sandbox.ReadOnlyFileLimit {
+		t.Errorf("control: outside the sandbox the attack should hold more than %d descriptors, held %d", sandbox.ReadOnlyFileLimit, c)
+	}
+}
+
+// Memory the kernel holds in socket buffers, which no process shows as
+// its own, counts against a read-only run's memory cap: socket pairs
+// filled by one process or by several, each below the cap, together past
+// it, are stopped for it, whatever the send buffers were raised to (they
+// cannot be). A run with a few small pairs is not. Through the zygote and
+// through the per-command helper alike.
+func TestEscapeSocketBuffersCount(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	const capBytes = 192 << 20
+	for _, perCommand := range []bool{false, true} {
+		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+			r.perCommand = perCommand
+			run := func(args ...string) Result {
+				t.Helper()
+				exe, _ := os.Executable()
+				cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
+				res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+				if !res.Executed || res.Sandbox != SandboxApplied {
+					t.Fatalf("did not run sandboxed: %s", res.JSON())
+				}
+				return res
+			}
+			for _, c := range []struct{ name, procs, mib string }{
+				{"one process", "1", "300"},
+				{"four processes", "4", "100"},
+			} {
+				res := run("sockbufs", c.procs, "4000", c.mib, "20")
+				if strings.Contains(res.Output, "ESCAPED") || res.Success || res.TimedOut || !strings.Contains(res.Error, "memory cap was reached") {
+					t.Errorf("%s: %s MiB each in socket buffers under a %d MiB cap was not stopped for it: %s", c.name, c.mib, capBytes>>20, res.JSON())
+				}
+				t.Logf("%s: %s", c.name, strings.TrimSpace(res.Output))
+			}
+			if raceEnabled {
+				t.Log("not running a small run under -race: each process's race shadow memory passes the cap by itself")
+				return
+			}
+			small := run("sockbufs", "1", "8", "1", "1")
+			if !small.Success || strings.Contains(small.Error, "memory cap") {
+				t.Errorf("a run with eight small socket pairs was stopped: %s", small.JSON())
 			}
 		})
 	}

@@ -100,8 +100,10 @@ const lockedNoRoot = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80 // NOROOT, NO_SE
 // before its timeout: CPU seconds per process, data memory per process, the
 // size of any file it writes (only its TMPDIR is writable, but a full disk
 // hurts everyone), no core dumps (the kernel would write them past
-// Landlock), and no locked memory. Processes are bounded separately (see
-// processLimit). A limit is only ever lowered, never raised.
+// Landlock), no locked memory, and few descriptors (ReadOnlyFileLimit:
+// each socket or pipe holds kernel memory that no process shows).
+// Processes are bounded separately (see processLimit). A limit is only
+// ever lowered, never raised.
 var sandboxLimits = [...]struct {
 	resource  int
 	soft, max uint64
@@ -112,6 +114,7 @@ var sandboxLimits = [...]struct {
 	{unix.RLIMIT_CORE, 0, 0},
 	{unix.RLIMIT_MEMLOCK, 0, 0},
 	{unix.RLIMIT_NPROC, 0, 0}, // filled in by processLimit
+	{unix.RLIMIT_NOFILE, ReadOnlyFileLimit, ReadOnlyFileLimit},
 }
 
 // processHeadroom is how many more processes than the user already has a
@@ -532,13 +535,6 @@ func childConfine(c *childSpec) {
 		goto fail
 	}
 
-	stage = stageRlimit
-	for i := 0; i < len(c.rlimits); i++ {
-		if _, _, e = syscall.RawSyscall6(unix.SYS_PRLIMIT64, 0, c.rlimits[i].resource, uintptr(unsafe.Pointer(&c.rlimits[i].limit)), 0, 0, 0); e != 0 {
-			goto fail
-		}
-	}
-
 	// Every capability goes, as root too: the bounding set first (that
 	// needs CAP_SETPCAP, so only where it is held), with securebits locked
 	// so that executing a program as uid 0 grants nothing; then ambient,
@@ -610,6 +606,15 @@ func childConfine(c *childSpec) {
 		}
 	} else if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, 4, ^uintptr(0), 0); e != 0 {
 		goto fail
+	}
+
+	// The limits once the descriptors are in place: the zygote's own may
+	// be numbered past the open-file limit, and moving them needs room.
+	stage = stageRlimit
+	for i := 0; i < len(c.rlimits); i++ {
+		if _, _, e = syscall.RawSyscall6(unix.SYS_PRLIMIT64, 0, c.rlimits[i].resource, uintptr(unsafe.Pointer(&c.rlimits[i].limit)), 0, 0, 0); e != 0 {
+			goto fail
+		}
 	}
 
 	// Default handlers, then an empty mask: the shell starts as if

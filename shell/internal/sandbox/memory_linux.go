@@ -26,6 +26,14 @@ import (
 // rather than once per process that maps them, and memory files (memfd,
 // tmpfs) a member holds open, mapped or not. Clean pages of mapped files
 // are not counted: the kernel drops them when it needs the room.
+//
+// Nor does any process show what the kernel holds in a socket's or a
+// pipe's buffers, which no memory cgroup of cgroup v1 counts either: each
+// socket and pipe a member holds counts as the most it can hold (see
+// bufferBytes). A read-only run's sockets keep the default buffer size
+// (the seccomp filter refuses SO_SNDBUF and SO_RCVBUF), and each of its
+// processes holds at most ReadOnlyFileLimit descriptors, which also
+// bounds how many can be parked in flight, held by no process.
 
 // exitMemory, as an exit reply's Reason, says the zygote stopped the run
 // for passing its memory cap.
@@ -79,6 +87,8 @@ type runMemory struct {
 	fs      procFS
 	fsTypes map[uint64]int64 // st_dev → its file system's type (to tell tmpfs, ramfs and hugetlbfs)
 	held    map[fileID]bool  // memory files counted in this look
+	buffers map[uint64]bool  // sockets and pipes counted in this look, by inode (one numbering for both)
+	socket  int64            // what one socket counts, once known (bufferBytes)
 	pids    []int
 }
 
@@ -106,9 +116,10 @@ func (m *runMemory) leads(pid int) bool {
 // of is session's sum over the processes pids.
 func (m *runMemory) of(pids []int, limit int64) int64 {
 	if m.held == nil {
-		m.held, m.fsTypes = map[fileID]bool{}, map[uint64]int64{}
+		m.held, m.fsTypes, m.buffers = map[fileID]bool{}, map[uint64]int64{}, map[uint64]bool{}
 	}
 	clear(m.held)
+	clear(m.buffers)
 	var files, resident int64
 	for _, pid := range pids {
 		files += m.heldFiles(pid)
@@ -127,9 +138,24 @@ func (m *runMemory) of(pids []int, limit int64) int64 {
 // heldFiles is the memory, in bytes, of the memory files pid holds open
 // that no earlier process of this look held: a memfd, a file on tmpfs, an
 // unlinked one included. Their pages are in no process's resident set
-// unless mapped, and stay allocated while a descriptor is open.
+// unless mapped, and stay allocated while a descriptor is open. The
+// sockets and pipes it holds count too, as the most each can hold.
 func (m *runMemory) heldFiles(pid int) int64 {
 	var sum int64
+	buffer := func(kind bufferKind, ino uint64) {
+		if m.buffers[ino] {
+			return
+		}
+		m.buffers[ino] = true
+		if kind == bufferPipe {
+			sum += pipeBytes
+			return
+		}
+		if m.socket == 0 {
+			m.socket = socketBytes(readSysctl("/proc/sys/net/core/wmem_default", 212992))
+		}
+		sum += m.socket
+	}
 	m.fs.openFiles(pid, func(f openFile) {
 		st := f.st
 		if st.Mode&unix.S_IFMT != unix.S_IFREG {
@@ -148,8 +174,38 @@ func (m *runMemory) heldFiles(pid int) int64 {
 			return
 		}
 		m.held[id] = true
-	})
+	}, buffer)
 	return sum
+}
+
+// pipeBytes is the most a pipe holds at its default size: 16 pages. A
+// larger one (F_SETPIPE_SZ) counts as this too; the kernel lets a user's
+// pipes grow only while all of them together hold less than
+// fs.pipe-user-pages-soft (64 MiB by default).
+var pipeBytes = 16 * pageSize
+
+// socketBytes is the most a socket with a send buffer of sndbuf bytes
+// holds: what it has sent that waits in its peer's queue, and what its
+// peer sent that waits in its own (its peer may be closed or in flight,
+// held by no process). Each is bounded by the sender's buffer, which the
+// kernel lets one last message overrun by half, plus bookkeeping. A pair
+// whose ends a run both holds counts twice, which can only stop a run
+// early.
+func socketBytes(sndbuf int64) int64 {
+	return 2 * (sndbuf + sndbuf/2 + 4096)
+}
+
+// readSysctl reads a number from a /proc/sys file, or def.
+func readSysctl(path string, def int64) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return def
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+	if err != nil || n <= 0 {
+		return def
+	}
+	return n
 }
 
 // fsType is the type (statfs's magic number) of the file system of the

@@ -290,8 +290,9 @@ func (f openFile) path() string {
 }
 
 // openFiles calls fn with each descriptor of pid that names a file by path
-// (not a pipe, socket or anonymous inode), with the file's stat.
-func (p *procFS) openFiles(pid int, fn func(f openFile)) {
+// (not a pipe, socket or anonymous inode), with the file's stat; and
+// buffer, where not nil, with the inode of each socket and pipe.
+func (p *procFS) openFiles(pid int, fn func(f openFile), buffer func(kind bufferKind, ino uint64)) {
 	dir := p.open(pid, "/fd", unix.O_DIRECTORY)
 	if dir < 0 {
 		return
@@ -310,7 +311,15 @@ func (p *procFS) openFiles(pid int, fn func(f openFile)) {
 		// Pipes, sockets and anonymous inodes read as "pipe:[…]" and
 		// the like: no file behind them to stat.
 		l, _, e := unix.Syscall6(unix.SYS_READLINKAT, uintptr(dir), uintptr(unsafe.Pointer(&name[0])), uintptr(unsafe.Pointer(&p.link[0])), uintptr(len(p.link)), 0, 0)
-		if e != 0 || l == 0 || p.link[0] != '/' {
+		if e != 0 || l == 0 {
+			return
+		}
+		if p.link[0] != '/' {
+			if buffer != nil {
+				if kind, ino, ok := bufferLink(p.link[:l]); ok {
+					buffer(kind, ino)
+				}
+			}
 			return
 		}
 		if fstatat(dir, &name[0], &p.st) != nil {
@@ -318,4 +327,31 @@ func (p *procFS) openFiles(pid int, fn func(f openFile)) {
 		}
 		fn(openFile{p: p, pid: pid, name: n, target: p.link[:l], st: &p.st})
 	})
+}
+
+// bufferKind tells the two kinds of descriptor whose buffers hold kernel
+// memory: a socket and a pipe.
+type bufferKind int
+
+const (
+	bufferSocket bufferKind = iota
+	bufferPipe
+)
+
+// bufferLink reads a descriptor's link, "socket:[INODE]" or "pipe:[INODE]".
+func bufferLink(b []byte) (bufferKind, uint64, bool) {
+	var kind bufferKind
+	switch {
+	case bytes.HasPrefix(b, []byte("socket:[")):
+		kind, b = bufferSocket, b[len("socket:["):]
+	case bytes.HasPrefix(b, []byte("pipe:[")):
+		kind, b = bufferPipe, b[len("pipe:["):]
+	default:
+		return 0, 0, false
+	}
+	if len(b) < 2 || b[len(b)-1] != ']' {
+		return 0, 0, false
+	}
+	n, ok := digits(b[:len(b)-1])
+	return kind, uint64(n), ok
 }

@@ -52,6 +52,15 @@ const (
 	PipeGrace = time.Second
 )
 
+// ReadOnlyFileLimit is how many descriptors each process of a read-only
+// run may hold (RLIMIT_NOFILE, soft and hard): what most systems give a
+// program by default, and what find, rg, grep, git and make run well
+// under. It bounds the kernel memory a run can hold where no process shows
+// it (socket and pipe buffers, descriptors in flight), which the memory
+// cap counts only for what a process holds. An approved run keeps the
+// user's own limit: it has no memory cap, and a build may need more.
+const ReadOnlyFileLimit = 1024
+
 // Spec is one command to run: argv in dir with env, and with ReadOnly the
 // read-only, no-network sandbox whose only writable folder is TmpDir.
 type Spec struct {

@@ -29,8 +29,9 @@ func nativeAuditArch() uint32 {
 // the command itself but not on others, by its arguments:
 //
 //   - no sockets but a stream socketpair (nothing outside to connect to: a
-//     datagram pair could still sendto(2) a path such as /dev/log), and no
-//     io_uring, which opens sockets and files past these checks;
+//     datagram pair could still sendto(2) a path such as /dev/log), whose
+//     buffers keep their default size, and no io_uring, which opens
+//     sockets and files past these checks;
 //   - nothing that reaches the kernel's or other processes' state: ptrace,
 //     process_vm_*, pidfd_getfd, kcmp, bpf, perf_event_open, keyrings, the
 //     mount family, namespaces, clocks, host names, modules, kexec, swap,
@@ -240,6 +241,10 @@ type filterOpts struct {
 	// inet: IPv4, IPv6 and netlink sockets (Spec.Scope.Network); local:
 	// Unix sockets too (Spec.Scope.Agent: the ssh agent).
 	inet, local bool
+	// buffers: a socket's buffers may be resized (SO_SNDBUF, SO_RCVBUF).
+	// A read-only run's sockets keep the system's default size, which is
+	// what the memory cap counts for each one it holds (see runMemory).
+	buffers bool
 }
 
 // metaSyscalls are the metadata calls of deniedSyscalls and
@@ -262,7 +267,7 @@ func init() {
 var scopedFilters = func() (out [4]func() *unix.SockFprog) {
 	for i := range out {
 		out[i] = sync.OnceValue(func() *unix.SockFprog {
-			return fprog(buildFilter(nativeAuditArch(), filterOpts{meta: true, inet: i&1 != 0, local: i&2 != 0}))
+			return fprog(buildFilter(nativeAuditArch(), filterOpts{meta: true, inet: i&1 != 0, local: i&2 != 0, buffers: true}))
 		})
 	}
 	return out
@@ -318,6 +323,21 @@ func buildFilter(arch uint32, o filterOpts) []unix.SockFilter {
 		{Code: bpfJeq, K: unix.SOCK_SEQPACKET, Jt: 1},
 		ret(eacces),
 		ret(seccompAllow),
+	}
+	if !o.buffers {
+		// setsockopt: no socket's buffers made larger than the default
+		// (level and option are its second and third arguments).
+		special[uint32(unix.SYS_SETSOCKOPT)] = []unix.SockFilter{
+			ldAbs(argLo(1)),
+			{Code: bpfJeq, K: unix.SOL_SOCKET, Jf: 5},
+			ldAbs(argLo(2)),
+			{Code: bpfJeq, K: unix.SO_SNDBUF, Jt: 4},
+			{Code: bpfJeq, K: unix.SO_RCVBUF, Jt: 3},
+			{Code: bpfJeq, K: unix.SO_SNDBUFFORCE, Jt: 2},
+			{Code: bpfJeq, K: unix.SO_RCVBUFFORCE, Jt: 1},
+			ret(seccompAllow),
+			ret(eperm),
+		}
 	}
 	// ioctl: only the listed requests. The request is an unsigned int in
 	// the kernel, so only the low 32 bits count, as they do here.

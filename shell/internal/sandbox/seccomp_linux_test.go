@@ -131,6 +131,12 @@ func TestSeccompFilterDecisions(t *testing.T) {
 		{"sched_setaffinity on itself", arch, unix.SYS_SCHED_SETAFFINITY, []uint64{0, 8, 0x1000}, seccompAllow},
 		{"sched_setaffinity on another", arch, unix.SYS_SCHED_SETAFFINITY, []uint64{other, 8, 0x1000}, eperm},
 		{"sched_setscheduler on another", arch, unix.SYS_SCHED_SETSCHEDULER, []uint64{other}, eperm},
+		{"setsockopt SO_SNDBUF", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_SNDBUF}, eperm},
+		{"setsockopt SO_RCVBUF", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_RCVBUF}, eperm},
+		{"setsockopt SO_SNDBUFFORCE", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE}, eperm},
+		{"setsockopt SO_RCVBUFFORCE", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE}, eperm},
+		{"setsockopt SO_PASSCRED", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_PASSCRED}, seccompAllow},
+		{"setsockopt another level's option 7", arch, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_TCP, unix.SO_SNDBUF}, seccompAllow},
 	}
 	for _, tt := range tests {
 		if got := runFilter(t, prog, tt.arch, tt.nr, tt.args...); got != tt.want {
@@ -140,7 +146,7 @@ func TestSeccompFilterDecisions(t *testing.T) {
 	// Numbers near the special ones but not listed stay allowed, which
 	// checks the tree's boundaries.
 	listed := map[uintptr]bool{}
-	for _, nr := range append(append(deniedSyscalls, deniedArchSyscalls...), unix.SYS_SOCKET, unix.SYS_CLONE3, unix.SYS_CLONE, unix.SYS_SOCKETPAIR, unix.SYS_IOCTL, unix.SYS_FALLOCATE) {
+	for _, nr := range append(append(deniedSyscalls, deniedArchSyscalls...), unix.SYS_SOCKET, unix.SYS_CLONE3, unix.SYS_CLONE, unix.SYS_SOCKETPAIR, unix.SYS_IOCTL, unix.SYS_FALLOCATE, unix.SYS_SETSOCKOPT) {
 		listed[nr] = true
 	}
 	for _, so := range selfOnly {
@@ -281,6 +287,8 @@ func TestScopedFilterDecisions(t *testing.T) {
 		{true, false, unix.SYS_SOCKET, []uint64{unix.AF_PACKET}, eacces},
 		{true, true, unix.SYS_SOCKET, []uint64{unix.AF_UNIX}, seccompAllow},
 		{false, true, unix.SYS_SOCKET, []uint64{unix.AF_INET}, eacces},
+		{true, false, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_SNDBUF}, seccompAllow},
+		{false, false, unix.SYS_SETSOCKOPT, []uint64{3, unix.SOL_SOCKET, unix.SO_RCVBUF}, seccompAllow},
 	} {
 		f := scopedFilter(c.net, c.agent)
 		prog := unsafe.Slice(f.Filter, f.Len)
