@@ -144,6 +144,27 @@ func (c *Conversation) Deeds() (headline string, total Tally) {
 	return headline, total
 }
 
+// Name is what every surface calls the conversation: the app's Recent
+// conversations and its transcript, hark ask's "continuing …", hark
+// history and hark history show. It is the first request that changed
+// something, which is what a person remembers a conversation by, else the
+// first request (Title), else the ID.
+func (c *Conversation) Name() string {
+	headline, _ := c.Deeds()
+	return conversationName(headline, c.Title, c.ID)
+}
+
+// conversationName is the first of headline, title and id that says
+// something; Conversation.Name and Summary.Name both choose by it.
+func conversationName(headline, title, id string) string {
+	for _, n := range []string{headline, title} {
+		if n = strings.TrimSpace(n); n != "" {
+			return n
+		}
+	}
+	return id
+}
+
 // trashedNames records the names of what Move to Trash moved, by their
 // original paths.
 func (m *RunMetrics) trashedNames(paths []string) {

@@ -69,6 +69,9 @@ type Summary struct {
 	Total    Tally  `json:"total"`
 }
 
+// Name is the conversation's name, as Conversation.Name gives it.
+func (s Summary) Name() string { return conversationName(s.Headline, s.Title, s.ID) }
+
 // ErrNoConversation is returned by Load and Latest when there is none.
 var ErrNoConversation = errors.New("no such conversation")
 

@@ -18,7 +18,7 @@ import (
 // conversations" both print it.
 func Transcript(c *Conversation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s · %s · %s\n", strings.TrimSpace(c.Title), c.Created.Local().Format("2006-01-02 15:04"), c.Model, c.ID)
+	fmt.Fprintf(&b, "%s\n%s · %s · %s\n", c.Name(), c.Created.Local().Format("2006-01-02 15:04"), c.Model, c.ID)
 	request := -1
 	// ended closes request i with how it ended, when it did not complete.
 	ended := func(i int) {
@@ -197,13 +197,7 @@ func (s Summary) Label(now time.Time) string {
 	if y, m, d := updated.Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
 		when = updated.Format(dateOnly)
 	}
-	title := strings.TrimSpace(s.Title)
-	if title == "" {
-		title = s.ID
-	}
-	if h := strings.TrimSpace(s.Headline); h != "" {
-		title = h
-	}
+	title := s.Name()
 	if s.Requests > 1 {
 		title += fmt.Sprintf(" (+%d more)", s.Requests-1)
 	}

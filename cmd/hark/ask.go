@@ -142,7 +142,7 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	if !*fresh {
 		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
 			conv = last
-			showln(e.stderr, continuingNote(conv.Title, time.Since(last.Updated)))
+			showln(e.stderr, continuingNote(conv.Name(), time.Since(last.Updated)))
 		}
 	}
 

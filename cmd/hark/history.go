@@ -70,12 +70,8 @@ func historyList(e *env, store *agent.Store) int {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tREQUESTS\tWHAT IT DID\tTITLE")
 	for _, c := range list {
-		// Named by what it did, as the menu's Recent conversations are:
-		// the first request that changed something, else the first one.
-		title := c.Title
-		if c.Headline != "" {
-			title = c.Headline
-		}
+		// Named as on every other surface (agent.Summary.Name).
+		title := c.Name()
 		did := c.Total.Did()
 		if did == "" {
 			did = "-"

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -186,5 +187,49 @@ func TestStatsAddUp(t *testing.T) {
 	}
 	if got, want := confirmationsLine(hist, nil), "14 asked: 4 approved, 6 denied, 4 timed out"; got != want {
 		t.Errorf("from the history:\n %q\nwant\n %q", got, want)
+	}
+}
+
+// TestConversationHasOneName: a conversation is called the same on every
+// surface (walk 6 A-6): hark ask's "continuing …", hark history's list,
+// the head of hark history show, and the app's Recent conversations
+// (agent.Summary.Label), all from Conversation.Name: the first request
+// that changed something, here the second one, not the first question.
+func TestConversationHasOneName(t *testing.T) {
+	dir := t.TempDir()
+	made := filepath.Join(dir, "release_notes")
+	askEnv(t,
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "ls "+dir, "purpose", "checking")}},
+		ollamatest.Reply{Text: "Plenty."},
+		ollamatest.Reply{Calls: []api.ToolCall{ollamatest.Call("command", "mkdir "+made, "purpose", "executing")}},
+		ollamatest.Reply{Text: "Made it."},
+		ollamatest.Reply{Text: "You're welcome."},
+	)
+	if r := runAgentCLI(t, "", false, "ask", "--new", "how much disk space is left"); r.code != exitOK {
+		t.Fatalf("first: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runAgentCLI(t, "y\n", true, "ask", "make a release notes folder"); r.code != exitOK {
+		t.Fatalf("second: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	const name = "make a release notes folder"
+	third := runAgentCLI(t, "", false, "ask", "thanks")
+	if !strings.Contains(third.stderr, "(continuing “"+name+"”") {
+		t.Errorf("hark ask continues it under another name:\n%s", third.stderr)
+	}
+	list := runAgentCLI(t, "", false, "history")
+	if rows := strings.Split(strings.TrimSpace(list.stdout), "\n"); len(rows) != 2 || !strings.HasSuffix(rows[1], "  "+name) {
+		t.Errorf("hark history lists it under another name:\n%s", list.stdout)
+	}
+	show := runAgentCLI(t, "", false, "history", "show", "latest")
+	if first, _, _ := strings.Cut(show.stdout, "\n"); first != name {
+		t.Errorf("hark history show heads it %q, want %q", first, name)
+	}
+	paths, _, err := loadSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := newStore(paths.History).List()
+	if err != nil || len(sums) != 1 || !strings.HasPrefix(sums[0].Label(time.Now()), name+" (+2 more) · ") {
+		t.Errorf("the menu's label: %v %+v", err, sums)
 	}
 }
