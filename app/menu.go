@@ -132,8 +132,21 @@ func BuildMenu(v View) Menu {
 
 	if n := len(v.Pending); n > 0 {
 		add(MenuItem{ID: IDPendingHeader, Kind: ItemLabel, Label: fmt.Sprintf("Pending approval (%d)", n), Disabled: true})
-		for _, p := range v.Pending {
-			pendingRows(p, v, add)
+		for i, p := range v.Pending {
+			if i > 0 {
+				sep("pending:" + p.ID)
+			}
+			if n == 1 {
+				pendingRows(p, v, add)
+				continue
+			}
+			// Two or more: each is its header and one row that opens
+			// the whole entry, so that however many wait, the menu fits
+			// the screen and Settings… and Quit stay in reach.
+			var rows []MenuItem
+			pendingRows(p, v, func(it MenuItem) { rows = append(rows, it) })
+			add(rows[0])
+			add(MenuItem{ID: PrefixEntry + p.ID, Kind: ItemSubmenu, Label: collapsedLabel(p, v), Children: rows[1:]})
 		}
 		sep("pending")
 	}
@@ -285,25 +298,16 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		}
 	}
 	pv = previewSection(p)
+	// Who asks heads the entry (Asker); this row keeps the countdown.
 	var about []string
-	if c := ClientName(p.Client); c != "" {
-		// Another program asks (hark mcp): the spoken request, if any,
-		// is not what this command came from.
-		about = append(about, "From "+c)
-	} else if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
-		// Spoken: what Hark heard is what the command came from, so a
-		// misheard word shows where it matters.
-		about = append(about, "Heard “"+clip(Visible(h), 40)+"”")
-	} else if r := strings.Join(strings.Fields(v.Request), " "); r != "" {
-		about = append(about, "For “"+clip(Visible(r), 40)+"”")
-	}
 	if left, ok := v.Deadlines[p.ID]; ok {
 		about = append(about, fmt.Sprintf("auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second)))
 	}
 	answers := Answers(p, v.CanType)
-	// The rows that are never folded: the command, the about row, Show
-	// full command…, the answers, Always allow… and Say it again.
-	fixed := len(block) + 2 + len(answers)
+	// The rows that are never folded: the header, the command, the about
+	// row, Show full command…, the answers, Always allow… and Say it
+	// again.
+	fixed := 1 + len(block) + 1 + len(answers)
 	if len(about) > 0 {
 		fixed++
 	}
@@ -324,6 +328,7 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 	if why.cut {
 		long = true
 	}
+	add(MenuItem{ID: PrefixAsker + p.ID, Kind: ItemLabel, Label: Asker(p, v.Request), Disabled: true})
 	for _, s := range []section{doubt, afterNo} {
 		for _, r := range s.rows {
 			label(r)
@@ -378,6 +383,32 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 		add(MenuItem{ID: PrefixSayAgain + p.ID, Kind: ItemAction, Label: "    " + SayAgainLabel,
 			Tooltip: "Drop this command and listen again; say the request, then press " + v.Hotkey})
 	}
+}
+
+// Asker heads an approval's entry with who asks for it: another program
+// by the name it gave, else the request the command came from, as Hark
+// heard it when it was spoken, so a misheard word shows where it matters.
+func Asker(p Pending, request string) string {
+	if c := ClientName(p.Client); c != "" {
+		return c + " asks:"
+	}
+	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
+		return "You said: “" + clip(Visible(h), 48) + "”"
+	}
+	if r := strings.Join(strings.Fields(request), " "); r != "" {
+		return "You asked: “" + clip(Visible(r), 48) + "”"
+	}
+	return "Hark's model asks:"
+}
+
+// collapsedLabel is the row that opens a collapsed entry: the start of
+// its command, and its countdown.
+func collapsedLabel(p Pending, v View) string {
+	label := "  $ " + clip(Visible(firstLine(p.Command)), commandWidth-16)
+	if left, ok := v.Deadlines[p.ID]; ok {
+		label += fmt.Sprintf(" · auto-deny in %d:%02d", int(left/time.Minute), int(left%time.Minute/time.Second))
+	}
+	return label
 }
 
 // section is one detail of a pending entry: its rows, and how it folds
@@ -809,7 +840,9 @@ func StatusLine(v View) string {
 		// that work) needs the width; the header counts the approvals.
 		return v.Note
 	case v.State == AwaitingApproval:
-		s = fmt.Sprintf("Waiting for your approval (%d)", len(v.Pending))
+		// The header above counts the approvals; this row says how
+		// else to answer, not the count again.
+		s = "Answer above (or from the keyboard: hark approve, hark deny)"
 	case v.State == Running:
 		s = "Running: " + Visible(firstLine(v.Detail))
 	case v.State == Error:

@@ -62,7 +62,7 @@ func TestMenuIdle(t *testing.T) {
 }
 
 // TestMenuPendingApproval: approvals come first, before the status and the
-// problems, and a command of a few rows is shown whole.
+// problems, headed by who asks, and a command of a few rows is shown whole.
 func TestMenuPendingApproval(t *testing.T) {
 	t.Parallel()
 	long := "find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 | xargs -0 rm -f -- && echo removed old disk images from Downloads"
@@ -72,12 +72,12 @@ func TestMenuPendingApproval(t *testing.T) {
 		Pending: []Pending{
 			{ID: "p1", Command: long, WorkingDirectory: "/Users/ana", Purpose: "executing", Tier: shell.Confirm,
 				Reasons: []shell.Reason{{Command: "rm -f", Why: "rm: deletes files"}, {Command: "xargs", Why: "xargs: runs another program"}}},
-			{ID: "p2", Command: "mkdir /tmp/x", Purpose: "executing"},
 		},
 	}
 	m := BuildMenu(v)
 	want := []string{
-		"pending|label|Pending approval (2)|D",
+		"pending|label|Pending approval (1)|D",
+		"asker:p1|label|Hark's model asks:|D",
 		"pending:p1:0|text|  $ find /Users/ana/Downloads -name '*.dmg' -mtime +30 -print0 ||",
 		"pending:p1:1|text|    xargs -0 rm -f -- && echo removed old disk images from|",
 		"pending:p1:2|text|    Downloads|",
@@ -87,11 +87,8 @@ func TestMenuPendingApproval(t *testing.T) {
 		"pending:p1:6|text|    Why: xargs: runs another program|",
 		"deny:p1|action|    Deny (safe choice)|",
 		"approve:p1|action|    Approve|",
-		"pending:p2:0|text|  $ mkdir /tmp/x|",
-		"deny:p2|action|    Deny (safe choice)|",
-		"approve:p2|action|    Approve|",
 		"sep:pending|sep||",
-		"status|label|Waiting for your approval (2)|D",
+		"status|label|Answer above (or from the keyboard: hark approve, hark deny)|D",
 		"problem:ollama|label|⚠ Ollama not running|D",
 		"problems|action|Problems…|",
 		"sep:settings|sep||",
@@ -371,8 +368,8 @@ func TestThrottleUnit(t *testing.T) {
 	}
 }
 
-// TestMenuApprovalShowsRequestAndCountdown: an approval says which request
-// it belongs to and when it will be denied by itself.
+// TestMenuApprovalShowsRequestAndCountdown: an approval is headed by the
+// request it belongs to and says when it will be denied by itself.
 func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -380,15 +377,17 @@ func TestMenuApprovalShowsRequestAndCountdown(t *testing.T) {
 		left    time.Duration
 		want    string
 	}{
-		{"delete my old builds", 2 * time.Minute, "    For “delete my old builds” · auto-deny in 2:00"},
-		{"", 65 * time.Second, "    auto-deny in 1:05"},
-		{"tidy\nup", 0, "    For “tidy up” · auto-deny in 0:00"},
+		{"delete my old builds", 2 * time.Minute, "asker:p1|label|You asked: “delete my old builds”|D\npending:p1:1|text|    auto-deny in 2:00|"},
+		{"", 65 * time.Second, "asker:p1|label|Hark's model asks:|D\npending:p1:0|text|  $ rm x|\npending:p1:1|text|    auto-deny in 1:05|"},
+		{"tidy\nup", 0, "asker:p1|label|You asked: “tidy up”|D\npending:p1:0|text|  $ rm x|\npending:p1:1|text|    auto-deny in 0:00|"},
 	}
 	for _, c := range cases {
 		m := BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: c.request,
 			Pending: []Pending{{ID: "p1", Command: "rm x"}}, Deadlines: map[string]time.Duration{"p1": c.left}})
-		if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), "|"+c.want+"|") {
-			t.Errorf("request %q, %v left: no row %q in\n%s", c.request, c.left, c.want, strings.Join(outline(m.Items, ""), "\n"))
+		for _, want := range strings.Split(c.want, "\n") {
+			if !strings.Contains(strings.Join(outline(m.Items, ""), "\n"), want) {
+				t.Errorf("request %q, %v left: no row %q in\n%s", c.request, c.left, want, strings.Join(outline(m.Items, ""), "\n"))
+			}
 		}
 	}
 }
@@ -417,8 +416,8 @@ func TestMenuApprovalCountsTheSizeOfWhatItLeavesOut(t *testing.T) {
 }
 
 // TestMenuApprovalShowsPreviewAndWhatWasHeard: a pending command shows
-// what it would touch, and a spoken request shows its transcript instead
-// of the request line, so a misheard word is seen where it is approved.
+// what it would touch, and a spoken request is headed by its transcript
+// instead of the request, so a misheard word is seen where it is approved.
 func TestMenuApprovalShowsPreviewAndWhatWasHeard(t *testing.T) {
 	t.Parallel()
 	pv := &preview.Preview{Status: preview.Shown, Summary: "Deletes 3 folders, 1,204 files, 3.2 GB", Lines: []string{
@@ -432,19 +431,19 @@ func TestMenuApprovalShowsPreviewAndWhatWasHeard(t *testing.T) {
 		"|        old-builds: folder with 2 folders, 1,204 files, 3.2 GB|",
 		"|        d|",
 		"|        … 2 more lines (the audit log has them all)|",
-		"|    Heard “delete the old bills”|",
+		"asker:p1|label|You said: “delete the old bills”|D",
 	} {
 		if !strings.Contains(rows, want) {
 			t.Errorf("no row %q in\n%s", want, rows)
 		}
 	}
-	if strings.Contains(rows, "For “") || strings.Contains(rows, "|        e|") {
+	if strings.Contains(rows, "You asked") || strings.Contains(rows, "|        e|") {
 		t.Errorf("typed-request row or too many preview lines in\n%s", rows)
 	}
 	// Nothing to preview, typed: no preview rows, the request as before.
 	m = BuildMenu(View{State: AwaitingApproval, Confirm: true, Request: "tidy up", Pending: []Pending{{ID: "p1", Command: "rm x"}}})
 	rows = strings.Join(outline(m.Items, ""), "\n")
-	if strings.Contains(rows, "Preview:") || strings.Contains(rows, "Heard") || !strings.Contains(rows, "|    For “tidy up”|") {
+	if strings.Contains(rows, "Preview:") || strings.Contains(rows, "You said") || !strings.Contains(rows, "|You asked: “tidy up”|") {
 		t.Errorf("rows without preview or transcript:\n%s", rows)
 	}
 	// A preview's summary is made visible like the command.

@@ -83,6 +83,8 @@ const (
 	PrefixDenyWhy      = "deny-why:"     // + Pending.ID
 	PrefixTrash        = "trash:"        // + Pending.ID: Move to Trash instead of the deletion
 	PrefixPending      = "pending:"      // + Pending.ID + ":" + row, label rows
+	PrefixAsker        = "asker:"        // + Pending.ID: the entry's header, who asks
+	PrefixEntry        = "entry:"        // + Pending.ID: the row that opens an entry collapsed beside others
 	PrefixConversation = "conversation:" // + RecentItem.ID
 	PrefixSeparator    = "sep:"          // + a name unique within the menu
 	PrefixShowFull     = "show-full:"    // + Pending.ID

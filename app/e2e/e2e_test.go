@@ -501,7 +501,7 @@ func TestDesktop(t *testing.T) {
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
 		h.menu.WaitFor(t, 5*time.Second, "$ touch "+marker)
 		// Spoken: the approval shows what Hark heard, in both places.
-		h.menu.WaitFor(t, 5*time.Second, "Heard “make the deny marker”")
+		h.menu.WaitFor(t, 5*time.Second, "You said: “make the deny marker”")
 		if !strings.Contains(n.Body, "Heard: “make the deny marker”") {
 			t.Errorf("the approval notification does not say what Hark heard:\n%s", n.Body)
 		}

@@ -121,7 +121,7 @@ func TestMCP(t *testing.T) {
 			t.Errorf("notification title %q, want the client's name", n.Summary)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")
-		h.menu.WaitFor(t, 5*time.Second, "From Claude Desktop")
+		h.menu.WaitFor(t, 5*time.Second, "Claude Desktop asks:")
 		if !exists(victim) {
 			t.Fatal("the deletion ran before it was approved")
 		}
@@ -220,7 +220,7 @@ func TestMCP(t *testing.T) {
 		marker := filepath.Join(d.work, "mcp-orphan")
 		gone.call(ctx, map[string]any{"command": "touch " + marker, "workingDirectory": d.work})
 		n := approvalFor(t, d.notes, "touch "+marker)
-		h.menu.WaitFor(t, 20*time.Second, "From Short Lived")
+		h.menu.WaitFor(t, 20*time.Second, "Short Lived asks:")
 		// The client dies without a word: its hark mcp goes with it.
 		if err := gone.cmd.Process.Kill(); err != nil {
 			t.Fatal(err)

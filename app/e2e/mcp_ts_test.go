@@ -183,7 +183,7 @@ func testTSClient(t *testing.T, pkg, version, scriptName, client, protocol strin
 	next("approval asked")
 	marker := filepath.Join(d.work, "ts-approved")
 	approvalFor(t, d.notes, "touch "+marker)
-	h.menu.WaitFor(t, 20*time.Second, "From "+client)
+	h.menu.WaitFor(t, 20*time.Second, client+" asks:")
 	h.menu.ClickUntil(t, 30*time.Second, "Approve", func() error {
 		if !exists(marker) {
 			return errors.New("not run yet")

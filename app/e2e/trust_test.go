@@ -86,7 +86,8 @@ func TestTrustAtAGlance(t *testing.T) {
 		if rows := root.Rows(); len(rows) == 0 || rows[0] != "Pending approval (1)" {
 			t.Errorf("the pending approval is not the first row:\n%s", root.Labels())
 		}
-		if _, ok := root.Find("For “delete the underscore files” · auto-deny in "); !ok {
+		_, asker := root.Find("You asked: “delete the underscore files”")
+		if _, ok := root.Find("auto-deny in "); !ok || !asker {
 			t.Errorf("the approval does not show its request and countdown:\n%s", root.Labels())
 		}
 		if got := strings.Join(commandRows(root), " "); got != cmd {
