@@ -8,10 +8,13 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"syscall"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/hark-sh/hark/agent/internal/loopback"
 )
 
 // Kinds of failure a caller may branch on with errors.Is. Every error Run
@@ -110,7 +113,7 @@ func classifyOn(ctx context.Context, err error, host, model string, rt Runtime) 
 		}
 	}
 	if isUnreachable(err) {
-		return mk(ErrOllamaUnreachable, 0, "%s is not running at %s; %s", w.name, host, w.start)
+		return mk(ErrOllamaUnreachable, 0, "%s is not running at %s; %s%s", w.name, host, w.start, localNetworkHint(runtime.GOOS, host, err))
 	}
 	if errors.Is(err, ErrStreamCut) || isTransport(err) {
 		return mk(ErrStreamCut, 0,
@@ -183,6 +186,25 @@ func isStreamLine(err error) bool {
 	var e *Error
 	return err != nil && !errors.As(err, &se) && !errors.As(err, &ae) && !errors.As(err, &e) &&
 		!isTransport(err) && !isUnreachable(err) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// localNetworkHint names macOS's Local Network privacy when a server on
+// another machine has no route: from macOS 15 an app the user has not let
+// onto the local network gets exactly that (EHOSTUNREACH), while the same
+// request from Terminal, which macOS does not ask about, works. Elsewhere,
+// and for this machine, it is "".
+func localNetworkHint(goos, host string, err error) string {
+	if goos != "darwin" || !errors.Is(err, syscall.EHOSTUNREACH) && !strings.Contains(strings.ToLower(err.Error()), "no route to host") {
+		return ""
+	}
+	name := host
+	if u, perr := url.Parse(host); perr == nil && u.Hostname() != "" {
+		name = u.Hostname()
+	}
+	if loopback.Is(name) {
+		return ""
+	}
+	return "; if it runs there, macOS may be keeping Hark off the local network: turn Hark on under System Settings › Privacy & Security › Local Network"
 }
 
 func isUnreachable(err error) bool {
