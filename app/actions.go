@@ -61,6 +61,9 @@ func (a *App) view() View {
 	if a.turn != nil {
 		v.Request = a.turn.text
 	}
+	if m := a.missed; m != nil && !a.state.Busy() && m.request != "" {
+		v.Missed = &MissedView{Count: m.count, At: m.at, Request: m.request}
+	}
 	for k, p := range v.Problems {
 		if p.Download != "" {
 			p.DownloadSize = a.offerSize(p.Download)
@@ -142,6 +145,8 @@ func (a *App) click(ctx context.Context, id string) {
 		a.decide(Decision{PendingID: strings.TrimPrefix(id, PrefixTrash), Trash: true, By: ByMenu})
 	case id == IDUndoTrash:
 		a.undoTrash()
+	case id == IDAskAgain:
+		a.askAgain(ctx)
 	case strings.HasPrefix(id, PrefixConversation):
 		a.openTranscript(strings.TrimPrefix(id, PrefixConversation))
 	case id == IDCancel:

@@ -226,6 +226,9 @@ type App struct {
 	described map[string]bool
 	// relisten: Say it again cancelled the turn; listen when it ends.
 	relisten bool
+	// missed is the approvals that timed out unanswered, kept for the
+	// menu's Ask again row until it is chosen; nil when none.
+	missed *missedApprovals
 	// held is a recording made while no speech model was there to
 	// transcribe it, nil when none: it runs once the model is in place.
 	held *speech.Audio

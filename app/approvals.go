@@ -72,6 +72,9 @@ func (a *App) addPending(e pendingAdd) {
 		}
 		e.entry.deadline = e.entry.added.Add(timeout)
 	}
+	if a.missed != nil && a.missed.turn != e.turn && !external {
+		a.missed = nil // a new request of the user's own: they are back
+	}
 	a.pending = append(a.pending, e.entry)
 	a.armCountdown()
 	if external {
@@ -119,6 +122,7 @@ func (a *App) decide(d Decision) {
 		delete(a.described, d.PendingID)
 		if t := a.turn; t != nil && t.id == e.turn && !d.Approved && d.By == ByTimeout {
 			t.timeout = e.deadline.Sub(e.added).Round(time.Second)
+			a.noteMissed(t)
 		}
 		if a.state == AwaitingApproval && e.turn != externalTurn && !a.turnPending() {
 			if d.Approved || d.Trash {
@@ -678,4 +682,50 @@ func keyRefusal(p Pending) string {
 		return strings.TrimSuffix(strings.Split(needsClick(p), " — ")[0], ".")
 	}
 	return ""
+}
+
+// missedApprovals are the approvals of one request that timed out while
+// nobody answered. Walk 6 came back to a menu and icon that looked like a
+// fresh start, on a desktop whose notifications expire: the menu now
+// keeps a row for them ("2 approvals timed out at 16:47 — Ask again")
+// until it is chosen or the user makes a new request.
+type missedApprovals struct {
+	turn    int
+	count   int
+	at      time.Time
+	request string
+}
+
+// MissedView is missedApprovals as the menu shows them.
+type MissedView struct {
+	Count   int
+	At      time.Time
+	Request string
+}
+
+// noteMissed counts an approval of turn t that timed out.
+func (a *App) noteMissed(t *turn) {
+	if a.missed == nil || a.missed.turn != t.id {
+		a.missed = &missedApprovals{turn: t.id, request: t.text}
+	}
+	a.missed.count++
+	a.missed.at = a.o.now()
+}
+
+// askAgain is the Ask again row: the request whose approvals timed out is
+// sent again, in the conversation it belongs to, as if typed anew. The
+// model proposes its commands afresh and the approvals are asked again;
+// a command approved minutes late in a world that has changed meanwhile
+// would be the wrong thing to run, so nothing old is replayed.
+func (a *App) askAgain(ctx context.Context) {
+	m := a.missed
+	if m == nil {
+		return
+	}
+	if a.state.Busy() {
+		a.busyNote()
+		return
+	}
+	a.missed = nil
+	a.startText(ctx, m.request, "typed", nil)
 }

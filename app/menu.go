@@ -56,6 +56,8 @@ type View struct {
 	Home string
 	// Pull is the model download under way, nil when none.
 	Pull *PullView
+	// Missed is approvals that timed out unanswered, nil when none.
+	Missed *MissedView
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -157,6 +159,11 @@ func BuildMenu(v View) Menu {
 			id = fmt.Sprintf("%s:%d", IDStatus, i)
 		}
 		add(MenuItem{ID: id, Kind: ItemLabel, Label: line, Tooltip: status, Disabled: true})
+	}
+	if mv := v.Missed; mv != nil {
+		add(MenuItem{ID: IDAskAgain, Kind: ItemAction, AccessKey: 'g',
+			Label:   fmt.Sprintf("⚠ %s timed out at %s — Ask again", plural(mv.Count, "approval", "approvals"), mv.At.Format("15:04")),
+			Tooltip: "Send “" + clip(Visible(mv.Request), 60) + "” to the model again: it proposes the commands afresh and asks you"})
 	}
 	if !v.Confirm {
 		add(MenuItem{ID: IDAutoRun, Kind: ItemLabel, Label: "⚠ Confirmation is off: " + autoRunWarning, Disabled: true,

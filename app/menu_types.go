@@ -76,6 +76,7 @@ const (
 	IDAutoRun         = "auto-run"
 	IDUndoTrash       = "undo-trash"
 	IDCancelDownload  = "cancel-download"
+	IDAskAgain        = "ask-again"
 
 	PrefixApprove      = "approve:"      // + Pending.ID
 	PrefixDeny         = "deny:"         // + Pending.ID
