@@ -25,6 +25,8 @@ const (
 	// actionSayAgain drops the command of a misheard spoken request and
 	// listens for the request again (Pending.SayAgain).
 	actionSayAgain = "hark-say-again"
+	// actionUndo puts back what a Trash result moved (NotifyKeyUndo).
+	actionUndo = "hark-undo"
 
 	closedByUser = 2 // NotificationClosed reason: dismissed by the user
 )
@@ -45,7 +47,9 @@ type DBus struct {
 	asks    map[uint32]*ask // by notification id
 	byPend  map[string]uint32
 	// keyed are the notifications posted with NotifyKey, by key.
-	keyed   map[string]uint32
+	keyed map[string]uint32
+	// undos are the Undo buttons of NotifyKeyUndo, by notification id.
+	undos   map[uint32]func()
 	closed  bool
 	signals chan *dbus.Signal
 	// server is the notification server's unique name, as last checked:
@@ -226,11 +230,26 @@ func (d *DBus) Notify(title, body string) error {
 // key replaces and CloseKey withdraws (a settings error once the file is
 // fixed).
 func (d *DBus) NotifyKey(key, title, body string) error {
+	return d.notifyKey(key, title, body, nil)
+}
+
+// NotifyKeyUndo is NotifyKey with an Undo button, where the server shows
+// buttons; a click calls undo once and closes the notification.
+func (d *DBus) NotifyKeyUndo(key, title, body string, undo func()) error {
+	return d.notifyKey(key, title, body, undo)
+}
+
+func (d *DBus) notifyKey(key, title, body string, undo func()) error {
+	actions := []string{}
+	if undo != nil && d.Actions() {
+		actions = []string{actionUndo, "Undo"}
+	}
 	d.mu.Lock()
 	old := d.keyed[key]
+	delete(d.undos, old)
 	d.mu.Unlock()
 	var id uint32
-	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, old, d.icon, title, d.text(body), []string{}, d.withAppHints(map[string]dbus.Variant{}), int32(-1)).Store(&id)
+	err := d.obj.Call(notifyIface+".Notify", 0, d.appName, old, d.icon, title, d.text(body), actions, d.withAppHints(map[string]dbus.Variant{}), int32(-1)).Store(&id)
 	if err != nil {
 		return fmt.Errorf("posting a notification: %v", err)
 	}
@@ -239,6 +258,12 @@ func (d *DBus) NotifyKey(key, title, body string) error {
 		d.keyed = map[string]uint32{}
 	}
 	d.keyed[key] = id
+	if len(actions) > 0 {
+		if d.undos == nil {
+			d.undos = map[uint32]func(){}
+		}
+		d.undos[id] = undo
+	}
 	d.mu.Unlock()
 	return nil
 }
@@ -249,6 +274,7 @@ func (d *DBus) CloseKey(key string) error {
 	d.mu.Lock()
 	id, ok := d.keyed[key]
 	delete(d.keyed, key)
+	delete(d.undos, id)
 	d.mu.Unlock()
 	if !ok {
 		return nil
@@ -364,6 +390,17 @@ func (d *DBus) handleSignals() {
 		switch sig.Name {
 		case notifyIface + ".ActionInvoked":
 			key, _ := sig.Body[1].(string)
+			if key == actionUndo {
+				d.mu.Lock()
+				undo := d.undos[id]
+				delete(d.undos, id)
+				d.mu.Unlock()
+				if undo != nil {
+					undo()
+					go d.obj.Call(notifyIface+".CloseNotification", 0, id)
+				}
+				continue
+			}
 			if key != actionApprove && key != actionDeny && key != actionTrash && key != actionSayAgain {
 				// "default" (a click on the body) decides nothing, nor
 				// does a key this notification never had.
@@ -393,6 +430,7 @@ func (d *DBus) handleSignals() {
 			// and the timeout to decide.
 			reason, _ := sig.Body[1].(uint32)
 			d.mu.Lock()
+			delete(d.undos, id)
 			if a := d.asks[id]; a != nil {
 				delete(d.asks, id)
 				delete(d.byPend, a.pendingID)

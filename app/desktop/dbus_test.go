@@ -462,3 +462,63 @@ func TestDBusIgnoresOtherSenders(t *testing.T) {
 		t.Errorf("%d notifications: another program's NotificationClosed brought it back", got)
 	}
 }
+
+// TestDBusUndoButton: a Trash result posted with NotifyKeyUndo carries
+// an Undo button where the server shows buttons; a click runs undo once
+// and closes it, CloseKey withdraws it, and a server without buttons gets
+// the notification without one.
+func TestDBusUndoButton(t *testing.T) {
+	addr := harness.SessionBus(t)
+	fake := harness.FakeNotifications(t, addr, "actions", "body")
+	d := connect(t, addr)
+	undone := make(chan struct{}, 4)
+	if err := d.NotifyKeyUndo("trashed", "Moved to the Trash", "Moved old_builds to the Trash.", func() { undone <- struct{}{} }); err != nil {
+		t.Fatal(err)
+	}
+	n := latest(t, fake, 1)
+	if want := []string{"hark-undo", "Undo"}; strings.Join(n.Actions, "|") != strings.Join(want, "|") {
+		t.Fatalf("actions = %q, want %q", n.Actions, want)
+	}
+	fake.Invoke(n.ID, "default")
+	fake.Invoke(n.ID, n.ActionKey("Undo"))
+	fake.Invoke(n.ID, n.ActionKey("Undo"))
+	select {
+	case <-undone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Undo did nothing")
+	}
+	select {
+	case <-undone:
+		t.Error("undo ran twice")
+	case <-time.After(200 * time.Millisecond):
+	}
+	harness.Eventually(t, 5*time.Second, "clicked notification closed", func() error {
+		if !fake.All()[0].Closed {
+			return harness.Errorf("still open")
+		}
+		return nil
+	})
+	if err := d.NotifyKeyUndo("trashed", "Moved to the Trash", "again", func() { undone <- struct{}{} }); err != nil {
+		t.Fatal(err)
+	}
+	latest(t, fake, 2)
+	if err := d.CloseKey("trashed"); err != nil {
+		t.Fatal(err)
+	}
+	harness.Eventually(t, 5*time.Second, "withdrawn", func() error {
+		if !fake.All()[1].Closed {
+			return harness.Errorf("still open")
+		}
+		return nil
+	})
+
+	addr2 := harness.SessionBus(t)
+	plain := harness.FakeNotifications(t, addr2, "body")
+	d2 := connect(t, addr2)
+	if err := d2.NotifyKeyUndo("trashed", "Moved to the Trash", "Moved old_builds.", func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if n := latest(t, plain, 1); len(n.Actions) != 0 {
+		t.Errorf("a server without buttons got actions %q", n.Actions)
+	}
+}
