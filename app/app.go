@@ -851,7 +851,7 @@ func (a *App) finish(d turnDone) {
 				// title is what a glance at the notification takes in.
 				title = "That didn't happen"
 			}
-			a.notify(title, ending)
+			a.notifyEnding(title, ending, tally)
 			a.say(SpokenAnswer(agent.SpokenEnding(tally, d.answer)))
 		}
 		// The agent just talked to Ollama: whatever the last check said,

@@ -145,3 +145,72 @@ func TestProblemReportDoesNotRepeatItsTitle(t *testing.T) {
 		t.Errorf("report:\n%s", r)
 	}
 }
+
+// undoNotifier is a keyedNotifier whose notifications can carry an Undo
+// button, as desktop.DBus does where the server shows buttons.
+type undoNotifier struct {
+	*keyedNotifier
+	undos chan func()
+}
+
+func (u *undoNotifier) NotifyKeyUndo(key, title, body string, undo func()) error {
+	u.undos <- undo
+	return u.NotifyKey(key, title, body)
+}
+
+// TestTrashResultHasUndoAndGoesAway: the notification that says what went
+// to the Trash has an Undo button where the notifier shows buttons (walk
+// 6, B3-20: Undo was only in the menu); Undo puts it back, withdraws that
+// notification, which would now say something untrue (B3-11), and says
+// where the file is back with ~ for home (B3-15).
+func TestTrashResultHasUndoAndGoesAway(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	bin, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: filepath.Join(home, "state", "last-trash.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(home, "Downloads", "old_builds")
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	decided := make(chan Decision, 1)
+	n := &undoNotifier{keyedNotifier: &keyedNotifier{fakeNotifier: newFakeNotifier(), open: map[string]string{}, closed: make(chan string, 8)}, undos: make(chan func(), 4)}
+	h := start(t, trashingAgent(bin, target, decided), func(o *Options) {
+		o.Trash = bin
+		o.Notifier = n
+		o.Home = home
+	})
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "delete the old builds", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending with the Trash offered", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].TrashOffered })
+	h.app.Post(MenuClick{ID: PrefixTrash + v.Pending[0].ID})
+	recv(t, "decision", decided)
+	undo := recv(t, "the Trash result with Undo", n.undos)
+	n.mu.Lock()
+	var key string
+	for k, title := range n.open {
+		if !strings.Contains(title, "Put back") {
+			key = k
+		}
+	}
+	n.mu.Unlock()
+	if key == "" {
+		t.Fatal("the Trash result was not posted under a key")
+	}
+	undo()
+	if got := recv(t, "the Trash result withdrawn", n.closed); got != key {
+		t.Errorf("withdrew %q, want the Trash result's %q", got, key)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("Undo did not put it back: %v", err)
+	}
+	for got := recv(t, "notification", n.got); ; got = recv(t, "notification", n.got) {
+		if got.title == "Put back" {
+			if got.body != "Back where it was:\n~/Downloads/old_builds" {
+				t.Errorf("Put back says %q", got.body)
+			}
+			break
+		}
+	}
+}
