@@ -838,7 +838,7 @@ func (a *App) finish(d turnDone) {
 		if f := tally.Facts(); f != "" {
 			body = f + ".\n\n" + body
 		}
-		a.notify("Request failed", body)
+		a.notifyFailed(d.err, body)
 		a.say(SpokenFailure(body))
 		reply = SendReply{Error: body}
 	default:

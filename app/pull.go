@@ -118,6 +118,23 @@ func (a *App) trayText(err error) string {
 	return err.Error()
 }
 
+// Keys of the notifications a download makes stale: the one about the
+// last download that stopped, and a failed request's about the model.
+const downloadKey = "download"
+
+func missingKey(model string) string { return "missing " + model }
+
+// notifyFailed posts a failed request's notification; one about a model
+// Ollama lacks goes under a key, so the download that brings the model
+// withdraws it.
+func (a *App) notifyFailed(err error, body string) {
+	if m := downloadOffer(err); m != "" {
+		a.notifyKey(missingKey(m), "Request failed", body)
+		return
+	}
+	a.notify("Request failed", body)
+}
+
 // offerMissing puts a not-pulled model's problem row, with its Download
 // row, in the menu at once, whoever found it missing: the periodic check
 // or a request that just failed. It returns the problem's text, or ""
@@ -168,6 +185,13 @@ func (a *App) startDownload(ctx context.Context, job *pullJob, size int64, fetch
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	_, job.resumed = a.pullKept[model]
+	if stopped := strings.HasPrefix(a.note, "download "); stopped || job.resumed {
+		// How the last one stopped is over once this one runs.
+		if stopped {
+			a.note = ""
+		}
+		a.withdrawNote(downloadKey)
+	}
 	job.cancel, job.started = cancel, a.o.now()
 	job.progress = agent.PullProgress{Model: model, Total: size, Status: "starting"}
 	a.pull = job
@@ -241,6 +265,7 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			next = a.speechDownloaded(ctx, e.model)
 		} else {
 			a.runCheck(ctx, "ollama")
+			a.withdrawNote(missingKey(e.model))
 		}
 		a.notify("Model downloaded", fmt.Sprintf("%s is ready. %sin %s. %s", e.model, what, took, next))
 	case errors.Is(e.err, agent.ErrCancelled) || errors.Is(e.err, context.Canceled):
@@ -250,11 +275,11 @@ func (a *App) pullFinished(ctx context.Context, e pullDone) {
 			kept = fmt.Sprintf(" at %d%% — Resume download below goes on from there", pct)
 		}
 		a.note = "download cancelled" + kept
-		a.notify("Download cancelled", cancelledText(e, job)+a.heldNote())
+		a.notifyKey(downloadKey, "Download cancelled", cancelledText(e, job)+a.heldNote())
 	default:
 		a.keepPart(e)
 		a.note = "download failed — see the notification"
-		a.notify("Download failed", "Could not download "+e.model+": "+e.err.Error()+a.heldNote())
+		a.notifyKey(downloadKey, "Download failed", "Could not download "+e.model+": "+e.err.Error()+a.heldNote())
 	}
 	a.renderNow()
 }

@@ -425,3 +425,66 @@ func TestToolsUnsupportedNamesNoTerminalFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestResumedDownloadForgetsTheCancel: once a cancelled download is
+// resumed, neither the status line nor the desktop's notifications still
+// say it was cancelled, and once the model is downloaded the failed
+// request that asked for it is withdrawn too (walk 6, B2-5, B3-11).
+func TestResumedDownloadForgetsTheCancel(t *testing.T) {
+	t.Parallel()
+	model := "qwen3:8b"
+	var n *keyedNotifier
+	h := startPull(t, model, ollamatest.Pull{Layers: []int64{5_200_000_000}, HoldAt: 1_000_000_000}, func(o *Options) {
+		n = &keyedNotifier{fakeNotifier: o.Notifier.(*fakeNotifier), open: map[string]string{}, closed: make(chan string, 8)}
+		o.Notifier = n
+	})
+	titled := func(title string) string {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		for k, v := range n.open {
+			if v == title {
+				return k
+			}
+		}
+		return ""
+	}
+	h.offered(t, "the offer", "    Download "+model+" (5.2 GB)")
+	reply := make(chan SendReply, 1)
+	h.app.Post(SendRequest{Text: "hello", Wait: true, Reply: reply})
+	recv(t, "the failed request", reply)
+	recv(t, "its notification", n.got)
+	failed := titled("Request failed")
+	if failed == "" {
+		t.Fatal("the failed request's notification cannot be withdrawn: it was posted without a key")
+	}
+
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	h.views.wait(t, "progress at 20%", func(v View) bool { return strings.Contains(StatusLine(v), ": 20% of 5.2 GB") })
+	h.app.Post(MenuClick{ID: IDCancelDownload})
+	h.views.wait(t, "cancelled", func(v View) bool { return v.Pull == nil && strings.HasPrefix(v.Note, "download cancelled") })
+	recv(t, "the cancel's notification", n.got)
+	cancelled := titled("Download cancelled")
+	if cancelled == "" {
+		t.Fatal("the cancel's notification cannot be withdrawn: it was posted without a key")
+	}
+
+	h.offered(t, "the offer to resume", "    Resume download "+model+" (5.2 GB, 20% already downloaded)")
+	for h.srv.PullsAborted() == 0 || h.srv.Held(model) {
+		time.Sleep(time.Millisecond) // the first pull is over at the server too
+	}
+	h.app.Post(MenuClick{ID: PrefixDownload + model})
+	if got := recv(t, "the cancel withdrawn", n.closed); got != cancelled {
+		t.Errorf("withdrew %q at the resume, want the cancel's %q", got, cancelled)
+	}
+	v := h.views.wait(t, "the resumed download", func(v View) bool { return v.Pull != nil && strings.Contains(StatusLine(v), "% of 5.2 GB") })
+	if s := StatusLine(v); strings.Contains(s, "cancelled") || strings.Contains(v.Note, "cancelled") {
+		t.Errorf("the resumed download's status says %q (note %q)", s, v.Note)
+	}
+	for !h.srv.Held(model) {
+		time.Sleep(time.Millisecond)
+	}
+	h.srv.ReleasePulls()
+	if got := recv(t, "the failed request withdrawn", n.closed); got != failed {
+		t.Errorf("withdrew %q after the download, want the failed request's %q", got, failed)
+	}
+}
