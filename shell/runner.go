@@ -107,6 +107,10 @@ type Runner struct {
 	// long-lived zygote; the fallback when no zygote can start, and what
 	// tests and the benchmark compare against.
 	perCommand bool
+	// pinChecked, when set, is called once a request's pinned folder has
+	// passed Run's checks, just before the command starts: where tests
+	// move the folder, as another process could.
+	pinChecked func()
 }
 
 // NewRunner returns a Runner with o's zero values replaced by defaults.
@@ -181,6 +185,13 @@ func (r *Runner) Run(ctx context.Context, req Request) Result {
 	return res
 }
 
+// placeChanged is the Result of a pinned request whose folder changed
+// after approval, as why says.
+func (r *Runner) placeChanged(req Request, why string) Result {
+	named, _ := underHome(req.WorkingDirectory, r.home)
+	return NotRun(req, "not run: the folder "+tildeHome(filepath.Clean(named), r.home)+" changed after the command was approved: "+why+". Nothing ran; ask for the command again to have it checked in the folder as it is now")
+}
+
 func (r *Runner) run(ctx context.Context, req Request) Result {
 	if req.Verdict.Tier == Forbidden {
 		return NotRun(req, "not run: the policy forbids this command ("+reasonText(req.Verdict.Reasons)+"); Hark never runs it, so suggest another way")
@@ -192,8 +203,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		// Before the path is looked at again: a pinned folder that is gone
 		// or elsewhere changed after approval, whatever the path says now.
 		if why := req.Pin.check(); why != "" {
-			named, _ := underHome(req.WorkingDirectory, r.home)
-			return NotRun(req, "not run: the folder "+tildeHome(filepath.Clean(named), r.home)+" changed after the command was approved: "+why+". Nothing ran; ask for the command again to have it checked in the folder as it is now")
+			return r.placeChanged(req, why)
 		}
 	}
 	dir, err := resolveDir(req.WorkingDirectory, r.home)
@@ -290,7 +300,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		spec.Hide = req.Hide
 	}
 	if req.Pin != nil {
-		spec.DirFile = req.Pin.file()
+		spec.Dir, spec.DirFile = req.Pin.Path, req.Pin.file()
 	}
 	// A program's own cache that does not exist yet (the first go build,
 	// npm install) is made, as it would make it, so that it can be
@@ -306,6 +316,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	// a helper of the run's own (the zygote shares one mount namespace).
 	mounts := sandboxed && sandbox.NeedsMounts(sc, spec.Hide)
 	missing := missingKept(sc)
+	if req.Pin != nil && r.pinChecked != nil {
+		r.pinChecked()
+	}
 	out, ok := sandbox.Outcome{}, false
 	if !mounts {
 		out, ok = r.runZygote(runCtx, spec, outW, errW)
@@ -313,7 +326,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide, spec.Scope, spec.DiskLimit, spec.MemoryLimit)
 		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0,
-			mounts: mounts && viaHelper}
+			mounts: mounts && viaHelper, pin: req.Pin}
 		out = p.run(runCtx)
 	}
 
@@ -321,6 +334,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	res.Sandbox = state
 	if sandboxed {
 		res.Scope = sc
+	}
+	if why, moved := strings.CutPrefix(out.Err, sandbox.PlaceChanged); !out.Started && moved {
+		return r.placeChanged(req, why)
 	}
 	if !out.Started {
 		res.Error = "not run: " + out.Err
@@ -608,6 +624,9 @@ type process struct {
 	// places by read-only mounts (sandbox.HoldMounts); where the kernel
 	// refuses, the helper runs without and Landlock keeps them alone.
 	mounts bool
+	// pin, when set, is the folder dir holds: it must still be where it
+	// was approved when the process starts.
+	pin *DirPin
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -645,6 +664,12 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		defer status.Close()
 		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
 		cmd.Env = append(slices.Clip(p.env), helperEnv+"=1")
+	}
+	if why := p.pin.Changed(); why != "" {
+		if statusW != nil {
+			statusW.Close()
+		}
+		return sandbox.Outcome{Err: sandbox.PlaceChanged + why}
 	}
 	err := cmd.Start()
 	if statusW != nil {

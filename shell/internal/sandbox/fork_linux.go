@@ -335,6 +335,10 @@ type confinement struct {
 	// are as it says.
 	scope  scope.Scope
 	scoped bool
+	// place, when set, says why the folder the command starts in is no
+	// longer where it was approved ("" while it is): asked last, just
+	// before the fork (see placeMoved).
+	place func() string
 }
 
 // forkConfined starts argv as a confined process and returns its PID once
@@ -452,6 +456,12 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 		spec.liftTo = scratchFD + 1
 	}
 
+	if !inherited { // the launcher's caller asks, with the capabilities the launcher gave up
+		if err := c.checkPlace(); err != nil {
+			unix.Close(status[1])
+			return 0, err
+		}
+	}
 	runtime.LockOSThread()
 	var all, old unix.Sigset_t
 	for i := range all.Val {

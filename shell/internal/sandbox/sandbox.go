@@ -84,7 +84,9 @@ type Spec struct {
 	Hide []string
 	// DirFile, when set, is the folder Dir names, held open since the user
 	// approved the command: the command starts in it, whatever Dir leads
-	// to by then (see shell.DirPin).
+	// to by then (see shell.DirPin), and only while Dir, every link in it
+	// resolved, still leads there following none: else Outcome.Err starts
+	// with PlaceChanged.
 	DirFile *os.File
 	// Scope, with ReadOnly, is what an approved run may change and reach
 	// beyond TmpDir: the places it may write (less those it must keep),
@@ -97,6 +99,11 @@ type Spec struct {
 // (which may name no place: chmod, touch of what exists), rather than
 // the read-only sandbox.
 func (s Spec) scoped() bool { return s.Scope != nil }
+
+// PlaceChanged begins Outcome.Err when a command did not start because
+// its approved folder (Spec.DirFile) was no longer where it was approved;
+// the rest says how.
+const PlaceChanged = "the approved folder moved before the command started: "
 
 // Outcome is what became of a command.
 type Outcome struct {

@@ -260,11 +260,15 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		return // no reply socket: nobody to answer
 	}
 	reply := fds[2]
+	held, approved := -1, ""
 	if len(fds) == 4 {
 		// The folder the command was approved in, held open by the runner:
 		// the child changes into this descriptor, not into the path, which
 		// may lead elsewhere by now. It goes with the pipes after the fork.
+		// Dir is where it was approved; it must still be there when the
+		// command starts (see placeMoved).
 		unix.CloseOnExec(fds[3])
+		held, approved = fds[3], m.Dir
 		m.Dir = "/proc/self/fd/" + strconv.Itoa(fds[3])
 		fds[2] = fds[3]
 		fds = fds[:3]
@@ -308,6 +312,9 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		// Without a memory cgroup nothing counts a memfd that no process
 		// holds (see memory.go): none can be made.
 		noMemfd: m.MemLimit > 0 && r.memCg.procs < 0}
+	if held >= 0 {
+		conf.place = func() string { return placeMoved(approved, held) }
+	}
 	if m.ReadOnly && scratchFS >= 0 && scratchFDFits() {
 		conf.scratchFS = scratchFS
 		conf.tmpDir = "/proc/self/fd/" + strconv.Itoa(scratchFS) + "/" + scratchFolder
@@ -331,16 +338,22 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	if m.ReadOnly && m.Scoped {
 		// An approved run confines itself from a thread of the zygote's
 		// own: the launcher's thread carries the read-only filter for good.
-		if pid, err = forkConfined(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, false, -1, conf); err != nil {
+		if pid, err = forkConfined(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, false, -1, conf); err != nil && !isPlaceMoved(err) {
 			err = fmt.Errorf("the command's approved scope could not be applied, so it was not run: %v", err)
 		}
 	} else if m.ReadOnly {
-		pid, err = s.launcher.fork(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, conf, r.scratch != "" || conf.scratchFS >= 0, s.launched)
-		if err != nil {
-			err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
+		// Asked here: the launcher's thread has no capabilities to reach
+		// a folder that only root's would.
+		if err = conf.checkPlace(); err == nil {
+			pid, err = s.launcher.fork(m.Argv, env, [3]int{s.devNull, fds[0], fds[1]}, conf, r.scratch != "" || conf.scratchFS >= 0, s.launched)
+			if err != nil {
+				err = fmt.Errorf("the read-only sandbox could not be applied, so the command was not run: %v", err)
+			}
 		}
-	} else if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
-		err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
+	} else if err = conf.checkPlace(); err == nil {
+		if pid, err = syscall.ForkExec(m.Argv[0], m.Argv, attr); err != nil {
+			err = fmt.Errorf("could not start %s: %v; set another shell", m.Argv[0], err)
+		}
 	}
 	if err == nil {
 		r.pid = pid
