@@ -36,6 +36,7 @@ func (a *App) view() View {
 		Hotkey:    a.hotkeyName(),
 		Toggle:    a.settings.HotkeyMode == ModeToggle || (a.keys.m != nil && a.keys.m.latched),
 		UndoTrash: a.trashLast,
+		Settings:  a.settingsNote,
 		Home:      a.o.Home,
 	}
 	if a.turn != nil {
@@ -232,6 +233,9 @@ func (a *App) background(f func() error) {
 // cannot read.
 func (a *App) saveConfirm(want bool) {
 	path := a.o.Paths.Settings
+	// Applied now, as saveCues does: the user's own click is no edit of
+	// settings.json to report.
+	a.settings.ConfirmBeforeExecute = want
 	go func() {
 		a.post(toggleSaved{value: want, err: SaveConfirmBeforeExecute(path, want)})
 	}()
@@ -241,6 +245,7 @@ func (a *App) saveConfirm(want bool) {
 func (a *App) confirmSaved(e toggleSaved) {
 	if e.err != nil {
 		a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+		a.settings.ConfirmBeforeExecute = !e.value
 	} else {
 		a.settings.ConfirmBeforeExecute = e.value
 	}

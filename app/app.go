@@ -226,6 +226,10 @@ type App struct {
 	described map[string]bool
 	// relisten: Say it again cancelled the turn; listen when it ends.
 	relisten bool
+	// settingsNote says what the last edit of settings.json changed, for
+	// the Settings… row; never in the status row, whose length must not
+	// move the menu under the pointer.
+	settingsNote string
 	// missed is the approvals that timed out unanswered, kept for the
 	// menu's Ask again row until it is chosen; nil when none.
 	missed *missedApprovals

@@ -58,6 +58,11 @@ type View struct {
 	Pull *PullView
 	// Missed is approvals that timed out unanswered, nil when none.
 	Missed *MissedView
+	// Settings says what the last edit of settings.json changed
+	// ("settings.json: soundCues applied"), for the Settings… row's
+	// tooltip: in the status row it made that row grow and shrink, and
+	// the menu move under the pointer.
+	Settings string
 }
 
 // ProblemInfo is one standing problem: a short title for its menu row and
@@ -124,7 +129,11 @@ const autoRunWarning = "commands run without asking"
 // problem, with the details one click away.
 func BuildMenu(v View) Menu {
 	status := StatusLine(v)
-	tooltip := "Hark — " + tooltipLine(v, status)
+	// A remark never reaches the tooltip: a tray host re-shows a changed
+	// tooltip over the open menu (walk 6, D-18).
+	quiet := v
+	quiet.Note = ""
+	tooltip := "Hark — " + tooltipLine(v, StatusLine(quiet))
 	if !v.Confirm && !strings.Contains(status, autoRunWarning) {
 		tooltip += " — " + autoRunWarning
 	}
@@ -232,7 +241,11 @@ func BuildMenu(v View) Menu {
 		add(MenuItem{ID: IDSoundCues, Kind: ItemCheckbox, Label: "Sound cues", Checked: v.Cues,
 			Tooltip: "A short sound when recording starts, stops or is cancelled"})
 	}
-	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…"})
+	settingsTip := "Open settings.json in your editor; most changes apply as soon as you save"
+	if v.Settings != "" {
+		settingsTip = v.Settings
+	}
+	add(MenuItem{ID: IDSettings, Kind: ItemAction, Label: "Settings…", Tooltip: settingsTip})
 	sep("quit")
 	add(MenuItem{ID: IDQuit, Kind: ItemAction, Label: "Quit Hark"})
 	return m

@@ -219,6 +219,10 @@ func (a *App) cueFailed(err error) {
 // as it is on disk; the checkbox follows once the file says so.
 func (a *App) saveCues(want bool) {
 	path := a.o.Paths.Settings
+	// Applied now, so that the file watcher, which may see the write
+	// before cuesSaved arrives, does not report the user's own click as
+	// an edit of settings.json.
+	a.settings.SoundCues = want
 	go func() {
 		err := settings.Update(path, func(s *settings.Settings) { s.SoundCues = want })
 		a.post(cuesSaved{value: want, err: err})
@@ -235,6 +239,7 @@ func (cuesSaved) isEvent() {}
 func (a *App) cuesSaved(e cuesSaved) {
 	if e.err != nil {
 		a.note = fmt.Sprintf("Could not save the setting: %v", e.err)
+		a.settings.SoundCues = !e.value
 	} else {
 		a.settings.SoundCues = e.value
 	}

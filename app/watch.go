@@ -203,9 +203,9 @@ func (a *App) reloadSettings() {
 	}
 	switch {
 	case len(later) > 0:
-		a.note = "settings.json: " + strings.Join(later, ", ") + " apply when Hark restarts (Quit, then start it again)"
+		a.settingsNote = "settings.json: " + strings.Join(later, ", ") + " apply when Hark restarts (Quit, then start it again)"
 		if len(now) > 0 {
-			a.note = "settings.json: " + strings.Join(now, ", ") + " applied; " + strings.Join(later, ", ") + " apply when Hark restarts"
+			a.settingsNote = "settings.json: " + strings.Join(now, ", ") + " applied; " + strings.Join(later, ", ") + " apply when Hark restarts"
 		}
 		if keys := strings.Join(later, ", "); keys != a.restartNoted {
 			a.restartNoted = keys
@@ -213,7 +213,7 @@ func (a *App) reloadSettings() {
 				"Confirm before executing, sound cues, confirmTimeout, maxRecording and the hotkey mode apply at once.")
 		}
 	case len(now) > 0:
-		a.note = "settings.json: " + strings.Join(now, ", ") + " applied"
+		a.settingsNote = "settings.json: " + strings.Join(now, ", ") + " applied"
 	}
 }
 

@@ -96,8 +96,8 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 	// it is no setting to restart for.
 	write(`{"_help": "` + settings.HelpText + `", "confirmTimeout": "90s", "soundCues": false}`)
 	v = h.views.waitFrom(t, m, "the problem cleared", func(v View) bool { _, ok := v.Problems["settings"]; return !ok })
-	if !strings.Contains(v.Note, "confirmTimeout") || !strings.Contains(v.Note, "applied") || strings.Contains(v.Note, "restart") {
-		t.Errorf("note %q does not say the change applied, or asks for a restart", v.Note)
+	if !strings.Contains(v.Settings, "confirmTimeout") || !strings.Contains(v.Settings, "applied") || strings.Contains(v.Settings, "restart") {
+		t.Errorf("note %q does not say the change applied, or asks for a restart", v.Settings)
 	}
 	reply := make(chan SendReply, 1)
 	h.app.Post(SendRequest{Text: "hi", Wait: true, Reply: reply})
@@ -108,9 +108,9 @@ func TestSettingsEditsApplyLive(t *testing.T) {
 
 	m = h.views.mark()
 	write(`{"_help": "` + settings.HelpText + `", "confirmTimeout": "90s", "soundCues": false, "ollamaModel": "llama3.2:3b"}`)
-	v = h.views.waitFrom(t, m, "a restart named", func(v View) bool { return strings.Contains(v.Note, "ollamaModel") })
-	if !strings.Contains(v.Note, "restarts") {
-		t.Errorf("note %q does not say the key needs a restart", v.Note)
+	v = h.views.waitFrom(t, m, "a restart named", func(v View) bool { return strings.Contains(v.Settings, "ollamaModel") })
+	if !strings.Contains(v.Settings, "restarts") {
+		t.Errorf("note %q does not say the key needs a restart", v.Settings)
 	}
 	for n := recv(t, "notification", h.notifier.got); ; n = recv(t, "notification", h.notifier.got) {
 		if n.title == "Restart to apply" {
