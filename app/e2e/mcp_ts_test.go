@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/app/e2e/harness"
 )
 
 // tsSDK is the node_modules folder that holds the pinned TypeScript
@@ -182,7 +185,17 @@ func testTSClient(t *testing.T, pkg, version, scriptName, client, protocol strin
 
 	next("approval asked")
 	marker := filepath.Join(d.work, "ts-approved")
-	approvalFor(t, d.notes, "touch "+marker)
+	// The body may wrap a long command anywhere: compare without the
+	// breaks.
+	flat := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	harness.Eventually(t, 30*time.Second, "the approval notification", func() error {
+		for _, n := range d.notes.All() {
+			if strings.Contains(flat(n.Body), flat("touch "+marker)) && n.ActionKey("Approve") != "" {
+				return nil
+			}
+		}
+		return fmt.Errorf("notifications:\n%s", d.notes)
+	})
 	h.menu.WaitFor(t, 20*time.Second, client+" asks:")
 	h.menu.ClickUntil(t, 30*time.Second, "Approve", func() error {
 		if !exists(marker) {
