@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -1306,8 +1307,8 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 // A read-only run holds few descriptors: the kernel refuses an open past
 // the sandbox's limit, however many the user's own limit allows (the
 // control, outside the sandbox, shows the difference where the test's own
-// limit is higher). Counted from outside, in /proc/PID/fd, while the
-// attack holds them.
+// limit is higher). Counted from outside, in /proc/PID/fd, once the
+// attack says it holds all it could open.
 func TestEscapeDescriptorLimit(t *testing.T) {
 	t.Parallel()
 	r, _ := escapeRunner(t)
@@ -1316,29 +1317,33 @@ func TestEscapeDescriptorLimit(t *testing.T) {
 	held := func(mode SandboxMode) (int, Result) {
 		t.Helper()
 		token := fmt.Sprintf("%06d", time.Now().UnixNano()%1000000)
+		cmd := fmt.Sprintf("'%s' __escape openmany %d 30 %s", exe, tries, token)
+		printed := make(chan struct{})
+		var once sync.Once
 		done := make(chan Result, 1)
-		go func() { done <- attack(t, r, mode, "openmany", strconv.Itoa(tries), "30", token) }()
-		var pid, n int
-		waitFor(t, "the attack holding its descriptors", func() bool {
-			if pid == 0 {
-				pid = findProcess(exe + "\x00__escape\x00openmany\x00" + strconv.Itoa(tries) + "\x0030\x00" + token)
-			}
-			if pid == 0 {
-				return false
-			}
-			ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
-			if err != nil {
-				return false
-			}
-			if len(ents) == n && n > 0 {
-				return true // two looks alike: it has stopped opening
-			}
-			n = len(ents)
-			time.Sleep(50 * time.Millisecond)
-			return false
-		})
+		go func() {
+			done <- r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: mode,
+				OnOutput: func() { once.Do(func() { close(printed) }) }})
+		}()
+		select {
+		case <-printed:
+		case res := <-done:
+			t.Fatalf("the attack ended before it held its descriptors: %s", res.JSON())
+		}
+		pid := findProcess(exe + "\x00__escape\x00openmany\x00" + strconv.Itoa(tries) + "\x0030\x00" + token)
+		if pid == 0 {
+			t.Fatal("the attack's process is not to be found")
+		}
+		ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
 		unix.Kill(pid, unix.SIGKILL)
-		return n, <-done
+		res := <-done
+		if want := map[SandboxMode]string{SandboxReadOnly: SandboxApplied, SandboxOff: SandboxNotApplied}[mode]; res.Sandbox != want {
+			t.Fatalf("sandbox %q, want %q", res.Sandbox, want)
+		}
+		return len(ents), res
 	}
 	n, res := held(SandboxReadOnly)
 	if n > sandbox.ReadOnlyFileLimit {
