@@ -127,7 +127,7 @@ func (b beyond) words(home string) string {
 // the edge of its scope, and runs the command again as the answer allows.
 // f holds the first run; on a yes it holds the second. The first run is
 // audited here, the second by the caller.
-func (r *run) goFurther(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, f *callFate) {
+func (r *run) goFurther(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, reveal []string, f *callFate) {
 	b, ok := refusedOutside(f.res, f.scope, r.a.o.Home)
 	if !ok || r.confirmer == nil {
 		return
@@ -162,7 +162,7 @@ func (r *run) goFurther(ctx context.Context, call *Call, ta toolArgs, v shell.Ve
 		f.decision = DecisionUnlimited
 	}
 	f.scope = p.Scope
-	f.res = r.executeAs(ctx, call, ta, v, hide, f.scope, runAs)
+	f.res = r.executeAs(ctx, call, ta, v, reveal, f.scope, runAs)
 }
 
 func appendLine(text, line string) string {

@@ -49,12 +49,13 @@ type run struct {
 	client         string // who asked, for a call from outside (Handle); "" for the model
 	// external is set for a call from another program (Handle): its
 	// output goes to that program, so a read-only command that reads the
-	// user's private files asks first (secretGate). private are the
+	// user's private files is held by the kernel (hideList). private are the
 	// locations it may not read unasked; nil: PrivateLocations of home.
 	external bool
 	private  []string
-	// secretNoRule is set while the call being asked reads private files:
-	// no Always allow is offered for it.
+	// secretNoRule is set while the call being asked reads outside its
+	// folder for another program or a cloud model (readGate): no Always
+	// allow is offered for it.
 	secretNoRule bool
 	c            *Conversation
 	m            RunMetrics
@@ -509,7 +510,7 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 	}
 	defer ta.Pin.Close()
 	v, rd := r.classifyCall(ta)
-	secret := r.secretGate(ta, &v, &rd)
+	secret, reveal := r.readGate(ta, &v, &rd)
 	call := r.newCall(index, ta, v)
 	r.emit(r.callEvent(EventProposed, call))
 
@@ -527,7 +528,10 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		// Hark: the confirm tier's treatment.
 		ap = approval{Action: actAsk}
 		if r.noConfirm {
+			// Nobody says yes to the places it names: the kernel holds
+			// it to what it may read unasked.
 			ap = approval{Action: actRun, Decision: DecisionUnconfirmedRun, By: ByPolicy}
+			reveal = nil
 		}
 	}
 	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
@@ -568,11 +572,11 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 			}
 			f.scope = r.scopeOf(ta, v, f.preview)
 		}
-		// A private read the gate put to the user runs as approved; every
-		// other read-only call from another program runs with the private
-		// files hidden.
-		f.res = r.execute(ctx, call, ta, v, !secret, f.scope)
-		r.goFurther(ctx, call, ta, v, !secret, &f)
+		if f.decision != DecisionApproved {
+			reveal = nil // nobody said yes to the places it names
+		}
+		f.res = r.execute(ctx, call, ta, v, reveal, f.scope)
+		r.goFurther(ctx, call, ta, v, reveal, &f)
 	}
 	r.record(ctx, call, ta, v, &f)
 	return f.res, stop
@@ -712,19 +716,19 @@ func (r *run) ask(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict,
 	}
 }
 
-// execute runs call through the Executor and counts it in the metrics;
-// hide asks for the private files to be hidden from a call from another
-// program (sandboxHide).
+// execute runs call through the Executor and counts it in the metrics,
+// hiding what it may not read (hideList); reveal are the places outside
+// those its card named and the user let it read.
 //
 // sc, for a call that is not read-only, is what the kernel holds the run
 // to (scopeOf).
-func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, sc *scope.Scope) shell.Result {
-	return r.executeAs(ctx, call, ta, v, hide, sc, r.a.o.Sandbox)
+func (r *run) execute(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, reveal []string, sc *scope.Scope) shell.Result {
+	return r.executeAs(ctx, call, ta, v, reveal, sc, r.a.o.Sandbox)
 }
 
 // executeAs is execute in the sandbox mode mode: SandboxOff only for a run
 // the user let go without limits (goFurther).
-func (r *run) executeAs(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, hide bool, sc *scope.Scope, mode shell.SandboxMode) shell.Result {
+func (r *run) executeAs(ctx context.Context, call *Call, ta toolArgs, v shell.Verdict, reveal []string, sc *scope.Scope, mode shell.SandboxMode) shell.Result {
 	a := r.a
 	r.emit(r.callEvent(EventRunning, call))
 	start := a.o.now()
@@ -734,12 +738,9 @@ func (r *run) executeAs(ctx context.Context, call *Call, ta toolArgs, v shell.Ve
 		Purpose:          ta.Purpose,
 		Verdict:          v,
 		Sandbox:          mode,
-		Hide:             r.sandboxHide(hide),
+		Hide:             r.hideList(ta, sc, reveal),
 		Pin:              ta.Pin,
 		Scope:            sc,
-	}
-	if sc != nil {
-		req.Hide = r.hideFor(sc, !hide)
 	}
 	res := a.o.Executor.Run(ctx, req)
 	elapsed := a.o.now().Sub(start)
@@ -825,7 +826,7 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	}
 	switch {
 	case r.secretNoRule:
-		p.NoProposal = "Always allow is not offered: the command reads private files, and each such read is asked"
+		p.NoProposal = "Always allow is not offered: it reads outside its folder, and each such read is asked"
 	case r.a.o.Rules == nil:
 		p.NoProposal = "Always allow is not offered: there is no rules file"
 	case rd.Kind == rules.Ask:

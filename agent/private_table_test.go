@@ -1,14 +1,10 @@
 package agent
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hark-sh/hark/shell/policy"
 )
 
 // credentialFiles are files under home where tools really keep
@@ -145,18 +141,6 @@ var credentialFiles = []string{
 	".oci/oci_api_key.pem",
 }
 
-// TestPrivateListCoversCredentials: a read of every file of
-// credentialFiles by another program asks.
-func TestPrivateListCoversCredentials(t *testing.T) {
-	home := t.TempDir()
-	private := PrivateLocations(home)
-	for _, rel := range credentialFiles {
-		if why := privateReads("cat ~/'"+rel+"'", home, home, private); why == "" {
-			t.Errorf("no entry of the private list covers ~/%s", rel)
-		}
-	}
-}
-
 // privateEntryFile is the file each entry's tests read: the entry itself
 // when it names a file, a file inside it when it names a folder.
 func privateEntryFile(home string, e privateEntry) string {
@@ -178,71 +162,6 @@ func makePrivateEntries(t testing.TB, home, secret string) {
 		if err := os.WriteFile(p, []byte(secret+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-// TestEveryPrivateEntryAsks is generated from privateHome: another
-// program's cat of each entry is put to the user, and the approval says
-// what it reads in the entry's own words ("cat reads your npm token in
-// ~/.npmrc").
-func TestEveryPrivateEntryAsks(t *testing.T) {
-	h := newHarness(t, nil, func(o *Options) { o.Classifier = policy.New(policy.Options{}) })
-	makePrivateEntries(t, h.home, "entry-secret")
-	for _, e := range privateHome {
-		t.Run(e.rel, func(t *testing.T) {
-			rel, _ := filepath.Rel(h.home, privateEntryFile(h.home, e))
-			command := "cat ~/'" + rel + "'"
-			args, _ := json.Marshal(map[string]string{"command": command, "workingDirectory": h.home, "purpose": "testing"})
-			before := len(h.confirmer.asked)
-			res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Client: "Claude Desktop", Confirmer: h.confirmer})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Executed || len(h.confirmer.asked) != before+1 {
-				t.Fatalf("%s ran unasked: %s", command, res.JSON())
-			}
-			want := "cat reads " + e.what + " in ~/" + e.rel
-			found := false
-			for _, r := range h.confirmer.asked[before].Reasons {
-				found = found || strings.Contains(r.Why, want)
-			}
-			if !found {
-				t.Errorf("the approval of %s does not say %q: %+v", command, want, h.confirmer.asked[before].Reasons)
-			}
-		})
-	}
-}
-
-// TestProjectCopiesOfLocalNamesRunUnasked: a project's own .npmrc or
-// .claude folder, and the system's /snap, are not the private ones: a
-// read of them runs unasked, while the home copy written out in a
-// program's text still asks.
-func TestProjectCopiesOfLocalNamesRunUnasked(t *testing.T) {
-	home := t.TempDir()
-	project := filepath.Join(home, "src", "app")
-	private := PrivateLocations(home)
-	local := 0
-	for _, e := range privateHome {
-		if !e.local {
-			continue
-		}
-		local++
-		for _, command := range []string{"cat ./" + e.rel, "cat sub/" + e.rel + "/x", "grep token " + e.rel} {
-			if why := privateReads(command, project, home, private); why != "" {
-				t.Errorf("%q in a project asks: %s", command, why)
-			}
-		}
-		for _, command := range []string{`awk 'BEGIN { while ((getline l < "~/` + e.rel + `") > 0) print l }'`, `sed -n p "$HOME/` + e.rel + `"`, "cat " + home + "/" + e.rel} {
-			if why := privateReads(command, project, home, private); why == "" {
-				t.Errorf("%q does not ask", command)
-			}
-		}
-	}
-	if local == 0 {
-		t.Fatal("no entry is marked local")
-	}
-	if why := privateReads("cat /snap/core22/current/etc/os-release", project, home, private); why != "" {
-		t.Errorf("reading /snap asks: %s", why)
 	}
 }
 

@@ -3,9 +3,6 @@ package agent
 import (
 	"path/filepath"
 	"strings"
-	"testing"
-
-	"github.com/hark-sh/hark/shell/policy"
 )
 
 // redTeamReads are adversarial spellings of a read of the private key
@@ -107,33 +104,5 @@ func redTeamOrdinary(project string) []secretCase {
 		// and bash's globs skip dot folders without dotglob.
 		c("file README.md"), c("git config -l"), c("jq . README.md"), c("ls | xargs wc -l"), c("date -u"),
 		c("ls ~/.ssh"), c("stat ~/.ssh/id_rsa"), c("wc -c ~/.ssh/id_rsa"), c("du -a ~/.ssh"), c("realpath ~/.ssh/id_rsa"),
-	}
-}
-
-func TestRedTeamReadsAsk(t *testing.T) {
-	home := t.TempDir()
-	project, _ := secretHome(t, home)
-	t.Setenv("HOME", home)
-	p := policy.New(policy.Options{})
-	private := PrivateLocations(home)
-	holes := 0
-	for _, c := range redTeamReads(home, project) {
-		if v := p.ClassifyIn(c.command, c.dir); v.Tier != policy.Safe {
-			continue
-		}
-		if why := privateReads(c.command, c.dir, home, private); why == "" {
-			holes++
-			t.Errorf("HOLE %q in %s runs unasked", c.command, c.dir)
-		}
-	}
-	t.Logf("%d probes, %d holes", len(redTeamReads(home, project)), holes)
-	for _, c := range redTeamOrdinary(project) {
-		if v := p.ClassifyIn(c.command, c.dir); v.Tier != policy.Safe {
-			t.Errorf("%q is %s by the policy", c.command, v.Tier)
-			continue
-		}
-		if why := privateReads(c.command, c.dir, home, private); why != "" {
-			t.Errorf("ordinary %q asks: %s", c.command, why)
-		}
 	}
 }

@@ -91,28 +91,6 @@ func (r *run) keepPrivate() []string {
 	return out
 }
 
-// hideFor are the places a scoped run may not read: the private list,
-// for the user's own requests too (a hostile build must not copy a key
-// into its project), less any place the scope names. A call the secret
-// gate put to the user as a private read (secret) hides nothing.
-func (r *run) hideFor(sc *scope.Scope, secret bool) []string {
-	if secret {
-		return nil
-	}
-	var out []string
-	for _, p := range r.keepPrivate() {
-		p = filepath.Clean(p)
-		named := false
-		for _, w := range sc.Write {
-			named = named || scope.Under(w, p)
-		}
-		if !named {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // shownPreview is p as an approval and the audit log show it: nil for a
 // preview that only carries the places a scope needs (preview.Quiet).
 func shownPreview(p *preview.Preview) *preview.Preview {

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hark-sh/hark/shell/policy"
 )
 
 // readFamilyHome is secretHome with the places the families below read
@@ -210,38 +208,4 @@ func readFamilyOrdinary(project string) []secretCase {
 		cs = append(cs, secretCase{c, c, project})
 	}
 	return cs
-}
-
-// TestGateReadsLikeThePrograms: every family above asks, generated over
-// spellings; each row the policy does not call safe is reported, not
-// counted, and the families must keep most rows safe-by-policy so that
-// the gate is what is tested.
-func TestGateReadsLikeThePrograms(t *testing.T) {
-	home, project, list, parentLink, linkedProject := readFamilyHome(t)
-	p := policy.New(policy.Options{})
-	private := PrivateLocations(home)
-	tested := 0
-	for _, c := range readFamilies(home, project, list, parentLink, linkedProject) {
-		dir := "~" + strings.TrimPrefix(c.dir, home)
-		if v := p.ClassifyIn(c.command, dir); v.Tier != policy.Safe {
-			t.Logf("%s: the policy asks already (%s)", c.name, v.Tier)
-			continue // the policy already asks: nothing runs unasked
-		}
-		tested++
-		if why := privateReads(c.command, c.dir, home, private); why == "" {
-			t.Errorf("%s: %q in %s runs unasked", c.name, c.command, c.dir)
-		}
-	}
-	if tested < 100 {
-		t.Errorf("only %d generated reads are safe by the policy; the test would prove little", tested)
-	}
-	for _, c := range readFamilyOrdinary(project) {
-		if v := p.ClassifyIn(c.command, "~/src/app"); v.Tier != policy.Safe {
-			t.Errorf("%q is %s by the policy; the row tests nothing", c.command, v.Tier)
-			continue
-		}
-		if why := privateReads(c.command, c.dir, home, private); why != "" {
-			t.Errorf("%q asks: %s", c.command, why)
-		}
-	}
 }

@@ -36,8 +36,7 @@ func (r *recordingRunner) Run(ctx context.Context, req shell.Request) shell.Resu
 	return res
 }
 
-// TestSandboxHidesSecretsFromOtherPrograms: defence in depth behind the
-// gate of TestOtherProgramsAskToReadSecrets. A program the gate cannot see
+// TestSandboxHidesSecretsFromOtherPrograms: a program nothing can see
 // into (a script that reads ~/.ssh/id_rsa with no argument naming it),
 // called read-only by a policy that is wrong, runs unasked for another
 // program through Handle, and the sandbox refuses the read. The voice
@@ -71,7 +70,7 @@ func TestSandboxHidesSecretsFromOtherPrograms(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(h.confirmer.asked) != 0 {
-			t.Fatalf("the gate asked, so this tests the gate, not the sandbox: %v", h.confirmer.askedCommands())
+			t.Fatalf("it was asked about, so this does not test the sandbox: %v", h.confirmer.askedCommands())
 		}
 		if !res.Executed || res.Sandbox != shell.SandboxApplied {
 			t.Fatalf("the command did not run in the sandbox: %s", res.JSON())

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -138,24 +136,6 @@ func ordinaryReads(project string) []secretCase {
 	}
 }
 
-func secretVerdicts(t *testing.T, home string, cs []secretCase) {
-	t.Helper()
-	p := policy.New(policy.Options{})
-	for _, c := range cs {
-		// The gate is only worth testing on what the policy lets run: a
-		// row the policy already asks about proves nothing here.
-		dir := "~"
-		if c.dir == "/" {
-			dir = "/"
-		} else if c.dir != "" {
-			dir = "~" + strings.TrimPrefix(c.dir, home)
-		}
-		if v := p.ClassifyIn(c.command, dir); v.Tier != policy.Safe {
-			t.Errorf("%s: the policy calls %q %s (%v); the row tests nothing", c.name, c.command, v.Tier, v.Reasons)
-		}
-	}
-}
-
 func handleArgs(c secretCase, home string) json.RawMessage {
 	dir := c.dir
 	if dir == "" {
@@ -163,132 +143,6 @@ func handleArgs(c secretCase, home string) json.RawMessage {
 	}
 	b, _ := json.Marshal(map[string]string{"command": c.command, "workingDirectory": dir, "purpose": "testing"})
 	return b
-}
-
-// TestOtherProgramsAskToReadSecrets: a read-only command from another
-// program (hark mcp, hark exec) that reads the user's keys, credentials,
-// history or Hark's settings is put to the user, with a reason naming
-// what it reads, and not run when the user says no; one that reads
-// ordinary files or only lists names runs unasked as before.
-func TestOtherProgramsAskToReadSecrets(t *testing.T) {
-	h := newHarness(t, nil, func(o *Options) { o.Classifier = policy.New(policy.Options{}) })
-	project, link := secretHome(t, h.home)
-	reads, ordinary := secretReads(h.home, project, link), ordinaryReads(project)
-	secretVerdicts(t, h.home, append(append([]secretCase{}, reads...), ordinary...))
-	for _, c := range reads {
-		t.Run(c.name, func(t *testing.T) {
-			before := len(h.confirmer.asked)
-			res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: handleArgs(c, h.home), Client: "Claude Desktop", Confirmer: h.confirmer})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Executed {
-				t.Errorf("%q ran unasked", c.command)
-			}
-			if len(h.confirmer.asked) != before+1 {
-				t.Fatalf("%q was not put to the user", c.command)
-			}
-			p := h.confirmer.asked[before]
-			found := false
-			for _, r := range p.Reasons {
-				if r.Category == policy.Privilege && strings.Contains(r.Why, "Claude Desktop") {
-					found = true
-					t.Logf("%s: %s", c.command, r.Why)
-				}
-			}
-			if !found {
-				t.Errorf("the approval of %q gives no reason naming the private read: %+v", c.command, p.Reasons)
-			}
-			if p.Proposal != nil {
-				t.Errorf("the approval of %q offers Always allow", c.command)
-			}
-		})
-	}
-	asked := len(h.confirmer.asked)
-	for _, c := range ordinary {
-		t.Run(c.name, func(t *testing.T) {
-			res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: handleArgs(c, h.home), Client: "Claude Desktop", Confirmer: h.confirmer})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Executed {
-				t.Errorf("%q did not run: %s", c.command, res.Error)
-			}
-			// Unasked, it runs with the private files hidden by the sandbox.
-			if ran := h.exec.ran; len(ran) == 0 || !slices.Contains(ran[len(ran)-1].Hide, filepath.Join(h.home, ".ssh")) {
-				t.Errorf("%q ran without the private files hidden", c.command)
-			}
-		})
-	}
-	if len(h.confirmer.asked) != asked {
-		t.Errorf("ordinary reads asked the user: %v", h.confirmer.askedCommands()[asked:])
-	}
-	for _, e := range h.auditEntries(t) {
-		if strings.Contains(e.Command, ".ssh/id_rsa") && e.Executed {
-			t.Errorf("the audit log records %q as run", e.Command)
-		}
-	}
-}
-
-// TestSecretReadApprovedRunsReadOnly: a yes runs the read in the
-// read-only sandbox still (its tier stays safe), and confirmation off
-// (hark exec --yes) runs it as the confirm tier would be, unasked.
-func TestSecretReadApprovedRunsReadOnly(t *testing.T) {
-	h := newHarness(t, nil, func(o *Options) { o.Classifier = policy.New(policy.Options{}) })
-	project, _ := secretHome(t, h.home)
-	h.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}}
-	c := secretCase{"tilde", "cat ~/.ssh/id_rsa", project}
-	res, err := h.agent.Handle(context.Background(), CallRequest{Arguments: handleArgs(c, h.home), Confirmer: h.confirmer})
-	if err != nil || !res.Executed {
-		t.Fatalf("approved: executed %v, err %v", res.Executed, err)
-	}
-	if got := h.exec.ran[0].Verdict.Tier; got != shell.Safe {
-		t.Errorf("the approved read ran as %s, want safe (the read-only sandbox)", got)
-	}
-	if hide := h.exec.ran[0].Hide; len(hide) != 0 {
-		t.Errorf("the approved read runs with what it was approved to read hidden: %v", hide)
-	}
-	res, err = h.agent.Handle(context.Background(), CallRequest{Arguments: handleArgs(c, h.home), Confirmer: h.confirmer, NoConfirm: true})
-	if err != nil || !res.Executed || len(h.confirmer.asked) != 1 {
-		t.Fatalf("confirmation off: executed %v, err %v, asked %d", res.Executed, err, len(h.confirmer.asked))
-	}
-	if hide := h.exec.ran[1].Hide; len(hide) != 0 {
-		t.Errorf("with confirmation off the read runs with the private files hidden: %v", hide)
-	}
-	if es := h.auditEntries(t); es[len(es)-1].Decision != DecisionUnconfirmedRun {
-		t.Errorf("confirmation off is audited as %s, want %s", es[len(es)-1].Decision, DecisionUnconfirmedRun)
-	}
-}
-
-// TestVoiceReadsSecretsAsBefore: the local model's calls stay on the
-// machine, so the same reads run unasked there; with cloud models allowed
-// the output may leave it, and they ask as from another program.
-func TestVoiceReadsSecretsAsBefore(t *testing.T) {
-	for _, cloud := range []bool{false, true} {
-		home := t.TempDir()
-		project, link := secretHome(t, home)
-		for _, c := range secretReads(home, project, link) {
-			dir := c.dir
-			if dir == "" {
-				dir = home
-			}
-			h := newHarness(t, []reply{
-				tools(call("command", c.command, "purpose", "testing", "workingDirectory", dir)),
-				text("done"),
-			}, func(o *Options) {
-				o.Classifier = policy.New(policy.Options{})
-				o.Home = home
-				o.AllowCloudModels = cloud
-			})
-			if _, err := h.agent.Run(context.Background(), NewConversation(), "read it"); err != nil {
-				t.Fatal(err)
-			}
-			ran := len(h.exec.commands()) == 1
-			if asked := len(h.confirmer.asked) == 1; asked != cloud || ran == cloud {
-				t.Errorf("cloud models allowed %v: %q asked %v, ran %v", cloud, c.command, asked, ran)
-			}
-		}
-	}
 }
 
 // TestPrivateLocationsAreTheFolderRule: the folders a call may not run in
@@ -305,34 +159,6 @@ func TestPrivateLocationsAreTheFolderRule(t *testing.T) {
 	if _, err := h.agent.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: h.confirmer, PrivateDirs: PrivateLocations(h.home)}); err == nil {
 		t.Error("a call ran in ~/.ssh")
 	}
-	if why := privateReads("cat ~/.ssh/id_rsa", h.home, h.home, PrivateLocations(h.home)); !strings.Contains(why, "SSH keys in ~/.ssh") {
-		t.Errorf("privateReads = %q, want it to name the SSH keys in ~/.ssh", why)
-	}
-}
-
-// BenchmarkSecretGate is the gate's cost on an ordinary read from another
-// program, against the policy's classification of the same line in the
-// same run: report the ratio, not the times.
-func BenchmarkSecretGate(b *testing.B) {
-	home := b.TempDir()
-	for _, d := range []string{".ssh", "src/app"} {
-		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
-			b.Fatal(err)
-		}
-	}
-	project, private := filepath.Join(home, "src/app"), PrivateLocations(home)
-	const line = "grep -rn TODO . | head -20 && cat README.md *.go"
-	p := policy.New(policy.Options{})
-	b.Run("classify", func(b *testing.B) {
-		for b.Loop() {
-			p.ClassifyIn(line, "~/src/app")
-		}
-	})
-	b.Run("gate", func(b *testing.B) {
-		for b.Loop() {
-			privateReads(line, project, home, private)
-		}
-	})
 }
 
 // With cloud models allowed, a read-only command of Hark's own model

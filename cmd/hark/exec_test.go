@@ -399,15 +399,19 @@ func TestExecShowsPreviewBeforeAsking(t *testing.T) {
 	}
 }
 
-// TestExecSecretReadsAsk: hark exec is a way in for other programs too,
-// so its read-only command that reads a key or Hark's own settings
-// (HARK_HOME's included) asks on a terminal, is not run without one, and
-// runs only on a yes.
-func TestExecSecretReadsAsk(t *testing.T) {
+// TestExecSecretReadsHeldByTheKernel: hark exec is a way in for other
+// programs too, so its command reads the folder it works in and the
+// system: a key or Hark's own settings (HARK_HOME's included) never reach
+// its result, and nobody is offered them; a file of home outside the
+// folder is read only after a yes on a terminal, and --yes does not give
+// it.
+func TestExecSecretReadsHeldByTheKernel(t *testing.T) {
 	harkHome := execHome(t)
 	home := os.Getenv("HOME")
 	const key = "FAKE-PRIVATE-KEY"
-	for name, body := range map[string]string{filepath.Join(home, ".ssh/id_rsa"): key, filepath.Join(harkHome, "settings.json"): `{"openaiAPIKey":"` + key + `"}`} {
+	project := filepath.Join(home, "proj")
+	for name, body := range map[string]string{filepath.Join(home, ".ssh/id_rsa"): key, filepath.Join(harkHome, "settings.json"): `{"openaiAPIKey":"` + key + `"}`,
+		filepath.Join(home, "Documents/note.txt"): "NOTE-OUTSIDE", filepath.Join(project, "a.txt"): "in the project"} {
 		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -415,21 +419,31 @@ func TestExecSecretReadsAsk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, c := range []string{"cat ~/.ssh/id_rsa", "cat .s*/id*", "cat " + filepath.Join(harkHome, "settings.json")} {
-		r := runExecCLI(t, "", false, "--", c)
-		if r.code != exitOK || r.result.Executed || strings.Contains(r.result.Output, key) || !strings.Contains(r.result.Error, "needs confirmation") {
-			t.Errorf("%s without a terminal: exit %d, %+v", c, r.code, r.result)
-		}
-		r = runExecCLI(t, "n\n", true, "--", c)
-		if r.result.Executed || !strings.Contains(r.stderr, "reads your") {
-			t.Errorf("%s answered no: executed %v, stderr %q", c, r.result.Executed, r.stderr)
+	for _, c := range []string{"cat ~/.ssh/id_rsa", "cat ~/.s*/id*", "cat " + filepath.Join(harkHome, "settings.json")} {
+		for _, tty := range []bool{false, true} {
+			r := runExecCLI(t, "y\n", tty, "--dir", project, "--", c)
+			if strings.Contains(r.result.Output, key) || strings.Contains(r.stderr, "reads ~/.ssh") {
+				t.Errorf("%s (terminal %v): the key was read or offered: %+v, stderr %q", c, tty, r.result, r.stderr)
+			}
 		}
 	}
-	r := runExecCLI(t, "y\n", true, "--", "cat ~/.ssh/id_rsa")
-	if !r.result.Executed || !strings.Contains(r.result.Output, key) {
+	note := "cat ~/Documents/note.txt"
+	if r := runExecCLI(t, "", false, "--dir", project, "--", note); r.result.Executed || !strings.Contains(r.result.Error, "needs confirmation") {
+		t.Errorf("without a terminal: %+v", r.result)
+	}
+	if r := runExecCLI(t, "n\n", true, "--dir", project, "--", note); r.result.Executed || !strings.Contains(r.stderr, "reads ~/Documents/note.txt, outside the folder it works in") {
+		t.Errorf("answered no: executed %v, stderr %q", r.result.Executed, r.stderr)
+	}
+	if r := runExecCLI(t, "y\n", true, "--dir", project, "--", note); r.result.Output != "NOTE-OUTSIDE" {
 		t.Errorf("answered yes: %+v, stderr %q", r.result, r.stderr)
 	}
-	r = runExecCLI(t, "", false, "--dir", filepath.Join(home, ".ssh"), "--", "ls")
+	if r := runExecCLI(t, "", false, "--yes", "--dir", project, "--", note); strings.Contains(r.result.Output, "NOTE") {
+		t.Errorf("--yes read outside the folder: %+v", r.result)
+	}
+	if r := runExecCLI(t, "", false, "--dir", project, "--", "cat a.txt"); r.result.Output != "in the project" {
+		t.Errorf("the project's own file: %+v", r.result)
+	}
+	r := runExecCLI(t, "", false, "--dir", filepath.Join(home, ".ssh"), "--", "ls")
 	if r.result.Executed || !strings.Contains(r.result.Error, "holds credentials") {
 		t.Errorf("--dir ~/.ssh: %+v", r.result)
 	}

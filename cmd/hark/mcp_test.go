@@ -974,12 +974,12 @@ func TestMcpDeniedIsNotAskedAgain(t *testing.T) {
 	}
 }
 
-// TestMcpSecretReadsAsk: through the real server, runner and sandbox, a
-// client's read-only command that reads a key in ~/.ssh (by name, by a
-// pattern from home, through a link from elsewhere) or Hark's settings is
-// put to the user, so with no app running it is not run and the key does
-// not reach the client; listing the folder's names still runs.
-func TestMcpSecretReadsAsk(t *testing.T) {
+// TestMcpSecretReadsHeldByTheKernel: through the real server, runner and
+// sandbox, a client's read-only command that reads a key in ~/.ssh (by
+// name, by a pattern from home, through a link from elsewhere, in a
+// recursive search) or Hark's settings never gives the client the key,
+// and nobody is asked to let it; listing the folder's names still runs.
+func TestMcpSecretReadsHeldByTheKernel(t *testing.T) {
 	paths := mcpHome(t)
 	home := os.Getenv("HOME")
 	const key = "-----BEGIN OPENSSH PRIVATE KEY-----FAKE"
@@ -1008,8 +1008,8 @@ func TestMcpSecretReadsAsk(t *testing.T) {
 		{"command": "cat " + paths.Settings},
 	} {
 		r := mustCall(t, cs, c)
-		if r.res.Executed || strings.Contains(r.text, "FAKE") || !strings.Contains(r.res.Error, "start Hark to approve commands from Claude Desktop") {
-			t.Errorf("%v: executed %v, %s", c["command"], r.res.Executed, r.text)
+		if strings.Contains(r.text, "FAKE") || strings.Contains(r.res.Error, "start Hark to approve") {
+			t.Errorf("%v: the key was read, or put to the user: %s", c["command"], r.text)
 		}
 	}
 	r := mustCall(t, cs, map[string]any{"command": "ls ~/.ssh"})

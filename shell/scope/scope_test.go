@@ -127,3 +127,24 @@ func TestBuildListsNoPlaceInsideAnother(t *testing.T) {
 		t.Errorf("write %q, want ~/Downloads alone", s.Write)
 	}
 }
+
+// TestReads: each row lies under home unless its variable moves it, and
+// the folders of PATH under home are added, not home itself nor those
+// outside it.
+func TestReads(t *testing.T) {
+	env := map[string]string{"CARGO_HOME": "/opt/cargo", "PATH": "/home/u/.local/bin:/usr/bin:/home/u:/home/u/go/bin"}
+	got := Reads("/home/u", func(k string) string { return env[k] })
+	for _, want := range []string{"/home/u/.gitconfig", "/home/u/.config/git", "/opt/cargo", "/home/u/.rustup", "/home/u/.local/bin", "/home/u/go/bin"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Reads lacks %s: %v", want, got)
+		}
+	}
+	for _, not := range []string{"/home/u", "/usr/bin", "/home/u/.cargo"} {
+		if slices.Contains(got, not) {
+			t.Errorf("Reads holds %s: %v", not, got)
+		}
+	}
+	if Reads("", nil) != nil {
+		t.Error("no home, yet places to read")
+	}
+}
