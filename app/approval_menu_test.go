@@ -33,7 +33,7 @@ func TestMenuLongCommandShowsTheDeletion(t *testing.T) {
 	p := longArchive()
 	m := BuildMenu(View{State: AwaitingApproval, Confirm: true, CanType: true, Home: "/home/ana", Pending: []Pending{p}})
 	rows := rowsOf(m)
-	if !strings.Contains(rows, "hidden) …") {
+	if !strings.Contains(rows, "Show full command… has the rest …") {
 		t.Fatalf("the command was not elided, so this test shows nothing:\n%s", rows)
 	}
 	// The rm part starts a row of its own, marked, among the command's

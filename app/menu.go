@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -479,6 +480,7 @@ func fit(room int, ss ...*section) (folded bool) {
 // folded to fewer rows it keeps the most harmful reasons and counts the
 // rest.
 func reasonRows(rs []shell.Reason) section {
+	rs = mergeReasons(rs)
 	more := func(n int) string {
 		return fmt.Sprintf("    and %s (Show full command… lists them)", plural(n, "more reason", "more reasons"))
 	}
@@ -515,6 +517,29 @@ func reasonRows(rs []shell.Reason) section {
 		return append(limitRows(build(rs[:1]), n-1, reasonWidth), more(len(rs)-1))
 	}
 	return s
+}
+
+// mergeReasons lists a reason given for several parts once, with how
+// many: four copies are "cp: copies files (4 parts)", not four rows that
+// push the others out of sight. Show full command… lists every part.
+func mergeReasons(rs []shell.Reason) []shell.Reason {
+	count := map[string]int{}
+	for _, r := range rs {
+		count[r.Why]++
+	}
+	var out []shell.Reason
+	for _, r := range rs {
+		n := count[r.Why]
+		if n == 0 {
+			continue // listed already
+		}
+		count[r.Why] = 0
+		if n > 1 {
+			r.Why = fmt.Sprintf("%s (%d parts)", r.Why, n)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // alwaysAllowItem is Always allow… as a submenu: the second step that
@@ -678,21 +703,22 @@ func commandBlock(cmd string, parts []shell.Reason) (rows []string, long bool) {
 	}
 	head, tail := all[0], all[len(all)-1]
 	shown := squash(head + " " + tail)
-	var hidden []string
+	var hidden []shell.Reason
+	var seen []string
 	for _, r := range parts {
 		part := Visible(strings.TrimSpace(r.Command))
 		// A part wholly in the head or tail is shown, and so is one
 		// whose start the first row already shows (`rm` leading a long
 		// list of files): its start is what the row is for.
-		if strings.Contains(shown, squash(part)) || strings.HasPrefix(squash(head), partStart(part)) || slices.Contains(hidden, part) {
+		if strings.Contains(shown, squash(part)) || strings.HasPrefix(squash(head), partStart(part)) || slices.Contains(seen, part) {
 			continue
 		}
-		hidden = append(hidden, part)
+		seen = append(seen, part)
+		hidden = append(hidden, r)
 	}
-	n := utf8.RuneCountInString(cmd)
-	middle := fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-2, "row", "rows"))
+	// Said in the user's words, not the layout's ("9 rows hidden").
+	middle := fmt.Sprintf("… %s in all; Show full command… has the rest …", plural(utf8.RuneCountInString(cmd), "character", "characters"))
 	if len(hidden) == 0 {
-		middle = fmt.Sprintf("… %s in all (%s hidden) …", plural(n, "character", "characters"), plural(len(all)-3, "row", "rows"))
 		return prefixed([]string{head, all[1], middle, tail}), true
 	}
 	out := []string{head, middle}
@@ -725,14 +751,24 @@ func prefixed(rows []string) []string {
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // partRows shows the destructive parts a long command's visible rows
-// miss, in at most room rows: each part starts a row with "⚠ ", the first
-// ones get more rows while there is room, and a part cut short ends with
-// how much of it is left. With more parts than rows the last row counts
-// the rest.
-func partRows(parts []string, room int) []string {
-	if len(parts) > room {
-		out := partRows(parts[:room-1], room-1)
-		return append(out, fmt.Sprintf("⚠ and %s that delete or overwrite (Show full command…)", plural(len(parts)-room+1, "more part", "more parts")))
+// miss (from its reasons, most harmful first), in at most room rows: each
+// part starts a row with "⚠ ", the first ones get more rows while there
+// is room, and a part cut short ends with how much of it is left. With
+// more parts than rows, the first keeps all rows but one, so that what
+// the most harmful part deletes shows and not only its program, and the
+// last row names the rest by what they are ("cp ×4"): a copy into a new
+// folder is no deletion, and a row that called it one would be untrue.
+func partRows(rs []shell.Reason, room int) []string {
+	if len(rs) > room {
+		first := min(len(wrap("⚠ "+Visible(strings.TrimSpace(rs[0].Command)), commandWidth)), room-1)
+		keep := max(1, room-first)
+		out := partRows(rs[:keep], room-1)
+		row := fmt.Sprintf("⚠ and %s: %s", plural(len(rs)-keep, "more part", "more parts"), partNames(rs[keep:]))
+		return append(out, clip(row, commandWidth))
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = Visible(strings.TrimSpace(r.Command))
 	}
 	wrapped := make([][]string, len(parts))
 	give := make([]int, len(parts))
@@ -762,19 +798,57 @@ func partRows(parts []string, room int) []string {
 	return out
 }
 
+// partNames names parts by the program or redirection their reasons
+// name, in order, a repeated one once with its count: "find -delete,
+// cp ×4, > README.txt".
+func partNames(rs []shell.Reason) string {
+	var keys []string
+	count, one := map[string]int{}, map[string]string{}
+	for _, r := range rs {
+		key, _, _ := strings.Cut(r.Why, ": ")
+		name := key
+		if t := strings.TrimLeft(key, "<>|&0123456789 "); t != key {
+			// A redirection: counted by its operator, named by its
+			// file without the folders when it is the only one.
+			key = strings.TrimSpace(key[:len(key)-len(t)])
+			name = key + " " + filepath.Base(t)
+		}
+		if count[key] == 0 {
+			keys = append(keys, key)
+			one[key] = Visible(name)
+		}
+		count[key]++
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = one[k]
+		if c := count[k]; c > 1 {
+			names[i] = fmt.Sprintf("%s ×%d", Visible(k), c)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // cutPart ends the rows kept of a part that does not fit with how many of
 // its characters are left: on a row of its own, or on the one row there
 // is, cut at a space where there is one so that no name is cut.
 func cutPart(part string, kept []string) []string {
-	own := len(kept) > 1
-	if own {
-		kept = kept[:len(kept)-1]
-	} else if first := []rune(kept[0]); len(first) > commandWidth-24 {
+	// The last row kept makes room for the count, cut at a space so that
+	// no name is cut: a first target shown whole says more than a row of
+	// its own that only counts. A row with no space to cut at gives way
+	// to the count instead, unless it is the only one.
+	last, own := len(kept)-1, false
+	if r := []rune(kept[last]); len(r) > commandWidth-24 {
 		at := commandWidth - 24
-		if i := strings.LastIndex(string(first[:at]), " "); i > len("⚠ ") {
-			at = utf8.RuneCountInString(string(first[:at])[:i])
+		i := strings.LastIndex(string(r[:at]), " ")
+		switch {
+		case i > len("⚠ ") || last > 0 && i > 0:
+			kept[last] = string(r[:utf8.RuneCountInString(string(r[:at])[:i])])
+		case last > 0:
+			kept, own = kept[:last], true
+		default:
+			kept[last] = string(r[:at])
 		}
-		kept[0] = string(first[:at])
 	}
 	// The rows are exact pieces of "⚠ "+part; what follows the last
 	// is the rest.
@@ -786,7 +860,7 @@ func cutPart(part string, kept []string) []string {
 	if own {
 		return append(kept, more)
 	}
-	kept[0] += " " + more
+	kept[len(kept)-1] += " " + more
 	return kept
 }
 
