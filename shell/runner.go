@@ -107,9 +107,12 @@ type Runner struct {
 	// long-lived zygote; the fallback when no zygote can start, and what
 	// tests and the benchmark compare against.
 	perCommand bool
-	// pinChecked, when set, is called once a request's pinned folder has
-	// passed Run's checks, just before the command starts: where tests
-	// move the folder, as another process could.
+	// pinChecked, when set, is called for a request with a pinned folder
+	// once the runner has made every check of the folder it makes before
+	// the process that starts the command takes over (the zygote, the
+	// helper), or just before its own last check where it starts the
+	// command itself: where tests move the folder, as another process
+	// could.
 	pinChecked func()
 }
 
@@ -316,17 +319,25 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	// a helper of the run's own (the zygote shares one mount namespace).
 	mounts := sandboxed && sandbox.NeedsMounts(sc, spec.Hide)
 	missing := missingKept(sc)
-	if req.Pin != nil && r.pinChecked != nil {
-		r.pinChecked()
+	var moveHook func()
+	if req.Pin != nil {
+		moveHook = r.pinChecked
 	}
 	out, ok := sandbox.Outcome{}, false
 	if !mounts {
+		if moveHook != nil && !r.direct && !r.perCommand {
+			moveHook()
+			moveHook = nil
+		}
 		out, ok = r.runZygote(runCtx, spec, outW, errW)
 	}
 	if !ok {
 		argv, viaHelper := r.argv(req.Command, sandboxed, tmpDir, spec.Hide, spec.Scope, spec.DiskLimit, spec.MemoryLimit)
+		if viaHelper && req.Pin != nil {
+			argv = sandbox.WithPin(argv, req.Pin.Path)
+		}
 		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0,
-			mounts: mounts && viaHelper, pin: req.Pin}
+			mounts: mounts && viaHelper, pin: req.Pin, pinChecked: moveHook}
 		out = p.run(runCtx)
 	}
 
@@ -625,8 +636,10 @@ type process struct {
 	// refuses, the helper runs without and Landlock keeps them alone.
 	mounts bool
 	// pin, when set, is the folder dir holds: it must still be where it
-	// was approved when the process starts.
-	pin *DirPin
+	// was approved when the process starts (the helper looks again just
+	// before it starts the command).
+	pin        *DirPin
+	pinChecked func() // Runner.pinChecked
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -665,11 +678,17 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
 		cmd.Env = append(slices.Clip(p.env), helperEnv+"=1")
 	}
+	if p.pinChecked != nil && !p.viaHelper {
+		p.pinChecked()
+	}
 	if why := p.pin.Changed(); why != "" {
 		if statusW != nil {
 			statusW.Close()
 		}
 		return sandbox.Outcome{Err: sandbox.PlaceChanged + why}
+	}
+	if p.pinChecked != nil && p.viaHelper {
+		p.pinChecked()
 	}
 	err := cmd.Start()
 	if statusW != nil {

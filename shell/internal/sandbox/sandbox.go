@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -132,6 +133,7 @@ type helperArgs struct {
 	scope     scope.Scope
 	scoped    bool     // an approved run, held to scope (ScopedArg)
 	mounts    bool     // started in a mount namespace of its own (MountsArg)
+	pin       string   // where the folder it was started in was approved (PinArg)
 	argv      []string // the shell and its arguments
 }
 
@@ -143,6 +145,20 @@ const MountsArg = "-mounts"
 // ScopedArg marks an approved run: held to the scope that the arguments
 // after it give, rather than the read-only sandbox.
 const ScopedArg = "-scoped"
+
+// PinArg, with a path, says the helper was started in a folder approved
+// at that path (every link resolved): it starts the command there only
+// while the path still leads to it following no link (see placeMoved).
+const PinArg = "-pin"
+
+// WithPin adds PinArg and path to the helper's command line argv (as
+// Wrap made it); other command lines are returned as they are.
+func WithPin(argv []string, path string) []string {
+	if len(argv) < 2 || argv[1] != HelperCommand {
+		return argv
+	}
+	return append([]string{argv[0], argv[1], PinArg, path}, argv[2:]...)
+}
 
 // scopeArgs are the helper's arguments for sc (see parseHelperArgs).
 func scopeArgs(sc *scope.Scope) []string {
@@ -201,6 +217,11 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, fmt.Errorf("-disk %q is not a number of bytes", args[1])
 			}
 			h.diskLimit, args = n, args[2:]
+		case PinArg:
+			if len(args) < 2 || !filepath.IsAbs(args[1]) {
+				return h, errors.New(PinArg + " needs an absolute path")
+			}
+			h.pin, args = args[1], args[2:]
 		case "-hide", "-write", "-remove", "-keep":
 			if len(args) < 2 {
 				return h, errors.New(a + " needs a path")

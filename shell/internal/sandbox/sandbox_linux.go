@@ -134,6 +134,17 @@ func HelperMain(args []string) int {
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	os.Unsetenv(HelperEnv)
+	// The runner started the helper in the folder it holds; the command
+	// starts there only while it is still where it was approved.
+	var place func() string
+	if h.pin != "" {
+		dot, err := unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fail("the folder to run in cannot be held: %v", err)
+		}
+		defer unix.Close(dot)
+		place = func() string { return placeMoved(h.pin, dot) }
+	}
 	var pid int
 	if h.readOnly {
 		// An approved run (one with a scope) has no process bound of the
@@ -148,7 +159,7 @@ func HelperMain(args []string) int {
 		// goes with the namespace, once the command's last process ends.
 		conf := confinement{dir: ".", tmpDir: h.tmpDir, hide: h.hide, scope: h.scope, scoped: h.scoped, fileLimit: h.diskLimit, memCgroup: -1, scratchFS: -1,
 			// No memory cgroup here: see noMemfdFilter.
-			noMemfd: h.memLimit > 0}
+			noMemfd: h.memLimit > 0, place: place}
 		env := os.Environ()
 		if h.diskLimit > 0 && privateMounts() {
 			mountScratch(h.tmpDir, h.diskLimit)
@@ -178,12 +189,16 @@ func HelperMain(args []string) int {
 				return fail("the kept places could not be held, so the command was not run: %v", err)
 			}
 		}
-		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); err != nil {
+		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); isPlaceMoved(err) {
+			return fail("%v", err)
+		} else if err != nil {
 			return fail("the read-only sandbox could not be applied, so the command was not run: %v", err)
 		}
 		if h.memLimit > 0 {
 			go watchHelperMemory(pid, h.memLimit)
 		}
+	} else if err = (confinement{place: place}).checkPlace(); err != nil {
+		return fail("%v", err)
 	} else if pid, err = syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}); err != nil {
 		return fail("could not start %s: %v; set another shell", h.argv[0], err)
 	}

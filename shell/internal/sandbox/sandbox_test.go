@@ -31,6 +31,8 @@ func TestParseHelperArgs(t *testing.T) {
 		{"-hide without a value", []string{"-ro", "-tmp", "/t", "-hide"}, helperArgs{}, "-hide needs a path"},
 		{"-hide without the sandbox", []string{"-hide", "/h/.ssh", "--", "sh"}, helperArgs{}, "-hide needs -ro"},
 		{"-mem zero", []string{"-mem", "0", "--", "sh"}, helperArgs{}, "not a number of bytes"},
+		{"approved folder", WithPin([]string{"hark", HelperCommand, "-ro", "-tmp", "/t", "--", "sh"}, "/h/proj")[2:], helperArgs{readOnly: true, tmpDir: "/t", pin: "/h/proj", argv: []string{"sh"}}, ""},
+		{"-pin relative", []string{"-pin", "proj", "--", "sh"}, helperArgs{}, "-pin needs an absolute path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +44,7 @@ func TestParseHelperArgs(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || got.memLimit != tt.want.memLimit || !slices.Equal(got.hide, tt.want.hide) || !slices.Equal(got.argv, tt.want.argv) {
+			if err != nil || got.readOnly != tt.want.readOnly || got.tmpDir != tt.want.tmpDir || got.memLimit != tt.want.memLimit || got.pin != tt.want.pin || !slices.Equal(got.hide, tt.want.hide) || !slices.Equal(got.argv, tt.want.argv) {
 				t.Errorf("got %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
