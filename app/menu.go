@@ -411,6 +411,9 @@ func pendingRows(p Pending, v View, add func(MenuItem)) {
 // heard it when it was spoken, so a misheard word shows where it matters.
 func Asker(p Pending, request string) string {
 	if c := ClientName(p.Client); c != "" {
+		if c == "another program" { // the name of a program that gave none
+			c = "Another program"
+		}
 		return c + " asks:"
 	}
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {

@@ -53,15 +53,23 @@ func (m *menuWatch) wait(t *testing.T, what string, ok func(app.Menu) bool) app.
 }
 
 // pendingIDs are the pending approvals a menu offers, by the ID of their
-// Approve row, with the label rows that describe them.
+// Approve row, with the label rows that describe them (inside the rows
+// that open entries folded beside others too).
 func pendingIDs(m app.Menu) (ids []string, labels string) {
 	var b strings.Builder
-	for _, it := range m.Items {
-		if id, ok := strings.CutPrefix(it.ID, app.PrefixApprove); ok {
-			ids = append(ids, id)
+	var walk func([]app.MenuItem)
+	walk = func(items []app.MenuItem) {
+		for _, it := range items {
+			if id, ok := strings.CutPrefix(it.ID, app.PrefixApprove); ok {
+				ids = append(ids, id)
+			}
+			b.WriteString(it.Label + "\n")
+			if strings.HasPrefix(it.ID, app.PrefixEntry) {
+				walk(it.Children)
+			}
 		}
-		b.WriteString(it.Label + "\n")
 	}
+	walk(m.Items)
 	return ids, b.String()
 }
 
@@ -99,7 +107,7 @@ func TestAskQueuesApprovalsInTheMenu(t *testing.T) {
 	}()
 	m = menu.wait(t, "both approvals", func(m app.Menu) bool { ids, _ := pendingIDs(m); return len(ids) == 2 })
 	ids, labels := pendingIDs(m)
-	for _, want := range []string{"Pending approval (2)", "$ rm notes.txt", "From Claude Desktop", "$ touch new.txt", "From Cursor"} {
+	for _, want := range []string{"Pending approval (2)", "$ rm notes.txt", "Claude Desktop asks:", "$ touch new.txt", "Cursor asks:"} {
 		if !strings.Contains(labels, want) {
 			t.Errorf("the menu lacks %q:\n%s", want, labels)
 		}
@@ -175,7 +183,7 @@ func TestAskFromOutsideNeverPassesForHark(t *testing.T) {
 			t.Errorf("the menu shows %q from another program:\n%s", bad, labels)
 		}
 	}
-	if !strings.Contains(labels, "From another program") {
+	if !strings.Contains(labels, "Another program asks:") {
 		t.Errorf("an unnamed program's approval does not say it comes from outside:\n%s", labels)
 	}
 	_, err := Ask(askCtx, dir, app.Pending{Command: "touch one-too-many", Client: "Flood"})
