@@ -176,12 +176,13 @@ func trashedWhat(names []string) string {
 	return fmt.Sprintf("%d items", len(names))
 }
 
-// Ending is the text of a final notification or transcript entry: Hark's
-// facts first, then the model's answer as plain text. When the answer
-// claims a change the record contradicts (Contradiction), Hark's account
-// still leads: its summary, then the flagged claim, then the rest of the
-// model's reply, marked as the model's. A model sentence that only says
-// again that nothing changed is left out, so it is said once, by Hark.
+// Ending is the text of a final notification or a reply: the model's
+// answer as plain text first, since it is what was asked for, then Hark's
+// facts. When the answer claims a change the record contradicts
+// (Contradiction), Hark's account leads instead: its summary, then the
+// flagged claim, then the rest of the model's reply, marked as the
+// model's. A model sentence that only says again that nothing changed is
+// left out, so it is said once, by Hark.
 //
 // It is read in a notification, a reply or aloud, where padded columns
 // cannot line up, so its tables are one line per row (readableTables);
@@ -198,7 +199,7 @@ func Ending(o Tally, answer string) string {
 	case model == "":
 		return hark
 	}
-	return hark + "\n\n" + model
+	return model + "\n\n" + hark
 }
 
 // EndingParts is Ending by speaker, for a surface that names each (a

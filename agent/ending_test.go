@@ -37,7 +37,7 @@ func TestTallyFacts(t *testing.T) {
 	}
 }
 
-func TestEndingLeadsWithFacts(t *testing.T) {
+func TestEndingSaysNothingChangedAlone(t *testing.T) {
 	t.Parallel()
 	got := Ending(Tally{Denied: 1}, "**Nothing was deleted.**")
 	if want := "1 command denied — nothing changed."; got != want {
@@ -45,6 +45,26 @@ func TestEndingLeadsWithFacts(t *testing.T) {
 	}
 	if got := Ending(Tally{}, "hello"); got != "hello" {
 		t.Errorf("Ending without commands = %q, want the answer alone", got)
+	}
+}
+
+// TestEndingAnswerLeads: the model's answer comes first and Hark's
+// account after it, on screen and in speech (walk 6, B3-13: "1 read-only
+// command ran — nothing changed." came before "You have 77 GB free…");
+// only a false claim puts Hark's account first (TestEndingHarkLeads).
+func TestEndingAnswerLeads(t *testing.T) {
+	t.Parallel()
+	o := Tally{Ran: 1, ReadOnly: 1}
+	want := "You have 77 GB free on /.\n\n1 read-only command ran — nothing changed."
+	if got := Ending(o, "You have **77 GB** free on `/`."); got != want {
+		t.Errorf("Ending =\n%q\nwant\n%q", got, want)
+	}
+	if got := SpokenEnding(o, "You have 77 GB free on /."); got != want {
+		t.Errorf("SpokenEnding =\n%q\nwant\n%q", got, want)
+	}
+	trashed := Tally{Ran: 1, ReadOnly: 1, Trashed: 1, TrashedWhat: "old_builds", TrashedItems: 1, Undo: "Undo last trash in the menu"}
+	if got := Ending(trashed, "The old builds are gone from Downloads."); !strings.HasPrefix(got, "The old builds are gone from Downloads.\n\nMoved old_builds to the Trash") {
+		t.Errorf("Ending after a Trash = %q", got)
 	}
 }
 
@@ -92,12 +112,12 @@ func TestEndingFlagsFalseClaims(t *testing.T) {
 		{"nothing run", Tally{}, "Done!",
 			"Hark: no command ran — nothing changed.\n⚠ The model says “Done”, but Hark ran no command for this request."},
 		{"hedged", Tally{Denied: 1}, "I did not delete it. I would have removed old_builds; say if you want that.",
-			"1 command denied — nothing changed.\n\nI did not delete it. I would have removed old_builds; say if you want that."},
-		{"real change", Tally{Ran: 1}, "Deleted it.", "1 command ran.\n\nDeleted it."},
+			"I did not delete it. I would have removed old_builds; say if you want that.\n\n1 command denied — nothing changed."},
+		{"real change", Tally{Ran: 1}, "Deleted it.", "Deleted it.\n\n1 command ran."},
 		{"trashed", Tally{Trashed: 1, Denied: 1}, "Moved it to the Trash.",
-			"Moved what 1 deletion would have removed to the Trash. 1 command denied.\n\nMoved it to the Trash."},
+			"Moved it to the Trash.\n\nMoved what 1 deletion would have removed to the Trash. 1 command denied."},
 		{"a question", Tally{Ran: 1, ReadOnly: 1}, "Three files were created yesterday.",
-			"1 read-only command ran — nothing changed.\n\nThree files were created yesterday."},
+			"Three files were created yesterday.\n\n1 read-only command ran — nothing changed."},
 		{"no claim", Tally{}, "Hello there.", "Hello there."},
 	}
 	for _, c := range cases {
@@ -160,14 +180,14 @@ func TestEndingSaysNothingChangedOnce(t *testing.T) {
 		o            Tally
 		answer, want string
 	}{
-		{Tally{Ran: 1, ReadOnly: 1}, "You have 12 GB free. Nothing was changed.", "1 read-only command ran — nothing changed.\n\nYou have 12 GB free."},
+		{Tally{Ran: 1, ReadOnly: 1}, "You have 12 GB free. Nothing was changed.", "You have 12 GB free.\n\n1 read-only command ran — nothing changed."},
 		{Tally{Ran: 1, ReadOnly: 1}, "Nothing changed.", "1 read-only command ran — nothing changed."},
-		{Tally{Denied: 1}, "OK, I left it alone. No changes were made!", "1 command denied — nothing changed.\n\nOK, I left it alone."},
-		{Tally{Denied: 1}, "No files were deleted. Want me to try another way?", "1 command denied — nothing changed.\n\nWant me to try another way?"},
+		{Tally{Denied: 1}, "OK, I left it alone. No changes were made!", "OK, I left it alone.\n\n1 command denied — nothing changed."},
+		{Tally{Denied: 1}, "No files were deleted. Want me to try another way?", "Want me to try another way?\n\n1 command denied — nothing changed."},
 		// Something could have changed: the model's words stay as written.
-		{Tally{Ran: 1}, "Nothing was changed.", "1 command ran.\n\nNothing was changed."},
+		{Tally{Ran: 1}, "Nothing was changed.", "Nothing was changed.\n\n1 command ran."},
 		// A sentence that says more than "nothing changed" stays.
-		{Tally{Ran: 1, ReadOnly: 1}, "Nothing changed since yesterday in that folder.", "1 read-only command ran — nothing changed.\n\nNothing changed since yesterday in that folder."},
+		{Tally{Ran: 1, ReadOnly: 1}, "Nothing changed since yesterday in that folder.", "Nothing changed since yesterday in that folder.\n\n1 read-only command ran — nothing changed."},
 	}
 	for _, c := range cases {
 		if got := Ending(c.o, c.answer); got != c.want {

@@ -47,8 +47,8 @@ func TestTrashFactsReadWell(t *testing.T) {
 			}
 		})
 	}
-	if got := Ending(Tally{Ran: 2, ReadOnly: 2, Trashed: 1, TrashedWhat: trashedWhat([]string{"old_builds"}), TrashedItems: 1, Undo: menu}, "Done."); !strings.HasPrefix(got,
-		"Moved old_builds to the Trash (Undo last trash in the menu puts it back). 2 read-only commands ran.\n\n") {
+	if got := Ending(Tally{Ran: 2, ReadOnly: 2, Trashed: 1, TrashedWhat: trashedWhat([]string{"old_builds"}), TrashedItems: 1, Undo: menu}, "Done."); !strings.HasSuffix(got,
+		"\n\nMoved old_builds to the Trash (Undo last trash in the menu puts it back). 2 read-only commands ran.") {
 		t.Errorf("Ending = %q", got)
 	}
 }

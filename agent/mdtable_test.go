@@ -45,9 +45,10 @@ func TestTablesKeepTheirColumns(t *testing.T) {
 		t.Errorf("transcript:\n%s\nwant:\n%s", transcript, want)
 	}
 	notification := Ending(o, walkAnswer)
-	want = "1 read-only command ran — nothing changed.\n\nBiggest folders in your home\n\n" +
+	want = "Biggest folders in your home\n\n" +
 		"• Downloads — Size: 11M\n• Videos — Size: 7.7M\n• Projects — Size: 452K\n\n" +
-		"• Downloads/old_builds is most of Downloads.\n• You could run rm -r ~/Downloads/old_builds to free about 7 MB."
+		"• Downloads/old_builds is most of Downloads.\n• You could run rm -r ~/Downloads/old_builds to free about 7 MB.\n\n" +
+		"1 read-only command ran — nothing changed."
 	if notification != want {
 		t.Errorf("notification:\n%s\nwant:\n%s", notification, want)
 	}

@@ -335,7 +335,7 @@ func TestConfirmerRace(t *testing.T) {
 		wg.Wait()
 		d := recv(t, "decision", decided)
 		r := recv(t, "run end", reply)
-		want := "1 command denied — nothing changed.\n\ndid not run touch x"
+		want := "did not run touch x\n\n1 command denied — nothing changed."
 		if d.Approved {
 			want = "ran touch x"
 		}

@@ -87,7 +87,7 @@ func TestAgentEventsReachTheMenu(t *testing.T) {
 	step <- struct{}{}
 	h.views.waitFrom(t, m, "the proposed command", func(v View) bool { return v.Detail == "ls /nope" })
 	step <- struct{}{}
-	if r := recv(t, "reply", reply); r.Answer != "1 command ran (1 failed).\n\nIt is not there." {
+	if r := recv(t, "reply", reply); r.Answer != "It is not there.\n\n1 command ran (1 failed)." {
 		t.Errorf("answer %q should count the failed command", r.Answer)
 	}
 }

@@ -58,8 +58,8 @@ func TestEndingAfterTimeout(t *testing.T) {
 	reply := make(chan SendReply, 1)
 	h.app.Post(SendRequest{Text: "x", Wait: true, Reply: reply})
 	r := recv(t, "reply", reply)
-	if !strings.HasPrefix(r.Answer, "approval timed out after 1 s — nothing changed.") {
-		t.Errorf("answer %q should lead with the timeout", r.Answer)
+	if !strings.HasSuffix(r.Answer, "\n\napproval timed out after 1 s — nothing changed.") {
+		t.Errorf("answer %q should end with the timeout", r.Answer)
 	}
 }
 

@@ -830,7 +830,7 @@ func TestDesktop(t *testing.T) {
 		}
 		harness.Eventually(t, 20*time.Second, "the summary says moved to the Trash", func() error {
 			for _, n := range d.notes.All()[before:] {
-				if strings.HasPrefix(n.Body, "Moved old_report.txt to the Trash (Undo last trash in the menu puts it back).") {
+				if strings.Contains(n.Body, "Moved old_report.txt to the Trash (Undo last trash in the menu puts it back).") {
 					return nil
 				}
 			}
