@@ -85,11 +85,26 @@ func (o ExecOpener) open(path string, document bool) error {
 }
 
 // OpenByHand says how to open path without Hark, for a message.
-func OpenByHand(goos, path string) string {
+func OpenByHand(goos, path string) string { return openByHand(goos, path, exec.LookPath) }
+
+// openByHand names an editor only if look finds it, a desktop one
+// first: advice to run nano on a machine without nano sends the reader
+// after a program they do not have.
+func openByHand(goos, path string, look func(string) (string, error)) string {
 	if goos == "darwin" {
 		return "open it by hand: run `open -t " + shellQuote(path) + "` in Terminal"
 	}
-	return "open it by hand in any text editor (for example `nano " + shellQuote(path) + "` in a terminal)"
+	for _, e := range guiEditors {
+		if _, err := look(e); err == nil {
+			return "open it by hand: run `" + e + " " + shellQuote(path) + "`"
+		}
+	}
+	for _, e := range []string{"nano", "vim", "vi"} {
+		if _, err := look(e); err == nil {
+			return "open it by hand: run `" + e + " " + shellQuote(path) + "` in a terminal"
+		}
+	}
+	return "open it by hand in any text editor: " + path
 }
 
 // openFailedNote is the notification of a file that did not open: which

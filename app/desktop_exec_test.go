@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -178,10 +179,43 @@ func TestOpenerFailingLateIsReported(t *testing.T) {
 // open names the file and says how to open it by hand.
 func TestOpenFailureSaysHowByHand(t *testing.T) {
 	t.Parallel()
-	for goos, want := range map[string]string{"linux": "nano '/h/my settings.json'", "darwin": "open -t '/h/my settings.json'"} {
+	want := map[string]string{"darwin": "open -t '/h/my settings.json'", "linux": "'/h/my settings.json'"}
+	if _, err := exec.LookPath("nano"); err == nil {
+		want["linux"] = "nano '/h/my settings.json'"
+	}
+	for goos, want := range want {
 		title, body := openFailedNote(goos, "/h/my settings.json", errors.New("xdg-open: exit status 4"))
 		if title != "File did not open" || !strings.Contains(body, "/h/my settings.json") || !strings.Contains(body, want) || !strings.Contains(body, "exit status 4") {
 			t.Errorf("%s: %q / %q: want the file, why, and %q", goos, title, body, want)
+		}
+	}
+}
+
+// TestOpenByHandNamesAnEditorThatExists: the advice names an editor only
+// when one is installed, a desktop one first (walk 6, P-3: it said
+// `nano …` on a machine without nano).
+func TestOpenByHandNamesAnEditorThatExists(t *testing.T) {
+	t.Parallel()
+	const path = "/h/settings.json"
+	for name, c := range map[string]struct {
+		have []string
+		want string
+	}{
+		"none":      {nil, "open it by hand in any text editor: " + path},
+		"mousepad":  {[]string{"mousepad", "vi"}, "open it by hand: run `mousepad '/h/settings.json'`"},
+		"nano only": {[]string{"nano"}, "open it by hand: run `nano '/h/settings.json'` in a terminal"},
+		"vi only":   {[]string{"vi"}, "open it by hand: run `vi '/h/settings.json'` in a terminal"},
+	} {
+		look := func(prog string) (string, error) {
+			for _, h := range c.have {
+				if h == prog {
+					return "/usr/bin/" + prog, nil
+				}
+			}
+			return "", exec.ErrNotFound
+		}
+		if got := openByHand("linux", path, look); got != c.want {
+			t.Errorf("%s: %q, want %q", name, got, c.want)
 		}
 	}
 }
