@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hark-sh/hark/app/settings"
 	"github.com/hark-sh/hark/speech"
@@ -22,16 +25,30 @@ func (f onLoop) handleBy(ctx context.Context, a *App) { f(ctx, a) }
 // at once, so the watcher has nothing to report whichever comes first.
 func TestOwnClickIsNoSettingsEdit(t *testing.T) {
 	t.Parallel()
+	// The save goes on after the test's last look; its folder is not the
+	// test's TempDir, whose removal it would race.
+	dir, err := os.MkdirTemp("", "hark-own-click")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { time.Sleep(100 * time.Millisecond); os.RemoveAll(dir) })
 	cues := &fakeCues{played: make(chan speech.Cue, 64)}
-	h := start(t, answerAgent("ok"), func(o *Options) { o.Cues = cues })
+	h := start(t, answerAgent("ok"), func(o *Options) { o.Cues = cues; o.Paths.Settings = filepath.Join(dir, "settings.json") })
 	want := !h.views.wait(t, "idle", stateIs(Idle)).Cues
 	done := make(chan struct{})
 	h.app.Post(onLoop(func(ctx context.Context, a *App) {
 		defer close(done)
 		a.click(ctx, IDSoundCues)
-		// The watcher's turn first: the file as the click writes it.
-		if err := settings.Update(a.o.Paths.Settings, func(s *settings.Settings) { s.SoundCues = want }); err != nil {
-			t.Error(err)
+		// The watcher's turn first: the loop waits here until the click's
+		// own write is on disk, so its answer can only come after.
+		for deadline := time.Now().Add(waitTimeout); ; time.Sleep(time.Millisecond) {
+			if s, err := settings.Load(a.o.Paths.Settings); err == nil && s.SoundCues == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Error("the click's write never reached the file")
+				return
+			}
 		}
 		a.reloadSettings()
 	}))
