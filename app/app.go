@@ -472,7 +472,7 @@ func (a *App) startBackground(ctx context.Context) {
 		a.runCheck(ctx, name)
 	}
 	if err := a.o.SettingsError; err != nil {
-		a.notifyKey("settings", "Settings problem", err.Error()+"\n\nEvery other setting is in use; fix it in Settings….")
+		a.notifyKey("settings", "Settings problem", err.Error()+"\n\nEvery other setting is in use. Fix it in Settings… in the Hark menu.")
 	}
 	a.loadRecent()
 	a.loadTrash()
@@ -836,7 +836,7 @@ func (a *App) finish(d turnDone) {
 		a.offerMissing(d.err)
 		a.offerTooOld(t.ctxParent, d.err)
 		body := a.trayText(d.err)
-		a.lastError = body
+		a.lastError = menuText(body)
 		a.lastMissing = downloadOffer(d.err)
 		a.setState(Error)
 		if f := tally.Facts(); f != "" {

@@ -44,7 +44,8 @@ func (e *TitledError) Unwrap() error { return e.Err }
 func titleOf(err error) string {
 	var t *TitledError
 	if errors.As(err, &t) {
-		return t.Title
+		// The row's own pointer: the status line adds "see Problems…".
+		return strings.TrimSuffix(t.Title, " (Problems…)")
 	}
 	// An adapter's error may carry its own row (agent.PartialGPUError):
 	// agent cannot import app to wrap it.
@@ -239,7 +240,9 @@ func (a *App) problemReport() string {
 	// says "Hark — problems", and the walk saw it twice.
 	for _, src := range problemSources(a.problems) {
 		p := a.problems[src]
-		fmt.Fprintf(&b, "⚠ %s\n%s\n\n", p.Title, p.Detail)
+		// This is Problems…: a title that points here points nowhere.
+		title := strings.TrimSuffix(strings.TrimSuffix(p.Title, " — see Problems…"), " (Problems…)")
+		fmt.Fprintf(&b, "⚠ %s\n%s\n\n", title, p.Detail)
 	}
 	b.WriteString("Hark checks these again after every request and every few minutes;\nfixed problems disappear from the menu by themselves.\nFor a full check, run `hark doctor` in a terminal.\n")
 	return b.String()

@@ -97,9 +97,15 @@ func (a *App) missingModelText(err error, model string) string {
 		what += rest[i:]
 	}
 	if a.o.Puller != nil {
-		return sentence(what) + " Download it from the Hark menu (Download " + model + "), or choose a model you have with the ollamaModel setting in Settings…."
+		return sentence(what) + " Download it from the Hark menu (Download " + model + "), or choose a model you have: the ollamaModel setting, in Settings…"
 	}
-	return sentence(what) + " Run  ollama pull " + model + "  in a terminal, or choose a model you have with the ollamaModel setting in Settings…."
+	return sentence(what) + " Run  ollama pull " + model + "  in a terminal, or choose a model you have: the ollamaModel setting, in Settings…"
+}
+
+// menuText is text written for a notification as the menu shows it:
+// there, the Hark menu is where the reader already is.
+func menuText(s string) string {
+	return strings.ReplaceAll(s, "Download it from the Hark menu (Download ", "Download it below (Download ")
 }
 
 // trayText is an error in the tray's words: a not-pulled model as

@@ -385,7 +385,7 @@ func TestFailedRequestOffersTheDownload(t *testing.T) {
 			t.Errorf("menu row %q (tooltip %q) names a terminal flag", it.Label, it.Tooltip)
 		}
 	}
-	if !strings.Contains(StatusLine(v), "Download it from the Hark menu") {
+	if s := StatusLine(v); !strings.Contains(s, "Download it below (Download "+model+")") || strings.Contains(s, "Hark menu") {
 		t.Errorf("status %q", StatusLine(v))
 	}
 	// The row works: the model comes back and the error goes.
