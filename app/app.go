@@ -627,7 +627,7 @@ func (a *App) startVoice(ctx context.Context) {
 		if a.o.Prompter != nil {
 			how = "Type instead: choose Type a request… in the Hark menu, or run  hark send \"your request\"  in a terminal."
 		}
-		a.notify("Hark can't listen", why+"\n\n"+how)
+		a.notify("Can't listen", why+"\n\n"+how)
 		return
 	}
 	r := a.newTurn(ctx, "voice", "", nil)
@@ -849,7 +849,7 @@ func (a *App) finish(d turnDone) {
 		a.stream = d.answer
 		a.setState(Idle)
 		if ending != "" {
-			title := "Hark"
+			title := "Answer"
 			if tally.Contradiction(d.answer) != "" {
 				// The model's words claim what the record contradicts; the
 				// title is what a glance at the notification takes in.

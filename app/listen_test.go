@@ -99,7 +99,7 @@ func TestListenRefusals(t *testing.T) {
 	if r := listen(t, nv, ListenTap); r.OK || !strings.Contains(r.Error, "voice input is not available") {
 		t.Errorf("tap without voice: %+v, want voice unavailable", r)
 	}
-	if n := recv(t, "notification", nv.notifier.got); n.title != "Hark can't listen" {
+	if n := recv(t, "notification", nv.notifier.got); n.title != "Can't listen" {
 		t.Errorf("notified %+v, want the same notice a key press gives", n)
 	}
 	if r := listen(t, nv, ListenAction("hold")); r.OK || !strings.Contains(r.Error, "unknown listen action") {

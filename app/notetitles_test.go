@@ -21,12 +21,17 @@ import (
 const maxNoteTitle = 19
 
 // TestNotificationTitlesFit reads every notification the app and cmd/hark
-// post as plain text (notify, notifyKey, Notify): each title is a literal
-// short enough to be read whole, or a variable every one of whose literal
-// values is; a title built from something variable (a model's or a
-// file's name) is refused, since that is what made titles run past the
+// post as plain text (notify, notifyKey, Notify, …): each title is a
+// literal short enough to be read whole, or a variable every one of whose
+// literal values is; a title built from something variable (a model's or
+// a file's name) is refused, since that is what made titles run past the
 // edge. Names belong in the body. Approvals, whose buttons widen the
 // notification, go through other calls and are not held to this.
+//
+// And all are in one style (walk 6, B3-14 saw "Hark", "That didn't
+// happen", "Hark can't listen", "Could not open it" side by side): what
+// happened in a few words, sentence case, no ending stop or dash, and no
+// "Hark", which the icon and the app's name beside the title say.
 func TestNotificationTitlesFit(t *testing.T) {
 	t.Parallel()
 	fset := token.NewFileSet()
@@ -47,7 +52,7 @@ func TestNotificationTitlesFit(t *testing.T) {
 			files = append(files, f)
 		}
 	}
-	titleArg := map[string]int{"notify": 0, "Notify": 0, "notifyKey": 1}
+	titleArg := map[string]int{"notify": 0, "Notify": 0, "notifyKey": 1, "notifyEnding": 0, "NotifyKeyUndo": 1}
 	seen := 0
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -82,6 +87,9 @@ func TestNotificationTitlesFit(t *testing.T) {
 					if n := len([]rune(title)); n > maxNoteTitle {
 						t.Errorf("%s: title %q has %d characters; xfce4-notifyd cuts it past %d", at, title, n, maxNoteTitle)
 					}
+					if why := titleStyle(title); why != "" {
+						t.Errorf("%s: title %q %s", at, title, why)
+					}
 				}
 				return true
 			})
@@ -94,6 +102,25 @@ func TestNotificationTitlesFit(t *testing.T) {
 	if n := len([]rune(title)); n > maxNoteTitle {
 		t.Errorf("openFailedNote's title %q has %d characters", title, n)
 	}
+}
+
+// titleStyle says how title breaks the one style of titles, "" when it
+// keeps it.
+func titleStyle(title string) string {
+	r := []rune(title)
+	switch {
+	case len(r) == 0:
+		return "is empty"
+	case strings.Contains(strings.ToLower(title), "hark"):
+		return "names Hark, which the icon and the app's name say"
+	case strings.ContainsAny(title, "—–"):
+		return "has a dash"
+	case strings.ContainsAny(string(r[len(r)-1]), ".:!;,"):
+		return "ends with a stop"
+	case strings.ToUpper(string(r[0])) != string(r[0]):
+		return "does not start with a capital"
+	}
+	return ""
 }
 
 // literalValues is every value expr can have when it is a string literal,

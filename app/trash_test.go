@@ -82,7 +82,7 @@ func TestMoveToTrashFromTheMenuThenUndo(t *testing.T) {
 	}
 	h.views.waitFrom(t, m, "Undo last trash offered after the turn", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
 	for n := recv(t, "final notification", h.notifier.got); ; n = recv(t, "final notification", h.notifier.got) {
-		if n.title == "Hark" {
+		if n.title == "Answer" {
 			if !strings.HasPrefix(n.body, "moved it to the Trash\n\nMoved what 1 deletion would have removed to the Trash (Undo last trash in the menu puts it back)") || strings.Contains(n.body, "nothing changed") {
 				t.Fatalf("final notification %q does not say the file went to the Trash", n.body)
 			}

@@ -690,7 +690,7 @@ func TestDesktop(t *testing.T) {
 		// it, and the refusal is in the log.
 		harness.Eventually(t, 20*time.Second, "the already-running notification", func() error {
 			for _, n := range d.notes.All()[before:] {
-				if n.Summary == "Hark is running" {
+				if n.Summary == "Already running" {
 					return nil
 				}
 			}

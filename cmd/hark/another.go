@@ -63,7 +63,7 @@ func alreadyRunningNotice(n app.Notifier, log *slog.Logger) func() {
 		if n == nil {
 			return
 		}
-		if err := n.Notify("Hark is running", alreadyRunningBody()); err != nil {
+		if err := n.Notify("Already running", alreadyRunningBody()); err != nil {
 			log.Warn("could not post the already-running notification", "err", err)
 		}
 	}

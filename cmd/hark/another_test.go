@@ -77,7 +77,7 @@ func TestSecondLaunchNotifiesTheFirstAndLogs(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the running app posted no notification")
 	}
-	if want := "Hark is running: Look for its icon in "; !strings.HasPrefix(n.notes[0], want) {
+	if want := "Already running: Look for its icon in "; !strings.HasPrefix(n.notes[0], want) {
 		t.Errorf("notification %q, want it to start %q", n.notes[0], want)
 	}
 	if !strings.Contains(stderr.String(), "already running") {
