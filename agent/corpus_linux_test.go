@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -219,17 +218,21 @@ func runOne(tb testing.TB, dir, cmd, path, rust string) (bool, string) {
 		defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
 	}
 	runner := shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/bash", Environ: env, Timeout: 2 * time.Minute})
+	wd := home
+	if dir == "p" {
+		wd = filepath.Join(home, "proj")
+	}
+	// The user's own request: the model proposes the command, the user
+	// approves it.
+	exec := &recordingRunner{Runner: runner}
 	a, err := New(Options{
-		Client: &scriptedClient{}, Model: "qwen3:4b", Host: "http://127.0.0.1:11434",
-		Classifier: shell.NewPolicy(), Executor: runner, Home: home, SystemPrompt: "corpus",
+		Client: &scriptedClient{replies: []reply{tools(call("command", cmd, "purpose", "executing", "workingDirectory", wd)), text("done")}},
+		Model:  "qwen3:4b", Host: "http://127.0.0.1:11434",
+		Classifier: shell.NewPolicy(), Executor: exec, Home: home, SystemPrompt: "corpus",
 		Previewer: preview.New(preview.Options{Runner: runner, Timeout: 20 * time.Second}), now: time.Now,
 	})
 	if err != nil {
 		tb.Fatal(err)
-	}
-	wd := home
-	if dir == "p" {
-		wd = filepath.Join(home, "proj")
 	}
 	var mu sync.Mutex
 	var further string
@@ -247,11 +250,17 @@ func runOne(tb testing.TB, dir, cmd, path, rust string) (bool, string) {
 		}
 		return Decision{Approved: true, By: ByMenu}, nil
 	})
-	args, _ := json.Marshal(map[string]string{"command": cmd, "workingDirectory": wd, "purpose": "executing"})
-	res, err := a.Handle(context.Background(), CallRequest{Arguments: args, Confirmer: confirm})
+	a.o.Confirmer = confirm
+	_, err = a.Run(context.Background(), NewConversation(), "do it")
+	var res shell.Result
+	if n := len(exec.res); n > 0 {
+		res = exec.res[n-1]
+	}
 	switch {
 	case err != nil:
 		return false, err.Error()
+	case len(exec.res) == 0:
+		return false, "not run"
 	case further != "":
 		return false, "second: " + further + " (" + corpusLine(res.Error) + ")"
 	case res.Tier == shell.Safe:

@@ -88,8 +88,9 @@ func (r *run) hideList(ta toolArgs, sc *scope.Scope, reveal []string) []string {
 	}
 	var out []string
 	for _, p := range r.keepPrivate() {
-		if sc != nil && slices.ContainsFunc(sc.Write, func(w string) bool { return scope.Under(w, p) }) {
-			continue // named by the command and on its card
+		if sc != nil && slices.ContainsFunc(sc.Write, func(w string) bool { return scope.Under(filepath.Clean(p), w) }) &&
+			!slices.ContainsFunc(sc.Keep, func(k string) bool { return filepath.Clean(k) == filepath.Clean(p) }) {
+			continue // in the scope and not kept: named by the command, and on its card
 		}
 		out = append(out, p)
 	}
