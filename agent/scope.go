@@ -54,7 +54,7 @@ func (r *run) scopeOf(ta toolArgs, v shell.Verdict, p *preview.Preview) *scope.S
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	in := scope.Input{Dir: dir, Home: r.a.o.Home, Env: os.Getenv, Own: r.keepPrivate()}
+	in := scope.Input{Dir: dir, Home: r.a.o.Home, Env: os.Getenv, Own: r.keepPrivate(), NoMounts: !shell.KeepsInside()}
 	known := p != nil && p.Sure
 	for _, rs := range v.Reasons {
 		if rs.Category == policy.Network {

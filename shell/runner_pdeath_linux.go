@@ -45,3 +45,8 @@ func holdMounts(cmd *exec.Cmd) bool {
 	sandbox.HoldMounts(cmd.SysProcAttr)
 	return true
 }
+
+// KeepsInside says whether a scope can keep a place inside one of its
+// writable folders without closing that folder (scope.Input.NoMounts):
+// on Linux where the helper can hold mounts.
+func KeepsInside() bool { return sandbox.CanHoldMounts() }

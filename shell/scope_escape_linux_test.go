@@ -31,6 +31,9 @@ try 'cp "$H/.ssh/id_rsa" ./stolen' copied-key
 try 'echo x > "$H/Documents/new.txt"' documents-new
 try 'rm -f "$H/Documents/keep.txt"' documents-rm
 try 'echo x > /tmp/hark-scope-escape-$$' tmp-outside
+try 'echo "#!/bin/sh" > .git/hooks/pre-commit' git-hook
+try 'printf "[core]\\n\\tfsmonitor = evil\\n" >> .git/config' git-config
+try 'mv .git/config .git/config.old && echo evil > .git/config' git-config-replaced
 echo built > out.txt
 echo ref > .git/HEAD2
 `
@@ -82,7 +85,7 @@ func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
 			}
 			for p, want := range map[string]string{".bashrc": "orig\n", ".ssh/authorized_keys": "orig\n",
 				".config/hark/settings.json": "orig\n", "Documents/keep.txt": "orig\n",
-				"proj/out.txt": "built\n", "proj/.git/HEAD2": "ref\n"} {
+				"proj/out.txt": "built\n", "proj/.git/HEAD2": "ref\n", "proj/.git/config": "orig\n"} {
 				if got, _ := os.ReadFile(filepath.Join(home, p)); string(got) != want {
 					t.Errorf("%s holds %q, want %q", p, got, want)
 				}
@@ -96,7 +99,7 @@ func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
 			// Without limits the same build reaches all of it.
 			off := r.Run(context.Background(), Request{Command: "H='" + home + "'\n" + hostileBuild, WorkingDirectory: proj,
 				Verdict: Verdict{Tier: Confirm}, Sandbox: SandboxOff})
-			for _, w := range []string{"bashrc", "authorized_keys", "hark-settings", "autostart", "documents-rm", "copied-key"} {
+			for _, w := range []string{"bashrc", "authorized_keys", "hark-settings", "autostart", "documents-rm", "copied-key", "git-hook", "git-config"} {
 				if !strings.Contains(off.Output, "WROTE: "+w+"\n") {
 					t.Errorf("without limits the build could not write %s, so the test cannot tell:\n%s", w, off.JSON())
 				}

@@ -40,6 +40,11 @@ type Input struct {
 	// Stat tells whether a path is a folder (for a repository's .git);
 	// nil uses the disk.
 	Stat func(string) (dir, ok bool)
+	// NoMounts says the kernel cannot hold a place inside a writable
+	// folder by a mount here (a user other than root where user
+	// namespaces are refused): a repository's hooks and settings are then
+	// not kept, since keeping them otherwise closes all of .git to git.
+	NoMounts bool
 }
 
 // Build is the scope of one approved run.
@@ -132,18 +137,33 @@ func Build(in Input) Scope {
 			s.Broad = p
 		}
 	}
+	if g := gitDir(in.Dir, in.Stat); g != "" {
+		for _, prog := range in.Programs {
+			if len(prog) > 1 && filepath.Base(prog[0]) == "git" && slices.Contains(gitSettings, prog[1]) {
+				named[filepath.Join(g, "config")] = true // the card's git command writes them
+			}
+		}
+	}
 	s.Keep = keep(in, s.Write, named)
 	return s
 }
+
+// gitSettings are git's subcommands that may write the repository's
+// settings (.git/config): a remote, a branch's upstream, a submodule.
+var gitSettings = []string{"config", "remote", "push", "branch", "checkout", "switch", "submodule", "worktree", "pull", "maintenance", "lfs"}
 
 // keep are the protected places beneath the scope's writes that the
 // command does not name itself.
 func keep(in Input, write []string, named map[string]bool) []string {
 	cands := Startup(in.Home)
 	cands = append(cands, in.Own...)
-	// A repository's hooks and configuration are not kept here: Landlock
-	// can only keep a place by leaving its folder's own entries fixed, and
-	// git and every build must make new files in .git and beside it.
+	// A repository's hooks and settings run code at the user's next git
+	// command, outside any sandbox (a hook, core.fsmonitor, core.pager).
+	// They are kept by a mount over each; Landlock alone could keep them
+	// only by closing all of .git to the git commands that need it.
+	if g := gitDir(in.Dir, in.Stat); g != "" && !in.NoMounts {
+		cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"))
+	}
 	var out []string
 	seen := map[string]bool{}
 	for _, k := range cands {
