@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hark-sh/hark/app"
 	"github.com/hark-sh/hark/shell"
@@ -35,12 +36,16 @@ func approvalTitle(p app.Pending) string { return app.ApprovalTitle(p) }
 // homeDir is written ~ in an approval's folder, as commands write it.
 var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 
-// maxBodyRows is the most rows an approval's body takes, as the menu
-// entry does: a 1,004-character command made a 60-line notification whose
-// title and deletion sat above the top of a 900-pixel screen while
-// Approve stayed in view. No row is wider than lineWidth, so a row on
-// screen is a row here.
-const maxBodyRows = 20
+// maxBodyRows is the most rows an approval's body takes on screen, as
+// the menu entry does: a 1,004-character command made a 60-line
+// notification whose title and deletion sat above the top of a 900-pixel
+// screen while Approve stayed in view. A line of text takes a row for
+// every lineWidth characters (screenRows); none takes more than
+// maxLineRows, but for a command shown whole, which is shown as it runs.
+const (
+	maxBodyRows = 20
+	maxLineRows = 2
+)
 
 func approvalBody(p app.Pending) string { return approvalBodyIn(p, homeDir) }
 
@@ -57,48 +62,48 @@ func approvalBodyIn(p app.Pending, home string) string {
 	sl := app.ScopeLines(p, home)
 	if len(sl) > 0 && app.ScopeWarns(p) {
 		// A whole home folder or system root: said before anything else.
-		warn = block{rows: rowsOf(v(sl[0])), min: 2}
+		warn = block{rows: linesOf(v(sl[0])), min: 2}
 		sl = sl[1:]
 	}
 	if p.HeardDoubt != "" {
-		doubt = block{rows: rowsOf("⚠ " + v(p.HeardDoubt)), min: 1}
+		doubt = block{rows: linesOf("⚠ " + v(p.HeardDoubt)), min: 1}
 	}
 	if line := app.AfterNoLine(p); line != "" {
-		afterNo = block{rows: rowsOf(line), min: 1}
+		afterNo = block{rows: linesOf(line), min: 1}
 	}
 	command = commandBlock(v(p.Command), app.DestructiveParts(p))
 	reasons = reasonBlock(p.Reasons)
 	if p.Rule != "" {
-		rule = block{rows: rowsOf(v(p.Rule)), gap: true}
+		rule = block{rows: linesOf(v(p.Rule)), gap: true}
 	}
 	if p.WorkingDirectory != "" {
-		folder.rows = rowsOf("in " + v(app.Tilde(p.WorkingDirectory, home)))
+		folder.rows = linesOf("in " + v(app.Tilde(p.WorkingDirectory, home)))
 	}
 	if l := app.HomeLegend(p, home); l != "" {
 		// The command names home by its path, the folder and preview
 		// as ~: say they are one place, leaving the command as it runs.
 		// Never folded: it says what the command's paths are.
-		folder.rows = append(folder.rows, rowsOf(l)...)
-		folder.min = len(folder.rows)
+		folder.rows = append(folder.rows, linesOf(l)...)
+		folder.min = sizeOf(folder.rows)
 	}
-	folder.gap, folder.min = true, max(folder.min, min(len(folder.rows), 1))
+	folder.gap, folder.min = true, max(folder.min, min(sizeOf(folder.rows), 1))
 	if h := strings.Join(strings.Fields(p.Heard), " "); h != "" {
 		// The request was spoken: a misheard word shows here, before
 		// anyone approves what came of it.
-		heard = block{rows: rowsOf("Heard: “" + clipRunes(v(h), heardLimit) + "”"), gap: true}
+		heard = block{rows: linesOf("Heard: “" + clipRunes(v(h), min(heardLimit, maxLineRows*lineWidth-10)) + "”"), gap: true}
 	}
 	if len(sl) > 0 {
-		scopes = block{rows: rowsOf(v(strings.Join(sl, "\n"))), gap: true}
+		scopes = block{rows: linesOf(v(strings.Join(sl, "\n"))), gap: true}
 	}
 	pv = previewBlock(p.Preview)
 	if p.Proposal != nil {
 		// A button would save the rule in one click; the menu shows what
 		// it matches first.
-		allow = block{rows: rowsOf("Always allow… is in the Hark menu, with what the rule would match."), gap: true}
+		allow = block{rows: linesOf("Always allow… is in the Hark menu, with what the rule would match."), gap: true}
 	}
 	if !p.Deadline.IsZero() {
 		// A notification cannot count down; the menu does. Say when.
-		deadline = block{rows: rowsOf(fmt.Sprintf("Auto-deny at %s (in %s) if nobody answers.", p.Deadline.Local().Format("15:04"), roundMinutes(time.Until(p.Deadline)))), gap: true, min: 1}
+		deadline = block{rows: linesOf(fmt.Sprintf("Auto-deny at %s (in %s) if nobody answers.", p.Deadline.Local().Format("15:04"), roundMinutes(time.Until(p.Deadline)))), gap: true, min: 1}
 	}
 	// Shown in this order; room goes to the most needed first.
 	shown := []*block{&warn, &doubt, &afterNo, &command, &reasons, &rule, &folder, &heard, &scopes, &pv, &allow, &deadline}
@@ -116,9 +121,9 @@ func approvalBodyIn(p app.Pending, home string) string {
 	return strings.Join(out, "\n")
 }
 
-// block is one detail of an approval's body: its rows, whether a blank
-// row sets it apart, the rows it keeps however tight, and how it folds
-// to n rows (nil: its first n, the last marked "…").
+// block is one detail of an approval's body: its lines, whether a blank
+// row sets it apart, the screen rows it keeps however tight, and how it
+// folds to n screen rows (nil: its first lines, the last marked "…").
 type block struct {
 	rows []string
 	gap  bool
@@ -126,8 +131,23 @@ type block struct {
 	fold func(n int) []string
 }
 
-// fitBlocks cuts the blocks to room rows, blank rows included: each
-// keeps its min rows, then the blocks get the rest in the order given.
+// screenRows is how many rows line takes on screen.
+func screenRows(line string) int {
+	return max(1, (utf8.RuneCountInString(line)+lineWidth-1)/lineWidth)
+}
+
+// sizeOf is how many rows lines take on screen.
+func sizeOf(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += screenRows(l)
+	}
+	return n
+}
+
+// fitBlocks cuts the blocks to room screen rows, blank rows included:
+// each keeps its min rows, then the blocks get the rest in the order
+// given.
 func fitBlocks(room int, order []*block) {
 	cost := func(b *block, n int) int {
 		if n > 0 && b.gap {
@@ -137,18 +157,18 @@ func fitBlocks(room int, order []*block) {
 	}
 	total := 0
 	for _, b := range order {
-		total += cost(b, len(b.rows))
+		total += cost(b, sizeOf(b.rows))
 	}
 	if total <= room {
 		return
 	}
 	give := make([]int, len(order))
 	for i, b := range order {
-		give[i] = min(b.min, len(b.rows))
+		give[i] = min(b.min, sizeOf(b.rows))
 		room -= cost(b, give[i])
 	}
 	for i, b := range order {
-		more := min(len(b.rows)-give[i], room-(cost(b, give[i]+1)-cost(b, give[i])-1))
+		more := min(sizeOf(b.rows)-give[i], room-(cost(b, give[i]+1)-cost(b, give[i])-1))
 		if more > 0 {
 			room -= cost(b, give[i]+more) - cost(b, give[i])
 			give[i] += more
@@ -156,15 +176,33 @@ func fitBlocks(room int, order []*block) {
 	}
 	for i, b := range order {
 		switch n := give[i]; {
-		case n >= len(b.rows):
+		case n >= sizeOf(b.rows):
 		case n == 0:
 			b.rows = nil
 		case b.fold != nil:
 			b.rows = b.fold(n)
 		default:
-			b.rows = append(b.rows[:n-1:n-1], endCut(b.rows[n-1]))
+			b.rows = cutLines(b.rows, n)
 		}
 	}
+}
+
+// cutLines is the first lines of lines in n screen rows, the last one
+// kept cut short and marked "…".
+func cutLines(lines []string, n int) []string {
+	var out []string
+	for _, l := range lines {
+		if r := screenRows(l); r <= n {
+			out = append(out, l)
+			n -= r
+			continue
+		}
+		if n > 0 {
+			out = append(out, clipRunes(l, n*lineWidth-1))
+		}
+		return out
+	}
+	return out
 }
 
 // endCut marks row as cut short, within lineWidth.
@@ -216,10 +254,11 @@ func commandBlock(cmd string, parts []shell.Reason) block {
 		out = append(out, texts(end)...)
 		return append(out, pr...)
 	}
-	if len(whole) <= wholeCommandRows {
-		return block{rows: whole, min: len(whole), fold: func(n int) []string {
-			if n >= len(whole) || len(spans) < 3 {
-				return whole
+	if asIs := strings.Split(cmd, "\n"); sizeOf(asIs) <= wholeCommandRows {
+		// Shown as it runs, its long lines left to the server to wrap.
+		return block{rows: asIs, min: sizeOf(asIs), fold: func(n int) []string {
+			if n >= sizeOf(asIs) || len(spans) < 3 {
+				return asIs
 			}
 			return long(max(n, 3+partsMin))
 		}}
@@ -237,9 +276,16 @@ func commandBlock(cmd string, parts []shell.Reason) block {
 func tailSpans(cmd string, k int) []span {
 	r := []rune(cmd)
 	from := max(0, len(r)-k*lineWidth)
-	for i := from; i > 0 && i < len(r) && i < from+lineWidth/2; i++ {
-		if r[i-1] == ' ' || r[i-1] == '\n' {
-			from = i
+	// At the next word, else the next folder of a long path.
+	for _, at := range []string{" \n", "/"} {
+		found := false
+		for i := from; i > 0 && i < len(r) && i < from+lineWidth; i++ {
+			if strings.ContainsRune(at, r[i-1]) {
+				from, found = i, true
+				break
+			}
+		}
+		if found {
 			break
 		}
 	}
@@ -355,30 +401,23 @@ func reasonBlock(rs []shell.Reason) block {
 		if n := count[w]; n > 1 {
 			w = fmt.Sprintf("%s (%d parts)", w, n)
 		}
-		var rr []string
-		for i, r := range wrapRows(w, lineWidth-2) {
-			if i == 0 {
-				rr = append(rr, "• "+r)
-			} else {
-				rr = append(rr, "  "+r)
-			}
-		}
+		rr := linesOf("• " + w)
 		each = append(each, rr)
 		rows = append(rows, rr...)
 	}
 	return block{rows: rows, gap: true, min: 1, fold: func(n int) []string {
 		var out []string
 		for k, rr := range each {
-			need := len(rr)
+			need := sizeOf(rr)
 			if k+1 < len(each) {
 				need++ // the row that counts the rest
 			}
-			if len(out)+need > n {
+			if sizeOf(out)+need > n {
 				if k == 0 {
-					if row := fmt.Sprintf("%s, and %d more", rr[0], len(each)-1); len(rr) == 1 && len([]rune(row)) <= lineWidth {
+					if row := fmt.Sprintf("%s, and %d more", rr[0], len(each)-1); len(rr) == 1 && screenRows(row) <= n {
 						return []string{row}
 					}
-					return []string{endCut(rr[0])}
+					return cutLines(rr, n)
 				}
 				return append(out, fmt.Sprintf("• and %d more (Show full command… lists them)", len(each)-k))
 			}
@@ -396,34 +435,34 @@ func previewBlock(pv *preview.Preview) block {
 		return block{}
 	}
 	v := app.Visible
-	summary := rowsOf(v(pv.Summary))
+	summary := linesOf(v(pv.Summary))
 	lines := make([][]string, len(pv.Lines))
 	for i, l := range pv.Lines {
-		lines[i] = rowsOf(v(l))
+		lines[i] = linesOf(v(l))
 	}
 	build := func(room int) []string {
 		out := append([]string(nil), summary...)
-		used := len(out)
+		used := sizeOf(out)
 		for n := range lines {
 			more := []string(nil)
 			if n+1 < len(lines) {
-				more = rowsOf("… " + pv.More(n+1) + " (the audit log has them all)")
+				more = linesOf("… " + pv.More(n+1) + " (the audit log has them all)")
 			}
-			if n+1 == len(lines) && used+len(lines[n]) <= room || used+len(lines[n])+len(more) <= room && n < previewLines {
+			if n+1 == len(lines) && used+sizeOf(lines[n]) <= room || used+sizeOf(lines[n])+sizeOf(more) <= room && n < previewLines {
 				out = append(out, lines[n]...)
-				used += len(lines[n])
+				used += sizeOf(lines[n])
 				continue
 			}
-			return append(out, rowsOf("… "+pv.More(n)+" (the audit log has them all)")...)
+			return append(out, linesOf("… "+pv.More(n)+" (the audit log has them all)")...)
 		}
 		return out
 	}
 	rows := build(1 << 20)
-	return block{rows: rows, gap: true, min: min(len(rows), len(summary)), fold: func(n int) []string {
+	return block{rows: rows, gap: true, min: min(sizeOf(rows), sizeOf(summary)), fold: func(n int) []string {
 		out := build(n)
-		if len(out) > n {
+		if sizeOf(out) > n {
 			// Not even one line fits with its count: the summary alone.
-			return summary[:min(len(summary), n)]
+			return cutLines(summary, n)
 		}
 		return out
 	}}
@@ -458,8 +497,14 @@ func roundMinutes(d time.Duration) string {
 // with "…", so a long line would lose its end.
 const lineWidth = 56
 
-// rowsOf is s in rows of at most lineWidth characters.
-func rowsOf(s string) []string { return wrapRows(s, lineWidth) }
+// linesOf is s in lines, each at most maxLineRows screen rows.
+func linesOf(s string) []string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = clipRunes(l, maxLineRows*lineWidth)
+	}
+	return lines
+}
 
 func wrapRows(s string, width int) []string { return texts(wrapSpans(s, width)) }
 

@@ -17,9 +17,27 @@ func walkTidyUp(h string) string {
 	return "cd " + h + "/Projects && mkdir -p " + h + "/Backups/logs_2024 && cp " + h + "/Projects/webapp/logs/server_2024-01-03.log " + h + "/Backups/logs_2024/webapp_2024-01-03.log && cp " + h + "/Projects/webapp/logs/server_2024-02-11.log " + h + "/Backups/logs_2024/webapp_2024-02-11.log && cp " + h + "/Projects/api/logs/server_2024-01-03.log " + h + "/Backups/logs_2024/api_2024-01-03.log && cp " + h + "/Projects/api/logs/server_2024-02-11.log " + h + "/Backups/logs_2024/api_2024-02-11.log && gzip -9 " + h + "/Backups/logs_2024/*.log && echo \"logs archived on $(date +%F) from webapp and api\" > " + h + "/Backups/logs_2024/README.txt && rm -f " + h + "/Projects/webapp/logs/server_2024-01-03.log " + h + "/Projects/webapp/logs/server_2024-02-11.log " + h + "/Projects/api/logs/server_2024-01-03.log " + h + "/Projects/api/logs/server_2024-02-11.log && find " + h + "/Projects -name '*.tmp' -delete && ls -la " + h + "/Backups/logs_2024"
 }
 
-// maxBodyRows is the most rows the walk's 900-pixel screen showed of an
-// approval with its title and buttons: the menu entry's bound.
+// maxBodyRowsSeen is the most rows the walk's 900-pixel screen showed of
+// an approval with its title and buttons: the menu entry's bound.
 const maxBodyRowsSeen = 20
+
+// checkRows counts the rows body takes on screen, where a server wraps a
+// line at about lineWidth characters, and fails past maxBodyRowsSeen or
+// for a line the server would wrap into more than maxLineRows.
+func checkRows(t *testing.T, body string) {
+	t.Helper()
+	rows := 0
+	for _, l := range strings.Split(body, "\n") {
+		n := (len([]rune(l)) + lineWidth - 1) / lineWidth
+		if n > maxLineRows {
+			t.Errorf("a line of %d rows: %q", n, l)
+		}
+		rows += max(n, 1)
+	}
+	if rows > maxBodyRowsSeen {
+		t.Errorf("the body takes %d rows on screen, more than %d:\n%s", rows, maxBodyRowsSeen, body)
+	}
+}
 
 // TestApprovalBodyOfTheWalksLongCommandFitsTheScreen: the walk's long
 // command made a notification of about 60 lines whose title and deletion
@@ -52,15 +70,7 @@ func TestApprovalBodyOfTheWalksLongCommandFitsTheScreen(t *testing.T) {
 		t.Fatalf("the classifier found %d destructive parts; this test shows nothing", len(app.DestructiveParts(p)))
 	}
 	body := approvalBodyIn(p, home)
-	rows := strings.Split(body, "\n")
-	if len(rows) > maxBodyRowsSeen {
-		t.Errorf("the body takes %d rows, more than %d:\n%s", len(rows), maxBodyRowsSeen, body)
-	}
-	for _, r := range rows {
-		if n := len([]rune(r)); n > lineWidth {
-			t.Errorf("a row of %d characters (the server wraps it into more): %q", n, r)
-		}
-	}
+	checkRows(t, body)
 	for _, want := range []string{"cd " + home + "/Projects", "⚠ rm: deletes files", "rm -f " + home + "/Projects/", "Show full command…", "Auto-deny at ", "in ~"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the body lacks %q:\n%s", want, body)
@@ -96,15 +106,7 @@ func TestApprovalBodyBoundsEveryLongEntry(t *testing.T) {
 		Rule:       "asks because of the rule “always ask rm in ~/Projects” from the rules file, line 3, which is there for a reason",
 		Heard:      strings.Repeat("delete the logs ", 20), Deadline: time.Now().Add(time.Minute)}
 	body := approvalBodyIn(p, home)
-	rows := strings.Split(body, "\n")
-	if len(rows) > maxBodyRowsSeen {
-		t.Errorf("the body takes %d rows, more than %d:\n%s", len(rows), maxBodyRowsSeen, body)
-	}
-	for _, r := range rows {
-		if n := len([]rune(r)); n > lineWidth {
-			t.Errorf("a row of %d characters: %q", n, r)
-		}
-	}
+	checkRows(t, body)
 	for _, want := range []string{"⚠ Hark heard", "After you said no", "⚠ rm: deletes files", "Show full command…", "Auto-deny at "} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the body lacks %q:\n%s", want, body)
