@@ -60,6 +60,11 @@ func (a *App) loadTrash() {
 		a.log.Warn("reading the last trashed set", "err", err)
 		a.trashLast = ""
 	case !ok:
+		if a.trashLast != "" {
+			// Put back elsewhere (hark undo): what said it went to the
+			// Trash is no longer so.
+			a.withdrawNote(trashedKey)
+		}
 		a.trashLast = ""
 	default:
 		a.trashLast = rec.Summary()

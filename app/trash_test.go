@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hark-sh/hark/agent"
 	"github.com/hark-sh/hark/shell"
@@ -212,5 +213,50 @@ func TestTrashResultHasUndoAndGoesAway(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+// TestUndoElsewhereWithdrawsTheTrashResult: a set put back by `hark undo`
+// in a terminal withdraws the app's "Moved … to the Trash" notification
+// as the menu's Undo does (walk 6, B3-11).
+func TestUndoElsewhereWithdrawsTheTrashResult(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	state := filepath.Join(home, "state", "last-trash.json")
+	bin, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(home, "notes.txt")
+	if err := os.WriteFile(target, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decided := make(chan Decision, 1)
+	n := &undoNotifier{keyedNotifier: &keyedNotifier{fakeNotifier: newFakeNotifier(), open: map[string]string{}, closed: make(chan string, 8)}, undos: make(chan func(), 4)}
+	h := start(t, trashingAgent(bin, target, decided), func(o *Options) {
+		o.Trash = bin
+		o.Notifier = n
+		watchFast(o)
+	})
+	m := h.views.mark()
+	h.app.Post(SendRequest{Text: "delete my notes", Reply: make(chan SendReply, 1)})
+	v := h.views.waitFrom(t, m, "pending with the Trash offered", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].TrashOffered })
+	h.app.Post(MenuClick{ID: PrefixTrash + v.Pending[0].ID})
+	recv(t, "decision", decided)
+	recv(t, "the Trash result", n.undos)
+	h.views.wait(t, "Undo last trash offered", func(v View) bool { return !v.State.Busy() && v.UndoTrash == "notes.txt" })
+	// Let the watcher look at the record once (every 5 ms here): a set
+	// made and put back between two looks is no change to it.
+	time.Sleep(100 * time.Millisecond)
+
+	terminal, err := trash.New(trash.Options{GOOS: "linux", Home: home, State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := terminal.UndoLast(); err != nil {
+		t.Fatal(err)
+	}
+	if got := recv(t, "the Trash result withdrawn", n.closed); got != trashedKey {
+		t.Errorf("withdrew %q, want %q", got, trashedKey)
 	}
 }
