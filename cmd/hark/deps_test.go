@@ -56,7 +56,7 @@ var importTable = map[string]deps{
 	"app":             {imports: "agent app/settings shell shell/preview shell/rules shell/trash shell/visible speech speech/models", tests: "agent/ollamatest shell/exectest shell/scope"},
 	"app/bundle":      {imports: "app/settings assets", tests: "shell/exectest"},
 	"app/control":     {imports: "app", tests: "agent app/settings"},
-	"app/desktop":     {imports: "app app/doctor app/settings assets shell/rules speech", tests: "app/e2e/harness shell shell/preview shell/exectest shell/scope"},
+	"app/desktop":     {imports: "app app/doctor app/settings assets shell shell/preview shell/rules speech", tests: "agent app/e2e/harness shell/exectest shell/scope"},
 	"app/doctor":      {imports: "app/bundle app/settings", tests: "agent agent/ollamatest speech/models"},
 	"app/e2e":         {}, // its tests are all behind the e2e tag
 	"app/e2e/harness": {role: kit},

@@ -66,7 +66,7 @@ func TestMcpClientNameIsFixedForTheSession(t *testing.T) {
 	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":` + meta2026("Claude Desktop") +
 		`,"name":` + strconv.Quote(agent.ToolName) + `,"arguments":` + string(args) + `}}`)
 	ids, text := a.pending(t, 1)
-	if !strings.Contains(text, "From Cursor") || strings.Contains(text, "Claude Desktop") {
+	if !strings.Contains(text, "Cursor asks:") || strings.Contains(text, "Claude Desktop") {
 		t.Errorf("the approval does not name the client the session began as (Cursor):\n%s", text)
 	}
 	a.click(t, app.PrefixApprove+ids[0])

@@ -192,12 +192,19 @@ func (f *fakeApp) pending(t *testing.T, n int) ([]string, string) {
 		f.menu.mu.Unlock()
 		var ids []string
 		var text strings.Builder
-		for _, it := range m.Items {
-			if id, ok := strings.CutPrefix(it.ID, app.PrefixDeny); ok {
-				ids = append(ids, id)
+		// Beside another, an entry is folded into a submenu: its rows
+		// and answers are its children.
+		var walk func(items []app.MenuItem)
+		walk = func(items []app.MenuItem) {
+			for _, it := range items {
+				if id, ok := strings.CutPrefix(it.ID, app.PrefixDeny); ok {
+					ids = append(ids, id)
+				}
+				text.WriteString(it.Label + "\n")
+				walk(it.Children)
 			}
-			text.WriteString(it.Label + "\n")
 		}
+		walk(m.Items)
 		if len(ids) == n && len(m.Items) > 0 {
 			return ids, text.String()
 		}
@@ -364,7 +371,7 @@ func TestMcpApprovalsFromTheApp(t *testing.T) {
 		go func() { results <- mustCall(t, cs, map[string]any{"command": "touch " + f, "workingDirectory": dir}) }()
 	}
 	ids, text := a.pending(t, 2)
-	if strings.Count(text, "From Cursor") != 2 {
+	if strings.Count(text, "Cursor asks:") != 2 {
 		t.Errorf("the approvals do not name the client:\n%s", text)
 	}
 	// Which is which follows the order they arrived in.
@@ -762,7 +769,7 @@ func TestMcpKilledWithdrawsTheApproval(t *testing.T) {
 				_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: agent.ToolName, Arguments: map[string]any{"command": "rm -r " + t.TempDir()}})
 			}()
 			_, text := a.pending(t, 1)
-			if !strings.Contains(text, "From doomed") {
+			if !strings.Contains(text, "doomed asks:") {
 				t.Errorf("the approval does not name the client:\n%s", text)
 			}
 			// Either way, a command already running dies with hark mcp:
@@ -816,7 +823,7 @@ func TestMcpClientCannotDisguiseOrFlood(t *testing.T) {
 			t.Errorf("the menu shows %q raw:\n%s", bad, text)
 		}
 	}
-	if !strings.Contains(text, "From “Hark") || !strings.Contains(text, "(another program)") {
+	if !strings.Contains(text, "“Hark") || !strings.Contains(text, "(another program) asks:") {
 		t.Errorf("the approvals do not name the client as another program:\n%s", text)
 	}
 	r := mustCall(t, cs, map[string]any{"command": "touch one-more", "workingDirectory": dir})
