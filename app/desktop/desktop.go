@@ -41,7 +41,8 @@ var homeDir = func() string { h, _ := os.UserHomeDir(); return h }()
 // notification whose title and deletion sat above the top of a 900-pixel
 // screen while Approve stayed in view. A line of text takes a row for
 // every lineWidth characters (screenRows); none takes more than
-// maxLineRows, but for a command shown whole, which is shown as it runs.
+// maxLineRows, but for a command shown whole, which is shown as it runs,
+// and the line that says which no a retry follows.
 const (
 	maxBodyRows = 20
 	maxLineRows = 2
@@ -69,7 +70,9 @@ func approvalBodyIn(p app.Pending, home string) string {
 		doubt = block{rows: linesOf("⚠ " + v(p.HeardDoubt)), min: 1}
 	}
 	if line := app.AfterNoLine(p); line != "" {
-		afterNo = block{rows: linesOf(line), min: 1}
+		// Whole (its command is cut to 60 characters already): it says
+		// which no this follows, and a cut would hide how it ends.
+		afterNo = block{rows: []string{line}, min: 1}
 	}
 	command = commandBlock(v(p.Command), app.DestructiveParts(p))
 	reasons = reasonBlock(p.Reasons)
