@@ -104,7 +104,7 @@ func openByHand(goos, path string, look func(string) (string, error)) string {
 			return "open it by hand: run `" + e + " " + shellQuote(path) + "` in a terminal"
 		}
 	}
-	return "open it by hand in any text editor: " + path
+	return "open " + path + " by hand in any text editor"
 }
 
 // openFailedNote is the notification of a file that did not open: which

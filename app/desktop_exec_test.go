@@ -201,7 +201,7 @@ func TestOpenByHandNamesAnEditorThatExists(t *testing.T) {
 		have []string
 		want string
 	}{
-		"none":      {nil, "open it by hand in any text editor: " + path},
+		"none":      {nil, "open " + path + " by hand in any text editor"},
 		"mousepad":  {[]string{"mousepad", "vi"}, "open it by hand: run `mousepad '/h/settings.json'`"},
 		"nano only": {[]string{"nano"}, "open it by hand: run `nano '/h/settings.json'` in a terminal"},
 		"vi only":   {[]string{"vi"}, "open it by hand: run `vi '/h/settings.json'` in a terminal"},
