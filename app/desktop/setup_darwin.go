@@ -3,6 +3,7 @@
 package desktop
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -24,12 +25,14 @@ type Options struct {
 // osascript fallback). Approvals start on the osascript dialog, which works
 // everywhere; inside the app bundle, once macOS has granted notification
 // permission (asked in the background, so startup never waits on the
-// prompt), they move to actionable notifications with Approve and Deny.
+// prompt), they move to actionable notifications with Approve and Deny, and
+// answers move to the same centre, which removes each after noteLife.
 func Setup(o Options) Result {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	a := &macApprover{dialog: NewDialog(), used: map[string]app.Approver{}}
+	n := &macNotifier{}
 	if InAppBundle() {
 		go func() {
 			un, err := NewUserNotifications(o.Logger)
@@ -40,9 +43,10 @@ func Setup(o Options) Result {
 			a.mu.Lock()
 			a.un = un
 			a.mu.Unlock()
+			n.use(un)
 		}()
 	}
-	return Result{Notifier: beeepNotifier{}, Approver: a, Close: func() {}}
+	return Result{Notifier: n, Approver: a, Close: func() {}}
 }
 
 // InAppBundle reports whether this process runs from inside an .app bundle
@@ -100,6 +104,73 @@ func (m *macApprover) Withdraw(id string) error {
 	return via.Withdraw(id)
 }
 
-type beeepNotifier struct{}
+// macNotifier posts answers, errors and state notes. Info.plist makes
+// Hark's notifications alerts, app-wide, so that an approval waits for its
+// answer; an answer posted the same way would stay on screen until closed.
+// So once the UserNotifications centre is Hark's, notes go there under
+// identifiers of their own and an expirer removes them (lifeOf); until
+// then, and outside a bundle, beeep posts them and macOS decides.
+type macNotifier struct {
+	mu  sync.Mutex
+	un  *UserNotifications
+	exp *expirer
+	n   uint64
+}
 
-func (beeepNotifier) Notify(title, body string) error { return beeep.Notify(title, body, "") }
+const (
+	noteAnswerPrefix = "hark.answer."
+	noteStatePrefix  = "hark.state."
+)
+
+func (m *macNotifier) use(un *UserNotifications) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.un = un
+	m.exp = newExpirer(func(id string) { un.remove(id) })
+}
+
+func (m *macNotifier) centre() (*UserNotifications, *expirer, uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n++
+	return m.un, m.exp, m.n
+}
+
+func (m *macNotifier) Notify(title, body string) error {
+	un, exp, n := m.centre()
+	if un == nil {
+		return beeep.Notify(title, body, "")
+	}
+	id := fmt.Sprintf("%s%d", noteAnswerPrefix, n)
+	if err := un.deliver(id, title, body, ""); err != nil {
+		return beeep.Notify(title, body, "")
+	}
+	exp.posted(id, noteAnswer)
+	return nil
+}
+
+// NotifyKey posts under key, replacing the last note posted under it.
+func (m *macNotifier) NotifyKey(key, title, body string) error {
+	un, exp, _ := m.centre()
+	if un == nil {
+		return beeep.Notify(title, body, "")
+	}
+	id := noteStatePrefix + key
+	if err := un.deliver(id, title, body, ""); err != nil {
+		return beeep.Notify(title, body, "")
+	}
+	exp.posted(id, noteState)
+	return nil
+}
+
+// CloseKey withdraws the note posted under key, if the centre holds it.
+func (m *macNotifier) CloseKey(key string) error {
+	un, exp, _ := m.centre()
+	if un == nil {
+		return nil
+	}
+	id := noteStatePrefix + key
+	exp.forget(id)
+	un.remove(id)
+	return nil
+}

@@ -281,6 +281,24 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 	u.mu.Lock()
 	u.asks[id] = &ask{pendingID: p.ID, answer: answer, again: p.SayAgain}
 	u.mu.Unlock()
+	cat := unCategory
+	if p.TrashOffered {
+		cat = unCategoryTrash
+	}
+	if p.SayAgain {
+		cat += unAgainSuffix
+	}
+	if err := u.deliver(id, approvalTitle(p), approvalBody(p), cat); err != nil {
+		u.forget(id)
+		return fmt.Errorf("posting the approval notification: %w", err)
+	}
+	return nil
+}
+
+// deliver posts a notification under id, replacing one delivered under
+// the same id. category names the buttons; "" posts a plain notification
+// (an answer) without buttons.
+func (u *UserNotifications) deliver(id, title, body, category string) error {
 	posted := make(chan string, 1)
 	block := objc.NewBlock(func(_ objc.Block, err objc.ID) {
 		if err != 0 {
@@ -295,22 +313,17 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 		// the strings are autoreleased into the pool.
 		content := objc.ID(objc.GetClass("UNMutableNotificationContent")).Send(selNewObj)
 		defer content.Send(selRelease)
-		content.Send(selSetTitleUN, nsStr(approvalTitle(p)))
-		content.Send(selSetBody, nsStr(approvalBody(p)))
-		cat := unCategory
-		if p.TrashOffered {
-			cat = unCategoryTrash
-		}
-		if p.SayAgain {
-			cat += unAgainSuffix
-		}
-		content.Send(selSetCategoryIdentifier, nsStr(cat))
-		// An approval waits on the user: time-sensitive, so that it can
-		// break through a Focus where the app holds the Time Sensitive
-		// entitlement; without it macOS treats the level as active, the
-		// default, so asking costs nothing.
-		if objc.Send[bool](content, selRespondsToSelector, selSetInterruptionLevel) {
-			content.Send(selSetInterruptionLevel, unInterruptionTimeSensitive)
+		content.Send(selSetTitleUN, nsStr(title))
+		content.Send(selSetBody, nsStr(body))
+		if category != "" {
+			content.Send(selSetCategoryIdentifier, nsStr(category))
+			// An approval waits on the user: time-sensitive, so that it
+			// can break through a Focus where the app holds the Time
+			// Sensitive entitlement; without it macOS treats the level as
+			// active, the default, so asking costs nothing.
+			if objc.Send[bool](content, selRespondsToSelector, selSetInterruptionLevel) {
+				content.Send(selSetInterruptionLevel, unInterruptionTimeSensitive)
+			}
 		}
 		req := objc.ID(objc.GetClass("UNNotificationRequest")).Send(selRequestWithIdentifier, nsStr(id), content, objc.ID(0))
 		u.center.Send(selAddRequest, req, block)
@@ -318,13 +331,26 @@ func (u *UserNotifications) Ask(p app.Pending, answer func(app.Decision)) error 
 	select {
 	case msg := <-posted:
 		if msg != "" {
-			u.forget(id)
-			return fmt.Errorf("posting the approval notification: %s", msg)
+			return errors.New(msg)
 		}
 	case <-time.After(5 * time.Second):
-		u.log.Warn("the notification centre did not confirm the approval notification", "id", id)
+		u.log.Warn("the notification centre did not confirm a notification", "id", id)
 	}
 	return nil
+}
+
+// remove takes the notifications delivered (or still pending) under ids
+// off the screen and out of Notification Center.
+func (u *UserNotifications) remove(ids ...string) {
+	withPool(func() {
+		items := make([]objc.ID, len(ids))
+		for i, id := range ids {
+			items[i] = nsStr(id)
+		}
+		list := nsArray(items...)
+		u.center.Send(selRemoveDelivered, list)
+		u.center.Send(selRemovePending, list)
+	})
 }
 
 // Withdraw removes the notification of pending id.
@@ -333,11 +359,7 @@ func (u *UserNotifications) Withdraw(pendingID string) error {
 	if !u.forget(id) {
 		return nil
 	}
-	withPool(func() {
-		ids := nsArray(nsStr(id))
-		u.center.Send(selRemoveDelivered, ids)
-		u.center.Send(selRemovePending, ids)
-	})
+	u.remove(id)
 	return nil
 }
 
