@@ -105,6 +105,10 @@ type Pending struct {
 	// be answered by voice.
 	Further   string `json:",omitempty"`
 	Unlimited bool   `json:",omitempty"`
+	// NoSandbox: this machine has no sandbox (Options.NoSandbox), so the
+	// command runs without limits once approved; every surface says so
+	// first, in place of what Scope would hold it to.
+	NoSandbox bool `json:",omitempty"`
 	// Heard is the transcript of the spoken request the command came
 	// from, so a misheard request shows where it matters; "" for typed
 	// requests. The agent does not know how a request arrived: the
@@ -215,6 +219,15 @@ type Options struct {
 	Think          bool              // let thinking models think (slower); off by default
 	KeepAlive      *api.Duration     // nil: DefaultKeepAlive; never set it to 0
 	ModelOptions   map[string]any    // passed as ChatRequest.Options; num_ctx and num_predict come from the fields below
+
+	// NoSandbox, when set, says why commands here run with no sandbox at
+	// all and what would give them one ("the sandbox is off in settings
+	// …", or the system's reason). Nothing the kernel would hold then
+	// holds, so confirmation off applies to nothing, every call from
+	// another program is asked (read-only ones too, and whatever a rule
+	// says), one that asked not to be asked is refused, and every
+	// approval says the command runs without limits (Pending.NoSandbox).
+	NoSandbox string
 
 	// ContextLength is the context window asked of Ollama (options.num_ctx)
 	// and the budget every request is fitted into; 0: DefaultContextLength.

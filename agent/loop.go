@@ -515,7 +515,11 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 	r.emit(r.callEvent(EventProposed, call))
 
 	key := commandKey(ta.Command, ta.WorkingDirectory)
-	ap := decide(v, rd, !r.noConfirm, r.denials.deniedBefore(key))
+	// Without a sandbox no run is held to anything, so confirmation off
+	// skips no question; another program's call that would go unasked is
+	// dealt with below (unsandboxed).
+	noConfirm := r.noConfirm && (r.a.o.NoSandbox == "" || r.external)
+	ap := decide(v, rd, !noConfirm, r.denials.deniedBefore(key))
 	if unpinned != nil && ap.Action != actRefuse {
 		// A folder that cannot be held (gone, or not a folder) is not run
 		// in by its path either, which a link made there meanwhile would
@@ -527,12 +531,15 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 		// Read-only, but what it reads is private and the output leaves
 		// Hark: the confirm tier's treatment.
 		ap = approval{Action: actAsk}
-		if r.noConfirm {
+		if noConfirm {
 			// Nobody says yes to the places it names: the kernel holds
 			// it to what it may read unasked.
 			ap = approval{Action: actRun, Decision: DecisionUnconfirmedRun, By: ByPolicy}
 			reveal = nil
 		}
+	}
+	if r.external && r.a.o.NoSandbox != "" && ap.Action == actRun {
+		ap = r.unsandboxed()
 	}
 	f := callFate{decision: ap.Decision, by: ap.By, rule: rd.Label()}
 	switch ap.Action {
@@ -580,6 +587,25 @@ func (r *run) handleOne(ctx context.Context, index int, ta toolArgs) (_ shell.Re
 	}
 	r.record(ctx, call, ta, v, &f)
 	return f.res, stop
+}
+
+// unsandboxed is what becomes of another program's call that would run
+// unasked on a machine with no sandbox: its output and whatever it
+// changes are that program's doing, and no kernel holds it to anything,
+// so the user is asked, read-only commands and rules' allows included.
+// A caller that asked not to be asked is refused, saying why and how to
+// get the command run.
+func (r *run) unsandboxed() approval {
+	if !r.noConfirm {
+		return approval{Action: actAsk}
+	}
+	because := r.unaskedBecause
+	if because == "" {
+		because = "confirmation is off for this program"
+	}
+	return approval{Action: actRefuse, Decision: DecisionRefused, By: ByPolicy,
+		Why: "Not run: this machine has no sandbox (" + r.a.o.NoSandbox + "), so Hark runs a command from another program only after the user says yes to it, " +
+			"and nobody was asked because " + because + ". Call it again so that the user is asked, or have the user turn the sandbox on."}
 }
 
 // callFate is what became of one call: the decision and who made it, and
@@ -824,7 +850,10 @@ func (r *run) pending(call *Call, v shell.Verdict, rd rules.Decision) Pending {
 	if rd.Kind == rules.Ask || rd.Floor != "" {
 		p.Rule = rd.Why
 	}
+	p.NoSandbox = r.a.o.NoSandbox != ""
 	switch {
+	case r.external && p.NoSandbox:
+		p.NoProposal = "Always allow is not offered: this machine has no sandbox, so every command from another program is asked"
 	case r.secretNoRule:
 		p.NoProposal = "Always allow is not offered: it reads outside its folder, and each such read is asked"
 	case r.a.o.Rules == nil:
