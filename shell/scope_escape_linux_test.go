@@ -194,7 +194,7 @@ func TestEscapeApprovedRunInHomeKeepsStartupFiles(t *testing.T) {
 	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
 	home, _ := layHome(t)
 	sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".config/hark")}})
-	if sc.Broad != home {
+	if sc.Broad != home || len(sc.NoRemove) != 1 {
 		t.Fatalf("a scope of home must say so: %+v", sc)
 	}
 	script := "H='" + home + "'\n" + hostileBuild + `
@@ -303,5 +303,60 @@ func TestEscapeApprovedRunReachesNoSession(t *testing.T) {
 	}
 	if res := run(nil, SandboxOff, "proc", pid); !strings.Contains(res.Output, "ESCAPED: read /proc") {
 		t.Errorf("control: without limits the same read should work: %s", res.JSON())
+	}
+}
+
+// A scope of a whole home folder (Hark could not tell what the command
+// writes) may make and write files there but remove nothing: no spelling
+// of "empty my home folder" — through a variable, an argument, a child
+// shell, a pipe, a parameter replacement, $OLDPWD — gets past the
+// kernel, while a deletion the card names inside it still runs. Without
+// limits the same lines do delete, so the test can tell.
+func TestEscapeBroadScopeEmptiesNothing(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/bash"})
+	forms := []string{
+		`d=~; rm -rf "$d"/*`,
+		`rm -rf "${HOME:-/nonexistent}"/Documents`,
+		`sh -c 'rm -rf "$1"/Documents' _ ~`,
+		`echo ~ | xargs -I{} rm -rf {}/Documents`,
+		`find ~ -mindepth 1 -delete`,
+		`set -- ~; rm -rf "$1"/Documents`,
+		`x=HOME; rm -rf "${!x}"/Documents`,
+		`rm -rf "${HOME//\//\/}"/Documents`,
+		`mv ~/Documents ~/gone`,
+		`cd Documents && cd .. && rm -rf "$PWD"/Documents`,
+		`eval "rm -rf $(printf %s ~)/Documents"`,
+		`printf '%s\0' ~/Documents | xargs -0 rm -rf`,
+	}
+	for _, f := range forms {
+		home, _ := layHome(t)
+		sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}}})
+		if sc.Broad != home || len(sc.NoRemove) != 1 {
+			t.Fatalf("a scope of home that may remove nothing: %+v", sc)
+		}
+		res := r.Run(context.Background(), Request{Command: "export HOME='" + home + "'\n" + f + "\necho made > new.txt", WorkingDirectory: home,
+			Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+		if got, _ := os.ReadFile(filepath.Join(home, "Documents/keep.txt")); string(got) != "orig\n" {
+			t.Errorf("%s emptied home: %s", f, res.JSON())
+		}
+		if got, _ := os.ReadFile(filepath.Join(home, "new.txt")); string(got) != "made\n" {
+			t.Errorf("%s: a file could not be made in home: %s", f, res.JSON())
+		}
+	}
+	home, _ := layHome(t)
+	off := r.Run(context.Background(), Request{Command: "export HOME='" + home + "'\n" + forms[0], WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Sandbox: SandboxOff})
+	if _, err := os.Stat(filepath.Join(home, "Documents")); err == nil {
+		t.Fatalf("without limits the line deleted nothing, so the test cannot tell: %s", off.JSON())
+	}
+
+	// A deletion the card names inside home runs.
+	home, _ = layHome(t)
+	old := filepath.Join(home, "Documents")
+	sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}},
+		Changes: []scope.Change{{Path: old, Dir: true, Exists: true, Remove: true}}})
+	res := r.Run(context.Background(), Request{Command: "make -v >/dev/null 2>&1; rm -rf Documents", WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+	if _, err := os.Stat(old); err == nil {
+		t.Errorf("the deletion on the card did not run: %+v %s", sc, res.JSON())
 	}
 }

@@ -107,6 +107,9 @@ func Build(in Input) Scope {
 	}
 	if !in.Known || len(in.Changes) == 0 && len(in.Programs) == 0 {
 		add(in.Dir, "")
+		if IsBroad(in.Dir, in.Home) {
+			s.NoRemove = append(s.NoRemove, filepath.Clean(in.Dir))
+		}
 	}
 	s.Network = in.Network
 	for _, prog := range in.Programs {
@@ -127,10 +130,11 @@ func Build(in Input) Scope {
 		s.Agent = s.Agent || r.agent(prog)
 		s.Signals = s.Signals || r.signals
 	}
-	// A place inside another one adds nothing the card should list twice.
+	// A place inside another one adds nothing the card should list twice,
+	// unless the other may not remove anything: then it is granted apart.
 	all := slices.Clone(s.Write)
 	s.Write = slices.DeleteFunc(s.Write, func(p string) bool {
-		return slices.ContainsFunc(all, func(w string) bool { return w != p && Under(p, w) })
+		return slices.ContainsFunc(all, func(w string) bool { return w != p && Under(p, w) && !slices.Contains(s.NoRemove, w) })
 	})
 	for _, p := range s.Write {
 		if IsBroad(p, in.Home) && s.Broad == "" {

@@ -38,6 +38,12 @@ type Scope struct {
 	// whole, because Hark could not narrow the command's writes below it;
 	// "" when there is none. The card says so in its first line.
 	Broad string `json:"broad,omitempty"`
+	// NoRemove are places of Write in which the run may make and write
+	// files but remove or rename nothing: a home folder or system root
+	// that Hark had to grant because it could not tell what the command
+	// writes. No run may empty them, however its command is spelt; a
+	// deletion the card names is granted by its own place.
+	NoRemove []string `json:"noRemove,omitempty"`
 	// Why says, for places the program rows added, what they are for.
 	Why map[string]string `json:"why,omitempty"`
 }
@@ -55,15 +61,20 @@ func (s Scope) Empty() bool {
 func (s Scope) Lines(home string) []string {
 	var out []string
 	if s.Broad != "" {
-		out = append(out, "⚠ May change anything in "+broadName(s.Broad, home)+" (Hark cannot tell what this command writes)")
+		line := "⚠ May change anything in " + broadName(s.Broad, home)
+		if slices.Contains(s.NoRemove, s.Broad) {
+			line += ", but delete nothing there"
+		}
+		out = append(out, line+" (Hark cannot tell what this command writes)")
 	}
 	if len(s.Write) > 0 {
-		shown := make([]string, len(s.Write))
-		for i, p := range s.Write {
-			shown[i] = Tilde(p, home)
+		var shown []string
+		for _, p := range s.Write {
+			t := Tilde(p, home)
 			if why := s.Why[p]; why != "" {
-				shown[i] += " (" + why + ")"
+				t += " (" + why + ")"
 			}
+			shown = append(shown, t)
 		}
 		out = append(out, "May change: "+strings.Join(shown, ", "))
 	} else {

@@ -148,3 +148,22 @@ func TestReads(t *testing.T) {
 		t.Error("no home, yet places to read")
 	}
 }
+
+// TestWholeHomeRemovesNothing: a home granted because Hark could not tell
+// what the command writes may not be emptied, and the card says so; a
+// deletion the card names inside it is granted apart.
+func TestWholeHomeRemovesNothing(t *testing.T) {
+	home := "/home/u"
+	stat := func(p string) (bool, bool) { return true, true }
+	s := Build(Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Stat: stat,
+		Changes: []Change{{Path: home + "/Downloads/old", Dir: true, Exists: true, Remove: true}}})
+	if !slices.Equal(s.NoRemove, []string{home}) || !slices.Contains(s.Write, home+"/Downloads/old") {
+		t.Errorf("scope %+v: home may remove nothing, and the named deletion is its own place", s)
+	}
+	if l := s.Lines(home)[0]; l != "⚠ May change anything in your home folder (~), but delete nothing there (Hark cannot tell what this command writes)" {
+		t.Errorf("first line %q", l)
+	}
+	if p := Build(Input{Dir: home + "/proj", Home: home, Programs: [][]string{{"make"}}, Stat: stat}); len(p.NoRemove) != 0 {
+		t.Errorf("a project may remove what it holds: %+v", p)
+	}
+}

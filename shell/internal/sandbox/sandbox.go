@@ -175,6 +175,9 @@ func scopeArgs(sc *scope.Scope) []string {
 	for _, p := range sc.Keep {
 		a = append(a, "-keep", p)
 	}
+	for _, p := range sc.NoRemove {
+		a = append(a, "-noremove", p)
+	}
 	if sc.Network {
 		a = append(a, "-net")
 	}
@@ -222,11 +225,11 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 				return h, errors.New(PinArg + " needs an absolute path")
 			}
 			h.pin, args = args[1], args[2:]
-		case "-hide", "-write", "-remove", "-keep":
+		case "-hide", "-write", "-remove", "-keep", "-noremove":
 			if len(args) < 2 {
 				return h, errors.New(a + " needs a path")
 			}
-			list := map[string]*[]string{"-hide": &h.hide, "-write": &h.scope.Write, "-remove": &h.scope.Remove, "-keep": &h.scope.Keep}[a]
+			list := map[string]*[]string{"-hide": &h.hide, "-write": &h.scope.Write, "-remove": &h.scope.Remove, "-keep": &h.scope.Keep, "-noremove": &h.scope.NoRemove}[a]
 			*list, args = append(*list, args[1]), args[2:]
 		case MountsArg:
 			h.mounts = true

@@ -33,8 +33,9 @@ var (
 
 // scopeRules are the write rules of an approved run's scope, on top of
 // the read rules every sandboxed run has: each place of sc.Write with
-// everything beneath it, less sc.Keep; the remove-folder right in each of
-// sc.Remove, less sc.Keep too.
+// everything beneath it, less sc.Keep, and with no right to remove or
+// rename anything in those of sc.NoRemove; the remove-folder right in
+// each of sc.Remove, less sc.Keep too.
 //
 // Landlock only grants, and a rule covers everything beneath its folder,
 // so a kept place inside a writable folder is left out as hideRules leaves
@@ -100,7 +101,13 @@ func scopeRules(sc scope.Scope, hide []string) (rules []landlock.Rule, done func
 		return nil
 	}
 	for _, p := range sc.Write {
-		if err := grant(p, treeRights, fileRights); err != nil {
+		rights := treeRights
+		if slices.Contains(sc.NoRemove, p) {
+			// Made and written in, never emptied: a place inside it that
+			// the card names for a deletion is granted apart.
+			rights &^= landlock.AccessFSSet(llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile)
+		}
+		if err := grant(p, rights, fileRights); err != nil {
 			done()
 			return nil, func() {}, err
 		}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -143,7 +144,7 @@ func seatbeltHiding(n int) string {
 // (later rules win); the network, and with it the ssh agent's socket, only
 // when granted; signals to the user's other processes only when granted.
 // Seatbelt checks a removal on the path removed, so Remove needs no rule.
-func seatbeltScope(write, keep int, network, signals bool) string {
+func seatbeltScope(write, keep, noRemove, unlink int, network, signals bool) string {
 	if write == 0 && keep == 0 && !network && !signals {
 		return ""
 	}
@@ -151,6 +152,15 @@ func seatbeltScope(write, keep int, network, signals bool) string {
 	b.WriteString("\n; An approved run: the places its approval named, and nothing else.\n")
 	for i := range write {
 		fmt.Fprintf(&b, "(allow file-write* (subpath (param \"WRITE%d\")))\n", i)
+	}
+	if noRemove > 0 {
+		b.WriteString("; Granted because Hark could not tell what the command writes: nothing in it is removed,\n; but in the places inside it that the approval names for a deletion.\n")
+	}
+	for i := range noRemove {
+		fmt.Fprintf(&b, "(deny file-write-unlink (subpath (param \"NOREMOVE%d\")))\n", i)
+	}
+	for i := range unlink {
+		fmt.Fprintf(&b, "(allow file-write-unlink (subpath (param \"UNLINK%d\")))\n", i)
 	}
 	for i := range keep {
 		fmt.Fprintf(&b, "(deny file-write* (subpath (param \"KEEP%d\")))\n", i)
@@ -201,7 +211,18 @@ func SeatbeltArgs(tmpDir string, hide []string, sc *scope.Scope) []string {
 				k++
 			}
 		}
-		profile += seatbeltScope(w, k, sc.Network || sc.Agent, sc.Signals)
+		var nr, u int
+		for _, p := range sc.NoRemove {
+			params = append(params, "-D", "NOREMOVE"+strconv.Itoa(nr)+"="+realish(p))
+			nr++
+		}
+		for _, p := range sc.Write {
+			if filepath.IsAbs(p) && slices.ContainsFunc(sc.NoRemove, func(n string) bool { return n != p && scope.Under(p, n) }) {
+				params = append(params, "-D", "UNLINK"+strconv.Itoa(u)+"="+realish(p))
+				u++
+			}
+		}
+		profile += seatbeltScope(w, k, nr, u, sc.Network || sc.Agent, sc.Signals)
 	}
 	a := []string{sandboxExec, "-p", profile, "-D", "TMPDIR=" + tmpDir}
 	return append(a, params...)

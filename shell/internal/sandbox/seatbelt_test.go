@@ -748,7 +748,7 @@ func TestSeatbeltProfileKeepsSecretsOut(t *testing.T) {
 // one write grant per place, one refusal per kept place after them (later
 // rules win), and the network and signals only when granted.
 func TestSeatbeltScopeGolden(t *testing.T) {
-	profile := seatbeltProfile + seatbeltHiding(1) + seatbeltScope(2, 2, true, false)
+	profile := seatbeltProfile + seatbeltHiding(1) + seatbeltScope(2, 2, 1, 1, true, false)
 	checkGolden(t, "sandbox_darwin_scope.sb", profile)
 	for i := range 2 {
 		grant := strings.Index(profile, fmt.Sprintf("(allow file-write* (subpath (param \"WRITE%d\")))", i))
@@ -760,10 +760,20 @@ func TestSeatbeltScopeGolden(t *testing.T) {
 	if !strings.Contains(profile, "\n(allow network*)\n") || strings.Contains(profile, "\n(allow signal)\n") {
 		t.Error("the network is granted and signals are not")
 	}
-	if seatbeltScope(0, 0, false, false) != "" {
+	if seatbeltScope(0, 0, 0, 0, false, false) != "" {
 		t.Error("an empty scope adds nothing")
 	}
-	args := SeatbeltArgs("/tmp/run", nil, &scope.Scope{Write: []string{"/Users/me/proj"}, Keep: []string{"/Users/me/proj/.envrc"}})
+	for _, order := range [][2]string{{"(deny file-write-unlink (subpath (param \"NOREMOVE0\")))", "(allow file-write-unlink (subpath (param \"UNLINK0\")))"},
+		{"(allow file-write-unlink (subpath (param \"UNLINK0\")))", "(deny file-write* (subpath (param \"KEEP0\")))"}} {
+		if a, b := strings.Index(profile, order[0]), strings.Index(profile, order[1]); a < 0 || b < a {
+			t.Errorf("%s must come before %s", order[0], order[1])
+		}
+	}
+	args := SeatbeltArgs("/tmp/run", nil, &scope.Scope{Write: []string{"/Users/me", "/Users/me/Downloads/old"}, NoRemove: []string{"/Users/me"}})
+	if !slices.Contains(args, "NOREMOVE0=/Users/me") || !slices.Contains(args, "UNLINK0=/Users/me/Downloads/old") || slices.Contains(args, "UNLINK1=/Users/me") {
+		t.Errorf("a home it may not empty, and the deletion inside it, are not passed as parameters: %q", args)
+	}
+	args = SeatbeltArgs("/tmp/run", nil, &scope.Scope{Write: []string{"/Users/me/proj"}, Keep: []string{"/Users/me/proj/.envrc"}})
 	if !slices.Contains(args, "WRITE0=/Users/me/proj") || !slices.Contains(args, "KEEP0=/Users/me/proj/.envrc") {
 		t.Errorf("the places are not passed as parameters: %q", args)
 	}

@@ -81,7 +81,7 @@ func appendRunRequest(b []byte, id uint64, s Spec, scratch bool) []byte {
 	}
 	if s.scoped() {
 		sc := s.Scope
-		for _, list := range [][]string{sc.Write, sc.Remove, sc.Keep} {
+		for _, list := range [][]string{sc.Write, sc.Remove, sc.Keep, sc.NoRemove} {
 			b = binary.AppendUvarint(b, uint64(len(list)))
 			for _, p := range list {
 				b = appendWireString(b, p)
@@ -146,6 +146,7 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 		m.Scope.Write = d.strings()
 		m.Scope.Remove = d.strings()
 		m.Scope.Keep = d.strings()
+		m.Scope.NoRemove = d.strings()
 		f := d.byte()
 		m.Scope.Network, m.Scope.Agent, m.Scope.Signals = f&scopeWireNetwork != 0, f&scopeWireAgent != 0, f&scopeWireSignals != 0
 		if f&^(scopeWireNetwork|scopeWireAgent|scopeWireSignals) != 0 || !m.ReadOnly {
