@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hark-sh/hark/app"
 )
@@ -51,11 +54,21 @@ func DetectTextViewer(goos string, getenv func(string) string, lookPath func(str
 // which Problems… does not use: a notification reads better.
 func (v *TextViewer) InTerminal() bool { return v.Tool == "less" }
 
-// Args is the command line that shows the file at path under title.
-func (v *TextViewer) Args(title, path string) (prog string, args []string, err error) {
+// Args is the command line that shows text, the content of the file at
+// path, under title. zenity's --text-info always has Cancel beside OK,
+// doing the same, and a text cursor in its read-only box; so text that
+// fits on a screen goes in an --info dialog instead, with one Close
+// button and nothing to type into. --no-markup shows it as it is (no
+// markup, mnemonics or backslash escapes; zenity 3.44, checked under
+// Xvfb). Longer text, which a label would push off the screen, keeps
+// --text-info, which scrolls.
+func (v *TextViewer) Args(title, path, text string) (prog string, args []string, err error) {
 	switch v.Tool {
 	case "zenity":
-		return v.Path, []string{"--text-info", "--title", title, "--filename", path, "--width", "720", "--height", "520"}, nil
+		if fitsDialog(text) {
+			return v.Path, []string{"--info", "--no-markup", "--title", title, "--ok-label", "Close", "--text=" + strings.TrimRight(text, "\n")}, nil
+		}
+		return v.Path, []string{"--text-info", "--title", title, "--filename", path, "--ok-label", "Close", "--width", "720", "--height", "520"}, nil
 	case "kdialog":
 		return v.Path, []string{"--title", title, "--textbox", path, "720", "520"}, nil
 	case "less":
@@ -66,10 +79,36 @@ func (v *TextViewer) Args(title, path string) (prog string, args []string, err e
 	return "", nil, fmt.Errorf("unknown text viewer %q", v.Tool)
 }
 
+// dialogLines and dialogColumns bound the text an --info dialog shows:
+// its label wraps at about 70 characters, 17 pixels a line, so 30 lines
+// with the buttons fit a 768-pixel screen.
+const (
+	dialogLines   = 30
+	dialogColumns = 70
+)
+
+// fitsDialog says whether text, wrapped as zenity's --info label wraps
+// it, fits on the screen; "" (a file that could not be read) does not.
+func fitsDialog(text string) bool {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return false
+	}
+	lines := 0
+	for _, l := range strings.Split(text, "\n") {
+		lines += 1 + (utf8.RuneCountInString(l)-1)/dialogColumns
+		if lines > dialogLines {
+			return false
+		}
+	}
+	return true
+}
+
 // ShowText opens the window and waits until it is closed. Closing it
 // any way is fine; an error means the window never showed.
 func (v *TextViewer) ShowText(ctx context.Context, title, path string) error {
-	prog, args, err := v.Args(title, path)
+	text, _ := os.ReadFile(path) // unread, it goes to the box that reads it itself
+	prog, args, err := v.Args(title, path, string(text))
 	if err != nil {
 		return err
 	}
