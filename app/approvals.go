@@ -362,19 +362,21 @@ func ClientName(client string) string {
 // ApprovalTitle is the heading of an approval's notification or dialog:
 // what is asked, and whether the model is trying again after a no. The
 // model's purpose tag ("executing") is not shown; it means nothing to
-// the user.
+// the user. It keeps the style of every other title: sentence case, no
+// dash, no ending stop and no "Hark", which the icon and the app's name
+// beside the title say.
 func ApprovalTitle(p Pending) string {
 	if c := ClientName(p.Client); c != "" {
 		// Another program asks through hark mcp: say which, so that the
 		// user never approves it as if Hark's own model had asked.
-		return c + " wants to run:"
+		return c + " wants to run a command"
 	}
 	if p.AfterNo != "" {
 		// Short enough for a notification server not to cut it; the
 		// body's first line (AfterNoLine) says which no or timeout.
-		return "Hark — a new proposal"
+		return "A new proposal"
 	}
-	return "Hark wants to run a command"
+	return "Run this command?"
 }
 
 // AfterNoLine says which no, or which unanswered approval, a retry

@@ -184,3 +184,32 @@ func isParam(fn *ast.FuncDecl, name string) bool {
 	}
 	return false
 }
+
+// TestApprovalTitlesKeepTheStyle: an approval's title is in the style of
+// every other title ("Hark wants to run a command" and "Hark — a new
+// proposal" were not), and one another program asks for names that
+// program, never Hark.
+func TestApprovalTitlesKeepTheStyle(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		p    Pending
+		want string
+	}{
+		{"the model's own", Pending{Command: "rm -r ~/old"}, "Run this command?"},
+		{"a retry after a no", Pending{Command: "rm -r ~/old/*", AfterNo: "rm -r ~/old"}, "A new proposal"},
+		{"a retry after a timeout", Pending{Command: "rm -r ~/old/*", AfterNo: "rm -r ~/old", AfterTimeout: true}, "A new proposal"},
+		{"another program", Pending{Command: "rm x", Client: "Claude Desktop"}, "Claude Desktop wants to run a command"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			title := ApprovalTitle(c.p)
+			if title != c.want {
+				t.Errorf("title %q, want %q", title, c.want)
+			}
+			if why := titleStyle(title); why != "" {
+				t.Errorf("title %q %s", title, why)
+			}
+		})
+	}
+}

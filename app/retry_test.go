@@ -62,7 +62,7 @@ func TestRetryIsMarkedAfterADenialOrATimeout(t *testing.T) {
 	}
 	// A first proposal is not marked, and AfterTimeout alone marks nothing.
 	p := Pending{Command: "mkdir x", AfterTimeout: true}
-	if AfterNoLine(p) != "" || ApprovalTitle(p) != "Hark wants to run a command" {
+	if AfterNoLine(p) != "" || ApprovalTitle(p) != "Run this command?" {
 		t.Errorf("a first proposal is marked: %q %q", AfterNoLine(p), ApprovalTitle(p))
 	}
 }

@@ -127,11 +127,11 @@ func TestApprovalBodyShowsTheDeletionOfALongCommand(t *testing.T) {
 func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
 	t.Parallel()
 	p := app.Pending{Command: "rm -r ~/old/*", Purpose: "executing"}
-	if got := approvalTitle(p); got != "Hark wants to run a command" {
+	if got := approvalTitle(p); got != "Run this command?" {
 		t.Errorf("title %q", got)
 	}
 	p.AfterNo = "rm -r ~/old"
-	if got := approvalTitle(p); got != "Hark — a new proposal" {
+	if got := approvalTitle(p); got != "A new proposal" {
 		t.Errorf("a retry's title %q does not say so", got)
 	}
 	if body := approvalBody(p); !strings.HasPrefix(body, "After you said no to “rm -r ~/old”") {
@@ -146,15 +146,15 @@ func TestApprovalTitleHasNoJargonAndMarksARetry(t *testing.T) {
 // TestApprovalTitleNamesTheClient: a command another program asks for
 // over hark mcp is never shown as Hark's own.
 func TestApprovalTitleNamesTheClient(t *testing.T) {
-	if got := approvalTitle(app.Pending{Command: "rm x", Client: "Claude Desktop", Purpose: "executing"}); got != "Claude Desktop wants to run:" {
-		t.Errorf("title %q, want %q", got, "Claude Desktop wants to run:")
+	if got := approvalTitle(app.Pending{Command: "rm x", Client: "Claude Desktop", Purpose: "executing"}); got != "Claude Desktop wants to run a command" {
+		t.Errorf("title %q, want %q", got, "Claude Desktop wants to run a command")
 	}
-	if got := approvalTitle(app.Pending{Command: "rm x"}); strings.Contains(got, "wants to run:") {
+	if got := approvalTitle(app.Pending{Command: "rm x"}); strings.Contains(got, "wants to run") {
 		t.Errorf("the model's own approval is titled %q", got)
 	}
 	// The name is the client's own claim: what it smuggles in shows.
 	sly := approvalTitle(app.Pending{Command: "rm x", Client: "Hark\x1b[2K\u202e" + strings.Repeat("x", 80)})
-	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 80 || !strings.Contains(sly, "(another program)") {
+	if strings.ContainsAny(sly, "\x1b\u202e") || len([]rune(sly)) > 90 || !strings.Contains(sly, "(another program)") {
 		t.Errorf("a client's name reaches the title raw, whole or as Hark's own: %q", sly)
 	}
 }

@@ -117,7 +117,7 @@ func TestMCP(t *testing.T) {
 		}
 		res := c.call(ctx, map[string]any{"command": "rm " + victim, "workingDirectory": d.work})
 		n := approvalFor(t, d.notes, "rm "+victim)
-		if n.Summary != "Claude Desktop wants to run:" {
+		if n.Summary != "Claude Desktop wants to run a command" {
 			t.Errorf("notification title %q, want the client's name", n.Summary)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "Pending approval (1)")

@@ -266,7 +266,7 @@ func TestLongDeletionAndRetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		second := approvalFor(t, d.notes, builds+"/*")
-		if second.Summary != "Hark — a new proposal" || !strings.HasPrefix(second.Body, "After you said no to “rm -r "+builds+"”") {
+		if second.Summary != "A new proposal" || !strings.HasPrefix(second.Body, "After you said no to “rm -r "+builds+"”") {
 			t.Errorf("the retry is not marked: %q\n%s", second.Summary, second.Body)
 		}
 		h.menu.WaitFor(t, 20*time.Second, "After you said no to")
@@ -300,7 +300,7 @@ func TestRetryAfterTimeoutIsMarked(t *testing.T) {
 	if first.ID == second.ID {
 		t.Fatal("the retry replaced the first notification")
 	}
-	if second.Summary != "Hark — a new proposal" || len([]rune(second.Summary)) > 32 {
+	if second.Summary != "A new proposal" || len([]rune(second.Summary)) > 32 {
 		t.Errorf("the retry's title %q", second.Summary)
 	}
 	first1, _, _ := strings.Cut(second.Body, "\n")
