@@ -26,6 +26,7 @@ func (a *App) view() View {
 		Stream:    a.stream,
 		LastError: a.lastError,
 		Confirm:   a.settings.ConfirmBeforeExecute,
+		NoSandbox: a.o.NoSandbox,
 		Recent:    a.recent,
 		CanType:   a.o.Prompter != nil,
 		HasLogin:  a.o.LoginItem != nil,
@@ -158,6 +159,11 @@ func (a *App) click(ctx context.Context, id string) {
 		a.startSpeechDownload(ctx, strings.TrimPrefix(id, PrefixSpeechModel))
 	case id == IDCancelDownload:
 		a.cancelPull()
+	case id == IDConfirm && a.o.NoSandbox != "":
+		// The checkbox is disabled; a click from a menu drawn before
+		// still changes nothing.
+		a.note = ConfirmStaysOn(a.o.NoSandbox)
+		a.renderNow()
 	case id == IDConfirm:
 		if a.settings.ConfirmBeforeExecute {
 			a.askConfirmOff(ctx)
@@ -232,6 +238,11 @@ func (a *App) background(f func() error) {
 // user made through Settings… are kept, and refuses to overwrite a file it
 // cannot read.
 func (a *App) saveConfirm(want bool) {
+	if !want && a.o.NoSandbox != "" {
+		a.note = ConfirmStaysOn(a.o.NoSandbox)
+		a.renderNow()
+		return
+	}
 	path := a.o.Paths.Settings
 	// Applied now, as saveCues does: the user's own click is no edit of
 	// settings.json to report.

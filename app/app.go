@@ -68,6 +68,11 @@ type Options struct {
 	// SettingsError is the error from loading the settings file, if any. The
 	// defaults are in use and the status line says what to fix.
 	SettingsError error
+	// NoSandbox, when set, says why commands here run with no sandbox and
+	// what would give them one. Confirmation then stays on: its checkbox
+	// is disabled, and a settings file that turns it off is not applied
+	// (a problem row says so).
+	NoSandbox string
 
 	Recorder    Recorder
 	Transcriber Transcriber
@@ -325,6 +330,7 @@ func New(o Options) *App {
 	if o.SettingsError != nil {
 		a.setProblem(Problem{Source: "settings", Message: fmt.Sprintf("%v\nFix it in Settings…; every other setting is in use, and the keys named here have their defaults.", o.SettingsError)})
 	}
+	a.holdConfirm(&a.settings)
 	if o.Recorder == nil || o.Transcriber == nil {
 		a.setProblem(Problem{Source: "voice", Message: "voice input is not available in this build — use Type a request… or `hark send`"})
 	}
@@ -473,6 +479,9 @@ func (a *App) startBackground(ctx context.Context) {
 	}
 	if err := a.o.SettingsError; err != nil {
 		a.notifyKey("settings", "Settings problem", err.Error()+"\n\nEvery other setting is in use. Fix it in Settings… in the Hark menu.")
+	}
+	if p, ok := a.problems["confirm"]; ok {
+		a.notifyKey("confirm", "Confirm stays on", p.Detail)
 	}
 	a.loadRecent()
 	a.loadTrash()

@@ -567,13 +567,17 @@ func namesPath(cmd, dir string) bool {
 //
 // A second question, after a run the kernel stopped at the edge of its
 // scope, says what was refused and what is asked now; a run without
-// limits says so first.
+// limits says so first. Where the machine has no sandbox (Pending.NoSandbox)
+// no scope holds, so that is all the first line says.
 func ScopeLines(p Pending, home string) []string {
 	var out []string
-	if p.Unlimited {
+	switch {
+	case p.NoSandbox:
+		out = append(out, NoSandboxLine)
+	case p.Unlimited:
 		out = append(out, "⚠ Runs without limits: full access to your files, your session and the network")
 	}
-	if p.Scope != nil {
+	if p.Scope != nil && !p.NoSandbox {
 		out = append(out, p.Scope.Lines(home)...)
 	}
 	if p.Further != "" {
@@ -582,10 +586,14 @@ func ScopeLines(p Pending, home string) []string {
 	return out
 }
 
+// NoSandboxLine is the first line of every approval on a machine with no
+// sandbox, in place of what the run may change.
+const NoSandboxLine = "⚠ Runs without limits: this machine has no sandbox, so the command can change anything you can"
+
 // ScopeWarns says whether ScopeLines starts with a warning that every
 // surface shows first: a whole home folder or system root, or no limits.
 func ScopeWarns(p Pending) bool {
-	return p.Unlimited || p.Scope != nil && p.Scope.Broad != ""
+	return p.NoSandbox || p.Unlimited || p.Scope != nil && p.Scope.Broad != ""
 }
 
 // ByCommandLine marks a Decision given with `hark approve` or `hark deny`,

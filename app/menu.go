@@ -34,6 +34,9 @@ type View struct {
 	LastError string
 	Pending   []Pending
 	Confirm   bool // confirm before executing
+	// NoSandbox says why this machine has no sandbox (Options.NoSandbox);
+	// confirmation then stays on and its checkbox cannot be cleared.
+	NoSandbox string
 	Recent    []RecentItem
 	CanType   bool // a text prompt tool exists
 	Hotkey    string
@@ -200,8 +203,12 @@ func BuildMenu(v View) Menu {
 	}
 
 	sep("settings")
-	add(MenuItem{ID: IDConfirm, Kind: ItemCheckbox, Label: "Confirm before executing", Checked: v.Confirm,
-		Tooltip: "Ask before running anything that is not read-only"})
+	confirm := MenuItem{ID: IDConfirm, Kind: ItemCheckbox, Label: "Confirm before executing", Checked: v.Confirm,
+		Tooltip: "Ask before running anything that is not read-only"}
+	if v.NoSandbox != "" {
+		confirm.Checked, confirm.Disabled, confirm.Tooltip = true, true, ConfirmStaysOn(v.NoSandbox)
+	}
+	add(confirm)
 	busy := v.State.Busy()
 	if busy {
 		label := "Cancel"

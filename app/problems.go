@@ -24,6 +24,7 @@ var problemTitles = map[string]string{
 	"path":          "Login shell PATH not read",
 	"rules":         "Rules file has problems — hark rules list",
 	"sandbox":       "No sandbox — more commands ask first",
+	"confirm":       "Confirmation stays on: no sandbox",
 	"settings":      "Settings file has errors",
 	"transcriber":   "Speech model not loaded",
 	"tray":          "Tray host problem",
@@ -301,6 +302,32 @@ func (a *App) askConfirmOff(ctx context.Context) {
 		}
 		a.post(confirmAnswer{off: yes})
 	}()
+}
+
+// ConfirmStaysOn says why confirmation cannot be switched off where there
+// is no sandbox; why is Options.NoSandbox.
+func ConfirmStaysOn(why string) string {
+	return "Always on: this machine has no sandbox (" + why + "), so Hark asks before running anything that is not read-only"
+}
+
+// holdConfirm keeps confirmation on in s, settings about to apply, where
+// there is no sandbox: a file that turns it off is not applied, and the
+// "confirm" problem says so for as long as the file asks for it. It
+// reports whether that problem is new.
+func (a *App) holdConfirm(s *settings.Settings) bool {
+	_, was := a.problems["confirm"]
+	if a.o.NoSandbox == "" || s.ConfirmBeforeExecute {
+		if was {
+			a.withdrawNote("confirm")
+			delete(a.problems, "confirm")
+		}
+		return false
+	}
+	s.ConfirmBeforeExecute = true
+	a.setProblem(Problem{Source: "confirm", Message: "settings.json sets confirmBeforeExecute to false, and that is not applied: this machine has no sandbox (" +
+		a.o.NoSandbox + "), so nothing would hold a command Hark runs without asking. Hark asks before running anything that is not read-only. " +
+		"Set confirmBeforeExecute back to true in Settings…, or give Hark a sandbox."})
+	return !was
 }
 
 // confirmAnswered acts on the answer to askConfirmOff's question.

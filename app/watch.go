@@ -175,6 +175,9 @@ func (a *App) reloadSettings() {
 	}
 	// What applies is judged against what the app started with, so a
 	// key changed and changed back no longer asks for a restart.
+	if a.holdConfirm(&s) {
+		a.notifyKey("confirm", "Confirm stays on", a.problems["confirm"].Detail)
+	}
 	live, restart := changedKeys(a.settings, s), changedKeys(a.o.Settings, s)
 	applied := a.settings
 	applied.ConfirmBeforeExecute = s.ConfirmBeforeExecute
