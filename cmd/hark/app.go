@@ -225,7 +225,8 @@ func (w *wiring) adoptEnv(ctx context.Context) error {
 	w.loginPath = app.StartLoginShellPath(ctx, runtime.GOOS)
 	if ok, detail := shell.SandboxStatus(); !ok && shell.SandboxMode(w.st.Sandbox) != shell.SandboxOff {
 		w.log.Warn("no sandbox", "detail", detail)
-		w.problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run (" + detail + ")"
+		w.problems["sandbox"] = "No sandbox here: git, interpreters and package managers ask before they run, every command from another program asks, " +
+			"and confirmation stays on (" + detail + ")"
 	}
 	return nil
 }
@@ -293,6 +294,7 @@ func (w *wiring) buildCore(context.Context) error {
 		Settings:      st,
 		Paths:         paths,
 		SettingsError: w.settingsErr,
+		NoSandbox:     noSandbox(shell.SandboxMode(st.Sandbox)),
 		Recorder:      w.recorder,
 		Transcriber:   w.transcriber,
 		Agent:         ag,

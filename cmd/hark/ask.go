@@ -80,6 +80,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 		showln(e.stderr, "hark ask:", err)
 		return exitError
 	}
+	if w := holdConfirm(&s); w != "" {
+		showln(e.stderr, "hark ask: warning:", w)
+	}
 	p := &printer{w: e.stdout, atLineStart: true, color: e.colorOut}
 	p.home, _ = os.UserHomeDir()
 	confirmer := newTerminalConfirmer(e)

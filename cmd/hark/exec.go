@@ -26,6 +26,7 @@ Run this? [N]o / [y]es on the terminal (or needs --yes); safe runs at once, in t
 no-network sandbox under --sandbox auto. Prints one JSON result on stdout and exits 0
 whenever Hark did its job, even if the command failed; 2 on usage errors.
 Your rules (hark rules list) apply: allowed commands run without asking, never rules refuse.
+With no sandbox (--sandbox off, or none in this system) every command asks and --yes is refused.
 Defaults for --timeout and --sandbox, the output limit and keepEnv come from the settings.`,
 		run: runExec,
 	})
@@ -75,6 +76,14 @@ func runExec(ctx context.Context, e *env, args []string) int {
 		showf(e.stderr, "hark exec: --sandbox must be auto, read-only or off, not %q\n", *sandbox)
 		return exitUsage
 	}
+	unconfined := noSandbox(mode)
+	if *yes && unconfined != "" {
+		// Nothing would hold what it runs: every command from another
+		// program waits for the user's yes.
+		showf(e.stderr, "hark exec: --yes is refused: this machine has no sandbox (%s), so every command hark exec runs is asked about first; "+
+			"run it at a terminal without --yes to be asked\n", unconfined)
+		return exitUsage
+	}
 
 	// The command takes the path every command from outside the voice
 	// loop takes (agent.Handle, as hark mcp's do): the policy sees where
@@ -99,7 +108,7 @@ func runExec(ctx context.Context, e *env, args []string) int {
 	// Like a client of hark mcp, it may not run in, nor read unasked, the
 	// folders that hold credentials and Hark's own files.
 	var decision string
-	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e},
+	res, err := guard.Handle(ctx, agent.CallRequest{Arguments: callArgs, Confirmer: execConfirmer{e: e, noSandbox: unconfined},
 		NoConfirm: *yes, NoConfirmBecause: "hark exec was given --yes", PrivateDirs: mcpPrivateDirs(paths),
 		OnEvent: func(ev agent.Event) {
 			if ev.Kind == agent.EventDecided {
@@ -136,11 +145,19 @@ func execOutcome(res shell.Result, decision string) mcpOutcome {
 }
 
 // execConfirmer asks at hark exec's terminal; without one nobody can
-// answer, and the result says how to run it anyway.
-type execConfirmer struct{ e *env }
+// answer, and the result says how to run it anyway. noSandbox is why the
+// machine has none, when it has none: --yes is then no way to run it.
+type execConfirmer struct {
+	e         *env
+	noSandbox string
+}
 
 func (c execConfirmer) Confirm(ctx context.Context, p agent.Pending) (agent.Decision, error) {
-	if !c.e.isTerminal {
+	switch {
+	case !c.e.isTerminal && c.noSandbox != "":
+		return agent.Decision{}, &agent.NotAsked{Why: "not run: needs confirmation: this machine has no sandbox (" + c.noSandbox +
+			"), so hark exec asks about every command; run it from a terminal"}
+	case !c.e.isTerminal:
 		return agent.Decision{}, &agent.NotAsked{Why: needsConfirmation}
 	}
 	return askToRun(ctx, c.e, p), nil

@@ -184,8 +184,11 @@ func TestExecTiers(t *testing.T) {
 			},
 		},
 		{
-			name: "sandbox off for a safe command",
-			args: []string{"--sandbox", "off", "--", "echo hi"},
+			// With no sandbox even a safe command is asked about.
+			name:     "sandbox off for a safe command",
+			stdin:    "y\n",
+			terminal: true,
+			args:     []string{"--sandbox", "off", "--", "echo hi"},
 			wantResult: func(t *testing.T, r shell.Result) {
 				if r.Sandbox != shell.SandboxNotApplied || !r.Success {
 					t.Errorf("%+v", r)
@@ -284,7 +287,7 @@ func TestExecSettings(t *testing.T) {
 		}
 	}
 	write(`{"outputLimit": 1024, "sandbox": "off"}`)
-	r := runExecCLI(t, "", false, "--", "seq 1 10000")
+	r := runExecCLI(t, "y\n", true, "--", "seq 1 10000")
 	if r.code != exitOK || !r.result.Truncated || len(r.result.Output) > 1024+100 || r.result.Sandbox != shell.SandboxNotApplied {
 		t.Errorf("settings not applied (stderr %q): truncated %v, %d bytes, sandbox %q", r.stderr, r.result.Truncated, len(r.result.Output), r.result.Sandbox)
 	}

@@ -428,6 +428,9 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		showln(e.stderr, "hark mcp:", err)
 		return exitError
 	}
+	if w := holdConfirm(&st); w != "" {
+		showln(e.stderr, "hark mcp: warning:", w)
+	}
 	guard, err := newGuard(st, paths, true)
 	if err != nil {
 		showln(e.stderr, "hark mcp:", err)

@@ -241,6 +241,7 @@ func agentOptions(s settings.Settings, paths settings.Paths, model string, clien
 		ConfirmTimeout:  s.ConfirmTimeout.D(),
 		MaxTurns:        s.MaxTurns,
 		Sandbox:         shell.SandboxMode(s.Sandbox),
+		NoSandbox:       noSandbox(shell.SandboxMode(s.Sandbox)),
 		KeepAlive:       &keepAlive,
 		ContextLength:   s.ContextLength,
 		NumPredict:      s.NumPredict,
