@@ -24,8 +24,8 @@ var previewRead = map[string]bool{
 // plainWrappers run their arguments as a command unchanged.
 var plainWrappers = map[string]bool{"env": true, "nice": true, "nohup": true, "command": true, "time": true, "exec": true}
 
-// programOf is the program a reason's part runs and its first argument,
-// past assignments and plain wrappers; nil for a redirection.
+// programOf is the program a reason's part runs and its arguments as
+// written, past assignments and plain wrappers; nil for a redirection.
 func programOf(part string) []string {
 	f := strings.Fields(part)
 	for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") || plainWrappers[f[0]] || strings.HasPrefix(f[0], "-")) {
@@ -37,11 +37,11 @@ func programOf(part string) []string {
 	if op := strings.TrimLeft(f[0], "0123456789&"); strings.HasPrefix(op, ">") || strings.HasPrefix(op, "<") {
 		return nil
 	}
-	name := filepath.Base(strings.Trim(f[0], `'"`))
-	if len(f) > 1 {
-		return []string{name, f[1]}
+	out := []string{filepath.Base(strings.Trim(f[0], `'"`))}
+	for _, a := range f[1:] {
+		out = append(out, strings.Trim(a, `'"`))
 	}
-	return []string{name}
+	return out
 }
 
 // scopeOf is what a call that is not read-only may change and reach once

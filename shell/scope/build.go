@@ -152,6 +152,54 @@ func Build(in Input) Scope {
 	return s
 }
 
+// cloneInto is the folder `git clone` makes, as its words say: the
+// folder named after the repository, or the repository's name; "" for
+// another command, or words it cannot read.
+func cloneInto(dir, home string, args []string) string {
+	if len(args) < 3 || args[1] != "clone" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	var pos []string
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case slices.Contains([]string{"-b", "--branch", "-o", "--origin", "-c", "--config", "--depth", "--reference", "--separate-git-dir", "-j", "--jobs", "--template", "--filter", "-u", "--upload-pack", "--shallow-since", "--shallow-exclude", "--reference-if-able", "--server-option", "--bundle-uri"}, a):
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	var d string
+	switch len(pos) {
+	case 1:
+		d = strings.TrimSuffix(filepath.Base(strings.TrimRight(pos[0], "/")), ".git")
+		if i := strings.LastIndexAny(d, ":"); i >= 0 {
+			d = d[i+1:]
+		}
+	case 2:
+		d = pos[1]
+	default:
+		return ""
+	}
+	if d == "" || d == "." || d == ".." || strings.ContainsAny(d, "$`*?[") || strings.HasPrefix(d, "~") && !strings.HasPrefix(d, "~/") {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(d, "~/"); ok && home != "" {
+		d = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(dir, d)
+	}
+	if d = filepath.Clean(d); IsBroad(d, home) || Under(home, d) {
+		return "" // never a home folder, / or a system root
+	}
+	return d
+}
+
 // gitSettings are git's subcommands that may write the repository's
 // settings (.git/config): a remote, a branch's upstream, a submodule.
 var gitSettings = []string{"config", "remote", "push", "branch", "checkout", "switch", "submodule", "worktree", "pull", "maintenance", "lfs"}
@@ -342,12 +390,16 @@ var rows = map[string]row{
 		return out
 	}, net: true},
 	"git": {caches: func(in Input, args []string) []place {
+		var out []place
 		// The repository's own .git, where it lies outside the folder
 		// the command runs in (a subfolder of the work tree).
 		if g := gitDir(in.Dir, in.Stat); g != "" && !Under(in.Dir, g) {
-			return []place{{path: g, why: "the repository's history"}}
+			out = append(out, place{path: g, why: "the repository's history"})
 		}
-		return nil
+		if d := cloneInto(in.Dir, in.Home, args); d != "" {
+			out = append(out, place{path: d, why: "the repository git clone makes", named: true})
+		}
+		return out
 	}, netFor: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"},
 		agentOn: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule"}},
 	"ssh-keygen": {caches: func(in Input, _ []string) []place {

@@ -167,3 +167,23 @@ func TestWholeHomeRemovesNothing(t *testing.T) {
 		t.Errorf("a project may remove what it holds: %+v", p)
 	}
 }
+
+// TestCloneInto: git clone's new folder, as bash would name it, is a
+// place of its own (a clone in home, whose scope may remove nothing, must
+// still tidy its own lock files).
+func TestCloneInto(t *testing.T) {
+	for args, want := range map[string]string{
+		"git clone https://example.org/a/repo.git":           "/home/u/src/repo",
+		"git clone -q ~/remote.git ~/clone":                  "/home/u/clone",
+		"git clone --depth 1 -b main git@host:me/tool.git x": "/home/u/src/x",
+		"git clone ../up.git":                                "/home/u/src/up",
+		"git clone a b c":                                    "",
+		"git clone $URL":                                     "",
+		"git status":                                         "",
+		"git clone git@host:me/tool.git ../..":               "",
+	} {
+		if got := cloneInto("/home/u/src", "/home/u", strings.Fields(args)); got != want {
+			t.Errorf("%s: %q, want %q", args, got, want)
+		}
+	}
+}
