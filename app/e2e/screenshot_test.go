@@ -27,6 +27,9 @@ func TestTrayScreenshot(t *testing.T) {
 	}
 	width, _ := strconv.Atoi(os.Getenv("HARK_SCREEN_WIDTH"))
 	d := &desktop{work: t.TempDir(), bus: os.Getenv("DBUS_SESSION_BUS_ADDRESS"), display: os.Getenv("DISPLAY"), pulse: &harness.Pulse{}}
+	// A desktop has a terminal, so Hark can ask why: the pictures show
+	// Deny and say why… as a user sees it. No scene opens it.
+	d.helpers = []string{"xterm"}
 	d.ollama = fakeModel(t, []rule{
 		{when: "old builds", command: "rm -r ~/Downloads/old_builds ~/Downloads/my_notes_2024.txt", answer: "Deleted them."},
 		{when: "archive the logs", command: longArchive, answer: "Archived them."},
