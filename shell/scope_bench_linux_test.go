@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,15 +17,17 @@ import (
 // alternating which goes first, and x-unconfined is the ratio of the two
 // totals: pairing keeps it honest on a machine whose load drifts. The
 // work is a small build's: make a folder, write and read a few files. The
-// "project" variant is scoped to the project (the zygote's path); "home"
-// to a home folder that holds start-up files and keys, which the run's
-// own helper holds by mounts (the slower path).
+// "project" variant is scoped to the project (the zygote's path); "repo"
+// to a project that is a git repository, whose hooks and settings the
+// run's own helper holds by mounts (the slower path); "home" to a home
+// folder that holds start-up files and keys, held the same way, where the
+// run may remove nothing (so its work leaves its folder behind).
 func BenchmarkApprovedRun(b *testing.B) {
 	if ok, _ := SandboxStatus(); !ok {
 		b.Skip("no OS sandbox here")
 	}
 	const work = "mkdir -p out && for i in 1 2 3 4 5 6 7 8; do echo $i > out/f$i; done && cat out/* > all.txt && rm -r out"
-	for _, v := range []string{"project", "home"} {
+	for _, v := range []string{"project", "repo", "home"} {
 		b.Run(v, func(b *testing.B) {
 			home := b.TempDir()
 			for _, p := range []string{".bashrc", ".profile", ".ssh/id_rsa", ".config/hark/settings.json"} {
@@ -33,6 +36,10 @@ func BenchmarkApprovedRun(b *testing.B) {
 			}
 			dir := filepath.Join(home, "proj")
 			os.Mkdir(dir, 0o755)
+			if v == "repo" {
+				os.MkdirAll(filepath.Join(dir, ".git/hooks"), 0o755)
+				os.WriteFile(filepath.Join(dir, ".git/config"), []byte("[core]\n"), 0o644)
+			}
 			r := NewRunner(RunnerOptions{Shell: "/bin/sh", Home: home, Timeout: 10 * time.Second})
 			r.Run(context.Background(), Request{Command: "true", Verdict: confirmed, Sandbox: SandboxOff}) // the zygote starts once per Hark
 			in := scope.Input{Dir: dir, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".ssh")}}
@@ -40,6 +47,10 @@ func BenchmarkApprovedRun(b *testing.B) {
 				in.Dir = home
 			}
 			sc := scope.Build(in)
+			work := work
+			if v == "home" {
+				work = strings.TrimSuffix(work, " && rm -r out")
+			}
 			confined := Request{Command: work, WorkingDirectory: in.Dir, Verdict: confirmed, Scope: &sc, Hide: []string{filepath.Join(home, ".ssh")}}
 			open := Request{Command: work, WorkingDirectory: in.Dir, Verdict: confirmed, Sandbox: SandboxOff}
 			run := func(req Request, want string) time.Duration {
