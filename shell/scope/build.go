@@ -137,7 +137,9 @@ func Build(in Input) Scope {
 		return slices.ContainsFunc(all, func(w string) bool { return w != p && Under(p, w) && !slices.Contains(s.NoRemove, w) })
 	})
 	for _, p := range s.Write {
-		if IsBroad(p, in.Home) && s.Broad == "" {
+		// A program's own place (Homebrew's prefix) is named on the card
+		// with what it is for: no warning that Hark could not tell.
+		if _, row := s.Why[p]; IsBroad(p, in.Home) && s.Broad == "" && !row {
 			s.Broad = p
 		}
 	}
@@ -324,7 +326,8 @@ func (r row) agent(args []string) bool {
 }
 
 // inHome is a cache under home unless the environment variable env says
-// where it is.
+// where it is. One under .cache/ or .local/share/ follows
+// XDG_CACHE_HOME or XDG_DATA_HOME where they are set, as the programs do.
 func inHome(env, rel, why string) func(Input, []string) []place {
 	return func(in Input, _ []string) []place {
 		if v := in.Env(env); env != "" && filepath.IsAbs(v) {
@@ -333,8 +336,40 @@ func inHome(env, rel, why string) func(Input, []string) []place {
 		if in.Home == "" {
 			return nil
 		}
+		for _, x := range []struct{ prefix, env string }{{".cache/", "XDG_CACHE_HOME"}, {".local/share/", "XDG_DATA_HOME"}} {
+			if rest, ok := strings.CutPrefix(rel, x.prefix); ok {
+				if v := in.Env(x.env); filepath.IsAbs(v) {
+					return []place{{path: filepath.Join(v, rest), why: why}}
+				}
+			}
+		}
 		return []place{{path: filepath.Join(in.Home, rel), why: why}}
 	}
+}
+
+// userCache is where Go and pip keep their caches when nothing says
+// otherwise: XDG_CACHE_HOME, else ~/Library/Caches on macOS, else
+// ~/.cache.
+func userCache(in Input) string {
+	if v := in.Env("XDG_CACHE_HOME"); filepath.IsAbs(v) {
+		return v
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(in.Home, "Library/Caches")
+	}
+	return filepath.Join(in.Home, ".cache")
+}
+
+// pipCache is pip's download cache.
+func pipCache(in Input, _ []string) []place {
+	why := "pip's download cache"
+	if v := in.Env("PIP_CACHE_DIR"); filepath.IsAbs(v) {
+		return []place{{path: v, why: why}}
+	}
+	if in.Home == "" {
+		return nil
+	}
+	return []place{{path: filepath.Join(userCache(in), "pip"), why: why}}
 }
 
 func both(fs ...func(Input, []string) []place) func(Input, []string) []place {
@@ -354,8 +389,8 @@ var rows = map[string]row{
 	"npx":  {caches: inHome("npm_config_cache", ".npm", "npm's package cache and logs"), net: true},
 	"pnpm": {caches: both(inHome("", ".local/share/pnpm", "pnpm's package store"), inHome("", ".cache/pnpm", "pnpm's cache")), net: true},
 	"yarn": {caches: both(inHome("YARN_CACHE_FOLDER", ".cache/yarn", "Yarn's package cache"), inHome("", ".yarn", "Yarn's own files")), net: true},
-	"pip":  {caches: inHome("PIP_CACHE_DIR", ".cache/pip", "pip's download cache"), net: true},
-	"pip3": {caches: inHome("PIP_CACHE_DIR", ".cache/pip", "pip's download cache"), net: true},
+	"pip":  {caches: pipCache, net: true},
+	"pip3": {caches: pipCache, net: true},
 	"uv":   {caches: both(inHome("UV_CACHE_DIR", ".cache/uv", "uv's cache"), inHome("", ".local/share/uv", "uv's Pythons and tools")), net: true},
 	"cargo": {caches: func(in Input, _ []string) []place {
 		home := in.Env("CARGO_HOME")
@@ -374,7 +409,7 @@ var rows = map[string]row{
 		if c := in.Env("GOCACHE"); filepath.IsAbs(c) {
 			out = append(out, place{path: c, why: "Go's build cache"})
 		} else if in.Home != "" {
-			out = append(out, place{path: filepath.Join(in.Home, ".cache/go-build"), why: "Go's build cache"})
+			out = append(out, place{path: filepath.Join(userCache(in), "go-build"), why: "Go's build cache"})
 		}
 		mod := in.Env("GOMODCACHE")
 		if !filepath.IsAbs(mod) {

@@ -187,3 +187,19 @@ func TestCloneInto(t *testing.T) {
 		}
 	}
 }
+
+// TestCachesFollowXDG: the caches go where the programs put them when
+// XDG_CACHE_HOME or XDG_DATA_HOME moves them, and a program's own place
+// that is a system root (Homebrew's prefix) is no "cannot tell" warning.
+func TestCachesFollowXDG(t *testing.T) {
+	env := map[string]string{"XDG_CACHE_HOME": "/x/cache", "XDG_DATA_HOME": "/x/data"}
+	for prog, want := range map[string]string{"pip": "/x/cache/pip", "go": "/x/cache/go-build", "yarn": "/x/cache/yarn", "pnpm": "/x/data/pnpm", "uv": "/x/cache/uv"} {
+		s := Build(Input{Dir: "/home/u/p", Home: "/home/u", Known: true, Programs: [][]string{{prog, "install"}}, Env: func(k string) string { return env[k] }})
+		if !slices.Contains(s.Write, want) {
+			t.Errorf("%s: %v lacks %s", prog, s.Write, want)
+		}
+	}
+	if s := Build(Input{Dir: "/Users/u/p", Home: "/Users/u", Known: true, Programs: [][]string{{"brew", "install"}}}); s.Broad != "" {
+		t.Errorf("brew's prefix reads as a place Hark could not tell: %+v", s)
+	}
+}
