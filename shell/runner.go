@@ -310,7 +310,7 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 	// granted: it is on the card by name.
 	if sandboxed && sc != nil {
 		for p := range sc.Why {
-			if _, err := os.Lstat(p); err != nil && r.home != "" && strings.HasPrefix(p, filepath.Clean(r.home)+"/") {
+			if _, err := os.Lstat(p); err != nil && ownPlace(p, r.home) {
 				os.MkdirAll(p, 0o700)
 			}
 		}
@@ -614,6 +614,17 @@ func reusableTemp(dir string) bool {
 	defer f.Close()
 	_, err = f.Readdirnames(1)
 	return errors.Is(err, io.EOF)
+}
+
+// ownPlace says whether a program's place that does not exist yet may be
+// made for it: under home, or a folder of its own directly in /tmp or
+// XDG_RUNTIME_DIR (pnpm's locks).
+func ownPlace(p, home string) bool {
+	if home != "" && strings.HasPrefix(p, filepath.Clean(home)+"/") {
+		return true
+	}
+	d := filepath.Dir(p)
+	return d == "/tmp" || filepath.IsAbs(d) && d == filepath.Clean(os.Getenv("XDG_RUNTIME_DIR"))
 }
 
 // process is one started command: the shell, or the helper that runs it.

@@ -319,9 +319,6 @@ var rowRuns = []rowRun{
 		cmd: "npx --yes --offline --package ../dep-1.0.0.tgz dep",
 		did: func(t *testing.T, h *rowHome) bool { return h.exists("proj/ran.txt") && h.nonEmpty(".npm/_npx") }},
 	{row: "pnpm", needs: []string{"pnpm", "node"}, dir: "proj", progs: [][]string{{"pnpm", "add"}}, setup: npmPackage,
-		gap: "pnpm 12 takes its store's locks in $XDG_RUNTIME_DIR, else /tmp " +
-			"(pnpm-store-operation-locks-UID), which the pnpm row does not grant, so every approved pnpm install fails",
-		gapSays: "pnpm-store-operation-locks",
 		cmd:     "pnpm add ../dep-1.0.0.tgz",
 		did: func(t *testing.T, h *rowHome) bool {
 			return h.exists("proj/node_modules/dep/bin.js") && h.nonEmpty(".local/share/pnpm")

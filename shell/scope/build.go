@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -347,6 +348,16 @@ func inHome(env, rel, why string) func(Input, []string) []place {
 	}
 }
 
+// pnpmLocks is where pnpm takes its store's locks: a folder of the
+// user's own in XDG_RUNTIME_DIR, else in /tmp.
+func pnpmLocks(in Input, _ []string) []place {
+	dir := in.Env("XDG_RUNTIME_DIR")
+	if !filepath.IsAbs(dir) {
+		dir = "/tmp"
+	}
+	return []place{{path: filepath.Join(dir, "pnpm-store-operation-locks-"+strconv.Itoa(os.Getuid())), why: "pnpm's store locks"}}
+}
+
 // userCache is where Go and pip keep their caches when nothing says
 // otherwise: XDG_CACHE_HOME, else ~/Library/Caches on macOS, else
 // ~/.cache.
@@ -387,7 +398,7 @@ func both(fs ...func(Input, []string) []place) func(Input, []string) []place {
 var rows = map[string]row{
 	"npm":  {caches: inHome("npm_config_cache", ".npm", "npm's package cache and logs"), net: true},
 	"npx":  {caches: inHome("npm_config_cache", ".npm", "npm's package cache and logs"), net: true},
-	"pnpm": {caches: both(inHome("", ".local/share/pnpm", "pnpm's package store"), inHome("", ".cache/pnpm", "pnpm's cache")), net: true},
+	"pnpm": {caches: both(inHome("", ".local/share/pnpm", "pnpm's package store"), inHome("", ".cache/pnpm", "pnpm's cache"), pnpmLocks), net: true},
 	"yarn": {caches: both(inHome("YARN_CACHE_FOLDER", ".cache/yarn", "Yarn's package cache"), inHome("", ".yarn", "Yarn's own files")), net: true},
 	"pip":  {caches: pipCache, net: true},
 	"pip3": {caches: pipCache, net: true},

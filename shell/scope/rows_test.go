@@ -2,7 +2,9 @@ package scope
 
 import (
 	"maps"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,7 +37,8 @@ var rowCases = map[string]rowCase{
 		places: map[string]string{".npm": "npm's package cache and logs"},
 		env:    map[string]string{"npm_config_cache": "/c/npm"}, moved: map[string]string{"/c/npm": "npm's package cache and logs"}},
 	"pnpm": {args: []string{"pnpm", "install"}, net: true,
-		places: map[string]string{".local/share/pnpm": "pnpm's package store", ".cache/pnpm": "pnpm's cache"}},
+		places: map[string]string{".local/share/pnpm": "pnpm's package store", ".cache/pnpm": "pnpm's cache",
+			"/tmp/pnpm-store-operation-locks-" + strconv.Itoa(os.Getuid()): "pnpm's store locks"}},
 	"yarn": {args: []string{"yarn", "install"}, net: true,
 		places: map[string]string{".cache/yarn": "Yarn's package cache", ".yarn": "Yarn's own files"},
 		env:    map[string]string{"YARN_CACHE_FOLDER": "/c/yarn"},
