@@ -21,13 +21,14 @@ import (
 // to a project that is a git repository, whose hooks and settings the
 // run's own helper holds by mounts (the slower path); "home" to a home
 // folder that holds start-up files and keys, held the same way, where the
-// run may remove nothing (so its work leaves its folder behind).
+// run may remove nothing (so its work leaves its folder behind); "git" to
+// the repository for a line of git alone, which keeps the zygote's path.
 func BenchmarkApprovedRun(b *testing.B) {
 	if ok, _ := SandboxStatus(); !ok {
 		b.Skip("no OS sandbox here")
 	}
 	const work = "mkdir -p out && for i in 1 2 3 4 5 6 7 8; do echo $i > out/f$i; done && cat out/* > all.txt && rm -r out"
-	for _, v := range []string{"project", "repo", "home"} {
+	for _, v := range []string{"project", "repo", "git", "home"} {
 		b.Run(v, func(b *testing.B) {
 			home := b.TempDir()
 			for _, p := range []string{".bashrc", ".profile", ".ssh/id_rsa", ".config/hark/settings.json"} {
@@ -36,7 +37,7 @@ func BenchmarkApprovedRun(b *testing.B) {
 			}
 			dir := filepath.Join(home, "proj")
 			os.Mkdir(dir, 0o755)
-			if v == "repo" {
+			if v == "repo" || v == "git" {
 				os.MkdirAll(filepath.Join(dir, ".git/hooks"), 0o755)
 				os.WriteFile(filepath.Join(dir, ".git/config"), []byte("[core]\n"), 0o644)
 			}
@@ -45,6 +46,9 @@ func BenchmarkApprovedRun(b *testing.B) {
 			in := scope.Input{Dir: dir, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".ssh")}}
 			if v == "home" {
 				in.Dir = home
+			}
+			if v == "git" {
+				in.Programs = [][]string{{"git", "commit"}}
 			}
 			sc := scope.Build(in)
 			work := work

@@ -203,6 +203,19 @@ func cloneInto(dir, home string, args []string) string {
 	return d
 }
 
+// gitAlone says whether every program of the line is git.
+func gitAlone(progs [][]string) bool {
+	if len(progs) == 0 {
+		return false
+	}
+	for _, p := range progs {
+		if len(p) == 0 || filepath.Base(p[0]) != "git" {
+			return false
+		}
+	}
+	return true
+}
+
 // gitSettings are git's subcommands that may write the repository's
 // settings (.git/config): a remote, a branch's upstream, a submodule.
 var gitSettings = []string{"config", "remote", "push", "branch", "checkout", "switch", "submodule", "worktree", "pull", "maintenance", "lfs"}
@@ -216,7 +229,12 @@ func keep(in Input, write []string, named map[string]bool) []string {
 	// command, outside any sandbox (a hook, core.fsmonitor, core.pager).
 	// They are kept by a mount over each; Landlock alone could keep them
 	// only by closing all of .git to the git commands that need it.
-	if g := gitDir(in.Dir, in.Stat); g != "" && !in.NoMounts {
+	//
+	// A line of git commands alone is git working in its own repository:
+	// it writes no hooks, and the hooks it runs are the ones the
+	// repository already has, so nothing is kept from it (and it keeps
+	// the zygote's fast path, which cannot hold mounts).
+	if g := gitDir(in.Dir, in.Stat); g != "" && !in.NoMounts && !gitAlone(in.Programs) {
 		cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"))
 	}
 	var out []string

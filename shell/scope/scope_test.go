@@ -203,3 +203,25 @@ func TestCachesFollowXDG(t *testing.T) {
 		t.Errorf("brew's prefix reads as a place Hark could not tell: %+v", s)
 	}
 }
+
+// TestRepositoryKept: a build in a repository may not write its hooks or
+// settings; git alone on the line may (it is git's own repository work);
+// a git command that writes the settings names them.
+func TestRepositoryKept(t *testing.T) {
+	stat := func(p string) (bool, bool) { return p == "/home/u/p/.git", p == "/home/u/p/.git" }
+	kept := func(progs ...[]string) []string {
+		return Build(Input{Dir: "/home/u/p", Home: "/home/u", Programs: progs, Stat: stat}).Keep
+	}
+	if k := kept([]string{"make"}); !slices.Contains(k, "/home/u/p/.git/hooks/") || !slices.Contains(k, "/home/u/p/.git/config") {
+		t.Errorf("a build keeps %v", k)
+	}
+	if k := kept([]string{"git", "commit"}, []string{"git", "push"}); slices.Contains(k, "/home/u/p/.git/hooks/") {
+		t.Errorf("git alone keeps %v", k)
+	}
+	if k := kept([]string{"npm", "install"}, []string{"git", "remote"}); slices.Contains(k, "/home/u/p/.git/config") || !slices.Contains(k, "/home/u/p/.git/hooks/") {
+		t.Errorf("a line with git remote and a build keeps %v", k)
+	}
+	if k := Build(Input{Dir: "/home/u/p", Home: "/home/u", Programs: [][]string{{"make"}}, Stat: stat, NoMounts: true}).Keep; slices.Contains(k, "/home/u/p/.git/config") {
+		t.Errorf("without mounts the repository is kept: %v", k)
+	}
+}
