@@ -1,81 +1,26 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hark-sh/hark/shell/plan"
+)
 
 // sedCheck: sed only reads unless it edits in place (-i), or its script
 // writes files (w, W, s///w) or runs commands (e, s///e). Scripts read from
 // files cannot be seen.
 func sedCheck(in *invocation) {
 	checked(func(in *invocation) {
-		var scripts []string
-		var rest []arg
-		for i := 0; i < len(in.args); i++ {
-			a := in.args[i]
-			v := a.val
-			switch {
-			case v == "--":
-				rest = append(rest, in.args[i+1:]...)
-				i = len(in.args)
-			case strings.HasPrefix(v, "--"):
-				switch {
-				case longMatch(v, "--in-place"):
-					in.confirmOpt(v, "edits files in place")
-					return
-				case longMatch(v, "--file"):
-					in.confirmOpt(v, "runs a script from a file")
-					return
-				case longMatch(v, "--expression"):
-					if k := strings.IndexByte(v, '='); k >= 0 {
-						scripts = append(scripts, v[k+1:])
-					} else if i+1 < len(in.args) {
-						i++
-						scripts = append(scripts, in.args[i].val)
-					}
-				case longMatch(v, "--line-length"):
-					if !strings.Contains(v, "=") {
-						i++
-					}
-				case longMatch(v, "--quiet") || longMatch(v, "--silent") || longMatch(v, "--regexp-extended") ||
-					longMatch(v, "--separate") || longMatch(v, "--null-data") || longMatch(v, "--unbuffered") ||
-					longMatch(v, "--posix") || longMatch(v, "--debug") || longMatch(v, "--sandbox") ||
-					longMatch(v, "--follow-symlinks") || longMatch(v, "--zero-terminated") || v == "--help" || v == "--version":
-				default:
-					in.confirmOpt(v, "unknown sed option")
-					return
-				}
-			case a.option():
-				for j := 1; j < len(v); j++ {
-					switch v[j] {
-					case 'n', 'E', 'r', 's', 'u', 'z', 'a':
-					case 'i', 'I':
-						in.confirmOpt(v, "edits files in place")
-						return
-					case 'f':
-						in.confirmOpt(v, "runs a script from a file")
-						return
-					case 'e', 'l':
-						value := v[j+1:]
-						if value == "" && i+1 < len(in.args) {
-							i++
-							value = in.args[i].val
-						}
-						if v[j] == 'e' {
-							scripts = append(scripts, value)
-						}
-						j = len(v)
-					default:
-						in.confirmOpt(v, "unknown sed option")
-						return
-					}
-				}
-			default:
-				rest = append(rest, a)
-			}
+		vals := make([]string, len(in.args))
+		for i, a := range in.args {
+			vals[i] = a.val
 		}
-		if len(scripts) == 0 && len(rest) > 0 {
-			scripts = append(scripts, rest[0].val)
+		sed := plan.ReadSed(vals, false)
+		if sed.First != "" {
+			in.confirmOpt(sed.First, sed.Why)
+			return
 		}
-		for _, s := range scripts {
+		for _, s := range sed.Scripts {
 			if why := sedScriptWrites(s); why != "" {
 				cat := Write
 				if strings.Contains(why, "runs a command") {

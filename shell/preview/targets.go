@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -369,55 +370,23 @@ func previewLink(a *analyzer, st *state, _ string, args []field) {
 	}
 }
 
-// previewSedInPlace covers sed -i, which rewrites each file it is given.
-// GNU sed takes -i's backup suffix attached (-i.bak); BSD and macOS sed
-// take it as the next argument, often an empty one.
+// previewSedInPlace covers sed -i, which rewrites each file it is given,
+// read as plan.ReadSed reads sed's line. GNU sed takes -i's backup suffix
+// attached (-i.bak); BSD and macOS sed take it as the next argument,
+// often an empty one.
 func previewSedInPlace(a *analyzer, st *state, _ string, args []field) {
-	inPlace, script := false, false
-	var files []field
-	for i := 0; i < len(args); i++ {
-		f := args[i]
-		switch {
-		case f.unknown == "" && (f.val == "-e" || f.val == "-f" || f.val == "--expression" || f.val == "--file"):
-			script = true
-			i++
-		case f.unknown == "" && (strings.HasPrefix(f.val, "--expression=") || strings.HasPrefix(f.val, "--file=")):
-			script = true
-		case f.unknown == "" && (f.val == "-l" || f.val == "--line-length"):
-			i++
-		case f.unknown == "" && (f.val == "--in-place" || strings.HasPrefix(f.val, "--in-place=")):
-			inPlace = true
-		case f.unknown == "" && f.val == "--":
-			files = append(files, args[i+1:]...)
-			i = len(args)
-		case f.unknown == "" && strings.HasPrefix(f.val, "--"):
-		case f.unknown == "" && strings.HasPrefix(f.val, "-") && len(f.val) > 1:
-			cluster := f.val[1:]
-			if j := strings.IndexByte(cluster, 'i'); j >= 0 {
-				inPlace = true
-				if runtime.GOOS != "linux" && j == len(cluster)-1 && i+1 < len(args) {
-					i++ // the BSD suffix
-				}
-				cluster = cluster[:j]
-			}
-			if j := strings.IndexAny(cluster, "ef"); j >= 0 {
-				script = true
-				if j == len(cluster)-1 {
-					i++
-				}
-			}
-		default:
-			files = append(files, f)
+	vals := make([]string, len(args))
+	for i, f := range args {
+		if f.unknown == "" {
+			vals[i] = f.val // a word Hark cannot tell stays "": an operand
 		}
 	}
-	if !inPlace {
+	sed := plan.ReadSed(vals, runtime.GOOS != "linux")
+	if !sed.InPlace {
 		return
 	}
-	if !script && len(files) > 0 {
-		files = files[1:] // the first operand is the script
-	}
-	for _, f := range files {
-		a.written(st, effOverwrite, "sed -i ", f, true)
+	for _, i := range sed.Files {
+		a.written(st, effOverwrite, "sed -i ", args[i], true)
 	}
 }
 

@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -73,63 +74,18 @@ func (s *Store) hiddenWrites(c call, wd string) string {
 	return ""
 }
 
-// sedScripts are the scripts of a sed command line: each -e and
-// --expression value, or else the first operand; bsd is the operand BSD
-// sed takes for the script after a bare -i. fromFile is true for -f.
+// sedScripts are the scripts of a sed command line (plan.ReadSed); bsd
+// is the operand BSD sed takes for the script after a bare -i. fromFile is
+// true for -f.
 func sedScripts(args []string) (scripts, bsd []string, fromFile bool) {
-	var rest []string
-	bareI := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			rest = append(rest, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := strings.Cut(a, "=")
-			switch {
-			case strings.HasPrefix("--expression", name) && len(name) > 3:
-				if !hasVal && i+1 < len(args) {
-					i++
-					val = args[i]
-				}
-				scripts = append(scripts, val)
-			case strings.HasPrefix("--file", name) && len(name) > 3:
-				return nil, nil, true
-			case strings.HasPrefix("--line-length", name) && len(name) > 3 && !hasVal:
-				i++
-			}
-		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				switch a[j] {
-				case 'f':
-					return nil, nil, true
-				case 'e', 'l':
-					val := a[j+1:]
-					if val == "" && i+1 < len(args) {
-						i++
-						val = args[i]
-					}
-					if a[j] == 'e' {
-						scripts = append(scripts, val)
-					}
-					j = len(a)
-				case 'i':
-					bareI = bareI || j == len(a)-1
-					j = len(a) // the rest is the backup suffix
-				}
-			}
-		default:
-			rest = append(rest, a)
-		}
+	sed := plan.ReadSed(args, false)
+	if sed.FromFile {
+		return nil, nil, true
 	}
-	if len(scripts) == 0 && len(rest) > 0 {
-		scripts = append(scripts, rest[0])
-		if bareI && len(rest) > 1 {
-			bsd = rest[1:2]
-		}
+	if sed.BareI && sed.ScriptOperand && len(sed.Files) > 0 {
+		bsd = []string{args[sed.Files[0]]}
 	}
-	return scripts, bsd, false
+	return sed.Scripts, bsd, false
 }
 
 // awkPrograms are the programs of an awk command line: each -e and
