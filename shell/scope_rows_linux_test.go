@@ -319,7 +319,7 @@ var rowRuns = []rowRun{
 		cmd: "npx --yes --offline --package ../dep-1.0.0.tgz dep",
 		did: func(t *testing.T, h *rowHome) bool { return h.exists("proj/ran.txt") && h.nonEmpty(".npm/_npx") }},
 	{row: "pnpm", needs: []string{"pnpm", "node"}, dir: "proj", progs: [][]string{{"pnpm", "add"}}, setup: npmPackage,
-		cmd:     "pnpm add ../dep-1.0.0.tgz",
+		cmd: "pnpm add ../dep-1.0.0.tgz",
 		did: func(t *testing.T, h *rowHome) bool {
 			return h.exists("proj/node_modules/dep/bin.js") && h.nonEmpty(".local/share/pnpm")
 		}},
