@@ -164,86 +164,17 @@ func sedScriptWrites(s string) string {
 // awk, nawk and mawk --sandbox and -S change nothing.
 func awkCheck(in *invocation) {
 	checked(func(in *invocation) {
-		var programs []string
-		var rest []arg
-		sandbox := false
-		for i := 0; i < len(in.args); i++ {
-			a := in.args[i]
-			v := a.val
-			// value returns an option's value: the rest of the word, or the next.
-			value := func(attached string) string {
-				if attached != "" {
-					return attached
-				}
-				if i+1 < len(in.args) {
-					i++
-					return in.args[i].val
-				}
-				return ""
-			}
-			switch {
-			case v == "--":
-				rest = append(rest, in.args[i+1:]...)
-				i = len(in.args)
-			case strings.HasPrefix(v, "--"):
-				name, val, hasVal := strings.Cut(v, "=")
-				switch {
-				case longMatch(name, "--file") || longMatch(name, "--exec") || longMatch(name, "--include") || longMatch(name, "--load"):
-					in.confirmOpt(v, "runs awk code from a file")
-					return
-				case longMatch(name, "--dump-variables") || longMatch(name, "--pretty-print") || longMatch(name, "--profile") || longMatch(name, "--debug"):
-					in.confirmOpt(v, "writes a file")
-					return
-				case longMatch(name, "--sandbox"):
-					sandbox = in.name == "gawk"
-				case longMatch(name, "--source"):
-					if !hasVal {
-						val = value("")
-					}
-					programs = append(programs, val)
-				case longMatch(name, "--field-separator") || longMatch(name, "--assign"):
-					if !hasVal {
-						value("")
-					}
-				case longMatch(name, "--posix") || longMatch(name, "--traditional") || longMatch(name, "--compat") ||
-					longMatch(name, "--characters-as-bytes") || longMatch(name, "--lint") || longMatch(name, "--bignum") ||
-					longMatch(name, "--re-interval") || longMatch(name, "--optimize") || longMatch(name, "--no-optimize") ||
-					longMatch(name, "--non-decimal-data") || longMatch(name, "--use-lc-numeric") || longMatch(name, "--csv") ||
-					v == "--version" || v == "--help" || v == "--copyright" || longMatch(name, "--gen-pot"):
-				default:
-					in.confirmOpt(v, "unknown awk option")
-					return
-				}
-			case a.option():
-				for j := 1; j < len(v); j++ {
-					switch v[j] {
-					case 'f', 'E', 'i', 'l':
-						in.confirmOpt(v, "runs awk code from a file")
-						return
-					case 'W':
-						in.confirmOpt(v, "-W options can run awk code from a file or write files")
-						return
-					case 'd', 'D', 'o', 'p':
-						in.confirmOpt(v, "writes a file")
-						return
-					case 'S':
-						sandbox = in.name == "gawk"
-					case 'e':
-						programs = append(programs, value(v[j+1:]))
-						j = len(v)
-					case 'F', 'v':
-						value(v[j+1:])
-						j = len(v)
-					}
-				}
-			default:
-				rest = append(rest, a)
-			}
+		vals := make([]string, len(in.args))
+		for i, a := range in.args {
+			vals[i] = a.val
 		}
-		if len(programs) == 0 && len(rest) > 0 {
-			programs = append(programs, rest[0].val)
+		awk := plan.ReadAwk(vals)
+		if awk.First != "" {
+			in.confirmOpt(awk.First, awk.Why)
+			return
 		}
-		for _, p := range programs {
+		sandbox := awk.Sandbox && in.name == "gawk"
+		for _, p := range awk.Programs {
 			if why := awkProgramWrites(p); why != "" && (!sandbox || strings.HasPrefix(why, "the program calls a function")) {
 				cat := Code
 				switch {

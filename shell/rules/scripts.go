@@ -88,57 +88,12 @@ func sedScripts(args []string) (scripts, bsd []string, fromFile bool) {
 	return sed.Scripts, bsd, false
 }
 
-// awkPrograms are the programs of an awk command line: each -e and
-// --source value (gawk), or else the first operand. fromFile is true for
-// -f, -i, -E, -l and their long forms.
+// awkPrograms are the programs of an awk command line (plan.ReadAwk);
+// fromFile is true for -f, -i, -E, -l and their long forms.
 func awkPrograms(args []string) (progs []string, fromFile bool) {
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			rest = append(rest, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := strings.Cut(a, "=")
-			for _, f := range []string{"--file", "--exec", "--include", "--load"} {
-				if strings.HasPrefix(f, name) && len(name) > 3 {
-					return nil, true
-				}
-			}
-			switch {
-			case strings.HasPrefix("--source", name) && len(name) > 3:
-				if !hasVal && i+1 < len(args) {
-					i++
-					val = args[i]
-				}
-				progs = append(progs, val)
-			case (strings.HasPrefix("--field-separator", name) || strings.HasPrefix("--assign", name)) && len(name) > 3 && !hasVal:
-				i++
-			}
-		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				switch a[j] {
-				case 'f', 'E', 'i', 'l':
-					return nil, true
-				case 'e', 'F', 'v':
-					val := a[j+1:]
-					if val == "" && i+1 < len(args) {
-						i++
-						val = args[i]
-					}
-					if a[j] == 'e' {
-						progs = append(progs, val)
-					}
-					j = len(a)
-				}
-			}
-		default:
-			rest = append(rest, a)
-		}
+	awk := plan.ReadAwk(args)
+	if awk.FromFile {
+		return nil, true
 	}
-	if len(progs) == 0 && len(rest) > 0 {
-		progs = append(progs, rest[0])
-	}
-	return progs, false
+	return awk.Programs, false
 }
