@@ -28,7 +28,7 @@ var familyCases = []policyCase{
 	confirmCase("xargs-wrapper", "find . -exec nice {} +", "cannot tell which command runs"),
 	confirmCase("xargs-wrapper", "find rm -exec env {} \\;", "cannot tell which command runs"),
 	confirmCase("xargs-wrapper", "find . -exec file -C {} +", "compiles a magic file"),
-	confirmCase("xargs-wrapper", "find -f -Cx . -exec file {} +", "not a known find expression"),
+	confirmCase("xargs-wrapper", "find -f -Cx . -exec file {} +", "could be an option"), // BSD find -f: names that start with -
 	confirmCase("xargs-wrapper", "find . -exec {} \\;", "computed at run time"),
 	confirmCase("xargs-wrapper", "find . -exec ls {} \\; rm -rf x", "not a known find expression"),
 	// Option syntax: -J R (BSD) takes a value, -iR and --replace do not

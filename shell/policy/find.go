@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 	"unicode"
+
+	"github.com/hark-sh/hark/shell/plan"
 )
 
 // findRunsCommands reports whether find's arguments include -exec and
@@ -25,15 +27,12 @@ func findCheck(in *invocation) {
 		return
 	}
 	args := in.args
-	i := 0
-	for i < len(args) && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" || args[i].val == "-E" || args[i].val == "-X" || args[i].val == "-s" || args[i].val == "-x" || args[i].val == "-d") {
-		i++
-	}
+	split := plan.ReadFind(argVals(args))
 	var starts []arg
-	for i < len(args) && !args[i].option() && args[i].val != "(" && args[i].val != "!" && args[i].val != "," {
-		starts = append(starts, args[i])
-		i++
+	for _, k := range split.Starts {
+		starts = append(starts, args[k])
 	}
+	i := split.Expr
 	// BSD find -f names a starting point that may start with '-', so the
 	// file names it produces could read as options.
 	pathsAreOperands := !contains(argVals(args), "-f")

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"github.com/hark-sh/hark/shell/policy"
 )
 
@@ -51,31 +52,19 @@ func previewFind(a *analyzer, st *state, _ string, args []field) {
 			return
 		}
 	}
-	// Options before the starting points: -H -L -P, -D x and -Ox (GNU),
-	// -E -X -s -x -d and -f path (BSD).
-	i := 0
-	var head []string
-	for i < len(args) {
-		v := args[i].val
-		switch {
-		case v == "-D" || v == "-f":
-			head = append(head, v)
-			if i++; i < len(args) {
-				head = append(head, args[i].val)
-			}
-		case contains([]string{"-H", "-L", "-P", "-E", "-X", "-s", "-x", "-d"}, v) || (strings.HasPrefix(v, "-O") && len(v) > 2):
-			head = append(head, v)
-		default:
-			goto starts
-		}
-		i++
+	vals := make([]string, len(args))
+	for k, f := range args {
+		vals[k] = f.val
 	}
-starts:
-	var starts []string
-	for i < len(args) && !isExprStart(args[i].val) {
-		starts = append(starts, args[i].val)
-		i++
+	split := plan.ReadFind(vals)
+	var head, starts []string
+	for _, k := range split.Head {
+		head = append(head, vals[k])
 	}
+	for _, k := range split.Starts {
+		starts = append(starts, vals[k])
+	}
+	i := split.Expr
 	expr := args[i:]
 	var out []string
 	deletes, pruned, depth := false, false, false
@@ -165,11 +154,6 @@ func execRm(action string, words []field) *findRm {
 		return nil
 	}
 	return &findRm{recursive: o.has("rR", "recursive")}
-}
-
-// isExprStart says whether a find argument starts the expression.
-func isExprStart(s string) bool {
-	return (strings.HasPrefix(s, "-") && len(s) > 1) || s == "(" || s == "!" || s == ","
 }
 
 // runFind runs find and counts what it prints, NUL-separated. rm, when

@@ -430,21 +430,23 @@ var findTests = map[string]int{
 }
 
 func (p *Plan) find(args []string) error {
-	i := 0
+	split := plan.ReadFind(args)
 	var opts []string
-	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P") {
-		opts = append(opts, args[i])
-		i++
+	for _, k := range split.Head {
+		if a := args[k]; a != "-H" && a != "-L" && a != "-P" {
+			return fmt.Errorf("find %s is not a plain deletion", a)
+		}
+		opts = append(opts, args[k])
 	}
 	var starts []string
-	for i < len(args) && !strings.HasPrefix(args[i], "-") && args[i] != "(" && args[i] != "!" {
-		abs, err := p.findStart(args[i])
+	for _, k := range split.Starts {
+		abs, err := p.findStart(args[k])
 		if err != nil {
 			return err
 		}
 		starts = append(starts, abs)
-		i++
 	}
+	i := split.Expr
 	if len(starts) == 0 {
 		return errors.New("find without a starting folder")
 	}
