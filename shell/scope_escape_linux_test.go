@@ -350,12 +350,24 @@ func TestEscapeBroadScopeEmptiesNothing(t *testing.T) {
 		t.Fatalf("without limits the line deleted nothing, so the test cannot tell: %s", off.JSON())
 	}
 
+	// A file the card names directly in home is made and written; the
+	// home it opens is emptied by no spelling either.
+	home, _ = layHome(t)
+	sc := scope.Build(scope.Input{Dir: home, Home: home, Known: true, Changes: []scope.Change{{Path: filepath.Join(home, "notes.txt")}}})
+	res := r.Run(context.Background(), Request{Command: "export HOME='" + home + "'\necho milk >> ~/notes.txt\n" + forms[0], WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+	if got, _ := os.ReadFile(filepath.Join(home, "notes.txt")); string(got) != "milk\n" {
+		t.Errorf("the note on the card was not written: %+v %s", sc, res.JSON())
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, "Documents/keep.txt")); string(got) != "orig\n" {
+		t.Errorf("a scope for one note in home emptied it: %s", res.JSON())
+	}
+
 	// A deletion the card names inside home runs.
 	home, _ = layHome(t)
 	old := filepath.Join(home, "Documents")
-	sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}},
+	sc = scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}},
 		Changes: []scope.Change{{Path: old, Dir: true, Exists: true, Remove: true}}})
-	res := r.Run(context.Background(), Request{Command: "make -v >/dev/null 2>&1; rm -rf Documents", WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+	res = r.Run(context.Background(), Request{Command: "make -v >/dev/null 2>&1; rm -rf Documents", WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
 	if _, err := os.Stat(old); err == nil {
 		t.Errorf("the deletion on the card did not run: %+v %s", sc, res.JSON())
 	}

@@ -61,6 +61,9 @@ func Build(in Input) Scope {
 	}
 	var s Scope
 	named := map[string]bool{}
+	// Broad folders a named change makes something directly in, and
+	// those it removes or replaces something directly in.
+	makes, removes := map[string]bool{}, map[string]bool{}
 	add := func(p, why string) {
 		p = filepath.Clean(p)
 		if p == "" || p == "." || slices.Contains(s.Write, p) {
@@ -104,12 +107,33 @@ func Build(in Input) Scope {
 				parent = filepath.Dir(parent)
 			}
 			add(parent, "")
+			if IsBroad(parent, in.Home) {
+				// Made directly in a home folder or system root: the
+				// kernel can only open the whole folder, so it may make
+				// and write there but remove nothing, unless the card
+				// names a removal there too.
+				if c.Remove || c.Exists {
+					removes[filepath.Clean(parent)] = true
+				} else {
+					makes[filepath.Clean(parent)] = true
+				}
+			}
 		}
 	}
+	for p := range makes {
+		if !removes[p] {
+			s.NoRemove = append(s.NoRemove, p)
+		}
+	}
+	slices.Sort(s.NoRemove)
+	fallback := ""
 	if !in.Known || len(in.Changes) == 0 && len(in.Programs) == 0 {
 		add(in.Dir, "")
 		if IsBroad(in.Dir, in.Home) {
-			s.NoRemove = append(s.NoRemove, filepath.Clean(in.Dir))
+			fallback = filepath.Clean(in.Dir)
+			if !removes[fallback] && !slices.Contains(s.NoRemove, fallback) {
+				s.NoRemove = append(s.NoRemove, fallback)
+			}
 		}
 	}
 	s.Network = in.Network
@@ -141,7 +165,7 @@ func Build(in Input) Scope {
 		// A program's own place (Homebrew's prefix) is named on the card
 		// with what it is for: no warning that Hark could not tell.
 		if _, row := s.Why[p]; IsBroad(p, in.Home) && s.Broad == "" && !row {
-			s.Broad = p
+			s.Broad, s.BroadNamed = p, p != fallback
 		}
 	}
 	if g := gitDir(in.Dir, in.Stat); g != "" {

@@ -38,6 +38,10 @@ type Scope struct {
 	// whole, because Hark could not narrow the command's writes below it;
 	// "" when there is none. The card says so in its first line.
 	Broad string `json:"broad,omitempty"`
+	// BroadNamed: Broad is there for what the command names directly in
+	// it (a file it makes in home), not because Hark could not tell what
+	// it writes.
+	BroadNamed bool `json:"broadNamed,omitempty"`
 	// NoRemove are places of Write in which the run may make and write
 	// files but remove or rename nothing: a home folder or system root
 	// that Hark had to grant because it could not tell what the command
@@ -61,11 +65,17 @@ func (s Scope) Empty() bool {
 func (s Scope) Lines(home string) []string {
 	var out []string
 	if s.Broad != "" {
-		line := "⚠ May change anything in " + broadName(s.Broad, home)
-		if slices.Contains(s.NoRemove, s.Broad) {
-			line += ", but delete nothing there"
+		keeps := slices.Contains(s.NoRemove, s.Broad)
+		switch {
+		case !s.BroadNamed && keeps:
+			out = append(out, "⚠ May change anything in "+broadName(s.Broad, home)+", but delete nothing there (Hark cannot tell what this command writes)")
+		case !s.BroadNamed:
+			out = append(out, "⚠ May change anything in "+broadName(s.Broad, home)+" (Hark cannot tell what this command writes)")
+		case keeps:
+			out = append(out, "⚠ May make and write files anywhere in "+broadName(s.Broad, home)+", but delete nothing there (the kernel cannot hold it to what it names there)")
+		default:
+			out = append(out, "⚠ May change anything in "+broadName(s.Broad, home)+" (the kernel cannot hold it to what it names there)")
 		}
-		out = append(out, line+" (Hark cannot tell what this command writes)")
 	}
 	if len(s.Write) > 0 {
 		var shown []string

@@ -225,3 +225,25 @@ func TestRepositoryKept(t *testing.T) {
 		t.Errorf("without mounts the repository is kept: %v", k)
 	}
 }
+
+// TestNamedInHome: a file a command names directly in home opens all of
+// home to the kernel; the card says so, but not that Hark could not tell,
+// and a file it only makes there removes nothing.
+func TestNamedInHome(t *testing.T) {
+	home := "/home/u"
+	stat := func(p string) (bool, bool) { return p == home, p == home }
+	made := Build(Input{Dir: home, Home: home, Known: true, Stat: stat, Changes: []Change{{Path: home + "/notes.txt"}}})
+	if made.Broad != home || !made.BroadNamed || !slices.Equal(made.NoRemove, []string{home}) {
+		t.Errorf("a file made in home: %+v", made)
+	}
+	if l := made.Lines(home)[0]; l != "⚠ May make and write files anywhere in your home folder (~), but delete nothing there (the kernel cannot hold it to what it names there)" {
+		t.Errorf("first line %q", l)
+	}
+	gone := Build(Input{Dir: home, Home: home, Known: true, Stat: stat, Changes: []Change{{Path: home + "/notes.txt", Exists: true, Remove: true}}})
+	if gone.Broad != home || !gone.BroadNamed || len(gone.NoRemove) != 0 {
+		t.Errorf("a file deleted in home: %+v", gone)
+	}
+	if l := gone.Lines(home)[0]; strings.Contains(l, "cannot tell") {
+		t.Errorf("first line %q says Hark could not tell", l)
+	}
+}
