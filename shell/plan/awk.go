@@ -126,11 +126,6 @@ func ReadAwk(args []string) Awk {
 			operands = append(operands, i)
 		}
 	}
-	if len(w.Programs) == 0 && !w.FromFile && len(operands) > 0 {
-		w.Programs = append(w.Programs, args[operands[0]])
-		w.ProgramOperand = true
-		operands = operands[1:]
-	}
-	w.Files = operands
+	w.Programs, w.ProgramOperand, w.Files = scriptOperand(args, w.Programs, w.FromFile, operands)
 	return w
 }

@@ -127,11 +127,15 @@ func ReadSed(args []string, bsd bool) Sed {
 			operands = append(operands, i)
 		}
 	}
-	if len(s.Scripts) == 0 && !s.FromFile && len(operands) > 0 {
-		s.Scripts = append(s.Scripts, args[operands[0]])
-		s.ScriptOperand = true
-		operands = operands[1:]
-	}
-	s.Files = operands
+	s.Scripts, s.ScriptOperand, s.Files = scriptOperand(args, s.Scripts, s.FromFile, operands)
 	return s
+}
+
+// scriptOperand is where sed and awk find their script when no option
+// gave one: the first operand, which is then no file.
+func scriptOperand(args, scripts []string, fromFile bool, operands []int) (_ []string, isOperand bool, files []int) {
+	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
+		return []string{args[operands[0]]}, true, operands[1:]
+	}
+	return scripts, false, operands
 }
