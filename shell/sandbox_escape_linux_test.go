@@ -1248,18 +1248,7 @@ func TestEscapeMemoryCapCountsWhatTheKernelHolds(t *testing.T) {
 		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
-			r.perCommand = perCommand
-			run := func(args ...string) Result {
-				t.Helper()
-				exe, _ := os.Executable()
-				cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
-				res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
-				if !res.Executed || res.Sandbox != SandboxApplied {
-					t.Fatalf("did not run sandboxed: %s", res.JSON())
-				}
-				return res
-			}
+			run := cappedEscape(t, capBytes, perCommand)
 			counted := sandbox.MemoryCgroupAvailable() != "" && !perCommand
 			if !counted && isRoot() && os.Getenv("CI") == "true" && !perCommand {
 				t.Error("CI runs as root with a memory cgroup controller; the runner must count a run's memory there")
@@ -1374,18 +1363,7 @@ func TestEscapeSocketBuffersCount(t *testing.T) {
 		name := map[bool]string{false: "zygote", true: "per-command helper"}[perCommand]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
-			r.perCommand = perCommand
-			run := func(args ...string) Result {
-				t.Helper()
-				exe, _ := os.Executable()
-				cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
-				res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
-				if !res.Executed || res.Sandbox != SandboxApplied {
-					t.Fatalf("did not run sandboxed: %s", res.JSON())
-				}
-				return res
-			}
+			run := cappedEscape(t, capBytes, perCommand)
 			for _, c := range []struct{ name, procs, mib string }{
 				{"one process", "1", "300"},
 				{"four processes", "4", "100"},
@@ -1518,5 +1496,22 @@ func testDiskQuotaHolds(t *testing.T, perCommand bool) {
 	// The scratch file systems were the zygote's alone.
 	if b, err := os.ReadFile("/proc/self/mountinfo"); err != nil || bytes.Contains(b, []byte("hark-scratch")) {
 		t.Errorf("a scratch file system is visible outside the zygote (%v):\n%s", err, b)
+	}
+}
+
+// cappedEscape runs this test binary's __escape attacks read-only under a
+// memory cap of capBytes, through the zygote or the per-command helper.
+func cappedEscape(t *testing.T, capBytes int64, perCommand bool) func(args ...string) Result {
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh", MemoryLimit: capBytes})
+	r.perCommand = perCommand
+	return func(args ...string) Result {
+		t.Helper()
+		exe, _ := os.Executable()
+		cmd := "'" + exe + "' __escape " + strings.Join(args, " ")
+		res := r.Run(context.Background(), Request{Command: cmd, Verdict: safe, Sandbox: SandboxReadOnly, Timeout: 50 * time.Second})
+		if !res.Executed || res.Sandbox != SandboxApplied {
+			t.Fatalf("did not run sandboxed: %s", res.JSON())
+		}
+		return res
 	}
 }
