@@ -168,7 +168,8 @@ type App struct {
 	events chan Event
 	done   chan struct{} // closed when Run returns
 	loop   inbox         // events and done, for goroutines other than Run
-	// keyed runs keyed notifications in order (notifyKey, withdrawNote).
+	// keyed runs notifications in the order posted (notify, notifyKey,
+	// withdrawNote).
 	keyed chan func()
 	turns sync.WaitGroup
 	ids   atomic.Int64 // pending IDs
@@ -937,11 +938,13 @@ func (a *App) notify(title, body string) {
 	if n == nil {
 		return
 	}
-	go func() {
+	// The same queue as the keyed ones: the desktop shows them in the
+	// order they were posted.
+	a.keyedDo(func() {
 		if err := n.Notify(title, body); err != nil {
 			a.log.Warn("notification failed", "err", err)
 		}
-	}()
+	})
 }
 
 func (a *App) gotRecent(e recentLoaded) {
