@@ -151,7 +151,7 @@ func subscript(index syntax.ArithmExpr, assoc bool) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	l, ok := literal(w)
+	l, ok := Literal(w)
 	if !ok || !assoc && !isDigits(l) {
 		return "", false
 	}
@@ -248,7 +248,7 @@ func (w *walker) assocAssign(p Place, a *syntax.Assign) string {
 		// an associative list: declare -A m=([k]=~) holds a literal ~
 		v := ""
 		if lit, ok := e.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
-			l, ok := literal(e.Value)
+			l, ok := Literal(e.Value)
 			if !ok {
 				return unknownVar
 			}

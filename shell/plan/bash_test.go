@@ -359,3 +359,34 @@ func TestArgumentsAgainstBash(t *testing.T) {
 		sameAsBash(t, bash, probes, home, line)
 	}
 }
+
+// TestQuotedValuesAgainstBash holds the one reading of quotes and
+// backslashes — unquoted, '…', $'…' and "…" — to bash, where a value is
+// kept in a variable, an array, an option name or a key, and then used.
+func TestQuotedValuesAgainstBash(t *testing.T) {
+	bash := bashPath(t)
+	probes := probeDir(t)
+	var lines []string
+	for _, v := range quotedWords {
+		lines = append(lines,
+			"x="+v+"; probe 1 \"$x\"",
+			"a=("+v+" z); probe 1 \"${a[0]}\"",
+			"declare -A m=([k]="+v+"); probe 1 \"${m[k]}\"",
+			"f() { probe 1 \"$1\"; }; y="+v+"; f \"$y\"",
+		)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, line := range lines {
+		home, _ := tree(t, r)
+		sameAsBash(t, bash, probes, home, line)
+	}
+}
+
+// quotedWords are words whose value is plain text under one quoting or
+// another, with every backslash bash treats specially in each. ($'\u…'
+// is left out: bash here runs in the C locale, which does not decode it.)
+var quotedWords = []string{
+	`"a\"b"`, `a\"b`, `'a\"b'`, `"a\$b"`, `"a\\b"`, `"a\b"`, `a\\b`, `a\b`, "\"a\\`b\"",
+	`"a'b"`, `a"b"'c'`, `$'a\x41\'b'`, `$'\101\0101'`, `$'\e\E'`, `$'a\"b\?'`,
+	`$'\t\n'`, `'a\'b`, `\'a`, `"\\\""`, `"$"`, `"a$"`, `\$HOME`, `"\$HOME"`, `'$HOME'`,
+}

@@ -193,7 +193,7 @@ func (x *expander) paramOpaque(y *syntax.ParamExp, quoted bool) string {
 			if w == nil {
 				continue
 			}
-			l, ok := literal(w)
+			l, ok := Literal(w)
 			if !ok {
 				return "a replacement only known when the command runs"
 			}

@@ -14,7 +14,7 @@ func shopt(env Env, p Place, args []*syntax.Word) Place {
 	on, viaSet, query := true, false, false
 	var names []string
 	for _, a := range args {
-		l, ok := literal(a)
+		l, ok := Literal(a)
 		if !ok {
 			p.Unknown = "shopt with an option only known when it runs"
 			return p
@@ -81,7 +81,7 @@ func shopt(env Env, p Place, args []*syntax.Word) Place {
 // and -o / +o noglob, and the positional parameters it sets.
 func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 	for i := 0; i < len(args); i++ {
-		l, ok := literal(args[i])
+		l, ok := Literal(args[i])
 		if !ok {
 			p.Unknown = "set with an option only known when it runs"
 			return p
@@ -102,7 +102,7 @@ func setBuiltin(env Env, p Place, args []*syntax.Word) Place {
 			case 'o':
 				if i+1 < len(args) {
 					i++
-					n, ok := literal(args[i])
+					n, ok := Literal(args[i])
 					if !ok {
 						p.Unknown = "set -o with an option only known when it runs"
 						return p
@@ -147,7 +147,7 @@ func setPositional(env Env, p Place, words []*syntax.Word) Place {
 func shift(p Place, args []*syntax.Word) Place {
 	n := 1
 	if len(args) > 0 {
-		l, ok := literal(args[0])
+		l, ok := Literal(args[0])
 		if !ok || !isDigits(l) {
 			return setVar(p, positional, unknownVar)
 		}

@@ -833,58 +833,13 @@ func anyPattern(fs []Field) bool {
 // globbing, so it is the word's literal value when it has no expansions,
 // and what Expand found (with the single field joined) otherwise.
 func assignValue(env Env, p Place, w *syntax.Word, expanded string) string {
-	if lit, ok := literal(w); ok {
+	if lit, ok := Literal(w); ok {
 		if strings.HasPrefix(lit, "~") {
 			return expanded // tilde expands in assignments
 		}
 		return lit
 	}
 	return expanded
-}
-
-// literal is a word's value when it is made of literal parts and quotes
-// only.
-func literal(w *syntax.Word) (string, bool) {
-	var sb strings.Builder
-	for _, part := range w.Parts {
-		switch x := part.(type) {
-		case *syntax.Lit:
-			sb.WriteString(unescapeLit(x.Value))
-		case *syntax.SglQuoted:
-			if x.Dollar {
-				return "", false
-			}
-			sb.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				sb.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return sb.String(), true
-}
-
-func unescapeLit(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
 }
 
 func unset(p Place, args []*syntax.Word) Place {
