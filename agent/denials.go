@@ -58,37 +58,16 @@ func commandKey(command, workingDirectory string) string {
 	return filepath.Clean(workingDirectory) + "\x00" + text
 }
 
-// literal is a word's value when it is plain text under any quoting: no
-// expansion, glob or brace in it. Lit values keep backslash escapes, so a
-// word with one is left as written.
+// literal is a word's value when it is plain text under any quoting
+// (plan.Literal) and no unquoted part of it is a pattern, a brace list
+// or a tilde, which requoting would turn into text.
 func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	var add func(parts []syntax.WordPart) bool
-	add = func(parts []syntax.WordPart) bool {
-		for _, p := range parts {
-			switch p := p.(type) {
-			case *syntax.Lit:
-				if strings.ContainsAny(p.Value, "\\*?[{~") {
-					return false
-				}
-				b.WriteString(p.Value)
-			case *syntax.SglQuoted:
-				if p.Dollar {
-					return false
-				}
-				b.WriteString(p.Value)
-			case *syntax.DblQuoted:
-				if p.Dollar || !add(p.Parts) {
-					return false
-				}
-			default:
-				return false
-			}
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[{~") {
+			return "", false
 		}
-		return true
 	}
-	ok := add(w.Parts)
-	return b.String(), ok
+	return plan.Literal(w)
 }
 
 func (d *denials) deniedBefore(key string) bool { return d.seen[key] }

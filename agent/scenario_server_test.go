@@ -270,7 +270,14 @@ func TestScenarioDenialsStick(t *testing.T) {
 // refuse the same words in another.
 func TestCommandKey(t *testing.T) {
 	t.Parallel()
-	same := [][2]string{{"rm -r /tmp/old", "rm  -r   /tmp/old"}, {"rm -r /tmp/old", `rm -r '/tmp/old'`}, {"ls|wc -l", "ls | wc -l"}}
+	same := [][2]string{{"rm -r /tmp/old", "rm  -r   /tmp/old"}, {"rm -r /tmp/old", `rm -r '/tmp/old'`}, {"ls|wc -l", "ls | wc -l"},
+		// Quotes and backslashes read once, as bash reads them (plan.Literal).
+		{`rm "a\"b"`, `rm 'a"b'`}, {`rm a\ b`, `rm 'a b'`}, {`rm $'\x61'`, `rm a`}, {`rm "\$x"`, `rm '$x'`}}
+	for _, p := range [][2]string{{`rm 'a\"b'`, `rm 'a"b'`}, {`rm "$x"`, `rm '$x'`}, {`rm *`, `rm '*'`}, {`rm ~`, `rm '~'`}} {
+		if commandKey(p[0], "/home/u") == commandKey(p[1], "/home/u") {
+			t.Errorf("%q and %q share a key", p[0], p[1])
+		}
+	}
 	for _, p := range same {
 		if commandKey(p[0], "/home/u") != commandKey(p[1], "/home/u") {
 			t.Errorf("%q and %q differ", p[0], p[1])

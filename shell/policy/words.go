@@ -3,9 +3,9 @@ package policy
 import (
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/hark-sh/hark/shell/plan"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -48,22 +48,20 @@ func decodeWord(w *syntax.Word) arg {
 		case *syntax.Lit:
 			unquoteLit(&b, &a, p.Value, i == 0)
 		case *syntax.SglQuoted:
-			if p.Dollar && strings.ContainsRune(p.Value, '\\') {
-				// $'\x72m' is rm: decode it as the shell would, or treat it
-				// as unknown when it uses an escape we do not decode.
-				v, ok := decodeANSIC(p.Value)
-				if !ok {
-					a.expanded = true
-				}
-				b.WriteString(v)
-				continue
+			// $'\x72m' is rm: plan reads it as bash does, or it is
+			// unknown (an escape bash reads by rules of its own).
+			v, ok := plan.Literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			if !ok {
+				a.expanded = true
+				v = p.Value
 			}
-			b.WriteString(p.Value)
+			b.WriteString(v)
 		case *syntax.DblQuoted:
 			for j, inner := range p.Parts {
 				switch q := inner.(type) {
 				case *syntax.Lit:
-					unquoteDouble(&b, q.Value)
+					v, _ := plan.Literal(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{q}}}})
+					b.WriteString(v)
 				case *syntax.ParamExp:
 					param(&b, &a, q, i == 0 && j == 0)
 				default:
@@ -154,12 +152,16 @@ func unquoteLit(b *strings.Builder, a *arg, s string, first bool) {
 		ch := s[i]
 		switch ch {
 		case '\\':
+			// As plan.Literal reads it: the next character as itself, and
+			// a line continuation as nothing.
 			if i+1 < len(s) {
 				i++
 				if s[i] == ';' || s[i] == '&' || s[i] == '|' {
 					a.escapedOp = true
 				}
-				b.WriteByte(s[i])
+				if s[i] != '\n' {
+					b.WriteByte(s[i])
+				}
 			}
 			continue
 		case '*', '?':
@@ -176,78 +178,6 @@ func unquoteLit(b *strings.Builder, a *arg, s string, first bool) {
 		}
 		b.WriteByte(ch)
 	}
-}
-
-// unquoteDouble removes the backslashes that are special inside double quotes.
-func unquoteDouble(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-}
-
-// decodeANSIC decodes the escapes of a bash $'…' string.
-func decodeANSIC(s string) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch c := s[i]; c {
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte(11)
-		case '\\', '\'', '"', '?':
-			b.WriteByte(c)
-		case 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
-			base, max := 16, map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			start := i + 1
-			if c >= '0' && c <= '7' {
-				base, max, start = 8, 3, i
-			}
-			digits := "0123456789abcdefABCDEF"
-			if base == 8 {
-				digits = "01234567"
-			}
-			j := start
-			for j < len(s) && j-start < max && strings.IndexByte(digits, s[j]) >= 0 {
-				j++
-			}
-			if j == start {
-				return b.String(), false
-			}
-			n, err := strconv.ParseUint(s[start:j], base, 32)
-			if err != nil {
-				return b.String(), false
-			}
-			if c == 'u' || c == 'U' {
-				b.WriteRune(rune(n))
-			} else {
-				b.WriteByte(byte(n))
-			}
-			i = j - 1
-		default:
-			return b.String(), false
-		}
-	}
-	return b.String(), true
 }
 
 // cleanPath is path.Clean that keeps the result absolute-looking.

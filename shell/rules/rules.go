@@ -239,68 +239,13 @@ func decodeCall(x *syntax.CallExpr) call {
 }
 
 // literalWord decodes a word that means the same text whatever the shell's
-// state: unquoted literals without brace expansion or ~user, single quotes,
-// and double quotes holding only literal text. Globs are literal here; the
-// folder check reads them as paths.
+// state (plan.Literal), apart from ~user, ~+ and ~-, which name other
+// folders. Globs are literal here; the folder check reads them as paths.
 func literalWord(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			v := p.Value
-			if strings.ContainsAny(v, "{}") {
-				return "", false
-			}
-			if i == 0 && strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/") {
-				return "", false // ~user, ~+ and ~- name other folders
-			}
-			b.WriteString(unescape(v))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeQuoted(l.Value))
-			}
-		default:
-			return "", false
-		}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") && l.Value != "~" && !strings.HasPrefix(l.Value, "~/") {
+		return "", false
 	}
-	return b.String(), true
-}
-
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func unescapeQuoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return plan.Literal(w)
 }
 
 // matchesExact is how an allow rule matches: the program, then exactly

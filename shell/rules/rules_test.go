@@ -181,6 +181,10 @@ func TestDecide(t *testing.T) {
 		{"never rule through eval", "eval 'git push --force'", proj, Never, 5, ""},
 		{"never rule through xargs", "echo main | xargs git push --force origin", proj, Never, 5, ""},
 		{"ask rule through timeout", "timeout 5 cat secrets.txt", proj, Ask, 4, ""},
+		// Words read as bash reads them (plan.Literal), whatever the quoting.
+		{"never rule in ANSI-C quotes", `git $'push' $'--\x66orce' origin main`, proj, Never, 5, ""},
+		{"never rule with escapes", `git pu\sh \-\-force "origin"`, proj, Never, 5, ""},
+		{"allow rule in ANSI-C quotes", `git $'commit' -m x`, proj, Allow, 1, ""},
 		{"forbidden stays forbidden", "sudo git commit -m x", proj, "", 0, ""},
 	}
 	for _, c := range cases {
