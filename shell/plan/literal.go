@@ -23,6 +23,10 @@ func Literal(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	parts := w.Parts
+	// Text with no backslash, $'…' or unquoted brace is itself: most
+	// words, and the policy reads every one.
+	var plain strings.Builder
+	simple := true
 	for i, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -30,22 +34,32 @@ func Literal(w *syntax.Word) (string, bool) {
 				// Escaped, the expander leaves it for the caller.
 				parts = append([]syntax.WordPart{&syntax.Lit{Value: `\` + p.Value}}, parts[1:]...)
 			}
+			simple = simple && !strings.ContainsAny(p.Value, `\{`)
+			plain.WriteString(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar && strings.Contains(p.Value, `\c`) {
 				return "", false
 			}
+			simple = simple && !p.Dollar
+			plain.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				return "", false
 			}
 			for _, q := range p.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
 					return "", false
 				}
+				simple = simple && !strings.Contains(l.Value, `\`)
+				plain.WriteString(l.Value)
 			}
 		default:
 			return "", false
 		}
+	}
+	if simple {
+		return plain.String(), true
 	}
 	// No ReadDir: the expander globs nothing; no Env: it reads nothing.
 	fields, err := expand.Fields(&expand.Config{}, &syntax.Word{Parts: parts})
