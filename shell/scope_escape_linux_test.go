@@ -75,8 +75,16 @@ func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
 			r.perCommand = via == "helper"
 			home, proj := layHome(t)
 			sc := scope.Build(scope.Input{Dir: proj, Home: home, Own: []string{filepath.Join(home, ".config/hark")}})
+			// Pinned, as the agent pins every folder it runs in: the
+			// build's names relative to it (.git/hooks) meet the same
+			// mounts as its full ones.
+			pin, err := PinDir(proj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pin.Close()
 			res := r.Run(context.Background(), Request{Command: "H='" + home + "'\n" + hostileBuild, WorkingDirectory: proj,
-				Verdict: Verdict{Tier: Confirm}, Scope: &sc, Hide: []string{filepath.Join(home, ".ssh")}})
+				Verdict: Verdict{Tier: Confirm}, Scope: &sc, Hide: []string{filepath.Join(home, ".ssh")}, Pin: pin})
 			if !res.Executed || res.Sandbox != SandboxScoped {
 				t.Fatalf("the build did not run scoped: %s", res.JSON())
 			}
@@ -103,6 +111,53 @@ func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
 				if !strings.Contains(off.Output, "WROTE: "+w+"\n") {
 					t.Errorf("without limits the build could not write %s, so the test cannot tell:\n%s", w, off.JSON())
 				}
+			}
+		})
+	}
+}
+
+// A run approved in the home folder itself, which Hark pins as it pins
+// every folder, reaches start-up files, keys and Hark's settings by names
+// relative to it no more than by full ones: the command starts in its
+// folder as this run's mounts show it, not as the runner's do.
+func TestEscapeRelativeNamesFromHome(t *testing.T) {
+	requireLandlock(t)
+	const hostile = `
+try() { if ( eval "$1" ) 2>/dev/null; then echo "WROTE: $2"; fi; }
+try 'echo evil >> .bashrc' bashrc
+try 'echo evil >> .ssh/authorized_keys' authorized_keys
+try 'cat .ssh/id_rsa' read-key
+try 'cp .ssh/id_rsa stolen' copied-key
+try 'echo "{}" > .config/hark/settings.json' hark-settings
+echo made > made.txt
+`
+	for _, via := range []string{"zygote", "helper"} {
+		t.Run(via, func(t *testing.T) {
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+			r.perCommand = via == "helper"
+			home, _ := layHome(t)
+			sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".config/hark")}})
+			pin, err := PinDir(home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pin.Close()
+			res := r.Run(context.Background(), Request{Command: hostile, WorkingDirectory: home, Verdict: Verdict{Tier: Confirm},
+				Scope: &sc, Hide: []string{filepath.Join(home, ".ssh")}, Pin: pin})
+			if !res.Executed || res.Sandbox != SandboxScoped {
+				t.Fatalf("the run was not scoped: %s", res.JSON())
+			}
+			if strings.Contains(res.Output, "WROTE") || strings.Contains(res.Output, "KEY") {
+				t.Errorf("the approved run reached past its scope by relative names:\n%s", res.Output)
+			}
+			for p, want := range map[string]string{".bashrc": "orig\n", ".ssh/authorized_keys": "orig\n",
+				".config/hark/settings.json": "orig\n", "made.txt": "made\n"} {
+				if got, _ := os.ReadFile(filepath.Join(home, p)); string(got) != want {
+					t.Errorf("%s holds %q, want %q", p, got, want)
+				}
+			}
+			if _, err := os.Lstat(filepath.Join(home, "stolen")); err == nil {
+				t.Error("the key was copied")
 			}
 		})
 	}

@@ -17,27 +17,46 @@ import (
 // a folder moved into ~/.ssh after the runner's own check would otherwise
 // run the command with `..` in ~/.ssh.
 func placeMoved(path string, held int) string {
+	fd, why := reopenHeld(path, held)
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+	return why
+}
+
+// reopenHeld opens path in this mount namespace following no symbolic
+// link and returns it when it is the folder held (the same device and
+// inode), or says why it is not. A command starts in the folder opened
+// here, not in the descriptor the runner sent: that one was opened in
+// the runner's mount namespace, and a command that started in it would
+// resolve names relative to its folder through the runner's mounts and
+// its absolute names through its own. The kept places' read-only mounts
+// would then hold "$PWD/.git/hooks" but not ".git/hooks", and a link or
+// rename between the two (git repack, ln "$PWD/a" b) would fail as one
+// across file systems.
+func reopenHeld(path string, held int) (int, string) {
 	var want, got unix.Stat_t
 	if err := unix.Fstat(held, &want); err != nil {
-		return "it can no longer be read (" + err.Error() + ")"
+		return -1, "it can no longer be read (" + err.Error() + ")"
 	}
 	fd, err := openNoLinks(path)
 	switch {
 	case errors.Is(err, unix.ENOENT):
-		return path + " no longer exists"
+		return -1, path + " no longer exists"
 	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.EXDEV):
-		return path + ", or a folder on the way to it, is now a link"
+		return -1, path + ", or a folder on the way to it, is now a link"
 	case err != nil:
-		return path + ": " + err.Error()
+		return -1, path + ": " + err.Error()
 	}
-	defer unix.Close(fd)
 	if err := unix.Fstat(fd, &got); err != nil {
-		return path + ": " + err.Error()
+		unix.Close(fd)
+		return -1, path + ": " + err.Error()
 	}
 	if got.Dev != want.Dev || got.Ino != want.Ino {
-		return path + " is now another folder"
+		unix.Close(fd)
+		return -1, path + " is now another folder"
 	}
-	return ""
+	return fd, ""
 }
 
 // openNoLinks opens the folder at path following no symbolic link:

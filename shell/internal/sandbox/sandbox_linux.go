@@ -143,6 +143,16 @@ func HelperMain(args []string) int {
 			return fail("the folder to run in cannot be held: %v", err)
 		}
 		defer unix.Close(dot)
+		// The runner's descriptor is of its mount namespace: the command
+		// starts in the same folder entered through this one's (see
+		// reopenHeld). Where it is not the same, the last look says so.
+		if here, why := reopenHeld(h.pin, dot); why == "" {
+			err = unix.Fchdir(here)
+			unix.Close(here)
+			if err != nil {
+				return fail("the folder to run in cannot be entered: %v", err)
+			}
+		}
 		place = func() string { return placeMoved(h.pin, dot) }
 	}
 	var pid int
@@ -187,6 +197,14 @@ func HelperMain(args []string) int {
 			}
 			if err != nil {
 				return fail("the kept places could not be held, so the command was not run: %v", err)
+			}
+			if h.ruleset {
+				// Built by the runner for what is left to Landlock here
+				// (MountsRuleset), as the kept and hidden places are now.
+				if !isRuleset(RulesetFD) {
+					return fail("fd %d is not the run's Landlock ruleset (this entry point is internal to hark)", RulesetFD)
+				}
+				conf.built = &builtRuleset{fd: RulesetFD, flags: h.rulesFlag}
 			}
 		}
 		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); isPlaceMoved(err) {

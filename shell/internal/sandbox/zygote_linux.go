@@ -270,6 +270,12 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 		unix.CloseOnExec(fds[3])
 		held, approved = fds[3], m.Dir
 		m.Dir = "/proc/self/fd/" + strconv.Itoa(fds[3])
+		// Entered through this namespace's mounts (see reopenHeld); where
+		// it is not the folder held, the last look says so.
+		if here, why := reopenHeld(approved, held); why == "" {
+			defer unix.Close(here)
+			m.Dir = "/proc/self/fd/" + strconv.Itoa(here)
+		}
 		fds[2] = fds[3]
 		fds = fds[:3]
 	} else {
