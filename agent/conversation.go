@@ -13,7 +13,8 @@ import (
 
 // Conversation is one thread of requests with the model. Follow-up requests
 // ("now delete the biggest one") go to the same Conversation so the model
-// sees what came before; the caller decides when to start a new one.
+// sees what came before; an unrelated request starts a new one
+// (ConversationFor says which).
 //
 // Messages hold everything sent to and received from the model except the
 // system prompt, which is rendered afresh for every request (the date
@@ -44,8 +45,9 @@ type Unfinished struct {
 }
 
 // NewConversation starts an empty conversation with a fresh ID.
-func NewConversation() *Conversation {
-	now := time.Now()
+func NewConversation() *Conversation { return newConversationAt(time.Now()) }
+
+func newConversationAt(now time.Time) *Conversation {
 	return &Conversation{ID: newID(now), Created: now, Updated: now}
 }
 
