@@ -239,7 +239,9 @@ func (a *App) sayAgain(id string) {
 // relistenNow starts the recording Say it again asked for.
 func (a *App) relistenNow(ctx context.Context) {
 	a.relisten = false
+	a.retrying = true
 	a.startVoice(ctx)
+	a.retrying = false
 	if a.listening() {
 		a.keyMachine().latched = true
 		a.renderNow()

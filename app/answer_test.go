@@ -254,11 +254,14 @@ func TestSayItAgain(t *testing.T) {
 			}
 			h.app.Post(KeyDown{}) // ends the latched recording
 			h.app.Post(KeyUp{})
-			if r := recv(t, "the first request", h.agent.calls); r.Text != "delete the old bills" {
-				t.Fatalf("first request %q", r.Text)
+			first := recv(t, "the first request", h.agent.calls)
+			if first.Text != "delete the old bills" {
+				t.Fatalf("first request %q", first.Text)
 			}
-			if r := recv(t, "the request said again", h.agent.calls); r.Text != "delete the old builds" {
-				t.Fatalf("second request %q", r.Text)
+			// Said again, it is the same request heard right: it stays in
+			// the dropped one's conversation whatever its words.
+			if r := recv(t, "the request said again", h.agent.calls); r.Text != "delete the old builds" || r.Conv == nil || r.Conv != first.Conv {
+				t.Fatalf("second request %q in conversation %p, want the first's %p", r.Text, r.Conv, first.Conv)
 			}
 			h.views.wait(t, "the new approval", func(v View) bool { return len(v.Pending) == 1 && v.Pending[0].Heard == "delete the old builds" })
 		})

@@ -179,9 +179,12 @@ type App struct {
 
 	// Everything below is owned by the Run goroutine.
 	settings settings.Settings
-	// conv is the conversation requests continue, nil until the first one
-	// and after New conversation. A turn takes the pointer when it starts;
-	// only one turn runs at a time, and the loop never reads inside it.
+	// conv is the conversation the last request went to, nil until the
+	// first one and after New conversation. A turn takes the pointer when
+	// it starts and, once it has the request's words, continues it only
+	// when they read as a follow-up (agent.ConversationFor), else starts a
+	// new one, and tells the loop which (convChosen). Only one turn runs
+	// at a time, and the loop never reads inside it.
 	conv     *agent.Conversation
 	state    State
 	turn     *turn
@@ -232,6 +235,9 @@ type App struct {
 	described map[string]bool
 	// relisten: Say it again cancelled the turn; listen when it ends.
 	relisten bool
+	// retrying is set while Say it again or Ask again starts its turn:
+	// the same request again, which stays in conv whatever its words.
+	retrying bool
 	// settingsNote says what the last edit of settings.json changed, for
 	// the Settings… row; never in the status row, whose length must not
 	// move the menu under the pointer.
@@ -585,9 +591,6 @@ func (a *App) stopRecording() {
 func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- SendReply) *turnRun {
 	a.turnSeq++
 	tctx, cancel := context.WithCancel(ctx)
-	if a.conv == nil {
-		a.conv = agent.NewConversation()
-	}
 	stop := make(chan time.Time, 1)
 	a.turn = &turn{id: a.turnSeq, ctxParent: ctx, cancel: cancel, stop: stop, text: text, reply: reply}
 	a.stream, a.detail, a.lastError = "", "", ""
@@ -597,7 +600,8 @@ func (a *App) newTurn(ctx context.Context, source, text string, reply chan<- Sen
 		loop:              a.loop,
 		source:            source,
 		text:              text,
-		conv:              a.conv,
+		prev:              a.conv,
+		retry:             a.retrying,
 		stop:              stop,
 		keep:              a.speechMissing(),
 		noConfirm:         !a.settings.ConfirmBeforeExecute,
@@ -727,6 +731,14 @@ func (a *App) turnStage(e stageEvent) {
 		t.stopped = true // the recording hit its maximum length
 	}
 	a.setState(e.state)
+}
+
+// convChosen makes the conversation the turn's request went to the one
+// the next request may continue.
+func (a *App) convChosen(e convChosen) {
+	if a.current(e.turn) != nil {
+		a.conv = e.conv
+	}
 }
 
 func (a *App) heardText(e heard) {

@@ -615,21 +615,27 @@ func TestMenuActionsOpenFiles(t *testing.T) {
 	h.views.waitFrom(t, m, "remark for a missing conversation", hasNote("hark history show missing"))
 }
 
-// The loop owns the conversation: requests continue it until New
-// conversation, after which the next request starts a fresh one.
+// The loop owns the conversation: a follow-up continues it until New
+// conversation, after which the next request starts a fresh one, follow-up
+// or not.
 func TestNewConversationAndTypedRequest(t *testing.T) {
 	t.Parallel()
-	ag := answerAgent("ok")
-	h := start(t, ag, func(o *Options) { o.Prompter = fakePrompter{text: "show disk usage\n", ok: true} })
+	hist := agent.NewStore(t.TempDir(), agent.Files{WriteAtomic: settings.WriteFileAtomic, MoveAside: settings.MoveAside})
+	clock := &testClock{t: time.Date(2026, 12, 6, 16, 51, 0, 0, time.Local)}
+	ag := storingAgent(hist, clock.now)
+	h := start(t, ag, func(o *Options) {
+		o.History, o.now = hist, clock.now
+		o.Prompter = fakePrompter{text: "and show disk usage too\n", ok: true}
+	})
 	ask := func(text string) request {
 		t.Helper()
 		m := h.views.mark()
 		h.app.Post(SendRequest{Text: text, Reply: make(chan SendReply, 1)})
 		r := recv(t, "agent request", ag.calls)
-		h.views.waitFrom(t, m, "idle after "+text, stateIs(Idle))
+		h.views.waitFrom(t, m, "the answer to "+text, answeredWith(text))
 		return r
 	}
-	first, second := ask("one"), ask("two")
+	first, second := ask("list my downloads"), ask("and sort them by size")
 	if first.Conv == nil || first.Conv != second.Conv {
 		t.Fatalf("a follow-up started another conversation: %p then %p", first.Conv, second.Conv)
 	}
@@ -638,7 +644,7 @@ func TestNewConversationAndTypedRequest(t *testing.T) {
 	h.views.waitFrom(t, m, "new conversation remark", hasNote("new conversation"))
 	h.app.Post(MenuClick{ID: IDTypeRequest})
 	r := recv(t, "typed request", ag.calls)
-	if r.Text != "show disk usage" {
+	if r.Text != "and show disk usage too" {
 		t.Errorf("agent got %+v", r)
 	}
 	if r.Conv == nil || r.Conv == first.Conv {

@@ -737,5 +737,7 @@ func (a *App) askAgain(ctx context.Context) {
 		return
 	}
 	a.missed = nil
+	a.retrying = true
 	a.startText(ctx, m.request, "typed", nil)
+	a.retrying = false
 }

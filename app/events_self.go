@@ -15,6 +15,7 @@ func (e agentEvent) handleBy(_ context.Context, a *App)   { a.agentProgress(e) }
 func (e pendingAdd) handleBy(_ context.Context, a *App)   { a.addPending(e) }
 func (countdown) handleBy(_ context.Context, a *App)      { a.countdownTick() }
 func (e heard) handleBy(_ context.Context, a *App)        { a.heardText(e) }
+func (e convChosen) handleBy(_ context.Context, a *App)   { a.convChosen(e) }
 func (e answerHeard) handleBy(_ context.Context, a *App)  { a.answerHeardText(e) }
 func (e speechPart) handleBy(_ context.Context, a *App)   { a.speechPartDone(e) }
 func (e speechEnded) handleBy(_ context.Context, a *App)  { a.speechDone(e) }

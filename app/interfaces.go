@@ -129,8 +129,8 @@ type Prompter interface {
 }
 
 // Agent runs one spoken or typed request as part of conv, which the core
-// owns: it keeps the conversation between requests and drops it on New
-// conversation. RunWith blocks until the request is finished; it must
+// owns: it keeps the conversation a follow-up continues (the rule is
+// agent.ConversationFor) and drops it on New conversation. RunWith blocks until the request is finished; it must
 // honour ctx (HTTP streaming, an open confirmation and a running command
 // all stop on cancel), ask o.Confirmer before running anything that needs
 // approval (unless *o.NoConfirm), and report progress through o.OnEvent.

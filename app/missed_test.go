@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hark-sh/hark/agent"
 )
 
 // TestTimedOutApprovalsLeaveAnAskAgainRow: walk 6 came back to a menu
@@ -35,10 +37,18 @@ func TestTimedOutApprovalsLeaveAnAskAgainRow(t *testing.T) {
 		t.Fatalf("row %+v in\n%s", row, rowsOf(m))
 	}
 
+	// Chosen long after: Ask again is the user's own choice, so the
+	// request goes to the conversation it came from, however late.
+	mu.Lock()
+	clock = clock.Add(agent.FollowUpWindow + time.Hour)
+	mu.Unlock()
 	h.app.Post(MenuClick{ID: IDAskAgain})
 	again := recv(t, "the request again", h.agent.calls)
 	if again.Text != first.Text {
 		t.Errorf("asked again %q, want %q", again.Text, first.Text)
+	}
+	if again.Conv == nil || again.Conv != first.Conv {
+		t.Error("Ask again started another conversation")
 	}
 	recv(t, "the second timeout", decisions)
 	// The second request timed out too: a row for it, not for both.

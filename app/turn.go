@@ -47,8 +47,16 @@ type turnRun struct {
 	loop inbox
 
 	source string
-	text   string              // typed or sent text; empty for voice
-	conv   *agent.Conversation // the loop hands it over and does not read inside it
+	text   string // typed or sent text; empty for voice
+	// prev is the conversation the last request went to (nil: none, or
+	// New conversation since). The loop hands it over and does not read
+	// inside it, and the turn that last used it has ended; this turn
+	// continues it only if the request reads as a follow-up.
+	prev *agent.Conversation
+	// retry: the request is the last one again (Say it again, Ask
+	// again), so it continues prev however long ago and whatever its
+	// words.
+	retry bool
 	// stop receives the key-up time when the loop ends the recording.
 	stop <-chan time.Time
 
@@ -101,6 +109,11 @@ type (
 		turn int
 		text string
 	}
+	// convChosen is the conversation the turn's request goes to.
+	convChosen struct {
+		turn int
+		conv *agent.Conversation
+	}
 )
 
 func (stageEvent) isEvent()   {}
@@ -108,6 +121,7 @@ func (agentEvent) isEvent()   {}
 func (turnDone) isEvent()     {}
 func (heard) isEvent()        {}
 func (partialHeard) isEvent() {}
+func (convChosen) isEvent()   {}
 
 // run is the goroutine of one turn. It reports every stage to the loop
 // and always ends with exactly one turnDone.
@@ -141,7 +155,15 @@ func (r *turnRun) body() (agent.Outcome, error) {
 		c.unsure = speech.Unsure(text, words)
 		c.again = true
 	}
-	return r.agent.RunWith(r.ctx, r.conv, text, agent.RequestOptions{
+	// Which conversation a request belongs to depends on its words, so a
+	// spoken one is placed only now that they are known, never at
+	// key-down.
+	conv := r.prev
+	if !r.retry || conv == nil {
+		conv, _ = agent.ConversationFor(r.prev, text, r.now())
+	}
+	r.loop.post(convChosen{turn: r.id, conv: conv})
+	return r.agent.RunWith(r.ctx, conv, text, agent.RequestOptions{
 		Confirmer:      c,
 		NoConfirm:      &noConfirm,
 		ConfirmTimeout: r.confirmTimeout,
