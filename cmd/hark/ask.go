@@ -20,19 +20,20 @@ import (
 	"github.com/hark-sh/hark/speech/whisper"
 )
 
-// continueWindow is how recent the last conversation must be for `hark ask`
-// to continue it; older ones are finished business and a new request starts
-// fresh. --new always starts fresh.
-const continueWindow = 10 * time.Minute
+// askNow is the time hark ask chooses the conversation by; tests set it.
+var askNow = time.Now
 
 func init() {
 	register(&command{
 		name:    "ask",
-		usage:   `[--model M] [--new] "request" | --wav FILE.wav | --listen`,
+		usage:   `[--model M] [--new | --continue] "request" | --wav FILE.wav | --listen`,
 		summary: "Ask the model to do something; commands that change anything ask Run this? [N]o / [y]es first (deletions under home offer the Trash).",
 		about: `Sends the request to the local Ollama model. Read-only commands it proposes run at once
 in a sandbox; anything else asks Run this? [N]o / [y]es here (without a terminal it is not run).
-Follow-ups within ` + humanDuration(continueWindow) + ` continue the same conversation unless --new is given.
+A request continues the latest conversation (the app's too) when it comes within ` + fmt.Sprint(int(agent.FollowUpWindow.Minutes())) + ` minutes of it
+and reads as a follow-up: it refers back ("and delete them too", "do it again", "what about the
+api project"), repeats the last request, or answers the model's question. Anything else starts a
+new conversation; --new always starts one, --continue always continues the latest.
 With --wav the request is spoken: whisper transcribes FILE.wav as hark transcribe does, Hark prints
 Heard “…” with the words it was unsure of marked ([bills?]), and asks that; each approval shows the
 same line, and warns first when an unsure word is what the command deletes or overwrites. --listen
@@ -45,7 +46,8 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	model := fs.String("model", "", "Ollama model to use (default: the ollamaModel setting, "+agent.DefaultModel+")")
-	fresh := fs.Bool("new", false, "start a new conversation (otherwise one updated in the last "+humanDuration(continueWindow)+" continues)")
+	fresh := fs.Bool("new", false, "start a new conversation, even if the request reads as a follow-up")
+	cont := fs.Bool("continue", false, "continue the latest conversation, however old, even if the request does not read as a follow-up")
 	wav := fs.String("wav", "", "speak the request instead of typing it: transcribe `FILE.wav` (as hark transcribe does), show what was heard with the unsure words marked, and ask that")
 	listen := fs.Bool("listen", false, "speak the request into the microphone (the microphone setting) until Enter, then as --wav")
 	fs.Usage = func() { writeUsage(e.stderr, "ask", fs) }
@@ -55,6 +57,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	request := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	spoken := *wav != "" || *listen
 	switch {
+	case *fresh && *cont:
+		fmt.Fprintln(e.stderr, `hark ask: give --new or --continue, not both`)
+		return exitUsage
 	case *wav != "" && *listen:
 		fmt.Fprintln(e.stderr, `hark ask: give either --wav FILE.wav or --listen, not both`)
 		return exitUsage
@@ -141,12 +146,9 @@ func runAsk(ctx context.Context, e *env, args []string) int {
 	warmUp(pv)
 
 	store.Warn = func(msg string) { showln(e.stderr, "hark: warning:", msg) }
-	conv := agent.NewConversation()
-	if !*fresh {
-		if last, err := store.Latest(); err == nil && time.Since(last.Updated) < continueWindow {
-			conv = last
-			showln(e.stderr, continuingNote(conv.Name(), time.Since(last.Updated)))
-		}
+	conv, note := askConversation(store, request, *fresh, *cont, askNow())
+	if note != "" {
+		showln(e.stderr, note)
 	}
 
 	out, err := a.Run(ctx, conv, request)
@@ -535,23 +537,62 @@ func excerpt(s string, n int, indent string) string {
 	return b.String()
 }
 
+// askConversation is the conversation request goes to, by the app's rule
+// (agent.ConversationFor) over the latest stored one unless fresh (--new)
+// or cont (--continue) chose, and the note that says which it is when
+// that could surprise: continuing one, or not continuing a recent one.
+func askConversation(store *agent.Store, request string, fresh, cont bool, now time.Time) (*agent.Conversation, string) {
+	if fresh {
+		return agent.NewConversation(), ""
+	}
+	last, err := store.Latest()
+	if err != nil {
+		if cont {
+			return agent.NewConversation(), "(no conversation to continue; this starts a new one)"
+		}
+		return agent.NewConversation(), ""
+	}
+	age := now.Sub(last.Updated)
+	if cont {
+		return last, continuingNote(last.Name(), age)
+	}
+	conv, continued := agent.ConversationFor(last, request, now)
+	switch {
+	case continued:
+		return conv, continuingNote(last.Name(), age)
+	case age < agent.FollowUpWindow:
+		return conv, fmt.Sprintf("(a new conversation: this does not read as a follow-up to %s from %s; --continue adds it there)",
+			conversationRef(last.Name()), agoText(age))
+	}
+	return conv, ""
+}
+
 // continuingNote names the conversation a follow-up continues by its title
 // and age, so nobody continues one they cannot recognise.
 func continuingNote(title string, age time.Duration) string {
-	title = strings.TrimSpace(title)
-	if title == "" {
-		title = "the last conversation"
-	} else {
-		title = "“" + title + "”"
+	return fmt.Sprintf("(continuing %s from %s; --new starts a fresh one)", conversationRef(title), agoText(age))
+}
+
+// conversationRef is a conversation's name in quotes, for the notes.
+func conversationRef(title string) string {
+	if title = strings.TrimSpace(title); title == "" {
+		return "the last conversation"
 	}
-	ago := "just now"
+	return "“" + title + "”"
+}
+
+func agoText(age time.Duration) string {
 	switch m := int(age.Round(time.Minute) / time.Minute); {
+	case m >= 2*24*60:
+		return fmt.Sprintf("%d days ago", m/(24*60))
+	case m >= 2*60:
+		return fmt.Sprintf("%d hours ago", m/60)
 	case m == 1:
-		ago = "1 minute ago"
+		return "1 minute ago"
 	case m > 1:
-		ago = fmt.Sprintf("%d minutes ago", m)
+		return fmt.Sprintf("%d minutes ago", m)
 	}
-	return fmt.Sprintf("(continuing %s from %s; --new starts a fresh one)", title, ago)
+	return "just now"
 }
 
 func pluralWord(n int, one, many string) string {

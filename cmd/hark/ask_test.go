@@ -223,25 +223,113 @@ func TestAskContinuesRecentConversation(t *testing.T) {
 		ollamatest.Reply{Text: "Second answer."},
 		ollamatest.Reply{Text: "Fresh answer."},
 	)
-	if r := runAgentCLI(t, "", false, "ask", "first"); r.code != exitOK {
+	if r := runAgentCLI(t, "", false, "ask", "list my downloads"); r.code != exitOK {
 		t.Fatal(r.stderr)
 	}
-	r := runAgentCLI(t, "", false, "ask", "second")
-	if r.code != exitOK || !strings.Contains(r.stderr, "continuing “first” from just now") {
+	r := runAgentCLI(t, "", false, "ask", "and sort them by size")
+	if r.code != exitOK || !strings.Contains(r.stderr, "continuing “list my downloads” from just now") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
-	if msgs := srv.Requests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "first" || msgs[3].Content != "second" {
+	if msgs := srv.Requests()[1].Messages; len(msgs) != 4 || msgs[1].Content != "list my downloads" || msgs[3].Content != "and sort them by size" {
 		t.Errorf("follow-up did not carry the conversation: %+v", msgs)
 	}
-	if r := runAgentCLI(t, "", false, "ask", "--new", "third"); r.code != exitOK || strings.Contains(r.stderr, "continuing") {
+	if r := runAgentCLI(t, "", false, "ask", "--new", "and the third"); r.code != exitOK || strings.Contains(r.stderr, "continuing") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 	if msgs := srv.Requests()[2].Messages; len(msgs) != 2 {
 		t.Errorf("--new carried old messages: %+v", msgs)
 	}
 	list := runAgentCLI(t, "", false, "history", "list")
-	if list.code != exitOK || strings.Count(list.stdout, "\n") != 3 || !strings.Contains(list.stdout, "first") || !strings.Contains(list.stdout, "third") {
+	if list.code != exitOK || strings.Count(list.stdout, "\n") != 3 || !strings.Contains(list.stdout, "list my downloads") || !strings.Contains(list.stdout, "and the third") {
 		t.Errorf("history list:\n%s", list.stdout)
+	}
+}
+
+// TestAskContinuesOnlyAFollowUp: hark ask continues the latest
+// conversation by the app's rule (agent.ConversationFor) — a request
+// within the window that refers back, retries the last one or answers the
+// model's question — and says which it did; --new and --continue choose
+// for it. The stored conversation was last updated at 16:55; askNow is
+// when the request is made.
+func TestAskContinuesOnlyAFollowUp(t *testing.T) {
+	last := time.Date(2026, 12, 6, 16, 55, 0, 0, time.Local)
+	const logs = "list the logs in my webapp project"
+	cases := []struct {
+		name      string
+		answer    string // the stored conversation's last answer
+		after     time.Duration
+		args      []string
+		continues bool
+		note      string // on stderr
+	}{
+		{name: "refers back", after: 2 * time.Minute, args: []string{"and delete them too"}, continues: true,
+			note: "(continuing “" + logs + "” from 2 minutes ago; --new starts a fresh one)"},
+		{name: "retries", after: time.Minute, args: []string{logs}, continues: true, note: "(continuing “" + logs + "”"},
+		{name: "answers the model's question", answer: "There are logs in webapp and api. Which project?", after: time.Minute,
+			args: []string{"the api one"}, continues: true, note: "(continuing “" + logs + "”"},
+		{name: "unrelated", after: time.Minute, args: []string{"how much disk space is left"},
+			note: "(a new conversation: this does not read as a follow-up to “" + logs + "” from 1 minute ago; --continue adds it there)"},
+		{name: "a follow-up past the window", after: agent.FollowUpWindow + time.Minute, args: []string{"and delete them too"}},
+		{name: "--new", after: time.Minute, args: []string{"--new", "and delete them too"}},
+		{name: "--continue", after: time.Hour, args: []string{"--continue", "how much disk space is left"}, continues: true,
+			note: "(continuing “" + logs + "” from 60 minutes ago; --new starts a fresh one)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv, _ := askEnv(t, ollamatest.Reply{Text: "Done."})
+			paths, _, err := loadSettings()
+			if err != nil {
+				t.Fatal(err)
+			}
+			answer := c.answer
+			if answer == "" {
+				answer = "There are 4 log files."
+			}
+			stored := &agent.Conversation{ID: "20261206-165400-0000aaaa", Title: logs, Created: last.Add(-time.Minute), Updated: last,
+				Messages: []api.Message{{Role: "user", Content: logs}, {Role: "assistant", Content: answer}},
+				Runs:     []agent.RunMetrics{{Request: logs, Outcome: agent.OutcomeCompleted, Success: true}}}
+			if err := newStore(paths.History).Save(stored); err != nil {
+				t.Fatal(err)
+			}
+			askNow = func() time.Time { return last.Add(c.after) }
+			t.Cleanup(func() { askNow = time.Now })
+
+			r := runAgentCLI(t, "", false, append([]string{"ask"}, c.args...)...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if c.note != "" && !strings.Contains(r.stderr, c.note) {
+				t.Errorf("stderr lacks %q:\n%s", c.note, r.stderr)
+			}
+			if !c.continues && strings.Contains(r.stderr, "continuing") {
+				t.Errorf("says it continues:\n%s", r.stderr)
+			}
+			msgs := srv.Requests()[0].Messages
+			if carried := len(msgs) == 4 && msgs[1].Content == logs; carried != c.continues {
+				t.Errorf("the model got %d messages (continues=%v, want %v)", len(msgs), carried, c.continues)
+			}
+			sums, err := newStore(paths.History).List()
+			if want := map[bool]int{true: 1, false: 2}[c.continues]; err != nil || len(sums) != want {
+				t.Errorf("%d conversations stored (err %v), want %d", len(sums), err, want)
+			}
+		})
+	}
+}
+
+// --continue with nothing to continue starts afresh and says so; with
+// --new it is a contradiction.
+func TestAskContinueFlag(t *testing.T) {
+	srv, _ := askEnv(t, ollamatest.Reply{Text: "Done."})
+	r := runAgentCLI(t, "", false, "ask", "--continue", "and delete them too")
+	if r.code != exitOK || !strings.Contains(r.stderr, "(no conversation to continue; this starts a new one)") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if msgs := srv.Requests()[0].Messages; len(msgs) != 2 {
+		t.Errorf("the model got %d messages, want a fresh conversation", len(msgs))
+	}
+	r = runAgentCLI(t, "", false, "ask", "--new", "--continue", "hi")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--new or --continue, not both") {
+		t.Errorf("exit %d stderr %q", r.code, r.stderr)
 	}
 }
 
@@ -289,6 +377,8 @@ func TestContinuingNoteAndPlurals(t *testing.T) {
 		{"list my downloads", 3 * time.Minute, "(continuing “list my downloads” from 3 minutes ago; --new starts a fresh one)"},
 		{"x", 50 * time.Second, "(continuing “x” from 1 minute ago; --new starts a fresh one)"},
 		{"", 10 * time.Second, "(continuing the last conversation from just now; --new starts a fresh one)"},
+		{"x", 3*time.Hour + 10*time.Minute, "(continuing “x” from 3 hours ago; --new starts a fresh one)"},
+		{"x", 50 * time.Hour, "(continuing “x” from 2 days ago; --new starts a fresh one)"},
 	}
 	for _, c := range cases {
 		if got := continuingNote(c.title, c.age); got != c.want {

@@ -208,11 +208,11 @@ func TestConversationHasOneName(t *testing.T) {
 	if r := runAgentCLI(t, "", false, "ask", "--new", "how much disk space is left"); r.code != exitOK {
 		t.Fatalf("first: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := runAgentCLI(t, "y\n", true, "ask", "make a release notes folder"); r.code != exitOK {
+	if r := runAgentCLI(t, "y\n", true, "ask", "--continue", "make a release notes folder"); r.code != exitOK {
 		t.Fatalf("second: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	const name = "make a release notes folder"
-	third := runAgentCLI(t, "", false, "ask", "thanks")
+	third := runAgentCLI(t, "", false, "ask", "--continue", "thanks")
 	if !strings.Contains(third.stderr, "(continuing “"+name+"”") {
 		t.Errorf("hark ask continues it under another name:\n%s", third.stderr)
 	}
