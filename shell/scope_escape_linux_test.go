@@ -117,9 +117,10 @@ func TestEscapeApprovedRunHeldToItsScope(t *testing.T) {
 }
 
 // A run approved in the home folder itself, which Hark pins as it pins
-// every folder, reaches start-up files, keys and Hark's settings by names
-// relative to it no more than by full ones: the command starts in its
-// folder as this run's mounts show it, not as the runner's do.
+// every folder, reaches start-up files, keys, Hark's settings and the
+// hooks of the repositories in home by names relative to it no more than
+// by full ones: the command starts in its folder as this run's mounts
+// show it, not as the runner's do.
 func TestEscapeRelativeNamesFromHome(t *testing.T) {
 	requireLandlock(t)
 	const hostile = `
@@ -129,6 +130,8 @@ try 'echo evil >> .ssh/authorized_keys' authorized_keys
 try 'cat .ssh/id_rsa' read-key
 try 'cp .ssh/id_rsa stolen' copied-key
 try 'echo "{}" > .config/hark/settings.json' hark-settings
+try 'echo "#!/bin/sh" > proj/.git/hooks/pre-commit' other-repository-hook
+try 'cd proj && echo evil >> .git/config' other-repository-config
 echo made > made.txt
 `
 	for _, via := range []string{"zygote", "helper"} {
@@ -151,13 +154,16 @@ echo made > made.txt
 				t.Errorf("the approved run reached past its scope by relative names:\n%s", res.Output)
 			}
 			for p, want := range map[string]string{".bashrc": "orig\n", ".ssh/authorized_keys": "orig\n",
-				".config/hark/settings.json": "orig\n", "made.txt": "made\n"} {
+				".config/hark/settings.json": "orig\n", "made.txt": "made\n", "proj/.git/config": "orig\n"} {
 				if got, _ := os.ReadFile(filepath.Join(home, p)); string(got) != want {
 					t.Errorf("%s holds %q, want %q", p, got, want)
 				}
 			}
 			if _, err := os.Lstat(filepath.Join(home, "stolen")); err == nil {
 				t.Error("the key was copied")
+			}
+			if _, err := os.Lstat(filepath.Join(home, "proj/.git/hooks/pre-commit")); err == nil {
+				t.Error("a hook was planted in a repository under home")
 			}
 		})
 	}

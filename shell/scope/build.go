@@ -258,8 +258,21 @@ func keep(in Input, write []string, named map[string]bool) []string {
 	// it writes no hooks, and the hooks it runs are the ones the
 	// repository already has, so nothing is kept from it (and it keeps
 	// the zygote's fast path, which cannot hold mounts).
-	if g := gitDir(in.Dir, in.Stat); g != "" && !in.NoMounts && !gitAlone(in.Programs) {
-		cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"))
+	if !in.NoMounts && !gitAlone(in.Programs) {
+		var repos []string
+		if g := gitDir(in.Dir, in.Stat); g != "" {
+			repos = append(repos, g)
+		}
+		// A whole home folder or system root holds other repositories
+		// too, whose hooks the user's next git command there would run.
+		for _, w := range write {
+			if IsBroad(w, in.Home) {
+				repos = append(repos, reposUnder(w)...)
+			}
+		}
+		for _, g := range repos {
+			cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"))
+		}
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -278,6 +291,50 @@ func keep(in Input, write []string, named map[string]bool) []string {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// Where reposUnder looks: folders at most repoDepth below the root, at
+// most repoLooks of them, for at most repoMost repositories (each is two
+// mounts).
+const repoDepth, repoLooks, repoMost = 5, 20000, 200
+
+// repoSkip are folders that hold other people's downloads, not
+// repositories anyone works in: searching them would cost the most.
+var repoSkip = map[string]bool{"node_modules": true, ".cache": true, ".npm": true, ".cargo": true, ".rustup": true,
+	".local": true, "Library": true, ".Trash": true, "snap": true, ".var": true, ".venv": true}
+
+// reposUnder are the .git folders of the repositories in root, found
+// breadth first without following links (a link's target is outside the
+// scope, or found under its own name).
+func reposUnder(root string) []string {
+	var out []string
+	level, looks := []string{root}, 0
+	for depth := 0; depth <= repoDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, d := range level {
+			entries, err := os.ReadDir(d)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if !e.IsDir() || repoSkip[e.Name()] {
+					continue // a link's type is not a folder's
+				}
+				p := filepath.Join(d, e.Name())
+				if e.Name() == ".git" {
+					if len(out) < repoMost {
+						out = append(out, p)
+					}
+					continue
+				}
+				if looks++; looks <= repoLooks {
+					next = append(next, p)
+				}
+			}
+		}
+		level = next
 	}
 	return out
 }

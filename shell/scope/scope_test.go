@@ -1,6 +1,8 @@
 package scope
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -245,5 +247,45 @@ func TestNamedInHome(t *testing.T) {
 	}
 	if l := gone.Lines(home)[0]; strings.Contains(l, "cannot tell") {
 		t.Errorf("first line %q says Hark could not tell", l)
+	}
+}
+
+// TestRepositoriesUnderAWholeHome: a scope that grants a whole home folder
+// keeps the hooks and settings of the repositories in it too, as far down
+// as people keep them, not only of the one the command runs in; a project
+// scope keeps its own.
+func TestRepositoriesUnderAWholeHome(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{"notes/.git/hooks", "src/tool/.git/hooks", "src/org/deep/lib/.git/hooks", ".oh-my-zsh/.git/hooks",
+		"proj/.git/hooks", ".cache/x/.git/hooks", "proj/node_modules/m/.git/hooks", "a/b/c/d/e/.git/hooks"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, "src"), filepath.Join(home, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s := Build(Input{Dir: home, Home: home, Programs: [][]string{{"make"}}})
+	for _, r := range []string{"notes", "src/tool", "src/org/deep/lib", ".oh-my-zsh", "proj"} {
+		g := filepath.Join(home, r, ".git")
+		if !slices.Contains(s.Keep, g+"/hooks/") || !slices.Contains(s.Keep, g+"/config") {
+			t.Errorf("%s is not kept: %v", r, s.Keep)
+		}
+	}
+	for _, k := range s.Keep {
+		if strings.Contains(k, "/link/") || strings.Contains(k, "/.cache/") || strings.Contains(k, "/node_modules/") {
+			t.Errorf("kept %s: a link is followed, or a cache searched", k)
+		}
+	}
+	// A project's scope is its own repository's.
+	p := Build(Input{Dir: filepath.Join(home, "notes"), Home: home, Programs: [][]string{{"make"}}})
+	for _, k := range p.Keep {
+		if strings.Contains(k, "/src/") || strings.Contains(k, "/proj/") {
+			t.Errorf("a project scope keeps %s", k)
+		}
+	}
+	// git alone is git's own work, wherever it runs.
+	if g := Build(Input{Dir: home, Home: home, Programs: [][]string{{"git", "status"}}}); slices.ContainsFunc(g.Keep, func(k string) bool { return strings.Contains(k, "/.git/") }) {
+		t.Errorf("git alone keeps %v", g.Keep)
 	}
 }
