@@ -39,6 +39,12 @@ type beyond struct {
 	places  []string
 	network bool
 	unnamed bool
+	// unremove are broad places the scope let the run make and write in
+	// but not remove or rename in (Scope.NoRemove), when the refusal
+	// names no place: what the kernel withheld is that right there, so
+	// that alone is asked for (zip and editors write a file and rename
+	// it into place).
+	unremove []string
 }
 
 // refusedOutside reads a scoped run's failure for the kernel's refusals
@@ -76,7 +82,10 @@ func refusedOutside(res shell.Result, sc *scope.Scope, home string) (b beyond, o
 		}
 	}
 	b.unnamed = refused && len(b.places) == 0 && !b.network
-	return b, len(b.places) > 0 || b.network || b.unnamed
+	if b.unnamed && len(sc.NoRemove) > 0 {
+		b.unremove, b.unnamed = sc.NoRemove, false
+	}
+	return b, len(b.places) > 0 || b.network || b.unnamed || len(b.unremove) > 0
 }
 
 // inScope says whether p lies in a writable place of sc and is not kept.
@@ -108,6 +117,9 @@ func (b beyond) widen(sc *scope.Scope) *scope.Scope {
 		w.Keep = slices.DeleteFunc(slices.Clone(w.Keep), func(k string) bool { return scope.Under(filepath.Clean(k), p) || scope.Under(p, filepath.Clean(k)) })
 	}
 	w.Network = w.Network || b.network
+	if len(b.unremove) > 0 {
+		w.NoRemove = slices.DeleteFunc(slices.Clone(sc.NoRemove), func(p string) bool { return slices.Contains(b.unremove, p) })
+	}
 	return &w
 }
 
@@ -116,6 +128,9 @@ func (b beyond) words(home string) string {
 	var parts []string
 	for _, p := range b.places {
 		parts = append(parts, "changing "+scope.Tilde(p, home))
+	}
+	for _, p := range b.unremove {
+		parts = append(parts, "removing and renaming files in "+scope.Tilde(p, home))
 	}
 	if b.network {
 		parts = append(parts, "the network")

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -193,5 +194,52 @@ func TestChangedWhileDecidingAsksAgain(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(build); len(ents) != 0 {
 		t.Errorf("approved on the new card, the deletion did not happen: %v", ents)
+	}
+}
+
+// A file made directly in home opens home to the kernel without the right
+// to remove or rename there; a program that writes a temporary file and
+// renames it into place (zip) is refused that, and its output names no
+// place. The second question names what was withheld — removing and
+// renaming in ~ — not a run without limits; a yes runs it again with
+// that right alone added, and the archive is made.
+func TestRefusedRenameInHomeAsksForThatAlone(t *testing.T) {
+	if ok, why := shell.SandboxStatus(); !ok {
+		t.Skip("no sandbox on this machine: " + why)
+	}
+	zip, err := exec.LookPath("zip")
+	if err != nil {
+		t.Skip("zip is not installed: nothing writes its archive by a rename here")
+	}
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("x\n"), 0o644)
+	w := newWire(t, []ollamatest.Reply{
+		{Calls: []api.ToolCall{ollamatest.Call("command", zip+" -qr ../proj.zip .", "workingDirectory", proj, "purpose", "executing")}},
+		{Text: "Zipped."},
+	}, func(o *Options) {
+		o.Classifier = shell.NewPolicy()
+		runner := shell.NewRunner(shell.RunnerOptions{Home: home, Shell: "/bin/sh", Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C"}})
+		o.Executor = runner
+		o.Previewer = preview.New(preview.Options{Runner: runner, Timeout: 20 * time.Second})
+		o.Home = home
+	})
+	w.confirmer.decisions = []Decision{{Approved: true, By: ByMenu}, {Approved: true, By: ByMenu}}
+	if _, err := w.agent.Run(context.Background(), NewConversation(), "zip the project"); err != nil {
+		t.Fatal(err)
+	}
+	asked := w.confirmer.asked
+	if len(asked) != 2 || asked[1].Unlimited || !strings.Contains(asked[1].Further, "Also allow removing and renaming files in ~ (this run)") {
+		t.Fatalf("the second question: %+v", asked)
+	}
+	if sc := asked[1].Scope; sc == nil || len(sc.NoRemove) != 0 || sc.Network {
+		t.Errorf("the second question's scope: %+v", sc)
+	}
+	if _, err := os.Stat(filepath.Join(home, "proj.zip")); err != nil {
+		t.Errorf("no archive after the yes: %v", err)
+	}
+	if es := w.auditEntries(t); len(es) != 2 || es[1].Decision != DecisionWidened {
+		t.Errorf("audit %+v", es)
 	}
 }
