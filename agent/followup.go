@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -75,21 +76,33 @@ func requestWords(request string) []string {
 }
 
 func refersBack(words []string) bool {
+	for i, w := range words {
+		place, ok := followUpCues[w]
+		if ok && (place == anywhere || i == 0) && !pointsNowhere(words, i) {
+			return true
+		}
+	}
 	// Padded with spaces, a phrase matches whole words only.
 	joined := " " + strings.Join(words, " ") + " "
-	for cue, place := range followUpCues {
-		switch place {
-		case anywhere:
-			if strings.Contains(joined, " "+cue+" ") {
-				return true
-			}
-		case atStart:
-			if words[0] == cue {
-				return true
-			}
+	for cue := range followUpCues {
+		if strings.Contains(cue, " ") && strings.Contains(joined, " "+cue+" ") {
+			return true
 		}
 	}
 	return false
+}
+
+// notBack are uses of a cue word that refer to nothing said before: "is
+// there any space left" asks whether something exists, and "files that
+// are older" describes the files; each is a word just before or after.
+var notBack = map[string]struct{ before, after []string }{
+	"there": {before: []string{"is", "are", "was", "were"}, after: []string{"is", "are", "was", "were"}},
+	"that":  {after: []string{"are", "is", "was", "were", "have", "has", "had", "contain", "contains", "match", "matches", "end", "ends", "start", "starts"}},
+}
+
+func pointsNowhere(words []string, i int) bool {
+	n, ok := notBack[words[i]]
+	return ok && (i > 0 && slices.Contains(n.before, words[i-1]) || i+1 < len(words) && slices.Contains(n.after, words[i+1]))
 }
 
 // repeats compares without spaces too: "web app" heard once and "webapp"
