@@ -212,6 +212,35 @@ func cloneInto(dir, home string, args []string) string {
 	default:
 		return ""
 	}
+	return newFolder(d, dir, home)
+}
+
+// worktreeInto is the folder `git worktree add PATH` makes, or "".
+func worktreeInto(dir, home string, args []string) string {
+	if len(args) < 4 || args[1] != "worktree" || args[2] != "add" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	for i := 3; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			if i+1 < len(args) {
+				return newFolder(args[i+1], dir, home)
+			}
+			return ""
+		case a == "-b" || a == "-B" || a == "--reason":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return newFolder(a, dir, home)
+		}
+	}
+	return ""
+}
+
+// newFolder is the folder d a command's words name for it to make, run
+// in dir: "" when the words are not plain, or it would be a home folder,
+// / or a system root.
+func newFolder(d, dir, home string) string {
 	if d == "" || d == "." || d == ".." || strings.ContainsAny(d, "$`*?[") || strings.HasPrefix(d, "~") && !strings.HasPrefix(d, "~/") {
 		return ""
 	}
@@ -543,6 +572,9 @@ var rows = map[string]row{
 		}
 		if d := cloneInto(in.Dir, in.Home, args); d != "" {
 			out = append(out, place{path: d, why: "the repository git clone makes", named: true})
+		}
+		if d := worktreeInto(in.Dir, in.Home, args); d != "" {
+			out = append(out, place{path: d, why: "the work tree git worktree add makes", named: true})
 		}
 		return out
 	}, netFor: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"},

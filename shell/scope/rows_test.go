@@ -74,6 +74,8 @@ var rowCases = map[string]rowCase{
 			{args: []string{"git", "push"}, net: true, agent: true, places: map[string]string{"proj/.git": "the repository's history"}},
 			{args: []string{"git", "fetch"}, net: true, agent: true, places: map[string]string{"proj/.git": "the repository's history"}},
 			{args: []string{"git", "remote"}, net: true, places: map[string]string{"proj/.git": "the repository's history"}},
+			{args: []string{"git", "worktree", "add", "-b", "fix", "../../wt"}, places: map[string]string{"proj/.git": "the repository's history",
+				"wt": "the work tree git worktree add makes"}},
 		}},
 	"ssh-keygen": {args: []string{"ssh-keygen", "-t"},
 		places: map[string]string{".ssh": "where ssh-keygen writes keys"}},
