@@ -30,7 +30,9 @@ var refusalWords = []string{"permission denied", "operation not permitted", "rea
 var networkWords = []string{"could not resolve host", "temporary failure in name resolution", "name or service not known",
 	"network is unreachable", "failed to connect", "connection refused", "could not resolve hostname"}
 
-var pathInOutput = regexp.MustCompile(`(?:^|[\s'"‘“(=:])((?:/|~/)[^\s'"’”():]+)`)
+// pathInOutput is a path a program printed: absolute, under ~, or
+// relative to the folder the command ran in (./x, ../x).
+var pathInOutput = regexp.MustCompile(`(?:^|[\s'"‘“(=:])((?:/|~/|\.\.?/)[^\s'"’”():]+)`)
 
 // beyond is what a run was refused outside its scope, as its output
 // tells it: places, the network, or (unnamed) a refusal whose place the
@@ -68,8 +70,14 @@ func refusedOutside(res shell.Result, sc *scope.Scope, home string) (b beyond, o
 		refused = true
 		for _, m := range pathInOutput.FindAllStringSubmatch(line, -1) {
 			p := strings.TrimRight(m[1], ".,;")
-			if strings.HasPrefix(p, "~/") && home != "" {
+			switch {
+			case strings.HasPrefix(p, "~/") && home != "":
 				p = filepath.Join(home, p[2:])
+			case strings.HasPrefix(p, "."):
+				if !filepath.IsAbs(res.WorkingDirectory) {
+					continue
+				}
+				p = filepath.Join(res.WorkingDirectory, p)
 			}
 			p = filepath.Clean(p)
 			if inScope(p, sc) || slices.Contains(b.places, p) || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/") {

@@ -84,7 +84,9 @@ func TestStoppedAtTheEdgeAsksAgain(t *testing.T) {
 		proj, notes := filepath.Join(home, "proj"), filepath.Join(home, "notes")
 		os.MkdirAll(proj, 0o755)
 		os.MkdirAll(notes, 0o755)
-		cmd := "touch built && touch " + notes + "/log"
+		// The refusal names ../notes/log, relative to the folder the
+		// command runs in.
+		cmd := "touch built && touch ../notes/log"
 		w := newWire(t, []ollamatest.Reply{
 			{Calls: []api.ToolCall{ollamatest.Call("command", cmd, "workingDirectory", proj, "purpose", "executing")}},
 			{Text: "Done."},
