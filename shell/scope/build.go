@@ -352,6 +352,9 @@ func reposUnder(root string) []string {
 					continue // a link's type is not a folder's
 				}
 				p := filepath.Join(d, e.Name())
+				if p == "/proc" || p == "/sys" || p == "/dev" || p == "/run" {
+					continue // the kernel's and the session's, not folders of files
+				}
 				if e.Name() == ".git" {
 					if len(out) < repoMost {
 						out = append(out, p)
