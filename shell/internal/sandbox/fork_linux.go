@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,29 +195,44 @@ var capabilities = sync.OnceValues(func() (setpcap bool, last uintptr) {
 //
 // sc, when set, is an approved run's scope: see scopeRules and scopeConfig.
 func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags uint32, err error) {
+	return buildRules(tmpDir, hide, sc, false)
+}
+
+// buildRules is sandboxRules; with keep, the ruleset is kept for the next
+// run with the same inputs, and taken from there while what it was built
+// from is unchanged (see fsDeps). Only for a temporary folder that is a
+// folder of the disk, never a file system made for the run: one mounted
+// where the last was unmounted may get its device and inode numbers.
+func buildRules(tmpDir string, hide []string, sc *scope.Scope, keep bool) (fd int, flags uint32, err error) {
 	abi, err := landlockABI()
 	if err != nil || abi < 1 {
 		return -1, 0, errors.New("Landlock is not available in this kernel")
 	}
+	var key string
+	if keep {
+		key = rulesetKey(tmpDir, hide, sc)
+		if fd, flags, err := keptRules(key); err != nil || fd >= 0 {
+			return fd, flags, err
+		}
+	}
+	start := time.Now()
+	tmpID := pathID(tmpDir)
 	tmpRights := landlock.AccessFSSet(llsys.AccessFSExecute | llsys.AccessFSWriteFile | llsys.AccessFSReadFile |
 		llsys.AccessFSReadDir | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeDir |
 		llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeSym |
 		llsys.AccessFSTruncate)
-	var rules []landlock.Rule
-	if len(hide) > 0 {
-		rules, err = hideRulesCached(hide)
-	} else {
-		rules, err = readRulesCached()
-	}
+	rules, base, err := baseRules(hide)
 	if err != nil {
 		return -1, 0, err
 	}
+	deps := &fsDeps{dirs: []string{"/dev"}} // /dev/null
+	deps.add(base)
 	rules = append(rules,
 		landlock.PathAccess(tmpRights, tmpDir).WithRefer(),
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSWriteFile|llsys.AccessFSReadFile|llsys.AccessFSTruncate), "/dev/null"),
 	)
 	if sc != nil {
-		more, done, err := scopeRules(*sc, hide)
+		more, done, err := scopeRules(*sc, hide, deps)
 		if err != nil {
 			return -1, 0, err
 		}
@@ -232,6 +246,14 @@ func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags 
 	if fd < 0 {
 		return -1, 0, errors.New("Landlock enforces nothing on this kernel")
 	}
+	// The temporary folder's rule went by its path: kept only if the path
+	// led to the same folder before and after.
+	if keep && base.kept && tmpID.ok && pathID(tmpDir) == tmpID {
+		deps.paths = append(deps.paths, tmpID)
+		if deps.snapshot(start) {
+			keepRules(key, deps, fd, flags)
+		}
+	}
 	return fd, flags, nil
 }
 
@@ -241,44 +263,24 @@ func sandboxRules(tmpDir string, hide []string, sc *scope.Scope) (fd int, flags 
 // checks what they lead to.
 var harmlessDevices = []string{"null", "zero", "full", "random", "urandom"}
 
-// readRulesCache keeps readRules' answer while / and /dev are unchanged
-// (the same inode, and no entry added, removed or renamed since: their
-// ctime): it lists / and stats each entry, a third of building a ruleset
-// that cannot be cached whole (a run with a scratch file system of its
-// own, a new one each run).
-var readRulesCache struct {
-	sync.Mutex
-	key   [2]unix.Stat_t
-	rules []landlock.Rule
-}
-
+// readRulesCached is readRules, kept while what was read to build them is
+// unchanged (see baseRules): it lists / and stats each entry, a third of
+// building a ruleset that cannot be cached whole (a run with a scratch
+// file system of its own, a new one each run).
 func readRulesCached() ([]landlock.Rule, error) {
-	var key [2]unix.Stat_t
-	if unix.Stat("/", &key[0]) != nil || unix.Stat("/dev", &key[1]) != nil {
-		return readRules()
-	}
-	same := func(a, b unix.Stat_t) bool {
-		return a.Dev == b.Dev && a.Ino == b.Ino && a.Ctim == b.Ctim && a.Mtim == b.Mtim
-	}
-	readRulesCache.Lock()
-	defer readRulesCache.Unlock()
-	// Clipped: the caller appends its own rules, which must not land in
-	// the cached array.
-	if readRulesCache.rules != nil && same(key[0], readRulesCache.key[0]) && same(key[1], readRulesCache.key[1]) {
-		return slices.Clip(readRulesCache.rules), nil
-	}
-	rules, err := readRules()
-	if err == nil {
-		readRulesCache.key, readRulesCache.rules = key, slices.Clip(rules)
-	}
-	return slices.Clip(rules), err
+	rules, _, err := baseRules(nil)
+	return rules, err
 }
 
 // readRules are the read rules of the ruleset: / may be listed, each of its
 // entries but /dev read (and executed) as a whole, and the harmless devices
 // of /dev read one by one. The entries of / are read as the ruleset is
 // built; a folder that appears at / later is not readable until the next.
-func readRules() ([]landlock.Rule, error) {
+//
+// deps, when set, records what they were built from (see fsDeps).
+func readRules(deps *fsDeps) ([]landlock.Rule, error) {
+	deps.dir("/")
+	deps.dir("/dev")
 	ents, err := os.ReadDir("/")
 	if err != nil {
 		return nil, fmt.Errorf("listing /: %w", err)
@@ -290,6 +292,9 @@ func readRules() ([]landlock.Rule, error) {
 			continue
 		}
 		p := "/" + e.Name()
+		if e.Type()&os.ModeSymlink != 0 {
+			deps.lookup(p)
+		}
 		fi, err := os.Stat(p) // through a link such as /bin -> usr/bin: the rule lands on its target
 		switch {
 		case err != nil: // a dangling link: nothing to read
@@ -389,7 +394,11 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 		if scoped {
 			sc = &c.scope
 		}
-		ruleset, rulesFlags, err = sandboxRules(tmpDir, hide, sc)
+		// An approved run's ruleset is kept for the next run of the same
+		// scope: it has no scratch file system (and no disk quota, which
+		// would bring one).
+		keep := scoped && c.scratchFS < 0 && c.fileLimit == 0
+		ruleset, rulesFlags, err = buildRules(tmpDir, hide, sc, keep)
 		defer unix.Close(ruleset)
 	}
 	if err != nil {

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -46,25 +44,31 @@ func hideRules(hide []string) ([]landlock.Rule, error) {
 	return rules, err
 }
 
-// hideRulesListing is hideRules, and the folders it listed to build them.
-func hideRulesListing(hide []string) ([]landlock.Rule, []string, error) {
+// hideRulesListing is hideRules, and what it read to build them: the
+// folders it listed, and those on the way to each hidden path and to each
+// link's target it granted (see fsDeps).
+func hideRulesListing(hide []string) ([]landlock.Rule, *fsDeps, error) {
+	deps := &fsDeps{}
 	var hidden []string
 	for _, p := range hide {
 		if !filepath.IsAbs(p) {
 			continue
 		}
+		// Where it leads, and whether it is there at all, may change:
+		// a hidden path made later is hidden from the next run on.
+		deps.lookup(filepath.Clean(p))
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			hidden = append(hidden, filepath.Clean(real))
 		}
 	}
 	if len(hidden) == 0 {
-		rules, err := readRules()
-		return rules, []string{"/", "/dev"}, err
+		rules, err := readRules(deps)
+		return rules, deps, err
 	}
 	h := hiddenSet(hidden)
 	var dirs, files []string
-	listed := []string{"/dev"}
-	if err := h.split("/", true, &dirs, &files, &listed); err != nil {
+	deps.dir("/dev")
+	if err := h.split("/", true, &dirs, &files, deps); err != nil {
 		return nil, nil, err
 	}
 	for _, d := range harmlessDevices {
@@ -80,7 +84,7 @@ func hideRulesListing(hide []string) ([]landlock.Rule, []string, error) {
 	if len(files) > 0 {
 		rules = append(rules, landlock.ROFiles(files...).IgnoreIfMissing())
 	}
-	return rules, listed, nil
+	return rules, deps, nil
 }
 
 // hiddenSet holds real, clean, absolute paths.
@@ -107,8 +111,8 @@ func within(p, dir string) bool {
 // split adds to dirs and files the grants for dir's entries: whole where
 // no hidden path is involved, split again on the way to one. dir is a real
 // path. top is / itself, whose /dev is never granted as a whole.
-func (h hiddenSet) split(dir string, top bool, dirs, files, listed *[]string) error {
-	*listed = append(*listed, dir)
+func (h hiddenSet) split(dir string, top bool, dirs, files *[]string, deps *fsDeps) error {
+	deps.dir(dir)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		if top {
@@ -125,7 +129,7 @@ func (h hiddenSet) split(dir string, top bool, dirs, files, listed *[]string) er
 			continue
 		}
 		if e.Type()&os.ModeSymlink == 0 && e.IsDir() && h.leadsTo(p) {
-			if err := h.split(p, false, dirs, files, listed); err != nil {
+			if err := h.split(p, false, dirs, files, deps); err != nil {
 				return err
 			}
 			continue
@@ -134,6 +138,7 @@ func (h hiddenSet) split(dir string, top bool, dirs, files, listed *[]string) er
 		if e.Type()&os.ModeSymlink != 0 {
 			// The rule lands on the link's target: never one that is, or
 			// holds, a hidden path.
+			deps.lookup(p)
 			if target, err = filepath.EvalSymlinks(p); err != nil {
 				continue // dangling: nothing to read
 			}
@@ -155,72 +160,64 @@ func (h hiddenSet) split(dir string, top bool, dirs, files, listed *[]string) er
 	return nil
 }
 
-// hideCache keeps the rules of the last hidden lists while every folder
-// listed to build them is unchanged (the same inode, and no entry added,
-// removed or renamed since: their ctime and mtime): an approved run from
-// another program hides the same hundred-odd places every time, and
+// hideCache keeps the rules of the last hidden lists while everything
+// read to build them is unchanged (see fsDeps): the folders listed (the
+// same inode, and no entry added, removed or renamed since: their ctime
+// and mtime) and those on the way to each hidden path. An approved run
+// from another program hides the same hundred-odd places every time, and
 // listing the folders around them is most of what building the rules
-// costs.
+// costs. The rules of no hidden path at all, readRules', are kept the
+// same way.
 var hideCache struct {
 	sync.Mutex
 	entries []hideCached
 }
 
 type hideCached struct {
-	key    string
-	rules  []landlock.Rule
-	listed []string
-	stats  []unix.Stat_t
+	key   string
+	rules []landlock.Rule
+	deps  *fsDeps
 }
 
 const maxHideCached = 4
 
 // hideRulesCached is hideRules, from the cache where it can be.
 func hideRulesCached(hide []string) ([]landlock.Rule, error) {
+	rules, _, err := baseRules(hide)
+	return rules, err
+}
+
+// baseRules are the read rules of a ruleset that hides hide (readRules'
+// where it is empty), and what was read to build them; from the cache
+// where they can be. The rules are clipped: the caller appends its own,
+// which must not land in the cached array.
+func baseRules(hide []string) ([]landlock.Rule, *fsDeps, error) {
 	key := strings.Join(hide, "\x00")
-	same := func(e hideCached) bool {
-		for i, d := range e.listed {
-			var st unix.Stat_t
-			if unix.Stat(d, &st) != nil {
-				return false
-			}
-			o := e.stats[i]
-			if st.Dev != o.Dev || st.Ino != o.Ino || st.Ctim != o.Ctim || st.Mtim != o.Mtim {
-				return false
-			}
-		}
-		return true
-	}
 	hideCache.Lock()
 	defer hideCache.Unlock()
 	for i, e := range hideCache.entries {
 		if e.key == key {
-			if same(e) {
-				return slices.Clip(e.rules), nil
+			if ok, _ := e.deps.unchanged(); ok {
+				return slices.Clip(e.rules), e.deps, nil
 			}
 			hideCache.entries = slices.Delete(hideCache.entries, i, i+1)
 			break
 		}
 	}
-	// Kept only when no folder listed changed since just before the
+	// Kept only when no folder read changed since just before the
 	// listing began: one changed meanwhile could have been listed as it
 	// was, and its new times would make the stale rules look fresh.
-	start := time.Now().Add(-time.Millisecond).UnixNano()
-	var stats []unix.Stat_t
-	rules, listed, err := hideRulesListing(hide)
+	start := time.Now()
+	rules, deps, err := hideRulesListing(hide)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for _, d := range listed {
-		var st unix.Stat_t
-		if unix.Stat(d, &st) != nil || st.Ctim.Nano() >= start || st.Mtim.Nano() >= start {
-			return slices.Clip(rules), nil // gone or changed meanwhile: not kept
-		}
-		stats = append(stats, st)
+	if !deps.snapshot(start) {
+		return slices.Clip(rules), deps, nil // gone or changed meanwhile: not kept
 	}
 	if len(hideCache.entries) == maxHideCached {
 		hideCache.entries = hideCache.entries[1:]
 	}
-	hideCache.entries = append(hideCache.entries, hideCached{key: key, rules: slices.Clip(rules), listed: listed, stats: stats})
-	return slices.Clip(rules), nil
+	hideCache.entries = append(hideCache.entries, hideCached{key: key, rules: slices.Clip(rules), deps: deps})
+	return slices.Clip(rules), deps, nil
 }

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,12 +48,18 @@ var (
 // Every place must be, right now, what it was when the scope was built: a
 // path that leads elsewhere through a link (a folder swapped for a link
 // since the approval) makes the run fail before it starts.
-func scopeRules(sc scope.Scope, hide []string) (rules []landlock.Rule, done func(), err error) {
+//
+// deps, when set, records what the rules were built from (see fsDeps).
+func scopeRules(sc scope.Scope, hide []string, deps *fsDeps) (rules []landlock.Rule, done func(), err error) {
 	keep := make(hiddenSet, 0, len(sc.Keep)+len(hide))
 	for _, k := range append(slices.Clone(sc.Keep), hide...) {
 		if filepath.IsAbs(k) {
 			keep = append(keep, realish(k))
+			deps.lookup(filepath.Clean(k))
 		}
+	}
+	if deps == nil {
+		deps = &fsDeps{} // recorded for nobody
 	}
 	var held []int
 	done = func() {
@@ -70,26 +75,26 @@ func scopeRules(sc scope.Scope, hide []string) (rules []landlock.Rule, done func
 		// Opened without following any link on the way, so that no
 		// link put there since the approval can lead the rule elsewhere;
 		// the rule is then attached to what was opened.
-		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS})
-		switch {
-		case errors.Is(err, unix.ENOENT):
-			return nil // nothing there to change, nor to make in its place
-		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
-			real, _ := filepath.EvalSymlinks(p)
-			return fmt.Errorf("%s changed after the command was approved: it now leads to %s through a link. Nothing ran; ask for the command again to have it checked as things are now", p, real)
-		case errors.Is(err, unix.ENOSYS):
-			return errors.New("this kernel cannot open a path without following links (openat2), which a scope needs")
-		case err != nil:
-			return fmt.Errorf("%s cannot be read: %v", p, err)
+		fd, err := openPlace(p)
+		if err != nil {
+			return err
+		}
+		id := placeID{path: p}
+		if fd < 0 {
+			deps.places = append(deps.places, id)
+			return nil
 		}
 		held = append(held, fd)
 		handle := "/proc/self/fd/" + strconv.Itoa(fd)
-		if fileRights != 0 && (keep.leadsTo(p) || keep.covers(p)) {
-			rules = append(rules, keep.grantBeneath(p, dirRights, fileRights)...)
-			return nil
-		}
 		var st unix.Stat_t
 		if unix.Fstat(fd, &st) != nil {
+			deps.places = append(deps.places, id) // as nothing: never found so again
+			return nil
+		}
+		id.ok, id.dev, id.ino = true, st.Dev, st.Ino
+		deps.places = append(deps.places, id)
+		if fileRights != 0 && (keep.leadsTo(p) || keep.covers(p)) {
+			rules = append(rules, keep.grantBeneath(p, dirRights, fileRights, deps)...)
 			return nil
 		}
 		switch {
@@ -127,7 +132,7 @@ func scopeRules(sc scope.Scope, hide []string) (rules []landlock.Rule, done func
 
 // grantBeneath grants p (a real path) with everything beneath it, less
 // the kept places: dirRights on folders, fileRights on files.
-func (h hiddenSet) grantBeneath(p string, dirRights, fileRights landlock.AccessFSSet) []landlock.Rule {
+func (h hiddenSet) grantBeneath(p string, dirRights, fileRights landlock.AccessFSSet, deps *fsDeps) []landlock.Rule {
 	if h.covers(p) {
 		return nil
 	}
@@ -137,6 +142,7 @@ func (h hiddenSet) grantBeneath(p string, dirRights, fileRights landlock.AccessF
 	}
 	switch {
 	case fi.IsDir() && h.leadsTo(p):
+		deps.dir(p)
 		ents, err := os.ReadDir(p)
 		if err != nil {
 			return nil
@@ -146,7 +152,7 @@ func (h hiddenSet) grantBeneath(p string, dirRights, fileRights landlock.AccessF
 			if e.Type()&os.ModeSymlink != 0 {
 				continue
 			}
-			out = append(out, h.grantBeneath(filepath.Join(p, e.Name()), dirRights, fileRights)...)
+			out = append(out, h.grantBeneath(filepath.Join(p, e.Name()), dirRights, fileRights, deps)...)
 		}
 		return out
 	case fi.IsDir():

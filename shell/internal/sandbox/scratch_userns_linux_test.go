@@ -186,7 +186,7 @@ func TestScratchMakerHoldsItsSize(t *testing.T) {
 // next caller's.
 func TestReadRulesCacheIsNotShared(t *testing.T) {
 	t.Parallel()
-	fresh, err := readRules()
+	fresh, err := readRules(nil)
 	if err != nil {
 		t.Skipf("cannot list /: %v", err)
 	}
