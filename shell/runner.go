@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -338,6 +339,9 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		}
 		p := process{argv: argv, dir: runDir, env: env, stdout: outW, stderr: errW, viaHelper: viaHelper, memLimit: spec.MemoryLimit, scratch: spec.DiskLimit > 0,
 			mounts: mounts && viaHelper, pin: req.Pin, pinChecked: moveHook}
+		if p.mounts && sandboxed && sc != nil {
+			p.rules = func() (*os.File, uint32, error) { return sandbox.MountsRuleset(tmpDir, spec.Hide, spec.Scope) }
+		}
 		out = p.run(runCtx)
 	}
 
@@ -651,6 +655,10 @@ type process struct {
 	// before it starts the command).
 	pin        *DirPin
 	pinChecked func() // Runner.pinChecked
+	// rules, when set, builds the Landlock ruleset of a helper that holds
+	// mounts (sandbox.MountsRuleset), which this process keeps between
+	// runs; where it fails, the helper builds its own, and says why.
+	rules func() (*os.File, uint32, error)
 }
 
 // run starts the process in its own process group and waits for it. When ctx
@@ -669,8 +677,17 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 	if p.viaHelper && p.scratch {
 		ownMounts(cmd)
 	}
+	var rules *os.File
 	if p.mounts && holdMounts(cmd) {
-		cmd.Args = append(cmd.Args[:2:2], append([]string{sandbox.MountsArg}, cmd.Args[2:]...)...)
+		extra := []string{sandbox.MountsArg}
+		if p.rules != nil && p.viaHelper {
+			if f, flags, err := p.rules(); err == nil {
+				defer f.Close()
+				rules = f
+				extra = append(extra, sandbox.RulesetArg, strconv.FormatUint(uint64(flags), 10))
+			}
+		}
+		cmd.Args = append(cmd.Args[:2:2], append(extra, cmd.Args[2:]...)...)
 	}
 	if p.viaHelper {
 		dieWithHark(cmd, sigTerm) // the helper stops every descendant on it
@@ -687,6 +704,9 @@ func (p process) run(ctx context.Context) sandbox.Outcome {
 		}
 		defer status.Close()
 		cmd.ExtraFiles = []*os.File{statusW} // fd 3 in the helper
+		if rules != nil {
+			cmd.ExtraFiles = append(cmd.ExtraFiles, rules) // sandbox.RulesetFD
+		}
 		cmd.Env = append(slices.Clip(p.env), helperEnv+"=1")
 	}
 	if p.pinChecked != nil && !p.viaHelper {

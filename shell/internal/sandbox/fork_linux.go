@@ -344,6 +344,14 @@ type confinement struct {
 	// longer where it was approved ("" while it is): asked last, just
 	// before the fork (see placeMoved).
 	place func() string
+	// built, when set, is the run's ruleset as the runner built it (see
+	// MountsRuleset), which the child enters instead of one built here.
+	built *builtRuleset
+}
+
+type builtRuleset struct {
+	fd    int
+	flags uint32
 }
 
 // forkConfined starts argv as a confined process and returns its PID once
@@ -384,7 +392,9 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 	var ruleset int
 	var rulesFlags uint32
 	var err error
-	if inherited && len(hide) == 0 && c.scratchFS < 0 {
+	if c.built != nil {
+		ruleset, rulesFlags = c.built.fd, c.built.flags
+	} else if inherited && len(hide) == 0 && c.scratchFS < 0 {
 		// The launcher is the only caller with inherited set, one run at a
 		// time, so its cache needs no lock. A scratch file system from the
 		// maker is new each run, and a cached ruleset would keep its root.

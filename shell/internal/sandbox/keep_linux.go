@@ -3,10 +3,12 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -178,4 +180,44 @@ func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
 		}
 	}
 	return rest, nil
+}
+
+// MountsRuleset builds, in the runner, the Landlock ruleset of an approved
+// run whose helper holds the kept and hidden places inside writable ones
+// by mounts (HoldMounts, MountsArg): the ruleset of what holdKept and
+// maskHidden leave to Landlock, those outside every writable place. The
+// runner keeps it for the next run of the same scope while what it was
+// built from is unchanged (see fsDeps); the helper is a new process each
+// run, and building it there would list every folder on the way to each
+// hidden place every time. The helper gets it as RulesetFD with
+// RulesetArg and flags. The caller closes f.
+func MountsRuleset(tmpDir string, hide []string, sc *scope.Scope) (f *os.File, flags uint32, err error) {
+	if sc == nil {
+		return nil, 0, errors.New("no scope")
+	}
+	rest := *sc
+	rest.Keep = nil
+	for _, k := range sc.Keep {
+		if !insideWrite(*sc, filepath.Clean(k)) {
+			rest.Keep = append(rest.Keep, k)
+		}
+	}
+	var restHide []string
+	for _, h := range hide {
+		if !insideWrite(*sc, filepath.Clean(h)) {
+			restHide = append(restHide, h)
+		}
+	}
+	fd, flags, err := buildRules(tmpDir, restHide, &rest, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
+}
+
+// isRuleset says whether fd is a Landlock ruleset.
+func isRuleset(fd int) bool {
+	var b [64]byte
+	n, err := unix.Readlink("/proc/self/fd/"+strconv.Itoa(fd), b[:])
+	return err == nil && string(b[:n]) == "anon_inode:[landlock-ruleset]"
 }

@@ -93,3 +93,36 @@ func TestKeptRulesetFollowsTheFileSystem(t *testing.T) {
 		t.Errorf("a place swapped for a link: err = %v", err)
 	}
 }
+
+// The helper enters a ruleset from the runner (RulesetArg) only where fd 4
+// is one, and only for an approved run that holds mounts.
+func TestHelperTakesOnlyARuleset(t *testing.T) {
+	if abi, err := landlockABI(); err != nil || abi < 1 {
+		t.Skip("no Landlock in this kernel")
+	}
+	home, tmp := t.TempDir(), t.TempDir()
+	f, _, err := MountsRuleset(tmp, nil, &scope.Scope{Write: []string{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !isRuleset(int(f.Fd())) {
+		t.Error("a ruleset from MountsRuleset is not taken for one")
+	}
+	if isRuleset(0) {
+		t.Error("stdin is taken for a ruleset")
+	}
+	for _, args := range [][]string{
+		{"-ro", "-tmp", tmp, RulesetArg, "0", "--", "true"},
+		{"-ro", "-tmp", tmp, ScopedArg, RulesetArg, "0", "--", "true"},
+		{"-ro", "-tmp", tmp, MountsArg, RulesetArg, "0", "--", "true"},
+		{"-ro", "-tmp", tmp, ScopedArg, MountsArg, RulesetArg, "x", "--", "true"},
+	} {
+		if _, err := parseHelperArgs(args); err == nil {
+			t.Errorf("%q: accepted", args)
+		}
+	}
+	if _, err := parseHelperArgs([]string{"-ro", "-tmp", tmp, ScopedArg, MountsArg, RulesetArg, "0", "--", "true"}); err != nil {
+		t.Error(err)
+	}
+}

@@ -133,6 +133,8 @@ type helperArgs struct {
 	scope     scope.Scope
 	scoped    bool     // an approved run, held to scope (ScopedArg)
 	mounts    bool     // started in a mount namespace of its own (MountsArg)
+	ruleset   bool     // fd 4 is the run's Landlock ruleset, built by the runner (RulesetArg)
+	rulesFlag uint32   // its landlock_restrict_self flags
 	pin       string   // where the folder it was started in was approved (PinArg)
 	argv      []string // the shell and its arguments
 }
@@ -141,6 +143,15 @@ type helperArgs struct {
 // namespace of its own for this run (see HoldMounts, Linux), where it
 // holds the kept places of a scope read-only by bind mounts.
 const MountsArg = "-mounts"
+
+// RulesetArg, with the landlock_restrict_self flags, says the helper's
+// fd 4 is the Landlock ruleset of its run with mounts, built by the
+// runner (see MountsRuleset, Linux): the runner keeps it between runs,
+// where a helper, a new process each run, would build it afresh.
+const RulesetArg = "-ruleset"
+
+// RulesetFD is the helper's descriptor of the ruleset (RulesetArg).
+const RulesetFD = helperStatusFD + 1
 
 // ScopedArg marks an approved run: held to the scope that the arguments
 // after it give, rather than the read-only sandbox.
@@ -234,6 +245,15 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		case MountsArg:
 			h.mounts = true
 			args = args[1:]
+		case RulesetArg:
+			if len(args) < 2 {
+				return h, errors.New(RulesetArg + " needs its flags")
+			}
+			n, err := strconv.ParseUint(args[1], 10, 32)
+			if err != nil {
+				return h, fmt.Errorf(RulesetArg+" %q is not a number", args[1])
+			}
+			h.ruleset, h.rulesFlag, args = true, uint32(n), args[2:]
 		case ScopedArg:
 			h.scoped = true
 			args = args[1:]
@@ -256,6 +276,8 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 		return h, errors.New("-hide needs -ro: only the sandbox can hide files")
 	case h.scoped && !h.readOnly:
 		return h, errors.New("a scope needs -ro: only the sandbox can hold one")
+	case h.ruleset && !(h.scoped && h.mounts):
+		return h, errors.New(RulesetArg + " needs " + ScopedArg + " and " + MountsArg)
 	}
 	return h, nil
 }

@@ -198,6 +198,14 @@ func HelperMain(args []string) int {
 			if err != nil {
 				return fail("the kept places could not be held, so the command was not run: %v", err)
 			}
+			if h.ruleset {
+				// Built by the runner for what is left to Landlock here
+				// (MountsRuleset), as the kept and hidden places are now.
+				if !isRuleset(RulesetFD) {
+					return fail("fd %d is not the run's Landlock ruleset (this entry point is internal to hark)", RulesetFD)
+				}
+				conf.built = &builtRuleset{fd: RulesetFD, flags: h.rulesFlag}
+			}
 		}
 		if pid, err = forkConfined(h.argv, env, [3]int{0, 1, 2}, false, cg.procs, conf); isPlaceMoved(err) {
 			return fail("%v", err)
