@@ -325,7 +325,8 @@ func (r *Runner) run(ctx context.Context, req Request) Result {
 		moveHook = r.pinChecked
 	}
 	out, ok := sandbox.Outcome{}, false
-	if !mounts {
+	if !mounts || sandbox.ZygoteMounts() {
+		spec.Mounts = mounts
 		if moveHook != nil && !r.direct && !r.perCommand {
 			moveHook()
 			moveHook = nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hark-sh/hark/shell/exectest"
 	"github.com/hark-sh/hark/shell/internal/sandbox"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // zygoteRunner is a test Runner with a zygote of its own: the helper is a
@@ -378,5 +379,50 @@ func TestZygoteEnv(t *testing.T) {
 	want := []string{"PATH=/bin", "GOMAXPROCS=2", helperEnv + "=1"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("zygoteEnv = %q, want %q", got, want)
+	}
+}
+
+// As root the zygote holds an approved run's kept and hidden places
+// itself, by mounts in a namespace the run's shell makes its own: the run
+// sees them held by full names and by names relative to its folder, a
+// hidden folder inside another hidden one is masked with it, a kept folder
+// that did not exist is made to be held and taken away again, and none of
+// the run's mounts is left in the zygote's namespace for the next run.
+func TestZygoteHoldsAnApprovedRunsMounts(t *testing.T) {
+	requireLandlock(t)
+	if !sandbox.ZygoteMounts() {
+		t.Skip("only a zygote running as root holds mounts; elsewhere the per-command helper does")
+	}
+	r, z := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+	home, _ := layHome(t)
+	os.MkdirAll(filepath.Join(home, ".ssh/sub"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh/sub/k"), []byte("KEY\n"), 0o600)
+	sc := scope.Build(scope.Input{Dir: home, Home: home, Programs: [][]string{{"make"}}, Own: []string{filepath.Join(home, ".config/hark")}})
+	newKept := filepath.Join(home, "proj/.git/newkept") + "/"
+	sc.Keep = append(sc.Keep, newKept)
+	hide := []string{filepath.Join(home, ".ssh"), filepath.Join(home, ".ssh/sub"), filepath.Join(home, ".ssh/id_rsa")}
+	const script = `cat .ssh/id_rsa "$HOME/.ssh/id_rsa" .ssh/sub/k 2>/dev/null && echo READ
+echo evil >> .bashrc 2>/dev/null && echo WROTE-bashrc
+echo evil >> "$PWD/proj/.git/config" 2>/dev/null && echo WROTE-config
+touch proj/.git/newkept/x 2>/dev/null && echo WROTE-newkept
+echo made > made.txt && echo "done $PPID"`
+	res := r.Run(context.Background(), Request{Command: script, WorkingDirectory: home, Verdict: confirmed, Scope: &sc, Hide: hide})
+	if want := "done " + strconv.Itoa(z.PID()) + "\n"; !res.Executed || res.Sandbox != SandboxScoped || res.Output != want {
+		t.Fatalf("want only the new file made, by a shell the zygote started (%q): %s", want, res.JSON())
+	}
+	for p, want := range map[string]string{".bashrc": "orig\n", "proj/.git/config": "orig\n", "made.txt": "made\n"} {
+		if b, _ := os.ReadFile(filepath.Join(home, p)); string(b) != want {
+			t.Errorf("%s holds %q, want %q", p, b, want)
+		}
+	}
+	if _, err := os.Stat(newKept); err == nil {
+		t.Error("the kept folder made to be held was left behind")
+	}
+	mounts, err := os.ReadFile("/proc/" + strconv.Itoa(z.PID()) + "/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(mounts), home) {
+		t.Errorf("a run's mount is left in the zygote's namespace:\n%s", mounts)
 	}
 }

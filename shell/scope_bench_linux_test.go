@@ -18,11 +18,14 @@ import (
 // totals: pairing keeps it honest on a machine whose load drifts. The
 // work is a small build's: make a folder, write and read a few files. The
 // "project" variant is scoped to the project (the zygote's path); "repo"
-// to a project that is a git repository, whose hooks and settings the
-// run's own helper holds by mounts (the slower path); "home" to a home
-// folder that holds start-up files and keys, held the same way, where the
-// run may remove nothing (so its work leaves its folder behind); "git" to
-// the repository for a line of git alone, which keeps the zygote's path.
+// to a project that is a git repository, whose hooks and settings the run
+// holds by mounts in a namespace of its own (made by the zygote's child as
+// root, by a helper of the run's own otherwise: the slower path); "home"
+// to a home folder that holds start-up files and keys, held the same way,
+// where the run may remove nothing (so its work leaves its folder behind),
+// and whose kept folders that do not exist yet are made for each run and
+// taken away after; "git" to the repository for a line of git alone,
+// which keeps the zygote's path.
 func BenchmarkApprovedRun(b *testing.B) {
 	if ok, _ := SandboxStatus(); !ok {
 		b.Skip("no OS sandbox here")

@@ -50,6 +50,7 @@ const (
 	stageCloseRange
 	stageSeccomp
 	stageExec
+	stageMounts
 )
 
 var stageNames = map[uint32]string{
@@ -57,6 +58,7 @@ var stageNames = map[uint32]string{
 	stageRlimit: "set resource limits", stageCaps: "drop capabilities", stageNoNewPrivs: "set no_new_privs",
 	stageLandlock: "enter the Landlock domain", stageCloseRange: "close inherited descriptors",
 	stageSeccomp: "install the seccomp filter", stageExec: "execute the shell",
+	stageMounts: "hold the kept places by mounts",
 }
 
 // childSpec is everything the child uses, built before the fork. Only
@@ -72,6 +74,10 @@ type childSpec struct {
 	// liftTo is the lowest number the child moves descriptors to before it
 	// puts them in place: past every number it puts one at.
 	liftTo uintptr
+
+	// mounts are made, in that order, in a mount namespace of the child's
+	// own, before it gives up its capabilities (see holdPlan).
+	mounts []mountOp
 
 	// The confinement.
 	cgroup     int // cgroup.procs of the zygote's pids cgroup, or -1
@@ -344,6 +350,10 @@ type confinement struct {
 	// longer where it was approved ("" while it is): asked last, just
 	// before the fork (see placeMoved).
 	place func() string
+	// mounts, when set, are made by the child in a mount namespace of its
+	// own once it is in its folder, while it still has the capabilities
+	// to (see holdPlan); scope and hide then hold what they leave.
+	mounts []mountOp
 	// built, when set, is the run's ruleset as the runner built it (see
 	// MountsRuleset), which the child enters instead of one built here.
 	built *builtRuleset
@@ -439,7 +449,7 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 
 	setpcap, lastCap := capabilities()
 	spec := &childSpec{
-		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp,
+		argv0: argv0, argv: &argvp[0], envv: &envp[0], dir: dirp, mounts: c.mounts,
 		fds: [5]int{stdio[0], stdio[1], stdio[2], status[1], c.scratchFS}, liftTo: 5,
 		cgroup: cgroup, memCgroup: c.memCgroup, ruleset: ruleset, rulesFlags: uintptr(rulesFlags), filter: filter, filter2: filter2,
 		dropCaps: setpcap && !inherited, lastCap: lastCap,
@@ -492,6 +502,7 @@ func forkConfined(argv, env []string, stdio [3]int, inherited bool, cgroup int, 
 	runtime.UnlockOSThread()
 	unix.Close(status[1])
 	runtime.KeepAlive(spec)
+	runtime.KeepAlive(c.mounts)
 	runtime.KeepAlive(argvp)
 	runtime.KeepAlive(envp)
 	if errno != 0 {
@@ -562,6 +573,23 @@ func childConfine(c *childSpec) {
 	stage = stageChdir
 	if _, _, e = syscall.RawSyscall(syscall.SYS_CHDIR, uintptr(unsafe.Pointer(c.dir)), 0, 0); e != 0 {
 		goto fail
+	}
+
+	// A mount namespace of its own, entered once in its folder: the
+	// folder (and the root) carry over into the new namespace, so names
+	// relative to it go through the mounts made next, as full ones do.
+	stage = stageMounts
+	if len(c.mounts) > 0 {
+		if _, _, e = syscall.RawSyscall(syscall.SYS_UNSHARE, syscall.CLONE_NEWNS, 0, 0); e != 0 {
+			goto fail
+		}
+		for i := 0; i < len(c.mounts); i++ {
+			m := &c.mounts[i]
+			if _, _, e = syscall.RawSyscall6(syscall.SYS_MOUNT, uintptr(unsafe.Pointer(m.src)), uintptr(unsafe.Pointer(m.dst)), uintptr(unsafe.Pointer(m.fstype)),
+				m.flags, uintptr(unsafe.Pointer(m.data)), 0); e != 0 {
+				goto fail
+			}
+		}
 	}
 
 	// Every capability goes, as root too: the bounding set first (that

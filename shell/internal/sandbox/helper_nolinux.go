@@ -23,3 +23,6 @@ func HelperMain(args []string) int {
 func MountsRuleset(string, []string, *scope.Scope) (*os.File, uint32, error) {
 	return nil, 0, errors.New("a ruleset for a helper with mounts is Linux's")
 }
+
+// ZygoteMounts is false: there is no zygote here.
+func ZygoteMounts() bool { return false }

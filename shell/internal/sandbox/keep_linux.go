@@ -76,7 +76,10 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 // made are the folders it made for that, parents included, outermost
 // first: unmadeKept takes them away again after the run if it left them
 // empty.
-func holdKept(sc scope.Scope) (rest, made []string, err error) {
+//
+// plan, when set, is where the mounts go instead of being made here: the
+// zygote's child makes them in a mount namespace of its own.
+func holdKept(sc scope.Scope, plan *mountPlan) (rest, made []string, err error) {
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		if !insideWrite(sc, c) {
@@ -101,7 +104,7 @@ func holdKept(sc scope.Scope) (rest, made []string, err error) {
 		if err != nil {
 			continue // a file not made yet: see above
 		}
-		if err := bindReadOnly(real, real); err != nil {
+		if err := plan.bindReadOnly(real, real); err != nil {
 			return nil, made, err
 		}
 	}
@@ -126,12 +129,77 @@ func insideWrite(sc scope.Scope, p string) bool {
 }
 
 // bindReadOnly mounts src over dst, read-only.
-func bindReadOnly(src, dst string) error {
-	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+func (p *mountPlan) bindReadOnly(src, dst string) error {
+	if err := p.mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return err
 	}
-	return unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, "")
+	return p.mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, "")
 }
+
+// mountPlan collects mount calls for a child of the zygote to make, in a
+// mount namespace of its own, between fork and exec (see childConfine); a
+// nil plan makes each call at once.
+type mountPlan struct {
+	ops []mountOp
+}
+
+// mountOp is one mount(2) call, its strings ready for a raw system call.
+type mountOp struct {
+	src, dst, fstype, data *byte // data is nil for none
+	flags                  uintptr
+}
+
+func (p *mountPlan) mount(src, dst, fstype string, flags uintptr, data string) error {
+	if p == nil {
+		return unix.Mount(src, dst, fstype, flags, data)
+	}
+	var op mountOp
+	var err error
+	for _, f := range []struct {
+		to **byte
+		s  string
+	}{{&op.src, src}, {&op.dst, dst}, {&op.fstype, fstype}, {&op.data, data}} {
+		if f.to == &op.data && data == "" {
+			continue
+		}
+		if *f.to, err = unix.BytePtrFromString(f.s); err != nil {
+			return err
+		}
+	}
+	op.flags = flags
+	p.ops = append(p.ops, op)
+	return nil
+}
+
+// holdPlan is holdKept and maskHidden for a child of the zygote: the
+// mounts it must make (first making every mount of its new namespace a
+// slave of the zygote's, as privatize does), the kept and hidden places
+// left to Landlock, and the folders made for kept ones (see unmadeKept).
+func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide, made []string, err error) {
+	plan := &mountPlan{}
+	if err := plan.mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	keep, made, err = holdKept(sc, plan)
+	if err == nil {
+		restHide, err = maskHidden(sc, hide, plan)
+	}
+	if err != nil {
+		unmadeKept(made)
+		return nil, nil, nil, nil, err
+	}
+	return plan.ops, keep, restHide, made, nil
+}
+
+// ZygoteMounts says whether the zygote can hold a scope's kept places by
+// mounts itself (Spec.Mounts): as root, where it runs in a mount namespace
+// of its own (see startZygote). Elsewhere the per-command helper does, in
+// a user namespace of its own.
+func ZygoteMounts() bool { return CanMountScratch() }
+
+// errNoMounts is the zygote's answer to a run with mounts it cannot hold;
+// Zygote.Run then says the request never reached it.
+const errNoMounts = "the command runner cannot hold mounts here"
 
 // CanHoldMounts says whether HoldMounts works here: always for root; for
 // other users where the kernel lets them make a user namespace (some
@@ -154,7 +222,10 @@ func privatize() error { return unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAV
 // by a mount over it: an empty, read-only, unreadable file system over a
 // folder, a read-only /dev/null over a file. It returns the rest, for
 // Landlock to hide by leaving them out of its read rules.
-func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
+//
+// plan, when set, is where the mounts go (see holdKept).
+func maskHidden(sc scope.Scope, hide []string, plan *mountPlan) (rest []string, err error) {
+	var masked []string
 	for _, h := range hide {
 		c := filepath.Clean(h)
 		if !insideWrite(sc, c) {
@@ -165,17 +236,24 @@ func maskHidden(sc scope.Scope, hide []string) (rest []string, err error) {
 		if err != nil {
 			continue // nothing there to read
 		}
+		if plan != nil && slices.ContainsFunc(masked, func(m string) bool { return scope.Under(real, m) }) {
+			// Inside a folder masked already: made at once, the mask
+			// would leave nothing there to look up; planned, the mount
+			// would find nothing there to mount on.
+			continue
+		}
 		fi, err := os.Stat(real)
 		if err != nil {
 			continue
 		}
 		if fi.IsDir() {
-			if err := unix.Mount("hark-hidden", real, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,nr_inodes=1,mode=000"); err != nil {
+			if err := plan.mount("hark-hidden", real, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,nr_inodes=1,mode=000"); err != nil {
 				return nil, err
 			}
+			masked = append(masked, real)
 			continue
 		}
-		if err := bindReadOnly("/dev/null", real); err != nil {
+		if err := plan.bindReadOnly("/dev/null", real); err != nil {
 			return nil, err
 		}
 	}

@@ -89,6 +89,12 @@ type Spec struct {
 	// resolved, still leads there following none: else Outcome.Err starts
 	// with PlaceChanged.
 	DirFile *os.File
+	// Mounts, with Scope, holds the scope's kept and hidden places that
+	// lie inside its writable ones by mounts in a mount namespace of the
+	// run's own (NeedsMounts). On Linux only the zygote that runs as root
+	// can (ZygoteMounts); Zygote.Run answers ok false where it cannot, for
+	// the per-command helper to hold them.
+	Mounts bool
 	// Scope, with ReadOnly, is what an approved run may change and reach
 	// beyond TmpDir: the places it may write (less those it must keep),
 	// the network, local sockets, signals. Nil or empty is the read-only

@@ -189,11 +189,11 @@ func HelperMain(args []string) int {
 			err := privatize()
 			var made []string
 			if err == nil {
-				conf.scope.Keep, made, err = holdKept(h.scope)
+				conf.scope.Keep, made, err = holdKept(h.scope, nil)
 				defer unmadeKept(made)
 			}
 			if err == nil {
-				conf.hide, err = maskHidden(h.scope, h.hide)
+				conf.hide, err = maskHidden(h.scope, h.hide, nil)
 			}
 			if err != nil {
 				return fail("the kept places could not be held, so the command was not run: %v", err)

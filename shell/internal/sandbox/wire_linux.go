@@ -21,6 +21,7 @@ const (
 	runWireDisk     = 1 << 3 // a disk quota follows the memory cap
 	runWireScratch  = 1 << 4 // the last descriptor is the run's scratch file system (scratch_userns_linux.go)
 	runWireScope    = 1 << 5 // an approved run's scope follows the paths to hide
+	runWireMounts   = 1 << 6 // with a scope: its kept and hidden places inside writable ones are held by mounts (Spec.Mounts)
 )
 
 // The scope's flags, in one byte after its three lists.
@@ -55,6 +56,9 @@ func appendRunRequest(b []byte, id uint64, s Spec, scratch bool) []byte {
 	}
 	if s.scoped() {
 		flags |= runWireScope
+		if s.Mounts {
+			flags |= runWireMounts
+		}
 	}
 	b = append(b, flags)
 	if s.MemoryLimit > 0 {
@@ -130,7 +134,8 @@ func decodeRunRequest(pkt []byte) (zygoteMsg, error) {
 		}
 	}
 	m.Scratch = flags&runWireScratch != 0
-	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk|runWireScratch|runWireScope) != 0 {
+	m.Mounts = flags&runWireMounts != 0
+	if flags&^(runWireReadOnly|runWireMemory|runWireHide|runWireDisk|runWireScratch|runWireScope|runWireMounts) != 0 || m.Mounts && flags&runWireScope == 0 {
 		d.bad = true
 	}
 	m.Dir = d.string()

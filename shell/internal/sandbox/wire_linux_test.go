@@ -5,6 +5,8 @@ package sandbox
 import (
 	"reflect"
 	"testing"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 func TestRunRequestWire(t *testing.T) {
@@ -22,6 +24,8 @@ func TestRunRequestWire(t *testing.T) {
 		{"sandboxed with a disk quota", 6, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", MemoryLimit: 4 << 30, DiskLimit: 2 << 30}, false},
 		{"sandboxed with paths to hide", 9, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/z", Hide: []string{"/home/u/.ssh", "/home/u/.aws"}}, false},
 		{"sandboxed with a scratch file system", 8, Spec{Argv: []string{"/bin/sh", "-c", "ls"}, ReadOnly: true, TmpDir: "/tmp/y", DiskLimit: 2 << 30}, true},
+		{"an approved run holding mounts", 10, Spec{Argv: []string{"/bin/sh", "-c", "make"}, ReadOnly: true, TmpDir: "/tmp/w", Hide: []string{"/home/u/.ssh"}, Mounts: true,
+			Scope: &scope.Scope{Write: []string{"/home/u/p"}, Remove: []string{"/home/u/p/old"}, Keep: []string{"/home/u/p/.git/hooks/"}, NoRemove: []string{"/home/u/p"}, Network: true}}, false},
 		{"long and non-ASCII values", 300, Spec{Argv: []string{"/bin/sh", "-c", "echo é\x00"}, Env: []string{"X=" + string(make([]byte, 300))}}, false},
 	}
 	for _, c := range cases {
@@ -35,6 +39,9 @@ func TestRunRequestWire(t *testing.T) {
 			want := zygoteMsg{Op: "run", ID: c.id, Argv: c.spec.Argv, Env: c.spec.Env, Dir: c.spec.Dir, ReadOnly: c.spec.ReadOnly, TmpDir: c.spec.TmpDir, MemLimit: c.spec.MemoryLimit, DiskLimit: c.spec.DiskLimit, Hide: c.spec.Hide, Scratch: c.scratch}
 			if len(want.Env) == 0 {
 				want.Env = []string{}
+			}
+			if c.spec.Scope != nil {
+				want.Scope, want.Scoped, want.Mounts = *c.spec.Scope, true, c.spec.Mounts
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("decoded %+v, want %+v", got, want)
@@ -50,6 +57,14 @@ func TestRunRequestWire(t *testing.T) {
 			}
 		})
 	}
+	t.Run("mounts without a scope", func(t *testing.T) {
+		t.Parallel()
+		pkt := appendRunRequest(nil, 1, Spec{Argv: []string{"/bin/sh"}, ReadOnly: true, Mounts: true}, false)
+		pkt[2] |= runWireMounts // appendRunRequest sends it only with a scope
+		if _, err := decodeRunRequest(pkt); err == nil {
+			t.Error("a request to hold mounts without a scope decoded")
+		}
+	})
 	t.Run("unknown flag", func(t *testing.T) {
 		t.Parallel()
 		pkt := appendRunRequest(nil, 1, Spec{Argv: []string{"/bin/sh"}}, false)

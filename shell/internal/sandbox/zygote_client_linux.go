@@ -331,6 +331,9 @@ func (z *Zygote) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 	marker := RunMarker + "=" + strconv.Itoa(z.pid) + "." + strconv.FormatUint(id, 10)
 	out := z.wait(&stopped, marker, outP[0], errP[0], replyP[0], wake, (*bp)[:zygoteBufSize], stdout, stderr)
 	closeAll([]int{outP[0], errP[0], replyP[0]})
+	if !out.Started && out.Err == errNoMounts {
+		return Outcome{}, false // nothing ran: the helper holds the mounts
+	}
 	return out, true
 }
 

@@ -77,6 +77,7 @@ type zygoteMsg struct {
 	Scratch   bool        // run: the last descriptor is the run's scratch file system (see scratch_userns_linux.go)
 	Scope     scope.Scope // run: an approved run's scope (Spec.Scope), with Scoped
 	Scoped    bool        // run: an approved run, held to Scope, not a read-only one
+	Mounts    bool        // run: with Scoped, kept and hidden places inside writable ones are held by mounts (Spec.Mounts)
 }
 
 // zrun is one command the zygote started.
@@ -94,6 +95,7 @@ type zrun struct {
 	memOver bool           // stopped for passing its memory cap (see watchMemory)
 	scratch string         // the temporary folder on which a scratch file system is mounted, or ""
 	memCg   runCgroup      // the run's memory cgroup (see cgroup_linux.go)
+	made    []string       // folders made to hold kept ones by mounts, taken away after (see unmadeKept)
 }
 
 type zserver struct {
@@ -321,6 +323,21 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 	if held >= 0 {
 		conf.place = func() string { return placeMoved(approved, held) }
 	}
+	if m.Mounts {
+		// Held by the shell's own mounts, made between fork and exec in
+		// a mount namespace of its own: only where the zygote has one of
+		// its own to copy, and may mount (root). Otherwise the runner
+		// starts a helper that holds them.
+		if !m.Scoped || !s.scratch {
+			fail(errNoMounts)
+			return
+		}
+		var err error
+		if conf.mounts, conf.scope.Keep, conf.hide, r.made, err = holdPlan(m.Scope, m.Hide); err != nil {
+			fail("the kept places could not be held, so the command was not run: " + err.Error())
+			return
+		}
+	}
 	if m.ReadOnly && scratchFS >= 0 && scratchFDFits() {
 		conf.scratchFS = scratchFS
 		conf.tmpDir = "/proc/self/fd/" + strconv.Itoa(scratchFS) + "/" + scratchFolder
@@ -333,6 +350,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 			unmountScratch(r.scratch)
 		}
 		r.memCg.remove()
+		unmadeKept(r.made)
 		fail("the command runner is shutting down; try again")
 		return
 	}
@@ -378,6 +396,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 			unmountScratch(r.scratch)
 		}
 		r.memCg.remove()
+		unmadeKept(r.made)
 		fail(err.Error())
 		return
 	}
@@ -499,6 +518,9 @@ func (s *zserver) finishWith(r *zrun, childless bool) {
 		unmountScratch(r.scratch)
 	}
 	r.memCg.remove()
+	// Every process of the run is gone, and its mount namespace with it:
+	// the folders made for its mounts go if it left them empty.
+	unmadeKept(r.made)
 	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code, Reason: reason})
 	unix.Close(r.reply)
 	if idle && !childless {
