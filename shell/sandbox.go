@@ -65,7 +65,11 @@ func (r *Runner) runZygote(ctx context.Context, spec sandbox.Spec, stdout, stder
 	if r.helper == "" || r.direct || r.perCommand || !zygoteDefault {
 		return sandbox.Outcome{}, false
 	}
-	z, err := sandbox.ZygoteFor(r.helper, zygoteEnviron)
+	get := sandbox.ZygoteFor
+	if spec.Mounts {
+		get = sandbox.MountsZygoteFor // as root the same one
+	}
+	z, err := get(r.helper, zygoteEnviron)
 	if err != nil {
 		return sandbox.Outcome{}, false
 	}

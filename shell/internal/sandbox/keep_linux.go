@@ -191,11 +191,22 @@ func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide, mad
 	return plan.ops, keep, restHide, made, nil
 }
 
-// ZygoteMounts says whether the zygote can hold a scope's kept places by
-// mounts itself (Spec.Mounts): as root, where it runs in a mount namespace
-// of its own (see startZygote). Elsewhere the per-command helper does, in
-// a user namespace of its own.
-func ZygoteMounts() bool { return CanMountScratch() }
+// ZygoteMounts says whether a zygote can hold a scope's kept places by
+// mounts itself (Spec.Mounts, MountsZygoteFor): as root the zygote, which
+// runs in a mount namespace of its own (see startZygote); otherwise a
+// second zygote started in a user and a mount namespace of its own, where
+// the kernel lets this user make them. Elsewhere the per-command helper
+// holds them, or Landlock alone.
+func ZygoteMounts() bool { return CanMountScratch() || CanHoldMounts() }
+
+// ownUserNamespace says whether this process is in a user namespace other
+// than the first: there it may mount only in mount namespaces of its own
+// user namespace, never in the one it was started from.
+func ownUserNamespace() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	f := strings.Fields(string(b))
+	return err == nil && !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
+}
 
 // errNoMounts is the zygote's answer to a run with mounts it cannot hold;
 // Zygote.Run then says the request never reached it.

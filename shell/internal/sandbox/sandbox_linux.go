@@ -103,7 +103,10 @@ const (
 // forkConfined), so no thread of the helper ever shares its sandbox.
 func HelperMain(args []string) int {
 	if len(args) == 1 && args[0] == ZygoteArg {
-		return serveZygote()
+		return serveZygote(false)
+	}
+	if len(args) == 2 && args[0] == ZygoteArg && args[1] == ZygoteMountsArg {
+		return serveZygote(true)
 	}
 	if len(args) == 3 && args[0] == ScratchArg {
 		return serveScratchMaker(args[1], args[2])

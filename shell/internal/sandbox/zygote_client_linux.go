@@ -105,6 +105,35 @@ var zygotes struct {
 // ZygoteFor returns the live zygote for helper, starting one if needed with
 // the environment that env returns (called only then).
 func ZygoteFor(helper string, env func() []string) (*Zygote, error) {
+	return zygoteFor(helper, env, false)
+}
+
+// ZygoteMountsArg, after ZygoteArg, says the zygote was started in a user
+// and a mount namespace of its own (see MountsZygoteFor).
+const ZygoteMountsArg = "-userns"
+
+// MountsZygoteFor returns the live zygote that holds approved runs' kept
+// places by mounts (Spec.Mounts) for helper: as root the zygote itself;
+// otherwise a second one, started in a user and a mount namespace of its
+// own as the per-command helper is (HoldMounts), where it may mount. Only
+// runs with mounts go there: a user namespace shows other users' files as
+// nobody's and ignores setuid, which an unconfined command may need.
+func MountsZygoteFor(helper string, env func() []string) (*Zygote, error) {
+	if CanMountScratch() {
+		return ZygoteFor(helper, env)
+	}
+	if !CanHoldMounts() {
+		return nil, errors.New("no user namespace to hold mounts in")
+	}
+	return zygoteFor(helper, env, true)
+}
+
+func zygoteFor(helper string, env func() []string, userns bool) (*Zygote, error) {
+	key := helper
+	if userns {
+		key += "\x00" + ZygoteMountsArg
+	}
+	helper, original := key, helper
 	zygotes.mu.Lock()
 	defer zygotes.mu.Unlock()
 	if z := zygotes.byHelper[helper]; z != nil {
@@ -117,7 +146,7 @@ func ZygoteFor(helper string, env func() []string) (*Zygote, error) {
 	if t, ok := zygotes.failedAt[helper]; ok && time.Since(t) < zygoteRetryAfter {
 		return nil, errors.New("the command runner failed to start recently")
 	}
-	z, err := startZygote(helper, env())
+	z, err := startZygote(original, env(), userns)
 	if zygotes.byHelper == nil {
 		zygotes.byHelper = map[string]*Zygote{}
 		zygotes.failedAt = map[string]time.Time{}
@@ -132,7 +161,7 @@ func ZygoteFor(helper string, env func() []string) (*Zygote, error) {
 	return z, nil
 }
 
-func startZygote(helper string, env []string) (*Zygote, error) {
+func startZygote(helper string, env []string, userns bool) (*Zygote, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -172,15 +201,20 @@ func startZygote(helper string, env []string) (*Zygote, error) {
 			// longer see a disk mounted after it started.
 			Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
 		}
-		if CanMountScratch() {
+		args := []string{helper, HelperCommand, ZygoteArg}
+		switch {
+		case userns:
+			HoldMounts(attr.Sys)
+			args = append(args, ZygoteMountsArg)
+		case CanMountScratch():
 			attr.Sys.Cloneflags = syscall.CLONE_NEWNS
 		}
-		p, err := os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, attr)
-		if err != nil && attr.Sys.Cloneflags != 0 {
+		p, err := os.StartProcess(helper, args, attr)
+		if err != nil && attr.Sys.Cloneflags != 0 && !userns {
 			// No new namespace to be had (a container without
 			// CAP_SYS_ADMIN): start it as before.
 			attr.Sys.Cloneflags = 0
-			p, err = os.StartProcess(helper, []string{helper, HelperCommand, ZygoteArg}, attr)
+			p, err = os.StartProcess(helper, args, attr)
 		}
 		proc = p
 		started <- err
@@ -236,10 +270,19 @@ func StopZygote(helper string, timeout time.Duration) error {
 	zygotes.mu.Lock()
 	z := zygotes.byHelper[helper]
 	delete(zygotes.byHelper, helper)
+	mz := zygotes.byHelper[helper+"\x00"+ZygoteMountsArg]
+	delete(zygotes.byHelper, helper+"\x00"+ZygoteMountsArg)
 	zygotes.mu.Unlock()
+	if mz != nil {
+		stopZygote(mz, timeout)
+	}
 	if z == nil {
 		return nil
 	}
+	return stopZygote(z, timeout)
+}
+
+func stopZygote(z *Zygote, timeout time.Duration) error {
 	syscall.Kill(z.pid, syscall.SIGTERM)
 	select {
 	case <-z.dead:

@@ -116,7 +116,9 @@ type zserver struct {
 
 // serveZygote runs the zygote until the runner's end of the socket closes
 // (Hark exited) or a signal arrives, then stops every command and exits.
-func serveZygote() int {
+//
+// userns says it was started in a user namespace of its own (ZygoteMountsArg).
+func serveZygote(userns bool) int {
 	// The main goroutine keeps its thread, so that the launcher's thread
 	// (see launcher), which carries restrictions for good, is never the
 	// process's main thread, whose state tools read as the process's.
@@ -160,7 +162,7 @@ func serveZygote() int {
 		kick:     make(chan struct{}, 1),
 		runs:     map[uint64]*zrun{},
 		byPid:    map[int]*zrun{},
-		scratch:  privateMounts(),
+		scratch:  privateMounts() || userns && ownUserNamespace() && unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, "") == nil,
 	}
 	removeDeadRunCgroups()
 	signals := make(chan os.Signal, 1)

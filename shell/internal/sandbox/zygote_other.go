@@ -18,6 +18,11 @@ func ZygoteFor(string, func() []string) (*Zygote, error) {
 	return nil, errors.ErrUnsupported
 }
 
+// MountsZygoteFor always fails: there is no zygote on this OS.
+func MountsZygoteFor(string, func() []string) (*Zygote, error) {
+	return nil, errors.ErrUnsupported
+}
+
 // Run never reaches a zygote.
 func (*Zygote) Run(context.Context, Spec, io.Writer, io.Writer) (Outcome, bool) {
 	return Outcome{}, false
