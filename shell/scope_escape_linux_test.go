@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hark-sh/hark/shell/internal/sandbox"
 	"github.com/hark-sh/hark/shell/scope"
 )
 
@@ -431,5 +432,74 @@ func TestEscapeBroadScopeEmptiesNothing(t *testing.T) {
 	res = r.Run(context.Background(), Request{Command: "make -v >/dev/null 2>&1; rm -rf Documents", WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
 	if _, err := os.Stat(old); err == nil {
 		t.Errorf("the deletion on the card did not run: %+v %s", sc, res.JSON())
+	}
+}
+
+// A kept place inside a writable one is held by a mount, which moves with
+// its folder: a run that could rename the folder around it (.git, or
+// ~/.config in a home whose entries the run may remove) could put a
+// folder of its own there, with hooks or an autostart entry that run
+// outside any sandbox later; one that moved a hidden place's folder would
+// show it, under a name nobody hides, to the next run. Every folder on the
+// way to a held place is a mount point too, which no rename moves, by full
+// names and by names relative to a folder inside the place.
+func TestEscapeKeptPlaceByMovingItsFolder(t *testing.T) {
+	requireLandlock(t)
+	const hostile = `
+try() { if ( eval "$1" ) 2>/dev/null; then echo "WROTE: $2"; fi; }
+try 'mv .git .gitx && mkdir -p .git/hooks && cp .gitx/HEAD .git/ && echo evil > .git/hooks/pre-commit' git-folder
+try 'mv "$H/proj" "$H/proj2" && mkdir -p "$H/proj/.git/hooks" && echo evil > "$H/proj/.git/hooks/pre-commit"' repository-folder
+try 'cd .. && mv proj proj3 && mkdir -p proj/.git/hooks && echo evil > proj/.git/hooks/pre-commit' repository-folder-relative
+try 'mv "$H/.config" "$H/.configx" && mkdir -p "$H/.config/autostart" && echo x > "$H/.config/autostart/e.desktop"' config-folder
+try 'mv "$H/.aws" "$H/.awsx"' hidden-folder
+try 'echo evil > .git/hooks/pre-commit' git-hook-relative
+try 'echo evil >> .git/config' git-config-relative
+try 'echo evil > "$H/proj/.git/hooks/pre-commit"' git-hook
+try 'cat ../.aws/credentials | grep -q KEY' hidden-read
+`
+	for _, via := range []string{"zygote", "helper"} {
+		t.Run(via, func(t *testing.T) {
+			r, z := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+			r.perCommand = via == "helper"
+			home, proj := layHome(t)
+			os.MkdirAll(filepath.Join(home, ".aws"), 0o700)
+			os.WriteFile(filepath.Join(home, ".aws/credentials"), []byte("KEY\n"), 0o600)
+			// Home with what it holds, removals included, as a command
+			// that removes something in home gets: run in a repository
+			// there.
+			sc := scope.Scope{Write: []string{home}, Keep: []string{filepath.Join(proj, ".git/hooks") + "/", filepath.Join(proj, ".git/config"),
+				filepath.Join(home, ".config/autostart") + "/", filepath.Join(home, ".config/hark") + "/"}}
+			hide := []string{filepath.Join(home, ".aws/credentials")}
+			pin, err := PinDir(proj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pin.Close()
+			res := r.Run(context.Background(), Request{Command: "H='" + home + "'\n" + hostile, WorkingDirectory: proj,
+				Verdict: Verdict{Tier: Confirm}, Scope: &sc, Hide: hide, Pin: pin})
+			if !res.Executed || res.Sandbox != SandboxScoped {
+				t.Fatalf("the run was not scoped: %s", res.JSON())
+			}
+			if strings.Contains(res.Output, "WROTE") {
+				t.Errorf("the run moved a folder around a held place:\n%s", res.Output)
+			}
+			for _, p := range []string{"proj/.git/hooks/pre-commit", ".config/autostart/e.desktop", ".awsx"} {
+				if _, err := os.Lstat(filepath.Join(home, p)); err == nil {
+					t.Errorf("%s was made", p)
+				}
+			}
+			// The next run of the same scope reads no key by a new name.
+			res = r.Run(context.Background(), Request{Command: "cat .awsx/credentials ../.awsx/credentials ../.aws/credentials", WorkingDirectory: proj,
+				Verdict: Verdict{Tier: Confirm}, Scope: &sc, Hide: hide, Pin: pin})
+			if strings.Contains(res.Output, "KEY") {
+				t.Errorf("the next run read the hidden key: %s", res.JSON())
+			}
+			if via == "zygote" && sandbox.ZygoteMounts() {
+				b, _ := os.ReadFile("/proc/" + strconv.Itoa(z.PID()) + "/mountinfo")
+				if strings.Contains(string(b), home) {
+					t.Errorf("a run's mount is left in the zygote's namespace:\n%s", b)
+				}
+			}
+		})
 	}
 }

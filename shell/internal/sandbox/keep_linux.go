@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"os/exec"
@@ -78,8 +79,9 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 // empty.
 //
 // plan, when set, is where the mounts go instead of being made here: the
-// zygote's child makes them in a mount namespace of its own.
-func holdKept(sc scope.Scope, plan *mountPlan) (rest, made []string, err error) {
+// zygote's child makes them in a mount namespace of its own. held gets
+// the places held, for holdFolders.
+func holdKept(sc scope.Scope, plan *mountPlan, held *[]string) (rest, made []string, err error) {
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		if !insideWrite(sc, c) {
@@ -107,19 +109,66 @@ func holdKept(sc scope.Scope, plan *mountPlan) (rest, made []string, err error) 
 		if err := plan.bindReadOnly(real, real); err != nil {
 			return nil, made, err
 		}
+		*held = append(*held, real)
 	}
 	return rest, made, nil
 }
 
+// holdFolders binds each folder on the way to each of held (the places
+// held or masked by a mount), from inside the writable place around it,
+// over itself: a mount point cannot be renamed or removed. Otherwise the
+// run could move .git away, with the mount on its hooks, and make a .git
+// of its own with hooks that the user's next git command runs; or move a
+// hidden place's folder to a name the next run does not hide. Bound
+// last, and with all beneath: a folder the zygote's child entered before
+// its mounts still meets the holds beneath it by relative names, under
+// the binds made over the folders on its way. It returns the folders
+// bound, outermost first.
+func holdFolders(sc scope.Scope, held []string, plan *mountPlan) ([]string, error) {
+	var dirs []string
+	for _, p := range held {
+		for d := filepath.Dir(p); slices.ContainsFunc(sc.Write, func(w string) bool {
+			w = filepath.Clean(w)
+			return d != w && scope.Under(d, w)
+		}); d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) })
+	dirs = slices.Compact(dirs)
+	for i, d := range dirs {
+		if err := plan.mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return dirs[:i], err
+		}
+	}
+	return dirs, nil
+}
+
+// unholdFolders undoes holdFolders, innermost first, so that unmadeKept
+// meets the holds it takes away.
+func unholdFolders(dirs []string) {
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = unix.Unmount(dirs[i], unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW)
+	}
+}
+
 // unmadeKept takes away the folders holdKept made, innermost first, each
 // once its mount is gone and if the run left it empty: the home folder
-// is as the run left it, not as Hark's holding left it.
-func unmadeKept(made []string) {
+// is as the run left it, not as Hark's holding left it. mounted says
+// the mounts are in this namespace (the helper's); the zygote's never
+// had them, and must not unmount there what a path leads to now. No
+// link is followed: the folders are in a place the run could write.
+func unmadeKept(made []string, mounted bool) {
 	for i := len(made) - 1; i >= 0; i-- {
 		// Every mount on it: a hidden place is masked over its hold.
-		for n := 0; n < 8 && unix.Unmount(made[i], unix.MNT_DETACH) == nil; n++ {
+		for n := 0; mounted && n < 8 && unix.Unmount(made[i], unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW) == nil; n++ {
 		}
-		_ = unix.Rmdir(made[i]) // fails, as it should, where the run put something
+		dir, err := openNoLinks(filepath.Dir(made[i]))
+		if err != nil {
+			continue
+		}
+		_ = unix.Unlinkat(dir, filepath.Base(made[i]), unix.AT_REMOVEDIR) // fails, as it should, where the run put something
+		unix.Close(dir)
 	}
 }
 
@@ -180,12 +229,16 @@ func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide, mad
 	if err := plan.mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	keep, made, err = holdKept(sc, plan)
+	var held []string
+	keep, made, err = holdKept(sc, plan, &held)
 	if err == nil {
-		restHide, err = maskHidden(sc, hide, plan)
+		restHide, err = maskHidden(sc, hide, plan, &held)
+	}
+	if err == nil {
+		_, err = holdFolders(sc, held, plan)
 	}
 	if err != nil {
-		unmadeKept(made)
+		unmadeKept(made, false)
 		return nil, nil, nil, nil, err
 	}
 	return plan.ops, keep, restHide, made, nil
@@ -234,8 +287,9 @@ func privatize() error { return unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAV
 // folder, a read-only /dev/null over a file. It returns the rest, for
 // Landlock to hide by leaving them out of its read rules.
 //
-// plan, when set, is where the mounts go (see holdKept).
-func maskHidden(sc scope.Scope, hide []string, plan *mountPlan) (rest []string, err error) {
+// plan, when set, is where the mounts go; held gets the places masked
+// (see holdKept).
+func maskHidden(sc scope.Scope, hide []string, plan *mountPlan, held *[]string) (rest []string, err error) {
 	var masked []string
 	for _, h := range hide {
 		c := filepath.Clean(h)
@@ -262,11 +316,13 @@ func maskHidden(sc scope.Scope, hide []string, plan *mountPlan) (rest []string, 
 				return nil, err
 			}
 			masked = append(masked, real)
+			*held = append(*held, real)
 			continue
 		}
 		if err := plan.bindReadOnly("/dev/null", real); err != nil {
 			return nil, err
 		}
+		*held = append(*held, real)
 	}
 	return rest, nil
 }

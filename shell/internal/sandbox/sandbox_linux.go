@@ -190,13 +190,18 @@ func HelperMain(args []string) int {
 			// Kept and hidden places inside writable ones are held by
 			// mounts here; Landlock keeps and hides only what is left.
 			err := privatize()
-			var made []string
+			var made, held []string
 			if err == nil {
-				conf.scope.Keep, made, err = holdKept(h.scope, nil)
-				defer unmadeKept(made)
+				conf.scope.Keep, made, err = holdKept(h.scope, nil, &held)
+				defer unmadeKept(made, true)
 			}
 			if err == nil {
-				conf.hide, err = maskHidden(h.scope, h.hide, nil)
+				conf.hide, err = maskHidden(h.scope, h.hide, nil, &held)
+			}
+			if err == nil {
+				var folders []string
+				folders, err = holdFolders(h.scope, held, nil)
+				defer unholdFolders(folders) // before unmadeKept
 			}
 			if err != nil {
 				return fail("the kept places could not be held, so the command was not run: %v", err)

@@ -352,7 +352,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 			unmountScratch(r.scratch)
 		}
 		r.memCg.remove()
-		unmadeKept(r.made)
+		unmadeKept(r.made, false)
 		fail("the command runner is shutting down; try again")
 		return
 	}
@@ -398,7 +398,7 @@ func (s *zserver) start(m zygoteMsg, fds []int) {
 			unmountScratch(r.scratch)
 		}
 		r.memCg.remove()
-		unmadeKept(r.made)
+		unmadeKept(r.made, false)
 		fail(err.Error())
 		return
 	}
@@ -522,7 +522,7 @@ func (s *zserver) finishWith(r *zrun, childless bool) {
 	r.memCg.remove()
 	// Every process of the run is gone, and its mount namespace with it:
 	// the folders made for its mounts go if it left them empty.
-	unmadeKept(r.made)
+	unmadeKept(r.made, false)
 	sendTo(r.reply, zygoteMsg{Op: "exit", ID: r.id, Code: r.code, Reason: reason})
 	unix.Close(r.reply)
 	if idle && !childless {
