@@ -394,6 +394,9 @@ func TestEscapeZygoteHoldsKeptPlacesByMounts(t *testing.T) {
 	if !sandbox.ZygoteMounts() {
 		t.Skip("no zygote can hold mounts here (no user namespace for this user): the per-command helper does, or Landlock alone")
 	}
+	// A lock of its own: another package's runs, under the same home,
+	// would keep the made folder (see keeplock_linux.go).
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
 	z, err := sandbox.MountsZygoteFor(r.helper, zygoteEnviron)
 	if err != nil {

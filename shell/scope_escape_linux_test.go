@@ -503,3 +503,52 @@ try 'cat ../.aws/credentials | grep -q KEY' hidden-read
 		})
 	}
 }
+
+// Two approved runs overlap, and the first made a kept folder (one that
+// did not exist) to hold it: when it ends it must not take the folder
+// away while the second still holds it, or the second's mount goes with
+// it and the second writes a start-up file its card said it could not.
+func TestEscapeOverlappingRunsKeepAMadeFolder(t *testing.T) {
+	requireLandlock(t)
+	for _, via := range []string{"zygote", "helper"} {
+		t.Run(via, func(t *testing.T) {
+			r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+			r.perCommand = via == "helper"
+			home, _ := layHome(t)
+			fish := filepath.Join(home, ".config/fish")
+			sc := scope.Scope{Write: []string{home}, Keep: []string{fish + "/"}}
+			wait := func(name string) {
+				for {
+					if _, err := os.Stat(filepath.Join(home, name)); err == nil {
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			first := make(chan Result, 1)
+			go func() {
+				first <- r.Run(context.Background(), Request{Command: "touch a-running; while [ ! -e b-holding ]; do sleep 0.01; done",
+					WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+			}()
+			wait("a-running") // the first run made the folder, and holds it
+			second := make(chan Result, 1)
+			go func() {
+				second <- r.Run(context.Background(), Request{Command: "touch b-holding; while [ ! -e go-on ]; do sleep 0.01; done; " +
+					"mkdir -p .config/fish; echo evil > .config/fish/config.fish && echo WROTE", WorkingDirectory: home, Verdict: Verdict{Tier: Confirm}, Scope: &sc})
+			}()
+			if res := <-first; !res.Success || res.Sandbox != SandboxScoped {
+				t.Fatalf("the first run: %s", res.JSON())
+			}
+			if err := os.WriteFile(filepath.Join(home, "go-on"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := <-second
+			if strings.Contains(res.Output, "WROTE") {
+				t.Errorf("the second run wrote a start-up file once the first ended: %s", res.JSON())
+			}
+			if _, err := os.Lstat(filepath.Join(fish, "config.fish")); err == nil {
+				t.Error("config.fish was made")
+			}
+		})
+	}
+}

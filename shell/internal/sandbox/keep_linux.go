@@ -81,7 +81,10 @@ func UnholdMounts(attr *syscall.SysProcAttr) {
 // plan, when set, is where the mounts go instead of being made here: the
 // zygote's child makes them in a mount namespace of its own. held gets
 // the places held, for holdFolders.
-func holdKept(sc scope.Scope, plan *mountPlan, held *[]string) (rest, made []string, err error) {
+func holdKept(sc scope.Scope, plan *mountPlan, held *[]string) (rest []string, made madeKept, err error) {
+	// Taken before anything is looked at: a run ending meanwhile does not
+	// take a folder away from under this one's mount (keeplock_linux.go).
+	made.lock = shareRunsLock()
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		if !insideWrite(sc, c) {
@@ -100,7 +103,7 @@ func holdKept(sc scope.Scope, plan *mountPlan, held *[]string) (rest, made []str
 			if err := os.MkdirAll(c, 0o700); err != nil {
 				return nil, made, err
 			}
-			made = append(made, missing...)
+			made.dirs = append(made.dirs, missing...)
 			real, err = filepath.EvalSymlinks(c)
 		}
 		if err != nil {
@@ -157,18 +160,33 @@ func unholdFolders(dirs []string) {
 // is as the run left it, not as Hark's holding left it. mounted says
 // the mounts are in this namespace (the helper's); the zygote's never
 // had them, and must not unmount there what a path leads to now. No
-// link is followed: the folders are in a place the run could write.
-func unmadeKept(made []string, mounted bool) {
-	for i := len(made) - 1; i >= 0; i-- {
+// link is followed: the folders are in a place the run could write. A
+// folder another run holds stays (keeplock_linux.go).
+func unmadeKept(made madeKept, mounted bool) {
+	if made.lock < 0 {
+		return
+	}
+	unix.Close(made.lock)
+	if len(made.dirs) == 0 {
+		return
+	}
+	lock, err := runsLock()
+	if err != nil {
+		return
+	}
+	defer unix.Close(lock)
+	if unix.Flock(lock, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return // another run holds kept places now: they stay
+	}
+	for i := len(made.dirs) - 1; i >= 0; i-- {
+		d := made.dirs[i]
 		// Every mount on it: a hidden place is masked over its hold.
-		for n := 0; mounted && n < 8 && unix.Unmount(made[i], unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW) == nil; n++ {
+		for n := 0; mounted && n < 8 && unix.Unmount(d, unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW) == nil; n++ {
 		}
-		dir, err := openNoLinks(filepath.Dir(made[i]))
-		if err != nil {
-			continue
+		if dir, err := openNoLinks(filepath.Dir(d)); err == nil {
+			_ = unix.Unlinkat(dir, filepath.Base(d), unix.AT_REMOVEDIR) // fails, as it should, where the run put something
+			unix.Close(dir)
 		}
-		_ = unix.Unlinkat(dir, filepath.Base(made[i]), unix.AT_REMOVEDIR) // fails, as it should, where the run put something
-		unix.Close(dir)
 	}
 }
 
@@ -224,10 +242,10 @@ func (p *mountPlan) mount(src, dst, fstype string, flags uintptr, data string) e
 // mounts it must make (first making every mount of its new namespace a
 // slave of the zygote's, as privatize does), the kept and hidden places
 // left to Landlock, and the folders made for kept ones (see unmadeKept).
-func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide, made []string, err error) {
+func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide []string, made madeKept, err error) {
 	plan := &mountPlan{}
 	if err := plan.mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, made, err
 	}
 	var held []string
 	keep, made, err = holdKept(sc, plan, &held)
@@ -239,7 +257,7 @@ func holdPlan(sc scope.Scope, hide []string) (ops []mountOp, keep, restHide, mad
 	}
 	if err != nil {
 		unmadeKept(made, false)
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, madeKept{}, err
 	}
 	return plan.ops, keep, restHide, made, nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // The zygote takes away the folders made to hold kept places after the
@@ -27,7 +29,7 @@ func TestUnmadeKeptFollowsNoLink(t *testing.T) {
 		defer unix.Unmount(target, unix.MNT_DETACH)
 	}
 	os.Symlink(target, filepath.Join(base, "hooks"))
-	unmadeKept([]string{filepath.Join(base, "hooks"), filepath.Join(base, "link", "sub"), made}, false)
+	unmadeKept(madeKept{dirs: []string{filepath.Join(base, "hooks"), filepath.Join(base, "link", "sub"), made}, lock: shareRunsLock()}, false)
 	if _, err := os.Lstat(made); err == nil {
 		t.Error("an empty folder made for a kept place was left")
 	}
@@ -37,5 +39,35 @@ func TestUnmadeKeptFollowsNoLink(t *testing.T) {
 	var st unix.Statfs_t
 	if mounted && (unix.Statfs(target, &st) != nil || st.Type != unix.TMPFS_MAGIC) {
 		t.Error("a mount was taken away through a link")
+	}
+}
+
+// A folder made for a kept place stays while another run holds kept
+// places: the run that made it ends first, and taking it away would drop
+// the other run's mount on it in every namespace. Once no run overlaps,
+// the maker takes away what it made.
+func TestUnmadeKeptWaitsForTheOtherHolder(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // its own lock: no other test's runs overlap
+	home := t.TempDir()
+	fish := filepath.Join(home, ".config/fish")
+	sc := scope.Scope{Write: []string{home}, Keep: []string{fish + "/"}}
+	var held []string
+	_, madeA, err := holdKept(sc, &mountPlan{}, &held)
+	if err != nil || len(madeA.dirs) != 2 || madeA.lock < 0 {
+		t.Fatalf("the first run made %v (%v, lock %d), want .config and .config/fish under a lock", madeA.dirs, err, madeA.lock)
+	}
+	_, madeB, err := holdKept(sc, &mountPlan{}, &held)
+	if err != nil || len(madeB.dirs) != 0 {
+		t.Fatalf("the second run made %v (%v)", madeB.dirs, err)
+	}
+	unmadeKept(madeA, false)
+	if _, err := os.Lstat(fish); err != nil {
+		t.Fatal("the folder another run holds was taken away")
+	}
+	unmadeKept(madeB, false)
+	_, madeC, _ := holdKept(scope.Scope{Write: []string{home}, Keep: []string{filepath.Join(home, ".config/git") + "/"}}, &mountPlan{}, &held)
+	unmadeKept(madeC, false)
+	if _, err := os.Lstat(filepath.Join(home, ".config/git")); err == nil {
+		t.Error("with no run overlapping, the made folder was left")
 	}
 }

@@ -190,7 +190,8 @@ func HelperMain(args []string) int {
 			// Kept and hidden places inside writable ones are held by
 			// mounts here; Landlock keeps and hides only what is left.
 			err := privatize()
-			var made, held []string
+			var held []string
+			var made madeKept
 			if err == nil {
 				conf.scope.Keep, made, err = holdKept(h.scope, nil, &held)
 				defer unmadeKept(made, true)

@@ -95,7 +95,7 @@ type zrun struct {
 	memOver bool           // stopped for passing its memory cap (see watchMemory)
 	scratch string         // the temporary folder on which a scratch file system is mounted, or ""
 	memCg   runCgroup      // the run's memory cgroup (see cgroup_linux.go)
-	made    []string       // folders made to hold kept ones by mounts, taken away after (see unmadeKept)
+	made    madeKept       // folders made to hold kept ones by mounts, taken away after (see unmadeKept)
 }
 
 type zserver struct {
