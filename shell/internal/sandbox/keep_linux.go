@@ -85,6 +85,7 @@ func holdKept(sc scope.Scope, plan *mountPlan, held *[]string) (rest []string, m
 	// Taken before anything is looked at: a run ending meanwhile does not
 	// take a folder away from under this one's mount (keeplock_linux.go).
 	made.lock = shareRunsLock()
+	made.locked = made.lock >= 0
 	for _, k := range sc.Keep {
 		c := filepath.Clean(k)
 		if !insideWrite(sc, c) {
@@ -163,8 +164,8 @@ func unholdFolders(dirs []string) {
 // link is followed: the folders are in a place the run could write. A
 // folder another run holds stays (keeplock_linux.go).
 func unmadeKept(made madeKept, mounted bool) {
-	if made.lock < 0 {
-		return
+	if !made.locked {
+		return // nothing held, or no lock to be had: nothing is taken away
 	}
 	unix.Close(made.lock)
 	if len(made.dirs) == 0 {

@@ -29,7 +29,8 @@ func TestUnmadeKeptFollowsNoLink(t *testing.T) {
 		defer unix.Unmount(target, unix.MNT_DETACH)
 	}
 	os.Symlink(target, filepath.Join(base, "hooks"))
-	unmadeKept(madeKept{dirs: []string{filepath.Join(base, "hooks"), filepath.Join(base, "link", "sub"), made}, lock: shareRunsLock()}, false)
+	lock := shareRunsLock()
+	unmadeKept(madeKept{dirs: []string{filepath.Join(base, "hooks"), filepath.Join(base, "link", "sub"), made}, lock: lock, locked: lock >= 0}, false)
 	if _, err := os.Lstat(made); err == nil {
 		t.Error("an empty folder made for a kept place was left")
 	}
@@ -53,7 +54,7 @@ func TestUnmadeKeptWaitsForTheOtherHolder(t *testing.T) {
 	sc := scope.Scope{Write: []string{home}, Keep: []string{fish + "/"}}
 	var held []string
 	_, madeA, err := holdKept(sc, &mountPlan{}, &held)
-	if err != nil || len(madeA.dirs) != 2 || madeA.lock < 0 {
+	if err != nil || len(madeA.dirs) != 2 || !madeA.locked {
 		t.Fatalf("the first run made %v (%v, lock %d), want .config and .config/fish under a lock", madeA.dirs, err, madeA.lock)
 	}
 	_, madeB, err := holdKept(sc, &mountPlan{}, &held)
@@ -69,5 +70,32 @@ func TestUnmadeKeptWaitsForTheOtherHolder(t *testing.T) {
 	unmadeKept(madeC, false)
 	if _, err := os.Lstat(filepath.Join(home, ".config/git")); err == nil {
 		t.Error("with no run overlapping, the made folder was left")
+	}
+}
+
+// A run that held no kept place leaves a zero madeKept, which the zygote
+// gives unmadeKept after every run: it must close nothing (descriptor 0
+// is the zygote's own).
+func TestUnmadeKeptOfNothingClosesNothing(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	// The zero value's lock is 0: put the pipe there, as a reused
+	// descriptor would be.
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	if err := unix.Dup2(int(r.Fd()), 0); err != nil {
+		t.Fatal(err)
+	}
+	unmadeKept(madeKept{}, false)
+	var st unix.Stat_t
+	if err := unix.Fstat(0, &st); err != nil {
+		t.Errorf("unmadeKept of nothing closed descriptor 0: %v", err)
 	}
 }

@@ -25,10 +25,12 @@ import (
 // runs that overlapped.
 
 // madeKept are what holdKept leaves for unmadeKept: the folders it made,
-// outermost first, and its shared lock (-1 for none).
+// outermost first, and its shared lock when locked. The zero value (a run
+// that held nothing) holds nothing.
 type madeKept struct {
-	dirs []string
-	lock int
+	dirs   []string
+	lock   int
+	locked bool
 }
 
 // runsLock is the lock file: in Hark's own state folder
