@@ -552,3 +552,30 @@ func TestEscapeOverlappingRunsKeepAMadeFolder(t *testing.T) {
 		})
 	}
 }
+
+// A build that writes .git/commondir moves the repository's settings and
+// hooks to a folder of its own (git reads config and hooks/ from there),
+// past the mounts that keep .git/config and .git/hooks: the user's next
+// git status would run its core.fsmonitor. It cannot be held before it
+// exists without closing .git, so the run says it made it.
+func TestEscapeGitCommondirIsSaid(t *testing.T) {
+	requireLandlock(t)
+	r, _ := zygoteRunner(t, RunnerOptions{Shell: "/bin/sh"})
+	r.perCommand = true
+	home, proj := layHome(t)
+	sc := scope.Build(scope.Input{Dir: proj, Home: home, Own: []string{filepath.Join(home, ".config/hark")}})
+	pin, err := PinDir(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Close()
+	build := "mkdir -p evil/hooks && printf '[core]\\n\\tfsmonitor = evil\\n' > evil/config && echo \"$PWD/evil\" > .git/commondir && echo made"
+	res := r.Run(context.Background(), Request{Command: build, WorkingDirectory: proj,
+		Verdict: Verdict{Tier: Confirm}, Scope: &sc, Pin: pin})
+	if !res.Executed || res.Sandbox != SandboxScoped {
+		t.Fatalf("the build did not run scoped: %s", res.JSON())
+	}
+	if _, err := os.Lstat(filepath.Join(proj, ".git/commondir")); err == nil && !strings.Contains(res.Error, "proj/.git/commondir") {
+		t.Errorf("the run moved the repository's settings to a folder of its own and said nothing: %s", res.JSON())
+	}
+}

@@ -299,8 +299,11 @@ func keep(in Input, write []string, named map[string]bool) []string {
 				repos = append(repos, reposUnder(w)...)
 			}
 		}
+		// commondir, written, moves both to a folder of the run's own;
+		// it cannot be held before it exists, so a run that makes it
+		// says so (shell's madeKept).
 		for _, g := range repos {
-			cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"))
+			cands = append(cands, filepath.Join(g, "hooks")+"/", filepath.Join(g, "config"), filepath.Join(g, "commondir"))
 		}
 	}
 	var out []string
