@@ -83,6 +83,9 @@ func refusedOutside(res shell.Result, sc *scope.Scope, home string) (b beyond, o
 			if inScope(p, sc) || slices.Contains(b.places, p) || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/") {
 				continue
 			}
+			if _, err := os.Lstat(p); err != nil && scope.IsBroad(filepath.Dir(p), home) {
+				continue // widen would grant all of home or a system root for a name the card shows alone
+			}
 			b.places = append(b.places, p)
 		}
 		if len(b.places) == 0 && strings.Contains(low, "connect") && !sc.Network {
@@ -122,7 +125,10 @@ func (b beyond) widen(sc *scope.Scope) *scope.Scope {
 			p = filepath.Dir(p) // to be made there
 		}
 		w.Write = append(w.Write, p)
-		w.Keep = slices.DeleteFunc(slices.Clone(w.Keep), func(k string) bool { return scope.Under(filepath.Clean(k), p) || scope.Under(p, filepath.Clean(k)) })
+		// Only what holds p itself: the kept places inside a refused
+		// folder (start-up files, Hark's own, hooks) stay kept, as the
+		// card names the folder, not them.
+		w.Keep = slices.DeleteFunc(slices.Clone(w.Keep), func(k string) bool { return scope.Under(p, filepath.Clean(k)) })
 	}
 	w.Network = w.Network || b.network
 	if len(b.unremove) > 0 {

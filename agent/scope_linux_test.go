@@ -15,6 +15,7 @@ import (
 	"github.com/hark-sh/hark/agent/ollamatest"
 	"github.com/hark-sh/hark/shell"
 	"github.com/hark-sh/hark/shell/preview"
+	"github.com/hark-sh/hark/shell/scope"
 )
 
 // Every approved run is held to its scope, end to end with the real
@@ -243,5 +244,32 @@ func TestRefusedRenameInHomeAsksForThatAlone(t *testing.T) {
 	}
 	if es := w.auditEntries(t); len(es) != 2 || es[1].Decision != DecisionWidened {
 		t.Errorf("audit %+v", es)
+	}
+}
+
+// A run's output chooses the place the second question offers. A refusal
+// of a name that does not exist directly in home (../nothere) would grant
+// all of home under a card that names the file alone, so it is not
+// offered; a refusal of home itself (../.) offers home, said as such,
+// and its start-up files and Hark's own stay kept.
+func TestRefusedPlaceKeepsWhatItHolds(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("orig\n"), 0o644)
+	own := filepath.Join(home, ".config/hark") + "/"
+	sc := &scope.Scope{Write: []string{proj}, Keep: []string{filepath.Join(home, ".bashrc"), own}}
+	run := func(out string) shell.Result {
+		return shell.Result{Executed: true, Sandbox: shell.SandboxScoped, WorkingDirectory: proj, Error: out}
+	}
+	if b, _ := refusedOutside(run("x: ../nothere: Permission denied"), sc, home); len(b.places) != 0 {
+		t.Errorf("a missing name in home offers %q, which grants %v", b.words(home), b.widen(sc).Write)
+	}
+	b, _ := refusedOutside(run("x: ../.: Permission denied"), sc, home)
+	if got := b.words(home); got != "changing ~" {
+		t.Errorf("home refused offers %q", got)
+	}
+	if w := b.widen(sc); !slices.Contains(w.Keep, filepath.Join(home, ".bashrc")) || !slices.Contains(w.Keep, own) {
+		t.Errorf("home offered drops what it keeps: %v", w.Keep)
 	}
 }
