@@ -175,7 +175,7 @@ func Build(in Input) Scope {
 			}
 		}
 	}
-	s.Keep = keep(in, s.Write, named)
+	s.Keep = keep(in, s.Write, named, &s.ReposCut)
 	return s
 }
 
@@ -275,7 +275,7 @@ var gitSettings = []string{"config", "remote", "push", "branch", "checkout", "sw
 
 // keep are the protected places beneath the scope's writes that the
 // command does not name itself.
-func keep(in Input, write []string, named map[string]bool) []string {
+func keep(in Input, write []string, named map[string]bool, reposCut *bool) []string {
 	cands := Startup(in.Home)
 	cands = append(cands, in.Own...)
 	// A repository's hooks and settings run code at the user's next git
@@ -296,7 +296,9 @@ func keep(in Input, write []string, named map[string]bool) []string {
 		// too, whose hooks the user's next git command there would run.
 		for _, w := range write {
 			if IsBroad(w, in.Home) {
-				repos = append(repos, reposUnder(w)...)
+				found, cut := reposUnder(w)
+				repos = append(repos, found...)
+				*reposCut = *reposCut || cut
 			}
 		}
 		// commondir, written, moves both to a folder of the run's own;
@@ -339,9 +341,11 @@ var repoSkip = map[string]bool{"node_modules": true, ".cache": true, ".npm": tru
 
 // reposUnder are the .git folders of the repositories in root, found
 // breadth first without following links (a link's target is outside the
-// scope, or found under its own name).
-func reposUnder(root string) []string {
-	var out []string
+// scope, or found under its own name). cut says the search stopped at
+// repoLooks folders or repoMost repositories before its depth: an
+// earlier run could have padded the tree to hide one, so the card says
+// so (Scope.ReposCut).
+func reposUnder(root string) (out []string, cut bool) {
 	level, looks := []string{root}, 0
 	for depth := 0; depth <= repoDepth && len(level) > 0; depth++ {
 		var next []string
@@ -361,17 +365,21 @@ func reposUnder(root string) []string {
 				if e.Name() == ".git" {
 					if len(out) < repoMost {
 						out = append(out, p)
+					} else {
+						cut = true
 					}
 					continue
 				}
 				if looks++; looks <= repoLooks {
 					next = append(next, p)
+				} else {
+					cut = true
 				}
 			}
 		}
 		level = next
 	}
-	return out
+	return out, cut
 }
 
 // gitDir is the .git folder of the repository p lies in, or "".

@@ -48,6 +48,10 @@ type Scope struct {
 	// writes. No run may empty them, however its command is spelt; a
 	// deletion the card names is granted by its own place.
 	NoRemove []string `json:"noRemove,omitempty"`
+	// ReposCut: the search for the repositories in Broad, whose hooks and
+	// settings are kept, stopped before it had looked everywhere (see
+	// reposUnder). The card says so.
+	ReposCut bool `json:"reposCut,omitempty"`
 	// Why says, for places the program rows added, what they are for.
 	Why map[string]string `json:"why,omitempty"`
 }
@@ -75,6 +79,9 @@ func (s Scope) Lines(home string) []string {
 			out = append(out, "⚠ May make and write files anywhere in "+broadName(s.Broad, home)+", but delete nothing there (the kernel cannot hold it to what it names there)")
 		default:
 			out = append(out, "⚠ May change anything in "+broadName(s.Broad, home)+" (the kernel cannot hold it to what it names there)")
+		}
+		if s.ReposCut {
+			out = append(out, "⚠ Holds too many folders to look through: the hooks of git repositories Hark did not reach there are not kept")
 		}
 	}
 	if len(s.Write) > 0 {

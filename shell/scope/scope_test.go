@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -276,6 +277,17 @@ func TestRepositoriesUnderAWholeHome(t *testing.T) {
 		if strings.Contains(k, "/link/") || strings.Contains(k, "/.cache/") || strings.Contains(k, "/node_modules/") {
 			t.Errorf("kept %s: a link is followed, or a cache searched", k)
 		}
+	}
+	if s.ReposCut || slices.ContainsFunc(s.Lines(home), func(l string) bool { return strings.Contains(l, "did not reach") }) {
+		t.Errorf("a home searched to the end says it was not: %+v", s.Lines(home))
+	}
+	// A home padded past the search's bounds (an earlier run could do it)
+	// says on the card that the search stopped short.
+	for i := range repoMost {
+		os.MkdirAll(filepath.Join(home, ".pad", strconv.Itoa(i), ".git"), 0o755)
+	}
+	if c := Build(Input{Dir: home, Home: home, Programs: [][]string{{"make"}}}); !c.ReposCut || !slices.ContainsFunc(c.Lines(home), func(l string) bool { return strings.Contains(l, "did not reach") }) {
+		t.Errorf("a padded home does not say its search stopped short: %v", c.Lines(home))
 	}
 	// A project's scope is its own repository's.
 	p := Build(Input{Dir: filepath.Join(home, "notes"), Home: home, Programs: [][]string{{"make"}}})
